@@ -1,0 +1,33 @@
+"""The operational endpoints, as a WSGI layer in front of the Slack handler."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from wsgiref.types import StartResponse, WSGIApplication, WSGIEnvironment
+
+_TEXT = [("Content-Type", "text/plain; charset=utf-8")]
+
+
+def with_health(inner: WSGIApplication | None, ready: Callable[[], bool] = lambda: True) -> WSGIApplication:
+    """``GET /healthz`` (alive) and ``GET /readyz`` (``ready()``) answered here, the rest by ``inner``."""
+
+    def app(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        path, method = environ.get("PATH_INFO", ""), environ.get("REQUEST_METHOD", "")
+        if method in ("GET", "HEAD") and path == "/healthz":
+            start_response("200 OK", _TEXT)
+            return [b"ok\n"]
+        if method in ("GET", "HEAD") and path == "/readyz":
+            if ready():
+                start_response("200 OK", _TEXT)
+                return [b"ready\n"]
+            start_response("503 Service Unavailable", _TEXT)
+            return [b"not ready\n"]
+        if inner is None:
+            start_response("404 Not Found", _TEXT)
+            return [b"not found\n"]
+        return inner(environ, start_response)
+
+    return app

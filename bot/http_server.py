@@ -1,0 +1,55 @@
+"""HTTP mode: Bolt's WSGI handler behind gunicorn, with the health endpoints beside it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from gunicorn.app.base import BaseApplication
+from slack_bolt import App
+from slack_bolt.adapter.wsgi import SlackRequestHandler
+
+from bot.health import with_health
+
+if TYPE_CHECKING:
+    from wsgiref.types import WSGIApplication
+
+EVENTS_PATH = "/slack/events"
+THREADS_PER_WORKER = 4
+#: Seconds SIGTERM waits for in-flight requests before workers are killed.
+GRACEFUL_TIMEOUT = 20
+
+
+def create_wsgi_app(app: App) -> WSGIApplication:
+    """``POST /slack/events`` to Bolt (signature checked there), ``/healthz`` and ``/readyz`` here."""
+    return with_health(SlackRequestHandler(app, path=EVENTS_PATH))
+
+
+class _Server(BaseApplication):  # type: ignore[misc]
+    """gunicorn, configured in code rather than from argv or a config file."""
+
+    def __init__(self, wsgi: WSGIApplication, options: dict[str, Any]) -> None:
+        self._wsgi = wsgi
+        self._options = options
+        super().__init__()
+
+    def load_config(self) -> None:
+        for key, value in self._options.items():
+            self.cfg.set(key, value)
+
+    def load(self) -> WSGIApplication:
+        return self._wsgi
+
+
+def serve_http(app: App, host: str, port: int, workers: int) -> None:
+    """Serve until SIGTERM/SIGINT; gunicorn lets in-flight requests finish first."""
+    options = {
+        "bind": f"{host}:{port}",
+        "workers": workers,
+        "worker_class": "gthread",
+        "threads": THREADS_PER_WORKER,
+        "graceful_timeout": GRACEFUL_TIMEOUT,
+        "control_socket_disable": True,
+        "accesslog": None,
+        "proc_name": "effbatch-bot",
+    }
+    _Server(create_wsgi_app(app), options).run()

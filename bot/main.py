@@ -1,0 +1,79 @@
+"""``effbatch-bot``: run the Slack bot in Socket Mode, HTTP mode or as a local console."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import threading
+from pathlib import Path
+from types import FrameType
+from urllib.error import URLError
+
+from slack_bolt.error import BoltError
+from slack_sdk.errors import SlackApiError
+
+from bot import texts
+from bot.app import create_app
+from bot.console import run_console
+from bot.settings import ConfigError, Mode, Settings, load_settings
+
+EXIT_CONFIG = 2
+EXIT_UNREACHABLE = 1
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="effbatch-bot", description=texts.BOT_DESCRIPTION)
+    parser.add_argument("--mode", choices=[m.value for m in Mode], help=texts.BOT_MODE_HELP)
+    parser.add_argument("--port", type=int, help=texts.BOT_PORT_HELP)
+    parser.add_argument("--host", default="0.0.0.0", help=texts.BOT_HOST_HELP)
+    parser.add_argument("--env-file", type=Path, default=Path(".env"), help=texts.BOT_ENV_FILE_HELP)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; returns the process exit code."""
+    args = _parser().parse_args(argv)
+    try:
+        settings = load_settings(args.env_file if args.env_file.is_file() else None)
+        mode = Mode(args.mode) if args.mode else settings.default_mode()
+        settings.require_for(mode)
+    except ConfigError as error:
+        print(texts.config_error(error.variable, error.problem), file=sys.stderr)
+        return EXIT_CONFIG
+    logging.basicConfig(
+        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s %(message)s", stream=sys.stderr
+    )
+    if mode is Mode.CONSOLE:
+        return run_console(settings, sys.stdin, sys.stdout, interactive=sys.stdin.isatty())
+    port = args.port or settings.port
+    try:
+        return _serve(mode, settings, args.host, port)
+    except (BoltError, SlackApiError) as error:
+        print(texts.slack_rejected(str(error)), file=sys.stderr)
+        return EXIT_CONFIG
+    except (URLError, OSError) as error:
+        print(texts.slack_unreachable(settings.slack_api_url, str(error)), file=sys.stderr)
+        return EXIT_UNREACHABLE
+
+
+def _serve(mode: Mode, settings: Settings, host: str, port: int) -> int:
+    app = create_app(settings)
+    if mode is Mode.HTTP:
+        from bot.http_server import serve_http  # gunicorn only where it serves
+
+        serve_http(app, host, port, settings.web_concurrency)
+        return 0
+    from bot.socket_mode import serve_socket_mode
+
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    assert settings.slack_app_token is not None  # require_for(Mode.SOCKET) checked it
+    serve_socket_mode(app, settings.slack_app_token.get_secret_value(), host, port, stop)
+    return 0

@@ -1,0 +1,126 @@
+"""Configuration from the environment and ``.env``, read once at start-up, never at import."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from bot.blocks import Visibility
+
+SLACK_API_DEFAULT = "https://slack.com/api/"
+
+
+class Mode(StrEnum):
+    """How the bot talks to Slack."""
+
+    SOCKET = "socket"
+    HTTP = "http"
+    CONSOLE = "console"
+
+
+class ConfigError(Exception):
+    """A setting is missing or malformed; ``variable`` names it."""
+
+    def __init__(self, variable: str, problem: str) -> None:
+        self.variable = variable
+        self.problem = problem
+        super().__init__(f"{variable}: {problem}")
+
+
+def _prefixed(value: SecretStr | None, prefix: str, what: str) -> SecretStr | None:
+    if value is not None and not value.get_secret_value().startswith(prefix):
+        msg = f"muss mit {prefix} beginnen ({what})"
+        raise ValueError(msg)
+    return value
+
+
+class Settings(BaseSettings):
+    """Every setting; names are the environment variables, see ``.env.example``."""
+
+    model_config = SettingsConfigDict(env_ignore_empty=True, extra="ignore", frozen=True)
+
+    slack_bot_token: SecretStr | None = None
+    slack_signing_secret: SecretStr | None = None
+    slack_app_token: SecretStr | None = None
+    slack_api_url: str = SLACK_API_DEFAULT
+    port: int = Field(default=3000, ge=1, le=65535)
+    web_concurrency: int = Field(default=2, ge=1, le=64)
+    effbatch_response_type: Visibility = Visibility.IN_CHANNEL
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+
+    @field_validator("slack_bot_token")
+    @classmethod
+    def _bot_token(cls, value: SecretStr | None) -> SecretStr | None:
+        return _prefixed(value, "xoxb-", "Bot User OAuth Token unter „OAuth & Permissions“")
+
+    @field_validator("slack_app_token")
+    @classmethod
+    def _app_token(cls, value: SecretStr | None) -> SecretStr | None:
+        return _prefixed(value, "xapp-", "App-Level Token mit connections:write unter „Basic Information“")
+
+    @field_validator("slack_api_url")
+    @classmethod
+    def _api_url(cls, value: str) -> str:
+        if not value.startswith(("http://", "https://")):
+            msg = "muss eine http(s)-URL sein, z. B. https://slack.com/api/"
+            raise ValueError(msg)
+        return value if value.endswith("/") else value + "/"
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
+
+    def default_mode(self) -> Mode:
+        """Socket Mode with an app token, HTTP with a bot token alone, else the console."""
+        if self.slack_app_token is not None:
+            return Mode.SOCKET
+        if self.slack_bot_token is not None:
+            return Mode.HTTP
+        return Mode.CONSOLE
+
+    def require_for(self, mode: Mode) -> None:
+        """Raise ``ConfigError`` naming the first setting ``mode`` needs and lacks."""
+        needed = {
+            Mode.SOCKET: ("slack_bot_token", "slack_app_token"),
+            Mode.HTTP: ("slack_bot_token", "slack_signing_secret"),
+            Mode.CONSOLE: (),
+        }[mode]
+        for name in needed:
+            if getattr(self, name) is None:
+                raise ConfigError(name.upper(), f"fehlt, wird für --mode {mode.value} gebraucht")
+
+
+def load_settings(env_file: Path | None) -> Settings:
+    """Settings from the environment, then ``env_file``; ``ConfigError`` for the first bad one."""
+    try:
+        return Settings(_env_file=env_file)  # type: ignore[call-arg]
+    except ValidationError as error:
+        detail = error.errors()[0]
+        variable = str(detail["loc"][0]).upper() if detail["loc"] else "?"
+        if detail["type"] == "value_error":
+            problem = str(detail["ctx"]["error"])
+        else:
+            allowed = _allowed(variable)
+            problem = f"ungültiger Wert {_shown(variable, detail.get('input'))}{allowed}"
+        raise ConfigError(variable, problem) from None
+
+
+def _allowed(variable: str) -> str:
+    return {
+        "EFFBATCH_RESPONSE_TYPE": " – erlaubt: in_channel, ephemeral",
+        "LOG_LEVEL": " – erlaubt: DEBUG, INFO, WARNING, ERROR",
+        "PORT": " – erwartet: eine Portnummer von 1 bis 65535",
+        "WEB_CONCURRENCY": " – erwartet: eine Zahl von 1 bis 64",
+    }.get(variable, "")
+
+
+def _shown(variable: str, value: object) -> str:
+    """Never echo a secret back."""
+    if "TOKEN" in variable or "SECRET" in variable:
+        return "(verborgen)"
+    return repr(value)

@@ -1,0 +1,41 @@
+"""Socket Mode: an outbound WebSocket to Slack, plus the health endpoints on a local port."""
+
+from __future__ import annotations
+
+import threading
+from socketserver import ThreadingMixIn
+from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
+
+from slack_bolt import App
+from slack_bolt.adapter.socket_mode import SocketModeHandler
+
+from bot.health import with_health
+
+
+class _ThreadingWSGIServer(ThreadingMixIn, WSGIServer):
+    daemon_threads = True
+
+
+class _QuietHandler(WSGIRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        """Health probes every few seconds are not worth a log line."""
+
+
+def serve_socket_mode(app: App, app_token: str, host: str, port: int, stop: threading.Event) -> None:
+    """Connect to Slack and answer until ``stop`` is set; ``/readyz`` reports the connection."""
+    handler = SocketModeHandler(app, app_token)
+    health = make_server(
+        host,
+        port,
+        with_health(None, ready=handler.client.is_connected),
+        server_class=_ThreadingWSGIServer,
+        handler_class=_QuietHandler,
+    )
+    threading.Thread(target=health.serve_forever, name="health", daemon=True).start()
+    try:
+        handler.connect()
+        stop.wait()
+    finally:
+        handler.close()
+        health.shutdown()
+        health.server_close()

@@ -1,0 +1,62 @@
+"""Input errors of the core, as data a presentation layer can translate.
+
+Hierarchy::
+
+    InputError            the command text cannot be turned into a calculation
+      └─ .problems        one or more Problem records (kind, argument, text, ctx)
+
+The core never words a message for people: each Problem names its kind, the
+argument it concerns and the offending text, and the bot renders that in German.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class ProblemKind(StrEnum):
+    """What went wrong, machine-readable; the German wording lives in ``bot.texts``."""
+
+    MISSING_VALUES = "missing_values"
+    TOO_MANY_VALUES = "too_many_values"
+    POSITIONAL_AFTER_NAMED = "positional_after_named"
+    UNKNOWN_KEY = "unknown_key"
+    RESERVED_KEY = "reserved_key"
+    DUPLICATE = "duplicate"
+    EMPTY_VALUE = "empty_value"
+    NOT_A_NUMBER = "not_a_number"
+    BAD_GROUPING = "bad_grouping"
+    NOT_WHOLE = "not_whole"
+    NOT_POSITIVE = "not_positive"
+    SCIENTIFIC = "scientific"
+    UNKNOWN_SUFFIX = "unknown_suffix"
+    TOO_LONG = "too_long"
+    TOO_LARGE = "too_large"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with the input.
+
+    ``argument`` is the canonical argument name (``"micro_batch"`` …) or None when
+    the problem is not tied to one; ``text`` is the user's text as typed;
+    ``ctx`` carries what the message needs (limits, suggestions, missing names).
+    """
+
+    kind: ProblemKind
+    argument: str | None = None
+    text: str | None = None
+    ctx: dict[str, Any] = field(default_factory=dict)
+
+
+class InputError(ValueError):
+    """The command text is not a valid effbatch request; see ``problems``."""
+
+    def __init__(self, problems: list[Problem] | tuple[Problem, ...]) -> None:
+        if not problems:
+            msg = "InputError needs at least one problem"
+            raise ValueError(msg)
+        self.problems: tuple[Problem, ...] = tuple(problems)
+        super().__init__("; ".join(p.kind.value for p in self.problems))

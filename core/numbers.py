@@ -1,0 +1,76 @@
+"""Whole numbers as people type them in a planning discussion.
+
+Accepted: ``4096``; German thousands ``4.096``, ``1.048.576`` (a dot only between
+groups of exactly three digits); Python-style ``4_096``; a suffix from a table
+(``8k``, ``1M``, ``2Ki``), optionally after a decimal comma when the product is
+whole (``1,5k``). Only ASCII digits count: a number is something one can retype.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from fractions import Fraction
+from types import MappingProxyType
+
+from core.errors import Problem, ProblemKind
+
+#: ×1.000 / ×1.000.000 and the binary ×1.024 / ×1.048.576, for counts.
+COUNT_SUFFIXES: Mapping[str, int] = MappingProxyType({"k": 1000, "K": 1000, "M": 1000**2, "Ki": 1024, "Mi": 1024**2})
+#: For sequence lengths ``k`` means ×1.024: context lengths are powers of two (4k = 4.096).
+SEQ_LEN_SUFFIXES: Mapping[str, int] = MappingProxyType({"k": 1024, "K": 1024, "M": 1000**2, "Ki": 1024, "Mi": 1024**2})
+
+#: Longer than this is no count anyone types; refused before any conversion.
+MAX_NUMBER_TEXT = 32
+
+_NUMBER = re.compile(
+    r"""
+    (?P<whole>[0-9]{1,3}(?:\.[0-9]{3})+     # 1.048.576
+             |[0-9]+(?:_[0-9]+)*)           # 4096, 4_096
+    (?:,(?P<fraction>[0-9]+))?              # 1,5
+    (?P<suffix>[A-Za-z]+)?                  # k, M, Ki, Mi
+    """,
+    re.VERBOSE | re.ASCII,
+)
+_SCIENTIFIC = re.compile(r"[0-9][0-9.,_]*[eE][+-]?[0-9]+", re.ASCII)
+_NEGATIVE = re.compile(r"[-−–][0-9]", re.ASCII)
+_DOTTED = re.compile(r"[0-9][0-9.]*\.[0-9.]*[A-Za-z]*", re.ASCII)
+
+
+class NumberError(ValueError):
+    """A text is not a positive whole number; ``kind`` and ``ctx`` say why."""
+
+    def __init__(self, kind: ProblemKind, **ctx: object) -> None:
+        self.kind = kind
+        self.ctx = ctx
+        super().__init__(kind.value)
+
+    def for_argument(self, argument: str, text: str) -> Problem:
+        """This problem, tied to the argument and the text it was meant for."""
+        return Problem(self.kind, argument=argument, text=text, ctx=dict(self.ctx))
+
+
+def parse_whole_number(text: str, suffixes: Mapping[str, int] = COUNT_SUFFIXES) -> int:
+    """The positive whole number ``text`` denotes, or ``NumberError``."""
+    if len(text) > MAX_NUMBER_TEXT:
+        raise NumberError(ProblemKind.TOO_LONG, max_chars=MAX_NUMBER_TEXT)
+    if _NEGATIVE.match(text):
+        raise NumberError(ProblemKind.NOT_POSITIVE)
+    if _SCIENTIFIC.fullmatch(text):
+        raise NumberError(ProblemKind.SCIENTIFIC)
+    match = _NUMBER.fullmatch(text)
+    if match is None:
+        dotted = _DOTTED.fullmatch(text) is not None
+        raise NumberError(ProblemKind.BAD_GROUPING if dotted else ProblemKind.NOT_A_NUMBER)
+    value = Fraction(int(match["whole"].replace(".", "").replace("_", "")))
+    if match["fraction"]:
+        value += Fraction(int(match["fraction"]), 10 ** len(match["fraction"]))
+    if match["suffix"]:
+        if match["suffix"] not in suffixes:
+            raise NumberError(ProblemKind.UNKNOWN_SUFFIX, suffix=match["suffix"], allowed=list(suffixes))
+        value *= suffixes[match["suffix"]]
+    if value.denominator != 1:
+        raise NumberError(ProblemKind.NOT_WHOLE)
+    if value < 1:
+        raise NumberError(ProblemKind.NOT_POSITIVE)
+    return int(value)

@@ -1,0 +1,126 @@
+"""The command grammar of the /effbatch issue, one row per rule."""
+
+from __future__ import annotations
+
+import pytest
+
+from core import Argument, BatchSetup, CalculationRequest, HelpRequest, InputError, ProblemKind, parse_command
+
+WORKED = BatchSetup(micro_batch=8, data_parallel=64, accumulation=4, seq_len=4096)
+NO_L = BatchSetup(micro_batch=8, data_parallel=64, accumulation=4)
+
+
+@pytest.mark.parametrize(
+    ("text", "setup", "private"),
+    [
+        ("8 64 4 4096", WORKED, False),  # the worked example, positional
+        ("8 64 4", NO_L, False),  # L is optional
+        ("b=8 d=64 a=4 L=4096", WORKED, False),  # named
+        ("L=4096 a=4 d=64 b=8", WORKED, False),  # named, any order
+        ("8 64 a=4 L=4096", WORKED, False),  # named after positionals
+        ("8 64 4 l=4096", WORKED, False),  # keys case-insensitive: l is L
+        ("micro=8 geraete=64 akku=4 seq=4096", WORKED, False),  # German aliases
+        ("MICRO=8 Geräte=64 gas=4 len=4k", WORKED, False),  # mixed case, umlaut, binary k for L
+        ("Gera\u0308te=64 b=8 a=4 L=4096", WORKED, False),  # decomposed umlaut (NFD) as some keyboards send
+        ("mbs=8 dp=64 accum=4 seq_len=4.096", WORKED, False),  # English aliases, German separator
+        ("8 64 4 4096 privat", WORKED, True),  # privat anywhere
+        ("privat 8 64 4 4096", WORKED, True),
+        ("8 64 4 4096 PRIVAT", WORKED, True),
+        ("8, 64, 4, 4096", WORKED, False),  # commas between values, as in a sentence
+        ("8 × 64 × 4 4096", WORKED, False),  # multiplication signs between factors
+        ("  8\t64\u00a04   4096 ", WORKED, False),  # tabs, no-break space, extra spaces
+        ("b = 8 d = 64 a = 4 L = 4096", WORKED, False),  # spaces around =
+        ("8 64 4 seq=4k", WORKED, False),
+        ("8 64 8 4096", WORKED.model_copy(update={"accumulation": 8}), False),  # doubling a
+    ],
+)
+def test_valid_commands(text: str, setup: BatchSetup, private: bool) -> None:
+    """Each accepted spelling yields the same validated setup."""
+    assert parse_command(text) == CalculationRequest(setup=setup, private=private)
+
+
+@pytest.mark.parametrize("text", ["hilfe", "help", "?", "HILFE", "8 64 hilfe", "--help"])
+def test_help_words(text: str) -> None:
+    """A help word anywhere asks for the help text."""
+    assert parse_command(text) == HelpRequest()
+
+
+def problems(text: str) -> list[tuple[ProblemKind, str | None, str | None]]:
+    with pytest.raises(InputError) as raised:
+        parse_command(text)
+    return [(p.kind, p.argument, p.text) for p in raised.value.problems]
+
+
+MB, DP, AC, SL = Argument.MICRO_BATCH, Argument.DATA_PARALLEL, Argument.ACCUMULATION, Argument.SEQ_LEN
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("", [(ProblemKind.MISSING_VALUES, None, None)]),  # nothing given
+        ("8 64", [(ProblemKind.MISSING_VALUES, None, None)]),  # fewer than three values
+        ("8,5 64 4", [(ProblemKind.NOT_WHOLE, MB, "8,5")]),
+        ("8 -8 4", [(ProblemKind.NOT_POSITIVE, DP, "-8")]),
+        ("8 64 0", [(ProblemKind.NOT_POSITIVE, AC, "0")]),
+        ("8 64 4 1e3", [(ProblemKind.SCIENTIFIC, SL, "1e3")]),
+        ("acht 64 4", [(ProblemKind.NOT_A_NUMBER, MB, "acht")]),
+        ("8 64 4 4096 5", [(ProblemKind.TOO_MANY_VALUES, None, "5")]),
+        (
+            "b=8 64 4",
+            [
+                (ProblemKind.POSITIONAL_AFTER_NAMED, None, "64"),
+                (ProblemKind.POSITIONAL_AFTER_NAMED, None, "4"),
+                (ProblemKind.MISSING_VALUES, None, None),
+            ],
+        ),
+        ("8 64 4 b=16", [(ProblemKind.DUPLICATE, MB, "16")]),  # a value given twice
+        (
+            "d=64 dp=32 8",
+            [
+                (ProblemKind.DUPLICATE, DP, "32"),
+                (ProblemKind.POSITIONAL_AFTER_NAMED, None, "8"),
+                (ProblemKind.MISSING_VALUES, None, None),
+            ],
+        ),
+        ("8 64 4 B=2048", [(ProblemKind.RESERVED_KEY, None, "B=2048")]),  # B is the global batch, not b
+        ("8 64 4 T=4M", [(ProblemKind.RESERVED_KEY, None, "T=4M")]),
+        ("8 64 4 x=1", [(ProblemKind.UNKNOWN_KEY, None, "x=1")]),
+        ("8 64 4 L=", [(ProblemKind.EMPTY_VALUE, SL, "L=")]),
+        ("65537 64 4", [(ProblemKind.TOO_LARGE, MB, "65537")]),  # one over 2¹⁶
+        ("8 2M 4", [(ProblemKind.TOO_LARGE, DP, "2M")]),  # over 2²⁰ replicas
+        ("8 64 4 32Mi", [(ProblemKind.TOO_LARGE, SL, "32Mi")]),  # over 2²⁴ tokens
+        ("8 64 4 " + "9" * 6000, [(ProblemKind.TOO_LONG, SL, "9" * 6000)]),
+        ("<!channel> 64 4", [(ProblemKind.NOT_A_NUMBER, MB, "<!channel>")]),
+    ],
+)
+def test_refused_commands(text: str, expected: list[tuple[ProblemKind, str | None, str | None]]) -> None:
+    """Every problem is reported, naming the argument and quoting the text as typed."""
+    assert problems(text) == expected
+
+
+def test_missing_names_what_is_missing() -> None:
+    """Fewer than three values: the problem lists exactly the missing arguments."""
+    with pytest.raises(InputError) as raised:
+        parse_command("8")
+    assert raised.value.problems[0].ctx == {"missing": [Argument.DATA_PARALLEL, Argument.ACCUMULATION]}
+
+
+def test_unknown_key_suggests_close_keys() -> None:
+    """A typo in a key comes with the nearest known keys."""
+    with pytest.raises(InputError) as raised:
+        parse_command("8 64 4 seqq=4096")
+    assert "seq" in raised.value.problems[0].ctx["suggestions"]
+
+
+def test_duplicate_quotes_both_values() -> None:
+    """A value given twice names the first value as well."""
+    with pytest.raises(InputError) as raised:
+        parse_command("8 64 4 a=8")
+    assert raised.value.problems[0].ctx == {"first": "4"}
+
+
+def test_too_large_carries_the_bound() -> None:
+    """The upper bound comes from the model, through pydantic's machine-readable ctx."""
+    with pytest.raises(InputError) as raised:
+        parse_command("8 64 65537")
+    assert raised.value.problems[0].ctx == {"le": 65536}
