@@ -8,6 +8,7 @@ from typing import Any
 
 from slack_bolt import Ack, App, BoltResponse
 from slack_bolt.authorization import AuthorizeResult
+from slack_bolt.logger.messages import warning_client_prioritized_and_token_skipped
 from slack_sdk import WebClient
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
@@ -17,6 +18,18 @@ from bot.blocks import Message, Visibility
 from bot.settings import Settings
 
 log = logging.getLogger("effbatch")
+
+
+class _IgnoreEnvTokenWarning(logging.Filter):
+    """Bolt reads SLACK_BOT_TOKEN from the environment even when given a client built from that very
+    token, then warns that the token is unused; the client is the only source here, so the warning misleads."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() != warning_client_prioritized_and_token_skipped()
+
+
+bolt_log = logging.getLogger("effbatch.bolt")
+bolt_log.addFilter(_IgnoreEnvTokenWarning())
 
 #: Seconds a Web API call may take; Slack itself gives a command 3 s in all.
 WEB_API_TIMEOUT = 10
@@ -48,6 +61,7 @@ def create_app(
     secret = settings.slack_signing_secret.get_secret_value() if settings.slack_signing_secret else ""
     app = App(
         name="effbatch",
+        logger=bolt_log,
         client=client or create_web_client(settings),
         signing_secret=secret,
         authorize=authorize,
@@ -60,10 +74,8 @@ def create_app(
     def on_effbatch(ack: Ack, command: dict[str, Any]) -> None:
         kind, message = answer(command.get("text", ""), visibility)
         ack(**message.to_slack())
-        log.info(
-            "answered command",
-            extra={"kind": kind, "team": command.get("team_id"), "channel": command.get("channel_id")},
-        )
+        # Team, channel and kind only: the command text stays out of the logs.
+        log.info("answered kind=%s team=%s channel=%s", kind, command.get("team_id"), command.get("channel_id"))
 
     @app.error
     def on_error(error: Exception, response: BoltResponse | None) -> BoltResponse | None:

@@ -42,8 +42,12 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as error:
         print(texts.config_error(error.variable, error.problem), file=sys.stderr)
         return EXIT_CONFIG
+    # In the console, log lines would interleave with the answers; only warnings unless debugging.
+    quiet = mode is Mode.CONSOLE and settings.log_level != "DEBUG"
     logging.basicConfig(
-        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s %(message)s", stream=sys.stderr
+        level="WARNING" if quiet else settings.log_level,
+        format="%(asctime)s %(levelname)s %(name)s %(message)s",
+        stream=sys.stderr,
     )
     if mode is Mode.CONSOLE:
         return run_console(settings, sys.stdin, sys.stdout, interactive=sys.stdin.isatty())

@@ -1,0 +1,88 @@
+"""Run the installed console scripts as a user or an operator would, on loopback only."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+BIN = Path(sys.executable).parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def clean_env(**overrides: str) -> dict[str, str]:
+    """The test process's environment without any Slack or effbatch settings, plus ``overrides``."""
+    names = ("SLACK_", "EFFBATCH_", "PORT", "LOG_LEVEL", "WEB_CONCURRENCY")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(names)}
+    return {**env, **overrides}
+
+
+def run_script(name: str, *args: str, env: dict[str, str], cwd: Path, stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [str(BIN / name), *args], input=stdin, capture_output=True, text=True, env=env, cwd=cwd, timeout=60
+    )
+
+
+def get(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+class BotProcess:
+    """``effbatch-bot`` as a subprocess; started, waited for until ``/healthz`` answers, stopped with SIGTERM."""
+
+    def __init__(self, *args: str, env: dict[str, str], cwd: Path, port: int) -> None:
+        self.port = port
+        self.base = f"http://127.0.0.1:{port}"
+        self._proc = subprocess.Popen(
+            [str(BIN / "effbatch-bot"), *args, "--host", "127.0.0.1", "--port", str(port)],
+            env=env,
+            cwd=cwd,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        self.output = ""
+
+    def wait_healthy(self, timeout: float = 20) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self._proc.poll() is not None:
+                msg = f"effbatch-bot exited with {self._proc.returncode}:\n{self.stop()}"
+                raise AssertionError(msg)
+            try:
+                if get(self.base + "/healthz")[0] == 200:
+                    return
+            except OSError:
+                time.sleep(0.05)
+        msg = f"effbatch-bot not healthy within {timeout} s:\n{self.stop()}"
+        raise AssertionError(msg)
+
+    def stop(self) -> str:
+        """SIGTERM, wait, and return everything the process printed."""
+        if self._proc.poll() is None:
+            self._proc.send_signal(signal.SIGTERM)
+        try:
+            output, _ = self._proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+            output, _ = self._proc.communicate()
+        self.output += output or ""
+        return self.output
+
+    @property
+    def returncode(self) -> int | None:
+        return self._proc.returncode

@@ -1,0 +1,142 @@
+"""HTTP mode end to end: ``effbatch-bot --mode http`` under gunicorn, signed requests as Slack sends them."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+
+from bot_process import BotProcess, clean_env, free_port, get
+from fake_slack import BOT_TOKEN, TEAM_ID, FakeWebAPI
+from slack_checks import all_text, assert_valid_message
+from slack_signing import signed_headers
+
+SECRET = "test-signing-secret"
+
+
+@pytest.fixture(scope="module")
+def bot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BotProcess]:
+    with FakeWebAPI() as api:
+        env = clean_env(SLACK_BOT_TOKEN=BOT_TOKEN, SLACK_SIGNING_SECRET=SECRET, SLACK_API_URL=api.url)
+        process = BotProcess("--mode", "http", env=env, cwd=tmp_path_factory.mktemp("http"), port=free_port())
+        try:
+            process.wait_healthy()
+            assert api.method_calls("auth.test"), "the app checks its token at start-up"
+            yield process
+        finally:
+            process.stop()
+
+
+def command_body(text: str) -> str:
+    """A slash-command body with the fields Slack sends (https://api.slack.com/interactivity/slash-commands)."""
+    return urlencode(
+        {
+            "token": "legacy-verification-token",
+            "team_id": TEAM_ID,
+            "team_domain": "test",
+            "channel_id": "C0TEST",
+            "channel_name": "planung",
+            "user_id": "U0USER",
+            "user_name": "ada",
+            "command": "/effbatch",
+            "text": text,
+            "api_app_id": "A0TEST",
+            "response_url": "https://hooks.slack.com/commands/T0TEST/1/abc",
+            "trigger_id": "1.2.3",
+        }
+    )
+
+
+def post(bot: BotProcess, body: str, headers: dict[str, str]) -> tuple[int, bytes]:
+    request = urllib.request.Request(bot.base + "/slack/events", data=body.encode(), headers=headers, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+def send_command(bot: BotProcess, text: str) -> dict:
+    body = command_body(text)
+    status, raw = post(bot, body, signed_headers(SECRET, body))
+    assert status == 200
+    payload = json.loads(raw)
+    assert_valid_message(payload)
+    return payload
+
+
+def test_worked_example_in_channel(bot: BotProcess) -> None:
+    """A signed /effbatch 8 64 4 4096 is answered in the channel with B, T and the breakdown."""
+    payload = send_command(bot, "8 64 4 4096")
+    assert payload["response_type"] == "in_channel"
+    text = all_text(payload)
+    for fragment in ("2.048", "8.388.608", "8 × 64 × 4", "≈ 8,4\u00a0Mio. Tokens"):
+        assert fragment in text
+
+
+def test_help_is_ephemeral(bot: BotProcess) -> None:
+    """`hilfe` returns the help only to the caller."""
+    payload = send_command(bot, "hilfe")
+    assert payload["response_type"] == "ephemeral"
+    assert "effbatch – Hilfe" in all_text(payload)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("8 64", "Es fehlt Akkumulationsschritte (a)"),
+        ("8,5 64 4", "„8,5“ ist keine ganze Zahl"),
+        ("-8 64 4", "„-8“ ist nicht positiv"),
+        ("0 64 4", "„0“ ist nicht positiv"),
+        ("8 64 4 1e3", "„1e3“: Exponentenschreibweise"),
+        ("acht 64 4", "„acht“ ist keine Zahl"),
+        ("8 64 4 " + "1" * 6000, "hat zu viele Stellen"),
+        ("8 64 4 b=2", "doppelt angegeben"),
+        ("&lt;!channel&gt; 64 4", "„&lt;!channel&gt;“ ist keine Zahl"),
+    ],
+)
+def test_bad_input_is_answered_ephemerally(bot: BotProcess, text: str, expected: str) -> None:
+    """Each bad input from the issue gets its specific German message, only to the caller."""
+    payload = send_command(bot, text)
+    assert payload["response_type"] == "ephemeral"
+    assert expected in all_text(payload)
+
+
+@pytest.mark.parametrize(
+    ("case", "headers"),
+    [
+        ("unsigned", {"Content-Type": "application/x-www-form-urlencoded"}),
+        ("forged", {**signed_headers("wrong-secret", command_body("8 64 4 4096"))}),
+        ("stale", signed_headers(SECRET, command_body("8 64 4 4096"), timestamp=int(time.time()) - 6 * 60)),
+        ("signature of another body", signed_headers(SECRET, command_body("1 1 1"))),
+    ],
+)
+def test_bad_signatures_get_401(bot: BotProcess, case: str, headers: dict[str, str]) -> None:
+    """Missing, forged, stale (> 5 min) or mismatched signatures are refused with 401 and no answer."""
+    status, raw = post(bot, command_body("8 64 4 4096"), headers)
+    assert status == 401, case
+    assert b"2.048" not in raw
+
+
+def test_health_endpoint(bot: BotProcess) -> None:
+    """GET /healthz answers 200 for liveness probes; unknown paths 404."""
+    assert get(bot.base + "/healthz") == (200, "ok\n")
+    assert get(bot.base + "/nothing")[0] == 404
+
+
+def test_sigterm_exits_cleanly(tmp_path: Path) -> None:
+    """SIGTERM stops gunicorn with exit code 0 after a request was answered."""
+    with FakeWebAPI() as api:
+        env = clean_env(SLACK_BOT_TOKEN=BOT_TOKEN, SLACK_SIGNING_SECRET=SECRET, SLACK_API_URL=api.url)
+        process = BotProcess("--mode", "http", env=env, cwd=tmp_path, port=free_port())
+        process.wait_healthy()
+        assert send_command(process, "8 64 4")["response_type"] == "in_channel"
+        output = process.stop()
+    assert process.returncode == 0, output
+    assert SECRET not in output
+    assert BOT_TOKEN not in output

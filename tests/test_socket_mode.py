@@ -1,0 +1,64 @@
+"""Socket Mode end to end: ``effbatch-bot`` connects to a local WebSocket stand-in and acks with the answer."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from bot_process import BotProcess, clean_env, free_port, get
+from fake_slack import APP_TOKEN, BOT_TOKEN, FakeSocketModeServer, FakeWebAPI
+from slack_checks import all_text, assert_valid_message
+
+
+def start_bot(web_api: FakeWebAPI, cwd: Path, **extra: str) -> BotProcess:
+    # No --mode: an app token alone makes Socket Mode the default.
+    env = clean_env(SLACK_BOT_TOKEN=BOT_TOKEN, SLACK_APP_TOKEN=APP_TOKEN, SLACK_API_URL=web_api.url, **extra)
+    process = BotProcess(env=env, cwd=cwd, port=free_port())
+    process.wait_healthy()
+    return process
+
+
+def wait_ready(process: BotProcess, timeout: float = 10) -> None:
+    deadline = time.monotonic() + timeout
+    while get(process.base + "/readyz")[0] != 200:
+        assert time.monotonic() < deadline, "not connected to the Socket Mode stand-in in time"
+        time.sleep(0.05)
+
+
+def test_slash_command_is_acknowledged_with_the_answer(
+    web_api: FakeWebAPI, socket_mode_server: FakeSocketModeServer, tmp_path: Path
+) -> None:
+    """The ack envelope of a slash_commands envelope carries the in-channel answer."""
+    process = start_bot(web_api, tmp_path)
+    try:
+        wait_ready(process)
+        assert web_api.method_calls("apps.connections.open"), "the client asks Slack for a WebSocket URL"
+        ack = socket_mode_server.wait_for_ack(socket_mode_server.send_slash_command("8 64 4 4096"))
+        payload = ack["payload"]
+        assert_valid_message(payload)
+        assert payload["response_type"] == "in_channel"
+        text = all_text(payload)
+        for fragment in ("2.048", "8.388.608", "8 × 64 × 4"):
+            assert fragment in text
+
+        error_ack = socket_mode_server.wait_for_ack(socket_mode_server.send_slash_command("8,5 64 4"))
+        assert error_ack["payload"]["response_type"] == "ephemeral"
+        assert "„8,5“ ist keine ganze Zahl" in all_text(error_ack["payload"])
+    finally:
+        output = process.stop()
+    assert process.returncode == 0, output
+    assert APP_TOKEN not in output
+    assert BOT_TOKEN not in output
+
+
+def test_configured_ephemeral_answers(
+    web_api: FakeWebAPI, socket_mode_server: FakeSocketModeServer, tmp_path: Path
+) -> None:
+    """EFFBATCH_RESPONSE_TYPE=ephemeral keeps answers private over Socket Mode as well."""
+    process = start_bot(web_api, tmp_path, EFFBATCH_RESPONSE_TYPE="ephemeral")
+    try:
+        wait_ready(process)
+        ack = socket_mode_server.wait_for_ack(socket_mode_server.send_slash_command("8 64 4 4096"))
+        assert ack["payload"]["response_type"] == "ephemeral"
+    finally:
+        process.stop()
