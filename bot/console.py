@@ -11,7 +11,7 @@ import hashlib
 import hmac
 import json
 import time
-from collections.abc import Iterable
+from collections.abc import Callable
 from typing import TextIO
 from urllib.parse import urlencode
 
@@ -69,26 +69,27 @@ def dispatch_line(app: App, line: str) -> str:
     return visibility + render_text(payload)
 
 
-def run_console(settings: Settings, lines: Iterable[str], out: TextIO, interactive: bool) -> int:
-    """Read commands from ``lines`` until EOF or an exit word; answer each on ``out``."""
+def run_console(settings: Settings, read_line: Callable[[], str | None], out: TextIO) -> int:
+    """Answer each line from ``read_line`` on ``out`` until it returns None or an exit word."""
     app = create_console_app(settings)
     out.write(texts.CONSOLE_INTRO + "\n")
-    for line in _prompted(lines, out, interactive):
-        if line.strip().casefold() in EXIT_WORDS:
-            break
+    while (line := read_line()) is not None and line.strip().casefold() not in EXIT_WORDS:
         if line.strip():
             out.write(dispatch_line(app, line) + "\n\n")
             out.flush()
     return 0
 
 
-def _prompted(lines: Iterable[str], out: TextIO, interactive: bool) -> Iterable[str]:
-    iterator = iter(lines)
-    while True:
-        if interactive:
-            out.write(texts.CONSOLE_PROMPT)
-            out.flush()
-        line = next(iterator, None)
-        if line is None:
-            return
-        yield line
+def terminal_reader() -> str | None:
+    """A line typed at the prompt, with line editing; None at Ctrl+D or Ctrl+C."""
+    import readline  # noqa: F401 - importing it gives input() history and cursor keys
+
+    try:
+        return input(texts.CONSOLE_PROMPT)
+    except (EOFError, KeyboardInterrupt):
+        return None
+
+
+def stream_reader(stream: TextIO) -> Callable[[], str | None]:
+    """Lines from a pipe or file; None at its end."""
+    return lambda: stream.readline() or None

@@ -16,7 +16,7 @@ from slack_sdk.errors import SlackApiError
 
 from bot import texts
 from bot.app import create_app
-from bot.console import run_console
+from bot.console import run_console, stream_reader, terminal_reader
 from bot.settings import ConfigError, Mode, Settings, load_settings
 
 EXIT_CONFIG = 2
@@ -50,7 +50,8 @@ def main(argv: list[str] | None = None) -> int:
         stream=sys.stderr,
     )
     if mode is Mode.CONSOLE:
-        return run_console(settings, sys.stdin, sys.stdout, interactive=sys.stdin.isatty())
+        reader = terminal_reader if sys.stdin.isatty() else stream_reader(sys.stdin)
+        return run_console(settings, reader, sys.stdout)
     port = args.port or settings.port
     try:
         return _serve(mode, settings, args.host, port)
