@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
-from bot.blocks import Message, Visibility, error_message, help_message, result_message
-from core import CalculationRequest, HelpRequest, InputError, compute, parse_command
+from bot.blocks import Message, Visibility, comparison_message, error_message, help_message, plan_message
+from core import CompareCommand, HelpRequest, InputError, PlanCommand, compare, parse_command, plan
 
 
 def answer_command(text: str, default_visibility: Visibility) -> tuple[str, Message]:
     """The kind of answer (for logs and metrics) and the message for ``text``."""
     try:
-        request = parse_command(text)
+        command = parse_command(text)
+        match command:
+            case HelpRequest():
+                return "help", help_message(default_visibility)
+            case PlanCommand(request=request, private=private):
+                result = plan(request)
+                kind = "calculation" if result.solution is None else "solve" if result.exact else "options"
+                return kind, plan_message(result, _visibility(private, default_visibility))
+            case CompareCommand(before=before, after=after, lr=lr, private=private):
+                return "comparison", comparison_message(
+                    compare(before, after, lr), _visibility(private, default_visibility)
+                )
     except InputError as error:
         return "input_error", error_message(error)
-    match request:
-        case HelpRequest():
-            return "help", help_message(default_visibility)
-        case CalculationRequest(setup=setup, private=private):
-            visibility = Visibility.EPHEMERAL if private else default_visibility
-            return "calculation", result_message(compute(setup), visibility)
+
+
+def _visibility(private: bool, default: Visibility) -> Visibility:
+    return Visibility.EPHEMERAL if private else default

@@ -1,4 +1,8 @@
-"""Block Kit messages, built by pure functions from slack_sdk's typed block classes."""
+"""Block Kit messages, built by pure functions from slack_sdk's typed block classes.
+
+One layout per kind of answer: a plan (B and T, with whatever was derived), a target
+that whole numbers do not reach (the nearest options), a comparison, an error, the help.
+"""
 
 from __future__ import annotations
 
@@ -15,9 +19,10 @@ from slack_sdk.models.blocks import (
     SectionBlock,
 )
 
-from bot import texts
-from bot.formatting import number, rounded
-from core import Argument, BatchResult, InputError
+from bot import formulas, texts
+from bot.formatting import byte_size, decimal, number, rounded, significant
+from core import Argument, Comparison, InputError, Outcome, Plan
+from core.model import FACTORS, Solution
 
 
 class Visibility(StrEnum):
@@ -48,55 +53,175 @@ def _section(mrkdwn: str) -> SectionBlock:
     return SectionBlock(text=MarkdownTextObject(text=mrkdwn))
 
 
+def _titled(title: str, formula: str, note: str = "") -> SectionBlock:
+    return _section(f"*{title}*\n`{formula}`{note}")
+
+
 def _context(mrkdwn: str) -> ContextBlock:
     return ContextBlock(elements=[MarkdownTextObject(text=mrkdwn)])
 
 
-def batch_formula(result: BatchResult) -> str:
-    """'B = b · d · a = 8 × 64 × 4 = 2.048'."""
-    setup = result.setup
-    factors = " × ".join(number(v) for v in (setup.micro_batch, setup.data_parallel, setup.accumulation))
-    return f"B = b · d · a = {factors} = {number(result.global_batch)}"
+def _field(title: str, value: str) -> MarkdownTextObject:
+    return MarkdownTextObject(text=f"*{title}*\n{value}")
 
 
-def token_formula(result: BatchResult) -> str | None:
-    """'T = B · L = 2.048 × 4.096 = 8.388.608', or None without L."""
-    if result.tokens_per_step is None or result.setup.seq_len is None:
-        return None
-    return (
-        f"T = B · L = {number(result.global_batch)} × {number(result.setup.seq_len)} = {number(result.tokens_per_step)}"
-    )
+# --- plans --------------------------------------------------------------------------------
 
 
-def _input_fields(result: BatchResult) -> SectionBlock:
-    values = result.setup.model_dump()
-    return SectionBlock(
-        fields=[
-            MarkdownTextObject(text=f"*{texts.label(argument)}*\n{number(values[argument.value])}")
-            for argument in Argument
-            if values[argument.value] is not None
-        ]
-    )
+def _input_fields(plan: Plan, outcome: Outcome | None) -> SectionBlock:
+    """The values as understood: given, derived from the GPUs, or solved for."""
+    request, solved = plan.request, plan.solution.argument if plan.solution else None
+    fields = []
+    for argument in (*FACTORS, Argument.SEQ_LEN):
+        value = getattr(outcome.setup, argument.value) if outcome else request.value(argument)
+        if value is None:
+            continue
+        mark = ""
+        if argument is solved:
+            mark = f" {texts.SOLVED_MARK}"
+        elif argument is Argument.DATA_PARALLEL and request.gpus is not None:
+            mark = f" {texts.DERIVED_MARK}"
+        fields.append(_field(texts.label(argument), number(value) + mark))
+    parallelism = outcome.parallelism if outcome else None
+    if parallelism is not None:
+        fields.append(_field(texts.label(Argument.GPUS), number(parallelism.gpus)))
+        degrees = (parallelism.tp, parallelism.pp, parallelism.cp, parallelism.sp)
+        fields.append(_field(texts.MODEL_PARALLEL_FIELD, " · ".join(number(v) for v in degrees)))
+    if plan.solution is not None:
+        target = plan.solution.target
+        fields.append(_field(texts.label(target.argument), number(target.value)))
+    if request.budget is not None:
+        fields.append(_field(texts.label(Argument.BUDGET), number(request.budget)))
+    if request.activation_per_sample is not None:
+        fields.append(_field(texts.label(Argument.ACTIVATION), byte_size(request.activation_per_sample)))
+    return SectionBlock(fields=fields)
 
 
-def result_message(result: BatchResult, visibility: Visibility) -> Message:
-    """The answer to a calculation: header with B, inputs, breakdown, limits."""
-    b_formula, t_formula = batch_formula(result), token_formula(result)
-    reading = None if result.tokens_per_step is None else rounded(result.tokens_per_step)
+def _token_section(outcome: Outcome) -> SectionBlock:
+    formula = formulas.tokens(outcome)
+    if formula is None or outcome.tokens_per_step is None:
+        return _section(texts.TOKENS_HINT)
+    reading = rounded(outcome.tokens_per_step)
+    note = f"  ({texts.tokens_rounded(reading)})" if reading else f" {texts.TOKENS_UNIT}"
+    return _titled(texts.TOKENS_TITLE, formula, note)
+
+
+def _solution_section(plan: Plan, solution: Solution) -> SectionBlock:
+    return _titled(texts.solved_title(solution.argument), formulas.solution(plan, solution))
+
+
+def _derived_sections(outcome: Outcome) -> list[Block]:
+    """GPUs ↔ d, optimizer steps for a budget, activation memory: each where it applies."""
+    blocks: list[Block] = []
+    if outcome.parallelism is not None:
+        title = texts.GPUS_TITLE if outcome.parallelism.gpus_given else texts.GPUS_DERIVED_TITLE
+        blocks.append(_titled(title, formulas.data_parallel(outcome.parallelism, outcome.setup.data_parallel)))
+    if (steps := formulas.optimizer_steps(outcome)) is not None and outcome.budget is not None:
+        reading = rounded(outcome.budget)
+        blocks.append(_titled(texts.BUDGET_TITLE, steps, f"  ({texts.budget_reading(reading)})" if reading else ""))
+    if (memory := formulas.activation(outcome)) is not None:
+        blocks.append(_titled(texts.ACTIVATION_TITLE, memory, f"\n{texts.ACTIVATION_NOTE}"))
+    return blocks
+
+
+def plan_message(plan: Plan, visibility: Visibility) -> Message:
+    """The answer to one setup: B (and T) with every derived value broken down."""
+    if plan.outcome is None:
+        return _unreachable_message(plan, visibility)
+    outcome = plan.outcome
     blocks: list[Block] = [
-        HeaderBlock(text=texts.result_header(number(result.global_batch))),
-        _input_fields(result),
-        _section(f"*{texts.GLOBAL_BATCH_TITLE}*\n`{b_formula}`"),
+        HeaderBlock(text=texts.result_header(number(outcome.global_batch))),
+        _input_fields(plan, outcome),
     ]
-    if t_formula is not None:
-        suffix = f"  ({texts.tokens_rounded(reading)})" if reading else f" {texts.TOKENS_UNIT}"
-        blocks.append(_section(f"*{texts.TOKENS_TITLE}*\n`{t_formula}`{suffix}"))
-    else:
-        blocks.append(_section(texts.TOKENS_HINT))
+    if plan.solution is not None:
+        blocks.append(_solution_section(plan, plan.solution))
+    blocks += [_titled(texts.GLOBAL_BATCH_TITLE, formulas.batch(outcome)), _token_section(outcome)]
+    blocks += _derived_sections(outcome)
     blocks.append(_context(texts.MODEL_LIMITS))
+    reading = rounded(outcome.tokens_per_step) if outcome.tokens_per_step else None
+    fallback = texts.result_fallback(formulas.batch(outcome), formulas.tokens(outcome), reading)
+    return Message(text=fallback, blocks=tuple(blocks), visibility=visibility)
+
+
+def _unreachable_message(plan: Plan, visibility: Visibility) -> Message:
+    """A target whole numbers miss: the division, then the nearest feasible values below and above."""
+    solution = plan.solution
+    assert solution is not None  # only a solved-for factor can miss
+    symbol = solution.argument.symbol
+    lines = []
+    for option in plan.options:
+        tokens = number(option.tokens_per_step) if option.tokens_per_step else None
+        steps = number(option.optimizer_steps) if option.optimizer_steps else None
+        value = getattr(option.setup, solution.argument.value)
+        lines.append(texts.option_line(symbol, number(value), number(option.global_batch), tokens, steps))
+    blocks: list[Block] = [
+        HeaderBlock(text=texts.unreachable_header(solution.target.argument, number(solution.target.value))),
+        _input_fields(plan, None),
+        _solution_section(plan, solution),
+        _section(texts.unreachable_explanation(solution.argument) + "\n" + "\n".join(lines)),
+        _context(texts.MODEL_LIMITS),
+    ]
+    choices = [(number(getattr(o.setup, solution.argument.value)), number(o.global_batch)) for o in plan.options]
+    target = f"{solution.target.argument.symbol} = {number(solution.target.value)}"
     return Message(
-        text=texts.result_fallback(b_formula, t_formula, reading), blocks=tuple(blocks), visibility=visibility
+        text=texts.unreachable_fallback(symbol, target, choices), blocks=tuple(blocks), visibility=visibility
     )
+
+
+# --- comparisons ------------------------------------------------------------------------------
+
+
+def _side_field(title: str, plan: Plan, outcome: Outcome) -> MarkdownTextObject:
+    setup = outcome.setup
+    values = ", ".join(
+        f"{a.symbol} = {number(v)}" for a in (*FACTORS, Argument.SEQ_LEN) if (v := getattr(setup, a.value)) is not None
+    )
+    lines = [f"*{title}*", values, f"B = {number(outcome.global_batch)}"]
+    if outcome.tokens_per_step is not None:
+        lines.append(f"T = {number(outcome.tokens_per_step)}")
+    if plan.solution is not None:
+        lines.append(f"{plan.solution.argument.symbol} {texts.SOLVED_MARK}")
+    return MarkdownTextObject(text="\n".join(lines))
+
+
+def comparison_message(comparison: Comparison, visibility: Visibility) -> Message:
+    """Both setups, k = B₂ / B₁ and the learning-rate rules, with a warmup warning from k ≥ 8 on."""
+    before, after = comparison.before, comparison.after
+    k, sqrt_k = decimal(float(comparison.factor)), decimal(comparison.sqrt_factor)
+    blocks: list[Block] = [
+        HeaderBlock(text=texts.comparison_header(k, number(before.global_batch), number(after.global_batch))),
+        SectionBlock(
+            fields=[
+                _side_field(texts.BEFORE, comparison.before_plan, before),
+                _side_field(texts.AFTER, comparison.after_plan, after),
+            ]
+        ),
+        _titled(texts.FACTOR_TITLE, formulas.factor(comparison.factor, before.global_batch, after.global_batch)),
+        _section(_learning_rate_text(comparison, k, sqrt_k)),
+    ]
+    if comparison.factor >= 8:
+        blocks.append(_section(texts.WARMUP_WARNING))
+    blocks += [DividerBlock(), _context(f"{texts.RULES_OF_THUMB} {texts.MODEL_LIMITS}")]
+    fallback = texts.comparison_fallback(k, number(before.global_batch), number(after.global_batch), sqrt_k)
+    return Message(text=fallback, blocks=tuple(blocks), visibility=visibility)
+
+
+def _learning_rate_text(comparison: Comparison, k: str, sqrt_k: str) -> str:
+    if comparison.factor == 1:
+        return f"*{texts.LR_TITLE}*\n{texts.LR_UNCHANGED}"
+    rates = comparison.lr
+    base = significant(rates.base) if rates else None
+    lines = [
+        f"*{texts.LR_TITLE}*",
+        texts.lr_line(texts.LR_LINEAR, k, base, significant(rates.linear) if rates else None),
+        texts.lr_line(texts.LR_SQRT, sqrt_k, base, significant(rates.sqrt) if rates else None),
+    ]
+    if rates is None:
+        lines.append(texts.LR_HINT)
+    return "\n".join(lines)
+
+
+# --- errors and help --------------------------------------------------------------------------
 
 
 def error_message(error: InputError) -> Message:
@@ -110,13 +235,14 @@ def error_message(error: InputError) -> Message:
 
 
 def help_message(default_visibility: Visibility) -> Message:
-    """Usage, every key with its aliases, number formats, examples; only to the caller."""
+    """Usage, every key with its aliases and an example, number formats; only to the caller."""
     blocks = (
         HeaderBlock(text=texts.HELP_TITLE),
         _section(texts.HELP_INTRO),
         DividerBlock(),
         _section(texts.HELP_USAGE),
-        _section(texts.help_keys()),
+        *(_section(section) for section in texts.help_keys()),
+        _context(texts.HELP_CASE),
         _section(texts.help_numbers()),
         _section(texts.HELP_EXAMPLES),
         _context(texts.help_visibility(default_visibility is Visibility.IN_CHANNEL)),

@@ -23,6 +23,29 @@ def rounded(value: int) -> str | None:
     return format_compact_decimal(value, format_type="short", locale=LOCALE, fraction_digits=1)
 
 
+def decimal(value: float, pattern: str = "#,##0.##") -> str:
+    """A non-integer in German notation: 2,83; the pattern is Babel's (CLDR) number pattern."""
+    return format_decimal(value, format=pattern, locale=LOCALE)
+
+
+def significant(value: float) -> str:
+    """Up to three significant digits, for learning rates: 0,000849."""
+    return format_decimal(value, format="@##", locale=LOCALE)
+
+
+_DECIMAL_UNITS = (("TB", 1000**4), ("GB", 1000**3), ("MB", 1000**2), ("KB", 1000))
+_BINARY_UNITS = (("TiB", 1024**4), ("GiB", 1024**3), ("MiB", 1024**2), ("KiB", 1024))
+
+
+def byte_size(value: int) -> str:
+    """Bytes in the largest fitting unit; binary (GiB) when the amount is binary, else decimal (GB)."""
+    binary = value % 1024 == 0 and value % 1000 != 0
+    for unit, size in _BINARY_UNITS if binary else _DECIMAL_UNITS:
+        if value >= size:
+            return f"{decimal(value / size)}\u00a0{unit}"
+    return f"{number(value)}\u00a0B"
+
+
 def escape(text: str) -> str:
     """Escape the three characters Slack treats as control sequences in mrkdwn."""
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

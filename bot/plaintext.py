@@ -9,11 +9,12 @@ from bot.formatting import unescape
 
 _EMOJI = re.compile(r":[a-z0-9_+-]+: ?")
 _BOLD = re.compile(r"(?<!\w)\*(\S[^*\n]*?)\*(?!\w)")
+_ITALIC = re.compile(r"(?<!\w)_(\S[^_\n]*?)_(?!\w)")
 
 
 def mrkdwn_to_text(mrkdwn: str) -> str:
     """Drop mrkdwn markup and undo Slack's escaping: what a reader should see."""
-    text = _BOLD.sub(r"\1", _EMOJI.sub("", mrkdwn)).replace("`", "")
+    text = _ITALIC.sub(r"\1", _BOLD.sub(r"\1", _EMOJI.sub("", mrkdwn))).replace("`", "")
     return unescape(text)
 
 

@@ -1,23 +1,29 @@
-"""effbatch's functional core: parse the command, validate it, compute B and T.
+"""effbatch's functional core: parse the command, validate it, compute and plan.
 
 Pure: no Slack, no environment, no I/O.
 """
 
-from core.calculation import compute
+from core.calculation import compare, compute, plan
 from core.errors import InputError, Problem, ProblemKind
-from core.model import Argument, BatchResult, BatchSetup
-from core.parser import CalculationRequest, HelpRequest, ParsedCommand, parse_command
+from core.model import Argument, BatchSetup, Comparison, Outcome, Plan, PlanRequest
+from core.parser import CompareCommand, HelpRequest, ParsedCommand, PlanCommand, parse_command
 
 __all__ = [
     "Argument",
-    "BatchResult",
     "BatchSetup",
-    "CalculationRequest",
+    "CompareCommand",
+    "Comparison",
     "HelpRequest",
     "InputError",
+    "Outcome",
     "ParsedCommand",
+    "Plan",
+    "PlanCommand",
+    "PlanRequest",
     "Problem",
     "ProblemKind",
+    "compare",
     "compute",
     "parse_command",
+    "plan",
 ]

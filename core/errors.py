@@ -23,7 +23,6 @@ class ProblemKind(StrEnum):
     TOO_MANY_VALUES = "too_many_values"
     POSITIONAL_AFTER_NAMED = "positional_after_named"
     UNKNOWN_KEY = "unknown_key"
-    RESERVED_KEY = "reserved_key"
     DUPLICATE = "duplicate"
     EMPTY_VALUE = "empty_value"
     NOT_A_NUMBER = "not_a_number"
@@ -34,6 +33,18 @@ class ProblemKind(StrEnum):
     UNKNOWN_SUFFIX = "unknown_suffix"
     TOO_LONG = "too_long"
     TOO_LARGE = "too_large"
+    MISSING_UNIT = "missing_unit"
+    GPUS_NOT_DIVISIBLE = "gpus_not_divisible"
+    DATA_PARALLEL_CONFLICT = "data_parallel_conflict"
+    TARGET_CONFLICT = "target_conflict"
+    NOT_ENOUGH_FACTORS = "not_enough_factors"
+    NEEDS_SEQ_LEN = "needs_seq_len"
+    TWO_TARGETS = "two_targets"
+    SOLVED_OUT_OF_RANGE = "solved_out_of_range"
+    LR_WITHOUT_COMPARISON = "lr_without_comparison"
+    TOO_MANY_COMPARISONS = "too_many_comparisons"
+    EMPTY_SIDE = "empty_side"
+    NOT_EXACT_IN_COMPARISON = "not_exact_in_comparison"
 
 
 @dataclass(frozen=True)

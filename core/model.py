@@ -1,37 +1,56 @@
-"""The validated input of a calculation and its result.
+"""The validated input of a calculation and its results.
 
 Upper bounds are generous sanity limits, not hardware facts: they catch typos
 (an extra digit, a pasted ID) while admitting every real training run.
 
-================  ======  ===============  ==========================================
-argument          symbol  upper bound      why
-================  ======  ===============  ==========================================
-micro_batch       b       65.536 (2¹⁶)     sequences on one device in one pass
-data_parallel     d       1.048.576 (2²⁰)  replicas; far above any cluster built
-accumulation      a       65.536 (2¹⁶)     passes summed before one update
-seq_len           L       16.777.216 (2²⁴) tokens per sequence (16 Mi context)
-================  ======  ===============  ==========================================
+=====================  ======  =================  =========================================
+argument               symbol  upper bound        why
+=====================  ======  =================  =========================================
+micro_batch            b       65.536 (2¹⁶)       sequences on one device in one pass
+data_parallel          d       1.048.576 (2²⁰)    replicas; far above any cluster built
+accumulation           a       65.536 (2¹⁶)       passes summed before one update
+seq_len                L       16.777.216 (2²⁴)   tokens per sequence (16 Mi context)
+gpus                   GPUs    16.777.216 (2²⁴)   world size
+tp, pp, cp, sp         TP …    4.096 (2¹²)        model-parallel degrees
+target_global_batch    B       2⁵²                the largest b · d · a
+target_tokens_per_step T       2⁷⁶                the largest B · L
+budget                 –       10¹⁸               a million times today's largest runs
+activation_per_sample  act     2⁵⁰ bytes (1 PiB)  per sequence
+lr                     lr      10                 learning rates live far below
+=====================  ======  =================  =========================================
 """
 
 from __future__ import annotations
 
+import math
 from enum import StrEnum
+from fractions import Fraction
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 
 class Argument(StrEnum):
-    """The arguments of a calculation; the values double as JSON keys."""
+    """Everything a command can set; the values double as JSON keys."""
 
     MICRO_BATCH = "micro_batch"
     DATA_PARALLEL = "data_parallel"
     ACCUMULATION = "accumulation"
     SEQ_LEN = "seq_len"
+    GPUS = "gpus"
+    TP = "tp"
+    PP = "pp"
+    CP = "cp"
+    SP = "sp"
+    TARGET_BATCH = "target_global_batch"
+    TARGET_TOKENS = "target_tokens_per_step"
+    BUDGET = "budget"
+    ACTIVATION = "activation_per_sample"
+    LR = "lr"
 
     @property
     def symbol(self) -> str:
-        """The letter used in formulas."""
+        """The short name used in formulas."""
         return _SYMBOLS[self]
 
 
@@ -40,41 +59,250 @@ _SYMBOLS = {
     Argument.DATA_PARALLEL: "d",
     Argument.ACCUMULATION: "a",
     Argument.SEQ_LEN: "L",
+    Argument.GPUS: "GPUs",
+    Argument.TP: "TP",
+    Argument.PP: "PP",
+    Argument.CP: "CP",
+    Argument.SP: "SP",
+    Argument.TARGET_BATCH: "B",
+    Argument.TARGET_TOKENS: "T",
+    Argument.BUDGET: "Budget",
+    Argument.ACTIVATION: "act",
+    Argument.LR: "lr",
 }
 
-MAX_MICRO_BATCH = 2**16
-MAX_DATA_PARALLEL = 2**20
-MAX_ACCUMULATION = 2**16
-MAX_SEQ_LEN = 2**24
+#: The three factors of B, in formula order.
+FACTORS = (Argument.MICRO_BATCH, Argument.DATA_PARALLEL, Argument.ACCUMULATION)
+#: The model-parallel degrees that split one replica: d = GPUs / (TP · PP · CP · SP).
+MODEL_PARALLEL = (Argument.TP, Argument.PP, Argument.CP, Argument.SP)
 
-UPPER_BOUNDS = {
-    Argument.MICRO_BATCH: MAX_MICRO_BATCH,
-    Argument.DATA_PARALLEL: MAX_DATA_PARALLEL,
-    Argument.ACCUMULATION: MAX_ACCUMULATION,
-    Argument.SEQ_LEN: MAX_SEQ_LEN,
+UPPER_BOUNDS: dict[Argument, int] = {
+    Argument.MICRO_BATCH: 2**16,
+    Argument.DATA_PARALLEL: 2**20,
+    Argument.ACCUMULATION: 2**16,
+    Argument.SEQ_LEN: 2**24,
+    Argument.GPUS: 2**24,
+    Argument.TP: 2**12,
+    Argument.PP: 2**12,
+    Argument.CP: 2**12,
+    Argument.SP: 2**12,
+    Argument.TARGET_BATCH: 2**52,
+    Argument.TARGET_TOKENS: 2**76,
+    Argument.BUDGET: 10**18,
+    Argument.ACTIVATION: 2**50,
+    Argument.LR: 10,
 }
+MAX_MICRO_BATCH = UPPER_BOUNDS[Argument.MICRO_BATCH]
+MAX_DATA_PARALLEL = UPPER_BOUNDS[Argument.DATA_PARALLEL]
+MAX_ACCUMULATION = UPPER_BOUNDS[Argument.ACCUMULATION]
+MAX_SEQ_LEN = UPPER_BOUNDS[Argument.SEQ_LEN]
+
+
+def _bounded(argument: Argument) -> Any:
+    return Field(ge=1, le=UPPER_BOUNDS[argument])
+
+
+MicroBatch = Annotated[int, _bounded(Argument.MICRO_BATCH)]
+DataParallel = Annotated[int, _bounded(Argument.DATA_PARALLEL)]
+Accumulation = Annotated[int, _bounded(Argument.ACCUMULATION)]
+SeqLen = Annotated[int, _bounded(Argument.SEQ_LEN)]
+Gpus = Annotated[int, _bounded(Argument.GPUS)]
+Degree = Annotated[int, _bounded(Argument.TP)]
+TargetBatch = Annotated[int, _bounded(Argument.TARGET_BATCH)]
+TargetTokens = Annotated[int, _bounded(Argument.TARGET_TOKENS)]
+Budget = Annotated[int, _bounded(Argument.BUDGET)]
+ActivationBytes = Annotated[int, _bounded(Argument.ACTIVATION)]
 
 
 class BatchSetup(BaseModel):
-    """One training setup: b, d, a and optionally L, each a positive whole number."""
+    """One concrete setup: b, d, a and optionally L, each a positive whole number."""
 
     model_config = ConfigDict(frozen=True, strict=True, extra="forbid")
 
-    micro_batch: Annotated[int, Field(ge=1, le=MAX_MICRO_BATCH)]
-    data_parallel: Annotated[int, Field(ge=1, le=MAX_DATA_PARALLEL)]
-    accumulation: Annotated[int, Field(ge=1, le=MAX_ACCUMULATION)]
-    seq_len: Annotated[int, Field(ge=1, le=MAX_SEQ_LEN)] | None = None
+    micro_batch: MicroBatch
+    data_parallel: DataParallel
+    accumulation: Accumulation
+    seq_len: SeqLen | None = None
 
 
-class BatchResult(BaseModel):
-    """B and T for one setup."""
+class PlanRequest(BaseModel):
+    """What a command asks: any of b, d, a, the parallel layout, a target, a budget, activations.
+
+    Unlike ``BatchSetup`` a factor may be missing here: it is solved for from a target.
+    """
+
+    model_config = ConfigDict(frozen=True, strict=True, extra="forbid")
+
+    micro_batch: MicroBatch | None = None
+    data_parallel: DataParallel | None = None
+    accumulation: Accumulation | None = None
+    seq_len: SeqLen | None = None
+    gpus: Gpus | None = None
+    tp: Degree | None = None
+    pp: Degree | None = None
+    cp: Degree | None = None
+    sp: Degree | None = None
+    target_global_batch: TargetBatch | None = None
+    target_tokens_per_step: TargetTokens | None = None
+    budget: Budget | None = None
+    activation_per_sample: ActivationBytes | None = None
+
+    def value(self, argument: Argument) -> int | None:
+        """The value given for ``argument``, or None."""
+        return getattr(self, argument.value)
+
+    @property
+    def model_parallel_given(self) -> bool:
+        """Whether the command speaks about GPUs at all (gpus or any of TP, PP, CP, SP)."""
+        return self.gpus is not None or any(self.value(a) is not None for a in MODEL_PARALLEL)
+
+
+class Parallelism(BaseModel):
+    """The whole cluster: GPUs = d · TP · PP · CP · SP."""
+
+    model_config = ConfigDict(frozen=True)
+
+    gpus: int
+    tp: int = 1
+    pp: int = 1
+    cp: int = 1
+    sp: int = 1
+    gpus_given: bool = True
+
+    @property
+    def model_parallel(self) -> int:
+        """TP · PP · CP · SP: GPUs that one replica is split across."""
+        return self.tp * self.pp * self.cp * self.sp
+
+
+class Activation(BaseModel):
+    """Activation memory: per sequence as given, per device = b · per sequence."""
+
+    model_config = ConfigDict(frozen=True)
+
+    per_sample: int
+    per_device: int
+
+
+class Outcome(BaseModel):
+    """One concrete setup and everything that follows from it."""
 
     model_config = ConfigDict(frozen=True)
 
     setup: BatchSetup
     global_batch: int
     tokens_per_step: int | None
+    parallelism: Parallelism | None = None
+    budget: int | None = None
+    optimizer_steps: int | None = None
+    activation: Activation | None = None
 
     def as_json(self) -> dict[str, Any]:
-        """The flat JSON object that ``effbatch --json`` prints."""
-        return {**self.setup.model_dump(), **self.model_dump(exclude={"setup"})}
+        """Flat JSON: the first issue's keys, plus the others where they apply."""
+        data: dict[str, Any] = {
+            **self.setup.model_dump(),
+            "global_batch": self.global_batch,
+            "tokens_per_step": self.tokens_per_step,
+        }
+        if self.parallelism is not None:
+            data |= self.parallelism.model_dump(exclude={"gpus_given"})
+        if self.optimizer_steps is not None:
+            data["optimizer_steps"] = self.optimizer_steps
+        if self.activation is not None:
+            data["activation_memory_bytes"] = self.activation.per_device
+        return data
+
+
+class Target(BaseModel):
+    """A global batch or a token count per step to reach by solving for one factor."""
+
+    model_config = ConfigDict(frozen=True)
+
+    argument: Argument  # TARGET_BATCH or TARGET_TOKENS
+    value: int
+
+
+class Solution(BaseModel):
+    """How a missing factor was found: value = target / (product of the others [· L])."""
+
+    model_config = ConfigDict(frozen=True)
+
+    argument: Argument
+    target: Target
+    divisor: int
+    exact: bool
+
+    @property
+    def quotient(self) -> Fraction:
+        return Fraction(self.target.value, self.divisor)
+
+
+class Plan(BaseModel):
+    """The answer to one setup: an outcome when everything is whole, else the nearest options."""
+
+    model_config = ConfigDict(frozen=True)
+
+    request: PlanRequest
+    outcome: Outcome | None
+    solution: Solution | None = None
+    options: tuple[Outcome, ...] = ()
+
+    @property
+    def exact(self) -> bool:
+        return self.outcome is not None
+
+    def as_json(self) -> dict[str, Any]:
+        """The outcome's JSON, or (not exact) the known values with the solved one as null."""
+        if self.outcome is not None:
+            data = self.outcome.as_json()
+        else:
+            data = {a.value: self.request.value(a) for a in (*FACTORS, Argument.SEQ_LEN)}
+            data |= {"global_batch": None, "tokens_per_step": None}
+        if self.solution is not None:
+            data["solved_for"] = self.solution.argument.value
+            data["exact"] = self.exact
+            data[self.solution.target.argument.value] = self.solution.target.value
+        if not self.exact:
+            data["options"] = [option.as_json() for option in self.options]
+        return data
+
+
+class LearningRates(BaseModel):
+    """A learning rate scaled with the batch: linearly (×k) and by the square root (×√k)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    base: float
+    linear: float
+    sqrt: float
+
+
+class Comparison(BaseModel):
+    """Two setups side by side and what the change of B means for the learning rate."""
+
+    model_config = ConfigDict(frozen=True)
+
+    before: Outcome
+    after: Outcome
+    before_plan: Plan
+    after_plan: Plan
+    lr: LearningRates | None = None
+
+    @property
+    def factor(self) -> Fraction:
+        """k = B₂ / B₁."""
+        return Fraction(self.after.global_batch, self.before.global_batch)
+
+    @property
+    def sqrt_factor(self) -> float:
+        return math.sqrt(self.factor)
+
+    def as_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "before": self.before_plan.as_json(),
+            "after": self.after_plan.as_json(),
+            "factor": float(self.factor),
+        }
+        if self.lr is not None:
+            data["lr"] = {"linear": self.lr.linear, "sqrt": self.lr.sqrt}
+        return data

@@ -20,6 +20,26 @@ COUNT_SUFFIXES: Mapping[str, int] = MappingProxyType({"k": 1000, "K": 1000, "M":
 #: For sequence lengths ``k`` means ×1.024: context lengths are powers of two (4k = 4.096).
 SEQ_LEN_SUFFIXES: Mapping[str, int] = MappingProxyType({"k": 1024, "K": 1024, "M": 1000**2, "Ki": 1024, "Mi": 1024**2})
 
+#: Token counts and budgets: also G/B (×10⁹, "300B tokens") and T (×10¹²).
+TOKEN_SUFFIXES: Mapping[str, int] = MappingProxyType(
+    {**COUNT_SUFFIXES, "G": 1000**3, "B": 1000**3, "T": 1000**4, "Gi": 1024**3}
+)
+#: Memory: decimal KB/MB/GB/TB and binary KiB/MiB/GiB/TiB; a unit is required.
+BYTE_SUFFIXES: Mapping[str, int] = MappingProxyType(
+    {
+        "B": 1,
+        "kB": 1000,
+        "KB": 1000,
+        "MB": 1000**2,
+        "GB": 1000**3,
+        "TB": 1000**4,
+        "KiB": 1024,
+        "MiB": 1024**2,
+        "GiB": 1024**3,
+        "TiB": 1024**4,
+    }
+)
+
 #: Longer than this is no count anyone types; refused before any conversion.
 MAX_NUMBER_TEXT = 32
 
@@ -50,7 +70,7 @@ class NumberError(ValueError):
         return Problem(self.kind, argument=argument, text=text, ctx=dict(self.ctx))
 
 
-def parse_whole_number(text: str, suffixes: Mapping[str, int] = COUNT_SUFFIXES) -> int:
+def parse_whole_number(text: str, suffixes: Mapping[str, int] = COUNT_SUFFIXES, *, unit_required: bool = False) -> int:
     """The positive whole number ``text`` denotes, or ``NumberError``."""
     if len(text) > MAX_NUMBER_TEXT:
         raise NumberError(ProblemKind.TOO_LONG, max_chars=MAX_NUMBER_TEXT)
@@ -65,6 +85,8 @@ def parse_whole_number(text: str, suffixes: Mapping[str, int] = COUNT_SUFFIXES) 
     value = Fraction(int(match["whole"].replace(".", "").replace("_", "")))
     if match["fraction"]:
         value += Fraction(int(match["fraction"]), 10 ** len(match["fraction"]))
+    if unit_required and not match["suffix"]:
+        raise NumberError(ProblemKind.MISSING_UNIT, allowed=list(suffixes))
     if match["suffix"]:
         if match["suffix"] not in suffixes:
             raise NumberError(ProblemKind.UNKNOWN_SUFFIX, suffix=match["suffix"], allowed=list(suffixes))
@@ -74,3 +96,23 @@ def parse_whole_number(text: str, suffixes: Mapping[str, int] = COUNT_SUFFIXES) 
     if value < 1:
         raise NumberError(ProblemKind.NOT_POSITIVE)
     return int(value)
+
+
+_DECIMAL = re.compile(r"(?P<int>[0-9]+)?(?:[.,](?P<frac>[0-9]+))?(?:[eE](?P<exp>[-+]?[0-9]{1,3}))?", re.ASCII)
+
+
+def parse_positive_decimal(text: str, maximum: float) -> float:
+    """A positive decimal such as a learning rate: ``3e-4``, ``0,0003``, ``0.0003``."""
+    if len(text) > MAX_NUMBER_TEXT:
+        raise NumberError(ProblemKind.TOO_LONG, max_chars=MAX_NUMBER_TEXT)
+    if _NEGATIVE.match(text):
+        raise NumberError(ProblemKind.NOT_POSITIVE)
+    match = _DECIMAL.fullmatch(text)
+    if match is None or not (match["int"] or match["frac"]):
+        raise NumberError(ProblemKind.NOT_A_NUMBER)
+    value = float(f"{match['int'] or 0}.{match['frac'] or 0}e{match['exp'] or 0}")
+    if value <= 0:
+        raise NumberError(ProblemKind.NOT_POSITIVE)
+    if value > maximum:
+        raise NumberError(ProblemKind.TOO_LARGE, le=maximum)
+    return value

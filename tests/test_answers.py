@@ -109,7 +109,6 @@ def test_help_lists_every_key_and_is_ephemeral() -> None:
         ("8 64 4 4096 1", "„1“ ist ein Wert zu viel"),
         ("8 64 4 a=2", "Akkumulationsschritte (a): doppelt angegeben, als „4“ und als „2“"),
         ("8 64 4 seqq=4k", "Unbekannter Schlüssel „seqq“ in „seqq=4k“. Meintest du `seq=`"),
-        ("8 64 4 B=4096", "„B=4096“: `B` (groß) ist für die globale Batchgröße B"),
         ("8 64 70000", "Akkumulationsschritte (a): „70000“ liegt über der Obergrenze von 65.536"),
         ("8 64 4 " + "1" * 6000, "Sequenzlänge (L): „" + "1" * 39 + "…“ hat zu viele Stellen"),
     ],

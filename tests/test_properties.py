@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from bot.answers import answer_command
 from bot.blocks import Visibility
 from bot.formatting import number
-from core import BatchSetup, CalculationRequest, HelpRequest, InputError, compute, parse_command
+from core import BatchSetup, CompareCommand, HelpRequest, InputError, PlanCommand, PlanRequest, compute, parse_command
 from core.model import MAX_ACCUMULATION, MAX_DATA_PARALLEL, MAX_MICRO_BATCH, MAX_SEQ_LEN
 from core.parser import KEY_ALIASES
 
@@ -32,7 +32,7 @@ def test_parser_raises_only_input_error(text: str) -> None:
         outcome: object = parse_command(text)
     except InputError as error:
         outcome = error.problems
-    assert isinstance(outcome, CalculationRequest | HelpRequest) or len(outcome) >= 1  # type: ignore[arg-type]
+    assert isinstance(outcome, PlanCommand | CompareCommand | HelpRequest) or len(outcome) >= 1  # type: ignore[arg-type]
 
 
 @settings(max_examples=300, deadline=None)
@@ -59,7 +59,7 @@ def test_german_formatted_values_round_trip(setup: BatchSetup, named: bool) -> N
     values = [setup.micro_batch, setup.data_parallel, setup.accumulation, setup.seq_len]
     shown = [number(v) for v in values if v is not None]
     text = " ".join(f"{k}={v}" for k, v in zip("bdaL", shown, strict=False)) if named else " ".join(shown)
-    assert parse_command(text) == CalculationRequest(setup=setup)
+    assert parse_command(text) == PlanCommand(request=PlanRequest(**setup.model_dump()))
 
 
 @settings(max_examples=300)
