@@ -184,6 +184,17 @@ def _side_field(title: str, plan: Plan, outcome: Outcome) -> MarkdownTextObject:
     return MarkdownTextObject(text="\n".join(lines))
 
 
+def _derived_formulas(plan: Plan, outcome: Outcome) -> list[str]:
+    """Every value of one side that was derived rather than given, as its formula."""
+    found = []
+    if outcome.parallelism is not None:
+        found.append(formulas.data_parallel(outcome.parallelism, outcome.setup.data_parallel))
+    if plan.solution is not None:
+        found.append(formulas.solution(plan, plan.solution))
+    found += [f for f in (formulas.optimizer_steps(outcome), formulas.activation(outcome)) if f is not None]
+    return found
+
+
 def comparison_message(comparison: Comparison, visibility: Visibility) -> Message:
     """Both setups, k = B₂ / B₁ and the learning-rate rules, with a warmup warning from k ≥ 8 on."""
     before, after = comparison.before, comparison.after
@@ -196,6 +207,14 @@ def comparison_message(comparison: Comparison, visibility: Visibility) -> Messag
                 _side_field(texts.AFTER, comparison.after_plan, after),
             ]
         ),
+    ]
+    for title, side_plan, outcome in (
+        (texts.BEFORE, comparison.before_plan, before),
+        (texts.AFTER, comparison.after_plan, after),
+    ):
+        if derived := _derived_formulas(side_plan, outcome):
+            blocks.append(_section(f"*{texts.derived_title(title)}*\n" + "\n".join(f"`{f}`" for f in derived)))
+    blocks += [
         _titled(texts.FACTOR_TITLE, formulas.factor(comparison.factor, before.global_batch, after.global_batch)),
         _section(_learning_rate_text(comparison, k, sqrt_k)),
     ]

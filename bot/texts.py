@@ -136,6 +136,12 @@ def unreachable_fallback(symbol: str, target: str, options: list[tuple[str, str]
 # --- comparison ---------------------------------------------------------------------------
 
 BEFORE = "Vorher"
+
+
+def derived_title(side: str) -> str:
+    return f"{side} – hergeleitet"
+
+
 AFTER = "Nachher"
 FACTOR_TITLE = "Faktor der globalen Batchgröße"
 LR_TITLE = "Lernrate"

@@ -90,8 +90,11 @@ def test_help_lists_every_key_and_is_ephemeral() -> None:
     text = all_text(payload)
     for alias in KEY_ALIASES:
         assert f"`{alias}`" in text
-    for fragment in ("`/effbatch b d a [L]`", "`4.096`", "`4_096`", "`Ki`", "`128k` = 131.072", "privat"):
+    for fragment in ("`/effbatch b d a [L]`", "`4.096`", "`4_096`", "`Ki`", "`128k` = 131.072", "privat", "`vs`"):
         assert fragment in text
+    assert "• Ziel-Batchgröße: `B`, `gbs`" in text  # the case-sensitive keys are listed first
+    assert "• Ziel-Tokens je Schritt: `T`, `tokens`" in text
+    assert "Expertenparallelität (EP) ändert die dichte Datenparallelität nicht" in text
 
 
 @pytest.mark.parametrize(
@@ -171,3 +174,115 @@ def test_largest_setup_fits_slack_limits() -> None:
     """Every bound at its maximum still gives a valid message (B and T are huge numbers)."""
     _, payload = answer("64Ki 1Mi 64Ki 16Mi")
     assert "Effektive Batchgröße: 4.503.599.627.370.496 Sequenzen" in all_text(payload)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "fragments"),
+    [
+        (  # BLOOM-176B: d from the GPUs, a solved for, both broken down
+            "gpus=384 tp=4 pp=12 b=2 B=2048 L=2048",
+            "solve",
+            [
+                "Effektive Batchgröße: 2.048 Sequenzen",
+                "*Gesucht: Akkumulationsschritte (a)*\n`a = B / (b · d) = 2.048 / (2 · 8) = 128`",
+                "`d = GPUs / (TP · PP · CP · SP) = 384 / (4 · 12 · 1 · 1) = 8`",
+                "*Datenparallele Geräte (d)*\n8 _aus den GPUs_",
+                "*Akkumulationsschritte (a)*\n128 _berechnet_",
+                "`T = B · L = 2.048 × 2.048 = 4.194.304`",
+            ],
+        ),
+        (  # the issue's breakdown of d
+            "gpus=512 tp=8 pp=2 b=2 a=16",
+            "calculation",
+            ["`d = GPUs / (TP · PP · CP · SP) = 512 / (8 · 2 · 1 · 1) = 32`", "*TP · PP · CP · SP*\n8 · 2 · 1 · 1"],
+        ),
+        (  # GPUs derived from d when only TP is given
+            "b=2 a=16 tp=8 B=2048",
+            "solve",
+            ["`GPUs = d · TP · PP · CP · SP = 64 · 8 · 1 · 1 · 1 = 512`", "`d = B / (b · a) = 2.048 / (2 · 16) = 64`"],
+        ),
+        (  # a token target, solved through L
+            "gpus=8 b=12 T=491520 L=1024",
+            "solve",
+            ["`a = T / (b · d · L) = 491.520 / (12 · 8 · 1.024) = 5`"],
+        ),
+        (  # not reachable: the division with its fraction and both neighbours, as options, not an error
+            "b=3 d=8 B=2000 L=1024",
+            "options",
+            [
+                "Nicht genau erreichbar: B = 2.000",
+                "`a = B / (b · d) = 2.000 / (3 · 8) = 83,33…`",
+                "• `a = 83` → B = 1.992, T = 2.039.808",
+                "• `a = 84` → B = 2.016, T = 2.064.384",
+            ],
+        ),
+        (
+            "8 64 4 4096 budget=2T",
+            "calculation",
+            ["`Schritte = ⌈Budget / T⌉ = ⌈2.000.000.000.000 / 8.388.608⌉ = 238.419`", "Budget ≈ 2\u00a0Bio. Tokens"],
+        ),
+        (
+            "8 64 4 act=1,5GiB",
+            "calculation",
+            ["`b · act = 8 × 1,5\u00a0GiB = 12\u00a0GiB`", "Gradientenakkumulation erhöht ihn nicht"],
+        ),
+        (
+            "8 64 4 4096 vs d=512 lr=3e-4",
+            "comparison",
+            [
+                "Vergleich: B ×8 (2.048 → 16.384)",
+                "`k = B₂ / B₁ = 16.384 / 2.048 = 8`",
+                "Goyal et al. 2017",
+                "`0,0003 × 8 = 0,0024`",
+                "Malladi et al. 2022",
+                "`0,0003 × 2,83 = 0,000849`",
+                "Ab k ≥ 8 das Warmup anpassen",
+            ],
+        ),
+        (  # halving: factors below one, no warmup warning, no lr given → the hint
+            "8 64 4 vs d=32",
+            "comparison",
+            ["Vergleich: B ×0,5 (2.048 → 1.024)", "×0,71", "Mit `lr=3e-4` rechne ich"],
+        ),
+        ("gpus=64 b=2 B=2048 vs gpus=256", "comparison", ["Die globale Batchgröße bleibt gleich"]),
+    ],
+)
+def test_planning_layouts(text: str, kind: str, fragments: list[str]) -> None:
+    """Every new kind of answer has its own layout with each derived value broken down, within Slack's limits."""
+    answered_kind, payload = answer(text)
+    assert answered_kind == kind
+    text_shown = all_text(payload)
+    for fragment in fragments:
+        assert fragment in text_shown
+
+
+def test_no_warmup_warning_below_eight() -> None:
+    """k = 4 scales the learning rate but does not warn about warmup."""
+    _, payload = answer("8 64 4 vs d=256")
+    assert "Warmup anpassen" not in all_text(payload)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("8 64 4 B=2000", "b · d · a = 8 × 64 × 4 = 2.048, vorgegeben ist aber B = 2.000"),
+        ("8 64 4 4096 T=8M", "b · d · a · L = 8 × 64 × 4 × 4.096 = 8.388.608, vorgegeben ist aber T = 8.000.000"),
+        ("gpus=100 tp=8 b=1 a=1", "100 GPUs lassen sich nicht auf TP · PP · CP · SP = 8 · 1 · 1 · 1 = 8 aufteilen"),
+        ("gpus=100 tp=8 b=1 a=1", "(Rest 4). Passend wären z. B. 96 oder 104 GPUs."),
+        ("gpus=64 tp=8 d=4 b=1 a=1", "angegeben ist d = 4, aus den GPUs folgt aber d = 64 / (8 · 1 · 1 · 1) = 8"),
+        ("b=2 B=2048", "es fehlen Datenparallele Geräte (d) und Akkumulationsschritte (a)"),
+        ("b=2 d=8 T=4M", "Ziel-Tokens je Schritt (T): braucht die Sequenzlänge"),
+        ("b=1 d=1 B=1M", "dafür wäre a = 1.000.000 nötig, mehr als die Obergrenze 65.536"),
+        ("8 64 4 lr=3e-4", "`lr=` skaliere ich nur im Vergleich"),
+        ("8 64 4 act=2", "„2“ braucht eine Einheit"),
+        ("8 64 4 vs d=abc", "(nach `vs`) Datenparallele Geräte (d): „abc“ ist keine Zahl"),
+        ("8 64 4 t=4M", "Meintest du `T=`"),
+        ("tp=8 8 64 4", "„8“, „64“ und „4“ stehen ohne Namen hinter einem benannten Wert"),
+    ],
+)
+def test_planning_errors_in_german(text: str, expected: str) -> None:
+    """Planning errors say in plain German what disagrees, with both numbers, only to the caller."""
+    kind, payload = answer(text)
+    assert kind == "input_error"
+    assert payload["response_type"] == "ephemeral"
+    assert expected in all_text(payload)

@@ -37,6 +37,49 @@ def test_cli_json_without_sequence_length(env: dict[str, str], tmp_path: Path) -
     assert (data["seq_len"], data["tokens_per_step"], data["global_batch"]) == (None, None, 2048)
 
 
+def test_cli_json_planning_schema(env: dict[str, str], tmp_path: Path) -> None:
+    """Solved, not exact, budget, activations and comparisons carry the documented extra keys."""
+
+    def cli_json(*args: str) -> dict:
+        result = run_script("effbatch", "--json", *args, env=env, cwd=tmp_path)
+        assert result.returncode == 0, result.stdout
+        return json.loads(result.stdout)
+
+    bloom = cli_json("gpus=384", "tp=4", "pp=12", "b=2", "B=2048", "L=2048", "budget=2T", "act=1GiB")
+    assert bloom == {
+        "micro_batch": 2,
+        "data_parallel": 8,
+        "accumulation": 128,
+        "seq_len": 2048,
+        "global_batch": 2048,
+        "tokens_per_step": 4194304,
+        "gpus": 384,
+        "tp": 4,
+        "pp": 12,
+        "cp": 1,
+        "sp": 1,
+        "optimizer_steps": 476838,  # ⌈2·10¹² / 4.194.304⌉
+        "activation_memory_bytes": 2 * 1024**3,
+        "solved_for": "accumulation",
+        "exact": True,
+        "target_global_batch": 2048,
+    }
+    options = cli_json("b=3", "d=8", "B=2000")
+    assert (options["exact"], options["global_batch"], len(options["options"])) == (False, None, 2)
+    assert set(options["options"][0]) == {
+        "micro_batch",
+        "data_parallel",
+        "accumulation",
+        "seq_len",
+        "global_batch",
+        "tokens_per_step",
+    }
+    comparison = cli_json("8", "64", "4", "4096", "vs", "d=512", "lr=3e-4")
+    assert set(comparison) == {"before", "after", "factor", "lr"}
+    assert comparison["factor"] == 8.0
+    assert set(comparison["lr"]) == {"linear", "sqrt"}
+
+
 def test_cli_text_answer(env: dict[str, str], tmp_path: Path) -> None:
     """effbatch 8 64 4 4096 prints the German answer as plain text."""
     result = run_script("effbatch", "8", "64", "4", "4096", env=env, cwd=tmp_path)

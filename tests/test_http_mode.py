@@ -108,6 +108,23 @@ def test_bad_input_is_answered_ephemerally(bot: BotProcess, text: str, expected:
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("gpus=384 tp=4 pp=12 b=2 B=2048 L=2048", "`a = B / (b · d) = 2.048 / (2 · 8) = 128`"),
+        ("b=3 d=8 B=2000", "• `a = 84` → B = 2.016"),
+        ("8 64 4 4096 budget=2T", "= 238.419`"),
+        ("8 64 4 act=1,5GiB", "= 12\u00a0GiB`"),
+        ("8 64 4 4096 vs d=512 lr=3e-4", "`0,0003 × 8 = 0,0024`"),
+    ],
+)
+def test_planning_answers_in_channel(bot: BotProcess, text: str, expected: str) -> None:
+    """Planning questions are answered over HTTP in the channel, with their breakdown."""
+    payload = send_command(bot, text)
+    assert payload["response_type"] == "in_channel"
+    assert expected in all_text(payload)
+
+
+@pytest.mark.parametrize(
     ("case", "headers"),
     [
         ("unsigned", {"Content-Type": "application/x-www-form-urlencoded"}),

@@ -41,6 +41,13 @@ def test_slash_command_is_acknowledged_with_the_answer(
         for fragment in ("2.048", "8.388.608", "8 × 64 × 4"):
             assert fragment in text
 
+        plan_ack = socket_mode_server.wait_for_ack(
+            socket_mode_server.send_slash_command("gpus=512 tp=8 b=2 B=2048 vs gpus=1024 lr=3e-4")
+        )
+        assert_valid_message(plan_ack["payload"])
+        assert "`a = B / (b · d) = 2.048 / (2 · 128) = 8`" in all_text(plan_ack["payload"])
+        assert "Die globale Batchgröße bleibt gleich" in all_text(plan_ack["payload"])
+
         error_ack = socket_mode_server.wait_for_ack(socket_mode_server.send_slash_command("8,5 64 4"))
         assert error_ack["payload"]["response_type"] == "ephemeral"
         assert "„8,5“ ist keine ganze Zahl" in all_text(error_ack["payload"])
