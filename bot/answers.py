@@ -6,8 +6,8 @@ from bot.blocks import Message, Visibility, comparison_message, error_message, h
 from core import CompareCommand, HelpRequest, InputError, PlanCommand, compare, parse_command, plan
 
 
-def answer_command(text: str, default_visibility: Visibility) -> tuple[str, Message]:
-    """The kind of answer (for logs and metrics) and the message for ``text``."""
+def answer_command(text: str, default_visibility: Visibility, note: str | None = None) -> tuple[str, Message]:
+    """The kind of answer (for logs and metrics) and the message for ``text``; ``note`` closes it."""
     try:
         command = parse_command(text)
         match command:
@@ -16,11 +16,10 @@ def answer_command(text: str, default_visibility: Visibility) -> tuple[str, Mess
             case PlanCommand(request=request, private=private):
                 result = plan(request)
                 kind = "calculation" if result.solution is None else "solve" if result.exact else "options"
-                return kind, plan_message(result, _visibility(private, default_visibility))
+                return kind, plan_message(result, _visibility(private, default_visibility), note)
             case CompareCommand(before=before, after=after, lr=lr, private=private):
-                return "comparison", comparison_message(
-                    compare(before, after, lr), _visibility(private, default_visibility)
-                )
+                compared = compare(before, after, lr)
+                return "comparison", comparison_message(compared, _visibility(private, default_visibility), note)
     except InputError as error:
         return "input_error", error_message(error)
 

@@ -1,23 +1,34 @@
-"""The Bolt app factory and its listeners: read, answer, ack. Nothing connects at import."""
+"""The Bolt app factory and its listeners: read, answer, ack. Nothing connects at import.
+
+Each listener is a few lines: it reads the request, calls a pure function for the
+answer (``answers``, ``views``) and hands the result to Slack. Expected failures of
+Slack's Web API become a German message to whoever is waiting; anything unexpected
+goes to the one error handler, which logs it with its traceback.
+"""
 
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 from typing import Any
 
-from slack_bolt import Ack, App, BoltResponse
+from slack_bolt import Ack, App, BoltResponse, Respond
 from slack_bolt.authorization import AuthorizeResult
 from slack_bolt.logger.messages import warning_client_prioritized_and_token_skipped
 from slack_sdk import WebClient
-from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
-from bot import texts
+from bot import texts, views
 from bot.answers import answer_command
-from bot.blocks import Message, Visibility
+from bot.blocks import Message, plan_message
 from bot.settings import Settings
+from bot.slack_client import SLACK_FAILURES, create_web_client, describe, post_to_response_url
+from bot.whatif import ADJUST_ACTION, LABELS, WHATIF_PREFIX
+from core import InputError, PlanCommand, parse_command
 
 log = logging.getLogger("effbatch")
+
+_USER_ID = re.compile(r"[UW][A-Z0-9]{2,20}")
 
 
 class _IgnoreEnvTokenWarning(logging.Filter):
@@ -31,51 +42,100 @@ class _IgnoreEnvTokenWarning(logging.Filter):
 bolt_log = logging.getLogger("effbatch.bolt")
 bolt_log.addFilter(_IgnoreEnvTokenWarning())
 
-#: Seconds a Web API call may take; Slack itself gives a command 3 s in all.
-WEB_API_TIMEOUT = 10
-
-
-def create_web_client(settings: Settings) -> WebClient:
-    """A Web API client for ``settings``, retrying on rate limits."""
-    token = settings.slack_bot_token.get_secret_value() if settings.slack_bot_token else None
-    return WebClient(
-        token=token,
-        base_url=settings.slack_api_url,
-        timeout=WEB_API_TIMEOUT,
-        retry_handlers=[RateLimitErrorRetryHandler(max_retry_count=2)],
-    )
+Answer = Callable[..., tuple[str, Message]]
 
 
 def create_app(
     settings: Settings,
     client: WebClient | None = None,
     authorize: Callable[..., AuthorizeResult] | None = None,
-    answer: Callable[[str, Visibility], tuple[str, Message]] = answer_command,
+    answer: Answer = answer_command,
 ) -> App:
-    """A Bolt app answering ``/effbatch``.
+    """A Bolt app answering ``/effbatch``, its buttons, its form and its App Home.
 
     With a token the constructor checks it with ``auth.test`` (against
     ``settings.slack_api_url``); ``authorize`` replaces that for offline use.
     ``answer`` turns command text into a message (tests pass a failing one).
     """
+    token = settings.slack_bot_token.get_secret_value() if settings.slack_bot_token else None
     secret = settings.slack_signing_secret.get_secret_value() if settings.slack_signing_secret else ""
     app = App(
         name="effbatch",
         logger=bolt_log,
-        client=client or create_web_client(settings),
+        client=client or create_web_client(token, settings.slack_api_url),
         signing_secret=secret,
         authorize=authorize,
-        # The answer is computed instantly and travels in the ack: no background thread to wait for.
+        # Answers are computed instantly and travel in the ack: no background thread to wait for.
         process_before_response=True,
     )
     visibility = settings.effbatch_response_type
 
     @app.command(texts.COMMAND)
-    def on_effbatch(ack: Ack, command: dict[str, Any]) -> None:
+    def on_effbatch(ack: Ack, command: dict[str, Any], client: WebClient) -> None:
+        if not command.get("text", "").strip():
+            form = views.form_view(visibility, command.get("response_url"))
+            ack(**_open_form(client, command.get("trigger_id", ""), form))
+            _log("form", command.get("team_id"), command.get("channel_id"))
+            return
         kind, message = answer(command.get("text", ""), visibility)
         ack(**message.to_slack())
-        # Team, channel and kind only: the command text stays out of the logs.
-        log.info("answered kind=%s team=%s channel=%s", kind, command.get("team_id"), command.get("channel_id"))
+        _log(kind, command.get("team_id"), command.get("channel_id"))
+
+    @app.action(re.compile(f"^{WHATIF_PREFIX}"))
+    def on_whatif(ack: Ack, action: dict[str, Any], body: dict[str, Any], respond: Respond) -> None:
+        ack()
+        note = _changed_by(body, LABELS.get(action["action_id"], action.get("text", {}).get("text", "")))
+        kind, message = answer(action.get("value", ""), visibility, note)
+        if kind == "input_error":  # a damaged button: tell the clicker, keep the answer
+            respond(**message.to_slack(), replace_original=False)
+        else:
+            respond(**message.replacing())
+        _log(f"whatif_{kind}", _team(body), body.get("channel", {}).get("id"))
+
+    @app.action(ADJUST_ACTION)
+    def on_adjust(ack: Ack, action: dict[str, Any], body: dict[str, Any], client: WebClient, respond: Respond) -> None:
+        ack()
+        try:
+            command = parse_command(action.get("value", ""))
+        except InputError:
+            command = None
+        request = command.request if isinstance(command, PlanCommand) else None
+        form = views.form_view(visibility, body.get("response_url"), request, replace=True)
+        failure = _open_form(client, body.get("trigger_id", ""), form)
+        if failure:
+            respond(**failure, replace_original=False)
+
+    @app.action(views.OPEN_FORM_ACTION)
+    def on_open_form(ack: Ack, body: dict[str, Any], client: WebClient) -> None:
+        ack()
+        _open_form(client, body.get("trigger_id", ""), views.form_view(visibility, None))
+
+    @app.view(views.FORM_CALLBACK)
+    def on_form(ack: Ack, view: dict[str, Any], body: dict[str, Any]) -> None:
+        try:
+            result, chosen, metadata = views.read_form(view)
+        except views.FormError as error:
+            ack(response_action="errors", errors=error.errors)
+            return
+        message = plan_message(result, chosen or visibility)
+        url = metadata.get("response_url")
+        payload = message.replacing() if metadata.get("replace") else message.to_slack()
+        if url is None:
+            ack(response_action="update", view=views.result_view(message))
+        elif post_to_response_url(url, payload):
+            ack()
+        else:
+            ack(response_action="update", view=views.result_view(message, texts.FORM_POST_FAILED))
+        _log("form_submission", _team(body), None)
+
+    @app.event("app_home_opened")
+    def on_home(event: dict[str, Any], client: WebClient) -> None:
+        if event.get("tab", "home") != "home":
+            return
+        try:
+            client.views_publish(user_id=event["user"], view=views.home_view())
+        except SLACK_FAILURES as error:
+            log.warning("views.publish failed: %s", describe(error))
 
     @app.error
     def on_error(error: Exception, response: BoltResponse | None) -> BoltResponse | None:
@@ -85,3 +145,31 @@ def create_app(
         return BoltResponse(status=200, body={"response_type": "ephemeral", "text": texts.INTERNAL_ERROR})
 
     return app
+
+
+def _open_form(client: WebClient, trigger_id: str, form: Any) -> dict[str, Any]:
+    """Open the form; on failure the ephemeral German message for whoever asked (empty when it opened)."""
+    try:
+        client.views_open(trigger_id=trigger_id, view=form)
+    except SLACK_FAILURES as error:
+        detail = describe(error)
+        log.warning("views.open failed: %s", detail)
+        return {"response_type": "ephemeral", "text": texts.OPEN_FORM_FAILED.format(detail=detail)}
+    return {}
+
+
+def _changed_by(body: dict[str, Any], action_label: str) -> str | None:
+    """'Zuletzt geändert von <@U…>: Akkumulation ×2', with the user id checked before it is embedded."""
+    user = body.get("user", {}).get("id", "")
+    if not _USER_ID.fullmatch(user):
+        return None
+    return texts.changed_by(f"<@{user}>", action_label)
+
+
+def _team(body: dict[str, Any]) -> str | None:
+    return body.get("team", {}).get("id") if isinstance(body.get("team"), dict) else None
+
+
+def _log(kind: str, team: str | None, channel: str | None) -> None:
+    # Team, channel and kind only: the command text stays out of the logs.
+    log.info("answered kind=%s team=%s channel=%s", kind, team, channel)

@@ -11,6 +11,7 @@ from enum import StrEnum
 from typing import Any
 
 from slack_sdk.models.blocks import (
+    ActionsBlock,
     Block,
     ContextBlock,
     DividerBlock,
@@ -19,7 +20,7 @@ from slack_sdk.models.blocks import (
     SectionBlock,
 )
 
-from bot import formulas, texts
+from bot import formulas, texts, whatif
 from bot.formatting import byte_size, decimal, number, rounded, significant
 from core import Argument, Comparison, InputError, Outcome, Plan
 from core.model import FACTORS, Solution
@@ -47,6 +48,10 @@ class Message:
             "text": self.text,
             "blocks": [block.to_dict() for block in self.blocks],
         }
+
+    def replacing(self) -> dict[str, Any]:
+        """The payload that replaces the message a button was clicked on (its visibility stays)."""
+        return {"replace_original": True, "text": self.text, "blocks": [block.to_dict() for block in self.blocks]}
 
 
 def _section(mrkdwn: str) -> SectionBlock:
@@ -124,10 +129,18 @@ def _derived_sections(outcome: Outcome) -> list[Block]:
     return blocks
 
 
-def plan_message(plan: Plan, visibility: Visibility) -> Message:
-    """The answer to one setup: B (and T) with every derived value broken down."""
+def _closing(blocks: list[Block], context: str, actions: ActionsBlock, note: str | None) -> tuple[Block, ...]:
+    """The context line, the what-if buttons and, after a click, who changed the answer."""
+    blocks += [_context(context), actions]
+    if note is not None:
+        blocks.append(_context(note))
+    return tuple(blocks)
+
+
+def plan_message(plan: Plan, visibility: Visibility, note: str | None = None) -> Message:
+    """The answer to one setup: B (and T) with every derived value broken down, and what-if buttons."""
     if plan.outcome is None:
-        return _unreachable_message(plan, visibility)
+        return _unreachable_message(plan, visibility, note)
     outcome = plan.outcome
     blocks: list[Block] = [
         HeaderBlock(text=texts.result_header(number(outcome.global_batch))),
@@ -137,13 +150,13 @@ def plan_message(plan: Plan, visibility: Visibility) -> Message:
         blocks.append(_solution_section(plan, plan.solution))
     blocks += [_titled(texts.GLOBAL_BATCH_TITLE, formulas.batch(outcome)), _token_section(outcome)]
     blocks += _derived_sections(outcome)
-    blocks.append(_context(texts.MODEL_LIMITS))
     reading = rounded(outcome.tokens_per_step) if outcome.tokens_per_step else None
     fallback = texts.result_fallback(formulas.batch(outcome), formulas.tokens(outcome), reading)
-    return Message(text=fallback, blocks=tuple(blocks), visibility=visibility)
+    closed = _closing(blocks, texts.MODEL_LIMITS, whatif.plan_actions(plan), note)
+    return Message(text=fallback, blocks=closed, visibility=visibility)
 
 
-def _unreachable_message(plan: Plan, visibility: Visibility) -> Message:
+def _unreachable_message(plan: Plan, visibility: Visibility, note: str | None) -> Message:
     """A target whole numbers miss: the division, then the nearest feasible values below and above."""
     solution = plan.solution
     assert solution is not None  # only a solved-for factor can miss
@@ -159,13 +172,11 @@ def _unreachable_message(plan: Plan, visibility: Visibility) -> Message:
         _input_fields(plan, None),
         _solution_section(plan, solution),
         _section(texts.unreachable_explanation(solution.argument) + "\n" + "\n".join(lines)),
-        _context(texts.MODEL_LIMITS),
     ]
     choices = [(number(getattr(o.setup, solution.argument.value)), number(o.global_batch)) for o in plan.options]
     target = f"{solution.target.argument.symbol} = {number(solution.target.value)}"
-    return Message(
-        text=texts.unreachable_fallback(symbol, target, choices), blocks=tuple(blocks), visibility=visibility
-    )
+    closed = _closing(blocks, texts.MODEL_LIMITS, whatif.plan_actions(plan), note)
+    return Message(text=texts.unreachable_fallback(symbol, target, choices), blocks=closed, visibility=visibility)
 
 
 # --- comparisons ------------------------------------------------------------------------------
@@ -195,7 +206,7 @@ def _derived_formulas(plan: Plan, outcome: Outcome) -> list[str]:
     return found
 
 
-def comparison_message(comparison: Comparison, visibility: Visibility) -> Message:
+def comparison_message(comparison: Comparison, visibility: Visibility, note: str | None = None) -> Message:
     """Both setups, k = B₂ / B₁ and the learning-rate rules, with a warmup warning from k ≥ 8 on."""
     before, after = comparison.before, comparison.after
     k, sqrt_k = decimal(float(comparison.factor)), decimal(comparison.sqrt_factor)
@@ -220,9 +231,11 @@ def comparison_message(comparison: Comparison, visibility: Visibility) -> Messag
     ]
     if comparison.factor >= 8:
         blocks.append(_section(texts.WARMUP_WARNING))
-    blocks += [DividerBlock(), _context(f"{texts.RULES_OF_THUMB} {texts.MODEL_LIMITS}")]
+    blocks.append(DividerBlock())
+    context = f"{texts.RULES_OF_THUMB} {texts.MODEL_LIMITS}"
+    closed = _closing(blocks, context, whatif.comparison_actions(comparison), note)
     fallback = texts.comparison_fallback(k, number(before.global_batch), number(after.global_batch), sqrt_k)
-    return Message(text=fallback, blocks=tuple(blocks), visibility=visibility)
+    return Message(text=fallback, blocks=closed, visibility=visibility)
 
 
 def _learning_rate_text(comparison: Comparison, k: str, sqrt_k: str) -> str:
@@ -264,6 +277,7 @@ def help_message(default_visibility: Visibility) -> Message:
         _context(texts.HELP_CASE),
         _section(texts.help_numbers()),
         _section(texts.HELP_EXAMPLES),
+        _context(texts.WHATIF_HELP),
         _context(texts.help_visibility(default_visibility is Visibility.IN_CHANNEL)),
     )
     return Message(text=texts.HELP_TITLE, blocks=blocks, visibility=Visibility.EPHEMERAL)

@@ -323,6 +323,11 @@ _PROBLEM_TEXTS: dict[ProblemKind, Callable[[Problem], str]] = {
 }
 
 
+def problem_text(problem: Problem) -> str:
+    """One problem in German, without naming the argument (a form shows it under the field)."""
+    return _PROBLEM_TEXTS[problem.kind](problem)
+
+
 def problem_lines(problems: Iterable[Problem]) -> list[str]:
     """One German sentence per problem, at most ``MAX_PROBLEMS_SHOWN`` plus a count of the rest."""
     problems = list(problems)
@@ -478,3 +483,92 @@ def slack_unreachable(url: str, detail: str) -> str:
 
 
 JSON_NEEDS_VALUES = "Mit --json gibt es keine Hilfe als JSON; ohne --json aufrufen: effbatch hilfe"
+
+
+# --- interactivity ------------------------------------------------------------------------
+
+WHATIF_ACCUMULATION_DOUBLE = "Akkumulation ×2"
+WHATIF_ACCUMULATION_HALF = "Akkumulation ÷2"
+WHATIF_DEVICES_DOUBLE = "Geräte ×2"
+WHATIF_DEVICES_HALF = "Geräte ÷2"
+WHATIF_MICRO_DOUBLE = "Micro-Batch ×2"
+WHATIF_MICRO_HALF = "Micro-Batch ÷2"
+WHATIF_ADJUST = "Anpassen…"
+
+
+def whatif_take(symbol: str, value: int) -> str:
+    return f"{symbol} = {number(value)} übernehmen"
+
+
+def changed_by(user_mention: str, action: str) -> str:
+    return f"Zuletzt geändert von {user_mention}: {action}"
+
+
+FORM_TITLE = "Effektive Batchgröße"
+FORM_SUBMIT = "Berechnen"
+FORM_CLOSE = "Abbrechen"
+RESULT_CLOSE = "Schließen"
+FORM_PARALLELISM = "Parallelität"
+FORM_SEQUENCE = "Sequenz"
+FORM_CLUSTER = "Cluster (optional)"
+FORM_CLUSTER_HINT = "Mit GPUs gesamt ergibt sich d = GPUs / (TP · PP); d dann leer lassen oder passend setzen."
+FORM_DATA_PARALLEL_HINT = "Leer lassen, wenn unten die GPUs gesamt stehen."
+FORM_VISIBILITY = "Antwort"
+FORM_SHARE = "im Kanal teilen"
+FORM_PRIVATE = "nur für mich"
+FORM_NEEDS_DEVICES = "Gib d an oder unten die GPUs gesamt."
+FORM_REQUIRED = "Bitte eine ganze Zahl ab 1 eintragen."
+FORM_REPLACE_NOTE = "Die Antwort im Kanal wird durch die neue ersetzt."
+FORM_POST_FAILED = (
+    ":warning: Die Antwort konnte nicht in den Kanal gesendet werden (Slack hat abgelehnt oder nicht "
+    "geantwortet). Hier ist sie für dich:"
+)
+OPEN_FORM_FAILED = (
+    ":warning: Das Formular ließ sich gerade nicht öffnen ({detail}). Du kannst die Werte auch direkt "
+    f"angeben, z. B. `{COMMAND} 8 64 4 4096`."
+)
+WHATIF_HELP = (
+    "Unter jeder Antwort stehen Was-wäre-wenn-Knöpfe (Akkumulation, Geräte, Micro-Batch ×2 bzw. ÷2, Anpassen…). "
+    "Jede*r im Kanal kann sie drücken – es ist ein gemeinsames Planungswerkzeug; die Antwort wird ersetzt "
+    "und nennt, wer zuletzt geändert hat. Ohne Argumente öffnet `/effbatch` ein Formular."
+)
+
+# --- App Home -----------------------------------------------------------------------------
+
+HOME_TITLE = "effbatch – effektive Batchgröße"
+HOME_WHAT = (
+    "*Was ist die effektive Batchgröße?*\n"
+    "Die Zahl der Sequenzen, über die ein Optimizer-Schritt mittelt: B = b · d · a – Batch je Gerät (b) mal "
+    "datenparallele Geräte (d) mal Akkumulationsschritte (a). Mit der Sequenzlänge L ergibt T = B · L die "
+    "Tokens je Schritt."
+)
+HOME_WHY = (
+    "*Warum die globale und nicht die Micro-Batch?*\n"
+    "Lernrate, Warmup-Länge und veröffentlichte Rezepte sind für die globale Batchgröße angegeben, nicht für "
+    "das, was auf einen Chip passt. Wer von 8 auf 64 Geräte skaliert und B nicht neu rechnet, macht jedes "
+    "Update achtmal größer – das Training kann divergieren oder stagnieren."
+)
+HOME_EXAMPLE = (
+    "*Die Formel am Beispiel*\n"
+    "`B = b · d · a = 8 × 64 × 4 = 2.048 Sequenzen`\n"
+    "`T = B · L = 2.048 × 4.096 = 8.388.608 Tokens` (≈ 8,4 Mio.)\n"
+    "Doppelte Akkumulation (a = 8) hebt B auf 4.096 – ohne mehr Speicher je Gerät."
+)
+HOME_LIMITS = (
+    "*Grenzen*\n"
+    "• Tensor-, Pipeline-, Kontext- und Sequenzparallelität teilen ein Replikat auf und zählen nicht zu d: "
+    "d = GPUs / (TP · PP · CP · SP).\n"
+    "• Tokens setzen feste (gepackte) Sequenzlängen voraus; mit Padding oder variabler Länge sind es weniger.\n"
+    "• Prüfe, wie dein Framework Micro-Batches und Akkumulation zählt: DeepSpeed, Megatron-LM, Hugging Face "
+    "Trainer und nanoGPT benennen und teilen sie unterschiedlich (nanoGPT teilt die Akkumulation z. B. durch "
+    "die Zahl der GPUs)."
+)
+HOME_USAGE = (
+    "*So fragst du*\n"
+    f"`{COMMAND} 8 64 4 4096` – b d a L\n"
+    f"`{COMMAND} gpus=512 tp=8 b=2 B=2048` – welches a ergibt B = 2.048?\n"
+    f"`{COMMAND} 8 64 4 4096 budget=2T` – Schritte für 2 Billionen Tokens\n"
+    f"`{COMMAND} 8 64 4 4096 vs d=512 lr=3e-4` – Vergleich mit Lernraten-Skalierung\n"
+    f"`{COMMAND} hilfe` – alle Schlüssel und Formate"
+)
+HOME_OPEN_FORM = "Rechner öffnen"

@@ -3,10 +3,18 @@
 Pure: no Slack, no environment, no I/O.
 """
 
-from core.calculation import compare, compute, plan
+from core.calculation import compare, compute, concrete_request, plan
 from core.errors import InputError, Problem, ProblemKind
 from core.model import Argument, BatchSetup, Comparison, Outcome, Plan, PlanRequest
-from core.parser import CompareCommand, HelpRequest, ParsedCommand, PlanCommand, parse_command
+from core.parser import (
+    CompareCommand,
+    HelpRequest,
+    ParsedCommand,
+    PlanCommand,
+    command_text,
+    comparison_text,
+    parse_command,
+)
 
 __all__ = [
     "Argument",
@@ -22,8 +30,11 @@ __all__ = [
     "PlanRequest",
     "Problem",
     "ProblemKind",
+    "command_text",
     "compare",
+    "comparison_text",
     "compute",
+    "concrete_request",
     "parse_command",
     "plan",
 ]

@@ -65,6 +65,20 @@ def plan(request: PlanRequest) -> Plan:
     return _solve(request, factors, missing[0], target, outcome)
 
 
+def concrete_request(request: PlanRequest, outcome: Outcome) -> PlanRequest:
+    """``request`` with the outcome's b, d, a filled in and no target: the setup as it now stands.
+
+    A GPU count stays the source of d (so doubling the devices doubles the GPUs).
+    """
+    data = request.model_dump(exclude={"target_global_batch", "target_tokens_per_step"})
+    data |= {
+        "micro_batch": outcome.setup.micro_batch,
+        "accumulation": outcome.setup.accumulation,
+        "data_parallel": None if request.gpus is not None else outcome.setup.data_parallel,
+    }
+    return PlanRequest.model_validate(data)
+
+
 def factor_problem(given: Collection[Argument]) -> Problem | None:
     """Too few of b, d, a: all three without a target, two with one (GPUs stand in for d)."""
     present = set(given) | ({Argument.DATA_PARALLEL} if Argument.GPUS in given else set())

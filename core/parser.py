@@ -98,6 +98,25 @@ _REPLACES = MappingProxyType(
     }
 )
 
+#: The key each argument is written with in a canonical command (what-if buttons carry these).
+CANONICAL_KEYS = MappingProxyType(
+    {
+        Argument.MICRO_BATCH: "b",
+        Argument.DATA_PARALLEL: "d",
+        Argument.ACCUMULATION: "a",
+        Argument.SEQ_LEN: "L",
+        Argument.GPUS: "gpus",
+        Argument.TP: "tp",
+        Argument.PP: "pp",
+        Argument.CP: "cp",
+        Argument.SP: "sp",
+        Argument.TARGET_BATCH: "B",
+        Argument.TARGET_TOKENS: "T",
+        Argument.BUDGET: "budget",
+        Argument.ACTIVATION: "act",
+    }
+)
+
 _SPACES_AROUND_EQUALS = re.compile(r"\s*=\s*")
 _V = TypeVar("_V")
 
@@ -159,6 +178,34 @@ def parse_command(text: str) -> ParsedCommand:
     )
 
 
+def command_text(request: PlanRequest, lr: float | None = None) -> str:
+    """The canonical command for ``request``: named keys and plain integers, read back by ``parse_command``."""
+    parts = []
+    for argument, key in CANONICAL_KEYS.items():
+        value = request.value(argument)
+        if value is not None:
+            unit = "B" if argument is Argument.ACTIVATION else ""
+            parts.append(f"{key}={value}{unit}")
+    if lr is not None:
+        parts.append(f"lr={lr!r}")
+    return " ".join(parts)
+
+
+def comparison_text(before: PlanRequest, after: PlanRequest, lr: float | None) -> str:
+    """The canonical command comparing two requests; the second is written out in full."""
+    return f"{command_text(before)} vs {command_text(after, lr)}"
+
+
+def parse_fields(fields: Mapping[Argument, str]) -> PlanRequest:
+    """Values typed into a form, one text per argument; ``InputError`` exactly as for a typed command."""
+    collector = _Collector([], "before", preset={a: text.strip() for a, text in fields.items() if text.strip()})
+    problems = list(collector.problems)
+    request = _request(collector.values, collector.raw, problems)
+    if problems or request is None:
+        raise InputError(problems)
+    return request
+
+
 def _words(text: str) -> list[str]:
     normalized = _SPACES_AROUND_EQUALS.sub("=", unicodedata.normalize("NFC", text).strip())
     words = [word.rstrip(",") for word in normalized.split()]
@@ -217,9 +264,9 @@ def _bound_problems(error: ValidationError, raw: dict[Argument, str]) -> list[Pr
 class _Collector:
     """Assigns the words of one setup to arguments, reads their values, gathers problems."""
 
-    def __init__(self, words: list[str], side: str) -> None:
+    def __init__(self, words: list[str], side: str, preset: Mapping[Argument, str] | None = None) -> None:
         self.side = side
-        self.raw: dict[Argument, str] = {}
+        self.raw: dict[Argument, str] = dict(preset or {})
         self.values: dict[Argument, Any] = {}
         self.problems: list[Problem] = []
         self._positionals = 0

@@ -10,7 +10,10 @@ from __future__ import annotations
 import json
 import queue
 import threading
+import time
 import uuid
+from collections import defaultdict, deque
+from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs
@@ -18,17 +21,37 @@ from urllib.parse import parse_qs
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.server import Server, ServerConnection, serve
 
+import slack_payloads
+from slack_payloads import TEAM_ID
+
 BOT_TOKEN = "xoxb-test-token"
 APP_TOKEN = "xapp-test-token"
-TEAM_ID = "T0TEST"
+
+
+@dataclass
+class Reply:
+    """A scripted answer: an HTTP status, a JSON body, headers, and an optional delay before it."""
+
+    status: int = 200
+    body: dict[str, Any] = field(default_factory=lambda: {"ok": True})
+    headers: dict[str, str] = field(default_factory=dict)
+    delay: float = 0.0
 
 
 class FakeWebAPI:
-    """Answers ``auth.test`` and ``apps.connections.open`` for the right tokens; records every call."""
+    """Slack's Web API and response URLs on loopback.
+
+    Answers ``auth.test``, ``apps.connections.open``, ``views.open`` and ``views.publish``
+    as Slack documents them; ``script(method, *replies)`` queues failures (429 with
+    Retry-After, 500, errors, delays) that are served before the normal answer. Response
+    URLs live under ``/response/<name>``; what is posted there is in ``responses``.
+    """
 
     def __init__(self, socket_mode_url: str | None = None) -> None:
         self.socket_mode_url = socket_mode_url
         self.calls: list[tuple[str, dict[str, Any]]] = []
+        self.responses: queue.Queue[tuple[str, dict[str, Any]]] = queue.Queue()
+        self._scripts: dict[str, deque[Reply]] = defaultdict(deque)
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
@@ -39,6 +62,17 @@ class FakeWebAPI:
 
     def method_calls(self, method: str) -> list[dict[str, Any]]:
         return [params for name, params in self.calls if name == method]
+
+    def script(self, method: str, *replies: Reply) -> None:
+        """Serve ``replies`` to the next calls of ``method`` ("response" for response URLs)."""
+        self._scripts[method].extend(replies)
+
+    def response_url(self, name: str = "cmd") -> str:
+        return self.url.replace("/api/", f"/response/{name}")
+
+    def next_response(self, timeout: float = 10) -> tuple[str, dict[str, Any]]:
+        """The next (name, payload) posted to a response URL."""
+        return self.responses.get(timeout=timeout)
 
     def __enter__(self) -> FakeWebAPI:
         self._thread.start()
@@ -57,7 +91,17 @@ class FakeWebAPI:
             if token != APP_TOKEN or self.socket_mode_url is None:
                 return {"ok": False, "error": "invalid_auth"}
             return {"ok": True, "url": self.socket_mode_url}
+        if method in ("views.open", "views.publish"):
+            if token != BOT_TOKEN:
+                return {"ok": False, "error": "invalid_auth"}
+            return {"ok": True, "view": {"id": "V0TEST"}}
         return {"ok": False, "error": "unknown_method"}
+
+    def _reply(self, method: str, token: str | None) -> Reply:
+        scripted = self._scripts.get(method)
+        if scripted:
+            return scripted.popleft()
+        return Reply(body=self.answer(method, token))
 
     def _handler_class(self) -> type[BaseHTTPRequestHandler]:
         fake = self
@@ -66,17 +110,37 @@ class FakeWebAPI:
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length", 0))
                 body = self.rfile.read(length).decode()
-                params = {k: v[0] for k, v in parse_qs(body).items()} if body else {}
+                if self.headers.get("Content-Type", "").startswith("application/json"):
+                    params = json.loads(body) if body else {}
+                else:
+                    params = {k: v[0] for k, v in parse_qs(body).items()} if body else {}
+                if self.path.startswith("/response/"):
+                    reply = fake._scripts["response"].popleft() if fake._scripts["response"] else Reply()
+                    time.sleep(reply.delay)
+                    if reply.status == 200:
+                        fake.responses.put((self.path.removeprefix("/response/"), params))
+                    self._send(reply)
+                    return
                 method = self.path.rsplit("/", 1)[-1]
                 fake.calls.append((method, params))
                 auth = self.headers.get("Authorization", "")
                 token = auth.removeprefix("Bearer ") if auth.startswith("Bearer ") else params.get("token")
-                payload = json.dumps(fake.answer(method, token)).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
+                reply = fake._reply(method, token)
+                time.sleep(reply.delay)
+                self._send(reply)
+
+            def _send(self, reply: Reply) -> None:
+                payload = json.dumps(reply.body).encode()
+                try:
+                    self.send_response(reply.status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(payload)))
+                    for name, value in reply.headers.items():
+                        self.send_header(name, value)
+                    self.end_headers()
+                    self.wfile.write(payload)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up waiting (a timeout test)
 
             def log_message(self, format: str, *args: object) -> None:
                 pass
@@ -106,32 +170,17 @@ class FakeSocketModeServer:
     def __exit__(self, *exc: object) -> None:
         self._server.shutdown()
 
-    def send_slash_command(self, text: str, command: str = "/effbatch") -> str:
-        """Queue a ``slash_commands`` envelope; returns its envelope_id."""
+    def send_envelope(self, kind: str, payload: dict[str, Any]) -> str:
+        """Queue an envelope of ``kind`` (e.g. "interactive"); returns its envelope_id."""
         envelope_id = str(uuid.uuid4())
-        payload = {
-            "token": "legacy",
-            "team_id": TEAM_ID,
-            "team_domain": "test",
-            "channel_id": "C0TEST",
-            "channel_name": "planung",
-            "user_id": "U0USER",
-            "user_name": "ada",
-            "command": command,
-            "text": text,
-            "api_app_id": "A0TEST",
-            "response_url": "https://hooks.slack.com/commands/T0TEST/1/abc",
-            "trigger_id": "1.2.3",
-        }
         self._outbox.put(
-            {
-                "envelope_id": envelope_id,
-                "payload": payload,
-                "type": "slash_commands",
-                "accepts_response_payload": True,
-            }
+            {"envelope_id": envelope_id, "payload": payload, "type": kind, "accepts_response_payload": True}
         )
         return envelope_id
+
+    def send_slash_command(self, text: str, response_url: str = "https://hooks.slack.com/commands/1") -> str:
+        """Queue a ``slash_commands`` envelope; returns its envelope_id."""
+        return self.send_envelope("slash_commands", slack_payloads.command(text, response_url))
 
     def wait_for_ack(self, envelope_id: str, timeout: float = 10) -> dict[str, Any]:
         """The bot's acknowledgement of ``envelope_id``."""

@@ -24,7 +24,7 @@ def test_worked_example() -> None:
     kind, payload = answer("8 64 4 4096")
     assert kind == "calculation"
     assert payload["response_type"] == "in_channel"
-    header, fields, batch, tokens, context = payload["blocks"]
+    header, fields, batch, tokens, context, actions = payload["blocks"]
     assert header["text"]["text"] == "Effektive Batchgröße: 2.048 Sequenzen"
     assert [f["text"] for f in fields["fields"]] == [
         "*Batch je Gerät (b)*\n8",
@@ -37,6 +37,16 @@ def test_worked_example() -> None:
     assert "≈ 8,4\u00a0Mio. Tokens" in tokens["text"]["text"]
     assert "d = GPUs / (TP · PP · CP · SP)" in context["elements"][0]["text"]
     assert "feste (gepackte) Sequenzlängen" in context["elements"][0]["text"]
+    buttons = {button["text"]["text"]: button["value"] for button in actions["elements"]}
+    assert buttons == {
+        "Akkumulation ×2": "b=8 d=64 a=8 L=4096",
+        "Akkumulation ÷2": "b=8 d=64 a=2 L=4096",
+        "Geräte ×2": "b=8 d=128 a=4 L=4096",
+        "Geräte ÷2": "b=8 d=32 a=4 L=4096",
+        "Micro-Batch ×2": "b=16 d=64 a=4 L=4096",
+        "Micro-Batch ÷2": "b=4 d=64 a=4 L=4096",
+        "Anpassen…": "b=8 d=64 a=4 L=4096",
+    }
 
 
 def test_fallback_text_carries_the_result() -> None:

@@ -11,8 +11,9 @@ from urllib.parse import urlencode
 
 import pytest
 
+import slack_payloads
 from bot_process import BotProcess, clean_env, free_port, get
-from fake_slack import BOT_TOKEN, TEAM_ID, FakeWebAPI
+from fake_slack import BOT_TOKEN, FakeWebAPI
 from slack_checks import all_text, assert_valid_message
 from slack_signing import signed_headers
 
@@ -33,23 +34,8 @@ def bot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BotProcess]:
 
 
 def command_body(text: str) -> str:
-    """A slash-command body with the fields Slack sends (https://api.slack.com/interactivity/slash-commands)."""
-    return urlencode(
-        {
-            "token": "legacy-verification-token",
-            "team_id": TEAM_ID,
-            "team_domain": "test",
-            "channel_id": "C0TEST",
-            "channel_name": "planung",
-            "user_id": "U0USER",
-            "user_name": "ada",
-            "command": "/effbatch",
-            "text": text,
-            "api_app_id": "A0TEST",
-            "response_url": "https://hooks.slack.com/commands/T0TEST/1/abc",
-            "trigger_id": "1.2.3",
-        }
-    )
+    """A slash-command body with the fields Slack sends."""
+    return urlencode(slack_payloads.command(text, "https://hooks.slack.com/commands/1"))
 
 
 def post(bot: BotProcess, body: str, headers: dict[str, str]) -> tuple[int, bytes]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import slack_payloads
 from bot_process import BotProcess, clean_env, free_port, get
 from fake_slack import APP_TOKEN, BOT_TOKEN, FakeSocketModeServer, FakeWebAPI
 from slack_checks import all_text, assert_valid_message
@@ -67,5 +68,33 @@ def test_configured_ephemeral_answers(
         wait_ready(process)
         ack = socket_mode_server.wait_for_ack(socket_mode_server.send_slash_command("8 64 4 4096"))
         assert ack["payload"]["response_type"] == "ephemeral"
+    finally:
+        process.stop()
+
+
+def test_button_click_over_socket_mode(
+    web_api: FakeWebAPI, socket_mode_server: FakeSocketModeServer, tmp_path: Path
+) -> None:
+    """An "Akkumulation ×2" click arrives as an interactive envelope; the answer is replaced with B = 4.096."""
+    process = start_bot(web_api, tmp_path)
+    try:
+        wait_ready(process)
+        ack = socket_mode_server.wait_for_ack(socket_mode_server.send_slash_command("8 64 4 4096"))
+        actions = next(block for block in ack["payload"]["blocks"] if block["type"] == "actions")
+        double = next(e for e in actions["elements"] if e["text"]["text"] == "Akkumulation ×2")
+        click = slack_payloads.block_actions(double, web_api.response_url("msg"))
+        socket_mode_server.wait_for_ack(socket_mode_server.send_envelope("interactive", click))
+        name, replaced = web_api.next_response()
+        assert (name, replaced["replace_original"]) == ("msg", True)
+        assert "Effektive Batchgröße: 4.096 Sequenzen" in all_text(replaced)
+
+        home = socket_mode_server.wait_for_ack(
+            socket_mode_server.send_envelope("events_api", slack_payloads.app_home_opened())
+        )
+        assert home["envelope_id"]
+        deadline = time.monotonic() + 5
+        while not web_api.method_calls("views.publish"):
+            assert time.monotonic() < deadline, "views.publish not called"
+            time.sleep(0.02)
     finally:
         process.stop()

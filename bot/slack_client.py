@@ -1,0 +1,84 @@
+"""Talking to Slack's Web API and to response URLs, with bounded retries and timeouts."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+from urllib.error import URLError
+
+from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
+from slack_sdk.http_retry import HttpRequest, HttpResponse, RetryState
+from slack_sdk.http_retry.builtin_handlers import (
+    ConnectionErrorRetryHandler,
+    RateLimitErrorRetryHandler,
+    ServerErrorRetryHandler,
+)
+from slack_sdk.webhook import WebhookClient
+
+log = logging.getLogger("effbatch")
+
+#: Seconds one Web API call may take: a trigger_id is valid for 3 s, and the user is waiting.
+WEB_API_TIMEOUT = 2.5
+#: A rate limit is retried only when Slack asks to wait at most this long.
+MAX_RETRY_AFTER = 1
+
+#: What a failed Slack call can raise: an API error, a timeout, a refused or dropped connection.
+SLACK_FAILURES = (SlackApiError, TimeoutError, URLError, OSError)
+
+
+class BoundedRateLimitRetryHandler(RateLimitErrorRetryHandler):
+    """slack_sdk's 429 handler, but only for a Retry-After short enough for an interactive answer."""
+
+    def _can_retry(
+        self,
+        *,
+        state: RetryState,
+        request: HttpRequest,
+        response: HttpResponse | None = None,
+        error: Exception | None = None,
+    ) -> bool:
+        if not super()._can_retry(state=state, request=request, response=response, error=error):
+            return False
+        assert response is not None  # a 429 has a response
+        values = {k.lower(): v for k, v in response.headers.items()}.get("retry-after", ["1"])
+        try:
+            return int(values[0]) <= MAX_RETRY_AFTER
+        except ValueError:
+            return False
+
+
+def retry_handlers() -> list[Any]:
+    return [
+        ConnectionErrorRetryHandler(max_retry_count=1),
+        BoundedRateLimitRetryHandler(max_retry_count=1),
+        ServerErrorRetryHandler(max_retry_count=1),
+    ]
+
+
+def create_web_client(token: str | None, base_url: str) -> WebClient:
+    """A Web API client with a short timeout and bounded retries for 429, 5xx and dropped connections."""
+    return WebClient(token=token, base_url=base_url, timeout=WEB_API_TIMEOUT, retry_handlers=retry_handlers())
+
+
+def describe(error: Exception) -> str:
+    """A short, token-free description of a failed Slack call for a user and a log line."""
+    if isinstance(error, SlackApiError):
+        return f"Slack: {error.response.get('error', error.response.status_code)}"
+    if isinstance(error, TimeoutError) or "timed out" in str(error):
+        return "Zeitüberschreitung"
+    return "keine Verbindung"
+
+
+def post_to_response_url(url: str, payload: dict[str, Any]) -> bool:
+    """Send ``payload`` to a response_url; False (and a log line) when Slack does not take it."""
+    client = WebhookClient(url, timeout=WEB_API_TIMEOUT, retry_handlers=retry_handlers())
+    try:
+        response = client.send_dict(payload)
+    except SLACK_FAILURES as error:
+        log.warning("response_url failed: %s", describe(error))
+        return False
+    if response.status_code != 200:
+        log.warning("response_url answered %s", response.status_code)
+        return False
+    return True

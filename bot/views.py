@@ -1,0 +1,188 @@
+"""Modal and App Home views, built by pure functions from slack_sdk's typed classes.
+
+The form carries what it needs in ``private_metadata`` (where to answer, and any
+values the form has no field for), so any replica can handle the submission.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from slack_sdk.models.blocks import (
+    ActionsBlock,
+    Block,
+    ButtonElement,
+    HeaderBlock,
+    InputBlock,
+    MarkdownTextObject,
+    NumberInputElement,
+    Option,
+    RadioButtonsElement,
+    SectionBlock,
+)
+from slack_sdk.models.views import View
+
+from bot import texts
+from bot.blocks import Message, Visibility
+from bot.plaintext import mrkdwn_to_text
+from core import InputError, Plan, PlanRequest, ProblemKind, command_text, plan
+from core.model import UPPER_BOUNDS, Argument
+from core.parser import CANONICAL_KEYS, parse_fields
+
+FORM_CALLBACK = "effbatch_form"
+RESULT_CALLBACK = "effbatch_result"
+OPEN_FORM_ACTION = "open_form"
+VALUE_ACTION = "value"
+VISIBILITY_BLOCK = "visibility"
+VISIBILITY_ACTION = "choice"
+
+#: The web calculator's prefill: 8, 64, 4 and 4.096.
+DEFAULTS = {
+    Argument.MICRO_BATCH: 8,
+    Argument.DATA_PARALLEL: 64,
+    Argument.ACCUMULATION: 4,
+    Argument.SEQ_LEN: 4096,
+}
+PARALLELISM_FIELDS = (Argument.MICRO_BATCH, Argument.DATA_PARALLEL, Argument.ACCUMULATION)
+SEQUENCE_FIELDS = (Argument.SEQ_LEN,)
+CLUSTER_FIELDS = (Argument.GPUS, Argument.TP, Argument.PP)
+FORM_FIELDS = (*PARALLELISM_FIELDS, *SEQUENCE_FIELDS, *CLUSTER_FIELDS)
+_REQUIRED = {Argument.MICRO_BATCH, Argument.ACCUMULATION}
+
+
+def _number_input(argument: Argument, initial: int | None) -> InputBlock:
+    hint = texts.FORM_DATA_PARALLEL_HINT if argument is Argument.DATA_PARALLEL else None
+    return InputBlock(
+        block_id=argument.value,
+        label=texts.label(argument),
+        element=NumberInputElement(
+            action_id=VALUE_ACTION,
+            is_decimal_allowed=False,
+            min_value="1",
+            max_value=str(UPPER_BOUNDS[argument]),
+            initial_value=None if initial is None else str(initial),
+        ),
+        optional=argument not in _REQUIRED,
+        hint=hint,
+    )
+
+
+def _visibility_input(default: Visibility) -> InputBlock:
+    options = [
+        Option(value=Visibility.IN_CHANNEL.value, text=texts.FORM_SHARE),
+        Option(value=Visibility.EPHEMERAL.value, text=texts.FORM_PRIVATE),
+    ]
+    initial = options[0] if default is Visibility.IN_CHANNEL else options[1]
+    return InputBlock(
+        block_id=VISIBILITY_BLOCK,
+        label=texts.FORM_VISIBILITY,
+        element=RadioButtonsElement(action_id=VISIBILITY_ACTION, options=options, initial_option=initial),
+    )
+
+
+def form_view(
+    default_visibility: Visibility,
+    response_url: str | None,
+    request: PlanRequest | None = None,
+    replace: bool = False,
+) -> View:
+    """The calculator as a modal, prefilled 8, 64, 4, 4.096 or with ``request``'s values."""
+    values = {a: request.value(a) for a in FORM_FIELDS} if request else dict(DEFAULTS)
+    extra = _extra_text(request) if request else ""
+    blocks: list[Block] = [HeaderBlock(text=texts.FORM_PARALLELISM)]
+    blocks += [_number_input(a, values.get(a)) for a in PARALLELISM_FIELDS]
+    blocks.append(HeaderBlock(text=texts.FORM_SEQUENCE))
+    blocks += [_number_input(a, values.get(a)) for a in SEQUENCE_FIELDS]
+    blocks.append(HeaderBlock(text=texts.FORM_CLUSTER))
+    blocks.append(SectionBlock(text=MarkdownTextObject(text=texts.FORM_CLUSTER_HINT)))
+    blocks += [_number_input(a, values.get(a)) for a in CLUSTER_FIELDS]
+    if replace:
+        blocks.append(SectionBlock(text=MarkdownTextObject(text=texts.FORM_REPLACE_NOTE)))
+    elif response_url is not None:
+        blocks.append(_visibility_input(default_visibility))
+    metadata = {"response_url": response_url, "replace": replace, "extra": extra}
+    return View(
+        type="modal",
+        callback_id=FORM_CALLBACK,
+        title=texts.FORM_TITLE,
+        submit=texts.FORM_SUBMIT,
+        close=texts.FORM_CLOSE,
+        private_metadata=json.dumps(metadata),
+        blocks=blocks,
+    )
+
+
+def _extra_text(request: PlanRequest) -> str:
+    """The values the form has no field for (CP, SP, budget, activations), to carry through it."""
+    extra = request.model_dump(include={"cp", "sp", "budget", "activation_per_sample"})
+    return command_text(PlanRequest.model_validate(extra))
+
+
+class FormError(Exception):
+    """A submission with bad values; ``errors`` maps block ids to German messages."""
+
+    def __init__(self, errors: dict[str, str]) -> None:
+        self.errors = errors
+        super().__init__(errors)
+
+
+def read_form(view: Mapping[str, Any]) -> tuple[Plan, Visibility | None, dict[str, Any]]:
+    """The computed plan, the chosen visibility and the metadata of a submitted form; ``FormError`` if bad."""
+    state = view.get("state", {}).get("values", {})
+    metadata = json.loads(view.get("private_metadata") or "{}")
+    fields = {}
+    for argument in FORM_FIELDS:
+        value = state.get(argument.value, {}).get(VALUE_ACTION, {}).get("value")
+        if value:
+            fields[argument] = str(value)
+    carried = _carried_fields(metadata.get("extra", ""))
+    try:
+        result = plan(parse_fields({**carried, **fields}))
+    except InputError as error:
+        raise FormError(_errors_by_block(error)) from None
+    choice = state.get(VISIBILITY_BLOCK, {}).get(VISIBILITY_ACTION, {}).get("selected_option")
+    visibility = Visibility(choice["value"]) if choice else None
+    return result, visibility, metadata
+
+
+def _carried_fields(extra: str) -> dict[Argument, str]:
+    """The extra values from the metadata, as written by ``command_text``."""
+    by_key = {key: argument for argument, key in CANONICAL_KEYS.items()}
+    pairs = (word.partition("=") for word in extra.split())
+    return {by_key[key]: value for key, _, value in pairs if key in by_key}
+
+
+def _errors_by_block(error: InputError) -> dict[str, str]:
+    """Each problem under the field it concerns; problems without a field under b."""
+    errors: dict[str, list[str]] = {}
+    for problem in error.problems:
+        if problem.kind is ProblemKind.MISSING_VALUES:
+            for argument in problem.ctx["missing"]:
+                message = texts.FORM_NEEDS_DEVICES if argument is Argument.DATA_PARALLEL else texts.FORM_REQUIRED
+                errors.setdefault(argument.value, []).append(message)
+            continue
+        block = problem.argument if problem.argument in {a.value for a in FORM_FIELDS} else Argument.MICRO_BATCH
+        errors.setdefault(str(block), []).append(mrkdwn_to_text(texts.problem_text(problem)))
+    return {block: " ".join(messages) for block, messages in errors.items()}
+
+
+def result_view(message: Message, warning: str | None = None) -> View:
+    """An answer shown in the modal itself, where there is no channel to post to (from the App Home)."""
+    blocks: list[Block] = [SectionBlock(text=MarkdownTextObject(text=warning))] if warning else []
+    blocks += [block for block in message.blocks if not isinstance(block, ActionsBlock)]
+    return View(
+        type="modal", callback_id=RESULT_CALLBACK, title=texts.FORM_TITLE, close=texts.RESULT_CLOSE, blocks=blocks
+    )
+
+
+def home_view() -> View:
+    """The App Home: what B is, why it matters, the formula, the limits, how to ask, and the form."""
+    sections = (texts.HOME_WHAT, texts.HOME_WHY, texts.HOME_EXAMPLE, texts.HOME_LIMITS, texts.HOME_USAGE)
+    blocks: list[Block] = [HeaderBlock(text=texts.HOME_TITLE)]
+    blocks += [SectionBlock(text=MarkdownTextObject(text=section)) for section in sections]
+    blocks.append(
+        ActionsBlock(elements=[ButtonElement(text=texts.HOME_OPEN_FORM, action_id=OPEN_FORM_ACTION, style="primary")])
+    )
+    return View(type="home", blocks=blocks)

@@ -1,0 +1,275 @@
+"""Interactivity over real HTTP with signed requests: the form, what-if buttons, the App Home, Web API faults."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+
+import slack_payloads
+from bot_process import BotProcess, clean_env, free_port
+from fake_slack import BOT_TOKEN, FakeWebAPI, Reply
+from slack_checks import all_text, assert_valid_message
+from slack_signing import signed_headers
+
+SECRET = "interactive-secret"
+
+
+@pytest.fixture(scope="module")
+def api() -> Iterator[FakeWebAPI]:
+    with FakeWebAPI() as fake:
+        yield fake
+
+
+@pytest.fixture(scope="module")
+def bot(api: FakeWebAPI, tmp_path_factory: pytest.TempPathFactory) -> Iterator[BotProcess]:
+    env = clean_env(SLACK_BOT_TOKEN=BOT_TOKEN, SLACK_SIGNING_SECRET=SECRET, SLACK_API_URL=api.url)
+    process = BotProcess("--mode", "http", env=env, cwd=tmp_path_factory.mktemp("interactive"), port=free_port())
+    try:
+        process.wait_healthy()
+        yield process
+    finally:
+        process.stop()
+
+
+@pytest.fixture(autouse=True)
+def fresh_calls(api: FakeWebAPI) -> None:
+    """Each test sees only its own Web API calls and response-URL posts."""
+    api.calls.clear()
+    while not api.responses.empty():
+        api.responses.get_nowait()
+
+
+def post(bot: BotProcess, body: str, content_type: str = "application/x-www-form-urlencoded") -> tuple[int, Any]:
+    headers = {**signed_headers(SECRET, body), "Content-Type": content_type}
+    request = urllib.request.Request(bot.base + "/slack/events", data=body.encode(), headers=headers, method="POST")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        raw = response.read()
+        return response.status, json.loads(raw) if raw else None
+
+
+def command(bot: BotProcess, api: FakeWebAPI, text: str) -> tuple[int, Any]:
+    return post(bot, urlencode(slack_payloads.command(text, api.response_url("cmd"))))
+
+
+def interaction(bot: BotProcess, payload: dict[str, Any]) -> tuple[int, Any]:
+    return post(bot, slack_payloads.form_body(payload))
+
+
+def opened_view(api: FakeWebAPI) -> dict[str, Any]:
+    calls = api.method_calls("views.open")
+    assert calls, "views.open was not called"
+    view = calls[-1]["view"]
+    return json.loads(view) if isinstance(view, str) else view
+
+
+def button(payload: dict[str, Any], label: str) -> dict[str, Any]:
+    actions = next(block for block in payload["blocks"] if block["type"] == "actions")
+    return next(element for element in actions["elements"] if element["text"]["text"] == label)
+
+
+def test_command_without_arguments_opens_the_prefilled_form(bot: BotProcess, api: FakeWebAPI) -> None:
+    """/effbatch alone opens the calculator modal with the command's trigger_id, prefilled 8, 64, 4, 4096."""
+    status, body = command(bot, api, "")
+    assert (status, body) == (200, None)
+    assert api.method_calls("views.open")[-1]["trigger_id"] == "1337.42.abc"
+    view = opened_view(api)
+    assert view["title"]["text"] == "Effektive Batchgröße"
+    assert [b["text"]["text"] for b in view["blocks"] if b["type"] == "header"] == [
+        "Parallelität",
+        "Sequenz",
+        "Cluster (optional)",
+    ]
+    initial = {b["block_id"]: b["element"].get("initial_value") for b in view["blocks"] if b["type"] == "input"}
+    assert initial == {
+        "micro_batch": "8",
+        "data_parallel": "64",
+        "accumulation": "4",
+        "seq_len": "4096",
+        "gpus": None,
+        "tp": None,
+        "pp": None,
+        "visibility": None,
+    }
+    labels = {b["block_id"]: b["label"]["text"] for b in view["blocks"] if b["type"] == "input"}
+    assert labels["micro_batch"] == "Batch je Gerät (b)"
+    assert labels["data_parallel"] == "Datenparallele Geräte (d)"
+    radio = next(b for b in view["blocks"] if b.get("block_id") == "visibility")["element"]
+    assert [o["text"]["text"] for o in radio["options"]] == ["im Kanal teilen", "nur für mich"]
+
+
+def test_form_submission_posts_the_answer_to_the_channel(bot: BotProcess, api: FakeWebAPI) -> None:
+    """Submitting the form as opened posts the usual answer through the command's response_url."""
+    command(bot, api, "")
+    status, body = interaction(bot, slack_payloads.view_submission(opened_view(api)))
+    assert (status, body) == (200, None)  # an empty ack closes the modal
+    name, posted = api.next_response()
+    assert name == "cmd"
+    assert posted["response_type"] == "in_channel"
+    assert_valid_message(posted)
+    assert "B = b · d · a = 8 × 64 × 4 = 2.048" in all_text(posted)
+
+
+def test_form_submission_only_for_me(bot: BotProcess, api: FakeWebAPI) -> None:
+    """Choosing "nur für mich" posts the answer ephemerally."""
+    command(bot, api, "")
+    view = opened_view(api)
+    payload = slack_payloads.view_submission(view)
+    radio = next(b for b in view["blocks"] if b.get("block_id") == "visibility")["element"]
+    payload["view"]["state"]["values"]["visibility"]["choice"]["selected_option"] = radio["options"][1]
+    interaction(bot, payload)
+    assert api.next_response()[1]["response_type"] == "ephemeral"
+
+
+@pytest.mark.parametrize(
+    ("overrides", "block", "expected"),
+    [
+        ({"micro_batch": "0"}, "micro_batch", "„0“ ist nicht positiv"),
+        ({"accumulation": "100000"}, "accumulation", "über der Obergrenze von 65.536"),
+        ({"data_parallel": None}, "data_parallel", "Gib d an oder unten die GPUs gesamt."),
+        ({"gpus": "100", "tp": "8", "data_parallel": None}, "gpus", "Passend wären z. B. 96 oder 104 GPUs."),
+        ({"gpus": "1024", "tp": "8"}, "data_parallel", "aus den GPUs folgt aber d = 1.024 / (8 · 1 · 1 · 1) = 128"),
+    ],
+)
+def test_bad_form_values_come_back_inline(
+    bot: BotProcess, api: FakeWebAPI, overrides: dict[str, str | None], block: str, expected: str
+) -> None:
+    """A bad value is answered with response_action errors under its field, in German; nothing is posted."""
+    command(bot, api, "")
+    status, body = interaction(bot, slack_payloads.view_submission(opened_view(api), overrides))
+    assert status == 200
+    assert body["response_action"] == "errors"
+    assert expected in body["errors"][block]
+    assert api.responses.empty()
+
+
+def test_accumulation_double_replaces_the_answer(bot: BotProcess, api: FakeWebAPI) -> None:
+    """A click on "Akkumulation ×2" replaces the answer: B from 2.048 to 4.096, memory per device unchanged."""
+    _, answer = command(bot, api, "8 64 4 4096 act=1GiB")
+    click = slack_payloads.block_actions(button(answer, "Akkumulation ×2"), api.response_url("msg"))
+    assert interaction(bot, click) == (200, None)
+    name, replaced = api.next_response()
+    assert name == "msg"
+    assert replaced["replace_original"] is True
+    assert_valid_message({**replaced, "response_type": "in_channel"})
+    text = all_text(replaced)
+    assert "Effektive Batchgröße: 4.096 Sequenzen" in text
+    assert "`b · act = 8 × 1\u00a0GiB = 8\u00a0GiB`" in text  # accumulation adds no activation memory
+    assert "Zuletzt geändert von <@U0USER>: Akkumulation ×2" in text
+
+
+def test_option_button_takes_the_feasible_value(bot: BotProcess, api: FakeWebAPI) -> None:
+    """On an unreachable target each option is a button; clicking one answers with that value."""
+    _, answer = command(bot, api, "b=3 d=8 B=2000")
+    interaction(bot, slack_payloads.block_actions(button(answer, "a = 84 übernehmen"), api.response_url("msg")))
+    assert "B = b · d · a = 3 × 8 × 84 = 2.016" in all_text(api.next_response()[1])
+
+
+def test_adjust_opens_the_form_with_the_current_values(bot: BotProcess, api: FakeWebAPI) -> None:
+    """ "Anpassen…" opens the form prefilled with the answer's values; submitting replaces the answer."""
+    _, answer = command(bot, api, "gpus=512 tp=8 b=2 B=2048 L=2048")
+    interaction(bot, slack_payloads.block_actions(button(answer, "Anpassen…"), api.response_url("msg")))
+    view = opened_view(api)
+    initial = {b["block_id"]: b["element"].get("initial_value") for b in view["blocks"] if b["type"] == "input"}
+    assert initial == {
+        "micro_batch": "2",
+        "data_parallel": None,
+        "accumulation": "16",
+        "seq_len": "2048",
+        "gpus": "512",
+        "tp": "8",
+        "pp": None,
+    }
+    interaction(bot, slack_payloads.view_submission(view, {"accumulation": "32"}))
+    name, replaced = api.next_response()
+    assert (name, replaced["replace_original"]) == ("msg", True)
+    assert "Effektive Batchgröße: 4.096 Sequenzen" in all_text(replaced)
+
+
+def test_app_home_is_published(bot: BotProcess, api: FakeWebAPI) -> None:
+    """app_home_opened publishes the German explanation with a button that opens the form."""
+    status, _ = post(bot, json.dumps(slack_payloads.app_home_opened()), "application/json")
+    assert status == 200
+    published = api.method_calls("views.publish")[-1]
+    assert published["user_id"] == slack_payloads.USER_ID
+    view = published["view"]
+    text = all_text({"blocks": view["blocks"]})
+    for fragment in (
+        "Warum die globale und nicht die Micro-Batch?",
+        "`B = b · d · a = 8 × 64 × 4 = 2.048 Sequenzen`",
+        "d = GPUs / (TP · PP · CP · SP)",
+        "feste (gepackte) Sequenzlängen",
+        "wie dein Framework Micro-Batches und Akkumulation zählt",
+        "`/effbatch 8 64 4 4096 vs d=512 lr=3e-4`",
+    ):
+        assert fragment in text
+    open_button = view["blocks"][-1]["elements"][0]
+    interaction(bot, slack_payloads.home_button(open_button))
+    form = opened_view(api)
+    assert "visibility" not in [b.get("block_id") for b in form["blocks"]]  # no channel to share to
+
+
+def test_home_form_answers_inside_the_modal(bot: BotProcess, api: FakeWebAPI) -> None:
+    """From the App Home there is no channel: the answer replaces the form in the modal."""
+    interaction(
+        bot, slack_payloads.home_button({"action_id": "open_form", "text": {"type": "plain_text", "text": "x"}})
+    )
+    status, body = interaction(bot, slack_payloads.view_submission(opened_view(api)))
+    assert status == 200
+    assert body["response_action"] == "update"
+    assert "8 × 64 × 4 = 2.048" in all_text({"blocks": body["view"]["blocks"]})
+
+
+def test_messages_tab_does_not_publish(bot: BotProcess, api: FakeWebAPI) -> None:
+    """app_home_opened for the Messages tab publishes nothing."""
+    post(bot, json.dumps(slack_payloads.app_home_opened(tab="messages")), "application/json")
+    assert api.method_calls("views.publish") == []
+
+
+@pytest.mark.parametrize(
+    ("replies", "expected"),
+    [
+        ([Reply(body={"ok": False, "error": "expired_trigger_id"})], "Slack: expired_trigger_id"),
+        ([Reply(status=500, body={"ok": False}), Reply(status=500, body={"ok": False})], "Slack:"),
+        ([Reply(status=429, body={"ok": False, "error": "ratelimited"}, headers={"Retry-After": "30"})], "ratelimited"),
+        ([Reply(delay=4)], "Zeitüberschreitung"),
+    ],
+)
+def test_form_failures_tell_the_user(bot: BotProcess, api: FakeWebAPI, replies: list[Reply], expected: str) -> None:
+    """When views.open fails the caller gets an ephemeral German message in time, and the app keeps serving."""
+    api.script("views.open", *replies)
+    started = time.monotonic()
+    status, body = command(bot, api, "")
+    assert time.monotonic() - started < 3, "Slack gives a command 3 s"
+    assert status == 200
+    assert body["response_type"] == "ephemeral"
+    assert "Das Formular ließ sich gerade nicht öffnen" in body["text"]
+    assert expected in body["text"]
+    assert "8 × 64 × 4" in all_text(command(bot, api, "8 64 4")[1])
+
+
+def test_rate_limit_is_retried(bot: BotProcess, api: FakeWebAPI) -> None:
+    """A 429 with a short Retry-After is retried by slack_sdk's handler and the form opens."""
+    api.script(
+        "views.open", Reply(status=429, body={"ok": False, "error": "ratelimited"}, headers={"Retry-After": "0"})
+    )
+    assert command(bot, api, "") == (200, None)
+    assert len(api.method_calls("views.open")) == 2
+
+
+def test_failing_publish_and_response_url_leave_the_app_serving(bot: BotProcess, api: FakeWebAPI) -> None:
+    """views.publish errors and a dead response_url are logged; the next command is answered."""
+    api.script("views.publish", Reply(status=500, body={"ok": False}), Reply(status=500, body={"ok": False}))
+    assert post(bot, json.dumps(slack_payloads.app_home_opened()), "application/json")[0] == 200
+    command(bot, api, "")
+    api.script("response", Reply(status=404, body={"ok": False}), Reply(status=404, body={"ok": False}))
+    status, body = interaction(bot, slack_payloads.view_submission(opened_view(api)))
+    assert status == 200
+    assert body["response_action"] == "update"  # the answer is shown in the modal instead
+    assert "Die Antwort konnte nicht in den Kanal gesendet werden" in all_text({"blocks": body["view"]["blocks"]})
+    assert "2.048" in all_text(command(bot, api, "8 64 4")[1])
