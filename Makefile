@@ -26,3 +26,7 @@ lint: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache *.egg-info
+
+## build-EffbatchFunction: what `sam build` runs for deploy/aws/template.yaml (BuildMethod: makefile)
+build-EffbatchFunction:
+	$(PYTHON) -m pip install --quiet --target "$(ARTIFACTS_DIR)" .  # the Lambda runtime provides boto3

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from collections.abc import Callable
 from typing import Any
 
-from slack_bolt import Ack, App, BoltResponse, Respond
+from slack_bolt import Ack, App, BoltRequest, BoltResponse, Respond
 from slack_bolt.authorization import AuthorizeResult
 from slack_bolt.logger.messages import warning_client_prioritized_and_token_skipped
 from slack_sdk import WebClient
@@ -21,8 +22,9 @@ from slack_sdk import WebClient
 from bot import texts, views
 from bot.answers import answer_command
 from bot.blocks import Message, plan_message
+from bot.metrics import ANSWERS, INPUT_ERRORS, LATENCY
 from bot.settings import Settings
-from bot.slack_client import SLACK_FAILURES, create_web_client, describe, post_to_response_url
+from bot.slack_client import SLACK_FAILURES, create_web_client, describe, failed, post_to_response_url
 from bot.whatif import ADJUST_ACTION, LABELS, WHATIF_PREFIX
 from core import InputError, PlanCommand, parse_command
 
@@ -69,17 +71,27 @@ def create_app(
         process_before_response=True,
     )
     visibility = settings.effbatch_response_type
+    log_text = settings.effbatch_log_command_text
+
+    @app.middleware
+    def measure(req: BoltRequest, resp: BoltResponse, next: Callable[[], BoltResponse]) -> BoltResponse:
+        started = time.perf_counter()
+        try:
+            return next()
+        finally:
+            LATENCY.labels(_request_type(req.body)).observe(time.perf_counter() - started)
 
     @app.command(texts.COMMAND)
     def on_effbatch(ack: Ack, command: dict[str, Any], client: WebClient) -> None:
         if not command.get("text", "").strip():
             form = views.form_view(visibility, command.get("response_url"))
             ack(**_open_form(client, command.get("trigger_id", ""), form))
-            _log("form", command.get("team_id"), command.get("channel_id"))
+            _answered("form", command.get("team_id"), command.get("channel_id"))
             return
         kind, message = answer(command.get("text", ""), visibility)
         ack(**message.to_slack())
-        _log(kind, command.get("team_id"), command.get("channel_id"))
+        text = command.get("text") if log_text else None
+        _answered(kind, command.get("team_id"), command.get("channel_id"), text)
 
     @app.action(re.compile(f"^{WHATIF_PREFIX}"))
     def on_whatif(ack: Ack, action: dict[str, Any], body: dict[str, Any], respond: Respond) -> None:
@@ -90,7 +102,7 @@ def create_app(
             respond(**message.to_slack(), replace_original=False)
         else:
             respond(**message.replacing())
-        _log(f"whatif_{kind}", _team(body), body.get("channel", {}).get("id"))
+        _answered(kind if kind == "input_error" else f"whatif_{kind}", _team(body), body.get("channel", {}).get("id"))
 
     @app.action(ADJUST_ACTION)
     def on_adjust(ack: Ack, action: dict[str, Any], body: dict[str, Any], client: WebClient, respond: Respond) -> None:
@@ -116,6 +128,7 @@ def create_app(
             result, chosen, metadata = views.read_form(view)
         except views.FormError as error:
             ack(response_action="errors", errors=error.errors)
+            _answered("input_error", _team(body), None)
             return
         message = plan_message(result, chosen or visibility)
         url = metadata.get("response_url")
@@ -126,7 +139,7 @@ def create_app(
             ack()
         else:
             ack(response_action="update", view=views.result_view(message, texts.FORM_POST_FAILED))
-        _log("form_submission", _team(body), None)
+        _answered("form_submission", _team(body), None)
 
     @app.event("app_home_opened")
     def on_home(event: dict[str, Any], client: WebClient) -> None:
@@ -135,7 +148,7 @@ def create_app(
         try:
             client.views_publish(user_id=event["user"], view=views.home_view())
         except SLACK_FAILURES as error:
-            log.warning("views.publish failed: %s", describe(error))
+            failed("views.publish", describe(error))
 
     @app.error
     def on_error(error: Exception, response: BoltResponse | None) -> BoltResponse | None:
@@ -153,7 +166,7 @@ def _open_form(client: WebClient, trigger_id: str, form: Any) -> dict[str, Any]:
         client.views_open(trigger_id=trigger_id, view=form)
     except SLACK_FAILURES as error:
         detail = describe(error)
-        log.warning("views.open failed: %s", detail)
+        failed("views.open", detail)
         return {"response_type": "ephemeral", "text": texts.OPEN_FORM_FAILED.format(detail=detail)}
     return {}
 
@@ -170,6 +183,15 @@ def _team(body: dict[str, Any]) -> str | None:
     return body.get("team", {}).get("id") if isinstance(body.get("team"), dict) else None
 
 
-def _log(kind: str, team: str | None, channel: str | None) -> None:
-    # Team, channel and kind only: the command text stays out of the logs.
-    log.info("answered kind=%s team=%s channel=%s", kind, team, channel)
+def _request_type(body: dict[str, Any]) -> str:
+    """'slash_command', 'block_actions', 'view_submission', 'event_callback' … for the latency metric."""
+    return "slash_command" if "command" in body else str(body.get("type", "other"))
+
+
+def _answered(kind: str, team: str | None, channel: str | None, text: str | None = None) -> None:
+    """Count and log an answer: team, channel and kind; the command text only where configured."""
+    ANSWERS.labels(kind).inc()
+    if kind == "input_error":
+        INPUT_ERRORS.inc()
+    fields = {"kind": kind, "team": team, "channel": channel} | ({"text": text} if text is not None else {})
+    log.info("answered", extra=fields)

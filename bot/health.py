@@ -1,9 +1,15 @@
-"""The operational endpoints, as a WSGI layer in front of the Slack handler."""
+"""The operational endpoints, as a WSGI layer in front of the Slack handler.
+
+In HTTP mode they share the port with ``/slack/events``: route only that path from
+the internet (the Kubernetes manifests and the README do so).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
+
+from bot.metrics import exposition
 
 if TYPE_CHECKING:
     from wsgiref.types import StartResponse, WSGIApplication, WSGIEnvironment
@@ -12,13 +18,17 @@ _TEXT = [("Content-Type", "text/plain; charset=utf-8")]
 
 
 def with_health(inner: WSGIApplication | None, ready: Callable[[], bool] = lambda: True) -> WSGIApplication:
-    """``GET /healthz`` (alive) and ``GET /readyz`` (``ready()``) answered here, the rest by ``inner``."""
+    """``/healthz`` (alive), ``/readyz`` (``ready()``) and ``/metrics`` answered here, the rest by ``inner``."""
 
     def app(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         path, method = environ.get("PATH_INFO", ""), environ.get("REQUEST_METHOD", "")
         if method in ("GET", "HEAD") and path == "/healthz":
             start_response("200 OK", _TEXT)
             return [b"ok\n"]
+        if method in ("GET", "HEAD") and path == "/metrics":
+            body, content_type = exposition()
+            start_response("200 OK", [("Content-Type", content_type)])
+            return [body]
         if method in ("GET", "HEAD") and path == "/readyz":
             if ready():
                 start_response("200 OK", _TEXT)

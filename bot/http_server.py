@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from gunicorn import glogging
 from gunicorn.app.base import BaseApplication
 from slack_bolt import App
 from slack_bolt.adapter.wsgi import SlackRequestHandler
 
 from bot.health import with_health
+from bot.metrics import worker_exited
 
 if TYPE_CHECKING:
     from wsgiref.types import WSGIApplication
@@ -22,6 +24,16 @@ GRACEFUL_TIMEOUT = 20
 def create_wsgi_app(app: App) -> WSGIApplication:
     """``POST /slack/events`` to Bolt (signature checked there), ``/healthz`` and ``/readyz`` here."""
     return with_health(SlackRequestHandler(app, path=EVENTS_PATH))
+
+
+class _GunicornLogger(glogging.Logger):  # type: ignore[misc]
+    """gunicorn's own messages through effbatch's handler: the same format (plain or JSON), tokens masked."""
+
+    def setup(self, cfg: Any) -> None:
+        super().setup(cfg)
+        for log in (self.error_log, self.access_log):
+            log.handlers.clear()
+            log.propagate = True
 
 
 class _Server(BaseApplication):  # type: ignore[misc]
@@ -51,5 +63,7 @@ def serve_http(app: App, host: str, port: int, workers: int) -> None:
         "control_socket_disable": True,
         "accesslog": None,
         "proc_name": "effbatch-bot",
+        "logger_class": _GunicornLogger,
+        "child_exit": lambda _arbiter, worker: worker_exited(worker.pid),
     }
     _Server(create_wsgi_app(app), options).run()

@@ -1,26 +1,28 @@
-"""``effbatch-bot``: run the Slack bot in Socket Mode, HTTP mode or as a local console."""
+"""``effbatch-bot``: run the Slack bot in Socket Mode, HTTP mode or as a local console.
+
+The modules that build the app are imported only once the mode is known: with
+several gunicorn workers, Prometheus' multiprocess directory has to be set first.
+"""
 
 from __future__ import annotations
 
 import argparse
-import logging
-import signal
+import os
 import sys
-import threading
+import tempfile
 from pathlib import Path
-from types import FrameType
 from urllib.error import URLError
 
 from slack_bolt.error import BoltError
 from slack_sdk.errors import SlackApiError
 
 from bot import texts
-from bot.app import create_app
-from bot.console import run_console, stream_reader, terminal_reader
+from bot.logs import configure_logging
 from bot.settings import ConfigError, Mode, Settings, load_settings
 
 EXIT_CONFIG = 2
 EXIT_UNREACHABLE = 1
+MULTIPROCESS_ENV = "PROMETHEUS_MULTIPROC_DIR"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -44,17 +46,19 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_CONFIG
     # In the console, log lines would interleave with the answers; only warnings unless debugging.
     quiet = mode is Mode.CONSOLE and settings.log_level != "DEBUG"
-    logging.basicConfig(
-        level="WARNING" if quiet else settings.log_level,
-        format="%(asctime)s %(levelname)s %(name)s %(message)s",
-        stream=sys.stderr,
+    configure_logging(
+        "WARNING" if quiet else settings.log_level, settings.log_format, settings.effbatch_log_command_text
     )
     if mode is Mode.CONSOLE:
+        from bot.console import run_console, stream_reader, terminal_reader
+
         reader = terminal_reader if sys.stdin.isatty() else stream_reader(sys.stdin)
         return run_console(settings, reader, sys.stdout)
-    port = args.port or settings.port
+    if mode is Mode.HTTP and settings.web_concurrency > 1 and not os.environ.get(MULTIPROCESS_ENV):
+        # Before prometheus_client is imported: each worker then writes its values where /metrics sums them.
+        os.environ[MULTIPROCESS_ENV] = tempfile.mkdtemp(prefix="effbatch-metrics-")
     try:
-        return _serve(mode, settings, args.host, port)
+        return _serve(mode, settings, args.host, args.port or settings.port)
     except (BoltError, SlackApiError) as error:
         print(texts.slack_rejected(str(error)), file=sys.stderr)
         return EXIT_CONFIG
@@ -64,21 +68,16 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _serve(mode: Mode, settings: Settings, host: str, port: int) -> int:
+    from bot.app import create_app
+
     app = create_app(settings)
     if mode is Mode.HTTP:
-        from bot.http_server import serve_http  # gunicorn only where it serves
+        from bot.http_server import serve_http
 
         serve_http(app, host, port, settings.web_concurrency)
         return 0
     from bot.socket_mode import serve_socket_mode
 
-    stop = threading.Event()
-
-    def on_signal(signum: int, frame: FrameType | None) -> None:
-        stop.set()
-
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
     assert settings.slack_app_token is not None  # require_for(Mode.SOCKET) checked it
-    serve_socket_mode(app, settings.slack_app_token.get_secret_value(), host, port, stop)
+    serve_socket_mode(app, settings.slack_app_token.get_secret_value(), host, port)
     return 0

@@ -51,6 +51,8 @@ class Settings(BaseSettings):
     web_concurrency: int = Field(default=2, ge=1, le=64)
     effbatch_response_type: Visibility = Visibility.IN_CHANNEL
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    log_format: Literal["plain", "json"] = "plain"
+    effbatch_log_command_text: bool = False
 
     @field_validator("slack_bot_token")
     @classmethod
@@ -74,6 +76,11 @@ class Settings(BaseSettings):
     @classmethod
     def _upper(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
+
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _lower(cls, value: object) -> object:
+        return value.lower() if isinstance(value, str) else value
 
     def default_mode(self) -> Mode:
         """Socket Mode with an app token, HTTP with a bot token alone, else the console."""
@@ -116,6 +123,8 @@ def _allowed(variable: str) -> str:
         "LOG_LEVEL": " – erlaubt: DEBUG, INFO, WARNING, ERROR",
         "PORT": " – erwartet: eine Portnummer von 1 bis 65535",
         "WEB_CONCURRENCY": " – erwartet: eine Zahl von 1 bis 64",
+        "LOG_FORMAT": " – erlaubt: plain, json",
+        "EFFBATCH_LOG_COMMAND_TEXT": " – erlaubt: true, false",
     }.get(variable, "")
 
 

@@ -16,6 +16,8 @@ from slack_sdk.http_retry.builtin_handlers import (
 )
 from slack_sdk.webhook import WebhookClient
 
+from bot.metrics import SLACK_API_FAILURES
+
 log = logging.getLogger("effbatch")
 
 #: Seconds one Web API call may take: a trigger_id is valid for 3 s, and the user is waiting.
@@ -76,9 +78,15 @@ def post_to_response_url(url: str, payload: dict[str, Any]) -> bool:
     try:
         response = client.send_dict(payload)
     except SLACK_FAILURES as error:
-        log.warning("response_url failed: %s", describe(error))
+        failed("response_url", describe(error))
         return False
     if response.status_code != 200:
-        log.warning("response_url answered %s", response.status_code)
+        failed("response_url", f"HTTP {response.status_code}")
         return False
     return True
+
+
+def failed(call: str, detail: str) -> None:
+    """Count and log a failed Slack call (the detail never contains a token)."""
+    SLACK_API_FAILURES.labels(call).inc()
+    log.warning("slack call failed", extra={"call": call, "detail": detail})

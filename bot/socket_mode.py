@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import threading
 from socketserver import ThreadingMixIn
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
@@ -21,8 +22,15 @@ class _QuietHandler(WSGIRequestHandler):
         """Health probes every few seconds are not worth a log line."""
 
 
-def serve_socket_mode(app: App, app_token: str, host: str, port: int, stop: threading.Event) -> None:
-    """Connect to Slack and answer until ``stop`` is set; ``/readyz`` reports the connection."""
+def serve_socket_mode(app: App, app_token: str, host: str, port: int) -> None:
+    """Connect to Slack and answer until SIGTERM or SIGINT; ``/readyz`` reports the connection.
+
+    On the signal the WebSocket is closed (Slack then sends new events to the other
+    connections of the app) and the health server stops; this takes a few seconds at most.
+    """
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
     handler = SocketModeHandler(app, app_token)
     health = make_server(
         host,

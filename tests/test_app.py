@@ -73,6 +73,18 @@ def test_log_line_names_kind_team_channel_but_not_the_text(caplog: pytest.LogCap
     """Logs say what kind of answer went where, never what was typed."""
     with caplog.at_level(logging.INFO, logger="effbatch"):
         dispatch(make_app(), "8 64 4 987654")
-    lines = [r.getMessage() for r in caplog.records if r.name == "effbatch"]
-    assert lines == ["answered kind=calculation team=T0TEST channel=C0TEST"]
+    records = [r for r in caplog.records if r.name == "effbatch"]
+    assert [(r.getMessage(), r.kind, r.team, r.channel) for r in records] == [  # type: ignore[attr-defined]
+        ("answered", "calculation", "T0TEST", "C0TEST")
+    ]
+    assert not hasattr(records[0], "text")
     assert "987654" not in caplog.text
+
+
+def test_command_text_is_logged_only_when_configured(caplog: pytest.LogCaptureFixture) -> None:
+    """EFFBATCH_LOG_COMMAND_TEXT=true adds the typed text to the log record."""
+    settings = Settings(slack_signing_secret=SecretStr(SECRET), effbatch_log_command_text=True)
+    app = create_app(settings, client=WebClient(base_url="http://127.0.0.1:9/api/"), authorize=offline_authorize)
+    with caplog.at_level(logging.INFO, logger="effbatch"):
+        dispatch(app, "8 64 4 987654")
+    assert [r.text for r in caplog.records if r.name == "effbatch"] == ["8 64 4 987654"]  # type: ignore[attr-defined]
