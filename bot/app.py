@@ -12,6 +12,7 @@ import logging
 import re
 import time
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from slack_bolt import Ack, App, BoltRequest, BoltResponse, Respond
@@ -73,6 +74,15 @@ def create_app(
     visibility = settings.effbatch_response_type
     log_text = settings.effbatch_log_command_text
 
+    def rendered(text: str) -> tuple[str, dict[str, Any]]:
+        kind, message = answer(text, visibility)
+        return kind, message.to_slack()
+
+    # Answers are a pure function of the text: a channel trying the same example at once costs one
+    # rendering. The cached payloads are shared, so nothing downstream may modify them.
+    if settings.effbatch_answer_cache:
+        rendered = lru_cache(maxsize=settings.effbatch_answer_cache)(rendered)
+
     @app.middleware
     def measure(req: BoltRequest, resp: BoltResponse, next: Callable[[], BoltResponse]) -> BoltResponse:
         started = time.perf_counter()
@@ -88,8 +98,8 @@ def create_app(
             ack(**_open_form(client, command.get("trigger_id", ""), form))
             _answered("form", command.get("team_id"), command.get("channel_id"))
             return
-        kind, message = answer(command.get("text", ""), visibility)
-        ack(**message.to_slack())
+        kind, payload = rendered(command.get("text", ""))
+        ack(**payload)
         text = command.get("text") if log_text else None
         _answered(kind, command.get("team_id"), command.get("channel_id"), text)
 

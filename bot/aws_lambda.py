@@ -8,27 +8,43 @@ answer part of the response, since Lambda freezes the instance after returning.
 
 from __future__ import annotations
 
+import base64
 from typing import Any
 
 from slack_bolt.adapter.aws_lambda import SlackRequestHandler
+from slack_sdk.signature import SignatureVerifier
 
 from bot.app import create_app
 from bot.logs import configure_logging
+from bot.request_guard import check
 from bot.settings import Mode, load_settings
 
-_handler: SlackRequestHandler | None = None
+_handler: tuple[SlackRequestHandler, SignatureVerifier] | None = None
 
 
-def _create_handler() -> SlackRequestHandler:
+def _create_handler() -> tuple[SlackRequestHandler, SignatureVerifier]:
     settings = load_settings(None)
     settings.require_for(Mode.HTTP)
     configure_logging(settings.log_level, settings.log_format, settings.effbatch_log_command_text)
-    return SlackRequestHandler(create_app(settings))
+    assert settings.slack_signing_secret is not None  # require_for(Mode.HTTP) checked it
+    verifier = SignatureVerifier(settings.slack_signing_secret.get_secret_value())
+    return SlackRequestHandler(create_app(settings)), verifier
 
 
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-    """The Lambda entry point (``bot.aws_lambda.handler``)."""
+    """The Lambda entry point (``bot.aws_lambda.handler``): the request guard, then Bolt."""
     global _handler  # one app per Lambda instance, built on the cold start
     if _handler is None:
         _handler = _create_handler()
-    return _handler.handle(event, context)
+    bolt, verifier = _handler
+    body = event.get("body") or ""
+    raw = base64.b64decode(body) if event.get("isBase64Encoded") else body.encode()
+    headers = {key.lower(): value for key, value in (event.get("headers") or {}).items()}
+    refusal = check(headers, raw, verifier)
+    if refusal is not None:
+        return {
+            "statusCode": refusal.status,
+            "headers": {"Content-Type": "application/json"},
+            "body": refusal.body().decode(),
+        }
+    return bolt.handle(event, context)

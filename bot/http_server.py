@@ -11,6 +11,7 @@ from slack_bolt.adapter.wsgi import SlackRequestHandler
 
 from bot.health import with_health
 from bot.metrics import worker_exited
+from bot.request_guard import guard
 
 if TYPE_CHECKING:
     from wsgiref.types import WSGIApplication
@@ -21,9 +22,9 @@ THREADS_PER_WORKER = 4
 GRACEFUL_TIMEOUT = 20
 
 
-def create_wsgi_app(app: App) -> WSGIApplication:
-    """``POST /slack/events`` to Bolt (signature checked there), ``/healthz`` and ``/readyz`` here."""
-    return with_health(SlackRequestHandler(app, path=EVENTS_PATH))
+def create_wsgi_app(app: App, signing_secret: str) -> WSGIApplication:
+    """``POST /slack/events`` through the request guard to Bolt; ``/healthz``, ``/readyz``, ``/metrics`` beside it."""
+    return with_health(guard(SlackRequestHandler(app, path=EVENTS_PATH), signing_secret, EVENTS_PATH))
 
 
 class _GunicornLogger(glogging.Logger):  # type: ignore[misc]
@@ -52,7 +53,7 @@ class _Server(BaseApplication):  # type: ignore[misc]
         return self._wsgi
 
 
-def serve_http(app: App, host: str, port: int, workers: int) -> None:
+def serve_http(app: App, signing_secret: str, host: str, port: int, workers: int) -> None:
     """Serve until SIGTERM/SIGINT; gunicorn lets in-flight requests finish first."""
     options = {
         "bind": f"{host}:{port}",
@@ -66,4 +67,4 @@ def serve_http(app: App, host: str, port: int, workers: int) -> None:
         "logger_class": _GunicornLogger,
         "child_exit": lambda _arbiter, worker: worker_exited(worker.pid),
     }
-    _Server(create_wsgi_app(app), options).run()
+    _Server(create_wsgi_app(app, signing_secret), options).run()

@@ -74,7 +74,8 @@ def _serve(mode: Mode, settings: Settings, host: str, port: int) -> int:
     if mode is Mode.HTTP:
         from bot.http_server import serve_http
 
-        serve_http(app, host, port, settings.web_concurrency)
+        assert settings.slack_signing_secret is not None  # require_for(Mode.HTTP) checked it
+        serve_http(app, settings.slack_signing_secret.get_secret_value(), host, port, settings.web_concurrency)
         return 0
     from bot.socket_mode import serve_socket_mode
 

@@ -53,6 +53,7 @@ class Settings(BaseSettings):
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     log_format: Literal["plain", "json"] = "plain"
     effbatch_log_command_text: bool = False
+    effbatch_answer_cache: int = Field(default=1024, ge=0, le=1_000_000)
 
     @field_validator("slack_bot_token")
     @classmethod
@@ -125,6 +126,7 @@ def _allowed(variable: str) -> str:
         "WEB_CONCURRENCY": " – erwartet: eine Zahl von 1 bis 64",
         "LOG_FORMAT": " – erlaubt: plain, json",
         "EFFBATCH_LOG_COMMAND_TEXT": " – erlaubt: true, false",
+        "EFFBATCH_ANSWER_CACHE": " – erwartet: eine Zahl von 0 (aus) bis 1.000.000",
     }.get(variable, "")
 
 

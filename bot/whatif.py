@@ -58,15 +58,21 @@ LABELS = {WHATIF_PREFIX + suffix: label for suffix, label, _ in CHANGES}
 
 
 def _variant(request: PlanRequest, change: Change) -> PlanRequest | None:
-    """The changed request if it is valid and computes exactly, else None (no button for it)."""
+    """The changed request if it is valid, else None (no button for it).
+
+    ``request`` is concrete (no target), so only the bounds and, for a GPU count, the
+    model-parallel split can fail; the full ``plan`` runs only in that case.
+    """
     update = change(request)
     if update is None:
         return None
     try:
         changed = PlanRequest.model_validate(request.model_dump() | update)
-        return changed if plan(changed).exact else None
+        if Argument.GPUS.value in update:
+            plan(changed)
     except (ValidationError, InputError):
         return None
+    return changed
 
 
 def _buttons(current: PlanRequest, to_text: Callable[[PlanRequest], str], adjustable: bool) -> ActionsBlock:

@@ -1,0 +1,117 @@
+"""The gate in front of Bolt for HTTP requests: size, content type, signature, shape.
+
+Everything here is refused before Bolt sees it, with a 4xx and no listener run:
+
+- a body over ``MAX_BODY`` (64 KiB; Slack's payloads stay far below) → 413, read no further;
+- a content type Slack does not send → 415;
+- a missing, forged or stale (more than 5 minutes off, either way) signature → 401; this
+  includes bodies with ``ssl_check=1``, which Bolt would otherwise answer before verifying;
+- a signed body whose form or JSON does not parse into an object → 400.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+from urllib.parse import parse_qs
+
+from slack_sdk.signature import SignatureVerifier
+
+if TYPE_CHECKING:
+    from wsgiref.types import StartResponse, WSGIApplication, WSGIEnvironment
+
+MAX_BODY = 64 * 1024
+FORM = "application/x-www-form-urlencoded"
+JSON = "application/json"
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a request is refused, as an HTTP status and a short machine-readable reason."""
+
+    status: int
+    reason: str
+
+    def body(self) -> bytes:
+        return json.dumps({"error": self.reason}).encode()
+
+
+TOO_LARGE = Refusal(413, "body_too_large")
+UNSUPPORTED = Refusal(415, "unsupported_content_type")
+UNSIGNED = Refusal(401, "invalid_signature")
+MALFORMED = Refusal(400, "malformed_body")
+_STATUS_TEXT = {
+    400: "Bad Request",
+    401: "Unauthorized",
+    411: "Length Required",
+    413: "Content Too Large",
+    415: "Unsupported Media Type",
+}
+
+
+def check(headers: Mapping[str, str], body: bytes, verifier: SignatureVerifier) -> Refusal | None:
+    """The refusal for a Slack request with lower-case ``headers`` and ``body``, or None to let it through."""
+    if len(body) > MAX_BODY:
+        return TOO_LARGE
+    content_type = headers.get("content-type", "").split(";")[0].strip().lower()
+    if content_type not in (FORM, JSON):
+        return UNSUPPORTED
+    timestamp = headers.get("x-slack-request-timestamp", "")
+    signature = headers.get("x-slack-signature", "")
+    if not (timestamp.isascii() and timestamp.isdigit()) or not verifier.is_valid(body, timestamp, signature):
+        return UNSIGNED
+    return None if _well_formed(content_type, body) else MALFORMED
+
+
+def _well_formed(content_type: str, body: bytes) -> bool:
+    try:
+        text = body.decode("utf-8")
+        if content_type == JSON:
+            return isinstance(json.loads(text), dict)
+        form = parse_qs(text, strict_parsing=bool(text))
+        payload = form.get("payload")
+        return payload is None or isinstance(json.loads(payload[0]), dict)
+    except ValueError:  # UnicodeDecodeError and json.JSONDecodeError are ValueErrors
+        return False
+
+
+def guard(inner: WSGIApplication, signing_secret: str, path: str) -> WSGIApplication:
+    """``inner`` with every POST to ``path`` checked first; other requests pass untouched."""
+    verifier = SignatureVerifier(signing_secret)
+
+    def app(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        if environ.get("REQUEST_METHOD") != "POST" or environ.get("PATH_INFO") != path:
+            return inner(environ, start_response)
+        body = _read_limited(environ)
+        headers = {
+            key[5:].replace("_", "-").lower(): value for key, value in environ.items() if key.startswith("HTTP_")
+        }
+        headers["content-type"] = environ.get("CONTENT_TYPE", "")
+        refusal = TOO_LARGE if body is None else check(headers, body, verifier)
+        if refusal is not None:
+            start_response(
+                f"{refusal.status} {_STATUS_TEXT[refusal.status]}",
+                [("Content-Type", "application/json"), ("Connection", "close")],
+            )
+            return [refusal.body()]
+        environ["wsgi.input"] = io.BytesIO(body)
+        environ["CONTENT_LENGTH"] = str(len(body))
+        return inner(environ, start_response)
+
+    return app
+
+
+def _read_limited(environ: WSGIEnvironment) -> bytes | None:
+    """The body, or None as soon as it is known to exceed ``MAX_BODY`` (a declared length is trusted first)."""
+    try:
+        declared = int(environ.get("CONTENT_LENGTH") or -1)
+    except ValueError:
+        declared = -1
+    if declared > MAX_BODY:
+        return None
+    stream = environ["wsgi.input"]
+    body = stream.read(declared) if declared >= 0 else stream.read(MAX_BODY + 1)
+    return None if len(body) > MAX_BODY else body
