@@ -16,7 +16,7 @@ from slack_sdk.signature import SignatureVerifier
 
 from bot.app import create_app
 from bot.logs import configure_logging
-from bot.request_guard import check
+from bot.request_guard import check, unprocessable
 from bot.settings import Mode, load_settings
 
 _handler: tuple[SlackRequestHandler, SignatureVerifier] | None = None
@@ -47,4 +47,7 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
             "headers": {"Content-Type": "application/json"},
             "body": refusal.body().decode(),
         }
-    return bolt.handle(event, context)
+    try:
+        return bolt.handle(event, context)
+    except Exception:
+        return unprocessable().lambda_response()

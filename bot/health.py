@@ -14,7 +14,8 @@ from bot.metrics import exposition
 if TYPE_CHECKING:
     from wsgiref.types import StartResponse, WSGIApplication, WSGIEnvironment
 
-_TEXT = [("Content-Type", "text/plain; charset=utf-8")]
+#: One header; each response gets a fresh list, since servers (wsgiref) append Content-Length to it.
+_TEXT = ("Content-Type", "text/plain; charset=utf-8")
 
 
 def with_health(inner: WSGIApplication | None, ready: Callable[[], bool] = lambda: True) -> WSGIApplication:
@@ -23,7 +24,7 @@ def with_health(inner: WSGIApplication | None, ready: Callable[[], bool] = lambd
     def app(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         path, method = environ.get("PATH_INFO", ""), environ.get("REQUEST_METHOD", "")
         if method in ("GET", "HEAD") and path == "/healthz":
-            start_response("200 OK", _TEXT)
+            start_response("200 OK", [_TEXT])
             return [b"ok\n"]
         if method in ("GET", "HEAD") and path == "/metrics":
             body, content_type = exposition()
@@ -31,12 +32,12 @@ def with_health(inner: WSGIApplication | None, ready: Callable[[], bool] = lambd
             return [body]
         if method in ("GET", "HEAD") and path == "/readyz":
             if ready():
-                start_response("200 OK", _TEXT)
+                start_response("200 OK", [_TEXT])
                 return [b"ready\n"]
-            start_response("503 Service Unavailable", _TEXT)
+            start_response("503 Service Unavailable", [_TEXT])
             return [b"not ready\n"]
         if inner is None:
-            start_response("404 Not Found", _TEXT)
+            start_response("404 Not Found", [_TEXT])
             return [b"not found\n"]
         return inner(environ, start_response)
 

@@ -6,13 +6,15 @@ Everything here is refused before Bolt sees it, with a 4xx and no listener run:
 - a content type Slack does not send → 415;
 - a missing, forged or stale (more than 5 minutes off, either way) signature → 401; this
   includes bodies with ``ssl_check=1``, which Bolt would otherwise answer before verifying;
-- a signed body whose form or JSON does not parse into an object → 400.
+- a signed body whose form or JSON does not parse into an object, or that Bolt cannot
+  process → 400.
 """
 
 from __future__ import annotations
 
 import io
 import json
+import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -22,6 +24,8 @@ from slack_sdk.signature import SignatureVerifier
 
 if TYPE_CHECKING:
     from wsgiref.types import StartResponse, WSGIApplication, WSGIEnvironment
+
+log = logging.getLogger("effbatch")
 
 MAX_BODY = 64 * 1024
 FORM = "application/x-www-form-urlencoded"
@@ -37,6 +41,14 @@ class Refusal:
 
     def body(self) -> bytes:
         return json.dumps({"error": self.reason}).encode()
+
+    def lambda_response(self) -> dict[str, object]:
+        """The same refusal as an API Gateway response."""
+        return {
+            "statusCode": self.status,
+            "headers": {"Content-Type": "application/json"},
+            "body": self.body().decode(),
+        }
 
 
 TOO_LARGE = Refusal(413, "body_too_large")
@@ -59,6 +71,10 @@ def check(headers: Mapping[str, str], body: bytes, verifier: SignatureVerifier) 
     content_type = headers.get("content-type", "").split(";")[0].strip().lower()
     if content_type not in (FORM, JSON):
         return UNSUPPORTED
+    try:
+        body.decode("utf-8")  # Slack signs UTF-8 text; anything else cannot be one of its requests
+    except UnicodeDecodeError:
+        return MALFORMED
     timestamp = headers.get("x-slack-request-timestamp", "")
     signature = headers.get("x-slack-signature", "")
     if not (timestamp.isascii() and timestamp.isdigit()) or not verifier.is_valid(body, timestamp, signature):
@@ -92,16 +108,31 @@ def guard(inner: WSGIApplication, signing_secret: str, path: str) -> WSGIApplica
         headers["content-type"] = environ.get("CONTENT_TYPE", "")
         refusal = TOO_LARGE if body is None else check(headers, body, verifier)
         if refusal is not None:
-            start_response(
-                f"{refusal.status} {_STATUS_TEXT[refusal.status]}",
-                [("Content-Type", "application/json"), ("Connection", "close")],
-            )
-            return [refusal.body()]
+            return _refuse(refusal, start_response)
         environ["wsgi.input"] = io.BytesIO(body)
         environ["CONTENT_LENGTH"] = str(len(body))
-        return inner(environ, start_response)
+        try:
+            return inner(environ, start_response)
+        except Exception:
+            return _refuse(unprocessable(), start_response)
 
     return app
+
+
+def unprocessable() -> Refusal:
+    """A signed request Bolt could not parse (e.g. an interaction without actions): logged, answered 400.
+
+    Listener errors never get here (Bolt's error handler answers those); only a payload
+    whose shape Bolt's own parsing does not expect.
+    """
+    log.exception("request Bolt could not process")
+    return MALFORMED
+
+
+def _refuse(refusal: Refusal, start_response: StartResponse) -> list[bytes]:
+    status = f"{refusal.status} {_STATUS_TEXT[refusal.status]}"
+    start_response(status, [("Content-Type", "application/json"), ("Connection", "close")])
+    return [refusal.body()]
 
 
 def _read_limited(environ: WSGIEnvironment) -> bytes | None:

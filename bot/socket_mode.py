@@ -8,9 +8,11 @@ from socketserver import ThreadingMixIn
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 from slack_bolt import App
-from slack_bolt.adapter.socket_mode import SocketModeHandler
+from slack_bolt.adapter.socket_mode.websocket_client import SocketModeHandler
 
 from bot.health import with_health
+
+PING_INTERVAL = 5
 
 
 class _ThreadingWSGIServer(ThreadingMixIn, WSGIServer):
@@ -31,7 +33,8 @@ def serve_socket_mode(app: App, app_token: str, host: str, port: int) -> None:
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
-    handler = SocketModeHandler(app, app_token)
+    # Pings every 5 s; a connection that drops without a close frame is noticed on the next read or ping.
+    handler = SocketModeHandler(app, app_token, ping_interval=PING_INTERVAL)
     health = make_server(
         host,
         port,

@@ -359,7 +359,7 @@ HELP_USAGE = (
     "*Aufruf*\n"
     f"`{COMMAND} b d a [L]` – Zahlen in dieser Reihenfolge\n"
     f"`{COMMAND} b=8 d=64 a=4 L=4096` – benannt, in beliebiger Reihenfolge, auch nach den Zahlen\n"
-    f"`{COMMAND} <Setup> vs <Setup>` – zwei Setups vergleichen; was nach `vs` fehlt, gilt weiter"
+    f"`{COMMAND} 8 64 4 4096 vs d=512` – zwei Setups vergleichen; was nach `vs` fehlt, gilt aus dem ersten weiter"
 )
 _HELP_GROUPS: tuple[tuple[str, tuple[Argument, ...], str], ...] = (
     (

@@ -7,6 +7,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -47,11 +48,13 @@ class BotProcess:
     def __init__(self, *args: str, env: dict[str, str], cwd: Path, port: int) -> None:
         self.port = port
         self.base = f"http://127.0.0.1:{port}"
+        # A file, not a pipe: under load the log outgrows a pipe's buffer, and the server would block on it.
+        self._log = tempfile.TemporaryFile(mode="w+", encoding="utf-8")  # noqa: SIM115 - closed in stop()
         self._proc = subprocess.Popen(
             [str(BIN / "effbatch-bot"), *args, "--host", "127.0.0.1", "--port", str(port)],
             env=env,
             cwd=cwd,
-            stdout=subprocess.PIPE,
+            stdout=self._log,
             stderr=subprocess.STDOUT,
             text=True,
         )
@@ -76,11 +79,14 @@ class BotProcess:
         if self._proc.poll() is None:
             self._proc.send_signal(signal.SIGTERM)
         try:
-            output, _ = self._proc.communicate(timeout=30)
+            self._proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
             self._proc.kill()
-            output, _ = self._proc.communicate()
-        self.output += output or ""
+            self._proc.wait()
+        if not self._log.closed:
+            self._log.seek(0)
+            self.output = self._log.read()
+            self._log.close()
         return self.output
 
     @property

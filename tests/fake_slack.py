@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import queue
+import socket
 import threading
 import time
 import uuid
@@ -154,6 +155,7 @@ class FakeSocketModeServer:
     def __init__(self) -> None:
         self.acks: queue.Queue[dict[str, Any]] = queue.Queue()
         self.connections = 0
+        self._current: ServerConnection | None = None
         self._outbox: queue.Queue[dict[str, Any]] = queue.Queue()
         self._server: Server = serve(self._handle, "127.0.0.1", 0)
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
@@ -189,8 +191,18 @@ class FakeSocketModeServer:
             if ack.get("envelope_id") == envelope_id:
                 return ack
 
+    def send_disconnect(self) -> None:
+        """Ask the client to reconnect, as Slack does before rotating a connection."""
+        self._outbox.put({"type": "disconnect", "reason": "refresh_requested", "debug_info": {"host": "fake"}})
+
+    def drop(self) -> None:
+        """Cut the current connection without a close frame, as a failing network does."""
+        if self._current is not None:
+            self._current.socket.shutdown(socket.SHUT_RDWR)
+
     def _handle(self, connection: ServerConnection) -> None:
         self.connections += 1
+        self._current = connection
         connection.send(
             json.dumps(
                 {

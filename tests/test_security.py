@@ -1,0 +1,155 @@
+"""Forged, stale, replayed, oversized and malformed requests against HTTP mode: 4xx, nothing executed, still serving."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import http.client
+import json
+import re
+import time
+from collections.abc import Iterator
+from urllib.parse import urlencode
+
+import pytest
+
+import slack_payloads
+from bot_process import BotProcess, clean_env, free_port, get
+from fake_slack import BOT_TOKEN, FakeWebAPI
+from slack_signing import signed_headers
+
+SECRET = "security-signing-secret"
+FORM = "application/x-www-form-urlencoded"
+
+
+@pytest.fixture(scope="module")
+def bot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BotProcess]:
+    with FakeWebAPI() as api:
+        env = clean_env(SLACK_BOT_TOKEN=BOT_TOKEN, SLACK_SIGNING_SECRET=SECRET, SLACK_API_URL=api.url)
+        process = BotProcess("--mode", "http", env=env, cwd=tmp_path_factory.mktemp("security"), port=free_port())
+        try:
+            process.wait_healthy()
+            yield process
+        finally:
+            process.stop()
+
+
+def post(bot: BotProcess, body: bytes, headers: dict[str, str], chunked: bool = False) -> tuple[int, bytes]:
+    connection = http.client.HTTPConnection("127.0.0.1", bot.port, timeout=10)
+    try:
+        if chunked:
+            connection.request("POST", "/slack/events", body=iter([body]), headers=headers, encode_chunked=True)
+        else:
+            connection.request("POST", "/slack/events", body=body, headers=headers)
+        response = connection.getresponse()
+        return response.status, response.read()
+    finally:
+        connection.close()
+
+
+def answers_so_far(bot: BotProcess) -> float:
+    """All answers counted at /metrics: a refused request must not add one."""
+    text = get(bot.base + "/metrics")[1]
+    return sum(float(v) for v in re.findall(r"^effbatch_answers_total\{[^}]*\} ([0-9.e+]+)$", text, re.MULTILINE))
+
+
+COMMAND = urlencode(slack_payloads.command("8 64 4 4096", "https://hooks.slack.com/commands/1"))
+
+
+def unsigned() -> dict[str, str]:
+    return {"Content-Type": FORM}
+
+
+def signed_at(offset: int, secret: str = SECRET, body: str = COMMAND) -> dict[str, str]:
+    """Headers signed now + ``offset`` seconds (computed when the test runs, not when it is collected)."""
+    return signed_headers(secret, body, timestamp=int(time.time()) + offset)
+
+
+BAD_REQUESTS = {
+    "no signature headers": lambda: (COMMAND, unsigned()),
+    "timestamp without signature": lambda: (
+        COMMAND,
+        {**unsigned(), "X-Slack-Request-Timestamp": str(int(time.time()))},
+    ),
+    "forged signature": lambda: (COMMAND, {**signed_at(0), "X-Slack-Signature": "v0=" + "0" * 64}),
+    "wrong secret": lambda: (COMMAND, signed_at(0, secret="another-apps-secret")),
+    "older than 5 minutes": lambda: (COMMAND, signed_at(-5 * 60 - 30)),
+    "from the future": lambda: (COMMAND, signed_at(5 * 60 + 30)),
+    "replayed with another timestamp": lambda: (
+        COMMAND,
+        {**signed_at(-60), "X-Slack-Request-Timestamp": str(int(time.time()))},
+    ),
+    "ssl_check beside a command, unsigned": lambda: ("ssl_check=1&" + COMMAND, unsigned()),
+    "non-numeric timestamp": lambda: (COMMAND, {**signed_at(0), "X-Slack-Request-Timestamp": "now"}),
+    "signature of a different body": lambda: (COMMAND, signed_at(0, body=COMMAND.replace("4096", "8192"))),
+}
+
+
+@pytest.mark.parametrize("case", BAD_REQUESTS)
+def test_bad_signatures_are_refused(bot: BotProcess, case: str) -> None:
+    """Every request without a valid, fresh signature over exactly its body gets 401 and runs nothing."""
+    body, headers = BAD_REQUESTS[case]()
+    before = answers_so_far(bot)
+    status, raw = post(bot, body.encode(), headers)
+    assert status == 401, case
+    assert json.loads(raw) == {"error": "invalid_signature"}
+    assert answers_so_far(bot) == before
+
+
+def test_signed_ssl_check_is_acknowledged_without_running_anything(bot: BotProcess) -> None:
+    """Slack's own (signed) ssl_check gets 200 with an empty body and no answer."""
+    body = "ssl_check=1&token=legacy-verification-token"
+    before = answers_so_far(bot)
+    assert post(bot, body.encode(), signed_headers(SECRET, body)) == (200, b"")
+    assert answers_so_far(bot) == before
+
+
+@pytest.mark.parametrize("chunked", [False, True], ids=["content-length", "chunked"])
+def test_oversized_bodies_get_413(bot: BotProcess, chunked: bool) -> None:
+    """A body over 64 KiB is refused with 413, whether its length is declared or streamed."""
+    text = "8 64 4 " + "9" * (70 * 1024)
+    body = urlencode(slack_payloads.command(text, "https://hooks.slack.com/commands/1"))
+    status, _ = post(bot, body.encode(), signed_headers(SECRET, body), chunked=chunked)
+    assert status == 413
+    assert get(bot.base + "/healthz")[0] == 200
+
+
+def signed(body: bytes | str, content_type: str) -> tuple[bytes, dict[str, str]]:
+    raw = body.encode() if isinstance(body, str) else body
+    headers = signed_headers(SECRET, raw.decode("utf-8", "surrogateescape"))
+    return raw, {**headers, "Content-Type": content_type}
+
+
+@pytest.mark.parametrize(
+    ("case", "body", "content_type", "status"),
+    [
+        ("plain text", "8 64 4 4096", "text/plain", 415),
+        ("multipart", "--x\r\n\r\n8 64 4\r\n--x--", "multipart/form-data; boundary=x", 415),
+        ("payload that is not JSON", "payload=%7Bnot-json", FORM, 400),
+        ("payload that is a list", "payload=%5B1%2C2%5D", FORM, 400),
+        ("JSON that is not an object", "[1, 2]", "application/json", 400),
+        ("broken JSON", '{"type": "event_callback"', "application/json", 400),
+        ("broken form", "a=1&&=&%zz", FORM, 400),
+        # Bolt itself cannot parse an interaction without actions; the guard answers 400 instead of a 500.
+        ("interaction without actions", json.dumps({"type": "block_actions", "actions": []}), "application/json", 400),
+        ("unknown event", json.dumps({"type": "event_callback", "event": {"type": "x"}}), "application/json", 404),
+    ],
+)
+def test_malformed_requests_get_4xx_never_500(
+    bot: BotProcess, case: str, body: str, content_type: str, status: int
+) -> None:
+    """Wrong content types and malformed (even correctly signed) bodies are 4xx; the server keeps answering."""
+    raw, headers = signed(body, content_type)
+    assert post(bot, raw, headers)[0] == status, case
+    ok, answer = post(bot, COMMAND.encode(), signed_headers(SECRET, COMMAND))
+    assert ok == 200
+    assert "2.048" in answer.decode()
+
+
+def test_invalid_utf8_is_refused(bot: BotProcess) -> None:
+    """A signed body that is not UTF-8 is a 400."""
+    raw = b"command=%2Feffbatch&text=\xff\xfe"
+    timestamp = str(int(time.time()))
+    digest = hmac.new(SECRET.encode(), f"v0:{timestamp}:".encode() + raw, hashlib.sha256).hexdigest()
+    headers = {"Content-Type": FORM, "X-Slack-Request-Timestamp": timestamp, "X-Slack-Signature": f"v0={digest}"}
+    assert post(bot, raw, headers)[0] == 400
