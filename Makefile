@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint clean
+.PHONY: run test lint clean bench build-EffbatchFunction
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,3 +30,7 @@ clean:
 ## build-EffbatchFunction: what `sam build` runs for deploy/aws/template.yaml (BuildMethod: makefile)
 build-EffbatchFunction:
 	$(PYTHON) -m pip install --quiet --target "$(ARTIFACTS_DIR)" .  # the Lambda runtime provides boto3
+
+## bench: effbatch's HTTP mode beside a bare Bolt app and a minimal responder (not part of the tests)
+bench: $(STAMP)
+	$(BIN)/python bench/bench.py

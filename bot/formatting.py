@@ -19,6 +19,7 @@ def number(value: int) -> str:
     return format_decimal(value, locale=LOCALE)
 
 
+@lru_cache(maxsize=4096)
 def rounded(value: int) -> str | None:
     """8388608 → '8,4 Mio.'; None below a million, where the digits read fine."""
     if value < ROUNDED_FROM:

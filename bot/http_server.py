@@ -55,6 +55,11 @@ class _Server(BaseApplication):  # type: ignore[misc]
 
 def serve_http(app: App, signing_secret: str, host: str, port: int, workers: int) -> None:
     """Serve until SIGTERM/SIGINT; gunicorn lets in-flight requests finish first."""
+    serve_wsgi(create_wsgi_app(app, signing_secret), host, port, workers)
+
+
+def serve_wsgi(wsgi: WSGIApplication, host: str, port: int, workers: int) -> None:
+    """Any WSGI app under effbatch's gunicorn configuration (the benchmark serves its baselines this way)."""
     options = {
         "bind": f"{host}:{port}",
         "workers": workers,
@@ -67,4 +72,4 @@ def serve_http(app: App, signing_secret: str, host: str, port: int, workers: int
         "logger_class": _GunicornLogger,
         "child_exit": lambda _arbiter, worker: worker_exited(worker.pid),
     }
-    _Server(create_wsgi_app(app, signing_secret), options).run()
+    _Server(wsgi, options).run()

@@ -83,14 +83,15 @@ def check(headers: Mapping[str, str], body: bytes, verifier: SignatureVerifier) 
 
 
 def _well_formed(content_type: str, body: bytes) -> bool:
+    """JSON bodies and interaction payloads must decode to an object; plain forms parse leniently as in Bolt."""
     try:
-        text = body.decode("utf-8")
         if content_type == JSON:
-            return isinstance(json.loads(text), dict)
-        form = parse_qs(text, strict_parsing=bool(text))
-        payload = form.get("payload")
+            return isinstance(json.loads(body), dict)
+        if b"payload=" not in body:
+            return True
+        payload = parse_qs(body.decode("utf-8")).get("payload")
         return payload is None or isinstance(json.loads(payload[0]), dict)
-    except ValueError:  # UnicodeDecodeError and json.JSONDecodeError are ValueErrors
+    except ValueError:  # json.JSONDecodeError is a ValueError
         return False
 
 

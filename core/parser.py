@@ -117,6 +117,11 @@ CANONICAL_KEYS = MappingProxyType(
     }
 )
 
+#: (field name, key, unit) in canonical order, resolved once: command_text runs for every what-if button.
+_CANONICAL_FIELDS = tuple(
+    (argument.value, key, "B" if argument is Argument.ACTIVATION else "") for argument, key in CANONICAL_KEYS.items()
+)
+
 _SPACES_AROUND_EQUALS = re.compile(r"\s*=\s*")
 _V = TypeVar("_V")
 
@@ -180,12 +185,7 @@ def parse_command(text: str) -> ParsedCommand:
 
 def command_text(request: PlanRequest, lr: float | None = None) -> str:
     """The canonical command for ``request``: named keys and plain integers, read back by ``parse_command``."""
-    parts = []
-    for argument, key in CANONICAL_KEYS.items():
-        value = request.value(argument)
-        if value is not None:
-            unit = "B" if argument is Argument.ACTIVATION else ""
-            parts.append(f"{key}={value}{unit}")
+    parts = [f"{key}={value}{unit}" for field, key, unit in _CANONICAL_FIELDS if (value := getattr(request, field))]
     if lr is not None:
         parts.append(f"lr={lr!r}")
     return " ".join(parts)

@@ -129,7 +129,7 @@ def signed(body: bytes | str, content_type: str) -> tuple[bytes, dict[str, str]]
         ("payload that is a list", "payload=%5B1%2C2%5D", FORM, 400),
         ("JSON that is not an object", "[1, 2]", "application/json", 400),
         ("broken JSON", '{"type": "event_callback"', "application/json", 400),
-        ("broken form", "a=1&&=&%zz", FORM, 400),
+        ("a form that is no Slack request", "a=1&&=&%zz", FORM, 404),
         # Bolt itself cannot parse an interaction without actions; the guard answers 400 instead of a 500.
         ("interaction without actions", json.dumps({"type": "block_actions", "actions": []}), "application/json", 400),
         ("unknown event", json.dumps({"type": "event_callback", "event": {"type": "x"}}), "application/json", 404),
