@@ -212,7 +212,7 @@ def _solve(
     """unknown = target / (other factors [· L]); the neighbours when that is not whole."""
     divisor = math.prod(v for a, v in factors.items() if a is not unknown) * _per_sequence(request, target)
     quotient, remainder = divmod(target.value, divisor)
-    solution = Solution(argument=unknown, target=target, divisor=divisor, exact=remainder == 0)
+    solution = Solution(argument=unknown, target=target, divisor=divisor)
     bound = UPPER_BOUNDS[unknown]
     if remainder == 0:
         if quotient > bound:

@@ -169,11 +169,6 @@ class Parallelism(BaseModel):
     sp: int = 1
     gpus_given: bool = True
 
-    @property
-    def model_parallel(self) -> int:
-        """TP · PP · CP · SP: GPUs that one replica is split across."""
-        return self.tp * self.pp * self.cp * self.sp
-
 
 class Activation(BaseModel):
     """Activation memory: per sequence as given, per device = b · per sequence."""
@@ -230,7 +225,6 @@ class Solution(BaseModel):
     argument: Argument
     target: Target
     divisor: int
-    exact: bool
 
     @property
     def quotient(self) -> Fraction:

@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 import pytest
 
 import slack_payloads
-from bot_process import BotProcess, clean_env, free_port, get
+from bot_process import BotProcess, get, start_http_bot
 from fake_slack import BOT_TOKEN, FakeWebAPI
 from slack_checks import all_text, assert_valid_message
 from slack_signing import signed_headers
@@ -23,10 +23,8 @@ SECRET = "test-signing-secret"
 @pytest.fixture(scope="module")
 def bot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BotProcess]:
     with FakeWebAPI() as api:
-        env = clean_env(SLACK_BOT_TOKEN=BOT_TOKEN, SLACK_SIGNING_SECRET=SECRET, SLACK_API_URL=api.url)
-        process = BotProcess("--mode", "http", env=env, cwd=tmp_path_factory.mktemp("http"), port=free_port())
+        process = start_http_bot(api.url, SECRET, tmp_path_factory.mktemp("http"))
         try:
-            process.wait_healthy()
             assert api.method_calls("auth.test"), "the app checks its token at start-up"
             yield process
         finally:
@@ -135,9 +133,7 @@ def test_health_endpoint(bot: BotProcess) -> None:
 def test_sigterm_exits_cleanly(tmp_path: Path) -> None:
     """SIGTERM stops gunicorn with exit code 0 after a request was answered."""
     with FakeWebAPI() as api:
-        env = clean_env(SLACK_BOT_TOKEN=BOT_TOKEN, SLACK_SIGNING_SECRET=SECRET, SLACK_API_URL=api.url)
-        process = BotProcess("--mode", "http", env=env, cwd=tmp_path, port=free_port())
-        process.wait_healthy()
+        process = start_http_bot(api.url, SECRET, tmp_path)
         assert send_command(process, "8 64 4")["response_type"] == "in_channel"
         output = process.stop()
     assert process.returncode == 0, output

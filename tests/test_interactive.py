@@ -12,8 +12,8 @@ from urllib.parse import urlencode
 import pytest
 
 import slack_payloads
-from bot_process import BotProcess, clean_env, free_port
-from fake_slack import BOT_TOKEN, FakeWebAPI, Reply
+from bot_process import BotProcess, start_http_bot
+from fake_slack import FakeWebAPI, Reply
 from slack_checks import all_text, assert_valid_message
 from slack_signing import signed_headers
 
@@ -28,10 +28,8 @@ def api() -> Iterator[FakeWebAPI]:
 
 @pytest.fixture(scope="module")
 def bot(api: FakeWebAPI, tmp_path_factory: pytest.TempPathFactory) -> Iterator[BotProcess]:
-    env = clean_env(SLACK_BOT_TOKEN=BOT_TOKEN, SLACK_SIGNING_SECRET=SECRET, SLACK_API_URL=api.url)
-    process = BotProcess("--mode", "http", env=env, cwd=tmp_path_factory.mktemp("interactive"), port=free_port())
+    process = start_http_bot(api.url, SECRET, tmp_path_factory.mktemp("interactive"))
     try:
-        process.wait_healthy()
         yield process
     finally:
         process.stop()

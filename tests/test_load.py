@@ -16,7 +16,7 @@ import pytest
 from bot.formatting import number
 
 import slack_payloads
-from bot_process import BotProcess, clean_env, free_port, get
+from bot_process import BotProcess, clean_env, free_port, get, start_http_bot
 from fake_slack import APP_TOKEN, BOT_TOKEN, FakeSocketModeServer, FakeWebAPI, Reply
 from slack_signing import signed_headers
 
@@ -39,9 +39,7 @@ def report(capsys: pytest.CaptureFixture[str], line: str) -> None:
 @pytest.fixture
 def http_bot(tmp_path: Path) -> Iterator[BotProcess]:
     with FakeWebAPI() as api:
-        env = clean_env(SLACK_BOT_TOKEN=BOT_TOKEN, SLACK_SIGNING_SECRET=SECRET, SLACK_API_URL=api.url)
-        process = BotProcess("--mode", "http", env=env, cwd=tmp_path, port=free_port())
-        process.wait_healthy()
+        process = start_http_bot(api.url, SECRET, tmp_path)
         time.sleep(0.3)  # let the second worker boot, so the run measures both
         try:
             yield process

@@ -11,18 +11,15 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import slack_payloads
-from bot_process import BotProcess, clean_env, free_port, get
+from bot_process import BotProcess, clean_env, free_port, get, start_http_bot
 from fake_slack import APP_TOKEN, BOT_TOKEN, FakeSocketModeServer, FakeWebAPI, Reply
 from slack_signing import signed_headers
 
 SECRET = "operations-signing-secret"
 
 
-def http_bot(api: FakeWebAPI, cwd: Path, **extra: str) -> BotProcess:
-    env = clean_env(SLACK_BOT_TOKEN=BOT_TOKEN, SLACK_SIGNING_SECRET=SECRET, SLACK_API_URL=api.url, **extra)
-    process = BotProcess("--mode", "http", env=env, cwd=cwd, port=free_port())
-    process.wait_healthy()
-    return process
+def http_bot(api: FakeWebAPI, cwd: Path, **settings: str) -> BotProcess:
+    return start_http_bot(api.url, SECRET, cwd, **settings)
 
 
 def send(bot: BotProcess, api: FakeWebAPI, text: str) -> tuple[int, bytes]:

@@ -14,8 +14,8 @@ from urllib.parse import urlencode
 import pytest
 
 import slack_payloads
-from bot_process import BotProcess, clean_env, free_port, get
-from fake_slack import BOT_TOKEN, FakeWebAPI
+from bot_process import BotProcess, get, start_http_bot
+from fake_slack import FakeWebAPI
 from slack_signing import signed_headers
 
 SECRET = "security-signing-secret"
@@ -25,10 +25,8 @@ FORM = "application/x-www-form-urlencoded"
 @pytest.fixture(scope="module")
 def bot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BotProcess]:
     with FakeWebAPI() as api:
-        env = clean_env(SLACK_BOT_TOKEN=BOT_TOKEN, SLACK_SIGNING_SECRET=SECRET, SLACK_API_URL=api.url)
-        process = BotProcess("--mode", "http", env=env, cwd=tmp_path_factory.mktemp("security"), port=free_port())
+        process = start_http_bot(api.url, SECRET, tmp_path_factory.mktemp("security"))
         try:
-            process.wait_healthy()
             yield process
         finally:
             process.stop()
