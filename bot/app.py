@@ -15,7 +15,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from slack_bolt import Ack, App, BoltRequest, BoltResponse, Respond
+from slack_bolt import Ack, App, BoltRequest, BoltResponse
 from slack_bolt.authorization import AuthorizeResult
 from slack_bolt.logger.messages import warning_client_prioritized_and_token_skipped
 from slack_bolt.middleware import Middleware
@@ -99,18 +99,17 @@ def create_app(
         _answered(kind, command.get("team_id"), command.get("channel_id"), text)
 
     @app.action(re.compile(f"^{WHATIF_PREFIX}"))
-    def on_whatif(ack: Ack, action: dict[str, Any], body: dict[str, Any], respond: Respond) -> None:
+    def on_whatif(ack: Ack, action: dict[str, Any], body: dict[str, Any]) -> None:
         ack()
         note = _changed_by(body, LABELS.get(action["action_id"], action.get("text", {}).get("text", "")))
         kind, message = answer(action.get("value", ""), visibility, note)
-        if kind == "input_error":  # a damaged button: tell the clicker, keep the answer
-            respond(**message.to_slack(), replace_original=False)
-        else:
-            respond(**message.replacing())
+        # A damaged button value: tell the clicker and keep the answer; otherwise replace it.
+        payload = message.to_slack() | {"replace_original": False} if kind == "input_error" else message.replacing()
+        post_to_response_url(body.get("response_url", ""), payload)
         _answered(kind if kind == "input_error" else f"whatif_{kind}", _team(body), body.get("channel", {}).get("id"))
 
     @app.action(ADJUST_ACTION)
-    def on_adjust(ack: Ack, action: dict[str, Any], body: dict[str, Any], client: WebClient, respond: Respond) -> None:
+    def on_adjust(ack: Ack, action: dict[str, Any], body: dict[str, Any], client: WebClient) -> None:
         ack()
         try:
             command = parse_command(action.get("value", ""))
@@ -120,7 +119,7 @@ def create_app(
         form = views.form_view(visibility, body.get("response_url"), request, replace=True)
         failure = _open_form(client, body.get("trigger_id", ""), form)
         if failure:
-            respond(**failure, replace_original=False)
+            post_to_response_url(body.get("response_url", ""), failure | {"replace_original": False})
 
     @app.action(views.OPEN_FORM_ACTION)
     def on_open_form(ack: Ack, body: dict[str, Any], client: WebClient) -> None:

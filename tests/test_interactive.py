@@ -271,3 +271,24 @@ def test_failing_publish_and_response_url_leave_the_app_serving(bot: BotProcess,
     assert body["response_action"] == "update"  # the answer is shown in the modal instead
     assert "Die Antwort konnte nicht in den Kanal gesendet werden" in all_text({"blocks": body["view"]["blocks"]})
     assert "2.048" in all_text(command(bot, api, "8 64 4")[1])
+
+
+def test_damaged_button_value_keeps_the_answer(bot: BotProcess, api: FakeWebAPI) -> None:
+    """A button value that does not parse is answered only to the clicker; the answer is not replaced."""
+    broken = {"action_id": "whatif_accumulation_double", "text": {"type": "plain_text", "text": "x"}, "value": "acht"}
+    interaction(bot, slack_payloads.block_actions(broken, api.response_url("msg")))
+    _, posted = api.next_response()
+    assert posted["replace_original"] is False
+    assert posted["response_type"] == "ephemeral"
+    assert "„acht“ ist keine Zahl" in all_text(posted)
+
+
+def test_adjust_failure_tells_the_clicker(bot: BotProcess, api: FakeWebAPI) -> None:
+    """If the form cannot open from "Anpassen…", the clicker gets an ephemeral German message."""
+    _, answer = command(bot, api, "8 64 4 4096")
+    api.script("views.open", Reply(body={"ok": False, "error": "expired_trigger_id"}))
+    interaction(bot, slack_payloads.block_actions(button(answer, "Anpassen…"), api.response_url("msg")))
+    _, posted = api.next_response()
+    assert posted["response_type"] == "ephemeral"
+    assert posted["replace_original"] is False
+    assert "Das Formular ließ sich gerade nicht öffnen (Slack: expired_trigger_id)" in posted["text"]
