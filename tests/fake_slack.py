@@ -64,6 +64,13 @@ class FakeWebAPI:
     def method_calls(self, method: str) -> list[dict[str, Any]]:
         return [params for name, params in self.calls if name == method]
 
+    def reset(self) -> None:
+        """Forget recorded calls and posts and any script not yet served."""
+        self.calls.clear()
+        self._scripts.clear()
+        while not self.responses.empty():
+            self.responses.get_nowait()
+
     def script(self, method: str, *replies: Reply) -> None:
         """Serve ``replies`` to the next calls of ``method`` ("response" for response URLs)."""
         self._scripts[method].extend(replies)

@@ -37,10 +37,8 @@ def bot(api: FakeWebAPI, tmp_path_factory: pytest.TempPathFactory) -> Iterator[B
 
 @pytest.fixture(autouse=True)
 def fresh_calls(api: FakeWebAPI) -> None:
-    """Each test sees only its own Web API calls and response-URL posts."""
-    api.calls.clear()
-    while not api.responses.empty():
-        api.responses.get_nowait()
+    """Each test sees only its own Web API calls, response-URL posts and scripted failures."""
+    api.reset()
 
 
 def post(bot: BotProcess, body: str, content_type: str = "application/x-www-form-urlencoded") -> tuple[int, Any]:
@@ -265,7 +263,7 @@ def test_failing_publish_and_response_url_leave_the_app_serving(bot: BotProcess,
     api.script("views.publish", Reply(status=500, body={"ok": False}), Reply(status=500, body={"ok": False}))
     assert post(bot, json.dumps(slack_payloads.app_home_opened()), "application/json")[0] == 200
     command(bot, api, "")
-    api.script("response", Reply(status=404, body={"ok": False}), Reply(status=404, body={"ok": False}))
+    api.script("response", Reply(status=404, body={"ok": False}))  # a 404 is final: no retry
     status, body = interaction(bot, slack_payloads.view_submission(opened_view(api)))
     assert status == 200
     assert body["response_action"] == "update"  # the answer is shown in the modal instead
