@@ -27,9 +27,9 @@ from slack_sdk.models.views import View
 from bot import texts
 from bot.blocks import Message, Visibility
 from bot.plaintext import mrkdwn_to_text
-from core import InputError, Plan, PlanRequest, ProblemKind, command_text, plan
+from core import InputError, Plan, PlanRequest, ProblemKind, plan
 from core.model import UPPER_BOUNDS, Argument
-from core.parser import CANONICAL_KEYS, parse_fields
+from core.parser import parse_fields
 
 FORM_CALLBACK = "effbatch_form"
 RESULT_CALLBACK = "effbatch_result"
@@ -50,6 +50,8 @@ SEQUENCE_FIELDS = (Argument.SEQ_LEN,)
 CLUSTER_FIELDS = (Argument.GPUS, Argument.TP, Argument.PP)
 FORM_FIELDS = (*PARALLELISM_FIELDS, *SEQUENCE_FIELDS, *CLUSTER_FIELDS)
 _REQUIRED = {Argument.MICRO_BATCH, Argument.ACCUMULATION}
+#: Values an answer may have that the form shows no field for; they travel through private_metadata.
+_NOT_IN_FORM = {"cp", "sp", "budget", "activation_per_sample"}
 
 
 def _number_input(argument: Argument, initial: int | None) -> InputBlock:
@@ -90,7 +92,7 @@ def form_view(
 ) -> View:
     """The calculator as a modal, prefilled 8, 64, 4, 4.096 or with ``request``'s values."""
     values = {a: request.value(a) for a in FORM_FIELDS} if request else dict(DEFAULTS)
-    extra = _extra_text(request) if request else ""
+    extra = request.model_dump(include=_NOT_IN_FORM, exclude_none=True) if request else {}
     blocks: list[Block] = [HeaderBlock(text=texts.FORM_PARALLELISM)]
     blocks += [_number_input(a, values.get(a)) for a in PARALLELISM_FIELDS]
     blocks.append(HeaderBlock(text=texts.FORM_SEQUENCE))
@@ -114,12 +116,6 @@ def form_view(
     )
 
 
-def _extra_text(request: PlanRequest) -> str:
-    """The values the form has no field for (CP, SP, budget, activations), to carry through it."""
-    extra = request.model_dump(include={"cp", "sp", "budget", "activation_per_sample"})
-    return command_text(PlanRequest.model_validate(extra))
-
-
 class FormError(Exception):
     """A submission with bad values; ``errors`` maps block ids to German messages."""
 
@@ -137,21 +133,15 @@ def read_form(view: Mapping[str, Any]) -> tuple[Plan, Visibility | None, dict[st
         value = state.get(argument.value, {}).get(VALUE_ACTION, {}).get("value")
         if value:
             fields[argument] = str(value)
-    carried = _carried_fields(metadata.get("extra", ""))
     try:
-        result = plan(parse_fields({**carried, **fields}))
+        typed = parse_fields(fields)
+        # The extra values were validated when the answer was made; they come back from our own view.
+        result = plan(PlanRequest.model_validate(typed.model_dump() | metadata.get("extra", {})))
     except InputError as error:
         raise FormError(_errors_by_block(error)) from None
     choice = state.get(VISIBILITY_BLOCK, {}).get(VISIBILITY_ACTION, {}).get("selected_option")
     visibility = Visibility(choice["value"]) if choice else None
     return result, visibility, metadata
-
-
-def _carried_fields(extra: str) -> dict[Argument, str]:
-    """The extra values from the metadata, as written by ``command_text``."""
-    by_key = {key: argument for argument, key in CANONICAL_KEYS.items()}
-    pairs = (word.partition("=") for word in extra.split())
-    return {by_key[key]: value for key, _, value in pairs if key in by_key}
 
 
 def _errors_by_block(error: InputError) -> dict[str, str]:

@@ -290,3 +290,12 @@ def test_adjust_failure_tells_the_clicker(bot: BotProcess, api: FakeWebAPI) -> N
     assert posted["response_type"] == "ephemeral"
     assert posted["replace_original"] is False
     assert "Das Formular ließ sich gerade nicht öffnen (Slack: expired_trigger_id)" in posted["text"]
+
+
+def test_adjust_keeps_values_the_form_has_no_field_for(bot: BotProcess, api: FakeWebAPI) -> None:
+    """A budget (no form field) survives "Anpassen…": a = 8 doubles T and halves the steps to ⌈2·10¹² / 16.777.216⌉."""
+    _, answer = command(bot, api, "8 64 4 4096 budget=2T")
+    interaction(bot, slack_payloads.block_actions(button(answer, "Anpassen…"), api.response_url("msg")))
+    interaction(bot, slack_payloads.view_submission(opened_view(api), {"accumulation": "8"}))
+    _, replaced = api.next_response()
+    assert "`Schritte = ⌈Budget / T⌉ = ⌈2.000.000.000.000 / 16.777.216⌉ = 119.210`" in all_text(replaced)
