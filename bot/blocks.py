@@ -90,8 +90,8 @@ def _input_fields(plan: Plan, outcome: Outcome | None) -> SectionBlock:
     parallelism = outcome.parallelism if outcome else None
     if parallelism is not None:
         fields.append(_field(texts.label(Argument.GPUS), number(parallelism.gpus)))
-        degrees = (parallelism.tp, parallelism.pp, parallelism.cp, parallelism.sp)
-        fields.append(_field(texts.MODEL_PARALLEL_FIELD, " · ".join(number(v) for v in degrees)))
+        shown = formulas.degrees((parallelism.tp, parallelism.pp, parallelism.cp, parallelism.sp))
+        fields.append(_field(texts.MODEL_PARALLEL_FIELD, shown))
     if plan.solution is not None:
         target = plan.solution.target
         fields.append(_field(texts.label(target.argument), number(target.value)))

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from fractions import Fraction
 
 from bot.formatting import byte_size, decimal, number
@@ -31,10 +32,15 @@ def tokens(outcome: Outcome) -> str | None:
 
 def data_parallel(parallelism: Parallelism, d: int) -> str:
     """'d = GPUs / (TP · PP · CP · SP) = 512 / (8 · 2 · 1 · 1) = 32', or the GPU count from d."""
-    degrees = " · ".join(number(v) for v in _degrees(parallelism))
+    shown = degrees(_degrees(parallelism))
     if parallelism.gpus_given:
-        return f"d = GPUs / (TP · PP · CP · SP) = {number(parallelism.gpus)} / ({degrees}) = {number(d)}"
-    return f"GPUs = d · TP · PP · CP · SP = {number(d)} · {degrees} = {number(parallelism.gpus)}"
+        return f"d = GPUs / (TP · PP · CP · SP) = {number(parallelism.gpus)} / ({shown}) = {number(d)}"
+    return f"GPUs = d · TP · PP · CP · SP = {number(d)} · {shown} = {number(parallelism.gpus)}"
+
+
+def degrees(values: Iterable[int]) -> str:
+    """TP, PP, CP, SP as in the formulas: '8 · 2 · 1 · 1'."""
+    return " · ".join(number(v) for v in values)
 
 
 def _degrees(parallelism: Parallelism) -> list[int]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from bot import formulas
 from bot.formatting import number, quote
 from core import Argument, Problem, ProblemKind
 from core.model import MODEL_PARALLEL, UPPER_BOUNDS
@@ -228,8 +229,8 @@ def _unknown_suffix(p: Problem) -> str:
     return text + "."
 
 
-def _degrees(degrees: dict[Any, int]) -> str:
-    return " · ".join(number(degrees[a]) for a in MODEL_PARALLEL)
+def _degrees(by_argument: dict[Any, int]) -> str:
+    return formulas.degrees(by_argument[a] for a in MODEL_PARALLEL)
 
 
 def _gpus_not_divisible(p: Problem) -> str:
