@@ -3,9 +3,10 @@
 Pure: no Slack, no environment, no I/O.
 """
 
+from core.arguments import FACTORS, MODEL_PARALLEL, TARGETS, Argument
 from core.calculation import compare, compute, concrete_request, plan
-from core.errors import InputError, Problem, ProblemKind
-from core.model import Argument, BatchSetup, Comparison, Outcome, Plan, PlanRequest
+from core.errors import InputError, Problem, ProblemKind, Side
+from core.model import BatchSetup, Comparison, Outcome, Plan, PlanRequest
 from core.parser import (
     CompareCommand,
     HelpRequest,
@@ -17,6 +18,9 @@ from core.parser import (
 )
 
 __all__ = [
+    "FACTORS",
+    "MODEL_PARALLEL",
+    "TARGETS",
     "Argument",
     "BatchSetup",
     "CompareCommand",
@@ -30,6 +34,7 @@ __all__ = [
     "PlanRequest",
     "Problem",
     "ProblemKind",
+    "Side",
     "command_text",
     "compare",
     "comparison_text",

@@ -13,15 +13,12 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Collection
+from collections.abc import Mapping
 
-from core.errors import InputError, Problem, ProblemKind
+from core.arguments import FACTORS, MODEL_PARALLEL, TARGETS, Argument
+from core.errors import InputError, Problem, ProblemKind, Side
 from core.model import (
-    FACTORS,
-    MODEL_PARALLEL,
-    UPPER_BOUNDS,
     Activation,
-    Argument,
     BatchSetup,
     Comparison,
     LearningRates,
@@ -32,6 +29,10 @@ from core.model import (
     Solution,
     Target,
 )
+from core.rules import missing_factors
+
+#: b, d and a as far as they are known: given, derived from the GPUs, or solved for.
+Factors = Mapping[Argument, int]
 
 
 def compute(setup: BatchSetup) -> Outcome:
@@ -44,25 +45,21 @@ def compute(setup: BatchSetup) -> Outcome:
 def plan(request: PlanRequest) -> Plan:
     """Resolve d from the GPUs, solve for a missing factor, add budget and memory; or InputError."""
     problems: list[Problem] = []
-    factors: dict[Argument, int | None] = {a: request.value(a) for a in FACTORS}
-    factors[Argument.DATA_PARALLEL] = _data_parallel(request, problems)
+    data_parallel = _data_parallel(request, problems)
     target = _target(request, problems)
     given = [Argument(key) for key in request.model_dump(exclude_none=True)]
-    if (missing_problem := factor_problem(given)) is not None:
-        problems.append(missing_problem)
+    if (missing := missing_factors(given)) is not None:
+        problems.append(missing)
     if problems:
         raise InputError(problems)
-
-    def outcome(values: dict[Argument, int | None]) -> Outcome:
-        return _outcome(request, values)
-
-    if target is None:
-        return Plan(request=request, outcome=outcome(factors))
-    missing = [a for a in FACTORS if factors[a] is None]
-    if not missing:
-        _check_consistent(request, factors, target)
-        return Plan(request=request, outcome=outcome(factors))
-    return _solve(request, factors, missing[0], target, outcome)
+    values = {a: data_parallel if a is Argument.DATA_PARALLEL else request.value(a) for a in FACTORS}
+    known = {a: v for a, v in values.items() if v is not None}
+    unknown = [a for a in FACTORS if a not in known]
+    if target is None or not unknown:
+        if target is not None:
+            _check_consistent(request, known, target)
+        return Plan(request=request, outcome=_outcome(request, known))
+    return _solve(request, known, unknown[0], target)
 
 
 def concrete_request(request: PlanRequest, outcome: Outcome) -> PlanRequest:
@@ -79,47 +76,35 @@ def concrete_request(request: PlanRequest, outcome: Outcome) -> PlanRequest:
     return PlanRequest.model_validate(data)
 
 
-def factor_problem(given: Collection[Argument]) -> Problem | None:
-    """Too few of b, d, a: all three without a target, two with one (GPUs stand in for d)."""
-    present = set(given) | ({Argument.DATA_PARALLEL} if Argument.GPUS in given else set())
-    missing = [a for a in FACTORS if a not in present]
-    if Argument.TARGET_BATCH in present or Argument.TARGET_TOKENS in present:
-        if len(missing) > 1:
-            return Problem(ProblemKind.NOT_ENOUGH_FACTORS, ctx={"missing": missing})
-        return None
-    return Problem(ProblemKind.MISSING_VALUES, ctx={"missing": missing}) if missing else None
-
-
 def compare(before: PlanRequest, after: PlanRequest, lr: float | None) -> Comparison:
     """Both setups, k = B₂ / B₁ and, with a learning rate, its linear and square-root scaling."""
-    plans = []
-    for side, request in (("before", before), ("after", after)):
+    sides: list[tuple[Plan, Outcome]] = []
+    for side, request in ((Side.BEFORE, before), (Side.AFTER, after)):
         try:
             side_plan = plan(request)
         except InputError as error:
-            raise InputError([_on_side(p, side) for p in error.problems]) from None
+            raise InputError([p.on_side(side) for p in error.problems]) from None
         if side_plan.outcome is None:
-            raise InputError([Problem(ProblemKind.NOT_EXACT_IN_COMPARISON, ctx={"side": side})])
-        plans.append(side_plan)
-    first, second = plans
-    assert first.outcome is not None  # checked above
-    assert second.outcome is not None
-    comparison = Comparison(before=first.outcome, after=second.outcome, before_plan=first, after_plan=second)
+            raise InputError([Problem(ProblemKind.NOT_EXACT_IN_COMPARISON, side=side)])
+        sides.append((side_plan, side_plan.outcome))
+    (first_plan, first), (second_plan, second) = sides
+    comparison = Comparison(before=first, after=second, before_plan=first_plan, after_plan=second_plan)
     if lr is None:
         return comparison
     rates = LearningRates(base=lr, linear=lr * float(comparison.factor), sqrt=lr * comparison.sqrt_factor)
     return comparison.model_copy(update={"lr": rates})
 
 
-def _on_side(problem: Problem, side: str) -> Problem:
-    return Problem(problem.kind, argument=problem.argument, text=problem.text, ctx={**problem.ctx, "side": side})
+def _degrees(request: PlanRequest) -> dict[Argument, int]:
+    """TP, PP, CP, SP as given, 1 where not."""
+    return {a: request.value(a) or 1 for a in MODEL_PARALLEL}
 
 
 def _data_parallel(request: PlanRequest, problems: list[Problem]) -> int | None:
     """d as given, or GPUs / (TP · PP · CP · SP) when the GPU count is given."""
     if request.gpus is None:
         return request.data_parallel
-    degrees = {a: request.value(a) or 1 for a in MODEL_PARALLEL}
+    degrees = _degrees(request)
     product = math.prod(degrees.values())
     derived, remainder = divmod(request.gpus, product)
     if remainder or derived == 0:
@@ -148,43 +133,33 @@ def _data_parallel(request: PlanRequest, problems: list[Problem]) -> int | None:
             )
         )
         return None
-    if derived > UPPER_BOUNDS[Argument.DATA_PARALLEL]:
-        problems.append(
-            Problem(
-                ProblemKind.SOLVED_OUT_OF_RANGE,
-                argument=Argument.DATA_PARALLEL,
-                ctx={"value": derived, "bound": UPPER_BOUNDS[Argument.DATA_PARALLEL]},
-            )
-        )
+    if derived > Argument.DATA_PARALLEL.upper_bound:
+        problems.append(_out_of_range(Argument.DATA_PARALLEL, derived))
         return None
     return derived
 
 
 def _target(request: PlanRequest, problems: list[Problem]) -> Target | None:
-    given = [
-        Target(argument=a, value=v)
-        for a in (Argument.TARGET_BATCH, Argument.TARGET_TOKENS)
-        if (v := request.value(a)) is not None
-    ]
+    """The one target B or T (with what a sequence contributes to it), or None; problems appended."""
+    given = [(a, v) for a in TARGETS if (v := request.value(a)) is not None]
     if len(given) > 1:
         problems.append(Problem(ProblemKind.TWO_TARGETS))
-        return None
     for argument in (Argument.TARGET_TOKENS, Argument.BUDGET):
         if request.value(argument) is not None and request.seq_len is None:
             problems.append(Problem(ProblemKind.NEEDS_SEQ_LEN, argument=argument))
-    return given[0] if given else None
+    if len(given) != 1:
+        return None
+    argument, value = given[0]
+    if argument is Argument.TARGET_BATCH:
+        return Target(argument=argument, value=value)
+    if request.seq_len is None:
+        return None
+    return Target(argument=argument, value=value, per_sequence=request.seq_len)
 
 
-def _per_sequence(request: PlanRequest, target: Target) -> int:
-    """What one unit of the product b · d · a contributes to the target: 1, or L tokens."""
-    if target.argument is Argument.TARGET_TOKENS:
-        assert request.seq_len is not None  # _target reported it otherwise
-        return request.seq_len
-    return 1
-
-
-def _check_consistent(request: PlanRequest, factors: dict[Argument, int | None], target: Target) -> None:
-    product = math.prod(v for v in factors.values() if v is not None) * _per_sequence(request, target)
+def _check_consistent(request: PlanRequest, factors: Factors, target: Target) -> None:
+    """All three factors and a target: DeepSpeed's check that the product equals it."""
+    product = math.prod(factors.values()) * target.per_sequence
     if product != target.value:
         raise InputError(
             [
@@ -202,41 +177,43 @@ def _check_consistent(request: PlanRequest, factors: dict[Argument, int | None],
         )
 
 
-def _solve(
-    request: PlanRequest,
-    factors: dict[Argument, int | None],
-    unknown: Argument,
-    target: Target,
-    outcome: Callable[[dict[Argument, int | None]], Outcome],
-) -> Plan:
+def _solve(request: PlanRequest, known: Factors, unknown: Argument, target: Target) -> Plan:
     """unknown = target / (other factors [· L]); the neighbours when that is not whole."""
-    divisor = math.prod(v for a, v in factors.items() if a is not unknown) * _per_sequence(request, target)
+    divisor = math.prod(known.values()) * target.per_sequence
     quotient, remainder = divmod(target.value, divisor)
     solution = Solution(argument=unknown, target=target, divisor=divisor)
-    bound = UPPER_BOUNDS[unknown]
+    bound = unknown.upper_bound
     if remainder == 0:
         if quotient > bound:
-            raise InputError([_out_of_range(unknown, quotient, bound)])
-        return Plan(request=request, outcome=outcome({**factors, unknown: quotient}), solution=solution)
+            raise InputError([_out_of_range(unknown, quotient, target)])
+        return Plan(request=request, outcome=_outcome(request, {**known, unknown: quotient}), solution=solution)
     candidates = [v for v in (quotient, quotient + 1) if 1 <= v <= bound]
     if not candidates:
-        raise InputError([_out_of_range(unknown, quotient + 1, bound)])
-    options = tuple(outcome({**factors, unknown: v}) for v in candidates)
+        raise InputError([_out_of_range(unknown, quotient + 1, target)])
+    options = tuple(_outcome(request, {**known, unknown: v}) for v in candidates)
     return Plan(request=request, outcome=None, solution=solution, options=options)
 
 
-def _out_of_range(argument: Argument, value: int, bound: int) -> Problem:
-    return Problem(ProblemKind.SOLVED_OUT_OF_RANGE, argument=argument, ctx={"value": value, "bound": bound})
+def _out_of_range(argument: Argument, value: int, target: Target | None = None) -> Problem:
+    ctx = {"value": value, "bound": argument.upper_bound, "target": target.argument if target else None}
+    return Problem(ProblemKind.SOLVED_OUT_OF_RANGE, argument=argument, ctx=ctx)
 
 
-def _outcome(request: PlanRequest, factors: dict[Argument, int | None]) -> Outcome:
-    setup = BatchSetup.model_validate({a.value: factors[a] for a in FACTORS} | {"seq_len": request.seq_len})
+def _outcome(request: PlanRequest, factors: Factors) -> Outcome:
+    setup = BatchSetup(
+        micro_batch=factors[Argument.MICRO_BATCH],
+        data_parallel=factors[Argument.DATA_PARALLEL],
+        accumulation=factors[Argument.ACCUMULATION],
+        seq_len=request.seq_len,
+    )
     result = compute(setup)
     parallelism = None
     if request.model_parallel_given:
-        degrees = {a.value: request.value(a) or 1 for a in MODEL_PARALLEL}
+        degrees = _degrees(request)
         gpus = request.gpus or setup.data_parallel * math.prod(degrees.values())
-        parallelism = Parallelism(gpus=gpus, gpus_given=request.gpus is not None, **degrees)
+        parallelism = Parallelism(
+            gpus=gpus, gpus_given=request.gpus is not None, **{a.value: v for a, v in degrees.items()}
+        )
     steps = None
     if request.budget is not None and result.tokens_per_step is not None:
         steps = -(-request.budget // result.tokens_per_step)

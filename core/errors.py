@@ -3,7 +3,7 @@
 Hierarchy::
 
     InputError            the command text cannot be turned into a calculation
-      └─ .problems        one or more Problem records (kind, argument, text, ctx)
+      └─ .problems        one or more Problem records (kind, argument, text, side, ctx)
 
 The core never words a message for people: each Problem names its kind, the
 argument it concerns and the offending text, and the bot renders that in German.
@@ -11,13 +11,15 @@ argument it concerns and the offending text, and the bot renders that in German.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+from core.arguments import Argument
+
 
 class ProblemKind(StrEnum):
-    """What went wrong, machine-readable; the German wording lives in ``bot.texts``."""
+    """What went wrong, machine-readable; the German wording lives in ``bot.texts.problems``."""
 
     MISSING_VALUES = "missing_values"
     TOO_MANY_VALUES = "too_many_values"
@@ -47,19 +49,31 @@ class ProblemKind(StrEnum):
     NOT_EXACT_IN_COMPARISON = "not_exact_in_comparison"
 
 
+class Side(StrEnum):
+    """Which setup of a comparison (``… vs …``) a problem belongs to."""
+
+    BEFORE = "before"
+    AFTER = "after"
+
+
 @dataclass(frozen=True)
 class Problem:
     """One thing wrong with the input.
 
-    ``argument`` is the canonical argument name (``"micro_batch"`` …) or None when
-    the problem is not tied to one; ``text`` is the user's text as typed;
+    ``argument`` is the argument concerned, or None when the problem is not tied to
+    one; ``text`` is the user's text as typed; ``side`` is set inside a comparison;
     ``ctx`` carries what the message needs (limits, suggestions, missing names).
     """
 
     kind: ProblemKind
-    argument: str | None = None
+    argument: Argument | None = None
     text: str | None = None
     ctx: dict[str, Any] = field(default_factory=dict)
+    side: Side | None = None
+
+    def on_side(self, side: Side) -> Problem:
+        """This problem, marked as belonging to one setup of a comparison."""
+        return replace(self, side=side)
 
 
 class InputError(ValueError):

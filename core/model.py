@@ -1,105 +1,18 @@
-"""The validated input of a calculation and its results.
-
-Upper bounds are generous sanity limits, not hardware facts: they catch typos
-(an extra digit, a pasted ID) while admitting every real training run.
-
-=====================  ======  =================  =========================================
-argument               symbol  upper bound        why
-=====================  ======  =================  =========================================
-micro_batch            b       65.536 (2¹⁶)       sequences on one device in one pass
-data_parallel          d       1.048.576 (2²⁰)    replicas; far above any cluster built
-accumulation           a       65.536 (2¹⁶)       passes summed before one update
-seq_len                L       16.777.216 (2²⁴)   tokens per sequence (16 Mi context)
-gpus                   GPUs    16.777.216 (2²⁴)   world size
-tp, pp, cp, sp         TP …    4.096 (2¹²)        model-parallel degrees
-target_global_batch    B       2⁵²                the largest b · d · a
-target_tokens_per_step T       2⁷⁶                the largest B · L
-budget                 –       10¹⁸               a million times today's largest runs
-activation_per_sample  act     2⁵⁰ bytes (1 PiB)  per sequence
-lr                     lr      10                 learning rates live far below
-=====================  ======  =================  =========================================
-"""
+"""The validated input of a calculation and its results (bounds: ``core.arguments``)."""
 
 from __future__ import annotations
 
 import math
-from enum import StrEnum
 from fractions import Fraction
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-
-class Argument(StrEnum):
-    """Everything a command can set; the values double as JSON keys."""
-
-    MICRO_BATCH = "micro_batch"
-    DATA_PARALLEL = "data_parallel"
-    ACCUMULATION = "accumulation"
-    SEQ_LEN = "seq_len"
-    GPUS = "gpus"
-    TP = "tp"
-    PP = "pp"
-    CP = "cp"
-    SP = "sp"
-    TARGET_BATCH = "target_global_batch"
-    TARGET_TOKENS = "target_tokens_per_step"
-    BUDGET = "budget"
-    ACTIVATION = "activation_per_sample"
-    LR = "lr"
-
-    @property
-    def symbol(self) -> str:
-        """The short name used in formulas."""
-        return _SYMBOLS[self]
-
-
-_SYMBOLS = {
-    Argument.MICRO_BATCH: "b",
-    Argument.DATA_PARALLEL: "d",
-    Argument.ACCUMULATION: "a",
-    Argument.SEQ_LEN: "L",
-    Argument.GPUS: "GPUs",
-    Argument.TP: "TP",
-    Argument.PP: "PP",
-    Argument.CP: "CP",
-    Argument.SP: "SP",
-    Argument.TARGET_BATCH: "B",
-    Argument.TARGET_TOKENS: "T",
-    Argument.BUDGET: "Budget",
-    Argument.ACTIVATION: "act",
-    Argument.LR: "lr",
-}
-
-#: The three factors of B, in formula order.
-FACTORS = (Argument.MICRO_BATCH, Argument.DATA_PARALLEL, Argument.ACCUMULATION)
-#: The model-parallel degrees that split one replica: d = GPUs / (TP · PP · CP · SP).
-MODEL_PARALLEL = (Argument.TP, Argument.PP, Argument.CP, Argument.SP)
-
-UPPER_BOUNDS: dict[Argument, int] = {
-    Argument.MICRO_BATCH: 2**16,
-    Argument.DATA_PARALLEL: 2**20,
-    Argument.ACCUMULATION: 2**16,
-    Argument.SEQ_LEN: 2**24,
-    Argument.GPUS: 2**24,
-    Argument.TP: 2**12,
-    Argument.PP: 2**12,
-    Argument.CP: 2**12,
-    Argument.SP: 2**12,
-    Argument.TARGET_BATCH: 2**52,
-    Argument.TARGET_TOKENS: 2**76,
-    Argument.BUDGET: 10**18,
-    Argument.ACTIVATION: 2**50,
-    Argument.LR: 10,
-}
-MAX_MICRO_BATCH = UPPER_BOUNDS[Argument.MICRO_BATCH]
-MAX_DATA_PARALLEL = UPPER_BOUNDS[Argument.DATA_PARALLEL]
-MAX_ACCUMULATION = UPPER_BOUNDS[Argument.ACCUMULATION]
-MAX_SEQ_LEN = UPPER_BOUNDS[Argument.SEQ_LEN]
+from core.arguments import FACTORS, Argument
 
 
 def _bounded(argument: Argument) -> Any:
-    return Field(ge=1, le=UPPER_BOUNDS[argument])
+    return Field(ge=1, le=argument.upper_bound)
 
 
 MicroBatch = Annotated[int, _bounded(Argument.MICRO_BATCH)]
@@ -149,12 +62,13 @@ class PlanRequest(BaseModel):
 
     def value(self, argument: Argument) -> int | None:
         """The value given for ``argument``, or None."""
-        return getattr(self, argument.value)
+        value: int | None = getattr(self, argument.value)
+        return value
 
     @property
     def model_parallel_given(self) -> bool:
         """Whether the command speaks about GPUs at all (gpus or any of TP, PP, CP, SP)."""
-        return self.gpus is not None or any(self.value(a) is not None for a in MODEL_PARALLEL)
+        return any(v is not None for v in (self.gpus, self.tp, self.pp, self.cp, self.sp))
 
 
 class Parallelism(BaseModel):
@@ -215,6 +129,8 @@ class Target(BaseModel):
 
     argument: Argument  # TARGET_BATCH or TARGET_TOKENS
     value: int
+    #: What one sequence of b · d · a contributes to the target: 1 for B, L tokens for T.
+    per_sequence: int = 1
 
 
 class Solution(BaseModel):

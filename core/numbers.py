@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from types import MappingProxyType
 
+from core.arguments import Argument
 from core.errors import Problem, ProblemKind
 
 #: ×1.000 / ×1.000.000 and the binary ×1.024 / ×1.048.576, for counts.
@@ -65,7 +66,7 @@ class NumberError(ValueError):
         self.ctx = ctx
         super().__init__(kind.value)
 
-    def for_argument(self, argument: str, text: str) -> Problem:
+    def for_argument(self, argument: Argument, text: str) -> Problem:
         """This problem, tied to the argument and the text it was meant for."""
         return Problem(self.kind, argument=argument, text=text, ctx=dict(self.ctx))
 

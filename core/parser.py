@@ -27,9 +27,9 @@ from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
-from core.calculation import factor_problem
-from core.errors import InputError, Problem, ProblemKind
-from core.model import UPPER_BOUNDS, Argument, PlanRequest
+from core.arguments import Argument
+from core.errors import InputError, Problem, ProblemKind, Side
+from core.model import PlanRequest
 from core.numbers import (
     BYTE_SUFFIXES,
     SEQ_LEN_SUFFIXES,
@@ -38,6 +38,7 @@ from core.numbers import (
     parse_positive_decimal,
     parse_whole_number,
 )
+from core.rules import missing_factors
 
 HELP_WORDS = frozenset({"hilfe", "help", "?", "-h", "--help"})
 PRIVATE_WORDS = frozenset({"privat", "private"})
@@ -84,7 +85,7 @@ _VALUE_PARSERS: Mapping[Argument, Callable[[str], Any]] = MappingProxyType(
         Argument.TARGET_TOKENS: lambda text: parse_whole_number(text, TOKEN_SUFFIXES),
         Argument.BUDGET: lambda text: parse_whole_number(text, TOKEN_SUFFIXES),
         Argument.ACTIVATION: lambda text: parse_whole_number(text, BYTE_SUFFIXES, unit_required=True),
-        Argument.LR: lambda text: parse_positive_decimal(text, UPPER_BOUNDS[Argument.LR]),
+        Argument.LR: lambda text: parse_positive_decimal(text, Argument.LR.upper_bound),
     }
 )
 
@@ -98,28 +99,11 @@ _REPLACES = MappingProxyType(
     }
 )
 
-#: The key each argument is written with in a canonical command (what-if buttons carry these).
-CANONICAL_KEYS = MappingProxyType(
-    {
-        Argument.MICRO_BATCH: "b",
-        Argument.DATA_PARALLEL: "d",
-        Argument.ACCUMULATION: "a",
-        Argument.SEQ_LEN: "L",
-        Argument.GPUS: "gpus",
-        Argument.TP: "tp",
-        Argument.PP: "pp",
-        Argument.CP: "cp",
-        Argument.SP: "sp",
-        Argument.TARGET_BATCH: "B",
-        Argument.TARGET_TOKENS: "T",
-        Argument.BUDGET: "budget",
-        Argument.ACTIVATION: "act",
-    }
-)
-
-#: (field name, key, unit) in canonical order, resolved once: command_text runs for every what-if button.
+#: What a canonical command writes (what-if buttons carry these): every request field, in table order.
 _CANONICAL_FIELDS = tuple(
-    (argument.value, key, "B" if argument is Argument.ACTIVATION else "") for argument, key in CANONICAL_KEYS.items()
+    (argument.value, argument.key, "B" if argument is Argument.ACTIVATION else "")
+    for argument in Argument
+    if argument is not Argument.LR
 )
 
 _SPACES_AROUND_EQUALS = re.compile(r"\s*=\s*")
@@ -159,7 +143,8 @@ def parse_command(text: str) -> ParsedCommand:
         return HelpRequest()
     sides = _split_sides(words)
     private = any(word.casefold() in PRIVATE_WORDS for word in words)
-    collectors = [_Collector(side, label) for side, label in zip(sides, ("before", "after"), strict=False)]
+    labels: tuple[Side | None, ...] = (Side.BEFORE, Side.AFTER) if len(sides) > 1 else (None,)
+    collectors = [_Collector(side, label) for side, label in zip(sides, labels, strict=False)]
     problems = [p for c in collectors for p in c.problems]
     if len(sides) > 2:
         problems.append(Problem(ProblemKind.TOO_MANY_COMPARISONS))
@@ -168,19 +153,21 @@ def parse_command(text: str) -> ParsedCommand:
     lr_values = [c.values.pop(Argument.LR) for c in collectors if Argument.LR in c.values]
     if lr_values and len(sides) == 1:
         problems.append(Problem(ProblemKind.LR_WITHOUT_COMPARISON, argument=Argument.LR))
+    stray = any(p.kind is ProblemKind.POSITIONAL_AFTER_NAMED for p in problems)  # the cause of anything missing
     first = collectors[0]
-    requests = [_request(first.values, first.raw, problems)]
+    validated = [_request(first.values, first.raw, first.side, stray)]
     if len(collectors) > 1:
         second = collectors[1]
         values, raw = _inherit(first.values, second.values), _inherit(first.raw, second.raw)
-        requests.append(_request(values, raw, problems, side="after"))
+        validated.append(_request(values, raw, second.side, stray))
+    requests = [r for r in validated if isinstance(r, PlanRequest)]
+    problems += [p for r in validated if not isinstance(r, PlanRequest) for p in r]
     if problems:
         raise InputError(problems)
     if len(requests) == 1:
         return PlanCommand(request=requests[0], private=private)
-    return CompareCommand(
-        before=requests[0], after=requests[1], lr=lr_values[0] if lr_values else None, private=private
-    )
+    before, after = requests
+    return CompareCommand(before=before, after=after, lr=lr_values[0] if lr_values else None, private=private)
 
 
 def command_text(request: PlanRequest, lr: float | None = None) -> str:
@@ -198,12 +185,11 @@ def comparison_text(before: PlanRequest, after: PlanRequest, lr: float | None) -
 
 def parse_fields(fields: Mapping[Argument, str]) -> PlanRequest:
     """Values typed into a form, one text per argument; ``InputError`` exactly as for a typed command."""
-    collector = _Collector([], "before", preset={a: text.strip() for a, text in fields.items() if text.strip()})
-    problems = list(collector.problems)
-    request = _request(collector.values, collector.raw, problems)
-    if problems or request is None:
-        raise InputError(problems)
-    return request
+    collector = _Collector([], None, preset={a: text.strip() for a, text in fields.items() if text.strip()})
+    validated = _request(collector.values, collector.raw, None, stray=False)
+    if isinstance(validated, PlanRequest) and not collector.problems:
+        return validated
+    raise InputError([*collector.problems, *([] if isinstance(validated, PlanRequest) else validated)])
 
 
 def _words(text: str) -> list[str]:
@@ -229,26 +215,19 @@ def _inherit(first: dict[Argument, _V], second: dict[Argument, _V]) -> dict[Argu
 
 
 def _request(
-    values: dict[Argument, Any], raw: dict[Argument, str], problems: list[Problem], side: str = "before"
-) -> PlanRequest | None:
-    """Validate ``values`` into a request; problems are appended, None returned when there are any."""
+    values: dict[Argument, Any], raw: dict[Argument, str], side: Side | None, stray: bool
+) -> PlanRequest | list[Problem]:
+    """Validate ``values`` into a request, or the problems found (each marked with ``side``)."""
     found = []
-    stray = any(p.kind is ProblemKind.POSITIONAL_AFTER_NAMED for p in problems)  # the cause of anything missing
-    if not stray and (missing := factor_problem(raw)) is not None:  # a bad number still counts as given
+    if not stray and (missing := missing_factors(raw)) is not None:  # a bad number still counts as given
         found.append(missing)
     try:
         request = PlanRequest.model_validate({a.value: v for a, v in values.items()})
     except ValidationError as error:
         found.extend(_bound_problems(error, raw))
-        request = None
-    problems.extend(_tag(p, side) for p in found)
-    return None if found else request
-
-
-def _tag(problem: Problem, side: str) -> Problem:
-    if side == "before":
-        return problem
-    return Problem(problem.kind, argument=problem.argument, text=problem.text, ctx={**problem.ctx, "side": side})
+    if found:
+        return [p.on_side(side) if side else p for p in found]
+    return request
 
 
 def _bound_problems(error: ValidationError, raw: dict[Argument, str]) -> list[Problem]:
@@ -264,7 +243,7 @@ def _bound_problems(error: ValidationError, raw: dict[Argument, str]) -> list[Pr
 class _Collector:
     """Assigns the words of one setup to arguments, reads their values, gathers problems."""
 
-    def __init__(self, words: list[str], side: str, preset: Mapping[Argument, str] | None = None) -> None:
+    def __init__(self, words: list[str], side: Side | None, preset: Mapping[Argument, str] | None = None) -> None:
         self.side = side
         self.raw: dict[Argument, str] = dict(preset or {})
         self.values: dict[Argument, Any] = {}
@@ -280,7 +259,10 @@ class _Collector:
             self._read(argument, text)
 
     def _problem(self, kind: ProblemKind, **fields: Any) -> None:
-        self.problems.append(_tag(Problem(kind, **fields), self.side))
+        self._add_problem(Problem(kind, **fields))
+
+    def _add_problem(self, problem: Problem) -> None:
+        self.problems.append(problem.on_side(self.side) if self.side else problem)
 
     def _add(self, word: str) -> None:
         if "=" in word:
@@ -318,4 +300,4 @@ class _Collector:
         try:
             self.values[argument] = parse(text)
         except NumberError as error:
-            self.problems.append(_tag(error.for_argument(argument, text), self.side))
+            self._add_problem(error.for_argument(argument, text))

@@ -1,0 +1,19 @@
+"""The rules both the parser and the calculation apply, in one place."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from core.arguments import FACTORS, TARGETS, Argument
+from core.errors import Problem, ProblemKind
+
+
+def missing_factors(given: Collection[Argument]) -> Problem | None:
+    """Too few of b, d, a: all three without a target, two with one (GPUs stand in for d)."""
+    present = set(given) | ({Argument.DATA_PARALLEL} if Argument.GPUS in given else set())
+    missing = [a for a in FACTORS if a not in present]
+    if any(target in present for target in TARGETS):
+        if len(missing) > 1:
+            return Problem(ProblemKind.NOT_ENOUGH_FACTORS, ctx={"missing": missing})
+        return None
+    return Problem(ProblemKind.MISSING_VALUES, ctx={"missing": missing}) if missing else None
