@@ -154,11 +154,12 @@ def measure(name: str, command: list[str], env: dict[str, str], port: int) -> Re
 
 def core_microseconds() -> tuple[float, float, float]:
     """parse + validate + compute + render (to the payload Slack gets), per command, in µs."""
-    from bot.answers import answer_command
-    from bot.blocks import Visibility
+    from bot.document import Visibility
+    from bot.rendering.answers import answer_command
+    from bot.rendering.block_kit import message
 
     def render(text: str) -> dict:
-        return answer_command(text, Visibility.IN_CHANNEL)[1].to_slack()
+        return message(answer_command(text, Visibility.IN_CHANNEL).document)
 
     texts = [
         f"{b} {d} {a} {seq}" for b in (1, 2, 4, 8) for d in (8, 64, 512) for a in (1, 4, 16) for seq in (2048, 4096)

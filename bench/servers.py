@@ -23,7 +23,7 @@ from slack_bolt import App
 from slack_bolt.adapter.wsgi import SlackRequestHandler
 from slack_sdk import WebClient
 
-from bot.http_server import serve_wsgi
+from bot.serving.http_server import serve_wsgi
 
 CONSTANT = b'{"response_type": "in_channel", "text": "B = 2.048"}'
 

@@ -94,11 +94,12 @@ class BotProcess:
         return self._proc.returncode
 
 
-def start_http_bot(api_url: str, secret: str, cwd: Path, **settings: str) -> BotProcess:
-    """``effbatch-bot --mode http`` with the test bot token, ``secret`` and the Web API at ``api_url``, healthy."""
+def start_http_bot(api_url: str, cwd: Path, **settings: str) -> BotProcess:
+    """``effbatch-bot --mode http`` with the test bot token, ``SIGNING_SECRET`` and the Web API at ``api_url``."""
     from fake_slack import BOT_TOKEN
+    from slack_signing import SIGNING_SECRET
 
-    env = clean_env(SLACK_BOT_TOKEN=BOT_TOKEN, SLACK_SIGNING_SECRET=secret, SLACK_API_URL=api_url, **settings)
+    env = clean_env(SLACK_BOT_TOKEN=BOT_TOKEN, SLACK_SIGNING_SECRET=SIGNING_SECRET, SLACK_API_URL=api_url, **settings)
     process = BotProcess("--mode", "http", env=env, cwd=cwd, port=free_port())
     process.wait_healthy()
     return process

@@ -58,8 +58,7 @@ class FakeWebAPI:
 
     @property
     def url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}/api/"
+        return f"http://127.0.0.1:{self._server.server_port}/api/"
 
     def method_calls(self, method: str) -> list[dict[str, Any]]:
         return [params for name, params in self.calls if name == method]

@@ -4,19 +4,20 @@ from __future__ import annotations
 
 import pytest
 
-from bot.answers import answer_command
-from bot.blocks import Visibility
-from bot.formatting import number, rounded
+from bot.document import Visibility
+from bot.rendering.answers import answer_command
+from bot.rendering.block_kit import message
+from bot.rendering.formatting import number, rounded
 from core.parser import KEY_ALIASES
 
 from slack_checks import all_text, assert_valid_message
 
 
 def answer(text: str, visibility: Visibility = Visibility.IN_CHANNEL) -> tuple[str, dict]:
-    kind, message = answer_command(text, visibility)
-    payload = message.to_slack()
+    answered = answer_command(text, visibility)
+    payload = message(answered.document)
     assert_valid_message(payload)
-    return kind, payload
+    return answered.kind, payload
 
 
 def test_worked_example() -> None:
@@ -159,7 +160,9 @@ def test_echoed_user_text_is_escaped(hostile: str, shown: str) -> None:
 def test_many_problems_are_capped() -> None:
     """A pasted paragraph yields at most ten problem lines and a count of the rest."""
     _, payload = answer(" ".join(f"k{i}=1" for i in range(30)))
-    text = payload["blocks"][0]["text"]["text"]
+    header, problems = payload["blocks"][:2]
+    assert header["text"]["text"] == "Das habe ich nicht verstanden"
+    text = problems["text"]["text"]
     assert text.count("Unbekannter Schlüssel") == 10
     assert "… und 21 weitere Probleme." in text  # 30 unknown keys + the missing values
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Sequence
 from urllib.parse import urlencode
 
 import pytest
@@ -12,9 +13,11 @@ from slack_bolt import App, BoltRequest
 from slack_bolt.authorization import AuthorizeResult
 from slack_sdk import WebClient
 
-from bot.app import create_app
-from bot.blocks import Message, Visibility
-from bot.settings import Settings
+from bot.document import Answer, Visibility
+from bot.operations.settings import Settings
+from bot.rendering.answers import answer_command
+from bot.slack.app import create_app
+from bot.slack.listeners import AnswerFunction
 
 from slack_checks import all_text, assert_valid_message
 from slack_signing import signed_headers
@@ -26,15 +29,16 @@ def offline_authorize(**_: object) -> AuthorizeResult:
     return AuthorizeResult(enterprise_id=None, team_id="T0TEST", bot_token="xoxb-test", bot_user_id="U0BOT")
 
 
-def make_app(**kwargs: object) -> App:
+def make_app(answer: AnswerFunction = answer_command) -> App:
     settings = Settings(slack_signing_secret=SecretStr(SECRET))
     client = WebClient(base_url="http://127.0.0.1:9/api/")  # unroutable: the test fails if anything calls out
-    return create_app(settings, client=client, authorize=offline_authorize, **kwargs)  # type: ignore[arg-type]
+    return create_app(settings, client=client, authorize=offline_authorize, answer=answer)
 
 
 def dispatch(app: App, text: str, command: str = "/effbatch") -> tuple[int, dict]:
     body = urlencode({"command": command, "text": text, "team_id": "T0TEST", "channel_id": "C0TEST", "user_id": "U1"})
-    response = app.dispatch(BoltRequest(body=body, headers=signed_headers(SECRET, body)))
+    headers: dict[str, str | Sequence[str]] = {**signed_headers(SECRET, body)}
+    response = app.dispatch(BoltRequest(body=body, headers=headers))
     return response.status, json.loads(response.body) if response.body else {}
 
 
@@ -55,7 +59,7 @@ def test_other_commands_are_not_handled() -> None:
 def test_unexpected_error_is_logged_and_the_user_told(caplog: pytest.LogCaptureFixture) -> None:
     """A bug in the answer path reaches the one error handler: logged with traceback, user told in German."""
 
-    def broken(text: str, visibility: Visibility) -> tuple[str, Message]:
+    def broken(text: str, visibility: Visibility, /) -> Answer:
         msg = "simulated bug"
         raise RuntimeError(msg)
 

@@ -171,7 +171,7 @@ def test_cfn_lint_catches_a_bad_template(tmp_path: Path) -> None:
 LAMBDA_SECRET = "lambda-signing-secret"
 INVOKE = """
 import json, sys, types
-from bot.aws_lambda import handler
+from bot.serving.aws_lambda import handler
 arn = "arn:aws:lambda:eu-central-1:1:function:effbatch"
 context = types.SimpleNamespace(function_name="effbatch", invoked_function_arn=arn)
 for line in sys.stdin:

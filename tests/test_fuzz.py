@@ -1,14 +1,16 @@
-"""The grammar under a fuzzer: whatever arrives, a well-formed German Block Kit answer, escaped, in well under 10 ms."""
+"""The grammar under a fuzzer: whatever arrives, a well-formed German Block Kit answer, escaped.
+
+How fast an answer is belongs in ``make bench``; here only correctness counts.
+"""
 
 from __future__ import annotations
-
-import time
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.answers import answer_command
-from bot.blocks import Visibility
+from bot.document import AnswerKind, Visibility
+from bot.rendering.answers import answer_command
+from bot.rendering.block_kit import message
 from core.parser import KEY_ALIASES
 
 from slack_checks import all_text, assert_valid_message
@@ -67,19 +69,14 @@ commands = st.one_of(st.lists(tokens, max_size=12).map(" ".join), st.text(max_si
 
 @settings(max_examples=CASES, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
 @given(commands)
-def test_any_input_gets_a_valid_german_escaped_answer_fast(text: str) -> None:
-    """Never an exception; Block Kit that slack_sdk and Slack's limits accept; German; no control sequence; fast."""
-    elapsed = []
-    for _ in range(2):  # the faster of two runs: the computation, not a garbage-collection pause
-        started = time.perf_counter()
-        kind, message = answer_command(text, Visibility.IN_CHANNEL)
-        payload = message.to_slack()
-        elapsed.append(time.perf_counter() - started)
-    assert min(elapsed) < 0.010, f"{min(elapsed) * 1000:.1f} ms for {text!r}"
+def test_any_input_gets_a_valid_german_escaped_answer(text: str) -> None:
+    """Never an exception; Block Kit that slack_sdk and Slack's limits accept; German; no control sequence."""
+    answered = answer_command(text, Visibility.IN_CHANNEL)
+    payload = message(answered.document)
     assert_valid_message(payload)
     shown = all_text(payload)
-    assert any(frame in shown for frame in GERMAN), kind
+    assert any(frame in shown for frame in GERMAN), answered.kind
     assert "<" not in shown  # every < typed by a user arrives as &lt;
     assert ">" not in shown
-    if kind == "input_error":
+    if answered.kind is AnswerKind.INPUT_ERROR:
         assert payload["response_type"] == "ephemeral"

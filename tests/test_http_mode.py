@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import time
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -15,20 +14,7 @@ import slack_payloads
 from bot_process import BotProcess, get, start_http_bot
 from fake_slack import BOT_TOKEN, FakeWebAPI
 from slack_checks import all_text, assert_valid_message
-from slack_signing import signed_headers
-
-SECRET = "test-signing-secret"
-
-
-@pytest.fixture(scope="module")
-def bot(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BotProcess]:
-    with FakeWebAPI() as api:
-        process = start_http_bot(api.url, SECRET, tmp_path_factory.mktemp("http"))
-        try:
-            assert api.method_calls("auth.test"), "the app checks its token at start-up"
-            yield process
-        finally:
-            process.stop()
+from slack_signing import SIGNING_SECRET, signed_headers
 
 
 def command_body(text: str) -> str:
@@ -47,15 +33,16 @@ def post(bot: BotProcess, body: str, headers: dict[str, str]) -> tuple[int, byte
 
 def send_command(bot: BotProcess, text: str) -> dict:
     body = command_body(text)
-    status, raw = post(bot, body, signed_headers(SECRET, body))
+    status, raw = post(bot, body, signed_headers(SIGNING_SECRET, body))
     assert status == 200
     payload = json.loads(raw)
     assert_valid_message(payload)
     return payload
 
 
-def test_worked_example_in_channel(bot: BotProcess) -> None:
+def test_worked_example_in_channel(bot: BotProcess, slack_api: FakeWebAPI) -> None:
     """A signed /effbatch 8 64 4 4096 is answered in the channel with B, T and the breakdown."""
+    assert slack_api.method_calls("auth.test"), "the app checks its token at start-up"
     payload = send_command(bot, "8 64 4 4096")
     assert payload["response_type"] == "in_channel"
     text = all_text(payload)
@@ -113,8 +100,8 @@ def test_planning_answers_in_channel(bot: BotProcess, text: str, expected: str) 
     [
         ("unsigned", {"Content-Type": "application/x-www-form-urlencoded"}),
         ("forged", {**signed_headers("wrong-secret", command_body("8 64 4 4096"))}),
-        ("stale", signed_headers(SECRET, command_body("8 64 4 4096"), timestamp=int(time.time()) - 6 * 60)),
-        ("signature of another body", signed_headers(SECRET, command_body("1 1 1"))),
+        ("stale", signed_headers(SIGNING_SECRET, command_body("8 64 4 4096"), timestamp=int(time.time()) - 6 * 60)),
+        ("signature of another body", signed_headers(SIGNING_SECRET, command_body("1 1 1"))),
     ],
 )
 def test_bad_signatures_get_401(bot: BotProcess, case: str, headers: dict[str, str]) -> None:
@@ -133,9 +120,9 @@ def test_health_endpoint(bot: BotProcess) -> None:
 def test_sigterm_exits_cleanly(tmp_path: Path) -> None:
     """SIGTERM stops gunicorn with exit code 0 after a request was answered."""
     with FakeWebAPI() as api:
-        process = start_http_bot(api.url, SECRET, tmp_path)
+        process = start_http_bot(api.url, tmp_path)
         assert send_command(process, "8 64 4")["response_type"] == "in_channel"
         output = process.stop()
     assert process.returncode == 0, output
-    assert SECRET not in output
+    assert SIGNING_SECRET not in output
     assert BOT_TOKEN not in output

@@ -5,44 +5,27 @@ from __future__ import annotations
 import json
 import time
 import urllib.request
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlencode
 
 import pytest
 
 import slack_payloads
-from bot_process import BotProcess, start_http_bot
+from bot_process import BotProcess
 from fake_slack import FakeWebAPI, Reply
 from slack_checks import all_text, assert_valid_message
-from slack_signing import signed_headers
-
-SECRET = "interactive-secret"
-
-
-@pytest.fixture(scope="module")
-def api() -> Iterator[FakeWebAPI]:
-    with FakeWebAPI() as fake:
-        yield fake
-
-
-@pytest.fixture(scope="module")
-def bot(api: FakeWebAPI, tmp_path_factory: pytest.TempPathFactory) -> Iterator[BotProcess]:
-    process = start_http_bot(api.url, SECRET, tmp_path_factory.mktemp("interactive"))
-    try:
-        yield process
-    finally:
-        process.stop()
+from slack_signing import SIGNING_SECRET, signed_headers
 
 
 @pytest.fixture(autouse=True)
-def fresh_calls(api: FakeWebAPI) -> None:
-    """Each test sees only its own Web API calls, response-URL posts and scripted failures."""
-    api.reset()
+def api(slack_api: FakeWebAPI) -> FakeWebAPI:
+    """The module's Web API stand-in; each test sees only its own calls, response-URL posts and scripted failures."""
+    slack_api.reset()
+    return slack_api
 
 
 def post(bot: BotProcess, body: str, content_type: str = "application/x-www-form-urlencoded") -> tuple[int, Any]:
-    headers = {**signed_headers(SECRET, body), "Content-Type": content_type}
+    headers = {**signed_headers(SIGNING_SECRET, body), "Content-Type": content_type}
     request = urllib.request.Request(bot.base + "/slack/events", data=body.encode(), headers=headers, method="POST")
     with urllib.request.urlopen(request, timeout=10) as response:
         raw = response.read()

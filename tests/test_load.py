@@ -7,20 +7,20 @@ import json
 import statistics
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
 
-from bot.formatting import number
+from bot.rendering.formatting import number
 
 import slack_payloads
 from bot_process import BotProcess, clean_env, free_port, get, start_http_bot
 from fake_slack import APP_TOKEN, BOT_TOKEN, FakeSocketModeServer, FakeWebAPI, Reply
-from slack_signing import signed_headers
+from slack_signing import SIGNING_SECRET, signed_headers
 
-SECRET = "load-signing-secret"
+SIGNING_SECRET = SIGNING_SECRET
 REQUESTS = 2000
 CONCURRENCY = 32
 
@@ -39,7 +39,7 @@ def report(capsys: pytest.CaptureFixture[str], line: str) -> None:
 @pytest.fixture
 def http_bot(tmp_path: Path) -> Iterator[BotProcess]:
     with FakeWebAPI() as api:
-        process = start_http_bot(api.url, SECRET, tmp_path)
+        process = start_http_bot(api.url, tmp_path)
         time.sleep(0.3)  # let the second worker boot, so the run measures both
         try:
             yield process
@@ -48,7 +48,7 @@ def http_bot(tmp_path: Path) -> Iterator[BotProcess]:
 
 
 def test_http_under_concurrent_load(http_bot: BotProcess, capsys: pytest.CaptureFixture[str]) -> None:
-    """2.000 signed commands from 32 keep-alive clients: no error, every answer right, p99 far inside 3 s."""
+    """2.000 signed commands from 32 keep-alive clients: no error, every answer right (figures: make bench)."""
     latencies: list[float] = []
     failures: list[str] = []
     lock = threading.Lock()
@@ -60,7 +60,7 @@ def test_http_under_concurrent_load(http_bot: BotProcess, capsys: pytest.Capture
             body = urlencode(slack_payloads.command(f"8 64 {accumulation} 4096", "https://hooks.slack.com/x"))
             started = time.perf_counter()
             try:
-                connection.request("POST", "/slack/events", body=body, headers=signed_headers(SECRET, body))
+                connection.request("POST", "/slack/events", body=body, headers=signed_headers(SIGNING_SECRET, body))
                 response = connection.getresponse()
                 payload = json.loads(response.read())
                 elapsed = time.perf_counter() - started
@@ -92,7 +92,6 @@ def test_http_under_concurrent_load(http_bot: BotProcess, capsys: pytest.Capture
     )
     assert failures == []
     assert len(latencies) == REQUESTS
-    assert p99 < 1000
 
 
 def start_socket_bot(api: FakeWebAPI, cwd: Path) -> BotProcess:
@@ -103,9 +102,9 @@ def start_socket_bot(api: FakeWebAPI, cwd: Path) -> BotProcess:
     return process
 
 
-def wait_for(condition: object, what: str, timeout: float = 20) -> None:
+def wait_for(condition: Callable[[], bool], what: str, timeout: float = 20) -> None:
     deadline = time.monotonic() + timeout
-    while not condition():  # type: ignore[operator]
+    while not condition():
         assert time.monotonic() < deadline, f"not {what} within {timeout} s"
         time.sleep(0.02)
 
@@ -126,7 +125,7 @@ def test_socket_mode_burst(
         for n in range(300):
             a = n % 64 + 1
             sent[socket_mode_server.send_slash_command(f"8 64 {a} 4096")] = a
-        acks = {}
+        acks: dict[str, dict] = {}
         while len(acks) < len(sent):
             ack = socket_mode_server.acks.get(timeout=20)
             acks[ack["envelope_id"]] = ack

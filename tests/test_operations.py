@@ -13,19 +13,17 @@ from urllib.parse import urlencode
 import slack_payloads
 from bot_process import BotProcess, clean_env, free_port, get, start_http_bot
 from fake_slack import APP_TOKEN, BOT_TOKEN, FakeSocketModeServer, FakeWebAPI, Reply
-from slack_signing import signed_headers
-
-SECRET = "operations-signing-secret"
+from slack_signing import SIGNING_SECRET, signed_headers
 
 
 def http_bot(api: FakeWebAPI, cwd: Path, **settings: str) -> BotProcess:
-    return start_http_bot(api.url, SECRET, cwd, **settings)
+    return start_http_bot(api.url, cwd, **settings)
 
 
 def send(bot: BotProcess, api: FakeWebAPI, text: str) -> tuple[int, bytes]:
     body = urlencode(slack_payloads.command(text, api.response_url("cmd")))
     request = urllib.request.Request(
-        bot.base + "/slack/events", data=body.encode(), headers=signed_headers(SECRET, body), method="POST"
+        bot.base + "/slack/events", data=body.encode(), headers=signed_headers(SIGNING_SECRET, body), method="POST"
     )
     with urllib.request.urlopen(request, timeout=30) as response:
         return response.status, response.read()
@@ -91,7 +89,7 @@ def test_json_logs_parse_and_hold_no_secret(tmp_path: Path) -> None:
     assert lines, "no log lines"
     answered = [line for line in lines if line["message"] == "answered"]
     assert [(a["kind"], a["team"], a["channel"]) for a in answered] == [("calculation", "T0TEST", "C0TEST")]
-    for secret in (BOT_TOKEN, SECRET, "31337"):
+    for secret in (BOT_TOKEN, SIGNING_SECRET, "31337"):
         assert secret not in output
 
 

@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core import Argument, CompareCommand, InputError, PlanCommand, ProblemKind, compare, parse_command, plan
-from core.model import FACTORS, MAX_ACCUMULATION, MAX_DATA_PARALLEL, MAX_MICRO_BATCH, PlanRequest
+from core.arguments import FACTORS
+from core.model import PlanRequest
 
 
 def plan_json(text: str) -> dict:
@@ -29,7 +30,7 @@ def evaluate(text: str) -> object:
 def problems_of(text: str) -> list[tuple[ProblemKind, dict]]:
     with pytest.raises(InputError) as raised:
         evaluate(text)
-    return [(p.kind, p.ctx) for p in raised.value.problems]
+    return [(p.kind, {**p.ctx, "side": p.side}) for p in raised.value.problems]
 
 
 @pytest.mark.parametrize(
@@ -107,7 +108,7 @@ def test_target_below_one_offers_only_the_value_above() -> None:
         ("b=2 d=8 T=4M", ProblemKind.NEEDS_SEQ_LEN, {}),
         ("8 64 4 budget=2T", ProblemKind.NEEDS_SEQ_LEN, {}),
         ("b=2 d=8 B=2048 T=4M L=2048", ProblemKind.TWO_TARGETS, {}),
-        ("b=1 d=1 B=1M", ProblemKind.SOLVED_OUT_OF_RANGE, {"value": 1_000_000, "bound": MAX_ACCUMULATION}),
+        ("b=1 d=1 B=1M", ProblemKind.SOLVED_OUT_OF_RANGE, {"value": 1_000_000, "bound": 2**16}),  # a ≤ 2¹⁶
         ("8 64 4 lr=3e-4", ProblemKind.LR_WITHOUT_COMPARISON, {}),
         ("8 64 4 vs d=128 vs d=256", ProblemKind.TOO_MANY_COMPARISONS, {}),
         ("8 64 4 vs", ProblemKind.EMPTY_SIDE, {}),
@@ -146,9 +147,9 @@ def test_comparison_replaces_gpus_with_d_and_keeps_the_target() -> None:
 
 
 factor_values = {
-    Argument.MICRO_BATCH: st.integers(1, MAX_MICRO_BATCH),
-    Argument.DATA_PARALLEL: st.integers(1, MAX_DATA_PARALLEL),
-    Argument.ACCUMULATION: st.integers(1, MAX_ACCUMULATION),
+    Argument.MICRO_BATCH: st.integers(1, Argument.MICRO_BATCH.upper_bound),
+    Argument.DATA_PARALLEL: st.integers(1, Argument.DATA_PARALLEL.upper_bound),
+    Argument.ACCUMULATION: st.integers(1, Argument.ACCUMULATION.upper_bound),
 }
 
 

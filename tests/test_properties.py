@@ -2,14 +2,28 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+import re
+import unicodedata
+
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from bot.answers import answer_command
-from bot.blocks import Visibility
-from bot.formatting import number
-from core import BatchSetup, CompareCommand, HelpRequest, InputError, PlanCommand, PlanRequest, compute, parse_command
-from core.model import MAX_ACCUMULATION, MAX_DATA_PARALLEL, MAX_MICRO_BATCH, MAX_SEQ_LEN
+from bot.document import Visibility
+from bot.rendering.answers import answer_command
+from bot.rendering.block_kit import message
+from bot.rendering.formatting import number
+from core import (
+    Argument,
+    BatchSetup,
+    CompareCommand,
+    HelpRequest,
+    InputError,
+    PlanCommand,
+    PlanRequest,
+    ProblemKind,
+    compute,
+    parse_command,
+)
 from core.parser import KEY_ALIASES
 
 from slack_checks import assert_valid_message
@@ -27,28 +41,31 @@ command_texts = st.one_of(st.text(max_size=200), st.lists(grammar_words, max_siz
 @settings(max_examples=400, deadline=None)
 @given(command_texts)
 def test_parser_raises_only_input_error(text: str) -> None:
-    """Any text either parses or raises the project's own InputError with at least one problem."""
+    """Any text either parses or raises the project's own InputError, whose problems quote only what was typed."""
     try:
-        outcome: object = parse_command(text)
+        command = parse_command(text)
     except InputError as error:
-        outcome = error.problems
-    assert isinstance(outcome, PlanCommand | CompareCommand | HelpRequest) or len(outcome) >= 1  # type: ignore[arg-type]
+        typed = re.sub(r"\s", "", unicodedata.normalize("NFC", text))
+        for problem in error.problems:
+            assert isinstance(problem.kind, ProblemKind)
+            assert problem.text is None or re.sub(r"\s", "", problem.text) in typed
+        return
+    assert isinstance(command, PlanCommand | CompareCommand | HelpRequest)
 
 
 @settings(max_examples=300, deadline=None)
 @given(command_texts)
 def test_every_answer_is_a_valid_slack_message(text: str) -> None:
     """Whatever is typed, the answer is Block Kit that slack_sdk and Slack's limits accept."""
-    _, message = answer_command(text, Visibility.IN_CHANNEL)
-    assert_valid_message(message.to_slack())
+    assert_valid_message(message(answer_command(text, Visibility.IN_CHANNEL).document))
 
 
 setups = st.builds(
     BatchSetup,
-    micro_batch=st.integers(1, MAX_MICRO_BATCH),
-    data_parallel=st.integers(1, MAX_DATA_PARALLEL),
-    accumulation=st.integers(1, MAX_ACCUMULATION),
-    seq_len=st.none() | st.integers(1, MAX_SEQ_LEN),
+    micro_batch=st.integers(1, Argument.MICRO_BATCH.upper_bound),
+    data_parallel=st.integers(1, Argument.DATA_PARALLEL.upper_bound),
+    accumulation=st.integers(1, Argument.ACCUMULATION.upper_bound),
+    seq_len=st.none() | st.integers(1, Argument.SEQ_LEN.upper_bound),
 )
 
 
@@ -62,13 +79,19 @@ def test_german_formatted_values_round_trip(setup: BatchSetup, named: bool) -> N
     assert parse_command(text) == PlanCommand(request=PlanRequest(**setup.model_dump()))
 
 
+def test_one_of_each_is_one() -> None:
+    """One sequence on one device, once: B = 1, and T is the sequence length."""
+    result = compute(BatchSetup(micro_batch=1, data_parallel=1, accumulation=1, seq_len=4096))
+    assert (result.global_batch, result.tokens_per_step) == (1, 4096)
+
+
 @settings(max_examples=300)
-@given(setups)
-def test_global_batch_is_the_product(setup: BatchSetup) -> None:
-    """B = b · d · a and T = B · L hold for every valid setup."""
-    result = compute(setup)
-    assert result.global_batch == setup.micro_batch * setup.data_parallel * setup.accumulation
-    if setup.seq_len is None:
-        assert result.tokens_per_step is None
-    else:
-        assert result.tokens_per_step == result.global_batch * setup.seq_len
+@given(setups, st.sampled_from(["micro_batch", "data_parallel", "accumulation", "seq_len"]))
+def test_doubling_any_factor_doubles_the_result(setup: BatchSetup, factor: str) -> None:
+    """B doubles with b, d or a and not with L; T doubles with each of the four (with B = 1 at 1·1·1: the product)."""
+    value = getattr(setup, factor)
+    assume(value is not None and 2 * value <= Argument(factor).upper_bound)
+    before, after = compute(setup), compute(setup.model_copy(update={factor: 2 * value}))
+    assert after.global_batch == before.global_batch * (1 if factor == "seq_len" else 2)
+    if before.tokens_per_step is not None:
+        assert after.tokens_per_step == 2 * before.tokens_per_step

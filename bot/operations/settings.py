@@ -9,7 +9,8 @@ from typing import Literal
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from bot.blocks import Visibility
+from bot.document import Visibility
+from bot.texts import operator as texts
 
 SLACK_API_DEFAULT = "https://slack.com/api/"
 
@@ -33,7 +34,7 @@ class ConfigError(Exception):
 
 def _prefixed(value: SecretStr | None, prefix: str, what: str) -> SecretStr | None:
     if value is not None and not value.get_secret_value().startswith(prefix):
-        msg = f"muss mit {prefix} beginnen ({what})"
+        msg = texts.PREFIX_REQUIRED.format(prefix=prefix, what=what)
         raise ValueError(msg)
     return value
 
@@ -58,18 +59,18 @@ class Settings(BaseSettings):
     @field_validator("slack_bot_token")
     @classmethod
     def _bot_token(cls, value: SecretStr | None) -> SecretStr | None:
-        return _prefixed(value, "xoxb-", "Bot User OAuth Token unter „OAuth & Permissions“")
+        return _prefixed(value, "xoxb-", texts.BOT_TOKEN_WHERE)
 
     @field_validator("slack_app_token")
     @classmethod
     def _app_token(cls, value: SecretStr | None) -> SecretStr | None:
-        return _prefixed(value, "xapp-", "App-Level Token mit connections:write unter „Basic Information“")
+        return _prefixed(value, "xapp-", texts.APP_TOKEN_WHERE)
 
     @field_validator("slack_api_url")
     @classmethod
     def _api_url(cls, value: str) -> str:
         if not value.startswith(("http://", "https://")):
-            msg = "muss eine http(s)-URL sein, z. B. https://slack.com/api/"
+            msg = texts.API_URL_REQUIRED
             raise ValueError(msg)
         return value if value.endswith("/") else value + "/"
 
@@ -100,38 +101,27 @@ class Settings(BaseSettings):
         }[mode]
         for name in needed:
             if getattr(self, name) is None:
-                raise ConfigError(name.upper(), f"fehlt, wird für --mode {mode.value} gebraucht")
+                raise ConfigError(name.upper(), texts.MISSING_FOR_MODE.format(mode=mode.value))
 
 
 def load_settings(env_file: Path | None) -> Settings:
     """Settings from the environment, then ``env_file``; ``ConfigError`` for the first bad one."""
     try:
-        return Settings(_env_file=env_file)  # type: ignore[call-arg]
+        return Settings(_env_file=env_file)
     except ValidationError as error:
         detail = error.errors()[0]
         variable = str(detail["loc"][0]).upper() if detail["loc"] else "?"
         if detail["type"] == "value_error":
             problem = str(detail["ctx"]["error"])
         else:
-            allowed = _allowed(variable)
-            problem = f"ungültiger Wert {_shown(variable, detail.get('input'))}{allowed}"
+            problem = texts.INVALID_VALUE.format(
+                value=_shown(variable, detail.get("input")), allowed=texts.ALLOWED.get(variable, "")
+            )
         raise ConfigError(variable, problem) from None
-
-
-def _allowed(variable: str) -> str:
-    return {
-        "EFFBATCH_RESPONSE_TYPE": " – erlaubt: in_channel, ephemeral",
-        "LOG_LEVEL": " – erlaubt: DEBUG, INFO, WARNING, ERROR",
-        "PORT": " – erwartet: eine Portnummer von 1 bis 65535",
-        "WEB_CONCURRENCY": " – erwartet: eine Zahl von 1 bis 64",
-        "LOG_FORMAT": " – erlaubt: plain, json",
-        "EFFBATCH_LOG_COMMAND_TEXT": " – erlaubt: true, false",
-        "EFFBATCH_ANSWER_CACHE": " – erwartet: eine Zahl von 0 (aus) bis 1.000.000",
-    }.get(variable, "")
 
 
 def _shown(variable: str, value: object) -> str:
     """Never echo a secret back."""
     if "TOKEN" in variable or "SECRET" in variable:
-        return "(verborgen)"
+        return texts.HIDDEN
     return repr(value)

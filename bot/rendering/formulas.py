@@ -8,9 +8,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from fractions import Fraction
 
-from bot.formatting import byte_size, decimal, number
-from core import Argument, Outcome, Plan
-from core.model import FACTORS, MODEL_PARALLEL, Parallelism, Solution
+from bot.rendering.formatting import byte_size, decimal, number
+from bot.texts import answers as texts
+from core import FACTORS, MODEL_PARALLEL, Argument, Outcome, Plan
+from core.model import Parallelism, Solution
 
 
 def batch(outcome: Outcome) -> str:
@@ -83,7 +84,7 @@ def optimizer_steps(outcome: Outcome) -> str | None:
     if outcome.optimizer_steps is None or outcome.budget is None or outcome.tokens_per_step is None:
         return None
     return (
-        f"Schritte = ⌈Budget / T⌉ = ⌈{number(outcome.budget)} / {number(outcome.tokens_per_step)}⌉ "
+        f"{texts.STEPS} = ⌈{texts.BUDGET} / T⌉ = ⌈{number(outcome.budget)} / {number(outcome.tokens_per_step)}⌉ "
         f"= {number(outcome.optimizer_steps)}"
     )
 

@@ -24,11 +24,13 @@ from slack_sdk.models.blocks import (
 )
 from slack_sdk.models.views import View
 
-from bot import texts
-from bot.blocks import Message, Visibility
-from bot.plaintext import mrkdwn_to_text
-from core import InputError, Plan, PlanRequest, ProblemKind, plan
-from core.model import UPPER_BOUNDS, Argument
+from bot.document import Document, Visibility
+from bot.rendering import block_kit
+from bot.rendering.problems import problem_text
+from bot.texts import answers as texts
+from bot.texts import help as help_texts
+from bot.texts.glossary import label
+from core import Argument, InputError, Plan, PlanRequest, ProblemKind, plan
 from core.parser import parse_fields
 
 FORM_CALLBACK = "effbatch_form"
@@ -58,12 +60,12 @@ def _number_input(argument: Argument, initial: int | None) -> InputBlock:
     hint = texts.FORM_DATA_PARALLEL_HINT if argument is Argument.DATA_PARALLEL else None
     return InputBlock(
         block_id=argument.value,
-        label=texts.label(argument),
+        label=label(argument),
         element=NumberInputElement(
             action_id=VALUE_ACTION,
             is_decimal_allowed=False,
             min_value="1",
-            max_value=str(UPPER_BOUNDS[argument]),
+            max_value=str(argument.upper_bound),
             initial_value=None if initial is None else str(initial),
         ),
         optional=argument not in _REQUIRED,
@@ -153,15 +155,15 @@ def _errors_by_block(error: InputError) -> dict[str, str]:
                 message = texts.FORM_NEEDS_DEVICES if argument is Argument.DATA_PARALLEL else texts.FORM_REQUIRED
                 errors.setdefault(argument.value, []).append(message)
             continue
-        block = problem.argument if problem.argument in {a.value for a in FORM_FIELDS} else Argument.MICRO_BATCH
-        errors.setdefault(str(block), []).append(mrkdwn_to_text(texts.problem_text(problem)))
+        block = problem.argument if problem.argument in FORM_FIELDS else Argument.MICRO_BATCH
+        errors.setdefault(block.value, []).append(problem_text(problem).replace("`", ""))
     return {block: " ".join(messages) for block, messages in errors.items()}
 
 
-def result_view(message: Message, warning: str | None = None) -> View:
+def result_view(document: Document, warning: str | None = None) -> View:
     """An answer shown in the modal itself, where there is no channel to post to (from the App Home)."""
-    blocks: list[Block] = [SectionBlock(text=MarkdownTextObject(text=warning))] if warning else []
-    blocks += [block for block in message.blocks if not isinstance(block, ActionsBlock)]
+    blocks: list[Block] = [block_kit.section(f":warning: {warning}")] if warning else []
+    blocks += block_kit.blocks(document, choices=False)
     return View(
         type="modal", callback_id=RESULT_CALLBACK, title=texts.FORM_TITLE, close=texts.RESULT_CLOSE, blocks=blocks
     )
@@ -169,10 +171,14 @@ def result_view(message: Message, warning: str | None = None) -> View:
 
 def home_view() -> View:
     """The App Home: what B is, why it matters, the formula, the limits, how to ask, and the form."""
-    sections = (texts.HOME_WHAT, texts.HOME_WHY, texts.HOME_EXAMPLE, texts.HOME_LIMITS, texts.HOME_USAGE)
-    blocks: list[Block] = [HeaderBlock(text=texts.HOME_TITLE)]
-    blocks += [SectionBlock(text=MarkdownTextObject(text=section)) for section in sections]
+    blocks: list[Block] = [HeaderBlock(text=help_texts.HOME_TITLE)]
+    blocks += [
+        SectionBlock(text=MarkdownTextObject(text="\n".join([f"*{title}*", *lines])))
+        for title, lines in help_texts.HOME_SECTIONS
+    ]
     blocks.append(
-        ActionsBlock(elements=[ButtonElement(text=texts.HOME_OPEN_FORM, action_id=OPEN_FORM_ACTION, style="primary")])
+        ActionsBlock(
+            elements=[ButtonElement(text=help_texts.HOME_OPEN_FORM, action_id=OPEN_FORM_ACTION, style="primary")]
+        )
     )
     return View(type="home", blocks=blocks)

@@ -1,6 +1,6 @@
-"""What-if buttons: every answer carries the next questions as buttons.
+"""What-if choices: every answer carries the next questions.
 
-No server-side state: each button's value is the complete canonical command of the
+No server-side state: each choice's value is the complete canonical command of the
 answer it leads to (``b=8 d=64 a=8 L=4096``), so any replica can handle any click by
 parsing it like typed text.
 """
@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from pydantic import ValidationError
-from slack_sdk.models.blocks import ActionsBlock, ButtonElement
 
-from bot import texts
+from bot.document import Choice
+from bot.rendering.formatting import number
+from bot.texts import answers as texts
 from core import (
+    Argument,
     Comparison,
     InputError,
     Plan,
@@ -23,11 +25,10 @@ from core import (
     concrete_request,
     plan,
 )
-from core.model import Argument
 
 WHATIF_PREFIX = "whatif_"
+OPTION_PREFIX = WHATIF_PREFIX + "option_"
 ADJUST_ACTION = "adjust"
-BLOCK_ID = "whatif"
 
 Change = Callable[[PlanRequest], dict[str, int | None] | None]
 
@@ -45,7 +46,7 @@ def _scaled(argument: Argument, factor: float) -> Change:
     return change
 
 
-#: (action suffix, German label, change) in the order the buttons appear.
+#: (action suffix, German label, change) in the order the choices appear.
 CHANGES: tuple[tuple[str, str, Change], ...] = (
     ("accumulation_double", texts.WHATIF_ACCUMULATION_DOUBLE, _scaled(Argument.ACCUMULATION, 2)),
     ("accumulation_half", texts.WHATIF_ACCUMULATION_HALF, _scaled(Argument.ACCUMULATION, 0.5)),
@@ -54,11 +55,17 @@ CHANGES: tuple[tuple[str, str, Change], ...] = (
     ("micro_double", texts.WHATIF_MICRO_DOUBLE, _scaled(Argument.MICRO_BATCH, 2)),
     ("micro_half", texts.WHATIF_MICRO_HALF, _scaled(Argument.MICRO_BATCH, 0.5)),
 )
-LABELS = {WHATIF_PREFIX + suffix: label for suffix, label, _ in CHANGES}
+#: The label of every action the bot defines; a click names its action by id, never by its text.
+LABELS = {WHATIF_PREFIX + suffix: label for suffix, label, _ in CHANGES} | {ADJUST_ACTION: texts.WHATIF_ADJUST}
+
+
+def action_label(action_id: str) -> str:
+    """What a click on ``action_id`` did, in the bot's own words (the clicked text is not trusted)."""
+    return texts.WHATIF_TAKEN if action_id.startswith(OPTION_PREFIX) else LABELS.get(action_id, texts.WHATIF_TAKEN)
 
 
 def _variant(request: PlanRequest, change: Change) -> PlanRequest | None:
-    """The changed request if it is valid, else None (no button for it).
+    """The changed request if it is valid, else None (no choice for it).
 
     ``request`` is concrete (no target), so only the bounds and, for a GPU count, the
     model-parallel split can fail; the full ``plan`` runs only in that case.
@@ -75,41 +82,38 @@ def _variant(request: PlanRequest, change: Change) -> PlanRequest | None:
     return changed
 
 
-def _buttons(current: PlanRequest, to_text: Callable[[PlanRequest], str], adjustable: bool) -> ActionsBlock:
-    elements = [
-        ButtonElement(text=label, action_id=WHATIF_PREFIX + suffix, value=to_text(variant))
+def _choices(current: PlanRequest, to_text: Callable[[PlanRequest], str], adjustable: bool) -> tuple[Choice, ...]:
+    choices = [
+        Choice(label=label, action_id=WHATIF_PREFIX + suffix, value=to_text(variant))
         for suffix, label, change in CHANGES
         if (variant := _variant(current, change)) is not None
     ]
     if adjustable:
-        elements.append(ButtonElement(text=texts.WHATIF_ADJUST, action_id=ADJUST_ACTION, value=to_text(current)))
-    return ActionsBlock(block_id=BLOCK_ID, elements=elements)
+        choices.append(Choice(label=texts.WHATIF_ADJUST, action_id=ADJUST_ACTION, value=to_text(current)))
+    return tuple(choices)
 
 
-def plan_actions(answered: Plan) -> ActionsBlock:
+def plan_choices(answered: Plan) -> tuple[Choice, ...]:
     """×2 / ÷2 for a, d and b where the value allows, and "Anpassen…"; or, when not exact, one per option."""
     if answered.outcome is not None:
         current = concrete_request(answered.request, answered.outcome)
-        return _buttons(current, command_text, adjustable=True)
-    assert answered.solution is not None  # only a solved-for factor can miss
-    symbol = answered.solution.argument
-    elements = []
-    for index, option in enumerate(answered.options):
-        value = getattr(option.setup, symbol.value)
-        request = concrete_request(answered.request, option)
-        elements.append(
-            ButtonElement(
-                text=texts.whatif_take(symbol.symbol, value),
-                action_id=f"{WHATIF_PREFIX}option_{index}",
-                value=command_text(request),
-            )
+        return _choices(current, command_text, adjustable=True)
+    if answered.solution is None:
+        return ()
+    solved = answered.solution.argument
+    return tuple(
+        Choice(
+            label=texts.WHATIF_TAKE.format(symbol=solved.symbol, value=number(getattr(option.setup, solved.value))),
+            action_id=f"{OPTION_PREFIX}{index}",
+            value=command_text(concrete_request(answered.request, option)),
         )
-    return ActionsBlock(block_id=BLOCK_ID, elements=elements)
+        for index, option in enumerate(answered.options)
+    )
 
 
-def comparison_actions(compared: Comparison) -> ActionsBlock:
+def comparison_choices(compared: Comparison) -> tuple[Choice, ...]:
     """The same what-ifs, applied to the second setup; the first stays as it was."""
     before = concrete_request(compared.before_plan.request, compared.before)
     after = concrete_request(compared.after_plan.request, compared.after)
     lr = compared.lr.base if compared.lr else None
-    return _buttons(after, lambda variant: comparison_text(before, variant, lr), adjustable=False)
+    return _choices(after, lambda variant: comparison_text(before, variant, lr), adjustable=False)

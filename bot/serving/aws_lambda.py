@@ -9,20 +9,21 @@ answer part of the response, since Lambda freezes the instance after returning.
 from __future__ import annotations
 
 import base64
+from functools import cache
 from typing import Any
 
 from slack_bolt.adapter.aws_lambda import SlackRequestHandler
 from slack_sdk.signature import SignatureVerifier
 
-from bot.app import create_app
-from bot.logs import configure_logging
-from bot.request_guard import check, unprocessable
-from bot.settings import Mode, load_settings
-
-_handler: tuple[SlackRequestHandler, SignatureVerifier] | None = None
+from bot.operations.logs import configure_logging
+from bot.operations.settings import Mode, load_settings
+from bot.serving.request_guard import check, unprocessable
+from bot.slack.app import create_app
 
 
-def _create_handler() -> tuple[SlackRequestHandler, SignatureVerifier]:
+@cache
+def _bolt_handler() -> tuple[SlackRequestHandler, SignatureVerifier]:
+    """One app per Lambda instance, built on the cold start's first invocation."""
     settings = load_settings(None)
     settings.require_for(Mode.HTTP)
     configure_logging(settings.log_level, settings.log_format, settings.effbatch_log_command_text)
@@ -32,22 +33,16 @@ def _create_handler() -> tuple[SlackRequestHandler, SignatureVerifier]:
 
 
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-    """The Lambda entry point (``bot.aws_lambda.handler``): the request guard, then Bolt."""
-    global _handler  # one app per Lambda instance, built on the cold start
-    if _handler is None:
-        _handler = _create_handler()
-    bolt, verifier = _handler
+    """The Lambda entry point (``bot.serving.aws_lambda.handler``): the request guard, then Bolt."""
+    bolt, verifier = _bolt_handler()
     body = event.get("body") or ""
     raw = base64.b64decode(body) if event.get("isBase64Encoded") else body.encode()
     headers = {key.lower(): value for key, value in (event.get("headers") or {}).items()}
     refusal = check(headers, raw, verifier)
     if refusal is not None:
-        return {
-            "statusCode": refusal.status,
-            "headers": {"Content-Type": "application/json"},
-            "body": refusal.body().decode(),
-        }
+        return refusal.lambda_response()
     try:
-        return bolt.handle(event, context)
+        response: dict[str, Any] = bolt.handle(event, context)
     except Exception:
         return unprocessable().lambda_response()
+    return response

@@ -11,10 +11,11 @@ import json
 import sys
 from typing import Any
 
-from bot import texts
-from bot.answers import answer_command
-from bot.blocks import Visibility
-from bot.plaintext import mrkdwn_to_text, render_text
+from bot.document import AnswerKind, Visibility
+from bot.rendering.answers import answer_command
+from bot.rendering.plain_text import plain_text
+from bot.rendering.problems import problem_lines
+from bot.texts import operator as texts
 from core import CompareCommand, InputError, PlanCommand, compare, parse_command, plan
 
 EXIT_INPUT = 2
@@ -27,9 +28,9 @@ def main(argv: list[str] | None = None) -> int:
     text = " ".join(word for word in words if word != JSON_FLAG)
     if JSON_FLAG in words:
         return _print_json(text)
-    kind, message = answer_command(text, Visibility.IN_CHANNEL)
-    rendered = render_text(message.to_slack())
-    if kind == "input_error":
+    answer = answer_command(text, Visibility.IN_CHANNEL)
+    rendered = plain_text(answer.document, choices=False)
+    if answer.kind is AnswerKind.INPUT_ERROR:
         print(rendered, file=sys.stderr)
         return EXIT_INPUT
     print(rendered)
@@ -51,6 +52,6 @@ def _print_json(text: str) -> int:
     try:
         answer = json_answer(text)
     except InputError as error:
-        answer = {"error": " ".join(mrkdwn_to_text(line) for line in texts.problem_lines(error.problems))}
+        answer = {"error": " ".join(line.replace("`", "") for line in problem_lines(error.problems))}
     print(json.dumps(answer, ensure_ascii=False))
     return EXIT_INPUT if "error" in answer else 0

@@ -1,31 +1,32 @@
 """A local console: type ``/effbatch 8 64 4 4096``, read the answer, no Slack workspace needed.
 
-Each line goes through the same Bolt app and listener as in Slack: the console
-builds a slash-command request, signs it as Slack would with a local secret,
-dispatches it and renders the acknowledgement as text.
+Each line goes through the same Bolt app and listener as in Slack: the console builds
+a slash-command request, signs it as Slack would with a local secret, dispatches it
+and prints the acknowledgement, which the console's layout made terminal text.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import time
-from collections.abc import Callable
-from typing import TextIO
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
 from urllib.parse import urlencode
 
 from pydantic import SecretStr
 from slack_bolt import App, BoltRequest
 from slack_bolt.authorization import AuthorizeResult
 from slack_sdk import WebClient
+from slack_sdk.signature import SignatureVerifier
 
-from bot import texts
-from bot.app import create_app
-from bot.plaintext import render_text
-from bot.settings import Settings
+from bot.document import Document, Visibility
+from bot.operations.settings import Settings
+from bot.rendering.plain_text import plain_text
+from bot.slack.app import create_app
+from bot.texts import answers as texts
+from bot.texts.glossary import COMMAND
 
-_SECRET = "effbatch-console"
+_SIGNER = SignatureVerifier("effbatch-console")
 _TEAM, _CHANNEL, _USER = "T0CONSOLE", "C0CONSOLE", "U0CONSOLE"
 EXIT_WORDS = frozenset({"exit", "quit", "ende", "q"})
 
@@ -35,38 +36,34 @@ def _offline_authorize(**_: object) -> AuthorizeResult:
     return AuthorizeResult(enterprise_id=None, team_id=_TEAM, bot_token="xoxb-console", bot_user_id="U0BOT")
 
 
+def console_message(document: Document) -> dict[str, Any]:
+    """The console's layout: the document as terminal text, with its visibility."""
+    return {"response_type": document.visibility.value, "text": plain_text(document)}
+
+
 def create_console_app(settings: Settings) -> App:
-    """The bot's app, authorized offline and verifying the console's own signatures."""
-    offline = settings.model_copy(update={"slack_signing_secret": SecretStr(_SECRET)})
+    """The bot's app, authorized offline, verifying the console's own signatures, answering as text."""
+    offline = settings.model_copy(update={"slack_signing_secret": SecretStr(_SIGNER.signing_secret)})
     # No token and an unroutable base URL: nothing here may reach the network.
     client = WebClient(token=None, base_url="http://127.0.0.1:9/api/")
-    return create_app(offline, client=client, authorize=_offline_authorize)
+    return create_app(offline, client=client, authorize=_offline_authorize, layout=console_message)
 
 
 def dispatch_line(app: App, line: str) -> str:
     """One typed line through the app, the answer as text."""
-    text = line.strip().removeprefix(texts.COMMAND).strip()
-    body = urlencode(
-        {
-            "command": texts.COMMAND,
-            "text": text,
-            "team_id": _TEAM,
-            "channel_id": _CHANNEL,
-            "user_id": _USER,
-            "user_name": "console",
-        }
-    )
+    text = line.strip().removeprefix(COMMAND).strip()
+    fields = {"command": COMMAND, "text": text, "team_id": _TEAM, "channel_id": _CHANNEL, "user_id": _USER}
+    body = urlencode(fields | {"user_name": "console"})
     timestamp = str(int(time.time()))
-    digest = hmac.new(_SECRET.encode(), f"v0:{timestamp}:{body}".encode(), hashlib.sha256).hexdigest()
-    headers = {
+    headers: dict[str, str | Sequence[str]] = {
         "content-type": "application/x-www-form-urlencoded",
         "x-slack-request-timestamp": timestamp,
-        "x-slack-signature": f"v0={digest}",
+        "x-slack-signature": _SIGNER.generate_signature(timestamp=timestamp, body=body) or "",
     }
     response = app.dispatch(BoltRequest(body=body, headers=headers))
     payload = json.loads(response.body) if response.body else {}
-    visibility = texts.CONSOLE_EPHEMERAL if payload.get("response_type") == "ephemeral" else ""
-    return visibility + render_text(payload)
+    private = payload.get("response_type") == Visibility.EPHEMERAL
+    return (texts.CONSOLE_EPHEMERAL + "\n" if private else "") + str(payload.get("text", ""))
 
 
 def run_console(settings: Settings, read_line: Callable[[], str | None], out: TextIO) -> int:

@@ -9,9 +9,9 @@ from gunicorn.app.base import BaseApplication
 from slack_bolt import App
 from slack_bolt.adapter.wsgi import SlackRequestHandler
 
-from bot.health import with_health
-from bot.metrics import worker_exited
-from bot.request_guard import guard
+from bot.operations.metrics import worker_exited
+from bot.serving.health import with_health
+from bot.serving.request_guard import guard
 
 if TYPE_CHECKING:
     from wsgiref.types import WSGIApplication

@@ -16,9 +16,9 @@ from urllib.error import URLError
 from slack_bolt.error import BoltError
 from slack_sdk.errors import SlackApiError
 
-from bot import texts
-from bot.logs import configure_logging
-from bot.settings import ConfigError, Mode, Settings, load_settings
+from bot.operations.logs import configure_logging
+from bot.operations.settings import ConfigError, Mode, Settings, load_settings
+from bot.texts import operator as texts
 
 EXIT_CONFIG = 2
 EXIT_UNREACHABLE = 1
@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
         mode = Mode(args.mode) if args.mode else settings.default_mode()
         settings.require_for(mode)
     except ConfigError as error:
-        print(texts.config_error(error.variable, error.problem), file=sys.stderr)
+        print(texts.CONFIG_ERROR.format(variable=error.variable, problem=error.problem), file=sys.stderr)
         return EXIT_CONFIG
     # In the console, log lines would interleave with the answers; only warnings unless debugging.
     quiet = mode is Mode.CONSOLE and settings.log_level != "DEBUG"
@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
         "WARNING" if quiet else settings.log_level, settings.log_format, settings.effbatch_log_command_text
     )
     if mode is Mode.CONSOLE:
-        from bot.console import run_console, stream_reader, terminal_reader
+        from bot.serving.console import run_console, stream_reader, terminal_reader
 
         reader = terminal_reader if sys.stdin.isatty() else stream_reader(sys.stdin)
         return run_console(settings, reader, sys.stdout)
@@ -60,24 +60,24 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return _serve(mode, settings, args.host, args.port or settings.port)
     except (BoltError, SlackApiError) as error:
-        print(texts.slack_rejected(str(error)), file=sys.stderr)
+        print(texts.SLACK_REJECTED.format(detail=error), file=sys.stderr)
         return EXIT_CONFIG
     except (URLError, OSError) as error:
-        print(texts.slack_unreachable(settings.slack_api_url, str(error)), file=sys.stderr)
+        print(texts.SLACK_UNREACHABLE.format(url=settings.slack_api_url, detail=error), file=sys.stderr)
         return EXIT_UNREACHABLE
 
 
 def _serve(mode: Mode, settings: Settings, host: str, port: int) -> int:
-    from bot.app import create_app
+    from bot.slack.app import create_app
 
     app = create_app(settings)
     if mode is Mode.HTTP:
-        from bot.http_server import serve_http
+        from bot.serving.http_server import serve_http
 
         assert settings.slack_signing_secret is not None  # require_for(Mode.HTTP) checked it
         serve_http(app, settings.slack_signing_secret.get_secret_value(), host, port, settings.web_concurrency)
         return 0
-    from bot.socket_mode import serve_socket_mode
+    from bot.serving.socket_mode import serve_socket_mode
 
     assert settings.slack_app_token is not None  # require_for(Mode.SOCKET) checked it
     serve_socket_mode(app, settings.slack_app_token.get_secret_value(), host, port)

@@ -17,7 +17,7 @@ import json
 import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs
 
 from slack_sdk.signature import SignatureVerifier
@@ -42,7 +42,7 @@ class Refusal:
     def body(self) -> bytes:
         return json.dumps({"error": self.reason}).encode()
 
-    def lambda_response(self) -> dict[str, object]:
+    def lambda_response(self) -> dict[str, Any]:
         """The same refusal as an API Gateway response."""
         return {
             "statusCode": self.status,
@@ -103,11 +103,13 @@ def guard(inner: WSGIApplication, signing_secret: str, path: str) -> WSGIApplica
         if environ.get("REQUEST_METHOD") != "POST" or environ.get("PATH_INFO") != path:
             return inner(environ, start_response)
         body = _read_limited(environ)
+        if body is None:
+            return _refuse(TOO_LARGE, start_response)
         headers = {
             key[5:].replace("_", "-").lower(): value for key, value in environ.items() if key.startswith("HTTP_")
         }
         headers["content-type"] = environ.get("CONTENT_TYPE", "")
-        refusal = TOO_LARGE if body is None else check(headers, body, verifier)
+        refusal = check(headers, body, verifier)
         if refusal is not None:
             return _refuse(refusal, start_response)
         environ["wsgi.input"] = io.BytesIO(body)

@@ -10,7 +10,7 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 from slack_bolt import App
 from slack_bolt.adapter.socket_mode.websocket_client import SocketModeHandler
 
-from bot.health import with_health
+from bot.serving.health import with_health
 
 PING_INTERVAL = 5
 

@@ -8,7 +8,7 @@ from urllib.error import URLError
 
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
-from slack_sdk.http_retry import HttpRequest, HttpResponse, RetryState
+from slack_sdk.http_retry import HttpRequest, HttpResponse, RetryHandler, RetryState
 from slack_sdk.http_retry.builtin_handlers import (
     ConnectionErrorRetryHandler,
     RateLimitErrorRetryHandler,
@@ -16,12 +16,13 @@ from slack_sdk.http_retry.builtin_handlers import (
 )
 from slack_sdk.webhook import WebhookClient
 
-from bot.metrics import SLACK_API_FAILURES
+from bot.operations.metrics import SLACK_API_FAILURES
+from bot.texts import answers as texts
 
 log = logging.getLogger("effbatch")
 
-#: Seconds one Web API call may take: a trigger_id is valid for 3 s, and the user is waiting.
-WEB_API_TIMEOUT = 2.5
+#: Whole seconds one Web API call may take (slack_sdk takes an int): a trigger_id is valid for 3 s.
+WEB_API_TIMEOUT = 2
 #: A rate limit is retried only when Slack asks to wait at most this long.
 MAX_RETRY_AFTER = 1
 
@@ -50,7 +51,7 @@ class BoundedRateLimitRetryHandler(RateLimitErrorRetryHandler):
             return False
 
 
-def retry_handlers() -> list[Any]:
+def retry_handlers() -> list[RetryHandler]:
     return [
         ConnectionErrorRetryHandler(max_retry_count=1),
         BoundedRateLimitRetryHandler(max_retry_count=1),
@@ -66,10 +67,10 @@ def create_web_client(token: str | None, base_url: str) -> WebClient:
 def describe(error: Exception) -> str:
     """A short, token-free description of a failed Slack call for a user and a log line."""
     if isinstance(error, SlackApiError):
-        return f"Slack: {error.response.get('error', error.response.status_code)}"
+        return texts.SLACK_REFUSED.format(error=error.response.get("error", error.response.status_code))
     if isinstance(error, TimeoutError) or "timed out" in str(error):
-        return "Zeitüberschreitung"
-    return "keine Verbindung"
+        return texts.SLACK_TIMEOUT
+    return texts.SLACK_NO_CONNECTION
 
 
 def post_to_response_url(url: str, payload: dict[str, Any]) -> bool:

@@ -1,0 +1,1 @@
+"""Running the bot: settings, metrics and logs."""

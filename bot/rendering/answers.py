@@ -1,0 +1,293 @@
+"""From command text to the answer's document: parse, compute, say it. Pure.
+
+One composition per kind of answer: a plan (B and T, with whatever was derived), a
+target that whole numbers do not reach (the nearest options), a comparison; errors in
+``problems``, the help in ``help``.
+"""
+
+from __future__ import annotations
+
+from bot.document import (
+    Answer,
+    AnswerKind,
+    Bullet,
+    Columns,
+    Divider,
+    Document,
+    Field,
+    Fields,
+    Formula,
+    Note,
+    Part,
+    Section,
+    Visibility,
+)
+from bot.rendering import formulas
+from bot.rendering.formatting import byte_size, decimal, number, rounded, significant
+from bot.rendering.help import help_answer
+from bot.rendering.problems import error_answer
+from bot.rendering.whatif import comparison_choices, plan_choices
+from bot.texts import answers as texts
+from bot.texts.glossary import label
+from core import (
+    FACTORS,
+    Argument,
+    CompareCommand,
+    Comparison,
+    HelpRequest,
+    InputError,
+    Outcome,
+    Plan,
+    PlanCommand,
+    compare,
+    parse_command,
+    plan,
+)
+from core.model import Solution
+
+
+def answer_command(text: str, default_visibility: Visibility) -> Answer:
+    """The answer to ``text``: its kind and its document."""
+    try:
+        match parse_command(text):
+            case HelpRequest():
+                return help_answer(default_visibility)
+            case PlanCommand(request=request, private=private):
+                result = plan(request)
+                kind = AnswerKind.CALCULATION if result.solution is None else AnswerKind.SOLVE
+                if not result.exact:
+                    kind = AnswerKind.OPTIONS
+                return Answer(kind, plan_document(result, _visibility(private, default_visibility)))
+            case CompareCommand(before=before, after=after, lr=lr, private=private):
+                compared = compare(before, after, lr)
+                return Answer(
+                    AnswerKind.COMPARISON, comparison_document(compared, _visibility(private, default_visibility))
+                )
+    except InputError as error:
+        return error_answer(error)
+
+
+def _visibility(private: bool, default: Visibility) -> Visibility:
+    return Visibility.EPHEMERAL if private else default
+
+
+# --- plans --------------------------------------------------------------------------------
+
+
+def plan_document(plan: Plan, visibility: Visibility) -> Document:
+    """The answer to one setup: B (and T) with every derived value broken down, and what-if choices."""
+    if plan.outcome is None:
+        return _unreachable_document(plan, visibility)
+    outcome = plan.outcome
+    parts: list[Part] = [_input_fields(plan, outcome)]
+    if plan.solution is not None:
+        parts.append(_solution_section(plan, plan.solution))
+    parts += [
+        Section(title=texts.GLOBAL_BATCH_TITLE, lines=(Formula(formulas.batch(outcome)),)),
+        _token_section(outcome),
+        *_derived_sections(outcome),
+        Note(texts.MODEL_LIMITS),
+    ]
+    return Document(
+        title=texts.RESULT_TITLE.format(batch=number(outcome.global_batch)),
+        summary=_result_summary(outcome),
+        visibility=visibility,
+        parts=tuple(parts),
+        choices=plan_choices(plan),
+    )
+
+
+def _result_summary(outcome: Outcome) -> str:
+    summary = texts.RESULT_SUMMARY.format(batch_formula=formulas.batch(outcome))
+    token_formula = formulas.tokens(outcome)
+    if token_formula is None or outcome.tokens_per_step is None:
+        return summary
+    summary += texts.RESULT_SUMMARY_TOKENS.format(token_formula=token_formula)
+    reading = rounded(outcome.tokens_per_step)
+    return summary + (texts.RESULT_SUMMARY_READING.format(reading=reading) if reading else "")
+
+
+def _input_fields(plan: Plan, outcome: Outcome | None) -> Fields:
+    """The values as understood: given, derived from the GPUs, or solved for."""
+    request, solved = plan.request, plan.solution.argument if plan.solution else None
+    fields = []
+    for argument in (*FACTORS, Argument.SEQ_LEN):
+        value = getattr(outcome.setup, argument.value) if outcome else request.value(argument)
+        if value is None:
+            continue
+        mark = ""
+        if argument is solved:
+            mark = texts.SOLVED_MARK
+        elif argument is Argument.DATA_PARALLEL and request.gpus is not None:
+            mark = texts.DERIVED_MARK
+        fields.append(Field(label(argument), number(value), mark))
+    parallelism = outcome.parallelism if outcome else None
+    if parallelism is not None:
+        fields.append(Field(label(Argument.GPUS), number(parallelism.gpus)))
+        shown = formulas.degrees((parallelism.tp, parallelism.pp, parallelism.cp, parallelism.sp))
+        fields.append(Field(texts.MODEL_PARALLEL_FIELD, shown))
+    if plan.solution is not None:
+        target = plan.solution.target
+        fields.append(Field(label(target.argument), number(target.value)))
+    if request.budget is not None:
+        fields.append(Field(label(Argument.BUDGET), number(request.budget)))
+    if request.activation_per_sample is not None:
+        fields.append(Field(label(Argument.ACTIVATION), byte_size(request.activation_per_sample)))
+    return Fields(tuple(fields))
+
+
+def _token_section(outcome: Outcome) -> Section:
+    formula = formulas.tokens(outcome)
+    if formula is None or outcome.tokens_per_step is None:
+        return Section(title=texts.TOKENS_HINT_TITLE, lines=(texts.TOKENS_HINT,))
+    reading = rounded(outcome.tokens_per_step)
+    remark = texts.TOKENS_ROUNDED.format(reading=reading) if reading else texts.TOKENS_UNIT
+    return Section(title=texts.TOKENS_TITLE, lines=(Formula(formula, remark),))
+
+
+def _solution_section(plan: Plan, solution: Solution) -> Section:
+    title = texts.SOLVED_TITLE.format(label=label(solution.argument))
+    return Section(title=title, lines=(Formula(formulas.solution(plan, solution)),))
+
+
+def _derived_sections(outcome: Outcome) -> list[Section]:
+    """GPUs ↔ d, optimizer steps for a budget, activation memory: each where it applies."""
+    sections = []
+    if outcome.parallelism is not None:
+        title = texts.GPUS_TITLE if outcome.parallelism.gpus_given else texts.GPUS_DERIVED_TITLE
+        formula = formulas.data_parallel(outcome.parallelism, outcome.setup.data_parallel)
+        sections.append(Section(title=title, lines=(Formula(formula),)))
+    if (steps := formulas.optimizer_steps(outcome)) is not None and outcome.budget is not None:
+        reading = rounded(outcome.budget)
+        remark = texts.BUDGET_READING.format(reading=reading) if reading else ""
+        sections.append(Section(title=texts.BUDGET_TITLE, lines=(Formula(steps, remark),)))
+    if (memory := formulas.activation(outcome)) is not None:
+        sections.append(Section(title=texts.ACTIVATION_TITLE, lines=(Formula(memory), texts.ACTIVATION_NOTE)))
+    return sections
+
+
+def _unreachable_document(plan: Plan, visibility: Visibility) -> Document:
+    """A target whole numbers miss: the division, then the nearest feasible values below and above."""
+    solution = plan.solution
+    if solution is None:
+        msg = "only a solved-for factor can miss its target"
+        raise ValueError(msg)
+    symbol = solution.argument.symbol
+    options = []
+    for option in plan.options:
+        line = texts.OPTION.format(
+            symbol=symbol,
+            value=number(getattr(option.setup, solution.argument.value)),
+            batch=number(option.global_batch),
+        )
+        if option.tokens_per_step is not None:
+            line += texts.OPTION_TOKENS.format(tokens=number(option.tokens_per_step))
+        if option.optimizer_steps is not None:
+            line += texts.OPTION_STEPS.format(steps=number(option.optimizer_steps))
+        options.append(line)
+    explanation = texts.UNREACHABLE_EXPLANATION.format(symbol=symbol)
+    target = f"{solution.target.argument.symbol} = {number(solution.target.value)}"
+    choices = [
+        texts.UNREACHABLE_CHOICE.format(
+            symbol=symbol, value=number(getattr(o.setup, solution.argument.value)), batch=number(o.global_batch)
+        )
+        for o in plan.options
+    ]
+    return Document(
+        title=texts.UNREACHABLE_TITLE.format(
+            symbol=solution.target.argument.symbol, value=number(solution.target.value)
+        ),
+        summary=texts.UNREACHABLE_SUMMARY.format(target=target, choices=" oder ".join(choices)),
+        visibility=visibility,
+        parts=(
+            _input_fields(plan, None),
+            _solution_section(plan, solution),
+            Section(lines=(explanation, *(Bullet(option) for option in options))),
+            Note(texts.MODEL_LIMITS),
+        ),
+        choices=plan_choices(plan),
+    )
+
+
+# --- comparisons ------------------------------------------------------------------------------
+
+
+def _side_column(title: str, plan: Plan, outcome: Outcome) -> Section:
+    setup = outcome.setup
+    values = ", ".join(
+        f"{a.symbol} = {number(v)}" for a in (*FACTORS, Argument.SEQ_LEN) if (v := getattr(setup, a.value)) is not None
+    )
+    lines = [values, f"B = {number(outcome.global_batch)}"]
+    if outcome.tokens_per_step is not None:
+        lines.append(f"T = {number(outcome.tokens_per_step)}")
+    if plan.solution is not None:
+        lines.append(f"{plan.solution.argument.symbol} {texts.SOLVED_MARK}")
+    return Section(title=title, lines=tuple(lines))
+
+
+def _derived_formulas(plan: Plan, outcome: Outcome) -> tuple[Formula, ...]:
+    """Every value of one side that was derived rather than given, as its formula."""
+    found = []
+    if outcome.parallelism is not None:
+        found.append(formulas.data_parallel(outcome.parallelism, outcome.setup.data_parallel))
+    if plan.solution is not None:
+        found.append(formulas.solution(plan, plan.solution))
+    found += [f for f in (formulas.optimizer_steps(outcome), formulas.activation(outcome)) if f is not None]
+    return tuple(Formula(f) for f in found)
+
+
+def comparison_document(comparison: Comparison, visibility: Visibility) -> Document:
+    """Both setups, k = B₂ / B₁ and the learning-rate rules, with a warmup warning from k ≥ 8 on."""
+    before, after = comparison.before, comparison.after
+    k, sqrt_k = decimal(float(comparison.factor)), decimal(comparison.sqrt_factor)
+    parts: list[Part] = [
+        Columns(
+            (
+                _side_column(texts.BEFORE, comparison.before_plan, before),
+                _side_column(texts.AFTER, comparison.after_plan, after),
+            )
+        )
+    ]
+    for title, side_plan, outcome in (
+        (texts.BEFORE, comparison.before_plan, before),
+        (texts.AFTER, comparison.after_plan, after),
+    ):
+        if derived := _derived_formulas(side_plan, outcome):
+            parts.append(Section(title=texts.DERIVED_TITLE.format(side=title), lines=derived))
+    factor = formulas.factor(comparison.factor, before.global_batch, after.global_batch)
+    parts += [
+        Section(title=texts.FACTOR_TITLE, lines=(Formula(factor),)),
+        *_learning_rate_sections(comparison, k, sqrt_k),
+    ]
+    if comparison.factor >= 8:
+        parts.append(Section(title=texts.WARMUP_TITLE, lines=(texts.WARMUP_WARNING,), warning=True))
+    parts += [Divider(), Note(f"{texts.RULES_OF_THUMB} {texts.MODEL_LIMITS}")]
+    return Document(
+        title=texts.COMPARISON_TITLE.format(
+            factor=k, before=number(before.global_batch), after=number(after.global_batch)
+        ),
+        summary=texts.COMPARISON_SUMMARY.format(
+            factor=k, before=number(before.global_batch), after=number(after.global_batch), sqrt=sqrt_k
+        ),
+        visibility=visibility,
+        parts=tuple(parts),
+        choices=comparison_choices(comparison),
+    )
+
+
+def _learning_rate_sections(comparison: Comparison, k: str, sqrt_k: str) -> tuple[Section, ...]:
+    """The two scaling rules, with the new learning rates where one was given (else a hint how)."""
+    if comparison.factor == 1:
+        return (Section(title=texts.LR_TITLE, lines=(texts.LR_UNCHANGED,)),)
+    rates = comparison.lr
+    if rates is None:
+        rules = [
+            texts.LR_RULE.format(rule=rule, factor=f) for rule, f in ((texts.LR_LINEAR, k), (texts.LR_SQRT, sqrt_k))
+        ]
+        return (Section(title=texts.LR_TITLE, lines=(*(Bullet(rule) for rule in rules), texts.LR_HINT)),)
+    base = significant(rates.base)
+    rules = [
+        texts.LR_RULE_SCALED.format(rule=texts.LR_LINEAR, base=base, factor=k, scaled=significant(rates.linear)),
+        texts.LR_RULE_SCALED.format(rule=texts.LR_SQRT, base=base, factor=sqrt_k, scaled=significant(rates.sqrt)),
+    ]
+    return (Section(title=texts.LR_TITLE, lines=tuple(Bullet(rule) for rule in rules)),)

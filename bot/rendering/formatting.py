@@ -1,0 +1,62 @@
+"""German number formats (through Babel) and quoting of user text."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from babel.numbers import format_compact_decimal, format_decimal
+
+LOCALE = "de_DE"
+#: From here on a rounded reading ("8,4 Mio.") says more than the digits.
+ROUNDED_FROM = 1_000_000
+#: User text quoted back in a message is cut to this many characters.
+MAX_QUOTE = 40
+
+
+@lru_cache(maxsize=4096)
+def number(value: int) -> str:
+    """2048 → '2.048'. Cached: the same few values recur in every answer, and Babel takes ~20 µs a call."""
+    return format_decimal(value, locale=LOCALE)
+
+
+@lru_cache(maxsize=4096)
+def rounded(value: int) -> str | None:
+    """8388608 → '8,4 Mio.'; None below a million, where the digits read fine."""
+    if value < ROUNDED_FROM:
+        return None
+    return format_compact_decimal(value, format_type="short", locale=LOCALE, fraction_digits=1)
+
+
+def decimal(value: float, pattern: str = "#,##0.##") -> str:
+    """A non-integer in German notation: 2,83; the pattern is Babel's (CLDR) number pattern."""
+    return format_decimal(value, format=pattern, locale=LOCALE)
+
+
+def significant(value: float) -> str:
+    """Up to three significant digits, for learning rates: 0,000849."""
+    return format_decimal(value, format="@##", locale=LOCALE)
+
+
+_DECIMAL_UNITS = (("TB", 1000**4), ("GB", 1000**3), ("MB", 1000**2), ("KB", 1000))
+_BINARY_UNITS = (("TiB", 1024**4), ("GiB", 1024**3), ("MiB", 1024**2), ("KiB", 1024))
+
+
+def byte_size(value: int) -> str:
+    """Bytes in the largest fitting unit; binary (GiB) when the amount is binary, else decimal (GB)."""
+    binary = value % 1024 == 0 and value % 1000 != 0
+    for unit, size in _BINARY_UNITS if binary else _DECIMAL_UNITS:
+        if value >= size:
+            return f"{decimal(value / size)}\u00a0{unit}"
+    return f"{number(value)}\u00a0B"
+
+
+def unescape(text: str) -> str:
+    """Undo Slack's escaping of the text it sends (``&lt;`` for a typed ``<``)."""
+    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+
+
+def quote(text: str) -> str:
+    """User text as typed, shortened, in German quotes: „acht“. Each layout escapes it for its medium."""
+    typed = unescape(text)
+    shortened = typed if len(typed) <= MAX_QUOTE else typed[: MAX_QUOTE - 1] + "…"
+    return f"„{shortened}“"

@@ -1,0 +1,118 @@
+"""Input problems in German: each template from ``bot.texts.problems`` filled from its problem."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from bot.document import Answer, AnswerKind, Bullet, Document, Note, Section, Visibility
+from bot.rendering.formatting import number, quote
+from bot.rendering.formulas import degrees
+from bot.texts import problems as texts
+from bot.texts.glossary import label, list_de
+from core import MODEL_PARALLEL, Argument, InputError, Problem, ProblemKind, Side
+
+#: At most this many problems are listed one by one; the rest are counted.
+MAX_PROBLEMS_SHOWN = 10
+
+
+def problem_text(problem: Problem) -> str:
+    """One problem in German, without naming the argument (a form shows it under the field)."""
+    return texts.TEMPLATES[problem.kind].format_map(_fields(problem))
+
+
+def problem_lines(problems: Iterable[Problem]) -> list[str]:
+    """One German sentence per problem, at most ``MAX_PROBLEMS_SHOWN`` plus a count of the rest."""
+    problems = list(problems)
+    lines = [_about(p) + problem_text(p) for p in problems[:MAX_PROBLEMS_SHOWN]]
+    if len(problems) > MAX_PROBLEMS_SHOWN:
+        lines.append(texts.MORE_PROBLEMS.format(count=len(problems) - MAX_PROBLEMS_SHOWN))
+    return lines
+
+
+def error_answer(error: InputError) -> Answer:
+    """What was wrong, what is expected, an example; always only to the caller."""
+    lines = problem_lines(error.problems)
+    document = Document(
+        title=texts.ERROR_TITLE,
+        summary=f"{texts.ERROR_TITLE}: {lines[0]}",
+        visibility=Visibility.EPHEMERAL,
+        parts=(Section(lines=tuple(Bullet(line) for line in lines)), Note(texts.ERROR_USAGE)),
+    )
+    return Answer(AnswerKind.INPUT_ERROR, document)
+
+
+def _about(problem: Problem) -> str:
+    where = texts.ON_SIDE.format(side=texts.SIDES[problem.side]) if problem.side is Side.AFTER else ""
+    return where + (texts.ABOUT.format(label=label(problem.argument)) if problem.argument else "")
+
+
+def _fields(problem: Problem) -> dict[str, str]:
+    """What a template may name: the typed text, the argument's expectation, symbol and bound, the ctx."""
+    argument = problem.argument
+    fields = {
+        "text": quote(problem.text or ""),
+        "expected": texts.EXPECTED.get(argument, texts.POSITIVE_WHOLE) if argument else texts.POSITIVE_WHOLE,
+        "symbol": argument.symbol if argument else "",
+        "bound": number(argument.upper_bound) if argument else "",
+    }
+    fields |= {key: _formatted(value) for key, value in problem.ctx.items()}
+    specific = _SPECIFIC.get(problem.kind)
+    return fields | specific(problem) if specific else fields
+
+
+def _formatted(value: Any) -> str:
+    """A ctx value as a message shows it: numbers German, arguments by their label."""
+    if isinstance(value, bool) or value is None:
+        return ""
+    if isinstance(value, int):
+        return number(value)
+    if isinstance(value, Argument):
+        return value.symbol
+    return str(value)
+
+
+def _degrees(problem: Problem) -> dict[str, str]:
+    return {"degrees": degrees(problem.ctx["degrees"][a] for a in MODEL_PARALLEL)}
+
+
+def _missing(problem: Problem) -> dict[str, str]:
+    missing = problem.ctx["missing"]
+    return {"missing": list_de(label(a) for a in missing), "verb": texts.verb(len(missing), "fehlt", "fehlen")}
+
+
+def _positional_after_named(problem: Problem) -> dict[str, str]:
+    typed = problem.ctx["texts"]
+    return {"texts": list_de(quote(t) for t in typed), "verb": texts.verb(len(typed), "steht", "stehen")}
+
+
+def _target_conflict(problem: Problem) -> dict[str, str]:
+    ctx = problem.ctx
+    values = [*ctx["factors"].values()] + ([ctx["seq_len"]] if ctx["seq_len"] else [])
+    return {
+        "formula": "b · d · a · L" if ctx["seq_len"] else "b · d · a",
+        "factors": " × ".join(number(v) for v in values),
+    }
+
+
+_SPECIFIC: Mapping[ProblemKind, Callable[[Problem], dict[str, str]]] = {
+    ProblemKind.MISSING_VALUES: _missing,
+    ProblemKind.NOT_ENOUGH_FACTORS: _missing,
+    ProblemKind.POSITIONAL_AFTER_NAMED: _positional_after_named,
+    ProblemKind.UNKNOWN_KEY: lambda p: {
+        "key": quote(p.ctx["key"]),
+        "suggestions": texts.did_you_mean(p.ctx["suggestions"]),
+    },
+    ProblemKind.DUPLICATE: lambda p: {"first": quote(p.ctx["first"])},
+    ProblemKind.UNKNOWN_SUFFIX: lambda p: {
+        "suffix": quote(p.ctx["suffix"]),
+        "allowed": ", ".join(dict.fromkeys(p.ctx["allowed"])),
+        "hint": texts.SUFFIX_HINTS.get(p.argument, "") if p.argument else "",
+    },
+    ProblemKind.GPUS_NOT_DIVISIBLE: lambda p: (
+        _degrees(p) | {"fits": texts.either([number(v) for v in (p.ctx["below"], p.ctx["above"]) if v])}
+    ),
+    ProblemKind.DATA_PARALLEL_CONFLICT: _degrees,
+    ProblemKind.TARGET_CONFLICT: _target_conflict,
+    ProblemKind.NOT_EXACT_IN_COMPARISON: lambda p: {"side": texts.SIDES[p.side or Side.BEFORE]},
+}

@@ -1,0 +1,1 @@
+"""Entry points and transports: the command lines, the console, HTTP, Socket Mode, Lambda, health, the guard."""

@@ -1,0 +1,188 @@
+"""The listeners: plain functions over one frozen ``Dependencies``, wired by ``bot.slack.app``.
+
+Each reads the request, asks a pure function for the answer (``bot.rendering``),
+hands the result to Slack and counts it. Expected failures of Slack's Web API become
+a German message to whoever is waiting; anything unexpected goes to ``on_error``,
+which logs it with its traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from slack_bolt import Ack, BoltResponse
+from slack_sdk import WebClient
+from slack_sdk.models.views import View
+
+from bot.document import Answer, AnswerKind, ChangedBy, Document, Visibility
+from bot.operations.metrics import ANSWERS, INPUT_ERRORS
+from bot.rendering import views
+from bot.rendering.answers import plan_document
+from bot.rendering.whatif import action_label
+from bot.slack.web_api import SLACK_FAILURES, describe, failed
+from bot.texts import answers as texts
+from core import InputError, PlanCommand, parse_command
+
+log = logging.getLogger("effbatch")
+
+_USER_ID = re.compile(r"[UW][A-Z0-9]{2,20}")
+
+
+class AnswerFunction(Protocol):
+    """Command text → its answer (``bot.rendering.answers.answer_command``; tests pass a failing one)."""
+
+    def __call__(self, text: str, default_visibility: Visibility, /) -> Answer: ...
+
+
+#: A document laid out as the payload its medium receives (``bot.rendering.block_kit.message`` in Slack).
+Layout = Callable[[Document], dict[str, Any]]
+#: Posts a payload to a response_url; False when it was not taken.
+Deliver = Callable[[str, dict[str, Any]], bool]
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """An answer laid out: its kind and the payload."""
+
+    kind: AnswerKind
+    payload: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Dependencies:
+    """Everything the listeners use besides the request itself."""
+
+    visibility: Visibility
+    answer: AnswerFunction
+    layout: Layout
+    #: Command text → the laid-out answer, cached where configured (the payloads are shared: never modify them).
+    rendered: Callable[[str], Rendered]
+    deliver: Deliver
+    log_text: bool = False
+
+
+def on_command(deps: Dependencies, ack: Ack, command: dict[str, Any], client: WebClient) -> None:
+    """``/effbatch …``: the answer in the acknowledgement; with no text, the form."""
+    text = command.get("text", "")
+    if not text.strip():
+        form = views.form_view(deps.visibility, command.get("response_url"))
+        failure = _open_form(client, command.get("trigger_id", ""), form)
+        ack(failure) if failure else ack()
+        _answered("form", command.get("team_id"), command.get("channel_id"))
+        return
+    rendered = deps.rendered(text)
+    ack(rendered.payload)
+    _answered(rendered.kind, command.get("team_id"), command.get("channel_id"), text if deps.log_text else None)
+
+
+def on_whatif(deps: Dependencies, ack: Ack, action: dict[str, Any], body: dict[str, Any]) -> None:
+    """A what-if button: the answer to its value replaces the message; a damaged value is told to the clicker."""
+    ack()
+    answer = deps.answer(str(action.get("value", "")), deps.visibility)
+    if answer.kind is AnswerKind.INPUT_ERROR:
+        payload = deps.layout(answer.document) | {"replace_original": False}
+        label = str(answer.kind)
+    else:
+        changed = answer.document.changed(_changed_by(body, action_label(str(action.get("action_id", "")))))
+        payload = replacing(deps.layout(changed))
+        label = f"whatif_{answer.kind}"
+    deps.deliver(body.get("response_url", ""), payload)
+    _answered(label, _team(body), body.get("channel", {}).get("id"))
+
+
+def on_adjust(deps: Dependencies, ack: Ack, action: dict[str, Any], body: dict[str, Any], client: WebClient) -> None:
+    """ "Anpassen…": the form, prefilled with the answer's values; submitting replaces the answer."""
+    ack()
+    try:
+        command = parse_command(str(action.get("value", "")))
+    except InputError:
+        command = None
+    request = command.request if isinstance(command, PlanCommand) else None
+    form = views.form_view(deps.visibility, body.get("response_url"), request, replace=True)
+    failure = _open_form(client, body.get("trigger_id", ""), form)
+    if failure:
+        deps.deliver(body.get("response_url", ""), failure | {"replace_original": False})
+
+
+def on_open_form(deps: Dependencies, ack: Ack, body: dict[str, Any], client: WebClient) -> None:
+    """The App Home's button: the form, answering inside the modal."""
+    ack()
+    _open_form(client, body.get("trigger_id", ""), views.form_view(deps.visibility, None))
+
+
+def on_form(deps: Dependencies, ack: Ack, view: dict[str, Any], body: dict[str, Any]) -> None:
+    """A submitted form: errors inline under their fields, or the answer to the channel (or in the modal)."""
+    try:
+        result, chosen, metadata = views.read_form(view)
+    except views.FormError as error:
+        ack(response_action="errors", errors=error.errors)
+        _answered(AnswerKind.INPUT_ERROR, _team(body), None)
+        return
+    document = plan_document(result, chosen or deps.visibility)
+    url = metadata.get("response_url")
+    payload = deps.layout(document)
+    if url is None:
+        ack(response_action="update", view=views.result_view(document))
+    elif deps.deliver(url, replacing(payload) if metadata.get("replace") else payload):
+        ack()
+    else:
+        ack(response_action="update", view=views.result_view(document, texts.FORM_POST_FAILED))
+    _answered("form_submission", _team(body), None)
+
+
+def on_home(event: dict[str, Any], client: WebClient) -> None:
+    """The App Home tab, published whenever someone opens it."""
+    if event.get("tab", "home") != "home":
+        return
+    try:
+        client.views_publish(user_id=event["user"], view=views.home_view())
+    except SLACK_FAILURES as error:
+        failed("views.publish", describe(error))
+
+
+def on_error(error: Exception, response: BoltResponse | None) -> BoltResponse | None:
+    """Anything unexpected: logged with its traceback, the user told in German."""
+    log.error("unhandled error in listener", exc_info=error)
+    if response is None:
+        return None
+    return BoltResponse(status=200, body={"response_type": "ephemeral", "text": texts.INTERNAL_ERROR})
+
+
+def replacing(payload: dict[str, Any]) -> dict[str, Any]:
+    """A new answer's payload as the replacement of the message a button sits on (its visibility stays)."""
+    return {key: value for key, value in payload.items() if key != "response_type"} | {"replace_original": True}
+
+
+def _open_form(client: WebClient, trigger_id: str, form: View) -> dict[str, Any] | None:
+    """Open the form; on failure the ephemeral German message for whoever asked."""
+    try:
+        client.views_open(trigger_id=trigger_id, view=form)
+    except SLACK_FAILURES as error:
+        detail = describe(error)
+        failed("views.open", detail)
+        return {"response_type": "ephemeral", "text": texts.OPEN_FORM_FAILED.format(detail=detail)}
+    return None
+
+
+def _changed_by(body: dict[str, Any], action: str) -> ChangedBy | None:
+    """Who clicked, with the user id checked before it is ever embedded as a mention."""
+    user = body.get("user", {}).get("id", "")
+    return ChangedBy(user, action) if isinstance(user, str) and _USER_ID.fullmatch(user) else None
+
+
+def _team(body: dict[str, Any]) -> str | None:
+    team = body.get("team")
+    return team.get("id") if isinstance(team, dict) else None
+
+
+def _answered(kind: str, team: str | None, channel: str | None, text: str | None = None) -> None:
+    """Count and log an answer: team, channel and kind; the command text only where configured."""
+    ANSWERS.labels(kind).inc()
+    if kind == AnswerKind.INPUT_ERROR:
+        INPUT_ERRORS.inc()
+    fields = {"kind": str(kind), "team": team, "channel": channel} | ({"text": text} if text is not None else {})
+    log.info("answered", extra=fields)

@@ -1,0 +1,38 @@
+"""What whoever runs the bot reads: settings, start-up, the command lines' own help."""
+
+from __future__ import annotations
+
+BOT_DESCRIPTION = "Der effbatch-Slack-Bot: effektive Batchgröße und Tokens je Optimizer-Schritt."
+BOT_MODE_HELP = (
+    "socket (Socket Mode, Standard mit SLACK_APP_TOKEN), http (mit SLACK_BOT_TOKEN allein) "
+    "oder console (lokal, ohne Tokens)"
+)
+BOT_PORT_HELP = "Port für HTTP bzw. /healthz (Standard: PORT oder 3000)"
+BOT_HOST_HELP = "Adresse, an die der Server sich bindet (Standard: 0.0.0.0)"
+BOT_ENV_FILE_HELP = "Datei mit Einstellungen (Standard: .env; Umgebungsvariablen haben Vorrang)"
+
+CONFIG_ERROR = "Konfigurationsfehler: {variable} {problem}. Alle Einstellungen mit Erklärung: .env.example"
+MISSING_FOR_MODE = "fehlt, wird für --mode {mode} gebraucht"
+INVALID_VALUE = "ungültiger Wert {value}{allowed}"
+HIDDEN = "(verborgen)"
+PREFIX_REQUIRED = "muss mit {prefix} beginnen ({what})"
+BOT_TOKEN_WHERE = "Bot User OAuth Token unter „OAuth & Permissions“"
+APP_TOKEN_WHERE = "App-Level Token mit connections:write unter „Basic Information“"
+API_URL_REQUIRED = "muss eine http(s)-URL sein, z. B. https://slack.com/api/"
+#: What a setting accepts, shown after a value it does not.
+ALLOWED = {
+    "EFFBATCH_RESPONSE_TYPE": " – erlaubt: in_channel, ephemeral",
+    "LOG_LEVEL": " – erlaubt: DEBUG, INFO, WARNING, ERROR",
+    "PORT": " – erwartet: eine Portnummer von 1 bis 65535",
+    "WEB_CONCURRENCY": " – erwartet: eine Zahl von 1 bis 64",
+    "LOG_FORMAT": " – erlaubt: plain, json",
+    "EFFBATCH_LOG_COMMAND_TEXT": " – erlaubt: true, false",
+    "EFFBATCH_ANSWER_CACHE": " – erwartet: eine Zahl von 0 (aus) bis 1.000.000",
+}
+
+SLACK_REJECTED = (
+    "Slack hat die Anmeldung abgelehnt ({detail}). Prüfe SLACK_BOT_TOKEN und SLACK_APP_TOKEN; Erklärung in .env.example"
+)
+SLACK_UNREACHABLE = "Slack ist unter {url} nicht erreichbar ({detail}). Prüfe das Netz oder SLACK_API_URL."
+
+JSON_NEEDS_VALUES = "Mit --json gibt es keine Hilfe als JSON; ohne --json aufrufen: effbatch hilfe"

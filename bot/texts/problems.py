@@ -1,0 +1,104 @@
+"""Messages for bad input, one template per ``ProblemKind``, filled from the problem.
+
+Every template may use ``{text}`` (what was typed, quoted), ``{expected}`` (what the
+argument takes, with an example), ``{symbol}`` and ``{bound}`` (the argument's), and
+the problem's ``ctx`` values, formatted. Functions remain only where grammar needs logic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from bot.texts.glossary import COMMAND, list_de
+from core import Argument, ProblemKind, Side
+
+ERROR_TITLE = "Das habe ich nicht verstanden"
+ERROR_USAGE = (
+    f"So geht's: `{COMMAND} b d a [L]`, z. B. `{COMMAND} 8 64 4 4096`, "
+    f"oder benannt `{COMMAND} b=8 d=64 a=4 L=4k`. Alle Schlüssel und Formate: `{COMMAND} hilfe`."
+)
+POSITIVE_WHOLE = "eine ganze Zahl ab 1, z. B. `8`, `4.096`, `4_096` oder `4k`"
+#: What each argument takes, where it differs from a plain count.
+EXPECTED: Mapping[Argument, str] = {}
+MORE_PROBLEMS = "… und {count} weitere Probleme."
+SIDES = {Side.BEFORE: "vor `vs`", Side.AFTER: "nach `vs`"}
+ON_SIDE = "({side}) "
+ABOUT = "{label}: "
+SUFFIX_HINTS: Mapping[Argument, str] = {Argument.SEQ_LEN: " (bei der Sequenzlänge heißt k ×1.024, also 4k = 4.096)"}
+
+TEMPLATES: Mapping[ProblemKind, str] = {
+    ProblemKind.MISSING_VALUES: (
+        "Es {verb} {missing}. Nötig sind b d a (für d auch `gpus=`), z. B. `8 64 4` – oder zwei davon und ein "
+        "Ziel `B=` bzw. `T=`, dann rechne ich den dritten aus."
+    ),
+    ProblemKind.NOT_ENOUGH_FACTORS: (
+        "Für ein Ziel brauche ich zwei der drei Werte b, d, a; es fehlen {missing}. "
+        "Gib einen davon an, den anderen rechne ich aus, z. B. `gpus=512 tp=8 b=2 B=2048`."
+    ),
+    ProblemKind.TOO_MANY_VALUES: (
+        "{text} ist ein Wert zu viel: höchstens vier Zahlen ohne Namen, in der Reihenfolge b d a L."
+    ),
+    ProblemKind.POSITIONAL_AFTER_NAMED: (
+        "{texts} {verb} ohne Namen hinter einem benannten Wert. Zahlen ohne Namen kommen zuerst (b d a L), "
+        "benannte danach, z. B. `8 64 a=4` – oder alles benannt: `tp=8 b=8 d=64 a=4`."
+    ),
+    ProblemKind.UNKNOWN_KEY: (
+        f"Unbekannter Schlüssel {{key}} in {{text}}.{{suggestions}} Alle Schlüssel zeigt `{COMMAND} hilfe`."
+    ),
+    ProblemKind.DUPLICATE: "doppelt angegeben, als {first} und als {text}. Bitte nur einmal.",
+    ProblemKind.EMPTY_VALUE: "in {text} fehlt der Wert nach `=`. Erwartet: {expected}.",
+    ProblemKind.NOT_A_NUMBER: "{text} ist keine Zahl. Erwartet: {expected}.",
+    ProblemKind.BAD_GROUPING: (
+        "{text} ist keine ganze Zahl: Der Punkt trennt nur Dreiergruppen (4.096, 1.048.576). Erwartet: {expected}."
+    ),
+    ProblemKind.NOT_WHOLE: "{text} ist keine ganze Zahl. Erwartet: {expected}.",
+    ProblemKind.NOT_POSITIVE: "{text} ist nicht positiv. Erwartet: {expected}.",
+    ProblemKind.SCIENTIFIC: "{text}: Exponentenschreibweise lese ich hier nicht. Schreib z. B. `1000` oder `1k`.",
+    ProblemKind.UNKNOWN_SUFFIX: "{text} hat die unbekannte Endung {suffix}. Erlaubt: {allowed}{hint}.",
+    ProblemKind.TOO_LONG: "{text} hat zu viele Stellen. Erwartet: höchstens {bound}.",
+    ProblemKind.TOO_LARGE: "{text} liegt über der Obergrenze von {le}. Das ist vermutlich ein Tippfehler.",
+    ProblemKind.MISSING_UNIT: (
+        "{text} braucht eine Einheit: B, KB, MB, GB, TB (×1.000) oder KiB, MiB, GiB, TiB (×1.024), z. B. `act=1,5GiB`."
+    ),
+    ProblemKind.GPUS_NOT_DIVISIBLE: (
+        "{gpus} GPUs lassen sich nicht auf TP · PP · CP · SP = {degrees} = {product} aufteilen "
+        "(Rest {remainder}). Passend wären z. B. {fits} GPUs."
+    ),
+    ProblemKind.DATA_PARALLEL_CONFLICT: (
+        "angegeben ist d = {given}, aus den GPUs folgt aber d = {gpus} / ({degrees}) = {derived}. "
+        "Gib nur eins von beiden an."
+    ),
+    ProblemKind.TARGET_CONFLICT: (
+        "{formula} = {factors} = {product}, vorgegeben ist aber {symbol} = {target}. "
+        "Lass einen der Werte b, d, a weg, dann rechne ich ihn passend aus."
+    ),
+    ProblemKind.NEEDS_SEQ_LEN: "braucht die Sequenzlänge, z. B. `L=4096` oder als vierten Wert.",
+    ProblemKind.TWO_TARGETS: "`B=` und `T=` zusammen geht nicht: Gib nur ein Ziel vor.",
+    ProblemKind.SOLVED_OUT_OF_RANGE: "dafür wäre {symbol} = {value} nötig, mehr als die Obergrenze {bound}.",
+    ProblemKind.LR_WITHOUT_COMPARISON: (
+        f"`lr=` skaliere ich nur im Vergleich zweier Setups, z. B. `{COMMAND} 8 64 4 4096 vs d=512 lr=3e-4`."
+    ),
+    ProblemKind.TOO_MANY_COMPARISONS: (
+        f"Nur ein `vs` je Befehl: Ich vergleiche zwei Setups, z. B. `{COMMAND} 8 64 4 vs d=128`."
+    ),
+    ProblemKind.EMPTY_SIDE: f"Vor und nach `vs` gehört ein Setup, z. B. `{COMMAND} 8 64 4 4096 vs d=512`.",
+    ProblemKind.NOT_EXACT_IN_COMPARISON: (
+        "Im Vergleich geht die Seite {side} nicht in ganzen Zahlen auf. "
+        "Rechne sie erst einzeln und übernimm einen der vorgeschlagenen Werte."
+    ),
+}
+
+
+def verb(count: int, singular: str, plural: str) -> str:
+    """The verb agreeing with ``count`` subjects: 'fehlt' or 'fehlen'."""
+    return singular if count == 1 else plural
+
+
+def did_you_mean(keys: Sequence[str]) -> str:
+    """' Meintest du `seq=` oder `len=`?', or nothing without suggestions."""
+    return " Meintest du " + " oder ".join(f"`{key}=`" for key in keys) + "?" if keys else ""
+
+
+def either(values: Sequence[str]) -> str:
+    """'96 oder 104'."""
+    return list_de(values, "oder")
