@@ -14,6 +14,7 @@ from slack_bolt.logger.messages import warning_client_prioritized_and_token_skip
 from slack_bolt.middleware import Middleware
 from slack_sdk import WebClient
 
+from bot.document import Visibility
 from bot.operations.metrics import LATENCY
 from bot.operations.settings import Settings
 from bot.rendering import block_kit, views
@@ -41,12 +42,10 @@ def create_app(
     ``settings.slack_api_url``); ``authorize`` replaces that for offline use. ``answer``,
     ``layout`` and ``deliver`` are what the console and tests replace.
     """
-    bolt_log = logging.getLogger(BOLT_LOGGER)
-    bolt_log.addFilter(_ignore_env_token_warning)
     token = settings.slack_bot_token.get_secret_value() if settings.slack_bot_token else None
     app = App(
         name="effbatch",
-        logger=bolt_log,
+        logger=_bolt_logger(),
         client=client or create_web_client(token, settings.slack_api_url),
         signing_secret=settings.slack_signing_secret.get_secret_value() if settings.slack_signing_secret else "",
         authorize=authorize,
@@ -54,14 +53,8 @@ def create_app(
         process_before_response=True,
     )
     visibility = settings.effbatch_response_type
-
-    def rendered(text: str) -> Rendered:
-        result = answer(text, visibility)
-        return Rendered(result.kind, layout(result.document))
-
-    # A channel trying the same example at once costs one rendering.
-    cached = lru_cache(maxsize=settings.effbatch_answer_cache)(rendered) if settings.effbatch_answer_cache else rendered
-    deps = Dependencies(visibility, answer, layout, cached, deliver, settings.effbatch_log_command_text)
+    rendered = _renderer(answer, layout, visibility, settings.effbatch_answer_cache)
+    deps = Dependencies(visibility, answer, layout, rendered, deliver, settings.effbatch_log_command_text)
     app.use(_MeasureLatency())
     app.command(COMMAND)(partial(listeners.on_command, deps))
     app.action(re.compile(f"^{WHATIF_PREFIX}"))(partial(listeners.on_whatif, deps))
@@ -71,6 +64,22 @@ def create_app(
     app.event("app_home_opened")(listeners.on_home)
     app.error(listeners.on_error)
     return app
+
+
+def _renderer(answer: AnswerFunction, layout: Layout, visibility: Visibility, cache: int) -> Callable[[str], Rendered]:
+    """Command text → the laid-out answer; cached, since a channel trying one example at once costs one rendering."""
+
+    def rendered(text: str) -> Rendered:
+        result = answer(text, visibility)
+        return Rendered(result.kind, layout(result.document))
+
+    return lru_cache(maxsize=cache)(rendered) if cache else rendered
+
+
+def _bolt_logger() -> logging.Logger:
+    logger = logging.getLogger(BOLT_LOGGER)
+    logger.addFilter(_ignore_env_token_warning)
+    return logger
 
 
 def _ignore_env_token_warning(record: logging.LogRecord) -> bool:
