@@ -20,6 +20,7 @@ from core.errors import InputError, Problem, ProblemKind, Side
 from core.model import (
     Activation,
     BatchSetup,
+    BinaryTarget,
     Comparison,
     LearningRates,
     Outcome,
@@ -58,7 +59,7 @@ def plan(request: PlanRequest) -> Plan:
     if target is None or not unknown:
         if target is not None:
             _check_consistent(request, known, target)
-        return Plan(request=request, outcome=_outcome(request, known))
+        return Plan(request=request, outcome=_outcome(request, known), target=target)
     return _solve(request, known, unknown[0], target)
 
 
@@ -186,16 +187,43 @@ def _solve(request: PlanRequest, known: Factors, unknown: Argument, target: Targ
     if remainder == 0:
         if quotient > bound:
             raise InputError([_out_of_range(unknown, quotient, target)])
-        return Plan(request=request, outcome=_outcome(request, {**known, unknown: quotient}), solution=solution)
+        outcome = _outcome(request, {**known, unknown: quotient})
+        return Plan(request=request, outcome=outcome, target=target, solution=solution)
     candidates = [v for v in (quotient, quotient + 1) if 1 <= v <= bound]
     if not candidates:
         raise InputError([_out_of_range(unknown, quotient + 1, target)])
     options = tuple(_outcome(request, {**known, unknown: v}) for v in candidates)
-    return Plan(request=request, outcome=None, solution=solution, options=options)
+    binary = _binary_target(target, divisor, bound)
+    return Plan(request=request, outcome=None, target=target, solution=solution, options=options, binary=binary)
+
+
+#: Binary units a token target may be typed with, largest first.
+_BINARY_UNITS = ((3, "Gi"), (2, "Mi"), (1, "Ki"))
+
+
+def _binary_target(target: Target, divisor: int, bound: int) -> BinaryTarget | None:
+    """``T=4M`` misses, ``T=4Mi`` may not: a decimal token target read in binary units, where that divides."""
+    if target.argument is not Argument.TARGET_TOKENS:
+        return None
+    for power, unit in _BINARY_UNITS:
+        count, rest = divmod(target.value, 1000**power)
+        if rest:
+            continue
+        value = count * 1024**power
+        solved, remainder = divmod(value, divisor)
+        if remainder == 0 and 1 <= solved <= bound:
+            return BinaryTarget(text=f"{count}{unit}", value=value, solved=solved)
+        return None
+    return None
 
 
 def _out_of_range(argument: Argument, value: int, target: Target | None = None) -> Problem:
-    ctx = {"value": value, "bound": argument.upper_bound, "target": target.argument if target else None}
+    ctx = {
+        "value": value,
+        "bound": argument.upper_bound,
+        "target": target.argument if target else None,
+        "target_value": target.value if target else None,
+    }
     return Problem(ProblemKind.SOLVED_OUT_OF_RANGE, argument=argument, ctx=ctx)
 
 

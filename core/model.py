@@ -147,6 +147,16 @@ class Solution(BaseModel):
         return Fraction(self.target.value, self.divisor)
 
 
+class BinaryTarget(BaseModel):
+    """A decimal target (``T=4M``) that misses, read with binary units (``T=4Mi``), where it divides."""
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str  # how to type it: "4Mi"
+    value: int
+    solved: int
+
+
 class Plan(BaseModel):
     """The answer to one setup: an outcome when everything is whole, else the nearest options."""
 
@@ -154,24 +164,36 @@ class Plan(BaseModel):
 
     request: PlanRequest
     outcome: Outcome | None
+    target: Target | None = None
     solution: Solution | None = None
     options: tuple[Outcome, ...] = ()
+    binary: BinaryTarget | None = None
 
     @property
     def exact(self) -> bool:
         return self.outcome is not None
 
+    @property
+    def reference(self) -> Outcome | None:
+        """The outcome, or (not exact) the first option: what the values not solved for come from."""
+        return self.outcome or (self.options[0] if self.options else None)
+
     def as_json(self) -> dict[str, Any]:
-        """The outcome's JSON, or (not exact) the known values with the solved one as null."""
+        """The outcome's JSON, or (not exact) the known and derived values with the solved one as null."""
         if self.outcome is not None:
             data = self.outcome.as_json()
         else:
-            data = {a.value: self.request.value(a) for a in (*FACTORS, Argument.SEQ_LEN)}
+            reference = self.reference.as_json() if self.reference else {}
+            solved = self.solution.argument.value if self.solution else None
+            data = {
+                a.value: reference.get(a.value) if a.value != solved else None for a in (*FACTORS, Argument.SEQ_LEN)
+            }
             data |= {"global_batch": None, "tokens_per_step": None}
-        if self.solution is not None:
-            data["solved_for"] = self.solution.argument.value
+            data |= {key: reference[key] for key in ("gpus", "tp", "pp", "cp", "sp") if key in reference}
+        if self.target is not None:
+            data["solved_for"] = self.solution.argument.value if self.solution else None
             data["exact"] = self.exact
-            data[self.solution.target.argument.value] = self.solution.target.value
+            data[self.target.argument.value] = self.target.value
         if not self.exact:
             data["options"] = [option.as_json() for option in self.options]
         return data

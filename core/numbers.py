@@ -16,12 +16,18 @@ from types import MappingProxyType
 from core.arguments import Argument
 from core.errors import Problem, ProblemKind
 
+#: The German number words: Million, Milliarde, Billion (10¹², not the English billion).
+GERMAN_WORDS: Mapping[str, int] = MappingProxyType({"Mio": 1000**2, "Mrd": 1000**3, "Bio": 1000**4})
 #: ×1.000 / ×1.000.000 and the binary ×1.024 / ×1.048.576, for counts.
-COUNT_SUFFIXES: Mapping[str, int] = MappingProxyType({"k": 1000, "K": 1000, "M": 1000**2, "Ki": 1024, "Mi": 1024**2})
+COUNT_SUFFIXES: Mapping[str, int] = MappingProxyType(
+    {"k": 1000, "K": 1000, "M": 1000**2, "Ki": 1024, "Mi": 1024**2, **GERMAN_WORDS}
+)
 #: For sequence lengths ``k`` means ×1.024: context lengths are powers of two (4k = 4.096).
-SEQ_LEN_SUFFIXES: Mapping[str, int] = MappingProxyType({"k": 1024, "K": 1024, "M": 1000**2, "Ki": 1024, "Mi": 1024**2})
+SEQ_LEN_SUFFIXES: Mapping[str, int] = MappingProxyType(
+    {"k": 1024, "K": 1024, "M": 1000**2, "Mio": 1000**2, "Ki": 1024, "Mi": 1024**2}
+)
 
-#: Token counts and budgets: also G/B (×10⁹, "300B tokens") and T (×10¹²).
+#: Token counts and budgets: also G/B (×10⁹, the English "300B tokens") and T (×10¹²).
 TOKEN_SUFFIXES: Mapping[str, int] = MappingProxyType(
     {**COUNT_SUFFIXES, "G": 1000**3, "B": 1000**3, "T": 1000**4, "Gi": 1024**3}
 )
@@ -93,10 +99,18 @@ def parse_whole_number(text: str, suffixes: Mapping[str, int] = COUNT_SUFFIXES, 
             raise NumberError(ProblemKind.UNKNOWN_SUFFIX, suffix=match["suffix"], allowed=list(suffixes))
         value *= suffixes[match["suffix"]]
     if value.denominator != 1:
-        raise NumberError(ProblemKind.NOT_WHOLE)
+        raise NumberError(ProblemKind.NOT_WHOLE, **_thousands_guess(match))
     if value < 1:
         raise NumberError(ProblemKind.NOT_POSITIVE)
     return int(value)
+
+
+def _thousands_guess(match: re.Match[str]) -> dict[str, str]:
+    """'4,096' is English for 4.096: what it was probably meant as, for the message."""
+    whole, fraction = match["whole"], match["fraction"]
+    if match["suffix"] or len(fraction) != 3 or not whole.isdigit() or len(whole) > 3:
+        return {}
+    return {"dotted": f"{whole}.{fraction}", "plain": f"{whole}{fraction}"}
 
 
 _DECIMAL = re.compile(r"(?P<int>[0-9]+)?(?:[.,](?P<frac>[0-9]+))?(?:[eE](?P<exp>[-+]?[0-9]{1,3}))?", re.ASCII)

@@ -41,6 +41,8 @@ from core.numbers import (
 from core.rules import missing_factors
 
 HELP_WORDS = frozenset({"hilfe", "help", "?", "-h", "--help"})
+#: After a help word: the full table of keys and number formats instead of the short help.
+KEYS_WORDS = frozenset({"schlüssel", "schluessel", "keys", "formate"})
 PRIVATE_WORDS = frozenset({"privat", "private"})
 COMPARE_WORDS = frozenset({"vs", "vs.", "versus", "gegen"})
 #: Standalone signs people put between factors ("8 × 64 × 4"); they carry no value.
@@ -112,7 +114,9 @@ _V = TypeVar("_V")
 
 @dataclass(frozen=True)
 class HelpRequest:
-    """The user asked for the help text."""
+    """The user asked for the help text; ``keys`` for the table of keys and formats."""
+
+    keys: bool = False
 
 
 @dataclass(frozen=True)
@@ -140,7 +144,7 @@ def parse_command(text: str) -> ParsedCommand:
     """Parse the command text; raise ``InputError`` listing every problem found."""
     words = _words(text)
     if any(word.casefold() in HELP_WORDS for word in words):
-        return HelpRequest()
+        return HelpRequest(keys=any(word.casefold() in KEYS_WORDS for word in words))
     sides = _split_sides(words)
     private = any(word.casefold() in PRIVATE_WORDS for word in words)
     labels: tuple[Side | None, ...] = (Side.BEFORE, Side.AFTER) if len(sides) > 1 else (None,)
@@ -155,11 +159,12 @@ def parse_command(text: str) -> ParsedCommand:
         problems.append(Problem(ProblemKind.LR_WITHOUT_COMPARISON, argument=Argument.LR))
     stray = any(p.kind is ProblemKind.POSITIONAL_AFTER_NAMED for p in problems)  # the cause of anything missing
     first = collectors[0]
-    validated = [_request(first.values, first.raw, first.side, stray)]
+    validated = [_request(first.values, first.raw, first.given, first.side, stray)]
     if len(collectors) > 1:
         second = collectors[1]
         values, raw = _inherit(first.values, second.values), _inherit(first.raw, second.raw)
-        validated.append(_request(values, raw, second.side, stray))
+        given = {a for a in first.given if _REPLACES.get(a) not in second.given} | second.given
+        validated.append(_request(values, raw, given, second.side, stray))
     requests = [r for r in validated if isinstance(r, PlanRequest)]
     problems += [p for r in validated if not isinstance(r, PlanRequest) for p in r]
     if problems:
@@ -186,7 +191,7 @@ def comparison_text(before: PlanRequest, after: PlanRequest, lr: float | None) -
 def parse_fields(fields: Mapping[Argument, str]) -> PlanRequest:
     """Values typed into a form, one text per argument; ``InputError`` exactly as for a typed command."""
     collector = _Collector([], None, preset={a: text.strip() for a, text in fields.items() if text.strip()})
-    validated = _request(collector.values, collector.raw, None, stray=False)
+    validated = _request(collector.values, collector.raw, collector.given, None, stray=False)
     if isinstance(validated, PlanRequest) and not collector.problems:
         return validated
     raise InputError([*collector.problems, *([] if isinstance(validated, PlanRequest) else validated)])
@@ -215,11 +220,15 @@ def _inherit(first: dict[Argument, _V], second: dict[Argument, _V]) -> dict[Argu
 
 
 def _request(
-    values: dict[Argument, Any], raw: dict[Argument, str], side: Side | None, stray: bool
+    values: dict[Argument, Any], raw: dict[Argument, str], given: set[Argument], side: Side | None, stray: bool
 ) -> PlanRequest | list[Problem]:
-    """Validate ``values`` into a request, or the problems found (each marked with ``side``)."""
+    """Validate ``values`` into a request, or the problems found (each marked with ``side``).
+
+    ``given`` holds every argument the user tried to set: a bad or empty value still counts,
+    so its own problem is not followed by a second one saying it is missing.
+    """
     found = []
-    if not stray and (missing := missing_factors(raw)) is not None:  # a bad number still counts as given
+    if not stray and (missing := missing_factors(given)) is not None:
         found.append(missing)
     try:
         request = PlanRequest.model_validate({a.value: v for a, v in values.items()})
@@ -246,7 +255,10 @@ class _Collector:
     def __init__(self, words: list[str], side: Side | None, preset: Mapping[Argument, str] | None = None) -> None:
         self.side = side
         self.raw: dict[Argument, str] = dict(preset or {})
+        #: How each argument was given: its position among the bare numbers (1, 2 …) or the word ("d=64").
+        self.origins: dict[Argument, int | str] = {}
         self.values: dict[Argument, Any] = {}
+        self._empty: set[Argument] = set()
         self.problems: list[Problem] = []
         self._positionals = 0
         self._seen_named = False
@@ -257,6 +269,11 @@ class _Collector:
             self._problem(ProblemKind.POSITIONAL_AFTER_NAMED, text=self._stray[0], ctx={"texts": self._stray})
         for argument, text in self.raw.items():
             self._read(argument, text)
+
+    @property
+    def given(self) -> set[Argument]:
+        """Every argument the words tried to set, whether its value was readable or not."""
+        return set(self.raw) | self._empty
 
     def _problem(self, kind: ProblemKind, **fields: Any) -> None:
         self._add_problem(Problem(kind, **fields))
@@ -273,8 +290,8 @@ class _Collector:
         elif self._positionals >= len(POSITIONAL_ORDER):
             self._problem(ProblemKind.TOO_MANY_VALUES, text=word)
         else:
-            self._assign(POSITIONAL_ORDER[self._positionals], word)
             self._positionals += 1
+            self._assign(POSITIONAL_ORDER[self._positionals - 1], word, self._positionals)
 
     def _add_named(self, word: str) -> None:
         key, _, value = word.partition("=")
@@ -285,15 +302,19 @@ class _Collector:
                 close.insert(0, key.upper())
             self._problem(ProblemKind.UNKNOWN_KEY, text=word, ctx={"key": key, "suggestions": close})
         elif not value:
+            self._empty.add(argument)
             self._problem(ProblemKind.EMPTY_VALUE, argument=argument, text=word)
         else:
-            self._assign(argument, value)
+            self._assign(argument, value, word)
 
-    def _assign(self, argument: Argument, text: str) -> None:
+    def _assign(self, argument: Argument, text: str, origin: int | str) -> None:
         if argument in self.raw:
-            self._problem(ProblemKind.DUPLICATE, argument=argument, text=text, ctx={"first": self.raw[argument]})
+            first, first_origin = self.raw[argument], self.origins.get(argument, self.raw[argument])
+            ctx = {"first": first, "first_origin": first_origin, "second_origin": origin}
+            self._problem(ProblemKind.DUPLICATE, argument=argument, text=text, ctx=ctx)
         else:
             self.raw[argument] = text
+            self.origins[argument] = origin
 
     def _read(self, argument: Argument, text: str) -> None:
         parse = _VALUE_PARSERS.get(argument, parse_whole_number)

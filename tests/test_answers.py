@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot.document import Visibility
 from bot.rendering.answers import answer_command
 from bot.rendering.block_kit import message
 from bot.rendering.formatting import number, rounded
+from bot.texts.problems import NOT_UNDERSTOOD, POSITIVE_WHOLE
 from core.parser import KEY_ALIASES
 
 from slack_checks import all_text, assert_valid_message
@@ -26,18 +29,19 @@ def test_worked_example() -> None:
     assert kind == "calculation"
     assert payload["response_type"] == "in_channel"
     header, fields, batch, tokens, context, actions = payload["blocks"]
-    assert header["text"]["text"] == "Effektive Batchgröße: 2.048 Sequenzen"
+    assert header["text"]["text"] == "Effektive Batch-Größe: 2.048 Sequenzen"
     assert [f["text"] for f in fields["fields"]] == [
         "*Batch je Gerät (b)*\n8",
         "*Datenparallele Geräte (d)*\n64",
         "*Akkumulationsschritte (a)*\n4",
         "*Sequenzlänge (L)*\n4.096",
     ]
-    assert "`B = b · d · a = 8 × 64 × 4 = 2.048`" in batch["text"]["text"]
-    assert "`T = B · L = 2.048 × 4.096 = 8.388.608`" in tokens["text"]["text"]
-    assert "≈ 8,4\u00a0Mio. Tokens" in tokens["text"]["text"]
-    assert "d = GPUs / (TP · PP · CP · SP)" in context["elements"][0]["text"]
+    # The reference's own lines: "B = b · d · a = 8 × 64 × 4 = 2.048 Sequenzen", "… Tokens (≈ 8,4 Mio.)".
+    assert "`B = b · d · a = 8 × 64 × 4 = 2.048 Sequenzen`" in batch["text"]["text"]
+    assert "`T = B · L = 2.048 × 4.096 = 8.388.608 Tokens` (≈ 8,4\u00a0Mio.)" in tokens["text"]["text"]
+    # Only the small print that applies: T assumes packed sequences; no GPUs given, so nothing about d.
     assert "feste (gepackte) Sequenzlängen" in context["elements"][0]["text"]
+    assert "d = GPUs / (TP · PP · CP · SP)" not in context["elements"][0]["text"]
     buttons = {button["text"]["text"]: button["value"] for button in actions["elements"]}
     assert buttons == {
         "Akkumulation ×2": "b=8 d=64 a=8 L=4096",
@@ -50,18 +54,24 @@ def test_worked_example() -> None:
     }
 
 
-def test_fallback_text_carries_the_result() -> None:
-    """Notifications and screen readers get B and T from the top-level text."""
-    _, payload = answer("8 64 4 4096")
-    assert "2.048" in payload["text"]
-    assert "8.388.608" in payload["text"]
-    assert "8 × 64 × 4" in payload["text"]
+@pytest.mark.parametrize(
+    ("text", "summary"),
+    [
+        ("8 64 4 4096", "Effektive Batch-Größe: 2.048 Sequenzen, ≈ 8,4\u00a0Mio. Tokens je Optimierer-Schritt"),
+        ("12 8 5 1024", "Effektive Batch-Größe: 480 Sequenzen, 491.520 Tokens je Optimierer-Schritt"),  # nanoGPT
+        ("8 64 4", "Effektive Batch-Größe: 2.048 Sequenzen je Optimierer-Schritt"),
+    ],
+)
+def test_notification_text_is_one_short_line(text: str, summary: str) -> None:
+    """Notifications and screen readers get B and T from the top-level text, in one short line."""
+    _, payload = answer(text)
+    assert payload["text"] == summary
 
 
 def test_doubling_accumulation() -> None:
     """a = 8 instead of 4 lifts B from 2.048 to 4.096 (the issue's second example)."""
     _, payload = answer("8 64 8 4096")
-    assert payload["blocks"][0]["text"]["text"] == "Effektive Batchgröße: 4.096 Sequenzen"
+    assert payload["blocks"][0]["text"]["text"] == "Effektive Batch-Größe: 4.096 Sequenzen"
 
 
 def test_without_sequence_length_gives_a_hint() -> None:
@@ -93,26 +103,54 @@ def test_configured_ephemeral_default() -> None:
     assert payload["response_type"] == "ephemeral"
 
 
-def test_help_lists_every_key_and_is_ephemeral() -> None:
-    """The help shows usage, every alias, number formats and examples, only to the caller."""
+def test_short_help_shows_usage_and_examples() -> None:
+    """`hilfe` is short: usage, examples that work, where the key table is; only to the caller."""
     kind, payload = answer("hilfe")
+    assert kind == "help"
+    assert payload["response_type"] == "ephemeral"
+    text = all_text(payload)
+    for fragment in ("`/effbatch b d a [L]`", "privat", "`vs`", "`/effbatch hilfe schlüssel`"):
+        assert fragment in text
+    assert "`mbs`" not in text  # the key table is the other help
+    assert len(text) < 2500
+
+
+def test_help_examples_show_what_they_claim() -> None:
+    """Every `/effbatch …` → claim in the help is what effbatch answers to that command."""
+    _, payload = answer("hilfe")
+    claims = re.findall(r"`/effbatch ([^`]+)` → ([^`\n]+)", all_text(payload))
+    assert len(claims) >= 5
+    for command, claim in claims:
+        shown = all_text(answer(command)[1])
+        for symbol, value in re.findall(r"([a-zBT]) = ([0-9.]+)", claim):
+            # The claimed value ends the answer's formula for that symbol: `a = B / (b · d) = … = 128`.
+            formula = rf"`{symbol} = [^`]*= {re.escape(value)}( Sequenzen| Tokens)?`"
+            assert re.search(formula, shown), (command, symbol, value)
+
+
+def test_key_help_lists_every_key_and_format() -> None:
+    """`hilfe schlüssel` lists every alias, number formats, bounds, and what sp= means; only to the caller."""
+    kind, payload = answer("hilfe schlüssel")
     assert kind == "help"
     assert payload["response_type"] == "ephemeral"
     text = all_text(payload)
     for alias in KEY_ALIASES:
         assert f"`{alias}`" in text
-    for fragment in ("`/effbatch b d a [L]`", "`4.096`", "`4_096`", "`Ki`", "`128k` = 131.072", "privat", "`vs`"):
+    for fragment in ("`4.096`", "`4_096`", "`Ki`", "`128k` = 131.072", "`Mio`", "`Mrd`", "`Bio`"):
         assert fragment in text
-    assert "• Ziel-Batchgröße: `B`, `gbs`" in text  # the case-sensitive keys are listed first
+    assert "• Ziel-Batch-Größe: `B`, `gbs`" in text  # the case-sensitive keys are listed first
     assert "• Ziel-Tokens je Schritt: `T`, `tokens`" in text
-    assert "Expertenparallelität (EP) ändert die dichte Datenparallelität nicht" in text
+    assert "keine deutsche Billion" in text  # B after a number is 10⁹
+    assert "DeepSpeed-Ulysses" in text
+    assert "`--sequence-parallel`" in text  # Megatron's rides on TP and divides nothing
+    assert "Experten-Parallelität (EP) ändert die dichte Datenparallelität nicht" in text
 
 
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("8 64", "Es fehlt Akkumulationsschritte (a)"),
-        ("8", "Es fehlen Datenparallele Geräte (d) und Akkumulationsschritte (a)"),
+        ("8 64", "Es fehlt noch a (Akkumulationsschritte)"),
+        ("8", "Es fehlen noch d (Datenparallele Geräte) und a (Akkumulationsschritte)"),
         ("8,5 64 4", "Batch je Gerät (b): „8,5“ ist keine ganze Zahl"),
         ("-8 64 4", "Batch je Gerät (b): „-8“ ist nicht positiv"),
         ("8 0 4", "Datenparallele Geräte (d): „0“ ist nicht positiv"),
@@ -121,7 +159,7 @@ def test_help_lists_every_key_and_is_ephemeral() -> None:
         ("8 64 4 4.09", "Sequenzlänge (L): „4.09“ ist keine ganze Zahl: Der Punkt trennt nur Dreiergruppen"),
         ("8 64 4m", "Akkumulationsschritte (a): „4m“ hat die unbekannte Endung „m“"),
         ("8 64 4 4096 1", "„1“ ist ein Wert zu viel"),
-        ("8 64 4 a=2", "Akkumulationsschritte (a): doppelt angegeben, als „4“ und als „2“"),
+        ("8 64 4 a=2", "Akkumulationsschritte (a): Doppelt angegeben: als 3. Zahl („4“) und als „a=2“"),
         ("8 64 4 seqq=4k", "Unbekannter Schlüssel „seqq“ in „seqq=4k“. Meintest du `seq=`"),
         ("8 64 70000", "Akkumulationsschritte (a): „70000“ liegt über der Obergrenze von 65.536"),
         ("8 64 4 " + "1" * 6000, "Sequenzlänge (L): „" + "1" * 39 + "…“ hat zu viele Stellen"),
@@ -186,7 +224,7 @@ def test_german_number_formats(value: int, plain: str, reading: str | None) -> N
 def test_largest_setup_fits_slack_limits() -> None:
     """Every bound at its maximum still gives a valid message (B and T are huge numbers)."""
     _, payload = answer("64Ki 1Mi 64Ki 16Mi")
-    assert "Effektive Batchgröße: 4.503.599.627.370.496 Sequenzen" in all_text(payload)
+    assert "Effektive Batch-Größe: 4.503.599.627.370.496 Sequenzen" in all_text(payload)
 
 
 @pytest.mark.parametrize(
@@ -196,12 +234,13 @@ def test_largest_setup_fits_slack_limits() -> None:
             "gpus=384 tp=4 pp=12 b=2 B=2048 L=2048",
             "solve",
             [
-                "Effektive Batchgröße: 2.048 Sequenzen",
+                "Effektive Batch-Größe: 2.048 Sequenzen",
                 "*Gesucht: Akkumulationsschritte (a)*\n`a = B / (b · d) = 2.048 / (2 · 8) = 128`",
+                "d = GPUs / (TP · PP · CP · SP).",  # GPUs given: the note on what d counts applies
                 "`d = GPUs / (TP · PP · CP · SP) = 384 / (4 · 12 · 1 · 1) = 8`",
                 "*Datenparallele Geräte (d)*\n8 _aus den GPUs_",
                 "*Akkumulationsschritte (a)*\n128 _berechnet_",
-                "`T = B · L = 2.048 × 2.048 = 4.194.304`",
+                "`T = B · L = 2.048 × 2.048 = 4.194.304 Tokens`",
             ],
         ),
         (  # the issue's breakdown of d
@@ -225,6 +264,7 @@ def test_largest_setup_fits_slack_limits() -> None:
             [
                 "Nicht genau erreichbar: B = 2.000",
                 "`a = B / (b · d) = 2.000 / (3 · 8) = 83,33…`",
+                "a wäre 83,33… – keine ganze Zahl",
                 "• `a = 83` → B = 1.992, T = 2.039.808",
                 "• `a = 84` → B = 2.016, T = 2.064.384",
             ],
@@ -237,7 +277,7 @@ def test_largest_setup_fits_slack_limits() -> None:
         (
             "8 64 4 act=1,5GiB",
             "calculation",
-            ["`b · act = 8 × 1,5\u00a0GiB = 12\u00a0GiB`", "Gradientenakkumulation erhöht ihn nicht"],
+            ["`b · act = 8 × 1,5\u00a0GiB = 12\u00a0GiB`", "Die Akkumulation erhöht ihn nicht"],
         ),
         (
             "8 64 4 4096 vs d=512 lr=3e-4",
@@ -257,7 +297,7 @@ def test_largest_setup_fits_slack_limits() -> None:
             "comparison",
             ["Vergleich: B ×0,5 (2.048 → 1.024)", "×0,71", "Mit `lr=3e-4` rechne ich"],
         ),
-        ("gpus=64 b=2 B=2048 vs gpus=256", "comparison", ["Die globale Batchgröße bleibt gleich"]),
+        ("gpus=64 b=2 B=2048 vs gpus=256", "comparison", ["Die effektive Batch-Größe bleibt gleich"]),
     ],
 )
 def test_planning_layouts(text: str, kind: str, fragments: list[str]) -> None:
@@ -282,10 +322,10 @@ def test_no_warmup_warning_below_eight() -> None:
         ("8 64 4 4096 T=8M", "b · d · a · L = 8 × 64 × 4 × 4.096 = 8.388.608, vorgegeben ist aber T = 8.000.000"),
         ("gpus=100 tp=8 b=1 a=1", "100 GPUs lassen sich nicht auf TP · PP · CP · SP = 8 · 1 · 1 · 1 = 8 aufteilen"),
         ("gpus=100 tp=8 b=1 a=1", "(Rest 4). Passend wären z. B. 96 oder 104 GPUs."),
-        ("gpus=64 tp=8 d=4 b=1 a=1", "angegeben ist d = 4, aus den GPUs folgt aber d = 64 / (8 · 1 · 1 · 1) = 8"),
-        ("b=2 B=2048", "es fehlen Datenparallele Geräte (d) und Akkumulationsschritte (a)"),
-        ("b=2 d=8 T=4M", "Ziel-Tokens je Schritt (T): braucht die Sequenzlänge"),
-        ("b=1 d=1 B=1M", "dafür wäre a = 1.000.000 nötig, mehr als die Obergrenze 65.536"),
+        ("gpus=64 tp=8 d=4 b=1 a=1", "Angegeben ist d = 4, aus den GPUs folgt aber d = 64 / (8 · 1 · 1 · 1) = 8"),
+        ("b=2 B=2048", "es fehlen noch d (Datenparallele Geräte) und a (Akkumulationsschritte)"),
+        ("b=2 d=8 T=4M", "Ziel-Tokens je Schritt (T): Dafür brauche ich die Sequenzlänge"),
+        ("b=1 d=1 B=1M", "Dafür wäre a = 1.000.000 nötig, mehr als die Obergrenze 65.536"),
         ("8 64 4 lr=3e-4", "`lr=` skaliere ich nur im Vergleich"),
         ("8 64 4 act=2", "„2“ braucht eine Einheit"),
         ("8 64 4 vs d=abc", "(nach `vs`) Datenparallele Geräte (d): „abc“ ist keine Zahl"),
@@ -299,3 +339,117 @@ def test_planning_errors_in_german(text: str, expected: str) -> None:
     assert kind == "input_error"
     assert payload["response_type"] == "ephemeral"
     assert expected in all_text(payload)
+
+
+@pytest.mark.parametrize(
+    ("text", "heading", "expected"),
+    [
+        # a = 2.000 / (2 · 64) = 15,625: say what a would be, exactly, and offer the neighbours.
+        ("gpus=512 tp=8 b=2 B=2000", "Nicht genau erreichbar", "a wäre 15,625 – keine ganze Zahl"),
+        # 4.000.000 / (2 · 32 · 2.048) = 30,51…, but 4Mi = 4.194.304 divides: a = 32.
+        ("b=2 d=32 T=4M L=2048", "Nicht genau erreichbar", "Mit `T=4Mi` (binär, 4.194.304) geht es genau auf: a = 32."),
+        (
+            "8 64 4 lr=abc vs d=128",
+            NOT_UNDERSTOOD,
+            "„abc“ ist keine Zahl. Erwartet: eine positive Dezimalzahl wie `3e-4`",
+        ),
+        ("8 64 4 lr=-1 vs d=128", NOT_UNDERSTOOD, "„-1“ ist nicht positiv. Erwartet: eine positive Dezimalzahl"),
+        ("8 64 4 act=0GiB", NOT_UNDERSTOOD, "„0GiB“ ist nicht positiv. Erwartet: eine Größe mit Einheit wie `1,5GiB`"),
+        ("8 64 4 act=1.5GiB", NOT_UNDERSTOOD, "Erwartet: eine Größe mit Einheit wie `1,5GiB`"),
+        ("8 64 4 4096 budget=0", NOT_UNDERSTOOD, "Erwartet: eine Token-Zahl wie `2T`, `300Mrd` oder `2Bio`"),
+        ("8 64 4 L=1e3", NOT_UNDERSTOOD, "Schreib z. B. `4k` oder `4096`."),
+        ("8 64 4 4096 budget=2e12", NOT_UNDERSTOOD, "Schreib z. B. `2T` oder `2Bio`."),
+        ("8 64", "Da fehlt noch etwas", "Es fehlt noch a (Akkumulationsschritte)."),
+        ("8", "Da fehlt noch etwas", "Es fehlen noch d (Datenparallele Geräte) und a (Akkumulationsschritte)."),
+        ("gpus=100 tp=8 b=1 a=1", "Das passt nicht zusammen", "Passend wären z. B. 96 oder 104 GPUs."),
+        ("8 64 4 B=2000", "Das passt nicht zusammen", "vorgegeben ist aber B = 2.000"),
+        ("8 64 70000", "Das passt nicht zusammen", "über der Obergrenze von 65.536"),
+        ("8 64 4 d=64", NOT_UNDERSTOOD, "Doppelt angegeben: als 2. Zahl („64“) und als „d=64“."),
+        ("8 64 4 4096 vs d=abc", NOT_UNDERSTOOD, "(nach `vs`) Datenparallele Geräte (d): „abc“ ist keine Zahl"),
+        ("8 64 4 vs 8 64 4 a=4", NOT_UNDERSTOOD, "(nach `vs`) Akkumulationsschritte (a): Doppelt angegeben"),
+        (
+            "b=3 d=8 B=2000 vs d=16",
+            "Das passt nicht zusammen",
+            "(vor `vs`) Diese Seite geht nicht in ganzen Zahlen auf.",
+        ),
+        (
+            "4,096 64 4",
+            NOT_UNDERSTOOD,
+            "Im Deutschen ist das Komma das Dezimalzeichen: Meintest du `4.096` oder `4096`?",
+        ),
+        ("b=2 d=8 B=4M", "Das passt nicht zusammen", "Meintest du `T=4.000.000` (Ziel-Tokens je Schritt)?"),
+    ],
+)
+def test_messages_say_exactly_what_is_wrong(text: str, heading: str, expected: str) -> None:
+    """Each argument its own expectation, agreement, a heading that fits, both tokens of a duplicate, the side."""
+    _, payload = answer(text)
+    assert payload["blocks"][0]["text"]["text"].startswith(heading)
+    assert expected in all_text(payload)
+
+
+def test_one_mistake_gives_one_bullet() -> None:
+    """`8 64 a=` is one mistake: the empty value, not also a missing a."""
+    _, payload = answer("8 64 a=")
+    bullets = payload["blocks"][1]["text"]["text"].splitlines()
+    assert bullets == [
+        "• Akkumulationsschritte (a): In „a=“ fehlt der Wert nach `=`. Erwartet: " + POSITIVE_WHOLE + "."
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("8 64 4 vs d=128", "`k = B₂ / B₁ = 4.096 / 2.048 = 2`"),
+        ("8 64 4 vs d=32", "`k = B₂ / B₁ = 1.024 / 2.048 = 0,5`"),  # exact: no "…"
+        ("b=3 d=8 B=2000", "= 83,33…`"),  # cut: marked
+        ("gpus=512 tp=8 b=2 B=2000", "= 15,625`"),  # exact in three places
+    ],
+)
+def test_only_cut_values_carry_an_ellipsis(text: str, fragment: str) -> None:
+    """Exact quotients are shown as they are; only those cut after two decimals end in '…'."""
+    assert fragment in all_text(answer(text)[1])
+
+
+@pytest.mark.parametrize(
+    ("text", "parallel_note", "packed_note"),
+    [
+        ("8 64 4", False, False),
+        ("8 64 4 4096", False, True),
+        ("gpus=512 tp=8 b=2 a=16", True, False),
+        ("gpus=512 tp=8 b=2 a=16 L=4k", True, True),
+    ],
+)
+def test_small_print_only_where_it_applies(text: str, parallel_note: bool, packed_note: bool) -> None:
+    """What d counts only with GPUs or a degree; packed sequences only when T is computed."""
+    shown = all_text(answer(text)[1])
+    assert ("d zählt nur datenparallele Replikate" in shown) is parallel_note
+    assert ("feste (gepackte) Sequenzlängen" in shown) is packed_note
+
+
+def test_a_consistent_target_is_confirmed() -> None:
+    """All three factors agreeing with B=: the answer says the target is met."""
+    _, payload = answer("B=2048 b=8 d=64 a=4")
+    assert "*Ziel erreicht: B = 2.048*" in all_text(payload)
+
+
+def test_unreachable_answer_lists_the_cluster_and_the_derived_d() -> None:
+    """gpus=256 tp=8 b=1 T=4M L=8k misses: the inputs still show GPUs, TP and d = 256 / 8 = 32."""
+    _, payload = answer("gpus=256 tp=8 b=1 T=4M L=8k")
+    fields = [f["text"] for f in payload["blocks"][1]["fields"]]
+    assert "*Datenparallele Geräte (d)*\n32 _aus den GPUs_" in fields
+    assert "*GPUs gesamt*\n256" in fields
+    assert "*TP · PP · CP · SP*\n8 · 1 · 1 · 1" in fields
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("8 64 4 4096 budget=2Bio", "2.000.000.000.000"), ("b=2 d=32 T=4Mio L=2048", "4.000.000"), ("8 2Mio 1", None)],
+)
+def test_german_number_words(text: str, value: str | None) -> None:
+    """Mio, Mrd, Bio mean 10⁶, 10⁹, 10¹² (the German Billion), wherever counts and tokens are read."""
+    kind, payload = answer(text)
+    if value is None:
+        assert kind == "input_error"  # 2Mio = 2·10⁶ replicas: read, and over the bound of 2²⁰
+        assert "„2Mio“ liegt über der Obergrenze von 1.048.576" in all_text(payload)
+    else:
+        assert value in all_text(payload)

@@ -49,7 +49,7 @@ def test_manifest_validates_against_slacks_schema(path: Path) -> None:
     jsonschema.validate(manifest, json.loads(SCHEMA.read_text()))
     features, settings = manifest["features"], manifest["settings"]
     assert [c["command"] for c in features["slash_commands"]] == ["/effbatch"]
-    assert "Batchgröße" in features["slash_commands"][0]["description"]
+    assert "Batch-Größe" in features["slash_commands"][0]["description"]
     assert features["bot_user"]["display_name"] == "effbatch"
     assert features["app_home"]["home_tab_enabled"] is True
     assert manifest["oauth_config"]["scopes"]["bot"] == ["commands"]

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import pty
+import subprocess
+import time
 from pathlib import Path
 
+import jsonschema
 import pytest
 
-from bot_process import clean_env, run_script
+from bot_process import BIN, clean_env, free_port, run_script
 from fake_slack import BOT_TOKEN, FakeWebAPI
 
 
@@ -93,7 +99,7 @@ def test_cli_text_answer(env: dict[str, str], tmp_path: Path) -> None:
     ("args", "expected"),
     [
         (["8", "-8", "4"], "„-8“ ist nicht positiv"),  # a negative value is not taken for an option
-        (["8", "64"], "Es fehlt Akkumulationsschritte (a)"),
+        (["8", "64"], "Es fehlt noch a (Akkumulationsschritte)"),
         (["8,5", "64", "4"], "„8,5“ ist keine ganze Zahl"),
     ],
 )
@@ -129,7 +135,7 @@ def test_console_answers_typed_commands(env: dict[str, str], tmp_path: Path) -> 
     out = result.stdout
     assert "lokale Konsole" in out
     assert "B = b · d · a = 8 × 64 × 4 = 2.048" in out
-    assert "(nur für dich sichtbar)\nDas habe ich nicht verstanden" in out
+    assert "(nur für dich sichtbar)\nDa fehlt noch etwas" in out
     assert "effbatch – Hilfe" in out
     assert "B = b · d · a = 1 × 1 × 1" not in out  # nothing after exit
 
@@ -138,7 +144,7 @@ def test_console_reads_dotenv(tmp_path: Path, env: dict[str, str]) -> None:
     """Settings come from .env in the working directory: here, private answers by default."""
     (tmp_path / ".env").write_text("EFFBATCH_RESPONSE_TYPE=ephemeral\n")
     result = run_script("effbatch-bot", "--mode", "console", env=env, cwd=tmp_path, stdin="8 64 4\n")
-    assert "(nur für dich sichtbar)\nEffektive Batchgröße: 2.048 Sequenzen" in result.stdout
+    assert "(nur für dich sichtbar)\nEffektive Batch-Größe: 2.048 Sequenzen" in result.stdout
 
 
 @pytest.mark.parametrize(
@@ -174,3 +180,177 @@ def test_rejected_token(tmp_path: Path, env: dict[str, str]) -> None:
     assert result.returncode == 2
     assert "invalid_auth" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_all_bad_settings_at_once_in_german(tmp_path: Path, env: dict[str, str]) -> None:
+    """Several bad settings: every one named in one message, with German quotes and a colon after each name."""
+    bad = {"PORT": "http", "LOG_LEVEL": "laut", "EFFBATCH_ANSWER_CACHE": "9999999"}
+    result = run_script("effbatch-bot", env={**env, **bad}, cwd=tmp_path)
+    assert result.returncode == 2
+    lines = result.stderr.splitlines()
+    assert lines[0] == "Konfigurationsfehler:"
+    assert "• PORT: ungültiger Wert „http“ – erwartet: eine Portnummer von 1 bis 65535" in lines
+    assert "• LOG_LEVEL: ungültiger Wert „LAUT“ – erlaubt: DEBUG, INFO, WARNING, ERROR" in lines
+    assert any(line.startswith("• EFFBATCH_ANSWER_CACHE: ") for line in lines)
+    assert lines[-1] == "Alle Einstellungen mit Erklärung: .env.example"
+
+
+def test_both_missing_secrets_are_named(tmp_path: Path, env: dict[str, str]) -> None:
+    """--mode http with neither token nor secret names both."""
+    result = run_script("effbatch-bot", "--mode", "http", env=env, cwd=tmp_path)
+    assert result.returncode == 2
+    assert "• SLACK_BOT_TOKEN: fehlt, wird für --mode http gebraucht" in result.stderr
+    assert "• SLACK_SIGNING_SECRET: fehlt, wird für --mode http gebraucht" in result.stderr
+
+
+@pytest.mark.parametrize("mode", ["http", "socket"])
+def test_unreachable_slack_is_one_german_line(tmp_path: Path, env: dict[str, str], mode: str) -> None:
+    """Slack not reachable at start-up: one German line (no credentials of the URL), exit 2, no library lines."""
+    settings = {
+        "SLACK_BOT_TOKEN": BOT_TOKEN,
+        "SLACK_SIGNING_SECRET": "s",
+        "SLACK_APP_TOKEN": "xapp-test",
+        "SLACK_API_URL": f"http://user:geheim@127.0.0.1:{free_port()}/api/",
+    }
+    result = run_script("effbatch-bot", "--mode", mode, env={**env, **settings}, cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "Slack ist unter http://127.0.0.1:"
+        + settings["SLACK_API_URL"].rsplit(":", 1)[1]
+        + " nicht erreichbar (keine Verbindung). Prüfe das Netz oder SLACK_API_URL."
+    ]
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--mode", "foo"], "effbatch-bot: Fehler: Argument --mode: ungültige Wahl „foo“"),
+        (["--port", "x"], "effbatch-bot: Fehler: Argument --port: „x“ ist keine ganze Zahl"),
+        (["--laut"], "effbatch-bot: Fehler: unbekannte Argumente: --laut"),
+    ],
+)
+def test_command_line_errors_in_german(tmp_path: Path, env: dict[str, str], args: list[str], expected: str) -> None:
+    """argparse's own messages, in German, exit 2."""
+    result = run_script("effbatch-bot", *args, env=env, cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.startswith("Aufruf: effbatch-bot")
+    assert expected in result.stderr
+
+
+def test_command_line_help_in_german(tmp_path: Path, env: dict[str, str]) -> None:
+    """effbatch-bot -h: usage and options in German."""
+    result = run_script("effbatch-bot", "-h", env=env, cwd=tmp_path)
+    assert result.returncode == 0
+    assert result.stdout.startswith("Aufruf: effbatch-bot")
+    assert "Optionen:" in result.stdout
+    assert "diese Hilfe zeigen und beenden" in result.stdout
+
+
+SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "schema" / "effbatch.schema.json").read_text())
+
+#: Every shape `effbatch --json` prints: plain, solved, options, consistent target, cluster, budget, comparison, error.
+JSON_COMMANDS = [
+    ["8", "64", "4", "4096"],
+    ["b=8", "d=64", "a=4"],
+    ["gpus=384", "tp=4", "pp=12", "b=2", "B=2048", "L=2048", "budget=2T", "act=1GiB"],
+    ["b=3", "d=8", "B=2000"],
+    ["gpus=256", "tp=8", "b=1", "T=4M", "L=8k"],
+    ["B=2048", "b=8", "d=64", "a=4"],
+    ["8", "64", "4", "4096", "vs", "d=512", "lr=3e-4"],
+    ["acht", "64", "4"],
+    ["hilfe"],
+]
+
+
+@pytest.mark.parametrize("args", JSON_COMMANDS, ids=" ".join)
+def test_every_json_output_matches_the_published_schema(env: dict[str, str], tmp_path: Path, args: list[str]) -> None:
+    """schema/effbatch.schema.json describes exactly what --json prints."""
+    result = run_script("effbatch", "--json", *args, env=env, cwd=tmp_path)
+    jsonschema.validate(json.loads(result.stdout), SCHEMA, format_checker=jsonschema.FormatChecker())
+
+
+def test_schema_rejects_an_undocumented_key() -> None:
+    """The check can fail: a key the schema does not document is refused."""
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(
+            {**dict.fromkeys(("micro_batch", "data_parallel", "accumulation"), 1), "seq_len": None, "x": 1}, SCHEMA
+        )
+
+
+def test_json_keeps_the_cluster_and_the_derived_d_when_not_exact(env: dict[str, str], tmp_path: Path) -> None:
+    """gpus=256 tp=8 b=1 T=4M L=8k misses T: d = 256 / 8 = 32 and the cluster keys are still there."""
+    data = json.loads(run_script("effbatch", "--json", *JSON_COMMANDS[4], env=env, cwd=tmp_path).stdout)
+    assert (data["data_parallel"], data["gpus"], data["tp"], data["exact"]) == (32, 256, 8, False)
+    assert data["accumulation"] is None  # the factor solved for, not whole
+
+
+def test_json_keeps_a_consistent_target(env: dict[str, str], tmp_path: Path) -> None:
+    """B=2048 b=8 d=64 a=4: the target, exact, and nothing solved for."""
+    data = json.loads(run_script("effbatch", "--json", *JSON_COMMANDS[5], env=env, cwd=tmp_path).stdout)
+    assert (data["target_global_batch"], data["exact"], data["solved_for"]) == (2048, True, None)
+
+
+def test_cli_version_and_closed_pipe(env: dict[str, str], tmp_path: Path) -> None:
+    """effbatch --version prints the version; a reader that stops early (`effbatch hilfe | true`) gets no traceback."""
+    version = run_script("effbatch", "--version", env=env, cwd=tmp_path)
+    assert version.stdout.strip() == "effbatch 0.1.0"
+    # The reader is gone before effbatch has even started: every write meets a closed pipe.
+    piped = subprocess.Popen(
+        [BIN / "effbatch", "hilfe", "schlüssel"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+    )
+    assert piped.stdout is not None
+    piped.stdout.close()
+    _, stderr = piped.communicate(timeout=30)
+    assert stderr == b""
+
+
+def test_cli_messages_name_the_cli(env: dict[str, str], tmp_path: Path) -> None:
+    """In a terminal the help to ask for is `effbatch hilfe`, not Slack's `/effbatch hilfe`."""
+    result = run_script("effbatch", "8", "64", env=env, cwd=tmp_path)
+    assert "effbatch hilfe schlüssel" in result.stderr
+    assert "/effbatch" not in result.stderr
+
+
+def test_console_without_arguments_explains_the_form(env: dict[str, str], tmp_path: Path) -> None:
+    """/effbatch alone in the console: the form lives in Slack, here is what to type; no error, no connection."""
+    result = run_script("effbatch-bot", env=env, cwd=tmp_path, stdin="/effbatch\n")
+    assert result.returncode == 0
+    assert "Das Formular öffnet sich nur in Slack. Hier tippst du die Werte direkt" in result.stdout
+    assert result.stderr == ""
+
+
+def test_console_numbers_apply_choices_like_clicks(env: dict[str, str], tmp_path: Path) -> None:
+    """Each answer lists its buttons as [1] …; typing 1 doubles a through the same listener as a click."""
+    result = run_script("effbatch-bot", env=env, cwd=tmp_path, stdin="8 64 4 4096\n1\n9\n7\n")
+    out = result.stdout
+    assert "[1] Akkumulation ×2\n[2] Akkumulation ÷2" in out
+    assert "→ Akkumulation ×2\n\nEffektive Batch-Größe: 4.096 Sequenzen" in out
+    assert "Zuletzt geändert von @U0CONSOLE: Akkumulation ×2" in out
+    assert "Die letzte Antwort hat keinen Button 9; wählbar: 1 bis 7." in out
+    assert out.count("Das Formular öffnet sich nur in Slack") == 1  # [7] Anpassen… opens the form
+    assert result.stderr == ""
+
+
+@pytest.mark.parametrize("key", [b"\x04", b"\x03"], ids=["Ctrl+D", "Ctrl+C"])
+def test_console_leaves_on_a_fresh_line(env: dict[str, str], tmp_path: Path, key: bytes) -> None:
+    """At a terminal, Ctrl+D and Ctrl+C end the console with the prompt's line closed."""
+    pid, terminal = pty.fork()  # the child gets the pseudo-terminal as its controlling terminal
+    if pid == 0:
+        os.chdir(tmp_path)
+        os.execve(str(BIN / "effbatch-bot"), [str(BIN / "effbatch-bot")], env)
+    output = b""
+    try:
+        deadline = time.monotonic() + 30
+        while b"> " not in output:
+            assert time.monotonic() < deadline, output
+            output += os.read(terminal, 4096)
+        os.write(terminal, key)
+        with contextlib.suppress(OSError):  # the terminal closes with the process
+            while chunk := os.read(terminal, 4096):
+                output += chunk
+        _, status = os.waitpid(pid, 0)
+    finally:
+        os.close(terminal)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert output.endswith(b"\r\n")
+    assert b"Traceback" not in output

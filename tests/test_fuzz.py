@@ -18,7 +18,16 @@ from slack_checks import all_text, assert_valid_message
 #: 10.000 cases: the issue's floor, inside CI's time (about 20 s here).
 CASES = 10_000
 #: Every answer is one of these German frames.
-GERMAN = ("Effektive Batchgröße", "Das habe ich nicht verstanden", "effbatch – Hilfe", "Vergleich:", "erreichbar")
+GERMAN = (
+    "Effektive Batch-Größe",
+    "Das habe ich nicht verstanden",
+    "Da fehlt noch etwas",
+    "Das passt nicht zusammen",
+    "effbatch – Hilfe",
+    "effbatch – Schlüssel",
+    "Vergleich:",
+    "erreichbar",
+)
 
 digits = st.text(alphabet="0123456789", min_size=1, max_size=12)
 numbers = st.one_of(

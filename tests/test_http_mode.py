@@ -60,14 +60,14 @@ def test_help_is_ephemeral(bot: BotProcess) -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("8 64", "Es fehlt Akkumulationsschritte (a)"),
+        ("8 64", "Es fehlt noch a (Akkumulationsschritte)"),
         ("8,5 64 4", "„8,5“ ist keine ganze Zahl"),
         ("-8 64 4", "„-8“ ist nicht positiv"),
         ("0 64 4", "„0“ ist nicht positiv"),
         ("8 64 4 1e3", "„1e3“: Exponentenschreibweise"),
         ("acht 64 4", "„acht“ ist keine Zahl"),
         ("8 64 4 " + "1" * 6000, "hat zu viele Stellen"),
-        ("8 64 4 b=2", "doppelt angegeben"),
+        ("8 64 4 b=2", "Doppelt angegeben"),
         ("&lt;!channel&gt; 64 4", "„&lt;!channel&gt;“ ist keine Zahl"),
     ],
 )

@@ -58,7 +58,7 @@ def test_command_without_arguments_opens_the_prefilled_form(bot: BotProcess, api
     assert (status, body) == (200, None)
     assert api.method_calls("views.open")[-1]["trigger_id"] == "1337.42.abc"
     view = opened_view(api)
-    assert view["title"]["text"] == "Effektive Batchgröße"
+    assert view["title"]["text"] == "Effektive Batch-Größe"
     assert [b["text"]["text"] for b in view["blocks"] if b["type"] == "header"] == [
         "Parallelität",
         "Sequenz",
@@ -79,7 +79,7 @@ def test_command_without_arguments_opens_the_prefilled_form(bot: BotProcess, api
     assert labels["micro_batch"] == "Batch je Gerät (b)"
     assert labels["data_parallel"] == "Datenparallele Geräte (d)"
     radio = next(b for b in view["blocks"] if b.get("block_id") == "visibility")["element"]
-    assert [o["text"]["text"] for o in radio["options"]] == ["im Kanal teilen", "nur für mich"]
+    assert [o["text"]["text"] for o in radio["options"]] == ["im Channel teilen", "nur für mich"]
 
 
 def test_form_submission_posts_the_answer_to_the_channel(bot: BotProcess, api: FakeWebAPI) -> None:
@@ -137,7 +137,7 @@ def test_accumulation_double_replaces_the_answer(bot: BotProcess, api: FakeWebAP
     assert replaced["replace_original"] is True
     assert_valid_message({**replaced, "response_type": "in_channel"})
     text = all_text(replaced)
-    assert "Effektive Batchgröße: 4.096 Sequenzen" in text
+    assert "Effektive Batch-Größe: 4.096 Sequenzen" in text
     assert "`b · act = 8 × 1\u00a0GiB = 8\u00a0GiB`" in text  # accumulation adds no activation memory
     assert "Zuletzt geändert von <@U0USER>: Akkumulation ×2" in text
 
@@ -167,7 +167,7 @@ def test_adjust_opens_the_form_with_the_current_values(bot: BotProcess, api: Fak
     interaction(bot, slack_payloads.view_submission(view, {"accumulation": "32"}))
     name, replaced = api.next_response()
     assert (name, replaced["replace_original"]) == ("msg", True)
-    assert "Effektive Batchgröße: 4.096 Sequenzen" in all_text(replaced)
+    assert "Effektive Batch-Größe: 4.096 Sequenzen" in all_text(replaced)
 
 
 def test_app_home_is_published(bot: BotProcess, api: FakeWebAPI) -> None:
@@ -179,7 +179,11 @@ def test_app_home_is_published(bot: BotProcess, api: FakeWebAPI) -> None:
     view = published["view"]
     text = all_text({"blocks": view["blocks"]})
     for fragment in (
-        "Warum die globale und nicht die Micro-Batch?",
+        "Warum der globale Batch zählt",
+        "Häufige Fragen",
+        "Wozu Gradient Accumulation?",
+        "doppelt so viele Durchläufe",  # the reference's trade-off in the worked example
+        "`sp=` ist DeepSpeed-Ulysses' Sequenz-Parallelität und teilt d",
         "`B = b · d · a = 8 × 64 × 4 = 2.048 Sequenzen`",
         "d = GPUs / (TP · PP · CP · SP)",
         "feste (gepackte) Sequenzlängen",
@@ -250,7 +254,7 @@ def test_failing_publish_and_response_url_leave_the_app_serving(bot: BotProcess,
     status, body = interaction(bot, slack_payloads.view_submission(opened_view(api)))
     assert status == 200
     assert body["response_action"] == "update"  # the answer is shown in the modal instead
-    assert "Die Antwort konnte nicht in den Kanal gesendet werden" in all_text({"blocks": body["view"]["blocks"]})
+    assert "Die Antwort ließ sich nicht in den Channel senden" in all_text({"blocks": body["view"]["blocks"]})
     assert "2.048" in all_text(command(bot, api, "8 64 4")[1])
 
 

@@ -64,7 +64,7 @@ def test_http_under_concurrent_load(http_bot: BotProcess, capsys: pytest.Capture
                 response = connection.getresponse()
                 payload = json.loads(response.read())
                 elapsed = time.perf_counter() - started
-                expected = f"Effektive Batchgröße: {number(512 * accumulation)} Sequenzen"
+                expected = f"Effektive Batch-Größe: {number(512 * accumulation)} Sequenzen"
                 ok = response.status == 200 and payload["blocks"][0]["text"]["text"] == expected
             except (OSError, http.client.HTTPException, ValueError, KeyError) as error:
                 connection.close()
@@ -132,7 +132,7 @@ def test_socket_mode_burst(
         wall = time.perf_counter() - started
         for envelope_id, a in sent.items():
             header = acks[envelope_id]["payload"]["blocks"][0]["text"]["text"]
-            assert header == f"Effektive Batchgröße: {number(512 * a)} Sequenzen"
+            assert header == f"Effektive Batch-Größe: {number(512 * a)} Sequenzen"
         report(capsys, f"Socket Mode burst: 300 envelopes acknowledged in {wall * 1000:.0f} ms")
     finally:
         output = process.stop()

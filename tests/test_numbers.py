@@ -72,4 +72,4 @@ def test_unknown_suffix_names_allowed_ones() -> None:
     """The refusal of a suffix carries the suffix and the accepted ones for the message."""
     with pytest.raises(NumberError) as raised:
         parse_whole_number("4m")
-    assert raised.value.ctx == {"suffix": "m", "allowed": ["k", "K", "M", "Ki", "Mi"]}
+    assert raised.value.ctx == {"suffix": "m", "allowed": ["k", "K", "M", "Ki", "Mi", "Mio", "Mrd", "Bio"]}

@@ -101,7 +101,7 @@ def test_duplicate_quotes_both_values() -> None:
     """A value given twice names the first value as well."""
     with pytest.raises(InputError) as raised:
         parse_command("8 64 4 a=8")
-    assert raised.value.problems[0].ctx == {"first": "4"}
+    assert raised.value.problems[0].ctx == {"first": "4", "first_origin": 3, "second_origin": "a=8"}
 
 
 def test_too_large_carries_the_bound() -> None:

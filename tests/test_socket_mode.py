@@ -47,7 +47,7 @@ def test_slash_command_is_acknowledged_with_the_answer(
         )
         assert_valid_message(plan_ack["payload"])
         assert "`a = B / (b · d) = 2.048 / (2 · 128) = 8`" in all_text(plan_ack["payload"])
-        assert "Die globale Batchgröße bleibt gleich" in all_text(plan_ack["payload"])
+        assert "Die effektive Batch-Größe bleibt gleich" in all_text(plan_ack["payload"])
 
         error_ack = socket_mode_server.wait_for_ack(socket_mode_server.send_slash_command("8,5 64 4"))
         assert error_ack["payload"]["response_type"] == "ephemeral"
@@ -86,7 +86,7 @@ def test_button_click_over_socket_mode(
         socket_mode_server.wait_for_ack(socket_mode_server.send_envelope("interactive", click))
         name, replaced = web_api.next_response()
         assert (name, replaced["replace_original"]) == ("msg", True)
-        assert "Effektive Batchgröße: 4.096 Sequenzen" in all_text(replaced)
+        assert "Effektive Batch-Größe: 4.096 Sequenzen" in all_text(replaced)
 
         home = socket_mode_server.wait_for_ack(
             socket_mode_server.send_envelope("events_api", slack_payloads.app_home_opened())

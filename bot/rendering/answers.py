@@ -50,8 +50,8 @@ def answer_command(text: str, default_visibility: Visibility) -> Answer:
     """The answer to ``text``: its kind and its document."""
     try:
         match parse_command(text):
-            case HelpRequest():
-                return help_answer(default_visibility)
+            case HelpRequest(keys=keys):
+                return help_answer(default_visibility, keys=keys)
             case PlanCommand(request=request, private=private):
                 result = plan(request)
                 kind = AnswerKind.CALCULATION if result.solution is None else AnswerKind.SOLVE
@@ -79,41 +79,52 @@ def plan_document(plan: Plan, visibility: Visibility) -> Document:
     if plan.outcome is None:
         return _unreachable_document(plan, visibility)
     outcome = plan.outcome
-    parts: list[Part] = [_input_fields(plan, outcome)]
+    parts: list[Part] = [_input_fields(plan)]
     if plan.solution is not None:
         parts.append(_solution_section(plan, plan.solution))
+    elif plan.target is not None:
+        met = texts.TARGET_MET_TITLE.format(symbol=plan.target.argument.symbol, value=number(plan.target.value))
+        parts.append(Section(title=met, lines=(texts.TARGET_MET,)))
+    batch = texts.SEQUENCES.format(formula=formulas.batch(outcome))
     parts += [
-        Section(title=texts.GLOBAL_BATCH_TITLE, lines=(Formula(formulas.batch(outcome)),)),
+        Section(title=texts.GLOBAL_BATCH_TITLE, lines=(Formula(batch),)),
         _token_section(outcome),
         *_derived_sections(outcome),
-        Note(texts.MODEL_LIMITS),
+        *_notes(plan.request.model_parallel_given, outcome.tokens_per_step is not None),
     ]
     return Document(
         title=texts.RESULT_TITLE.format(batch=number(outcome.global_batch)),
-        summary=_result_summary(outcome),
+        summary=_summary(outcome),
         visibility=visibility,
         parts=tuple(parts),
         choices=plan_choices(plan),
     )
 
 
-def _result_summary(outcome: Outcome) -> str:
-    summary = texts.RESULT_SUMMARY.format(batch_formula=formulas.batch(outcome))
-    token_formula = formulas.tokens(outcome)
-    if token_formula is None or outcome.tokens_per_step is None:
-        return summary
-    summary += texts.RESULT_SUMMARY_TOKENS.format(token_formula=token_formula)
+def _notes(parallel: bool, tokens: bool, *first: str) -> tuple[Note, ...]:
+    """The small print that applies: what d counts (where GPUs or degrees were given), packed sequences (with T)."""
+    lines = [*first, *((texts.PARALLEL_NOTE,) if parallel else ()), *((texts.PACKED_NOTE,) if tokens else ())]
+    return (Note(" ".join(lines)),) if lines else ()
+
+
+def _summary(outcome: Outcome) -> str:
+    """The notification: 'Effektive Batch-Größe: 2.048 Sequenzen, ≈ 8,4 Mio. Tokens je Optimierer-Schritt'."""
+    batch = number(outcome.global_batch)
+    if outcome.tokens_per_step is None:
+        return texts.SUMMARY.format(batch=batch)
     reading = rounded(outcome.tokens_per_step)
-    return summary + (texts.RESULT_SUMMARY_READING.format(reading=reading) if reading else "")
+    tokens = texts.SUMMARY_ROUNDED.format(reading=reading) if reading else number(outcome.tokens_per_step)
+    return texts.SUMMARY_TOKENS.format(batch=batch, tokens=tokens)
 
 
-def _input_fields(plan: Plan, outcome: Outcome | None) -> Fields:
-    """The values as understood: given, derived from the GPUs, or solved for."""
-    request, solved = plan.request, plan.solution.argument if plan.solution else None
+def _input_fields(plan: Plan) -> Fields:
+    """The values as understood: given, derived from the GPUs, or solved for (not shown while it has no value)."""
+    request, reference = plan.request, plan.reference
+    solved = plan.solution.argument if plan.solution else None
     fields = []
     for argument in (*FACTORS, Argument.SEQ_LEN):
-        value = getattr(outcome.setup, argument.value) if outcome else request.value(argument)
-        if value is None:
+        value = getattr(reference.setup, argument.value) if reference else request.value(argument)
+        if value is None or (argument is solved and not plan.exact):
             continue
         mark = ""
         if argument is solved:
@@ -121,14 +132,13 @@ def _input_fields(plan: Plan, outcome: Outcome | None) -> Fields:
         elif argument is Argument.DATA_PARALLEL and request.gpus is not None:
             mark = texts.DERIVED_MARK
         fields.append(Field(label(argument), number(value), mark))
-    parallelism = outcome.parallelism if outcome else None
+    parallelism = reference.parallelism if reference else None
     if parallelism is not None:
         fields.append(Field(label(Argument.GPUS), number(parallelism.gpus)))
         shown = formulas.degrees((parallelism.tp, parallelism.pp, parallelism.cp, parallelism.sp))
         fields.append(Field(texts.MODEL_PARALLEL_FIELD, shown))
-    if plan.solution is not None:
-        target = plan.solution.target
-        fields.append(Field(label(target.argument), number(target.value)))
+    if plan.target is not None:
+        fields.append(Field(label(plan.target.argument), number(plan.target.value)))
     if request.budget is not None:
         fields.append(Field(label(Argument.BUDGET), number(request.budget)))
     if request.activation_per_sample is not None:
@@ -141,8 +151,8 @@ def _token_section(outcome: Outcome) -> Section:
     if formula is None or outcome.tokens_per_step is None:
         return Section(title=texts.TOKENS_HINT_TITLE, lines=(texts.TOKENS_HINT,))
     reading = rounded(outcome.tokens_per_step)
-    remark = texts.TOKENS_ROUNDED.format(reading=reading) if reading else texts.TOKENS_UNIT
-    return Section(title=texts.TOKENS_TITLE, lines=(Formula(formula, remark),))
+    remark = texts.TOKENS_ROUNDED.format(reading=reading) if reading else ""
+    return Section(title=texts.TOKENS_TITLE, lines=(Formula(texts.TOKENS.format(formula=formula), remark),))
 
 
 def _solution_section(plan: Plan, solution: Solution) -> Section:
@@ -172,38 +182,45 @@ def _unreachable_document(plan: Plan, visibility: Visibility) -> Document:
     if solution is None:
         msg = "only a solved-for factor can miss its target"
         raise ValueError(msg)
-    symbol = solution.argument.symbol
-    options = []
+    solved, target = solution.argument, solution.target
+    lines: list[str | Bullet] = [
+        texts.UNREACHABLE_EXPLANATION.format(symbol=solved.symbol, quotient=formulas.quotient(solution.quotient))
+    ]
     for option in plan.options:
         line = texts.OPTION.format(
-            symbol=symbol,
-            value=number(getattr(option.setup, solution.argument.value)),
-            batch=number(option.global_batch),
+            symbol=solved.symbol, value=number(getattr(option.setup, solved.value)), batch=number(option.global_batch)
         )
         if option.tokens_per_step is not None:
             line += texts.OPTION_TOKENS.format(tokens=number(option.tokens_per_step))
         if option.optimizer_steps is not None:
             line += texts.OPTION_STEPS.format(steps=number(option.optimizer_steps))
-        options.append(line)
-    explanation = texts.UNREACHABLE_EXPLANATION.format(symbol=symbol)
-    target = f"{solution.target.argument.symbol} = {number(solution.target.value)}"
+        lines.append(Bullet(line))
+    if plan.binary is not None:
+        binary = texts.BINARY_HINT.format(
+            key=target.argument.key,
+            binary=plan.binary.text,
+            value=number(plan.binary.value),
+            symbol=solved.symbol,
+            solved=number(plan.binary.solved),
+        )
+        lines.append(binary)
+    shown = f"{target.argument.symbol} = {number(target.value)}"
     choices = [
         texts.UNREACHABLE_CHOICE.format(
-            symbol=symbol, value=number(getattr(o.setup, solution.argument.value)), batch=number(o.global_batch)
+            symbol=solved.symbol, value=number(getattr(o.setup, solved.value)), batch=number(o.global_batch)
         )
         for o in plan.options
     ]
+    tokens = any(o.tokens_per_step is not None for o in plan.options)
     return Document(
-        title=texts.UNREACHABLE_TITLE.format(
-            symbol=solution.target.argument.symbol, value=number(solution.target.value)
-        ),
-        summary=texts.UNREACHABLE_SUMMARY.format(target=target, choices=" oder ".join(choices)),
+        title=texts.UNREACHABLE_TITLE.format(symbol=target.argument.symbol, value=number(target.value)),
+        summary=texts.UNREACHABLE_SUMMARY.format(target=shown, choices=" oder ".join(choices)),
         visibility=visibility,
         parts=(
-            _input_fields(plan, None),
+            _input_fields(plan),
             _solution_section(plan, solution),
-            Section(lines=(explanation, *(Bullet(option) for option in options))),
-            Note(texts.MODEL_LIMITS),
+            Section(lines=tuple(lines)),
+            *_notes(plan.request.model_parallel_given, tokens),
         ),
         choices=plan_choices(plan),
     )
@@ -239,36 +256,24 @@ def _derived_formulas(plan: Plan, outcome: Outcome) -> tuple[Formula, ...]:
 def comparison_document(comparison: Comparison, visibility: Visibility) -> Document:
     """Both setups, k = B₂ / B₁ and the learning-rate rules, with a warmup warning from k ≥ 8 on."""
     before, after = comparison.before, comparison.after
-    k, sqrt_k = decimal(float(comparison.factor)), decimal(comparison.sqrt_factor)
-    parts: list[Part] = [
-        Columns(
-            (
-                _side_column(texts.BEFORE, comparison.before_plan, before),
-                _side_column(texts.AFTER, comparison.after_plan, after),
-            )
-        )
-    ]
-    for title, side_plan, outcome in (
-        (texts.BEFORE, comparison.before_plan, before),
-        (texts.AFTER, comparison.after_plan, after),
-    ):
+    k, sqrt_k = formulas.quotient(comparison.factor), decimal(comparison.sqrt_factor)
+    sides = ((texts.BEFORE, comparison.before_plan, before), (texts.AFTER, comparison.after_plan, after))
+    parts: list[Part] = [Columns(tuple(_side_column(title, side, outcome) for title, side, outcome in sides))]
+    for title, side_plan, outcome in sides:
         if derived := _derived_formulas(side_plan, outcome):
             parts.append(Section(title=texts.DERIVED_TITLE.format(side=title), lines=derived))
     factor = formulas.factor(comparison.factor, before.global_batch, after.global_batch)
-    parts += [
-        Section(title=texts.FACTOR_TITLE, lines=(Formula(factor),)),
-        *_learning_rate_sections(comparison, k, sqrt_k),
-    ]
+    parts.append(Section(title=texts.FACTOR_TITLE, lines=(Formula(factor),)))
+    parts += _learning_rate_sections(comparison, k, sqrt_k)
     if comparison.factor >= 8:
         parts.append(Section(title=texts.WARMUP_TITLE, lines=(texts.WARMUP_WARNING,), warning=True))
-    parts += [Divider(), Note(f"{texts.RULES_OF_THUMB} {texts.MODEL_LIMITS}")]
+    parallel = any(side.request.model_parallel_given for _, side, _ in sides)
+    tokens = before.tokens_per_step is not None or after.tokens_per_step is not None
+    parts += [Divider(), *_notes(parallel, tokens, texts.RULES_OF_THUMB)]
+    numbers = {"factor": k, "before": number(before.global_batch), "after": number(after.global_batch)}
     return Document(
-        title=texts.COMPARISON_TITLE.format(
-            factor=k, before=number(before.global_batch), after=number(after.global_batch)
-        ),
-        summary=texts.COMPARISON_SUMMARY.format(
-            factor=k, before=number(before.global_batch), after=number(after.global_batch), sqrt=sqrt_k
-        ),
+        title=texts.COMPARISON_TITLE.format(**numbers),
+        summary=texts.COMPARISON_SUMMARY.format(**numbers, sqrt=sqrt_k),
         visibility=visibility,
         parts=tuple(parts),
         choices=comparison_choices(comparison),
@@ -281,9 +286,8 @@ def _learning_rate_sections(comparison: Comparison, k: str, sqrt_k: str) -> tupl
         return (Section(title=texts.LR_TITLE, lines=(texts.LR_UNCHANGED,)),)
     rates = comparison.lr
     if rates is None:
-        rules = [
-            texts.LR_RULE.format(rule=rule, factor=f) for rule, f in ((texts.LR_LINEAR, k), (texts.LR_SQRT, sqrt_k))
-        ]
+        pairs = ((texts.LR_LINEAR, k), (texts.LR_SQRT, sqrt_k))
+        rules = [texts.LR_RULE.format(rule=rule, factor=factor) for rule, factor in pairs]
         return (Section(title=texts.LR_TITLE, lines=(*(Bullet(rule) for rule in rules), texts.LR_HINT)),)
     base = significant(rates.base)
     rules = [

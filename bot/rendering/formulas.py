@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from fractions import Fraction
 
@@ -50,12 +51,10 @@ def _degrees(parallelism: Parallelism) -> list[int]:
 
 def solution(plan: Plan, solved: Solution) -> str:
     """'a = B / (b · d) = 2.048 / (2 · 8) = 128'; a quotient that is not whole ends in '…'."""
-    request = plan.request
+    request, reference = plan.request, plan.reference
     others = [a for a in FACTORS if a is not solved.argument]
     symbols = [a.symbol for a in others]
-    values = [request.value(a) for a in others]
-    if Argument.DATA_PARALLEL in others and request.data_parallel is None:
-        values[others.index(Argument.DATA_PARALLEL)] = _derived_d(plan)
+    values = [getattr(reference.setup, a.value) if reference else request.value(a) for a in others]
     if solved.target.argument is Argument.TARGET_TOKENS:
         symbols.append("L")
         values.append(request.seq_len)
@@ -67,16 +66,18 @@ def solution(plan: Plan, solved: Solution) -> str:
     )
 
 
-def _derived_d(plan: Plan) -> int | None:
-    outcomes = [plan.outcome] if plan.outcome is not None else list(plan.options)
-    return outcomes[0].setup.data_parallel if outcomes else None
+#: Decimal places an exact quotient is shown with before it is cut and marked with '…'.
+EXACT_PLACES = 4
 
 
 def quotient(value: Fraction) -> str:
-    """A whole quotient as is, otherwise two decimals and '…': 83,33…."""
+    """Exact values as they are (128; 0,5; 15,625), others cut after two decimals and marked: 83,33…."""
     if value.denominator == 1:
         return number(value.numerator)
-    return decimal(float(value), "#,##0.00") + "…"
+    if (value * 10**EXACT_PLACES).denominator == 1:
+        return decimal(float(value), "#,##0.####")
+    cut = Fraction(math.floor(value * 100), 100)
+    return decimal(float(cut), "#,##0.00") + "…"
 
 
 def optimizer_steps(outcome: Outcome) -> str | None:

@@ -1,4 +1,4 @@
-"""The help as a document: usage, every key with its aliases (from the parser's tables), formats, examples."""
+"""The help as documents: the short one, and every key with its aliases (from the parser's tables) and formats."""
 
 from __future__ import annotations
 
@@ -10,11 +10,15 @@ from core import Argument
 from core.parser import CASE_SENSITIVE_KEYS, KEY_ALIASES
 
 
-def help_answer(default_visibility: Visibility) -> Answer:
-    """Usage, every key with its aliases and an example, number formats; only to the caller."""
+def help_answer(default_visibility: Visibility, *, keys: bool = False) -> Answer:
+    """The short help (usage, examples), or with ``keys`` the table of keys and formats; only to the caller."""
+    document = _keys_document() if keys else _short_document(default_visibility)
+    return Answer(AnswerKind.HELP, document)
+
+
+def _short_document(default_visibility: Visibility) -> Document:
     visibility = texts.SHARED_BY_DEFAULT if default_visibility is Visibility.IN_CHANNEL else texts.PRIVATE_BY_DEFAULT
-    bounds = ", ".join(f"{a.symbol} {number(a.upper_bound)}" for a in texts.BOUNDS_SHOWN)
-    document = Document(
+    return Document(
         title=texts.HELP_TITLE,
         summary=texts.HELP_TITLE,
         visibility=Visibility.EPHEMERAL,
@@ -22,15 +26,27 @@ def help_answer(default_visibility: Visibility) -> Answer:
             Section(lines=(texts.HELP_INTRO, *(Formula(f) for f in texts.HELP_FORMULAS))),
             Divider(),
             Section(title=texts.USAGE_TITLE, lines=texts.USAGE),
-            *_key_sections(),
-            Note(texts.HELP_CASE),
-            Section(title=texts.NUMBERS_TITLE, lines=(*texts.NUMBERS, texts.BOUNDS.format(bounds=bounds))),
             Section(title=texts.EXAMPLES_TITLE, lines=texts.EXAMPLES),
+            Section(lines=(texts.MORE_HELP,)),
             Note(texts.WHATIF_HELP),
             Note(visibility + texts.ALWAYS_PRIVATE),
         ),
     )
-    return Answer(AnswerKind.HELP, document)
+
+
+def _keys_document() -> Document:
+    bounds = ", ".join(f"{a.symbol} {number(a.upper_bound)}" for a in texts.BOUNDS_SHOWN)
+    return Document(
+        title=texts.KEYS_TITLE,
+        summary=texts.KEYS_TITLE,
+        visibility=Visibility.EPHEMERAL,
+        parts=(
+            *_key_sections(),
+            Note(texts.HELP_CASE),
+            Section(title=texts.PARALLELISM_TITLE, lines=tuple(Bullet(line) for line in texts.PARALLELISM)),
+            Section(title=texts.NUMBERS_TITLE, lines=(*texts.NUMBERS, texts.BOUNDS.format(bounds=bounds))),
+        ),
+    )
 
 
 def keys_of(argument: Argument) -> list[str]:

@@ -40,7 +40,7 @@ def _section(section: Section) -> str:
 def _line(line: Line) -> str:
     match line:
         case Formula(text=text, remark=remark):
-            return text + (f"  {remark}" if remark else "")
+            return text + (f" {remark}" if remark else "")
         case Bullet(text=text):
             return f"• {_unquoted(text)}"
         case str():

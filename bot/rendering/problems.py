@@ -9,8 +9,8 @@ from bot.document import Answer, AnswerKind, Bullet, Document, Note, Section, Vi
 from bot.rendering.formatting import number, quote
 from bot.rendering.formulas import degrees
 from bot.texts import problems as texts
-from bot.texts.glossary import label, list_de
-from core import MODEL_PARALLEL, Argument, InputError, Problem, ProblemKind, Side
+from bot.texts.glossary import label, list_de, symbol_first
+from core import MODEL_PARALLEL, Argument, InputError, Problem, ProblemKind
 
 #: At most this many problems are listed one by one; the rest are counted.
 MAX_PROBLEMS_SHOWN = 10
@@ -33,17 +33,26 @@ def problem_lines(problems: Iterable[Problem]) -> list[str]:
 def error_answer(error: InputError) -> Answer:
     """What was wrong, what is expected, an example; always only to the caller."""
     lines = problem_lines(error.problems)
+    title = heading(error.problems)
     document = Document(
-        title=texts.ERROR_TITLE,
-        summary=f"{texts.ERROR_TITLE}: {lines[0]}",
+        title=title,
+        summary=f"{title}: {lines[0]}",
         visibility=Visibility.EPHEMERAL,
-        parts=(Section(lines=tuple(Bullet(line) for line in lines)), Note(texts.ERROR_USAGE)),
+        parts=(Section(lines=tuple(Bullet(line) for line in lines)), Note(texts.USAGE)),
     )
     return Answer(AnswerKind.INPUT_ERROR, document)
 
 
+def heading(problems: Iterable[Problem]) -> str:
+    """'Das habe ich nicht verstanden' while anything was not understood; else what is missing or contradicts."""
+    kinds = {p.kind for p in problems}
+    if kinds - texts.INCOMPLETE_KINDS - texts.CONFLICT_KINDS:
+        return texts.NOT_UNDERSTOOD
+    return texts.INCOMPLETE if kinds & texts.INCOMPLETE_KINDS else texts.CONFLICT
+
+
 def _about(problem: Problem) -> str:
-    where = texts.ON_SIDE.format(side=texts.SIDES[problem.side]) if problem.side is Side.AFTER else ""
+    where = texts.ON_SIDE.format(side=texts.SIDES[problem.side]) if problem.side else ""
     return where + (texts.ABOUT.format(label=label(problem.argument)) if problem.argument else "")
 
 
@@ -53,6 +62,7 @@ def _fields(problem: Problem) -> dict[str, str]:
     fields = {
         "text": quote(problem.text or ""),
         "expected": texts.EXPECTED.get(argument, texts.POSITIVE_WHOLE) if argument else texts.POSITIVE_WHOLE,
+        "example": texts.EXAMPLES.get(argument, texts.PLAIN_EXAMPLE) if argument else texts.PLAIN_EXAMPLE,
         "symbol": argument.symbol if argument else "",
         "bound": number(argument.upper_bound) if argument else "",
     }
@@ -78,7 +88,32 @@ def _degrees(problem: Problem) -> dict[str, str]:
 
 def _missing(problem: Problem) -> dict[str, str]:
     missing = problem.ctx["missing"]
-    return {"missing": list_de(label(a) for a in missing), "verb": texts.verb(len(missing), "fehlt", "fehlen")}
+    return {"missing": list_de(symbol_first(a) for a in missing), "verb": texts.verb(len(missing), "fehlt", "fehlen")}
+
+
+def _origin(origin: int | str, value: str) -> str:
+    """'als 2. Zahl („64“)' or 'als „d=64“'."""
+    if isinstance(origin, int):
+        return texts.POSITION.format(position=origin, text=quote(value))
+    return texts.NAMED.format(text=quote(origin))
+
+
+def _duplicate(problem: Problem) -> dict[str, str]:
+    ctx = problem.ctx
+    first = _origin(ctx["first_origin"], ctx["first"])
+    return {"first": first, "second": _origin(ctx["second_origin"], problem.text or "")}
+
+
+def _not_whole(problem: Problem) -> dict[str, str]:
+    if "dotted" not in problem.ctx:
+        return {"thousands": ""}
+    return {"thousands": texts.THOUSANDS.format(dotted=problem.ctx["dotted"], plain=problem.ctx["plain"])}
+
+
+def _out_of_range(problem: Problem) -> dict[str, str]:
+    """Far beyond a bound for a B target: perhaps a token count typed as B."""
+    meant = problem.ctx.get("target") is Argument.TARGET_BATCH
+    return {"tokens_meant": texts.TOKENS_MEANT.format(value=number(problem.ctx["target_value"])) if meant else ""}
 
 
 def _positional_after_named(problem: Problem) -> dict[str, str]:
@@ -103,7 +138,9 @@ _SPECIFIC: Mapping[ProblemKind, Callable[[Problem], dict[str, str]]] = {
         "key": quote(p.ctx["key"]),
         "suggestions": texts.did_you_mean(p.ctx["suggestions"]),
     },
-    ProblemKind.DUPLICATE: lambda p: {"first": quote(p.ctx["first"])},
+    ProblemKind.DUPLICATE: _duplicate,
+    ProblemKind.NOT_WHOLE: _not_whole,
+    ProblemKind.SOLVED_OUT_OF_RANGE: _out_of_range,
     ProblemKind.UNKNOWN_SUFFIX: lambda p: {
         "suffix": quote(p.ctx["suffix"]),
         "allowed": ", ".join(dict.fromkeys(p.ctx["allowed"])),
@@ -114,5 +151,4 @@ _SPECIFIC: Mapping[ProblemKind, Callable[[Problem], dict[str, str]]] = {
     ),
     ProblemKind.DATA_PARALLEL_CONFLICT: _degrees,
     ProblemKind.TARGET_CONFLICT: _target_conflict,
-    ProblemKind.NOT_EXACT_IN_COMPARISON: lambda p: {"side": texts.SIDES[p.side or Side.BEFORE]},
 }

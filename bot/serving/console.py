@@ -1,15 +1,18 @@
 """A local console: type ``/effbatch 8 64 4 4096``, read the answer, no Slack workspace needed.
 
-Each line goes through the same Bolt app and listener as in Slack: the console builds
-a slash-command request, signs it as Slack would with a local secret, dispatches it
-and prints the acknowledgement, which the console's layout made terminal text.
+Each line goes through the same Bolt app and listeners as in Slack: the console builds
+the request Slack would send (a slash command, or a button click for a number typed
+after an answer), signs it with a local secret, dispatches it and prints what comes
+back, which the console's layout made terminal text with numbered choices.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, TextIO
 from urllib.parse import urlencode
 
@@ -22,13 +25,95 @@ from slack_sdk.signature import SignatureVerifier
 from bot.document import Document, Visibility
 from bot.operations.settings import Settings
 from bot.rendering.plain_text import plain_text
+from bot.rendering.whatif import ADJUST_ACTION
 from bot.slack.app import create_app
 from bot.texts import answers as texts
 from bot.texts.glossary import COMMAND
 
 _SIGNER = SignatureVerifier("effbatch-console")
 _TEAM, _CHANNEL, _USER = "T0CONSOLE", "C0CONSOLE", "U0CONSOLE"
+#: Where the listeners "post" a changed answer; the console takes it from there itself.
+_RESPONSE_URL = "console:response"
 EXIT_WORDS = frozenset({"exit", "quit", "ende", "q"})
+
+
+def console_message(document: Document) -> dict[str, Any]:
+    """The console's layout: the document as terminal text, its visibility, and its choices to pick by number."""
+    choices = [{"action_id": c.action_id, "label": c.label, "value": c.value} for c in document.choices]
+    return {"response_type": document.visibility.value, "text": plain_text(document), "choices": choices}
+
+
+@dataclass
+class Console:
+    """The bot's app, authorized offline, and the choices of the last answer."""
+
+    settings: Settings
+    choices: list[dict[str, str]] = field(default_factory=list)
+    _delivered: list[dict[str, Any]] = field(default_factory=list)
+    app: App = field(init=False)
+
+    def __post_init__(self) -> None:
+        offline = self.settings.model_copy(update={"slack_signing_secret": SecretStr(_SIGNER.signing_secret)})
+        # No token and an unroutable base URL: nothing here may reach the network.
+        client = WebClient(token=None, base_url="http://127.0.0.1:9/api/")
+        self.app = create_app(
+            offline, client=client, authorize=_offline_authorize, layout=console_message, deliver=self._deliver
+        )
+
+    def answer(self, line: str) -> str:
+        """One typed line – a command, or the number of a choice – answered as text."""
+        text = line.strip().removeprefix(COMMAND).strip()
+        if text.isdigit() and not line.strip().startswith(COMMAND):
+            return self._choose(int(text))
+        if not text:
+            return texts.CONSOLE_NO_FORM
+        fields = {"command": COMMAND, "text": text, "team_id": _TEAM, "channel_id": _CHANNEL, "user_id": _USER}
+        return self._shown(self._dispatch(urlencode(fields | {"response_url": _RESPONSE_URL})))
+
+    def _choose(self, number: int) -> str:
+        """A number after an answer: the click on that choice, through the same listener as in Slack."""
+        if not self.choices:
+            return texts.CONSOLE_NO_CHOICES.format(command=COMMAND)
+        if not 1 <= number <= len(self.choices):
+            return texts.CONSOLE_NO_CHOICE.format(number=number, choices=f"1 bis {len(self.choices)}")
+        choice = self.choices[number - 1]
+        if choice["action_id"] == ADJUST_ACTION:
+            return texts.CONSOLE_NO_FORM
+        click = {
+            "type": "block_actions",
+            "user": {"id": _USER},
+            "team": {"id": _TEAM},
+            "channel": {"id": _CHANNEL},
+            "response_url": _RESPONSE_URL,
+            "actions": [
+                {"action_id": choice["action_id"], "value": choice["value"], "type": "button", "block_id": "whatif"}
+            ],
+        }
+        self._dispatch(urlencode({"payload": json.dumps(click)}))
+        chosen = texts.CONSOLE_CHOSEN.format(label=choice["label"])
+        return chosen + "\n\n" + self._shown(self._delivered.pop()) if self._delivered else chosen
+
+    def _dispatch(self, body: str) -> dict[str, Any]:
+        timestamp = str(int(time.time()))
+        headers: dict[str, str | Sequence[str]] = {
+            "content-type": "application/x-www-form-urlencoded",
+            "x-slack-request-timestamp": timestamp,
+            "x-slack-signature": _SIGNER.generate_signature(timestamp=timestamp, body=body) or "",
+        }
+        response = self.app.dispatch(BoltRequest(body=body, headers=headers))
+        payload: dict[str, Any] = json.loads(response.body) if response.body else {}
+        return payload
+
+    def _deliver(self, url: str, payload: dict[str, Any]) -> bool:
+        self._delivered.append(payload)
+        return True
+
+    def _shown(self, payload: dict[str, Any]) -> str:
+        """What a payload says; an answer with choices replaces the ones numbers pick from."""
+        if "choices" in payload and payload.get("replace_original") is not False:
+            self.choices = list(payload["choices"])
+        private = payload.get("response_type") == Visibility.EPHEMERAL
+        return (texts.CONSOLE_EPHEMERAL + "\n" if private else "") + str(payload.get("text", ""))
 
 
 def _offline_authorize(**_: object) -> AuthorizeResult:
@@ -36,54 +121,25 @@ def _offline_authorize(**_: object) -> AuthorizeResult:
     return AuthorizeResult(enterprise_id=None, team_id=_TEAM, bot_token="xoxb-console", bot_user_id="U0BOT")
 
 
-def console_message(document: Document) -> dict[str, Any]:
-    """The console's layout: the document as terminal text, with its visibility."""
-    return {"response_type": document.visibility.value, "text": plain_text(document)}
-
-
-def create_console_app(settings: Settings) -> App:
-    """The bot's app, authorized offline, verifying the console's own signatures, answering as text."""
-    offline = settings.model_copy(update={"slack_signing_secret": SecretStr(_SIGNER.signing_secret)})
-    # No token and an unroutable base URL: nothing here may reach the network.
-    client = WebClient(token=None, base_url="http://127.0.0.1:9/api/")
-    return create_app(offline, client=client, authorize=_offline_authorize, layout=console_message)
-
-
-def dispatch_line(app: App, line: str) -> str:
-    """One typed line through the app, the answer as text."""
-    text = line.strip().removeprefix(COMMAND).strip()
-    fields = {"command": COMMAND, "text": text, "team_id": _TEAM, "channel_id": _CHANNEL, "user_id": _USER}
-    body = urlencode(fields | {"user_name": "console"})
-    timestamp = str(int(time.time()))
-    headers: dict[str, str | Sequence[str]] = {
-        "content-type": "application/x-www-form-urlencoded",
-        "x-slack-request-timestamp": timestamp,
-        "x-slack-signature": _SIGNER.generate_signature(timestamp=timestamp, body=body) or "",
-    }
-    response = app.dispatch(BoltRequest(body=body, headers=headers))
-    payload = json.loads(response.body) if response.body else {}
-    private = payload.get("response_type") == Visibility.EPHEMERAL
-    return (texts.CONSOLE_EPHEMERAL + "\n" if private else "") + str(payload.get("text", ""))
-
-
 def run_console(settings: Settings, read_line: Callable[[], str | None], out: TextIO) -> int:
     """Answer each line from ``read_line`` on ``out`` until it returns None or an exit word."""
-    app = create_console_app(settings)
+    console = Console(settings)
     out.write(texts.CONSOLE_INTRO + "\n")
     while (line := read_line()) is not None and line.strip().casefold() not in EXIT_WORDS:
         if line.strip():
-            out.write(dispatch_line(app, line) + "\n\n")
+            out.write(console.answer(line) + "\n\n")
             out.flush()
     return 0
 
 
 def terminal_reader() -> str | None:
-    """A line typed at the prompt, with line editing; None at Ctrl+D or Ctrl+C."""
+    """A line typed at the prompt, with line editing; None at Ctrl+D or Ctrl+C, leaving on a fresh line."""
     import readline  # noqa: F401 - importing it gives input() history and cursor keys
 
     try:
         return input(texts.CONSOLE_PROMPT)
     except (EOFError, KeyboardInterrupt):
+        sys.stdout.write("\n")
         return None
 
 

@@ -7,31 +7,67 @@ several gunicorn workers, Prometheus' multiprocess directory has to be set first
 from __future__ import annotations
 
 import argparse
+import logging
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
-from urllib.error import URLError
+from typing import TYPE_CHECKING, Any, NoReturn
+from urllib.parse import urlsplit
 
 from slack_bolt.error import BoltError
-from slack_sdk.errors import SlackApiError
 
 from bot.operations.logs import configure_logging
 from bot.operations.settings import ConfigError, Mode, Settings, load_settings
 from bot.texts import operator as texts
 
+if TYPE_CHECKING:
+    from slack_bolt import App
+
 EXIT_CONFIG = 2
-EXIT_UNREACHABLE = 1
 MULTIPROCESS_ENV = "PROMETHEUS_MULTIPROC_DIR"
 
 
+class _GermanArgumentParser(argparse.ArgumentParser):
+    """argparse, speaking German: usage, option titles and its error messages."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(add_help=False, formatter_class=_GermanHelpFormatter, **kwargs)
+        self._optionals.title = texts.OPTIONS_TITLE
+        self.add_argument("-h", "--help", action="help", help=texts.HELP_OPTION)
+
+    def error(self, message: str) -> NoReturn:
+        for pattern, german in texts.ARGPARSE_MESSAGES:
+            if match := re.fullmatch(pattern, message):
+                message = re.sub(r"'([^']*)'", r"„\1“", german.format(*match.groups()))
+                break
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_CONFIG, texts.ARGUMENT_ERROR.format(prog=self.prog, message=message))
+
+
+class _GermanHelpFormatter(argparse.HelpFormatter):
+    def add_usage(self, usage: str | None, actions: Any, groups: Any, prefix: str | None = None) -> None:
+        super().add_usage(usage, actions, groups, prefix=texts.USAGE_PREFIX)
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="effbatch-bot", description=texts.BOT_DESCRIPTION)
+    parser = _GermanArgumentParser(prog="effbatch-bot", description=texts.BOT_DESCRIPTION)
     parser.add_argument("--mode", choices=[m.value for m in Mode], help=texts.BOT_MODE_HELP)
     parser.add_argument("--port", type=int, help=texts.BOT_PORT_HELP)
     parser.add_argument("--host", default="0.0.0.0", help=texts.BOT_HOST_HELP)
     parser.add_argument("--env-file", type=Path, default=Path(".env"), help=texts.BOT_ENV_FILE_HELP)
     return parser
+
+
+def config_message(error: ConfigError) -> str:
+    """One German line for one bad setting, a list for several; always pointing at .env.example."""
+    if len(error.problems) == 1:
+        variable, problem = error.problems[0]
+        line = texts.CONFIG_PROBLEM.format(variable=variable, problem=problem)
+        return texts.CONFIG_ERROR.format(problems=line) + " " + texts.CONFIG_HINT
+    lines = "\n".join(texts.CONFIG_BULLET.format(variable=v, problem=p) for v, p in error.problems)
+    return texts.CONFIG_ERRORS.format(problems=lines) + "\n" + texts.CONFIG_HINT
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         mode = Mode(args.mode) if args.mode else settings.default_mode()
         settings.require_for(mode)
     except ConfigError as error:
-        print(texts.CONFIG_ERROR.format(variable=error.variable, problem=error.problem), file=sys.stderr)
+        print(config_message(error), file=sys.stderr)
         return EXIT_CONFIG
     # In the console, log lines would interleave with the answers; only warnings unless debugging.
     quiet = mode is Mode.CONSOLE and settings.log_level != "DEBUG"
@@ -57,28 +93,60 @@ def main(argv: list[str] | None = None) -> int:
     if mode is Mode.HTTP and settings.web_concurrency > 1 and not os.environ.get(MULTIPROCESS_ENV):
         # Before prometheus_client is imported: each worker then writes its values where /metrics sums them.
         os.environ[MULTIPROCESS_ENV] = tempfile.mkdtemp(prefix="effbatch-metrics-")
-    try:
-        return _serve(mode, settings, args.host, args.port or settings.port)
-    except (BoltError, SlackApiError) as error:
-        print(texts.SLACK_REJECTED.format(detail=error), file=sys.stderr)
+    app = _connect(settings)
+    if app is None:
         return EXIT_CONFIG
-    except (URLError, OSError) as error:
-        print(texts.SLACK_UNREACHABLE.format(url=settings.slack_api_url, detail=error), file=sys.stderr)
-        return EXIT_UNREACHABLE
+    port = args.port or settings.port
+    try:
+        _serve(mode, app, settings, args.host, port)
+    except OSError as error:
+        print(texts.PORT_IN_USE.format(port=port, detail=error.strerror or error), file=sys.stderr)
+        return EXIT_CONFIG
+    return 0
 
 
-def _serve(mode: Mode, settings: Settings, host: str, port: int) -> int:
+def _connect(settings: Settings) -> App | None:
+    """The app, its token checked with Slack (auth.test); None after one German line saying why not.
+
+    The Slack libraries' own (English) lines about the failed attempt stay out of the way meanwhile.
+    """
+    from slack_sdk.errors import SlackApiError
+
     from bot.slack.app import create_app
+    from bot.slack.web_api import describe
 
-    app = create_app(settings)
+    silenced = [logging.getLogger(name) for name in ("slack_sdk", "slack_bolt", "effbatch.bolt")]
+    levels = [logger.level for logger in silenced]
+    for logger in silenced:
+        logger.setLevel(logging.CRITICAL)
+    try:
+        return create_app(settings)
+    except (BoltError, SlackApiError) as error:
+        detail = describe(error) if isinstance(error, SlackApiError) else str(error)
+        print(texts.SLACK_REJECTED.format(detail=detail), file=sys.stderr)
+    except OSError as error:
+        url = without_credentials(settings.slack_api_url)
+        print(texts.SLACK_UNREACHABLE.format(url=url, detail=describe(error)), file=sys.stderr)
+    finally:
+        for logger, level in zip(silenced, levels, strict=True):
+            logger.setLevel(level)
+    return None
+
+
+def without_credentials(url: str) -> str:
+    """``https://user:pw@host/api/`` → ``https://host/api/``: a URL fit for a log line or a message."""
+    parts = urlsplit(url)
+    return parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
+
+
+def _serve(mode: Mode, app: App, settings: Settings, host: str, port: int) -> None:
     if mode is Mode.HTTP:
         from bot.serving.http_server import serve_http
 
         assert settings.slack_signing_secret is not None  # require_for(Mode.HTTP) checked it
         serve_http(app, settings.slack_signing_secret.get_secret_value(), host, port, settings.web_concurrency)
-        return 0
+        return
     from bot.serving.socket_mode import serve_socket_mode
 
     assert settings.slack_app_token is not None  # require_for(Mode.SOCKET) checked it
     serve_socket_mode(app, settings.slack_app_token.get_secret_value(), host, port)
-    return 0

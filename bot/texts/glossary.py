@@ -1,4 +1,9 @@
-"""The names of things, one spelling each, used by every other text."""
+"""The names of things, one spelling each, used by every other text.
+
+The German reference ("Effektive Batch-Größe Rechner") writes Batch-Größe and
+Optimierer-Schritt; effbatch follows it, and addresses people with du (the reference
+says Sie; a Slack bot among engineers says du). README → "Glossar" lists every term.
+"""
 
 from __future__ import annotations
 
@@ -8,17 +13,21 @@ from core import Argument
 
 COMMAND = "/effbatch"
 
+GLOBAL_BATCH = "effektive Batch-Größe"
+OPTIMIZER_STEP = "Optimierer-Schritt"
+TOKENS_PER_STEP = "Tokens je Optimierer-Schritt"
+
 ARGUMENT_NAMES = {
     Argument.MICRO_BATCH: "Batch je Gerät",
     Argument.DATA_PARALLEL: "Datenparallele Geräte",
     Argument.ACCUMULATION: "Akkumulationsschritte",
     Argument.SEQ_LEN: "Sequenzlänge",
     Argument.GPUS: "GPUs gesamt",
-    Argument.TP: "Tensorparallelität",
-    Argument.PP: "Pipelineparallelität",
-    Argument.CP: "Kontextparallelität",
-    Argument.SP: "Sequenzparallelität (Ulysses)",
-    Argument.TARGET_BATCH: "Ziel-Batchgröße",
+    Argument.TP: "Tensor-Parallelität",
+    Argument.PP: "Pipeline-Parallelität",
+    Argument.CP: "Kontext-Parallelität",
+    Argument.SP: "Sequenz-Parallelität (Ulysses)",
+    Argument.TARGET_BATCH: "Ziel-Batch-Größe",
     Argument.TARGET_TOKENS: "Ziel-Tokens je Schritt",
     Argument.BUDGET: "Token-Budget",
     Argument.ACTIVATION: "Aktivierungsspeicher je Sequenz",
@@ -31,6 +40,11 @@ def label(argument: Argument) -> str:
     name = ARGUMENT_NAMES[argument]
     redundant = len(argument.symbol) > 1 and argument.symbol.casefold() in name.casefold()
     return name if redundant else f"{name} ({argument.symbol})"
+
+
+def symbol_first(argument: Argument) -> str:
+    """'a (Akkumulationsschritte)': the symbol people type, then its name."""
+    return f"{argument.symbol} ({ARGUMENT_NAMES[argument]})"
 
 
 def list_de(items: Iterable[str], conjunction: str = "und") -> str:

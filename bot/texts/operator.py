@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-BOT_DESCRIPTION = "Der effbatch-Slack-Bot: effektive Batchgröße und Tokens je Optimizer-Schritt."
+BOT_DESCRIPTION = "Der effbatch-Slack-Bot: effektive Batch-Größe und Tokens je Optimierer-Schritt."
 BOT_MODE_HELP = (
     "socket (Socket Mode, Standard mit SLACK_APP_TOKEN), http (mit SLACK_BOT_TOKEN allein) "
     "oder console (lokal, ohne Tokens)"
@@ -11,7 +11,11 @@ BOT_PORT_HELP = "Port für HTTP bzw. /healthz (Standard: PORT oder 3000)"
 BOT_HOST_HELP = "Adresse, an die der Server sich bindet (Standard: 0.0.0.0)"
 BOT_ENV_FILE_HELP = "Datei mit Einstellungen (Standard: .env; Umgebungsvariablen haben Vorrang)"
 
-CONFIG_ERROR = "Konfigurationsfehler: {variable} {problem}. Alle Einstellungen mit Erklärung: .env.example"
+CONFIG_ERROR = "Konfigurationsfehler: {problems}"
+CONFIG_ERRORS = "Konfigurationsfehler:\n{problems}"
+CONFIG_PROBLEM = "{variable}: {problem}."
+CONFIG_BULLET = "• {variable}: {problem}"
+CONFIG_HINT = "Alle Einstellungen mit Erklärung: .env.example"
 MISSING_FOR_MODE = "fehlt, wird für --mode {mode} gebraucht"
 INVALID_VALUE = "ungültiger Wert {value}{allowed}"
 HIDDEN = "(verborgen)"
@@ -27,8 +31,23 @@ ALLOWED = {
     "WEB_CONCURRENCY": " – erwartet: eine Zahl von 1 bis 64",
     "LOG_FORMAT": " – erlaubt: plain, json",
     "EFFBATCH_LOG_COMMAND_TEXT": " – erlaubt: true, false",
-    "EFFBATCH_ANSWER_CACHE": " – erwartet: eine Zahl von 0 (aus) bis 1.000.000",
+    "EFFBATCH_ANSWER_CACHE": " – erwartet: eine Zahl von 0 (aus) bis 4.096",
 }
+
+USAGE_PREFIX = "Aufruf: "
+OPTIONS_TITLE = "Optionen"
+HELP_OPTION = "diese Hilfe zeigen und beenden"
+ARGUMENT_ERROR = "{prog}: Fehler: {message}\n"
+#: argparse's English messages (as Python 3.11 words them) and their German wording.
+ARGPARSE_MESSAGES = (
+    (r"argument (\S+): invalid choice: (.+) \(choose from (.+)\)", "Argument {0}: ungültige Wahl {1} (möglich: {2})"),
+    (r"argument (\S+): invalid int value: (.+)", "Argument {0}: {1} ist keine ganze Zahl"),
+    (r"argument (\S+): invalid \w+ value: (.+)", "Argument {0}: ungültiger Wert {1}"),
+    (r"argument (\S+): expected one argument", "Argument {0}: braucht einen Wert"),
+    (r"unrecognized arguments: (.+)", "unbekannte Argumente: {0}"),
+    (r"ambiguous option: (\S+) could match (.+)", "mehrdeutige Option {0}, passt zu {1}"),
+)
+PORT_IN_USE = "Port {port} ist nicht verfügbar ({detail}). Wähle mit --port oder PORT einen anderen."
 
 SLACK_REJECTED = (
     "Slack hat die Anmeldung abgelehnt ({detail}). Prüfe SLACK_BOT_TOKEN und SLACK_APP_TOKEN; Erklärung in .env.example"

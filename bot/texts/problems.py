@@ -1,8 +1,9 @@
 """Messages for bad input, one template per ``ProblemKind``, filled from the problem.
 
 Every template may use ``{text}`` (what was typed, quoted), ``{expected}`` (what the
-argument takes, with an example), ``{symbol}`` and ``{bound}`` (the argument's), and
-the problem's ``ctx`` values, formatted. Functions remain only where grammar needs logic.
+argument takes, with an example), ``{example}`` (a spelling that fits the argument),
+``{symbol}`` and ``{bound}`` (the argument's), and the problem's ``ctx`` values,
+formatted. Functions remain only where grammar needs logic.
 """
 
 from __future__ import annotations
@@ -12,27 +13,48 @@ from collections.abc import Mapping, Sequence
 from bot.texts.glossary import COMMAND, list_de
 from core import Argument, ProblemKind, Side
 
-ERROR_TITLE = "Das habe ich nicht verstanden"
-ERROR_USAGE = (
+#: Headings, by what went wrong: the text was not understood, something is missing, or it contradicts itself.
+NOT_UNDERSTOOD = "Das habe ich nicht verstanden"
+INCOMPLETE = "Da fehlt noch etwas"
+CONFLICT = "Das passt nicht zusammen"
+USAGE = (
     f"So geht's: `{COMMAND} b d a [L]`, z. B. `{COMMAND} 8 64 4 4096`, "
-    f"oder benannt `{COMMAND} b=8 d=64 a=4 L=4k`. Alle Schlüssel und Formate: `{COMMAND} hilfe`."
+    f"oder benannt `{COMMAND} b=8 d=64 a=4 L=4k`. Alle Schlüssel und Formate: `{COMMAND} hilfe schlüssel`."
 )
 POSITIVE_WHOLE = "eine ganze Zahl ab 1, z. B. `8`, `4.096`, `4_096` oder `4k`"
 #: What each argument takes, where it differs from a plain count.
-EXPECTED: Mapping[Argument, str] = {}
+EXPECTED: Mapping[Argument, str] = {
+    Argument.SEQ_LEN: "eine ganze Zahl ab 1, z. B. `4096`, `4.096` oder `4k` (k = 1.024)",
+    Argument.TARGET_TOKENS: "eine Token-Zahl wie `4Mi`, `4Mio` oder `4.194.304`",
+    Argument.BUDGET: "eine Token-Zahl wie `2T`, `300Mrd` oder `2Bio`",
+    Argument.ACTIVATION: "eine Größe mit Einheit wie `1,5GiB` oder `800MB`",
+    Argument.LR: "eine positive Dezimalzahl wie `3e-4` oder `0,0003`",
+}
+#: A spelling that fits the argument, offered instead of exponent notation.
+EXAMPLES: Mapping[Argument, str] = {
+    Argument.SEQ_LEN: "`4k` oder `4096`",
+    Argument.TARGET_TOKENS: "`4Mi` oder `4Mio`",
+    Argument.BUDGET: "`2T` oder `2Bio`",
+    Argument.ACTIVATION: "`1,5GiB`",
+}
+PLAIN_EXAMPLE = "`1000` oder `1k`"
 MORE_PROBLEMS = "… und {count} weitere Probleme."
 SIDES = {Side.BEFORE: "vor `vs`", Side.AFTER: "nach `vs`"}
 ON_SIDE = "({side}) "
 ABOUT = "{label}: "
 SUFFIX_HINTS: Mapping[Argument, str] = {Argument.SEQ_LEN: " (bei der Sequenzlänge heißt k ×1.024, also 4k = 4.096)"}
+POSITION = "als {position}. Zahl ({text})"
+NAMED = "als {text}"
+THOUSANDS = " Im Deutschen ist das Komma das Dezimalzeichen: Meintest du `{dotted}` oder `{plain}`?"
+TOKENS_MEANT = " B zählt Sequenzen, nicht Tokens: Meintest du `T={value}` (Ziel-Tokens je Schritt)?"
 
 TEMPLATES: Mapping[ProblemKind, str] = {
     ProblemKind.MISSING_VALUES: (
-        "Es {verb} {missing}. Nötig sind b d a (für d auch `gpus=`), z. B. `8 64 4` – oder zwei davon und ein "
-        "Ziel `B=` bzw. `T=`, dann rechne ich den dritten aus."
+        "Es {verb} noch {missing}. Nötig sind b, d und a (für d auch `gpus=`), z. B. `8 64 4` – oder zwei davon "
+        "und ein Ziel `B=` bzw. `T=`, dann rechne ich den dritten aus."
     ),
     ProblemKind.NOT_ENOUGH_FACTORS: (
-        "Für ein Ziel brauche ich zwei der drei Werte b, d, a; es fehlen {missing}. "
+        "Für ein Ziel brauche ich zwei der drei Werte b, d, a; es {verb} noch {missing}. "
         "Gib einen davon an, den anderen rechne ich aus, z. B. `gpus=512 tp=8 b=2 B=2048`."
     ),
     ProblemKind.TOO_MANY_VALUES: (
@@ -43,17 +65,18 @@ TEMPLATES: Mapping[ProblemKind, str] = {
         "benannte danach, z. B. `8 64 a=4` – oder alles benannt: `tp=8 b=8 d=64 a=4`."
     ),
     ProblemKind.UNKNOWN_KEY: (
-        f"Unbekannter Schlüssel {{key}} in {{text}}.{{suggestions}} Alle Schlüssel zeigt `{COMMAND} hilfe`."
+        f"Unbekannter Schlüssel {{key}} in {{text}}.{{suggestions}} Alle Schlüssel zeigt `{COMMAND} hilfe schlüssel`."
     ),
-    ProblemKind.DUPLICATE: "doppelt angegeben, als {first} und als {text}. Bitte nur einmal.",
-    ProblemKind.EMPTY_VALUE: "in {text} fehlt der Wert nach `=`. Erwartet: {expected}.",
+    ProblemKind.DUPLICATE: "Doppelt angegeben: {first} und {second}. Bitte nur einmal.",
+    ProblemKind.EMPTY_VALUE: "In {text} fehlt der Wert nach `=`. Erwartet: {expected}.",
     ProblemKind.NOT_A_NUMBER: "{text} ist keine Zahl. Erwartet: {expected}.",
     ProblemKind.BAD_GROUPING: (
-        "{text} ist keine ganze Zahl: Der Punkt trennt nur Dreiergruppen (4.096, 1.048.576). Erwartet: {expected}."
+        "{text} ist keine ganze Zahl: Der Punkt trennt nur Dreiergruppen (4.096, 1.048.576), Dezimalstellen "
+        "stehen hinter einem Komma. Erwartet: {expected}."
     ),
-    ProblemKind.NOT_WHOLE: "{text} ist keine ganze Zahl. Erwartet: {expected}.",
+    ProblemKind.NOT_WHOLE: "{text} ist keine ganze Zahl.{thousands} Erwartet: {expected}.",
     ProblemKind.NOT_POSITIVE: "{text} ist nicht positiv. Erwartet: {expected}.",
-    ProblemKind.SCIENTIFIC: "{text}: Exponentenschreibweise lese ich hier nicht. Schreib z. B. `1000` oder `1k`.",
+    ProblemKind.SCIENTIFIC: "{text}: Exponentenschreibweise lese ich hier nicht. Schreib z. B. {example}.",
     ProblemKind.UNKNOWN_SUFFIX: "{text} hat die unbekannte Endung {suffix}. Erlaubt: {allowed}{hint}.",
     ProblemKind.TOO_LONG: "{text} hat zu viele Stellen. Erwartet: höchstens {bound}.",
     ProblemKind.TOO_LARGE: "{text} liegt über der Obergrenze von {le}. Das ist vermutlich ein Tippfehler.",
@@ -65,16 +88,18 @@ TEMPLATES: Mapping[ProblemKind, str] = {
         "(Rest {remainder}). Passend wären z. B. {fits} GPUs."
     ),
     ProblemKind.DATA_PARALLEL_CONFLICT: (
-        "angegeben ist d = {given}, aus den GPUs folgt aber d = {gpus} / ({degrees}) = {derived}. "
+        "Angegeben ist d = {given}, aus den GPUs folgt aber d = {gpus} / ({degrees}) = {derived}. "
         "Gib nur eins von beiden an."
     ),
     ProblemKind.TARGET_CONFLICT: (
         "{formula} = {factors} = {product}, vorgegeben ist aber {symbol} = {target}. "
         "Lass einen der Werte b, d, a weg, dann rechne ich ihn passend aus."
     ),
-    ProblemKind.NEEDS_SEQ_LEN: "braucht die Sequenzlänge, z. B. `L=4096` oder als vierten Wert.",
+    ProblemKind.NEEDS_SEQ_LEN: "Dafür brauche ich die Sequenzlänge, z. B. `L=4096` oder als vierten Wert.",
     ProblemKind.TWO_TARGETS: "`B=` und `T=` zusammen geht nicht: Gib nur ein Ziel vor.",
-    ProblemKind.SOLVED_OUT_OF_RANGE: "dafür wäre {symbol} = {value} nötig, mehr als die Obergrenze {bound}.",
+    ProblemKind.SOLVED_OUT_OF_RANGE: (
+        "Dafür wäre {symbol} = {value} nötig, mehr als die Obergrenze {bound}.{tokens_meant}"
+    ),
     ProblemKind.LR_WITHOUT_COMPARISON: (
         f"`lr=` skaliere ich nur im Vergleich zweier Setups, z. B. `{COMMAND} 8 64 4 4096 vs d=512 lr=3e-4`."
     ),
@@ -83,10 +108,28 @@ TEMPLATES: Mapping[ProblemKind, str] = {
     ),
     ProblemKind.EMPTY_SIDE: f"Vor und nach `vs` gehört ein Setup, z. B. `{COMMAND} 8 64 4 4096 vs d=512`.",
     ProblemKind.NOT_EXACT_IN_COMPARISON: (
-        "Im Vergleich geht die Seite {side} nicht in ganzen Zahlen auf. "
-        "Rechne sie erst einzeln und übernimm einen der vorgeschlagenen Werte."
+        "Diese Seite geht nicht in ganzen Zahlen auf. Rechne sie erst einzeln und übernimm einen der "
+        "vorgeschlagenen Werte."
     ),
 }
+
+#: Problems of a text that was understood but is incomplete, and of one that contradicts itself (or a bound).
+INCOMPLETE_KINDS = frozenset(
+    {ProblemKind.MISSING_VALUES, ProblemKind.NOT_ENOUGH_FACTORS, ProblemKind.NEEDS_SEQ_LEN, ProblemKind.EMPTY_SIDE}
+)
+CONFLICT_KINDS = frozenset(
+    {
+        ProblemKind.GPUS_NOT_DIVISIBLE,
+        ProblemKind.DATA_PARALLEL_CONFLICT,
+        ProblemKind.TARGET_CONFLICT,
+        ProblemKind.TWO_TARGETS,
+        ProblemKind.SOLVED_OUT_OF_RANGE,
+        ProblemKind.TOO_LARGE,
+        ProblemKind.NOT_EXACT_IN_COMPARISON,
+        ProblemKind.LR_WITHOUT_COMPARISON,
+        ProblemKind.TOO_MANY_COMPARISONS,
+    }
+)
 
 
 def verb(count: int, singular: str, plural: str) -> str:
