@@ -1,10 +1,10 @@
-"""The benchmark's baselines, served under effbatch's own gunicorn configuration.
+"""The benchmark's baselines, served under effbatch's own server configuration (uvicorn, same workers).
 
     python bench/servers.py bolt|bolt-pbr|floor PORT WORKERS
 
-bolt      a bare Bolt app whose listener acks a constant text, with Bolt's defaults
+bolt      a bare Bolt app whose listener acks a constant text, with Bolt's defaults, through Bolt's own ASGI adapter
 bolt-pbr  the same with process_before_response=True
-floor     a minimal WSGI responder: read the body, check the HMAC signature, return constant JSON
+floor     a minimal ASGI responder: read the body, check the HMAC signature, return constant JSON
 
 Environment: SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET, SLACK_API_URL (a local Web API stand-in).
 """
@@ -16,14 +16,13 @@ import hmac
 import os
 import sys
 import time
-from collections.abc import Iterable
 from typing import Any
 
 from slack_bolt import App
-from slack_bolt.adapter.wsgi import SlackRequestHandler
+from slack_bolt.adapter.asgi import SlackRequestHandler
 from slack_sdk import WebClient
 
-from bot.serving.http_server import serve_wsgi
+from bot.serving.http_server import serve_asgi
 
 CONSTANT = b'{"response_type": "in_channel", "text": "B = 2.048"}'
 
@@ -46,21 +45,31 @@ def bolt_app(process_before_response: bool) -> Any:
 def floor_app() -> Any:
     secret = os.environ["SLACK_SIGNING_SECRET"].encode()
 
-    def app(environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
-        body = environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0))
-        timestamp = environ.get("HTTP_X_SLACK_REQUEST_TIMESTAMP", "0")
-        expected = "v0=" + hmac.new(secret, b"v0:" + timestamp.encode() + b":" + body, hashlib.sha256).hexdigest()
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            while (message := await receive())["type"] != "lifespan.shutdown":
+                await send({"type": "lifespan.startup.complete"})
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+        body, more = b"", True
+        while more:
+            message = await receive()
+            body, more = body + message.get("body", b""), message.get("more_body", False)
+        headers = dict(scope["headers"])
+        timestamp = headers.get(b"x-slack-request-timestamp", b"0")
+        expected = b"v0=" + hmac.new(secret, b"v0:" + timestamp + b":" + body, hashlib.sha256).hexdigest().encode()
         fresh = timestamp.isdigit() and abs(time.time() - int(timestamp)) <= 300
-        if not (fresh and hmac.compare_digest(expected, environ.get("HTTP_X_SLACK_SIGNATURE", ""))):
-            start_response("401 Unauthorized", [("Content-Type", "application/json")])
-            return [b"{}"]
-        start_response("200 OK", [("Content-Type", "application/json")])
-        return [CONSTANT]
+        ok = fresh and hmac.compare_digest(expected, headers.get(b"x-slack-signature", b""))
+        status, answer = (200, CONSTANT) if ok else (401, b"{}")
+        await send(
+            {"type": "http.response.start", "status": status, "headers": [(b"content-type", b"application/json")]}
+        )
+        await send({"type": "http.response.body", "body": answer})
 
     return app
 
 
 if __name__ == "__main__":
     kind, port, workers = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-    wsgi = {"bolt": lambda: bolt_app(False), "bolt-pbr": lambda: bolt_app(True), "floor": floor_app}[kind]()
-    serve_wsgi(wsgi, "127.0.0.1", port, workers)
+    asgi = {"bolt": lambda: bolt_app(False), "bolt-pbr": lambda: bolt_app(True), "floor": floor_app}[kind]()
+    sys.exit(serve_asgi(asgi, "127.0.0.1", port, workers, drain_seconds=0))

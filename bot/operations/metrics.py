@@ -1,6 +1,6 @@
 """Prometheus metrics: answers by kind, input errors, Slack API failures, request latency.
 
-With several gunicorn workers the values live in ``PROMETHEUS_MULTIPROC_DIR`` and
+With several HTTP worker processes the values live in ``PROMETHEUS_MULTIPROC_DIR`` and
 ``/metrics`` aggregates them; that variable must be set before this module is
 imported, which ``bot.main`` does for HTTP mode.
 """
@@ -39,9 +39,3 @@ def exposition() -> tuple[bytes, str]:
         multiprocess.MultiProcessCollector(registry)
         return generate_latest(registry), CONTENT_TYPE_LATEST
     return generate_latest(REGISTRY), CONTENT_TYPE_LATEST
-
-
-def worker_exited(pid: int) -> None:
-    """Let the multiprocess store forget a gunicorn worker that is gone."""
-    if os.environ.get(MULTIPROCESS_ENV):
-        multiprocess.mark_process_dead(pid)

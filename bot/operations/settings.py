@@ -55,6 +55,8 @@ class Settings(BaseSettings):
     effbatch_log_command_text: bool = False
     #: ~9 MB per 1.024 cached answers (measured): 4.096 keep a process well inside the manifests' 256 MiB.
     effbatch_answer_cache: int = Field(default=1024, ge=0, le=4096)
+    #: HTTP mode: seconds after SIGTERM with /readyz at 503 while every request is still answered.
+    effbatch_drain_seconds: float = Field(default=5, ge=0, le=60)
 
     @field_validator("slack_bot_token")
     @classmethod

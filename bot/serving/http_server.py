@@ -1,75 +1,179 @@
-"""HTTP mode: Bolt's WSGI handler behind gunicorn, with the health endpoints beside it."""
+"""HTTP mode: the ASGI app under uvicorn, an event loop in front of Bolt.
+
+Why uvicorn and not gunicorn's threads: an idle or slow client costs an event-loop socket,
+not a worker thread, so 64 idle connections or a slowloris cannot starve the signed
+requests behind them. On top of uvicorn's own limits (connections per process, the
+keep-alive timeout, a graceful shutdown) effbatch adds:
+
+- a header timeout: a connection whose request headers are not complete after
+  ``HEADER_TIMEOUT`` seconds is closed (uvicorn has none; the body timeout lives in ``http_app``);
+- a drain on SIGTERM: ``/readyz`` turns 503 at once while every request keeps being answered
+  for ``drain_seconds`` (load balancers stop sending), then uvicorn stops accepting, finishes
+  what is in flight and the process exits 0;
+- several worker processes forked from one parent after the app is built (one ``auth.test``),
+  each with its own event loop on the shared socket; the parent forwards SIGTERM and waits.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import asyncio
+import logging
+import os
+import signal
+import socket
+import threading
+import time
+from types import FrameType
+from typing import Any
 
-from gunicorn import glogging
-from gunicorn.app.base import BaseApplication
+import uvicorn
 from slack_bolt import App
-from slack_bolt.adapter.wsgi import SlackRequestHandler
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from bot.operations.metrics import worker_exited
-from bot.serving.health import with_health
-from bot.serving.request_guard import guard
+from bot.serving.http_app import SlackHTTP
 
-if TYPE_CHECKING:
-    from wsgiref.types import WSGIApplication
+log = logging.getLogger("effbatch")
 
-EVENTS_PATH = "/slack/events"
-THREADS_PER_WORKER = 4
-#: Seconds SIGTERM waits for in-flight requests before workers are killed.
+#: Seconds a client may take to send a request's headers, on a new or a kept-alive connection.
+HEADER_TIMEOUT = 5.0
+#: Seconds an idle kept-alive connection stays open.
+KEEP_ALIVE = 5
+#: Connections (and tasks) per process; beyond, uvicorn answers 503.
+MAX_CONNECTIONS = 512
+#: Seconds in-flight requests get to finish once the drain is over, before they are cancelled.
 GRACEFUL_TIMEOUT = 20
 
-
-def create_wsgi_app(app: App, signing_secret: str) -> WSGIApplication:
-    """``POST /slack/events`` through the request guard to Bolt; ``/healthz``, ``/readyz``, ``/metrics`` beside it."""
-    return with_health(guard(SlackRequestHandler(app, path=EVENTS_PATH), signing_secret, EVENTS_PATH))
+#: Set by SIGTERM: this process is draining and no longer ready.
+draining = threading.Event()
 
 
-class _GunicornLogger(glogging.Logger):  # type: ignore[misc]
-    """gunicorn's own messages through effbatch's handler: the same format (plain or JSON), tokens masked."""
+class _HeaderTimeout(HttpToolsProtocol):
+    """uvicorn's httptools protocol, closing a connection whose request headers arrive too slowly."""
 
-    def setup(self, cfg: Any) -> None:
-        super().setup(cfg)
-        for log in (self.error_log, self.access_log):
-            log.handlers.clear()
-            log.propagate = True
+    _headers_timer: asyncio.TimerHandle | None = None
+
+    # uvicorn narrows asyncio's BaseTransport to Transport in this very method, with the same ignore.
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm()
+
+    def on_headers_complete(self) -> None:
+        self._disarm()
+        super().on_headers_complete()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._arm()  # the next request's headers get the same time
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._headers_timer = self.loop.call_later(HEADER_TIMEOUT, self._headers_too_slow)
+
+    def _disarm(self) -> None:
+        if self._headers_timer is not None:
+            self._headers_timer.cancel()
+            self._headers_timer = None
+
+    def _headers_too_slow(self) -> None:
+        if not self.transport.is_closing():
+            self.transport.close()
 
 
-class _Server(BaseApplication):  # type: ignore[misc]
-    """gunicorn, configured in code rather than from argv or a config file."""
+class _DrainingServer(uvicorn.Server):
+    """uvicorn's server, which on the first SIGTERM first drains for ``drain_seconds``, then shuts down."""
 
-    def __init__(self, wsgi: WSGIApplication, options: dict[str, Any]) -> None:
-        self._wsgi = wsgi
-        self._options = options
-        super().__init__()
+    def __init__(self, config: uvicorn.Config, drain_seconds: float) -> None:
+        super().__init__(config)
+        self._drain_seconds = drain_seconds
 
-    def load_config(self) -> None:
-        for key, value in self._options.items():
-            self.cfg.set(key, value)
-
-    def load(self) -> WSGIApplication:
-        return self._wsgi
-
-
-def serve_http(app: App, signing_secret: str, host: str, port: int, workers: int) -> None:
-    """Serve until SIGTERM/SIGINT; gunicorn lets in-flight requests finish first."""
-    serve_wsgi(create_wsgi_app(app, signing_secret), host, port, workers)
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        if draining.is_set():
+            super().handle_exit(sig, frame)  # a second signal: stop draining now
+            return
+        draining.set()
+        log.info("draining", extra={"detail": f"{self._drain_seconds:g} s"})
+        threading.Timer(self._drain_seconds, super().handle_exit, args=(sig, frame)).start()
 
 
-def serve_wsgi(wsgi: WSGIApplication, host: str, port: int, workers: int) -> None:
-    """Any WSGI app under effbatch's gunicorn configuration (the benchmark serves its baselines this way)."""
-    options = {
-        "bind": f"{host}:{port}",
-        "workers": workers,
-        "worker_class": "gthread",
-        "threads": THREADS_PER_WORKER,
-        "graceful_timeout": GRACEFUL_TIMEOUT,
-        "control_socket_disable": True,
-        "accesslog": None,
-        "proc_name": "effbatch-bot",
-        "logger_class": _GunicornLogger,
-        "child_exit": lambda _arbiter, worker: worker_exited(worker.pid),
-    }
-    _Server(wsgi, options).run()
+def uvicorn_config(asgi: Any, host: str, port: int) -> uvicorn.Config:
+    """effbatch's uvicorn settings, for the bot and for the benchmark's baselines alike."""
+    return uvicorn.Config(
+        asgi,
+        host=host,
+        port=port,
+        http=_HeaderTimeout,
+        lifespan="on",
+        log_config=None,  # uvicorn's lines go through effbatch's handler: one format, tokens masked
+        access_log=False,
+        server_header=False,
+        limit_concurrency=MAX_CONNECTIONS,
+        timeout_keep_alive=KEEP_ALIVE,
+        timeout_graceful_shutdown=GRACEFUL_TIMEOUT,
+    )
+
+
+def serve_http(app: App, signing_secret: str, host: str, port: int, workers: int, drain_seconds: float) -> int:
+    """Serve ``/slack/events`` and the health endpoints until SIGTERM; the exit code (0 after a clean drain)."""
+    asgi = SlackHTTP(app, signing_secret, ready=lambda: not draining.is_set())
+    return serve_asgi(asgi, host, port, workers, drain_seconds)
+
+
+def serve_asgi(asgi: Any, host: str, port: int, workers: int, drain_seconds: float) -> int:
+    """Any ASGI app under effbatch's server configuration (the benchmark serves its baselines this way)."""
+    config = uvicorn_config(asgi, host, port)
+    sock = config.bind_socket()
+    if workers == 1:
+        return _run_worker(config, sock, drain_seconds)
+    return _supervise(config, sock, workers, drain_seconds)
+
+
+def _run_worker(config: uvicorn.Config, sock: socket.socket, drain_seconds: float) -> int:
+    # uvicorn re-raises the signal it shut down for once it is done; with these handlers that ends nothing.
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: None)
+    _DrainingServer(config, drain_seconds).run(sockets=[sock])
+    return 0
+
+
+def _supervise(config: uvicorn.Config, sock: socket.socket, workers: int, drain_seconds: float) -> int:
+    """Fork ``workers`` processes on the shared socket, replace any that dies, forward SIGTERM, wait for all."""
+    children: set[int] = set()
+    stopping = threading.Event()
+
+    def stop(signum: int, _frame: FrameType | None) -> None:
+        stopping.set()
+        for pid in children:
+            os.kill(pid, signal.SIGTERM)
+
+    def spawn() -> None:
+        pid = os.fork()
+        if pid == 0:  # the worker: serve, then leave without running the parent's clean-up
+            os._exit(_run_worker(config, sock, drain_seconds))
+        children.add(pid)
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, stop)
+    for _ in range(workers):
+        spawn()
+    failed = False
+    while children:
+        pid, status = os.wait()
+        children.discard(pid)
+        failed |= os.waitstatus_to_exitcode(status) != 0
+        if not stopping.is_set():
+            log.warning("worker exited, starting another", extra={"detail": f"pid {pid}"})
+            time.sleep(1)  # a worker that cannot start does not make the parent spin
+            spawn()
+    return 1 if failed else 0
+
+
+def serve_health_in_background(ready: Any, host: str, port: int) -> uvicorn.Server:
+    """The health endpoints alone, on a thread (Socket Mode); stop it with ``server.should_exit = True``."""
+    server = uvicorn.Server(uvicorn_config(SlackHTTP(None, ready=ready), host, port))
+    threading.Thread(target=server.run, name="health", daemon=True).start()
+    return server

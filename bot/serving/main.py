@@ -1,7 +1,7 @@
 """``effbatch-bot``: run the Slack bot in Socket Mode, HTTP mode or as a local console.
 
 The modules that build the app are imported only once the mode is known: with
-several gunicorn workers, Prometheus' multiprocess directory has to be set first.
+several HTTP workers, Prometheus' multiprocess directory has to be set first.
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ import os
 import re
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 from urllib.parse import urlsplit
@@ -90,19 +92,30 @@ def main(argv: list[str] | None = None) -> int:
 
         reader = terminal_reader if sys.stdin.isatty() else stream_reader(sys.stdin)
         return run_console(settings, reader, sys.stdout)
-    if mode is Mode.HTTP and settings.web_concurrency > 1 and not os.environ.get(MULTIPROCESS_ENV):
-        # Before prometheus_client is imported: each worker then writes its values where /metrics sums them.
-        os.environ[MULTIPROCESS_ENV] = tempfile.mkdtemp(prefix="effbatch-metrics-")
-    app = _connect(settings)
-    if app is None:
-        return EXIT_CONFIG
-    port = args.port or settings.port
-    try:
-        _serve(mode, app, settings, args.host, port)
-    except OSError as error:
-        print(texts.PORT_IN_USE.format(port=port, detail=error.strerror or error), file=sys.stderr)
-        return EXIT_CONFIG
-    return 0
+    with _metrics_directory(mode is Mode.HTTP and settings.web_concurrency > 1):
+        app = _connect(settings)
+        if app is None:
+            return EXIT_CONFIG
+        port = args.port or settings.port
+        try:
+            return _serve(mode, app, settings, args.host, port)
+        except OSError as error:
+            print(texts.PORT_IN_USE.format(port=port, detail=error.strerror or error), file=sys.stderr)
+            return EXIT_CONFIG
+
+
+@contextmanager
+def _metrics_directory(needed: bool) -> Iterator[None]:
+    """Several HTTP workers keep their metrics in a directory /metrics sums; made for this run, removed after it.
+
+    It has to exist before prometheus_client is imported; one the operator set is left alone.
+    """
+    if not needed or os.environ.get(MULTIPROCESS_ENV):
+        yield
+        return
+    with tempfile.TemporaryDirectory(prefix="effbatch-metrics-") as directory:
+        os.environ[MULTIPROCESS_ENV] = directory
+        yield
 
 
 def _connect(settings: Settings) -> App | None:
@@ -139,14 +152,15 @@ def without_credentials(url: str) -> str:
     return parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
 
 
-def _serve(mode: Mode, app: App, settings: Settings, host: str, port: int) -> None:
+def _serve(mode: Mode, app: App, settings: Settings, host: str, port: int) -> int:
     if mode is Mode.HTTP:
         from bot.serving.http_server import serve_http
 
         assert settings.slack_signing_secret is not None  # require_for(Mode.HTTP) checked it
-        serve_http(app, settings.slack_signing_secret.get_secret_value(), host, port, settings.web_concurrency)
-        return
+        secret = settings.slack_signing_secret.get_secret_value()
+        return serve_http(app, secret, host, port, settings.web_concurrency, settings.effbatch_drain_seconds)
     from bot.serving.socket_mode import serve_socket_mode
 
     assert settings.slack_app_token is not None  # require_for(Mode.SOCKET) checked it
     serve_socket_mode(app, settings.slack_app_token.get_secret_value(), host, port)
+    return 0

@@ -32,6 +32,7 @@ ALLOWED = {
     "LOG_FORMAT": " – erlaubt: plain, json",
     "EFFBATCH_LOG_COMMAND_TEXT": " – erlaubt: true, false",
     "EFFBATCH_ANSWER_CACHE": " – erwartet: eine Zahl von 0 (aus) bis 4.096",
+    "EFFBATCH_DRAIN_SECONDS": " – erwartet: Sekunden von 0 bis 60",
 }
 
 USAGE_PREFIX = "Aufruf: "

@@ -1,0 +1,138 @@
+"""HTTP mode as an ASGI application: the health endpoints, and ``POST /slack/events`` into Bolt.
+
+The event loop only reads and writes: a body is read here, bounded in size and time, and
+checked by the request guard; only a signed, well-formed request goes to Bolt, whose
+(synchronous, possibly Web-API-calling) dispatch runs on a bounded thread pool. An idle or
+slow client therefore holds a socket, never a thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from slack_bolt import App, BoltRequest, BoltResponse
+from slack_sdk.signature import SignatureVerifier
+
+from bot.operations.metrics import exposition
+from bot.serving.request_guard import MALFORMED, MAX_BODY, TIMED_OUT, TOO_LARGE, Refusal, check, unprocessable
+
+EVENTS_PATH = "/slack/events"
+#: Seconds a request body may take to arrive; Slack sends a few KiB at once and waits 3 s for the answer.
+BODY_TIMEOUT = 5.0
+#: Threads per process running Bolt: each may wait up to 2 s on a Web API call (views.open).
+DISPATCH_THREADS = 8
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+_TEXT = (b"content-type", b"text/plain; charset=utf-8")
+_JSON = (b"content-type", b"application/json")
+
+
+class SlackHTTP:
+    """``/healthz`` (alive), ``/readyz`` (``ready()``), ``/metrics`` and, with an app, ``POST /slack/events``."""
+
+    def __init__(self, app: App | None, signing_secret: str = "", ready: Callable[[], bool] = lambda: True) -> None:
+        self._app = app
+        self._verifier = SignatureVerifier(signing_secret) if app is not None else None
+        self._ready = ready
+        self._pool = ThreadPoolExecutor(max_workers=DISPATCH_THREADS, thread_name_prefix="bolt")
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await _lifespan(receive, send)
+            return
+        if scope["type"] != "http":
+            return
+        path, method = scope["path"], scope["method"]
+        if method in ("GET", "HEAD") and path == "/healthz":
+            await _respond(send, 200, b"ok\n", _TEXT)
+        elif method in ("GET", "HEAD") and path == "/readyz":
+            ready = self._ready()
+            await _respond(send, 200 if ready else 503, b"ready\n" if ready else b"not ready\n", _TEXT)
+        elif method in ("GET", "HEAD") and path == "/metrics":
+            body, content_type = exposition()
+            await _respond(send, 200, body, (b"content-type", content_type.encode()))
+        elif method == "POST" and path == EVENTS_PATH and self._verifier is not None:
+            await self._slack_event(scope, receive, send, self._verifier)
+        else:
+            await _respond(send, 404, b"not found\n", _TEXT)
+
+    async def _slack_event(self, scope: Scope, receive: Receive, send: Send, verifier: SignatureVerifier) -> None:
+        headers = {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope["headers"]}
+        body = await _read_body(headers, receive)
+        if isinstance(body, Refusal):
+            await _refuse(send, body)
+            return
+        if (refusal := check(headers, body, verifier)) is not None:
+            await _refuse(send, refusal)
+            return
+        loop = asyncio.get_running_loop()
+        response = await loop.run_in_executor(self._pool, self._dispatch, body, headers)
+        if isinstance(response, Refusal):
+            await _refuse(send, response)
+            return
+        answer = [
+            (k.lower().encode("latin-1"), v.encode("latin-1"))
+            for k, vs in response.headers.items()
+            if k.lower() != "content-length"
+            for v in vs
+        ]
+        await _respond(send, response.status, response.body.encode(), *answer)
+
+    def _dispatch(self, body: bytes, headers: Mapping[str, str]) -> BoltResponse | Refusal:
+        """Bolt, on a pool thread; a signed payload Bolt's own parsing cannot take is a 400, not a 500."""
+        assert self._app is not None  # only called for /slack/events, which needs an app
+        try:
+            return self._app.dispatch(BoltRequest(body=body.decode("utf-8"), headers=dict(headers)))
+        except Exception:
+            return unprocessable()
+
+
+async def _read_body(headers: Mapping[str, str], receive: Receive) -> bytes | Refusal:
+    """The body, or the refusal as soon as it is known to be too large (a declared length first) or too slow."""
+    declared = headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY:
+        return TOO_LARGE
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        async with asyncio.timeout(BODY_TIMEOUT):
+            while True:
+                message = await receive()
+                if message["type"] != "http.request":
+                    return MALFORMED  # the client went away
+                chunk = message.get("body", b"")
+                size += len(chunk)
+                if size > MAX_BODY:
+                    return TOO_LARGE
+                chunks.append(chunk)
+                if not message.get("more_body", False):
+                    return b"".join(chunks)
+    except TimeoutError:
+        return TIMED_OUT
+
+
+async def _refuse(send: Send, refusal: Refusal) -> None:
+    await _respond(send, refusal.status, refusal.body(), _JSON, (b"connection", b"close"))
+
+
+async def _respond(send: Send, status: int, body: bytes, *headers: tuple[bytes, bytes]) -> None:
+    length = (b"content-length", str(len(body)).encode())
+    await send({"type": "http.response.start", "status": status, "headers": [*headers, length]})
+    await send({"type": "http.response.body", "body": body})
+
+
+async def _lifespan(receive: Receive, send: Send) -> None:
+    """Nothing to set up or tear down: the Bolt app exists before the server starts."""
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await send({"type": "lifespan.shutdown.complete"})
+            return
