@@ -2,8 +2,8 @@
 
     make bench        (or: .venv/bin/python bench/bench.py)
 
-All servers run under the same gunicorn configuration (gthread, the same worker count, 4 threads
-each) on 127.0.0.1 and answer signed `/effbatch 8 64 4 4096` requests; a Web API stand-in answers
+All servers run under the same server configuration (effbatch's uvicorn settings, the same number
+of forked worker processes) on 127.0.0.1 and answer signed `/effbatch 8 64 4 4096` requests; a Web API stand-in answers
 their auth.test. Prints one Markdown table. Bounded: a few thousand requests per server.
 """
 
@@ -87,7 +87,7 @@ def start(command: list[str], env: dict[str, str], port: int) -> tuple[subproces
 
 
 def rss_mb(pid: int) -> list[float]:
-    """Resident memory of a process and its children (the gunicorn master and its workers), in MB."""
+    """Resident memory of a process and its children (the parent and its worker processes), in MB."""
     pids = [pid]
     children = Path(f"/proc/{pid}/task/{pid}/children")
     if children.exists():
@@ -253,7 +253,7 @@ def print_table(
     print(
         f"\nMachine: {os.cpu_count()} cores, {platform.machine()}, "
         f"{platform.python_implementation()} {platform.python_version()}, "
-        f"Linux {platform.release()}; gunicorn gthread, {WORKERS} workers × 4 threads; client: Python http.client "
+        f"Linux {platform.release()}; uvicorn (httptools), {WORKERS} forked workers; client: Python http.client "
         f"keep-alive on the same machine.\n"
     )
     columns = ("server", "median (seq.)", "p99 (seq.)", "median / floor", "p99 @ 64 conc.", "req/s @ 16 conc.")

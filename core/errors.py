@@ -21,6 +21,7 @@ from core.arguments import Argument
 class ProblemKind(StrEnum):
     """What went wrong, machine-readable; the German wording lives in ``bot.texts.problems``."""
 
+    TEXT_TOO_LONG = "text_too_long"
     MISSING_VALUES = "missing_values"
     TOO_MANY_VALUES = "too_many_values"
     POSITIONAL_AFTER_NAMED = "positional_after_named"

@@ -18,7 +18,6 @@ repeated is taken from the first setup. Every problem found is reported at once.
 from __future__ import annotations
 
 import difflib
-import re
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -108,7 +107,8 @@ _CANONICAL_FIELDS = tuple(
     if argument is not Argument.LR
 )
 
-_SPACES_AROUND_EQUALS = re.compile(r"\s*=\s*")
+#: Longer command text is refused before any parsing: no planning question needs more.
+MAX_COMMAND_TEXT = 2000
 _V = TypeVar("_V")
 
 
@@ -142,6 +142,8 @@ ParsedCommand = HelpRequest | PlanCommand | CompareCommand
 
 def parse_command(text: str) -> ParsedCommand:
     """Parse the command text; raise ``InputError`` listing every problem found."""
+    if len(text) > MAX_COMMAND_TEXT:
+        raise InputError([Problem(ProblemKind.TEXT_TOO_LONG, ctx={"length": len(text), "max": MAX_COMMAND_TEXT})])
     words = _words(text)
     if any(word.casefold() in HELP_WORDS for word in words):
         return HelpRequest(keys=any(word.casefold() in KEYS_WORDS for word in words))
@@ -198,8 +200,14 @@ def parse_fields(fields: Mapping[Argument, str]) -> PlanRequest:
 
 
 def _words(text: str) -> list[str]:
-    normalized = _SPACES_AROUND_EQUALS.sub("=", unicodedata.normalize("NFC", text).strip())
-    words = [word.rstrip(",") for word in normalized.split()]
+    """The words of ``text``, with ``key = value`` joined to ``key=value``; linear in the length of the text."""
+    joined: list[str] = []
+    for word in unicodedata.normalize("NFC", text).split():
+        if joined and (joined[-1].endswith("=") or word.startswith("=")):
+            joined[-1] += word
+        else:
+            joined.append(word)
+    words = [word.rstrip(",") for word in joined]
     return [word for word in words if word and word not in SEPARATOR_WORDS]
 
 

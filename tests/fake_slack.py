@@ -7,6 +7,7 @@ https://api.slack.com/methods/apps.connections.open, https://api.slack.com/apis/
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import socket
@@ -156,13 +157,25 @@ class FakeWebAPI:
 
 
 class FakeSocketModeServer:
-    """Slack's side of a Socket Mode connection: says hello, sends envelopes, collects acks."""
+    """Slack's side of Socket Mode: says hello, sends envelopes, collects acks, rotates connections.
 
-    def __init__(self) -> None:
+    As Slack does, it sends each envelope on one live connection (the newest), keeps envelopes
+    while there is none, and after a ``disconnect`` message sends nothing more on that
+    connection and closes it shortly after the client has opened a new one. ``hello=False``
+    plays a server that accepts the WebSocket but never says hello.
+    """
+
+    #: Seconds a retiring connection stays open after its replacement arrived (acks still in flight).
+    RETIRE_AFTER = 1.0
+
+    def __init__(self, hello: bool = True) -> None:
         self.acks: queue.Queue[dict[str, Any]] = queue.Queue()
         self.connections = 0
-        self._current: ServerConnection | None = None
-        self._outbox: queue.Queue[dict[str, Any]] = queue.Queue()
+        self._hello = hello
+        self._lock = threading.Lock()
+        self._live: list[ServerConnection] = []
+        self._retiring: list[ServerConnection] = []
+        self._pending: deque[str] = deque()
         self._server: Server = serve(self._handle, "127.0.0.1", 0)
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
@@ -179,15 +192,14 @@ class FakeSocketModeServer:
         self._server.shutdown()
 
     def send_envelope(self, kind: str, payload: dict[str, Any]) -> str:
-        """Queue an envelope of ``kind`` (e.g. "interactive"); returns its envelope_id."""
+        """Send an envelope of ``kind`` (e.g. "interactive"); returns its envelope_id."""
         envelope_id = str(uuid.uuid4())
-        self._outbox.put(
-            {"envelope_id": envelope_id, "payload": payload, "type": kind, "accepts_response_payload": True}
-        )
+        envelope = {"envelope_id": envelope_id, "payload": payload, "type": kind, "accepts_response_payload": True}
+        self._deliver(json.dumps(envelope))
         return envelope_id
 
     def send_slash_command(self, text: str, response_url: str = "https://hooks.slack.com/commands/1") -> str:
-        """Queue a ``slash_commands`` envelope; returns its envelope_id."""
+        """Send a ``slash_commands`` envelope; returns its envelope_id."""
         return self.send_envelope("slash_commands", slack_payloads.command(text, response_url))
 
     def wait_for_ack(self, envelope_id: str, timeout: float = 10) -> dict[str, Any]:
@@ -198,40 +210,53 @@ class FakeSocketModeServer:
                 return ack
 
     def send_disconnect(self) -> None:
-        """Ask the client to reconnect, as Slack does before rotating a connection."""
-        self._outbox.put({"type": "disconnect", "reason": "refresh_requested", "debug_info": {"host": "fake"}})
+        """Ask the client to reconnect, as Slack does before rotating a connection; route nothing more there."""
+        with self._lock:
+            if not self._live:
+                return
+            retiring = self._live.pop()
+            self._retiring.append(retiring)
+        with contextlib.suppress(ConnectionClosed):
+            retiring.send(json.dumps({"type": "disconnect", "reason": "refresh_requested", "debug_info": {}}))
 
     def drop(self) -> None:
         """Cut the current connection without a close frame, as a failing network does."""
-        if self._current is not None:
-            self._current.socket.shutdown(socket.SHUT_RDWR)
+        with self._lock:
+            current = self._live[-1] if self._live else None
+        if current is not None:
+            current.socket.shutdown(socket.SHUT_RDWR)
+
+    def _deliver(self, text: str) -> None:
+        with self._lock:
+            target = self._live[-1] if self._live else None
+            if target is None:
+                self._pending.append(text)
+                return
+        try:
+            target.send(text)
+        except ConnectionClosed:
+            with self._lock:
+                self._pending.append(text)
 
     def _handle(self, connection: ServerConnection) -> None:
         self.connections += 1
-        self._current = connection
-        connection.send(
-            json.dumps(
-                {
-                    "type": "hello",
-                    "num_connections": 1,
-                    "debug_info": {"host": "fake", "approximate_connection_time": 18060},
-                    "connection_info": {"app_id": "A0TEST"},
-                }
-            )
-        )
-        sender = threading.Thread(target=self._send_outbox, args=(connection,), daemon=True)
-        sender.start()
+        if self._hello:
+            hello = {"type": "hello", "num_connections": 1, "connection_info": {"app_id": "A0TEST"}}
+            connection.send(json.dumps(hello))
+            with self._lock:
+                retired, self._retiring = self._retiring, []
+                self._live.append(connection)
+                pending, self._pending = list(self._pending), deque()
+            for old in retired:
+                threading.Timer(self.RETIRE_AFTER, old.close).start()
+            for text in pending:
+                self._deliver(text)
         try:
             for message in connection:
                 self.acks.put(json.loads(message))
         except ConnectionClosed:
             pass
-
-    def _send_outbox(self, connection: ServerConnection) -> None:
-        while True:
-            envelope = self._outbox.get()
-            try:
-                connection.send(json.dumps(envelope))
-            except ConnectionClosed:
-                self._outbox.put(envelope)
-                return
+        finally:
+            with self._lock:
+                if connection in self._live:
+                    self._live.remove(connection)

@@ -162,7 +162,7 @@ def test_key_help_lists_every_key_and_format() -> None:
         ("8 64 4 a=2", "Akkumulationsschritte (a): Doppelt angegeben: als 3. Zahl („4“) und als „a=2“"),
         ("8 64 4 seqq=4k", "Unbekannter Schlüssel „seqq“ in „seqq=4k“. Meintest du `seq=`"),
         ("8 64 70000", "Akkumulationsschritte (a): „70000“ liegt über der Obergrenze von 65.536"),
-        ("8 64 4 " + "1" * 6000, "Sequenzlänge (L): „" + "1" * 39 + "…“ hat zu viele Stellen"),
+        ("8 64 4 " + "1" * 1900, "Sequenzlänge (L): „" + "1" * 39 + "…“ hat zu viele Stellen"),  # under the 2.000 cap
     ],
 )
 def test_errors_are_specific_german_and_ephemeral(text: str, expected: str) -> None:

@@ -149,6 +149,12 @@ def test_kubernetes_deployments_are_hardened() -> None:
         assert all("secretKeyRef" in e["valueFrom"] for e in secrets)
         assert not any("TOKEN" in e["name"] or "SECRET" in e["name"] for e in container["env"] if "value" in e)
     assert resources["HorizontalPodAutoscaler/effbatch-http"]["spec"]["minReplicas"] >= 2
+    http = resources["Deployment/effbatch-http"]["spec"]["template"]["spec"]
+    container = http["containers"][0]
+    drain = next(float(e["value"]) for e in container["env"] if e["name"] == "EFFBATCH_DRAIN_SECONDS")
+    pre_stop = container["lifecycle"]["preStop"]["sleep"]["seconds"]
+    # Endpoints drop the pod during preStop, the drain answers what still arrives, in-flight requests get 20 s.
+    assert http["terminationGracePeriodSeconds"] > pre_stop + drain + 20
 
 
 # --- AWS Lambda -------------------------------------------------------------------------------

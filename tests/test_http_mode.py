@@ -1,4 +1,4 @@
-"""HTTP mode end to end: ``effbatch-bot --mode http`` under gunicorn, signed requests as Slack sends them."""
+"""HTTP mode end to end: ``effbatch-bot --mode http`` under uvicorn, signed requests as Slack sends them."""
 
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ def test_help_is_ephemeral(bot: BotProcess) -> None:
         ("0 64 4", "„0“ ist nicht positiv"),
         ("8 64 4 1e3", "„1e3“: Exponentenschreibweise"),
         ("acht 64 4", "„acht“ ist keine Zahl"),
-        ("8 64 4 " + "1" * 6000, "hat zu viele Stellen"),
+        ("8 64 4 " + "1" * 1900, "hat zu viele Stellen"),
         ("8 64 4 b=2", "Doppelt angegeben"),
         ("&lt;!channel&gt; 64 4", "„&lt;!channel&gt;“ ist keine Zahl"),
     ],
@@ -118,7 +118,7 @@ def test_health_endpoint(bot: BotProcess) -> None:
 
 
 def test_sigterm_exits_cleanly(tmp_path: Path) -> None:
-    """SIGTERM stops gunicorn with exit code 0 after a request was answered."""
+    """SIGTERM stops the server with exit code 0 after a request was answered."""
     with FakeWebAPI() as api:
         process = start_http_bot(api.url, tmp_path)
         assert send_command(process, "8 64 4")["response_type"] == "in_channel"

@@ -146,7 +146,6 @@ def test_socket_mode_reconnects(
     /readyz is 503 while it has no connection."""
     process = start_socket_bot(web_api, tmp_path)
     try:
-        time.sleep(0.5)  # slack_sdk's monitor may open a second connection right after the first; let it settle
         first = socket_mode_server.connections
         socket_mode_server.send_disconnect()
         wait_for(lambda: socket_mode_server.connections > first, "reconnected after disconnect")

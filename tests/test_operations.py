@@ -61,7 +61,7 @@ def test_readyz_follows_the_socket_mode_connection(
 
 
 def test_metrics_count_answers_across_workers(tmp_path: Path) -> None:
-    """/metrics (summed over both gunicorn workers) counts answers by kind, input errors, failures and latency."""
+    """/metrics (summed over both worker processes) counts answers by kind, input errors, failures and latency."""
     with FakeWebAPI() as api:
         bot = http_bot(api, tmp_path, WEB_CONCURRENCY="2")
         try:

@@ -74,7 +74,8 @@ MB, DP, AC, SL = Argument.MICRO_BATCH, Argument.DATA_PARALLEL, Argument.ACCUMULA
         ("65537 64 4", [(ProblemKind.TOO_LARGE, MB, "65537")]),  # one over 2¹⁶
         ("8 2M 4", [(ProblemKind.TOO_LARGE, DP, "2M")]),  # over 2²⁰ replicas
         ("8 64 4 32Mi", [(ProblemKind.TOO_LARGE, SL, "32Mi")]),  # over 2²⁴ tokens
-        ("8 64 4 " + "9" * 6000, [(ProblemKind.TOO_LONG, SL, "9" * 6000)]),
+        ("8 64 4 " + "9" * 1900, [(ProblemKind.TOO_LONG, SL, "9" * 1900)]),  # under the 2.000-character cap
+        ("8 64 4 " + "9" * 6000, [(ProblemKind.TEXT_TOO_LONG, None, None)]),  # the whole text over the cap
         ("<!channel> 64 4", [(ProblemKind.NOT_A_NUMBER, MB, "<!channel>")]),
     ],
 )

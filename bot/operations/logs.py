@@ -11,18 +11,22 @@ from typing import Literal
 
 #: Fields a log call may add with ``extra=``; both formats show them.
 FIELDS = ("kind", "team", "channel", "text", "call", "detail")
-_TOKEN = re.compile(r"\b(xox[abposr]|xapp|xoxe(?:\.xox[bp])?)-[A-Za-z0-9-]+")
+#: What never reaches a log line, with what stands in for it.
+_SECRETS = (
+    # Slack tokens, also with the dash JSON-escaped (\u002d) as in a dumped request body.
+    (re.compile(r"(xox[abposr]|xapp|xoxe(?:\.xox[bp])?)(?:-|\\{1,2}u002[dD])[A-Za-z0-9\-\\]+"), r"\1-***"),
+    # The one-time ticket in a Socket Mode WebSocket URL.
+    (re.compile(r"\bticket=[^&\s\"'\\]+"), "ticket=***"),
+    # Credentials in a URL: https://user:password@host.
+    (re.compile(r"\b([a-z][a-z0-9+.-]*://)[^/\s:@]+:[^/\s@]+@"), r"\1***@"),
+)
 
 
-class RedactTokens(logging.Filter):
-    """Masks anything shaped like a Slack token, whoever logged it."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
-        masked = _TOKEN.sub(lambda m: f"{m.group(1)}-***", message)
-        if masked != message:
-            record.msg, record.args = masked, None
-        return True
+def mask(line: str) -> str:
+    """``line`` with every token, ticket and URL password masked."""
+    for pattern, replacement in _SECRETS:
+        line = pattern.sub(replacement, line)
+    return line
 
 
 class PlainFormatter(logging.Formatter):
@@ -34,7 +38,7 @@ class PlainFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         fields = " ".join(f"{name}={getattr(record, name)}" for name in FIELDS if hasattr(record, name))
         line = super().format(record)
-        return f"{line} {fields}" if fields else line
+        return mask(f"{line} {fields}" if fields else line)
 
 
 class JsonFormatter(logging.Formatter):
@@ -50,7 +54,7 @@ class JsonFormatter(logging.Formatter):
         entry |= {name: getattr(record, name) for name in FIELDS if hasattr(record, name)}
         if record.exc_info:
             entry["exception"] = self.formatException(record.exc_info)
-        return json.dumps(entry, ensure_ascii=False)
+        return mask(json.dumps(entry, ensure_ascii=False))
 
 
 #: Loggers whose debug lines dump request and response bodies, and with them what users typed.
@@ -58,14 +62,13 @@ PAYLOAD_LOGGERS = ("slack_bolt", "slack_sdk", "effbatch.bolt")
 
 
 def configure_logging(level: str, log_format: Literal["plain", "json"], payloads: bool = False) -> None:
-    """Route all logging to stderr in the chosen format, with tokens masked.
+    """Route all logging to stderr in the chosen format, with tokens, tickets and URL passwords masked.
 
     Unless ``payloads`` is set, the Slack libraries log at INFO at most even under DEBUG:
     their debug lines contain message bodies, and command text stays out of logs by default.
     """
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter() if log_format == "json" else PlainFormatter())
-    handler.addFilter(RedactTokens())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)

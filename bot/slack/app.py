@@ -24,6 +24,7 @@ from bot.slack import listeners
 from bot.slack.listeners import AnswerFunction, Deliver, Dependencies, Layout, Rendered
 from bot.slack.web_api import create_web_client, post_to_response_url
 from bot.texts.glossary import COMMAND
+from core.parser import MAX_COMMAND_TEXT
 
 BOLT_LOGGER = "effbatch.bolt"
 
@@ -73,7 +74,11 @@ def _renderer(answer: AnswerFunction, layout: Layout, visibility: Visibility, ca
         result = answer(text, visibility)
         return Rendered(result.kind, layout(result.document))
 
-    return lru_cache(maxsize=cache)(rendered) if cache else rendered
+    if not cache:
+        return rendered
+    cached = lru_cache(maxsize=cache)(rendered)
+    # Text over the length limit is refused unparsed; as a cache key it would only take memory.
+    return lambda text: cached(text) if len(text) <= MAX_COMMAND_TEXT else rendered(text)
 
 
 def _bolt_logger() -> logging.Logger:
@@ -99,6 +104,13 @@ class _MeasureLatency(Middleware):
             LATENCY.labels(_request_type(req.body)).observe(time.perf_counter() - started)
 
 
+#: The request types the latency metric tells apart; any other value a body claims counts as "other".
+REQUEST_TYPES = frozenset({"block_actions", "view_submission", "view_closed", "event_callback", "message_action"})
+
+
 def _request_type(body: dict[str, object]) -> str:
-    """'slash_command', 'block_actions', 'view_submission', 'event_callback' … for the latency metric."""
-    return "slash_command" if "command" in body else str(body.get("type", "other"))
+    """'slash_command', 'block_actions', 'view_submission', 'event_callback' … from a fixed set, for the metric."""
+    if "command" in body:
+        return "slash_command"
+    kind = body.get("type")
+    return kind if isinstance(kind, str) and kind in REQUEST_TYPES else "other"

@@ -26,6 +26,7 @@ from bot.rendering.whatif import action_label
 from bot.slack.web_api import SLACK_FAILURES, describe, failed
 from bot.texts import answers as texts
 from core import InputError, PlanCommand, parse_command
+from core.parser import MAX_COMMAND_TEXT
 
 log = logging.getLogger("effbatch")
 
@@ -68,7 +69,7 @@ class Dependencies:
 def on_command(deps: Dependencies, ack: Ack, command: dict[str, Any], client: WebClient) -> None:
     """``/effbatch …``: the answer in the acknowledgement; with no text, the form."""
     text = command.get("text", "")
-    if not text.strip():
+    if not text.strip() and len(text) <= MAX_COMMAND_TEXT:
         form = views.form_view(deps.visibility, command.get("response_url"))
         failure = _open_form(client, command.get("trigger_id", ""), form)
         ack(failure) if failure else ack()

@@ -49,6 +49,10 @@ THOUSANDS = " Im Deutschen ist das Komma das Dezimalzeichen: Meintest du `{dotte
 TOKENS_MEANT = " B zählt Sequenzen, nicht Tokens: Meintest du `T={value}` (Ziel-Tokens je Schritt)?"
 
 TEMPLATES: Mapping[ProblemKind, str] = {
+    ProblemKind.TEXT_TOO_LONG: (
+        "Der Befehl ist mit {length} Zeichen zu lang; ich lese höchstens {max}. Eine Rechnung braucht nur ein paar "
+        f"Werte, z. B. `{COMMAND} 8 64 4 4096`."
+    ),
     ProblemKind.MISSING_VALUES: (
         "Es {verb} noch {missing}. Nötig sind b, d und a (für d auch `gpus=`), z. B. `8 64 4` – oder zwei davon "
         "und ein Ziel `B=` bzw. `T=`, dann rechne ich den dritten aus."

@@ -1,0 +1,213 @@
+"""A Socket Mode client that replaces its connection without losing or delaying envelopes.
+
+slack_sdk's websocket-client ``SocketModeClient`` runs every connection on one thread and
+acknowledges every envelope on the *current* connection. On ``disconnect`` it opens the new
+connection before the old one's receive loop has returned, so the new one is not read until
+the old one's close handshake ends (~10 s against a server with websockets' default close
+timeout); an envelope that arrived on the old connection is acknowledged on the new one,
+which is not open yet, and is lost; its monitor meanwhile replaces the unread connection
+again. Here each connection has its own thread, an envelope is acknowledged on the
+connection it came in on, and a connection replaces the old one only once Slack said
+``hello`` on it; the old one is left for Slack to close (or closed after a grace period).
+
+On ``websocket-client``'s ``WebSocketApp``; Bolt's request handling comes unchanged from
+``slack_bolt.adapter.socket_mode``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from queue import Queue
+from typing import Any
+
+from slack_bolt import App
+from slack_bolt.adapter.socket_mode.base_handler import BaseSocketModeHandler
+from slack_bolt.adapter.socket_mode.internals import run_bolt_app, send_response
+from slack_sdk import WebClient
+from slack_sdk.socket_mode.client import BaseSocketModeClient
+from slack_sdk.socket_mode.request import SocketModeRequest
+from websocket import WebSocketApp, WebSocketException
+
+#: Seconds a new connection has to say hello before it is given up and another one tried.
+HELLO_TIMEOUT = 5.0
+#: Seconds between attempts while Slack cannot be reached.
+RETRY_DELAY = 1.0
+#: Seconds a replaced connection may stay open for Slack to close it (envelopes may still arrive on it).
+RETIRE_GRACE = 10.0
+#: Envelopes remembered until acknowledged (Bolt acknowledges each within a second or so).
+MAX_PENDING = 1000
+
+
+class _Connection:
+    """One WebSocket to Slack, read on its own thread, ready once Slack said hello on it."""
+
+    def __init__(self, url: str, client: ReliableSocketModeClient) -> None:
+        self.hello = threading.Event()
+        self.closed = threading.Event()
+        #: Slack said ``disconnect`` on it: it is to be replaced, whether it is current yet or not.
+        self.retiring = threading.Event()
+        self._client = client
+        self._app = WebSocketApp(url, on_message=self._on_message, on_close=self._on_close, on_error=self._on_error)
+        self._thread = threading.Thread(target=self._run, name="socket-mode", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    @property
+    def open(self) -> bool:
+        return self._app.sock is not None and self._app.sock.connected and not self.closed.is_set()
+
+    def send(self, text: str) -> None:
+        self._app.send(text)
+
+    def close(self) -> None:
+        """Close without waiting for the handshake to finish (it runs on a thread of its own)."""
+        threading.Thread(target=self._app.close, name="socket-mode-close", daemon=True).start()
+
+    def _run(self) -> None:
+        self._app.run_forever(ping_interval=self._client.ping_interval, ping_timeout=self._client.ping_interval - 1)
+        self.closed.set()
+        self._client.connection_ended(self)
+
+    def _on_message(self, _app: WebSocketApp, raw: str) -> None:
+        self._client.received(self, raw)
+
+    def _on_close(self, _app: WebSocketApp, *_: object) -> None:
+        self.closed.set()
+
+    def _on_error(self, _app: WebSocketApp, error: Exception) -> None:
+        self._client.logger.warning("socket mode connection error", extra={"detail": type(error).__name__})
+
+
+class ReliableSocketModeClient(BaseSocketModeClient):
+    """Socket Mode for Bolt, keeping one connection that Slack said hello on, replacing it when asked or lost."""
+
+    def __init__(self, app_token: str, web_client: WebClient, logger: logging.Logger, ping_interval: float = 5) -> None:
+        self.app_token = app_token
+        self.web_client = web_client
+        self.logger = logger
+        self.ping_interval = ping_interval
+        self.message_listeners = []
+        self.socket_mode_request_listeners = []
+        self.message_queue = Queue()  # unused: messages are handed to the workers as they arrive
+        self.message_workers = ThreadPoolExecutor(max_workers=10, thread_name_prefix="socket-mode-request")
+        self.closed = False
+        self.connect_operation_lock = threading.Lock()
+        self._current: _Connection | None = None
+        self._origins: dict[str, _Connection] = {}
+
+    # --- what Bolt and the health endpoint call --------------------------------------------
+
+    def connect(self) -> None:
+        """The first connection, in the background: until Slack says hello, the app is not ready."""
+        self._replace_in_background()
+
+    def is_connected(self) -> bool:
+        current = self._current
+        return current is not None and current.open and current.hello.is_set()
+
+    def disconnect(self) -> None:
+        if self._current is not None:
+            self._current.close()
+
+    def close(self) -> None:
+        self.closed = True
+        self.disconnect()
+        self.message_workers.shutdown(wait=False)
+
+    def send_message(self, message: str) -> None:
+        """An acknowledgement goes out on the connection its envelope came in on, while that one is open."""
+        envelope_id = json.loads(message).get("envelope_id") if message.startswith("{") else None
+        origin = self._origins.pop(envelope_id, None) if envelope_id else None
+        target = origin if origin is not None and origin.open else self._current
+        if target is None:
+            msg = "no Socket Mode connection to answer on"
+            raise WebSocketException(msg)
+        target.send(message)
+
+    # --- what the connections report ----------------------------------------------------------
+
+    def received(self, connection: _Connection, raw: str) -> None:
+        message: dict[str, Any] = json.loads(raw) if raw.startswith("{") else {}
+        kind = message.get("type")
+        if kind == "hello":
+            connection.hello.set()
+        elif kind == "disconnect":
+            connection.retiring.set()
+            if connection is self._current:
+                self._replace_in_background()
+            return  # a connection still being opened is replaced by the loop in _replace
+        envelope_id = message.get("envelope_id")
+        if isinstance(envelope_id, str):
+            self._origins[envelope_id] = connection
+            if len(self._origins) > MAX_PENDING:
+                self._origins.pop(next(iter(self._origins)), None)
+        self.message_workers.submit(self.run_message_listeners, message, raw)
+
+    def connection_ended(self, connection: _Connection) -> None:
+        """A connection's receive loop ended: if it was the current one, the link to Slack is gone."""
+        if connection is self._current and not self.closed:
+            self.logger.info("socket mode connection lost, reconnecting")
+            self._replace_in_background()
+
+    # --- replacing the connection ---------------------------------------------------------------
+
+    def _replace_in_background(self) -> None:
+        threading.Thread(target=self._replace, name="socket-mode-connect", daemon=True).start()
+
+    def _replace(self) -> None:
+        """Open a connection, wait for its hello, make it current, close the old one; retry until that works."""
+        if not self.connect_operation_lock.acquire(blocking=False):
+            return  # a replacement is already under way
+        try:
+            while not self.closed:
+                fresh = self._open()
+                if fresh is None:
+                    time.sleep(RETRY_DELAY)
+                    continue
+                old, self._current = self._current, fresh
+                if old is not None:
+                    # Slack closes the connection it asked to replace; closing it ourselves at once could drop
+                    # an envelope already on its way (the close handshake discards what arrives meanwhile).
+                    threading.Timer(RETIRE_GRACE, old.close).start()
+                self.logger.info("socket mode connected")
+                if not fresh.retiring.is_set():
+                    return  # else Slack asked this one to go already while it was being opened
+        finally:
+            self.connect_operation_lock.release()
+
+    def _open(self) -> _Connection | None:
+        try:
+            connection = _Connection(self.issue_new_wss_url(), self)
+        except Exception as error:  # apps.connections.open failed: logged by slack_sdk; try again
+            self.logger.warning("socket mode url not issued", extra={"detail": type(error).__name__})
+            return None
+        connection.start()
+        if connection.hello.wait(HELLO_TIMEOUT) and connection.open:
+            return connection
+        connection.close()
+        self.logger.warning("socket mode connection without hello", extra={"detail": f"{HELLO_TIMEOUT:g} s"})
+        return None
+
+
+class SocketModeHandler(BaseSocketModeHandler):
+    """Bolt's Socket Mode handling (``run_bolt_app``, ``send_response``) on ``ReliableSocketModeClient``."""
+
+    def __init__(self, app: App, app_token: str, ping_interval: float = 5) -> None:
+        self.app = app
+        self.client = ReliableSocketModeClient(app_token, app.client, app.logger, ping_interval)
+        self.client.socket_mode_request_listeners.append(self.handle)
+
+    def connect(self) -> None:
+        self.client.connect()
+
+    def close(self) -> None:
+        self.client.close()
+
+    def handle(self, client: BaseSocketModeClient, req: SocketModeRequest) -> None:
+        started = time.time()
+        send_response(client, req, run_bolt_app(self.app, req), started)

@@ -1,0 +1,350 @@
+"""The edge under attack, on loopback: idle and slow clients, pathological text, SIGTERM mid-burst,
+Socket Mode reconnects, forged labels, metric cardinality, deep JSON, masking. Bounded in count and time."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+
+import slack_payloads
+from bot_process import BotProcess, clean_env, free_port, get, start_http_bot
+from fake_slack import APP_TOKEN, BOT_TOKEN, FakeSocketModeServer, FakeWebAPI
+from slack_checks import all_text
+from slack_signing import SIGNING_SECRET, signed_headers
+
+COMMAND_TEXT = "8 64 4 4096"
+
+
+def command_body(text: str, response_url: str = "https://hooks.slack.com/commands/1") -> str:
+    return urlencode(slack_payloads.command(text, response_url))
+
+
+def post(port: int, body: str | bytes, headers: dict[str, str], timeout: float = 10) -> tuple[int, bytes, float]:
+    """One request on a fresh connection: status, body and seconds until the answer."""
+    started = time.monotonic()
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        connection.request("POST", "/slack/events", body=body, headers=headers)
+        response = connection.getresponse()
+        return response.status, response.read(), time.monotonic() - started
+    finally:
+        connection.close()
+
+
+def signed_command(port: int, text: str = COMMAND_TEXT) -> tuple[int, bytes, float]:
+    body = command_body(text)
+    return post(port, body, signed_headers(SIGNING_SECRET, body))
+
+
+# --- 1. idle sockets and slowloris ------------------------------------------------------------
+
+
+def test_idle_and_slow_clients_do_not_starve_signed_commands(bot: BotProcess) -> None:
+    """64 connections that never send a byte and 16 that trickle headers: commands answered within 2 s, /healthz too;
+    the slow ones are closed by the header timeout."""
+    idle = [socket.create_connection(("127.0.0.1", bot.port)) for _ in range(64)]
+    slow = [socket.create_connection(("127.0.0.1", bot.port)) for _ in range(16)]
+    stop = threading.Event()
+
+    def trickle(sock: socket.socket) -> None:
+        request = b"POST /slack/events HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 200
+        for byte in request:
+            if stop.is_set():
+                return
+            try:
+                sock.send(bytes([byte]))
+            except OSError:
+                return  # closed by the server: the header timeout
+            time.sleep(0.1)
+
+    tricklers = [threading.Thread(target=trickle, args=(sock,), daemon=True) for sock in slow]
+    try:
+        for thread in tricklers:
+            thread.start()
+        time.sleep(0.5)
+        for _ in range(10):
+            status, body, seconds = signed_command(bot.port)
+            assert status == 200
+            assert "2.048" in body.decode()
+            assert seconds < 2, f"answered after {seconds:.2f} s"
+        assert get(bot.base + "/healthz") == (200, "ok\n")
+        # The slow clients are cut off after the header timeout (5 s); a generous guard for a busy machine.
+        slow[0].settimeout(15)
+        assert slow[0].recv(1024) in (b"", b"HTTP/1.1 408")  # closed without an answer
+    finally:
+        stop.set()
+        for sock in idle + slow:
+            sock.close()
+
+
+# --- 2. pathological text -----------------------------------------------------------------------
+
+#: Runs that used to cost seconds (a quadratic pattern on spaces around "="), each near the body limit.
+PATHOLOGICAL = {
+    "spaces": "a" + " " * 60_000 + "b",
+    "equals": "=" * 20_000,  # %3D: three bytes each in the body
+    "keys": "b= " * 12_000,  # b%3D+: five bytes each
+    "vs": " vs" * 20_000,
+    "digits": "1" * 60_000,
+    "dots": "1." * 30_000,
+    "mentions": "<@U123> " * 2_000,
+    "tabs and newlines": "\t\n" * 9_000,  # %09%0A
+    "spaces around equals": "b" + " " * 30_000 + "=" + " " * 20_000 + "8",
+}
+
+
+@pytest.mark.parametrize("case", PATHOLOGICAL)
+def test_pathological_text_is_refused_at_once_over_http(bot: BotProcess, case: str) -> None:
+    """Text over the documented length is answered with its German message, in well under half a second."""
+    status, body, seconds = signed_command(bot.port, PATHOLOGICAL[case])
+    assert status == 200
+    payload = json.loads(body)
+    assert payload["response_type"] == "ephemeral"
+    assert "Der Befehl ist mit" in all_text(payload)
+    assert "ich lese höchstens 2.000" in all_text(payload)
+    assert seconds < 0.5, f"{case}: {seconds:.2f} s"
+
+
+@pytest.mark.parametrize("case", PATHOLOGICAL)
+def test_pathological_text_just_under_the_limit_is_fast(case: str) -> None:
+    """Cut to the limit, the same runs go through the whole parser, and every pattern there is linear."""
+    from bot.document import Visibility
+    from bot.rendering.answers import answer_command
+    from core.parser import MAX_COMMAND_TEXT
+
+    text = PATHOLOGICAL[case][:MAX_COMMAND_TEXT]
+    started = time.perf_counter()
+    answer_command(text, Visibility.IN_CHANNEL)
+    assert time.perf_counter() - started < 0.5  # a hang guard: linear parsing takes milliseconds
+
+
+@pytest.fixture
+def socket_bot(web_api: FakeWebAPI, socket_mode_server: FakeSocketModeServer, tmp_path: Path) -> Iterator[BotProcess]:
+    env = clean_env(SLACK_BOT_TOKEN=BOT_TOKEN, SLACK_APP_TOKEN=APP_TOKEN, SLACK_API_URL=web_api.url)
+    process = BotProcess(env=env, cwd=tmp_path, port=free_port())
+    try:
+        process.wait_healthy()
+        wait_for(lambda: get(process.base + "/readyz")[0] == 200, "ready")
+        yield process
+    finally:
+        process.stop()
+
+
+def wait_for(condition: object, what: str, timeout: float = 20) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():  # type: ignore[operator]
+        assert time.monotonic() < deadline, f"not {what} within {timeout} s"
+        time.sleep(0.02)
+
+
+def test_pathological_text_over_socket_mode(socket_bot: BotProcess, socket_mode_server: FakeSocketModeServer) -> None:
+    """Socket Mode has no body limit: 100.000 spaces and the other runs are still refused within a second each."""
+    for case, text in {**PATHOLOGICAL, "100.000 spaces": "a" + " " * 100_000 + "b"}.items():
+        started = time.monotonic()
+        ack = socket_mode_server.wait_for_ack(socket_mode_server.send_slash_command(text), timeout=10)
+        seconds = time.monotonic() - started
+        assert "Der Befehl ist mit" in all_text(ack["payload"]), case
+        assert seconds < 1, f"{case}: {seconds:.2f} s"
+
+
+# --- 3. SIGTERM mid-burst -----------------------------------------------------------------------
+
+
+def test_sigterm_mid_burst_loses_nothing(tmp_path: Path) -> None:
+    """32 clients on fresh connections; SIGTERM; /readyz turns 503 and the clients, like a load balancer, stop
+    sending: every request sent is answered (refused connections are fine, lost requests are not); exit 0."""
+    answered: list[int] = []
+    refused: list[int] = []
+    lost: list[str] = []
+    saw_unready = threading.Event()
+    with FakeWebAPI() as api:
+        bot = start_http_bot(api.url, tmp_path, EFFBATCH_DRAIN_SECONDS="2", WEB_CONCURRENCY="2")
+
+        def watch_readiness() -> None:
+            while not saw_unready.is_set():
+                try:
+                    if get(bot.base + "/readyz")[0] == 503:
+                        saw_unready.set()
+                except OSError:
+                    saw_unready.set()
+                time.sleep(0.05)
+
+        def client() -> None:
+            while not saw_unready.is_set():
+                body = command_body(COMMAND_TEXT)
+                try:
+                    connection = http.client.HTTPConnection("127.0.0.1", bot.port, timeout=10)
+                    connection.connect()
+                except ConnectionRefusedError:
+                    refused.append(1)
+                    continue
+                try:
+                    connection.request("POST", "/slack/events", body=body, headers=signed_headers(SIGNING_SECRET, body))
+                    response = connection.getresponse()
+                    ok = response.status == 200 and "2.048" in response.read().decode()
+                    if ok:
+                        answered.append(response.status)
+                    else:
+                        lost.append(f"HTTP {response.status}")
+                except (OSError, http.client.HTTPException) as error:
+                    lost.append(repr(error))
+                finally:
+                    connection.close()
+
+        threads = [threading.Thread(target=client) for _ in range(32)]
+        threads.append(threading.Thread(target=watch_readiness))
+        for thread in threads:
+            thread.start()
+        time.sleep(0.5)
+        before = len(answered)
+        output = bot.stop()
+        for thread in threads:
+            thread.join(timeout=30)
+    assert lost == [], lost[:5]
+    assert saw_unready.is_set()
+    assert before > 0
+    assert len(answered) > before  # requests kept being answered after the signal
+    assert bot.returncode == 0, output
+
+
+# --- 4. Socket Mode reconnects and readiness ---------------------------------------------------
+
+
+def test_twenty_disconnects_in_a_row(
+    socket_bot: BotProcess, socket_mode_server: FakeSocketModeServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """After each of 20 `disconnect` messages the next command is answered within 3 s – the worst case."""
+    gaps = []
+    for n in range(20):
+        connections = socket_mode_server.connections
+        socket_mode_server.send_disconnect()
+        started = time.monotonic()
+        ack = socket_mode_server.wait_for_ack(socket_mode_server.send_slash_command(f"8 64 {n + 1}"), timeout=15)
+        gaps.append(time.monotonic() - started)
+        assert f"{512 * (n + 1):,}".replace(",", ".") in all_text(ack["payload"])
+        assert socket_mode_server.connections > connections
+    with capsys.disabled():
+        print(f"\n[load] Socket Mode: 20 disconnects, worst gap {max(gaps) * 1000:.0f} ms")
+    assert max(gaps) < 3
+
+
+def test_readyz_waits_for_hello(web_api: FakeWebAPI, tmp_path: Path) -> None:
+    """A server that accepts the WebSocket but never says hello leaves /readyz at 503 (and /healthz at 200)."""
+    with FakeSocketModeServer(hello=False) as silent:
+        web_api.socket_mode_url = silent.url
+        env = clean_env(SLACK_BOT_TOKEN=BOT_TOKEN, SLACK_APP_TOKEN=APP_TOKEN, SLACK_API_URL=web_api.url)
+        process = BotProcess(env=env, cwd=tmp_path, port=free_port())
+        try:
+            process.wait_healthy()
+            wait_for(lambda: silent.connections > 0, "connected")
+            deadline = time.monotonic() + 2
+            while time.monotonic() < deadline:
+                assert get(process.base + "/readyz")[0] == 503
+                time.sleep(0.1)
+            assert get(process.base + "/healthz")[0] == 200
+        finally:
+            output = process.stop()
+    assert process.returncode == 0, output
+
+
+# --- 5. smaller gaps ----------------------------------------------------------------------------
+
+
+def interaction(port: int, payload: dict[str, object]) -> tuple[int, bytes, float]:
+    body = slack_payloads.form_body(payload)
+    return post(port, body, signed_headers(SIGNING_SECRET, body))
+
+
+def test_a_forged_button_label_is_not_echoed(bot: BotProcess, slack_api: FakeWebAPI) -> None:
+    """A signed click whose label says <!channel> and 5.000 characters: the note names the bot's own label."""
+    slack_api.reset()
+    forged = {
+        "action_id": "whatif_accumulation_double",
+        "text": {"type": "plain_text", "text": "<!channel> " + "x" * 5000},
+        "value": "b=8 d=64 a=8 L=4096",
+    }
+    assert interaction(bot.port, slack_payloads.block_actions(forged, slack_api.response_url("msg")))[0] == 200
+    _, replaced = slack_api.next_response()
+    shown = all_text(replaced)
+    assert "Zuletzt geändert von <@U0USER>: Akkumulation ×2" in shown
+    assert "<!channel>" not in shown
+    assert "x" * 100 not in shown
+    option = {**forged, "action_id": "whatif_option_0"}
+    interaction(bot.port, slack_payloads.block_actions(option, slack_api.response_url("msg")))
+    assert "Zuletzt geändert von <@U0USER>: Vorschlag übernommen" in all_text(slack_api.next_response()[1])
+
+
+def test_metric_labels_come_from_a_fixed_set(bot: BotProcess) -> None:
+    """1.000 signed bodies with made-up types add one label, "other", not 1.000; /metrics stays small."""
+    for n in range(1000):
+        body = json.dumps({"type": f"made_up_{n}"})
+        post(bot.port, body, {**signed_headers(SIGNING_SECRET, body), "Content-Type": "application/json"})
+    text = get(bot.base + "/metrics")[1]
+    labels = {line.split('request="')[1].split('"')[0] for line in text.splitlines() if 'request="' in line}
+    assert "made_up_1" not in text
+    assert labels <= {"slash_command", "block_actions", "view_submission", "view_closed", "event_callback", "other"}
+    assert len(text) < 100_000
+
+
+def test_deeply_nested_json_is_a_400(bot: BotProcess) -> None:
+    """Signed JSON nested 20.000 deep is a malformed body (400), not a RecursionError (500)."""
+    body = "[" * 20_000 + "]" * 20_000
+    status, _, _ = post(bot.port, body, {**signed_headers(SIGNING_SECRET, body), "Content-Type": "application/json"})
+    assert status == 400
+    assert signed_command(bot.port)[0] == 200
+
+
+def test_a_retried_event_is_answered_again(bot: BotProcess, slack_api: FakeWebAPI) -> None:
+    """X-Slack-Retry-Num: answered like the first delivery (the answer is a pure function of the request)."""
+    body = command_body(COMMAND_TEXT)
+    first = post(bot.port, body, signed_headers(SIGNING_SECRET, body))
+    retry = {**signed_headers(SIGNING_SECRET, body), "X-Slack-Retry-Num": "1", "X-Slack-Retry-Reason": "http_timeout"}
+    again = post(bot.port, body, retry)
+    assert (again[0], json.loads(again[1])) == (first[0], json.loads(first[1]))
+
+
+def test_secrets_are_masked_even_with_command_text_logged(tmp_path: Path) -> None:
+    """EFFBATCH_LOG_COMMAND_TEXT=true under DEBUG: a token in the text, JSON-escaped or not, is masked in every line."""
+    token, escaped = "xoxb-1111-2222-secretpart", "xoxb\\u002d3333\\u002dhiddenpart"
+    with FakeWebAPI() as api:
+        bot = start_http_bot(api.url, tmp_path, EFFBATCH_LOG_COMMAND_TEXT="true", LOG_LEVEL="DEBUG")
+        signed_command(bot.port, f"8 64 4 {token} {escaped}")
+        output = bot.stop()
+    assert "secretpart" not in output
+    assert "hiddenpart" not in output
+    assert "xoxb-***" in output
+
+
+def test_socket_mode_debug_lines_hide_the_ticket(
+    web_api: FakeWebAPI, socket_mode_server: FakeSocketModeServer, tmp_path: Path
+) -> None:
+    """DEBUG in Socket Mode logs the WebSocket URL without its one-time ticket."""
+    settings = {"LOG_LEVEL": "DEBUG", "EFFBATCH_LOG_COMMAND_TEXT": "true"}
+    env = clean_env(SLACK_BOT_TOKEN=BOT_TOKEN, SLACK_APP_TOKEN=APP_TOKEN, SLACK_API_URL=web_api.url, **settings)
+    process = BotProcess(env=env, cwd=tmp_path, port=free_port())
+    process.wait_healthy()
+    wait_for(lambda: get(process.base + "/readyz")[0] == 200, "ready")
+    socket_mode_server.wait_for_ack(socket_mode_server.send_slash_command(COMMAND_TEXT))
+    output = process.stop()
+    assert "ticket=test" not in output
+    assert APP_TOKEN not in output
+
+
+def test_no_metrics_directory_is_left_behind(tmp_path: Path) -> None:
+    """Several workers keep metrics in a temporary directory; it is gone after the process ends."""
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    with FakeWebAPI() as api:
+        bot = start_http_bot(api.url, tmp_path, WEB_CONCURRENCY="2", TMPDIR=str(scratch))
+        assert list(scratch.glob("effbatch-metrics-*")), "the workers share one directory while running"
+        signed_command(bot.port)
+        bot.stop()
+    assert list(scratch.glob("effbatch-metrics-*")) == []
