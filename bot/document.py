@@ -32,6 +32,7 @@ class AnswerKind(StrEnum):
     COMPARISON = "comparison"
     HELP = "help"
     INPUT_ERROR = "input_error"
+    CHECK = "check"
 
 
 @dataclass(frozen=True)

@@ -7,23 +7,30 @@ German message on stderr (with ``--json`` ``{"error": …}`` on stdout) and exit
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
 from collections.abc import Callable
 from importlib.metadata import version
+from pathlib import Path
 from typing import Any
 
 from bot.document import AnswerKind, Visibility
 from bot.rendering.answers import answer_command
+from bot.rendering.checks import check_answer, check_json, problem_text
 from bot.rendering.plain_text import plain_text
 from bot.rendering.problems import problem_lines
+from bot.serving.arguments import GermanArgumentParser
 from bot.texts import operator as texts
 from bot.texts.glossary import COMMAND
 from core import CompareCommand, InputError, PlanCommand, compare, parse_command, plan
+from core.configs import MAX_CONFIG_BYTES, CheckError, Framework, Source, World, check_config
 
 EXIT_INPUT = 2
+EXIT_FINDINGS = 1
 JSON_FLAG = "--json"
+CHECK_COMMAND = "check"
 VERSION_FLAG = "--version"
 PROGRAM = "effbatch"
 
@@ -31,6 +38,8 @@ PROGRAM = "effbatch"
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit code."""
     words = sys.argv[1:] if argv is None else argv
+    if words[:1] == [CHECK_COMMAND]:
+        return _survive_closed_pipe(lambda: run_check(words[1:]))
     return _survive_closed_pipe(lambda: _run(words))
 
 
@@ -73,6 +82,82 @@ def _print_json(text: str) -> int:
         answer = {"error": for_terminal(" ".join(line.replace("`", "") for line in problem_lines(error.problems)))}
     print(json.dumps(answer, ensure_ascii=False))
     return EXIT_INPUT if "error" in answer else 0
+
+
+def run_check(argv: list[str]) -> int:
+    """``effbatch check``: exit 0 when consistent, 1 with an error finding, 2 when it cannot be checked."""
+    args = _check_parser().parse_args(argv)
+    try:
+        world = _world(args)
+        sources = [_source(name) for name in args.files]
+        check = check_config(sources, world, Framework(args.framework) if args.framework else None)
+    except CheckError as error:
+        return _refuse(problem_text(error), args.json)
+    except _UsageError as error:
+        return _refuse(str(error), args.json)
+    if args.json:
+        print(json.dumps(check_json(check), ensure_ascii=False))
+    else:
+        print(for_terminal(plain_text(check_answer(check, Visibility.IN_CHANNEL).document, choices=False)))
+    return 0 if check.ok else EXIT_FINDINGS
+
+
+class _UsageError(ValueError):
+    """A file that cannot be read or options that do not fit together; the message is German."""
+
+
+def _check_parser() -> GermanArgumentParser:
+    parser = GermanArgumentParser(prog=f"{PROGRAM} {CHECK_COMMAND}", description=texts.CHECK_DESCRIPTION)
+    parser.add_argument("files", nargs="+", metavar="DATEI", help=texts.CHECK_FILES_HELP)
+    parser.add_argument("--world-size", type=int, help=texts.CHECK_WORLD_HELP)
+    parser.add_argument("--nnodes", type=int, help=texts.CHECK_NODES_HELP)
+    parser.add_argument("--nproc-per-node", type=int, help=texts.CHECK_PER_NODE_HELP)
+    parser.add_argument("--framework", choices=[f.value for f in Framework], help=texts.CHECK_FRAMEWORK_HELP)
+    parser.add_argument("--json", action="store_true", help=texts.CHECK_JSON_HELP)
+    return parser
+
+
+def _world(args: argparse.Namespace) -> World | None:
+    for option, value in (
+        ("--world-size", args.world_size),
+        ("--nnodes", args.nnodes),
+        ("--nproc-per-node", args.nproc_per_node),
+    ):
+        if value is not None and value < 1:
+            raise _UsageError(texts.CHECK_NOT_POSITIVE.format(option=option))
+    if args.world_size is not None:
+        if args.nnodes is not None or args.nproc_per_node is not None:
+            raise _UsageError(texts.CHECK_WORLD_BOTH)
+        return World(args.world_size, f"--world-size {args.world_size}")
+    if (args.nnodes is None) != (args.nproc_per_node is None):
+        raise _UsageError(texts.CHECK_WORLD_PAIR)
+    if args.nnodes is None:
+        return None
+    size = args.nnodes * args.nproc_per_node
+    return World(size, f"--nnodes {args.nnodes} --nproc-per-node {args.nproc_per_node}")
+
+
+def _source(name: str) -> Source:
+    shown = texts.STDIN if name == "-" else name
+    try:
+        raw = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+    except OSError:
+        raise _UsageError(texts.CHECK_NO_FILE.format(name=shown)) from None
+    if len(raw) > MAX_CONFIG_BYTES:
+        return Source(shown, raw[: MAX_CONFIG_BYTES + 1].decode("utf-8", "replace"))  # refused for its size
+    try:
+        return Source(shown, raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise _UsageError(texts.CHECK_NOT_TEXT.format(name=shown)) from None
+
+
+def _refuse(message: str, as_json: bool) -> int:
+    message = for_terminal(message.replace("`", ""))
+    if as_json:
+        print(json.dumps({"error": message}, ensure_ascii=False))
+    else:
+        print(message, file=sys.stderr)
+    return EXIT_INPUT
 
 
 def _survive_closed_pipe(run: Callable[[], int]) -> int:

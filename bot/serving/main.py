@@ -9,19 +9,19 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import re
 import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from slack_bolt.error import BoltError
 
 from bot.operations.logs import configure_logging
 from bot.operations.settings import ConfigError, Mode, Settings, load_settings
+from bot.serving.arguments import GermanArgumentParser
 from bot.texts import operator as texts
 
 if TYPE_CHECKING:
@@ -31,30 +31,8 @@ EXIT_CONFIG = 2
 MULTIPROCESS_ENV = "PROMETHEUS_MULTIPROC_DIR"
 
 
-class _GermanArgumentParser(argparse.ArgumentParser):
-    """argparse, speaking German: usage, option titles and its error messages."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(add_help=False, formatter_class=_GermanHelpFormatter, **kwargs)
-        self._optionals.title = texts.OPTIONS_TITLE
-        self.add_argument("-h", "--help", action="help", help=texts.HELP_OPTION)
-
-    def error(self, message: str) -> NoReturn:
-        for pattern, german in texts.ARGPARSE_MESSAGES:
-            if match := re.fullmatch(pattern, message):
-                message = re.sub(r"'([^']*)'", r"„\1“", german.format(*match.groups()))
-                break
-        self.print_usage(sys.stderr)
-        self.exit(EXIT_CONFIG, texts.ARGUMENT_ERROR.format(prog=self.prog, message=message))
-
-
-class _GermanHelpFormatter(argparse.HelpFormatter):
-    def add_usage(self, usage: str | None, actions: Any, groups: Any, prefix: str | None = None) -> None:
-        super().add_usage(usage, actions, groups, prefix=texts.USAGE_PREFIX)
-
-
 def _parser() -> argparse.ArgumentParser:
-    parser = _GermanArgumentParser(prog="effbatch-bot", description=texts.BOT_DESCRIPTION)
+    parser = GermanArgumentParser(prog="effbatch-bot", description=texts.BOT_DESCRIPTION)
     parser.add_argument("--mode", choices=[m.value for m in Mode], help=texts.BOT_MODE_HELP)
     parser.add_argument("--port", type=int, help=texts.BOT_PORT_HELP)
     parser.add_argument("--host", default="0.0.0.0", help=texts.BOT_HOST_HELP)

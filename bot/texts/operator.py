@@ -56,3 +56,23 @@ SLACK_REJECTED = (
 SLACK_UNREACHABLE = "Slack ist unter {url} nicht erreichbar ({detail}). Prüfe das Netz oder SLACK_API_URL."
 
 JSON_NEEDS_VALUES = "Mit --json gibt es keine Hilfe als JSON; ohne --json aufrufen: effbatch hilfe"
+
+# --- effbatch check ---------------------------------------------------------------------------
+
+CHECK_DESCRIPTION = (
+    "Prüft Trainingskonfigurationen (DeepSpeed, Hugging Face, Megatron-LM, NeMo, torchtitan, nanoGPT, axolotl, "
+    "OLMo) und Startzeilen: die Batch-Größe, die das Framework wirklich verwendet, und was es ablehnt. "
+    "Exit-Code 0: stimmig (Warnungen erlaubt), 1: mindestens ein Fehler, 2: nicht lesbar oder es fehlt etwas."
+)
+CHECK_FILES_HELP = "Konfigurationsdateien oder Startskripte; - liest von der Standardeingabe"
+CHECK_WORLD_HELP = "Zahl der GPUs (Prozesse) insgesamt, wenn keine Startzeile sie nennt"
+CHECK_NODES_HELP = "Knoten, mit --nproc-per-node statt --world-size"
+CHECK_PER_NODE_HELP = "GPUs je Knoten, mit --nnodes"
+CHECK_FRAMEWORK_HELP = "Framework statt der Erkennung am Inhalt"
+CHECK_JSON_HELP = "ein JSON-Objekt statt Text (Schema: schema/effbatch.schema.json)"
+CHECK_WORLD_BOTH = "--world-size oder --nnodes mit --nproc-per-node, nicht beides"
+CHECK_WORLD_PAIR = "--nnodes und --nproc-per-node gehören zusammen"
+CHECK_NOT_POSITIVE = "{option} braucht eine ganze Zahl ab 1"
+CHECK_NO_FILE = "{name}: Datei nicht gefunden"
+CHECK_NOT_TEXT = "{name}: kein UTF-8-Text"
+STDIN = "Standardeingabe"

@@ -1,0 +1,201 @@
+"""What every framework's check needs: reading values (and saying where from), the world size, fixes."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.configs.model import CheckError, Derivation, Finding, Framework, Level, ProblemKind, Read, Rule, Step, World
+from core.configs.reading import Format, Parsed
+from core.configs.shell import Command, Launch, flags, split_launch
+
+AUTO = "auto"
+
+
+def lookup(data: Mapping[str, Any], path: str) -> Any:
+    """``data["model"]["micro_batch_size"]`` for ``"model.micro_batch_size"``; None where a part is missing."""
+    node: Any = data
+    for part in path.split("."):
+        if not isinstance(node, Mapping) or part not in node:
+            return None
+        node = node[part]
+    return node
+
+
+@dataclass
+class Reading:
+    """The values a check reads, each recorded with where it came from, and the steps and findings it makes."""
+
+    framework: Framework
+    read: list[Read] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+    def key(self, parsed: Parsed, path: str, *, auto: bool = False) -> int | str | None:
+        """The whole number at ``path`` (``"auto"`` too where ``auto``), recorded; None when absent."""
+        value = lookup(parsed.data, path)
+        if value is None:
+            return None
+        where = parsed.where(path.rsplit(".", 1)[-1])
+        self.read.append(Read(path, value, where))
+        return whole(value, path, where, auto=auto)
+
+    def flag(self, parsed: Parsed, found: Mapping[str, list[str]], name: str) -> int | None:
+        """The whole number a flag is given, recorded; None when the flag is absent."""
+        if name not in found:
+            return None
+        values = found[name]
+        where = parsed.where(name)
+        self.read.append(Read(name, " ".join(values), where))
+        if len(values) != 1:
+            raise CheckError(ProblemKind.BAD_VALUE, key=name, value=" ".join(values), where=where)
+        value = whole(values[0], name, where, auto=False)
+        assert isinstance(value, int)  # auto=False
+        return value
+
+    def present(self, parsed: Parsed, found: Mapping[str, list[str]], name: str) -> bool:
+        """Whether a switch such as ``--sequence-parallel`` is given (recorded when it is)."""
+        if name in found:
+            self.read.append(Read(name, True, parsed.where(name)))
+            return True
+        return False
+
+    def note(self, key: str, value: Any, where: str) -> None:
+        self.read.append(Read(key, value, where))
+
+    def step(self, derivation: Derivation, operands: Iterable[int], result: int) -> None:
+        self.steps.append(Step(derivation, tuple(operands), result))
+
+    def finding(self, level: Level, rule: Rule, **ctx: Any) -> None:
+        self.findings.append(Finding(level, rule, ctx))
+
+
+def whole(value: Any, key: str, where: str, *, auto: bool) -> int | str:
+    if auto and value == AUTO:
+        return AUTO
+    if isinstance(value, bool):
+        raise CheckError(ProblemKind.BAD_VALUE, key=key, value=str(value), where=where)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and re.fullmatch(r"[+-]?\d{1,18}", value.strip()):
+        return int(value)
+    raise CheckError(ProblemKind.BAD_VALUE, key=key, value=str(value)[:60], where=where)
+
+
+def positive(value: int | str | None, key: str, where: str) -> int | None:
+    """A value a framework needs to be at least 1 (0 and negatives are refused as unreadable)."""
+    if value is None or value == AUTO:
+        return None
+    assert isinstance(value, int)
+    if value < 1:
+        raise CheckError(ProblemKind.BAD_VALUE, key=key, value=str(value), where=where)
+    return value
+
+
+def neighbours(value: int, step: int) -> tuple[int | None, int]:
+    """The multiples of ``step`` just below and above ``value`` (None below when that would be 0)."""
+    below = value // step * step
+    return (below if below >= 1 else None), below + step
+
+
+# --- launchers and the world size ----------------------------------------------------------------
+
+_NODES = ("--nnodes", "--num_nodes", "--num-nodes", "--num_machines", "--num-machines")
+_PER_NODE = ("--nproc_per_node", "--nproc-per-node", "--num_gpus", "--num-gpus")
+_TOTAL = ("--num_processes", "--num-processes")
+_ENV_WORLD = ("WORLD_SIZE",)
+_ENV_NODES = ("NNODES", "NUM_NODES", "N_NODES", "NODES")
+_ENV_PER_NODE = ("GPUS_PER_NODE", "NPROC_PER_NODE", "NUM_GPUS_PER_NODE", "GPUS")
+
+
+def main_command(parsed: Parsed, marker: Iterable[str] = ()) -> tuple[Command, Launch] | None:
+    """The command that launches training: one naming a ``marker`` flag, else the first with a launcher."""
+    if parsed.script is None:
+        return None
+    markers = set(marker)
+    candidates = [(command, split_launch(command.words)) for command in parsed.script.commands]
+    for command, launch in candidates:
+        names = {word.split("=", 1)[0] for word in command.words}
+        if markers & names:
+            return command, launch
+    for command, launch in candidates:
+        if launch.launcher is not None:
+            return command, launch
+    return None
+
+
+def program_flags(
+    parsed: Parsed, marker: Iterable[str], arity: Mapping[str, int] | None = None
+) -> dict[str, list[str]]:
+    """The flags of the training program in a launch line or script (empty for other formats)."""
+    found = main_command(parsed, marker)
+    if found is None:
+        return {}
+    _, launch = found
+    return flags(launch.arguments, arity)
+
+
+def launched_world(sources: Iterable[Parsed]) -> World | None:
+    """The world size a launch line or script sets: launcher options, else WORLD_SIZE, else nodes × GPUs."""
+    for parsed in sources:
+        if parsed.format is not Format.SHELL or parsed.script is None:
+            continue
+        found = main_command(parsed)
+        if found is not None and (world := _from_launcher(parsed, *found)) is not None:
+            return world
+        variables = parsed.script.variables
+        for name in _ENV_WORLD:
+            if (size := _int(variables.get(name))) is not None:
+                return World(size, f"{name}={size}, {parsed.source.name}:{parsed.script.lines.get(name, 0)}")
+        nodes = next((n for name in _ENV_NODES if (n := _int(variables.get(name))) is not None), None)
+        per_node = next((n for name in _ENV_PER_NODE if (n := _int(variables.get(name))) is not None), None)
+        if nodes is not None and per_node is not None:
+            return World(nodes * per_node, f"{nodes} × {per_node}, {parsed.source.name}")
+    return None
+
+
+def _from_launcher(parsed: Parsed, command: Command, launch: Launch) -> World | None:
+    options = launch.launcher_options
+    where = f"{launch.launcher}, {parsed.source.name}:{command.line}"
+    total = next((_int(options[name]) for name in _TOTAL if name in options), None)
+    if total is not None:
+        return World(total, where)
+    nodes_text = next((options[name] for name in _NODES if name in options), None)
+    if nodes_text is None and "--standalone" in options:
+        nodes_text = "1"
+    per_node = next((_int(options[name]) for name in _PER_NODE if name in options), None)
+    nodes = _int(nodes_text.split(":")[-1]) if nodes_text else (1 if per_node is not None else None)
+    if nodes is None or per_node is None:
+        return None
+    return World(nodes * per_node, where)
+
+
+def _int(text: str | None) -> int | None:
+    return int(text) if text is not None and text.isdigit() and int(text) > 0 else None
+
+
+def require_world(world: World | None, framework: Framework, guess: int | None = None) -> World:
+    if world is None:
+        raise CheckError(ProblemKind.WORLD_SIZE_NEEDED, framework=framework, guess=guess)
+    return world
+
+
+def world_step(reading: Reading, world: World) -> None:
+    """The world size as a value read, so every answer says where it came from."""
+    reading.note("world_size", world.size, world.where)
+
+
+def check_data(framework: Framework, reading: Reading, world: World | None, **numbers: int | None) -> dict[str, Any]:
+    """The keyword arguments of ``Check`` a framework's check ends with."""
+    return {
+        "framework": framework,
+        "read": tuple(reading.read),
+        "world": world,
+        "steps": tuple(reading.steps),
+        "findings": tuple(reading.findings),
+        **numbers,
+    }

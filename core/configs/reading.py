@@ -1,0 +1,307 @@
+"""From pasted or loaded text to data: clean-up, a size cap, the format, safe parsing, the framework.
+
+Nothing here executes anything: JSON with ``json``, TOML with ``tomllib``, YAML with PyYAML's safe
+loader and a cap on aliases (against "billion laughs"), Python config files with ``ast`` (literals
+and arithmetic only), shell with ``core.configs.shell``.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import operator
+import re
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from html import unescape
+from typing import Any
+
+import yaml
+
+from core.configs.model import CheckError, Framework, ProblemKind
+from core.configs.shell import Script, read_script
+
+#: The largest config read, in bytes of UTF-8 (a long Megatron script is ~10 KiB).
+MAX_CONFIG_BYTES = 64 * 1024
+#: YAML aliases allowed in one document; real configs use a handful.
+MAX_ALIASES = 50
+
+_FENCE = re.compile(r"^\s*```[\w+-]*\s*$", re.MULTILINE)
+_SLACK_LINK = re.compile(r"<((?:https?|mailto):[^|>]+)(?:\|[^>]*)?>")
+
+
+class Format(StrEnum):
+    JSON = "json"
+    YAML = "yaml"
+    TOML = "toml"
+    PYTHON = "python"
+    SHELL = "shell"
+
+
+@dataclass(frozen=True)
+class Source:
+    """One input: a file's name (or where it was pasted) and its text."""
+
+    name: str
+    text: str
+
+
+@dataclass
+class Parsed:
+    """One source, read: its format, its data (a mapping for JSON, YAML, TOML and Python), or its script."""
+
+    source: Source
+    format: Format
+    data: dict[str, Any] = field(default_factory=dict)
+    script: Script | None = None
+
+    def where(self, needle: str) -> str:
+        """``name:line`` of the first line that names ``needle`` (a key or flag), or just the name."""
+        pattern = re.compile(rf"(?<![\w-]){re.escape(needle)}(?![\w-])")
+        for number, line in enumerate(self.source.text.splitlines(), start=1):
+            if pattern.search(line):
+                return f"{self.source.name}:{number}"
+        return self.source.name
+
+
+def clean(text: str) -> str:
+    """Pasted text as it was typed: Slack's escapes undone, code fences and link brackets dropped."""
+    text = unescape(text)  # Slack sends &amp; &lt; &gt;
+    text = _SLACK_LINK.sub(lambda m: m.group(1), text)
+    text = _FENCE.sub("", text)
+    text = text.replace("```", "\n")  # inline fences: ```{"a": 1}```
+    return text.strip("\n")
+
+
+def parse(source: Source) -> Parsed:
+    """``source`` read in the format its name or its content says."""
+    size = len(source.text.encode("utf-8"))
+    if size > MAX_CONFIG_BYTES:
+        raise CheckError(ProblemKind.TOO_LARGE, name=source.name, size=size, max=MAX_CONFIG_BYTES)
+    if not source.text.strip():
+        raise CheckError(ProblemKind.EMPTY, name=source.name)
+    kind = _format_by_name(source.name) or _format_by_content(source.text)
+    if kind is None:
+        raise CheckError(ProblemKind.UNKNOWN_FORMAT, name=source.name)
+    return _PARSERS[kind](source)
+
+
+def _format_by_name(name: str) -> Format | None:
+    suffix = name.rsplit(".", 1)[-1].lower() if "." in name else ""
+    return {
+        "json": Format.JSON,
+        "yaml": Format.YAML,
+        "yml": Format.YAML,
+        "toml": Format.TOML,
+        "py": Format.PYTHON,
+        "sh": Format.SHELL,
+        "bash": Format.SHELL,
+    }.get(suffix)
+
+
+def _format_by_content(text: str) -> Format | None:
+    stripped = text.lstrip()
+    if stripped.startswith("{"):
+        return Format.JSON
+    if re.search(r"^\s*\[[\w.]+\]\s*$", text, re.MULTILINE) and re.search(r"^\s*\w+\s*=", text, re.MULTILINE):
+        return Format.TOML
+    if stripped.startswith("#!") or re.search(r"(^|\s)--[a-z][\w-]*", text):
+        return Format.SHELL
+    if re.search(r"^\s*[A-Za-z_]\w*\s*=[^=]", text, re.MULTILINE) and not re.search(r"^\s*\w+:\s", text, re.M):
+        return Format.PYTHON
+    if re.search(r"^\s*[\w.-]+\s*:", text, re.MULTILINE):
+        return Format.YAML
+    return None
+
+
+def _parse_json(source: Source) -> Parsed:
+    try:
+        data = json.loads(source.text, object_pairs_hook=_no_duplicate_keys)
+    except json.JSONDecodeError as error:
+        raise CheckError(ProblemKind.UNREADABLE, name=source.name, line=error.lineno, detail=error.msg) from None
+    except _DuplicateKeyError as error:
+        raise CheckError(ProblemKind.UNREADABLE, name=source.name, line=None, detail=str(error)) from None
+    except RecursionError:
+        raise CheckError(ProblemKind.UNREADABLE, name=source.name, line=None, detail="nesting") from None
+    return Parsed(source, Format.JSON, _mapping(data, source))
+
+
+class _DuplicateKeyError(ValueError):
+    """DeepSpeed refuses JSON with a key given twice (dict_raise_error_on_duplicate_keys); so does effbatch."""
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [key for key, _ in pairs]
+    duplicates = sorted({key for key in keys if keys.count(key) > 1})
+    if duplicates:
+        msg = f"duplicate key: {', '.join(duplicates)}"
+        raise _DuplicateKeyError(msg)
+    return dict(pairs)
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """PyYAML's safe loader (no Python tags), refusing documents with more than ``MAX_ALIASES`` aliases."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.aliases = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
+        if self.check_event(yaml.AliasEvent):
+            self.aliases += 1
+            if self.aliases > MAX_ALIASES:
+                raise CheckError(ProblemKind.UNSAFE, detail="aliases", max=MAX_ALIASES)
+        return super().compose_node(parent, index)
+
+
+def _parse_yaml(source: Source) -> Parsed:
+    loader = _BoundedLoader(source.text)
+    try:
+        data = loader.get_single_data()
+    except CheckError as error:
+        raise CheckError(error.kind, name=source.name, **error.ctx) from None
+    except yaml.constructor.ConstructorError as error:
+        line = error.problem_mark.line + 1 if error.problem_mark else None
+        raise CheckError(ProblemKind.UNSAFE, name=source.name, line=line, detail="tag") from None
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        raise CheckError(
+            ProblemKind.UNREADABLE, name=source.name, line=line, detail=str(error).split("\n")[0]
+        ) from None
+    except RecursionError:
+        raise CheckError(ProblemKind.UNREADABLE, name=source.name, line=None, detail="nesting") from None
+    finally:
+        loader.dispose()
+    return Parsed(source, Format.YAML, _mapping(data, source))
+
+
+def _parse_toml(source: Source) -> Parsed:
+    try:
+        data = tomllib.loads(source.text)
+    except tomllib.TOMLDecodeError as error:
+        line = re.search(r"line (\d+)", str(error))
+        raise CheckError(
+            ProblemKind.UNREADABLE, name=source.name, line=int(line.group(1)) if line else None, detail=str(error)
+        ) from None
+    return Parsed(source, Format.TOML, data)
+
+
+def _parse_shell(source: Source) -> Parsed:
+    return Parsed(source, Format.SHELL, script=read_script(source.text))
+
+
+_OPERATORS: Mapping[type[ast.operator], Callable[[Any, Any], Any]] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod,
+}
+
+
+def _parse_python(source: Source) -> Parsed:
+    """Top-level ``name = value`` of literals and arithmetic over them (nanoGPT's config files); nothing runs."""
+    try:
+        tree = ast.parse(source.text)
+    except SyntaxError as error:
+        raise CheckError(ProblemKind.UNREADABLE, name=source.name, line=error.lineno, detail=error.msg) from None
+    values: dict[str, Any] = {}
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target = statement.targets[0]
+            if isinstance(target, ast.Name):
+                value = _literal(statement.value, values)
+                if value is not None:
+                    values[target.id] = value
+    return Parsed(source, Format.PYTHON, values)
+
+
+def _literal(node: ast.expr, known: Mapping[str, Any]) -> Any:
+    if isinstance(node, ast.Constant) and isinstance(node.value, int | float | str | bool):
+        return node.value
+    if isinstance(node, ast.Name):
+        return known.get(node.id)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        value = _literal(node.operand, known)
+        return -value if isinstance(value, int | float) and not isinstance(value, bool) else None
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+        left, right = _literal(node.left, known), _literal(node.right, known)
+        numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in (left, right))
+        if not numbers or (right == 0 and isinstance(node.op, ast.Div | ast.FloorDiv | ast.Mod)):
+            return None
+        if isinstance(node.op, ast.Mult) and max(abs(left), abs(right)) > 10**12:
+            return None  # keeps arithmetic on pasted text small
+        return _OPERATORS[type(node.op)](left, right)
+    return None
+
+
+def _mapping(data: object, source: Source) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise CheckError(ProblemKind.UNREADABLE, name=source.name, line=None, detail="not a mapping")
+    return data
+
+
+_PARSERS: Mapping[Format, Callable[[Source], Parsed]] = {
+    Format.JSON: _parse_json,
+    Format.YAML: _parse_yaml,
+    Format.TOML: _parse_toml,
+    Format.PYTHON: _parse_python,
+    Format.SHELL: _parse_shell,
+}
+
+# --- which framework ------------------------------------------------------------------------------
+
+_DEEPSPEED_KEYS = frozenset(
+    {"train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps", "zero_optimization"}
+)
+_HF_KEYS = frozenset({"per_device_train_batch_size"})
+_MEGATRON_FLAGS = frozenset({"--micro-batch-size", "--global-batch-size", "--tensor-model-parallel-size"})
+
+
+def detect(parsed: list[Parsed]) -> Framework:
+    """The framework the content belongs to; with several sources, the one that runs (HF beside a DeepSpeed JSON)."""
+    found = [framework for source in parsed if (framework := _framework_of(source)) is not None]
+    if Framework.HUGGINGFACE in found:
+        return Framework.HUGGINGFACE
+    if found:
+        return found[0]
+    raise CheckError(ProblemKind.NOTHING_TO_CHECK, names=[p.source.name for p in parsed])
+
+
+def _framework_of(parsed: Parsed) -> Framework | None:
+    data = parsed.data
+    if parsed.format is Format.SHELL and parsed.script is not None:
+        words = {word.split("=", 1)[0] for command in parsed.script.commands for word in command.words}
+        if words & _MEGATRON_FLAGS:
+            return Framework.MEGATRON
+        if {"--per_device_train_batch_size", "--per-device-train-batch-size"} & words:
+            return Framework.HUGGINGFACE
+        if any(word.endswith("train.py") for word in words) and (
+            any(word.startswith("config/") for word in words) or "--gradient_accumulation_steps" in words
+        ):
+            return Framework.NANOGPT
+        return None
+    if parsed.format is Format.TOML:
+        training = data.get("training")
+        return Framework.TORCHTITAN if isinstance(training, dict) else None
+    if parsed.format is Format.PYTHON:
+        known = {"batch_size", "block_size", "gradient_accumulation_steps"}
+        return Framework.NANOGPT if known & set(data) else None
+    if _HF_KEYS & set(data):
+        return Framework.HUGGINGFACE
+    if "global_train_batch_size" in data or "device_train_microbatch_size" in data:
+        return Framework.OLMO
+    model, trainer = data.get("model"), data.get("trainer")
+    if isinstance(model, dict) and isinstance(trainer, dict) and {"micro_batch_size", "global_batch_size"} & set(model):
+        return Framework.NEMO
+    if parsed.format is Format.JSON and _DEEPSPEED_KEYS & set(data):
+        return Framework.DEEPSPEED
+    if "micro_batch_size" in data:
+        return Framework.AXOLOTL
+    if _DEEPSPEED_KEYS & set(data):
+        return Framework.DEEPSPEED
+    return None

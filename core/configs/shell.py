@@ -1,0 +1,286 @@
+"""Launch lines and bash launch scripts, read (never run): assignments, expansions, arrays, the command.
+
+Understood: ``VAR=value`` (also ``export``/``local``/``declare``), ``ARR=( … )`` over several
+lines, ``$VAR``, ``${VAR}``, ``${VAR:-default}``/``${VAR-default}``/``${VAR:=default}``,
+``${ARR[@]}``/``${ARR[*]}``, ``$(( … ))`` integer arithmetic over numbers and variables,
+backslash continuations, comments, and commands separated by ``;``, ``&&``, ``||``, ``|``.
+Command substitution ``$( … )`` and anything else is left as it stands: a value that depends
+on it is reported as unreadable, never guessed and never executed.
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+import re
+import shlex
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+#: Processes launched by these programs, and how each names nodes and processes per node.
+LAUNCHERS = ("torchrun", "deepspeed", "accelerate", "torch.distributed.run", "torch.distributed.launch")
+
+_ASSIGNMENT = re.compile(r"^\s*(?:export\s+|local\s+|readonly\s+|declare\s+(?:-\w+\s+)*)?([A-Za-z_]\w*)=(.*)$")
+_EXPANSION = re.compile(
+    r"\$\(\((?P<arith>[^()]*(?:\([^()]*\)[^()]*)*)\)\)"  # $(( … ))
+    r"|\$\{(?P<array>[A-Za-z_]\w*)\[[@*]\]\}"  # ${ARR[@]}
+    r"|\$\{(?P<name>[A-Za-z_]\w*)(?:(?P<op>:?[-=])(?P<default>[^}]*))?\}"  # ${VAR}, ${VAR:-x}
+    r"|\$(?P<bare>[A-Za-z_]\w*)"  # $VAR
+)
+_SEPARATORS = frozenset({";", "&&", "||", "|", "&"})
+_ARITHMETIC: Mapping[type[ast.operator], Callable[[int, int], int]] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.FloorDiv: operator.floordiv,
+    ast.Div: operator.floordiv,  # bash arithmetic is integer arithmetic
+    ast.Mod: operator.mod,
+}
+
+
+@dataclass(frozen=True)
+class Command:
+    """One command of a script: its words, and the line it starts on."""
+
+    words: tuple[str, ...]
+    line: int
+
+
+@dataclass
+class Script:
+    """What a launch script sets and runs."""
+
+    variables: dict[str, str] = field(default_factory=dict)
+    arrays: dict[str, list[str]] = field(default_factory=dict)
+    #: Where each variable was last set (line numbers, 1-based).
+    lines: dict[str, int] = field(default_factory=dict)
+    commands: list[Command] = field(default_factory=list)
+
+
+def read_script(text: str) -> Script:
+    """Assignments and commands of ``text``, in order, with every expansion that can be resolved resolved."""
+    script = Script()
+    logical = _logical_lines(text)
+    index = 0
+    while index < len(logical):
+        number, line = logical[index]
+        index += 1
+        match = _ASSIGNMENT.match(line)
+        if match and not _is_command_with_prefix(match.group(2)):
+            name, value = match.groups()
+            if value.startswith("("):
+                body = value[1:]
+                while ")" not in _unquoted(body) and index < len(logical):
+                    body += " " + logical[index][1]
+                    index += 1
+                script.arrays[name] = _split(_expand(body.rsplit(")", 1)[0], script))
+            else:
+                words = _split(_expand(value, script))
+                script.variables[name] = words[0] if words else ""
+            script.lines[name] = number
+            continue
+        for words in _commands(_split(_expand(line, script), punctuation=True)):
+            script.commands.append(Command(tuple(words), number))
+    return script
+
+
+def _is_command_with_prefix(value: str) -> bool:
+    """``WORLD_SIZE=8 torchrun …`` sets a variable for one command: treated as that command."""
+    parts = value.split(None, 1)
+    return len(parts) > 1 and not value.lstrip().startswith(("(", '"', "'"))
+
+
+def _logical_lines(text: str) -> list[tuple[int, str]]:
+    """Lines joined at backslash continuations, comments dropped, with the number of each first line."""
+    result: list[tuple[int, str]] = []
+    pending, start = "", 0
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = _strip_comment(raw)
+        if not pending:
+            start = number
+        if line.rstrip().endswith("\\"):
+            pending += line.rstrip()[:-1] + " "
+            continue
+        pending += line
+        if pending.strip():
+            result.append((start, pending.strip()))
+        pending = ""
+    if pending.strip():
+        result.append((start, pending.strip()))
+    return result
+
+
+def _strip_comment(line: str) -> str:
+    """The line without a ``#`` comment (one outside quotes, at the start or after white space)."""
+    quote = ""
+    for index, char in enumerate(line):
+        if quote:
+            if char == quote:
+                quote = ""
+        elif char in "'\"":
+            quote = char
+        elif char == "#" and (index == 0 or line[index - 1].isspace()):
+            return line[:index]
+    return line
+
+
+def _unquoted(text: str) -> str:
+    """``text`` with quoted parts removed, to find a closing parenthesis."""
+    return re.sub(r"'[^']*'|\"[^\"]*\"", "", text)
+
+
+def _expand(text: str, script: Script) -> str:
+    """Every resolvable expansion replaced; single-quoted parts stay as written."""
+    parts = re.split(r"('[^']*')", text)
+    return "".join(
+        part if part.startswith("'") else _EXPANSION.sub(lambda m: _value(m, script), part) for part in parts
+    )
+
+
+def _value(match: re.Match[str], script: Script) -> str:
+    if (expression := match.group("arith")) is not None:
+        result = _arithmetic(expression, script)
+        return str(result) if result is not None else match.group(0)
+    if (array := match.group("array")) is not None:
+        if array in script.arrays:
+            return " ".join(shlex.quote(word) for word in script.arrays[array])
+        return match.group(0)
+    name = match.group("name") or match.group("bare")
+    if name in script.variables and (script.variables[name] or match.group("op") in (None, "-", "=")):
+        return script.variables[name]
+    if match.group("op"):
+        default = _expand(match.group("default") or "", script)
+        if match.group("op").endswith("="):
+            script.variables[name] = default
+        return default
+    return match.group(0)  # unknown: left as written, so a value using it reads as unresolved
+
+
+def _arithmetic(expression: str, script: Script) -> int | None:
+    """``$(( … ))`` over integers, + - * / %, parentheses and variables; None where it cannot be resolved."""
+    text = _EXPANSION.sub(lambda m: _value(m, script), expression)
+    text = re.sub(r"\b([A-Za-z_]\w*)\b", lambda m: script.variables.get(m.group(1), m.group(1)), text)
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError:
+        return None
+    return _integer(tree.body)
+
+
+def _integer(node: ast.expr) -> int | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        value = _integer(node.operand)
+        return None if value is None else -value
+    if isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC:
+        left, right = _integer(node.left), _integer(node.right)
+        if left is None or right is None or (right == 0 and isinstance(node.op, ast.FloorDiv | ast.Div | ast.Mod)):
+            return None
+        return _ARITHMETIC[type(node.op)](left, right)
+    return None
+
+
+def _split(text: str, punctuation: bool = False) -> list[str]:
+    """Shell words; unbalanced quotes make the rest one word rather than an error."""
+    lexer = shlex.shlex(text, posix=True, punctuation_chars=";&|" if punctuation else "")
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    try:
+        return list(lexer)
+    except ValueError:
+        return text.split()
+
+
+def _commands(words: list[str]) -> list[list[str]]:
+    commands: list[list[str]] = [[]]
+    for word in words:
+        if word in _SEPARATORS:
+            commands.append([])
+        else:
+            commands[-1].append(word)
+    return [command for command in commands if command]
+
+
+@dataclass(frozen=True)
+class Launch:
+    """A command split into launcher and program: the launcher's options, then the program's words."""
+
+    launcher: str | None
+    launcher_options: dict[str, str]
+    program: str | None
+    arguments: tuple[str, ...]
+
+
+def split_launch(words: tuple[str, ...]) -> Launch:
+    """``torchrun --nnodes 2 --nproc_per_node 8 pretrain_gpt.py --micro-batch-size 4`` into its two parts."""
+    index = 0
+    while index < len(words) and _ASSIGNMENT.match(words[index]):  # VAR=value before the command
+        index += 1
+    launcher = None
+    if (
+        index < len(words)
+        and _program_name(words[index]) in ("python", "python3")
+        and words[index + 1 :][:1] == ("-m",)
+    ):
+        module = words[index + 2] if index + 2 < len(words) else ""
+        if module in LAUNCHERS:
+            launcher, index = module, index + 3
+    elif index < len(words) and _program_name(words[index]) in LAUNCHERS:
+        launcher, index = _program_name(words[index]), index + 1
+        if launcher == "accelerate" and index < len(words) and words[index] == "launch":
+            index += 1
+    options: dict[str, str] = {}
+    if launcher is not None:
+        while index < len(words) and words[index].startswith("-"):
+            key, has_value, value = words[index].partition("=")
+            following = words[index + 1] if not has_value and index + 1 < len(words) else "-"
+            takes = not _looks_like_program(following) or key in ("--nproc_per_node", "--nproc-per-node")
+            if not following.startswith("-") and takes:
+                value, index = following, index + 1
+            options[key] = value
+            index += 1
+    program = None
+    if index < len(words):
+        if _program_name(words[index]) in ("python", "python3", "python3.11") and index + 1 < len(words):
+            index += 1
+        program, index = words[index], index + 1
+    return Launch(launcher, options, program, tuple(words[index:]))
+
+
+def _program_name(word: str) -> str:
+    return word.rsplit("/", 1)[-1]
+
+
+def _looks_like_program(word: str) -> bool:
+    return word.endswith(".py") or word.endswith(".sh")
+
+
+def flags(arguments: tuple[str, ...], arity: Mapping[str, int] | None = None) -> dict[str, list[str]]:
+    """``--flag value``, ``--flag=value`` and bare ``--flag`` (an empty list), the last one winning.
+
+    ``arity`` names flags that take several values (Megatron's ``--rampup-batch-size`` takes three).
+    """
+    arity = arity or {}
+    found: dict[str, list[str]] = {}
+    index = 0
+    while index < len(arguments):
+        word = arguments[index]
+        index += 1
+        if not word.startswith("--"):
+            continue
+        name, has_value, value = word.partition("=")
+        if has_value:
+            found[name] = [value]
+            continue
+        count = arity.get(name, 1)
+        values: list[str] = []
+        while len(values) < count and index < len(arguments) and not _is_flag(arguments[index]):
+            values.append(arguments[index])
+            index += 1
+        found[name] = values
+    return found
+
+
+def _is_flag(word: str) -> bool:
+    return word.startswith("--") and len(word) > 2 and not word[2].isdigit()
