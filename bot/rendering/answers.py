@@ -23,6 +23,7 @@ from bot.document import (
     Visibility,
 )
 from bot.rendering import formulas
+from bot.rendering.checks import check_reply, check_request, is_check
 from bot.rendering.formatting import byte_size, decimal, number, rounded, significant
 from bot.rendering.help import help_answer
 from bot.rendering.problems import error_answer
@@ -47,7 +48,9 @@ from core.model import Solution
 
 
 def answer_command(text: str, default_visibility: Visibility) -> Answer:
-    """The answer to ``text``: its kind and its document."""
+    """The answer to ``text``: its kind and its document (``prüfe …`` checks a pasted config)."""
+    if is_check(text):
+        return check_reply(check_request(text), default_visibility).answer
     try:
         match parse_command(text):
             case HelpRequest(keys=keys):

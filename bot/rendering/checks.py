@@ -2,12 +2,29 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from bot.document import Answer, AnswerKind, Bullet, Choice, Document, Field, Fields, Formula, Note, Section, Visibility
 from bot.rendering.formatting import number, quote, rounded
 from bot.texts import checks as texts
-from core.configs import Check, CheckError, Finding, Framework, Level, Phase, ProblemKind, Rule, Step
+from core.configs import (
+    Check,
+    CheckError,
+    Finding,
+    Framework,
+    Level,
+    Phase,
+    ProblemKind,
+    Rule,
+    Source,
+    Step,
+    World,
+    check_config,
+    clean,
+)
 
 #: Schedule phases listed one by one; the rest are counted.
 MAX_PHASES_SHOWN = 8
@@ -252,3 +269,88 @@ def _shown(value: Any) -> str:
 
 def _json_value(value: Any) -> Any:
     return value if isinstance(value, int | float | str | bool) or value is None else str(value)
+
+
+# --- a check asked for in text: /effbatch prüfe …, the message shortcut -------------------------
+
+#: The words that turn a command into a config check: /effbatch prüfe …
+CHECK_WORDS = frozenset({"prüfe", "pruefe", "prüfen", "check"})
+#: Leading settings a check takes before the pasted config.
+_WORLD_KEYS = {"gpus": "world", "world": "world", "world_size": "world", "nodes": "nodes", "nnodes": "nodes"}
+_PER_NODE_KEYS = frozenset({"gpus_per_node", "nproc_per_node", "per_node"})
+_LEADING_WORD = re.compile(r"(\S+)\s*")
+_FENCED = re.compile(r"```(?:[\w+-]*\n)?(.*?)```", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class CheckRequest:
+    """What ``/effbatch prüfe …`` asks: the config text, a world size if given, privately or not."""
+
+    text: str
+    world: World | None = None
+    private: bool = False
+
+
+@dataclass(frozen=True)
+class CheckReply:
+    """The answer; ``needs_world`` names the framework when only the world size is missing (a form can ask)."""
+
+    answer: Answer
+    needs_world: Framework | None = None
+
+
+def is_check(text: str) -> bool:
+    words = text.strip().split(None, 1)
+    return bool(words) and words[0].casefold() in CHECK_WORDS
+
+
+def check_request(text: str) -> CheckRequest:
+    """``prüfe [gpus=64 | nodes=8 gpus_per_node=8] [privat] <config>`` split into its parts."""
+    rest = _LEADING_WORD.sub("", text.strip(), count=1)  # the command word
+    settings: dict[str, int] = {}
+    private = False
+    while match := _LEADING_WORD.match(rest):
+        word = match.group(1)
+        key, has_value, value = word.casefold().partition("=")
+        if word.casefold() in ("privat", "private"):
+            private = True
+        elif has_value and value.isdigit() and (key in _WORLD_KEYS or key in _PER_NODE_KEYS):
+            settings[_WORLD_KEYS.get(key, "per_node")] = int(value)
+        else:
+            break
+        rest = rest[match.end() :]
+    world = None
+    if settings.get("world"):
+        world = World(settings["world"], f"gpus={settings['world']}")
+    elif settings.get("nodes") and settings.get("per_node"):
+        size = settings["nodes"] * settings["per_node"]
+        world = World(size, f"{settings['nodes']} × {settings['per_node']} GPUs")
+    return CheckRequest(rest, world, private)
+
+
+def sources_of(text: str) -> list[Source]:
+    """Pasted text as sources: each code block one, plus a launch line outside them; or the whole text."""
+    blocks = [block for block in _FENCED.findall(text) if block.strip()]
+    if not blocks:
+        return [Source(texts.PASTED, clean(text))]
+    sources = [Source(f"{texts.BLOCK} {n}", clean(block)) for n, block in enumerate(blocks, start=1)]
+    outside = _FENCED.sub("\n", text).strip()
+    if "--" in outside:
+        sources.append(Source(texts.PASTED, clean(outside)))
+    return sources
+
+
+def check_reply(
+    request: CheckRequest, visibility: Visibility, share: Callable[[str], str | None] | None = None
+) -> CheckReply:
+    """The answer to a check request; ``share`` turns the config text into a share button's value (Slack)."""
+    shown = Visibility.EPHEMERAL if request.private else visibility
+    if not request.text.strip():
+        return CheckReply(problem_answer(CheckError(ProblemKind.EMPTY, name=""), slack=True))
+    try:
+        check = check_config(sources_of(request.text), request.world)
+    except CheckError as error:
+        framework = error.ctx.get("framework") if error.kind is ProblemKind.WORLD_SIZE_NEEDED else None
+        return CheckReply(problem_answer(error, slack=True), framework if isinstance(framework, Framework) else None)
+    value = share(request.text) if share else None
+    return CheckReply(check_answer(check, shown, value))

@@ -28,6 +28,7 @@ from bot.document import Document, Visibility
 from bot.rendering import block_kit
 from bot.rendering.problems import problem_text
 from bot.texts import answers as texts
+from bot.texts import checks as check_texts
 from bot.texts import help as help_texts
 from bot.texts.glossary import label
 from core import Argument, InputError, Plan, PlanRequest, ProblemKind, plan
@@ -182,3 +183,58 @@ def home_view() -> View:
         )
     )
     return View(type="home", blocks=blocks)
+
+
+# --- the world-size form of a config check ------------------------------------------------------
+
+WORLD_FORM_CALLBACK = "effbatch_check_world"
+NODES_BLOCK = "nodes"
+PER_NODE_BLOCK = "per_node"
+#: A guess where the config says nothing: one node of eight GPUs.
+WORLD_GUESS = (1, 8)
+
+
+def world_form(framework: str, state: str) -> View:
+    """Nodes × GPUs per node, for a check that needs the world size; ``state`` carries the config."""
+
+    def count(block: str, label_text: str, initial: int) -> InputBlock:
+        element = NumberInputElement(
+            action_id=VALUE_ACTION,
+            is_decimal_allowed=False,
+            min_value="1",
+            max_value=str(Argument.GPUS.upper_bound),
+            initial_value=str(initial),
+        )
+        return InputBlock(block_id=block, label=label_text, element=element)
+
+    blocks: list[Block] = [
+        SectionBlock(
+            text=MarkdownTextObject(text=block_kit.escape(check_texts.WORLD_FORM_INTRO.format(framework=framework)))
+        ),
+        count(NODES_BLOCK, check_texts.WORLD_FORM_NODES, WORLD_GUESS[0]),
+        count(PER_NODE_BLOCK, check_texts.WORLD_FORM_PER_NODE, WORLD_GUESS[1]),
+    ]
+    return View(
+        type="modal",
+        callback_id=WORLD_FORM_CALLBACK,
+        title=check_texts.WORLD_FORM_TITLE,
+        submit=check_texts.WORLD_FORM_SUBMIT,
+        close=texts.FORM_CLOSE,
+        private_metadata=state,
+        blocks=blocks,
+    )
+
+
+def read_world_form(view: Mapping[str, Any]) -> tuple[int, int]:
+    """Nodes and GPUs per node of a submitted world-size form; ``FormError`` if either is not a whole number ≥ 1."""
+    state = view.get("state", {}).get("values", {})
+    values, errors = [], {}
+    for block in (NODES_BLOCK, PER_NODE_BLOCK):
+        text = str(state.get(block, {}).get(VALUE_ACTION, {}).get("value") or "")
+        if not text.isdigit() or not 1 <= int(text) <= Argument.GPUS.upper_bound:
+            errors[block] = texts.FORM_REQUIRED
+        else:
+            values.append(int(text))
+    if errors:
+        raise FormError(errors)
+    return values[0], values[1]

@@ -7,6 +7,7 @@ import re
 import time
 from collections.abc import Callable
 from functools import lru_cache, partial
+from typing import Any
 
 from slack_bolt import App, BoltRequest, BoltResponse
 from slack_bolt.authorization import AuthorizeResult
@@ -19,8 +20,9 @@ from bot.operations.metrics import LATENCY
 from bot.operations.settings import Settings
 from bot.rendering import block_kit, views
 from bot.rendering.answers import answer_command
+from bot.rendering.checks import SHARE_ACTION, is_check
 from bot.rendering.whatif import ADJUST_ACTION, WHATIF_PREFIX
-from bot.slack import listeners
+from bot.slack import check_listeners, listeners
 from bot.slack.listeners import AnswerFunction, Deliver, Dependencies, Layout, Rendered
 from bot.slack.web_api import create_web_client, post_to_response_url
 from bot.texts.glossary import COMMAND
@@ -37,12 +39,10 @@ def create_app(
     layout: Layout = block_kit.message,
     deliver: Deliver = post_to_response_url,
 ) -> App:
-    """A Bolt app answering ``/effbatch``, its buttons, its form and its App Home.
+    """A Bolt app for ``/effbatch``, its buttons and forms, config checks and the App Home.
 
-    With a token the constructor checks it with ``auth.test`` (against
-    ``settings.slack_api_url``); ``authorize`` replaces that for offline use. ``answer``,
-    ``layout`` and ``deliver`` are what the console and tests replace.
-    """
+    The constructor checks a token with ``auth.test``; ``authorize`` replaces that offline. ``answer``,
+    ``layout`` and ``deliver`` are what the console and tests replace."""
     token = settings.slack_bot_token.get_secret_value() if settings.slack_bot_token else None
     app = App(
         name="effbatch",
@@ -57,11 +57,16 @@ def create_app(
     rendered = _renderer(answer, layout, visibility, settings.effbatch_answer_cache)
     deps = Dependencies(visibility, answer, layout, rendered, deliver, settings.effbatch_log_command_text)
     app.use(_MeasureLatency())
+    # `/effbatch prüfe …` first (Bolt runs the first listener that matches), then every other `/effbatch`.
+    app.command(COMMAND, matchers=[_is_check])(partial(check_listeners.on_check_command, deps))
     app.command(COMMAND)(partial(listeners.on_command, deps))
     app.action(re.compile(f"^{WHATIF_PREFIX}"))(partial(listeners.on_whatif, deps))
     app.action(ADJUST_ACTION)(partial(listeners.on_adjust, deps))
     app.action(views.OPEN_FORM_ACTION)(partial(listeners.on_open_form, deps))
     app.view(views.FORM_CALLBACK)(partial(listeners.on_form, deps))
+    app.shortcut(check_listeners.CHECK_SHORTCUT)(partial(check_listeners.on_check_shortcut, deps))
+    app.view(views.WORLD_FORM_CALLBACK)(partial(check_listeners.on_check_world, deps))
+    app.action(SHARE_ACTION)(partial(check_listeners.on_check_share, deps))
     app.event("app_home_opened")(listeners.on_home)
     app.error(listeners.on_error)
     return app
@@ -85,6 +90,10 @@ def _bolt_logger() -> logging.Logger:
     logger = logging.getLogger(BOLT_LOGGER)
     logger.addFilter(_ignore_env_token_warning)
     return logger
+
+
+def _is_check(command: dict[str, Any]) -> bool:
+    return is_check(str(command.get("text", "")))
 
 
 def _ignore_env_token_warning(record: logging.LogRecord) -> bool:

@@ -68,16 +68,17 @@ class Dependencies:
 
 def on_command(deps: Dependencies, ack: Ack, command: dict[str, Any], client: WebClient) -> None:
     """``/effbatch …``: the answer in the acknowledgement; with no text, the form."""
+
     text = command.get("text", "")
     if not text.strip() and len(text) <= MAX_COMMAND_TEXT:
         form = views.form_view(deps.visibility, command.get("response_url"))
-        failure = _open_form(client, command.get("trigger_id", ""), form)
+        failure = open_form(client, command.get("trigger_id", ""), form)
         ack(failure) if failure else ack()
-        _answered("form", command.get("team_id"), command.get("channel_id"))
+        answered("form", command.get("team_id"), command.get("channel_id"))
         return
     rendered = deps.rendered(text)
     ack(rendered.payload)
-    _answered(rendered.kind, command.get("team_id"), command.get("channel_id"), text if deps.log_text else None)
+    answered(rendered.kind, command.get("team_id"), command.get("channel_id"), text if deps.log_text else None)
 
 
 def on_whatif(deps: Dependencies, ack: Ack, action: dict[str, Any], body: dict[str, Any]) -> None:
@@ -92,7 +93,7 @@ def on_whatif(deps: Dependencies, ack: Ack, action: dict[str, Any], body: dict[s
         payload = replacing(deps.layout(changed))
         label = f"whatif_{answer.kind}"
     deps.deliver(body.get("response_url", ""), payload)
-    _answered(label, _team(body), body.get("channel", {}).get("id"))
+    answered(label, team_of(body), body.get("channel", {}).get("id"))
 
 
 def on_adjust(deps: Dependencies, ack: Ack, action: dict[str, Any], body: dict[str, Any], client: WebClient) -> None:
@@ -104,7 +105,7 @@ def on_adjust(deps: Dependencies, ack: Ack, action: dict[str, Any], body: dict[s
         command = None
     request = command.request if isinstance(command, PlanCommand) else None
     form = views.form_view(deps.visibility, body.get("response_url"), request, replace=True)
-    failure = _open_form(client, body.get("trigger_id", ""), form)
+    failure = open_form(client, body.get("trigger_id", ""), form)
     if failure:
         deps.deliver(body.get("response_url", ""), failure | {"replace_original": False})
 
@@ -112,7 +113,7 @@ def on_adjust(deps: Dependencies, ack: Ack, action: dict[str, Any], body: dict[s
 def on_open_form(deps: Dependencies, ack: Ack, body: dict[str, Any], client: WebClient) -> None:
     """The App Home's button: the form, answering inside the modal."""
     ack()
-    _open_form(client, body.get("trigger_id", ""), views.form_view(deps.visibility, None))
+    open_form(client, body.get("trigger_id", ""), views.form_view(deps.visibility, None))
 
 
 def on_form(deps: Dependencies, ack: Ack, view: dict[str, Any], body: dict[str, Any]) -> None:
@@ -121,7 +122,7 @@ def on_form(deps: Dependencies, ack: Ack, view: dict[str, Any], body: dict[str, 
         result, chosen, metadata = views.read_form(view)
     except views.FormError as error:
         ack(response_action="errors", errors=error.errors)
-        _answered(AnswerKind.INPUT_ERROR, _team(body), None)
+        answered(AnswerKind.INPUT_ERROR, team_of(body), None)
         return
     document = plan_document(result, chosen or deps.visibility)
     url = metadata.get("response_url")
@@ -132,7 +133,7 @@ def on_form(deps: Dependencies, ack: Ack, view: dict[str, Any], body: dict[str, 
         ack()
     else:
         ack(response_action="update", view=views.result_view(document, texts.FORM_POST_FAILED))
-    _answered("form_submission", _team(body), None)
+    answered("form_submission", team_of(body), None)
 
 
 def on_home(event: dict[str, Any], client: WebClient) -> None:
@@ -158,7 +159,7 @@ def replacing(payload: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in payload.items() if key != "response_type"} | {"replace_original": True}
 
 
-def _open_form(client: WebClient, trigger_id: str, form: View) -> dict[str, Any] | None:
+def open_form(client: WebClient, trigger_id: str, form: View) -> dict[str, Any] | None:
     """Open the form; on failure the ephemeral German message for whoever asked."""
     try:
         client.views_open(trigger_id=trigger_id, view=form)
@@ -175,12 +176,12 @@ def _changed_by(body: dict[str, Any], action: str) -> ChangedBy | None:
     return ChangedBy(user, action) if isinstance(user, str) and _USER_ID.fullmatch(user) else None
 
 
-def _team(body: dict[str, Any]) -> str | None:
+def team_of(body: dict[str, Any]) -> str | None:
     team = body.get("team")
     return team.get("id") if isinstance(team, dict) else None
 
 
-def _answered(kind: str, team: str | None, channel: str | None, text: str | None = None) -> None:
+def answered(kind: str, team: str | None, channel: str | None, text: str | None = None) -> None:
     """Count and log an answer: team, channel and kind; the command text only where configured."""
     ANSWERS.labels(kind).inc()
     if kind == AnswerKind.INPUT_ERROR:

@@ -49,7 +49,6 @@ NOTE = (
     "Sequenzen voraus."
 )
 SHARE = "Im Thread teilen"
-SHARED_BY = "Geteilt von {user}"
 
 FIELDS: Mapping[str, str] = {
     "world": "GPUs gesamt (Welt)",
@@ -103,7 +102,7 @@ FINDINGS: Mapping[Rule, str] = {
     ),
     Rule.DEEPSPEED_WORLD_UNSET: (
         "Liest dein Skript die Konfiguration, bevor torch.distributed läuft, rechnet DeepSpeed mit Welt = 1 "
-        "und meldet: `{message}`"
+        "und bricht ab."
     ),
     Rule.DEEPSPEED_AUTO_ALONE: (
         '{keys} = "auto" füllt nur der Hugging Face Trainer; DeepSpeed allein kann damit nicht rechnen. Gib die '
@@ -197,6 +196,7 @@ WORLD_HOW_SLACK = f"Gib sie an, z. B. `{COMMAND} prüfe gpus=64` vor der Konfigu
 UNSAFE_DETAILS = {"aliases": "mehr als {max} YAML-Aliase", "tag": "einen Python-Tag (!!python/…)"}
 UNREADABLE_LINE = " (Zeile {line})"
 PASTED = "eingefügter Text"
+BLOCK = "Codeblock"
 GUESS = " Die Konfiguration selbst legt {guess} GPUs nahe."
 
 # --- Slack: command, shortcut, the world-size form ------------------------------------------
@@ -212,9 +212,6 @@ WORLD_FORM_SUBMIT = "Prüfen"
 WORLD_FORM_INTRO = "Für {framework} brauche ich die Größe des Clusters."
 WORLD_FORM_NODES = "Knoten"
 WORLD_FORM_PER_NODE = "GPUs je Knoten"
-WORLD_FORM_TOO_LARGE = (
-    f"Die Konfiguration ist zu groß für das Formular. Prüfe sie mit `{COMMAND} prüfe gpus=…` und eingefügtem Text."
-)
 NOT_IN_CHANNEL = "Teilen im Thread ging nicht: Ich bin nicht in diesem Channel. Lade mich mit `/invite @effbatch` ein."
 SHARE_FAILED = "Teilen im Thread ging nicht ({detail})."
 SHARED = "Im Thread geteilt."

@@ -55,13 +55,14 @@ def check(sources: list[Parsed], world: World | None) -> Check:
     data_parallel = _data_parallel(reading, world.size, sequence_parallel)
     if data_parallel is None:
         return Check(**check_data(Framework.DEEPSPEED, reading, world, **_nothing()))
+    all_given = train is not None and micro is not None and accumulation is not None
     train, micro, accumulation = fill(reading, train, micro, accumulation, data_parallel)
     starts = _assert_batch(reading, train, micro, accumulation, data_parallel)
     if autotp > 1:
         reading.finding(
             Level.WARNING, Rule.DEEPSPEED_AUTOTP, autotp=autotp, world=data_parallel, distinct=train // autotp
         )
-    if micro * accumulation * data_parallel == train and world.size > 1:
+    if all_given and micro * accumulation * data_parallel == train and world.size > 1:
         message = ASSERTION.format(train=train, micro=micro, accumulation=accumulation, world=1)
         reading.finding(Level.INFO, Rule.DEEPSPEED_WORLD_UNSET, message=message)
     return Check(

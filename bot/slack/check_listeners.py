@@ -1,0 +1,143 @@
+"""The listeners of config checks: ``/effbatch prüfe …``, the message shortcut, the world-size form, sharing.
+
+What a check needs across requests (the pasted config, where to answer, the thread) travels
+packed in the form's ``private_metadata`` or the share button's value, so any replica handles
+any step; a config too large for that is answered with a hint to use ``/effbatch prüfe gpus=…``.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import zlib
+from typing import Any
+
+from slack_bolt import Ack
+from slack_sdk import WebClient
+
+from bot.document import Visibility
+from bot.rendering import views
+from bot.rendering.checks import CheckReply, CheckRequest, check_reply, check_request, sources_of
+from bot.slack.listeners import Dependencies, answered, open_form, team_of
+from bot.slack.web_api import SLACK_FAILURES, describe, failed
+from bot.texts import checks as texts
+from core.configs import World
+
+CHECK_SHORTCUT = "effbatch_check"
+#: Slack's limits: a view's private_metadata holds 3.000 characters, a button's value 2.000.
+MAX_METADATA = 3000
+MAX_BUTTON_VALUE = 2000
+
+
+def pack(state: dict[str, Any], limit: int) -> str | None:
+    """``state`` compressed into text of at most ``limit`` characters, or None when it does not fit."""
+    raw = json.dumps(state, separators=(",", ":"), ensure_ascii=False).encode()
+    packed = "z1:" + base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode()
+    return packed if len(packed) <= limit else None
+
+
+def unpack(text: str) -> dict[str, Any] | None:
+    """The state ``pack`` made, or None for anything else (a damaged or forged value)."""
+    if not text.startswith("z1:"):
+        return None
+    try:
+        data = json.loads(zlib.decompress(base64.urlsafe_b64decode(text[3:]), bufsize=2**16))
+    except (ValueError, zlib.error):
+        return None
+    return data if isinstance(data, dict) and isinstance(data.get("text"), str) else None
+
+
+def on_check_command(deps: Dependencies, ack: Ack, command: dict[str, Any], client: WebClient) -> None:
+    """``/effbatch prüfe …``: the answer in the acknowledgement, or the world-size form when only that is missing."""
+    request = check_request(command.get("text", ""))
+    reply = check_reply(request, deps.visibility)
+    state = {"text": request.text, "url": command.get("response_url"), "private": request.private}
+    if _asked_for_world(client, command.get("trigger_id", ""), reply, state):
+        ack()
+    else:
+        ack(deps.layout(reply.answer.document))
+    answered(f"check_{reply.answer.kind}", command.get("team_id"), command.get("channel_id"))
+
+
+def on_check_shortcut(deps: Dependencies, ack: Ack, shortcut: dict[str, Any], client: WebClient) -> None:
+    """The message shortcut: the message checked, privately to whoever clicked, with a button to share it."""
+    ack()
+    message = shortcut.get("message") or {}
+    channel = (shortcut.get("channel") or {}).get("id")
+    state = {
+        "text": str(message.get("text", "")),
+        "url": shortcut.get("response_url"),
+        "private": True,
+        "channel": channel,
+        "thread": message.get("thread_ts") or message.get("ts"),
+    }
+    reply = _reply(state, None)
+    if not _asked_for_world(client, shortcut.get("trigger_id", ""), reply, state):
+        deps.deliver(str(state["url"] or ""), deps.layout(reply.answer.document))
+    answered(f"check_shortcut_{reply.answer.kind}", team_of(shortcut), channel)
+
+
+def on_check_world(deps: Dependencies, ack: Ack, view: dict[str, Any], body: dict[str, Any]) -> None:
+    """The world-size form submitted: the check, answered where it was asked."""
+    try:
+        nodes, per_node = views.read_world_form(view)
+    except views.FormError as error:
+        ack(response_action="errors", errors=error.errors)
+        return
+    state = unpack(str(view.get("private_metadata", "")))
+    ack()
+    if state is None:
+        return
+    world = World(nodes * per_node, f"{nodes} × {per_node} GPUs")
+    reply = _reply(state, world, deps.visibility)
+    deps.deliver(str(state.get("url") or ""), deps.layout(reply.answer.document))
+    answered(f"check_form_{reply.answer.kind}", team_of(body), state.get("channel"))
+
+
+def on_check_share(
+    deps: Dependencies, ack: Ack, action: dict[str, Any], body: dict[str, Any], client: WebClient
+) -> None:
+    """ "Im Thread teilen": the same check posted in the thread of the checked message, for everyone."""
+    ack()
+    state = unpack(str(action.get("value", "")))
+    response_url = str(body.get("response_url", ""))
+    if state is None or not state.get("channel") or not state.get("thread"):
+        return
+    world = World(state["world"], state["world_where"]) if state.get("world") else None
+    reply = check_reply(CheckRequest(state["text"], world), Visibility.IN_CHANNEL)
+    payload = deps.layout(reply.answer.document)
+    try:
+        client.chat_postMessage(
+            channel=state["channel"], thread_ts=state["thread"], text=payload["text"], blocks=payload.get("blocks")
+        )
+    except SLACK_FAILURES as error:
+        detail = describe(error)
+        failed("chat.postMessage", detail)
+        text = texts.NOT_IN_CHANNEL if "not_in_channel" in detail else texts.SHARE_FAILED.format(detail=detail)
+        deps.deliver(response_url, {"response_type": "ephemeral", "replace_original": False, "text": text})
+        return
+    deps.deliver(response_url, {"response_type": "ephemeral", "replace_original": False, "text": texts.SHARED})
+    answered("check_shared", team_of(body), state["channel"])
+
+
+def _reply(state: dict[str, Any], world: World | None, visibility: Visibility = Visibility.EPHEMERAL) -> CheckReply:
+    """The check of ``state``'s text; from a shortcut privately and with a share button where it fits."""
+    request = CheckRequest(str(state.get("text", "")), world, bool(state.get("private")))
+    shortcut = bool(state.get("channel") and state.get("thread"))
+
+    def share(text: str) -> str | None:
+        where = {"world": world.size, "world_where": world.where} if world else {}
+        return pack({**state, "text": text, **where}, MAX_BUTTON_VALUE)
+
+    return check_reply(request, visibility, share if shortcut else None)
+
+
+def _asked_for_world(client: WebClient, trigger_id: str, reply: CheckReply, state: dict[str, Any]) -> bool:
+    """Open the world-size form when only the world size is missing and the config fits into it."""
+    if reply.needs_world is None or not trigger_id or not sources_of(str(state["text"])):
+        return False
+    packed = pack(state, MAX_METADATA)
+    if packed is None:
+        return False
+    framework = texts.FRAMEWORKS[reply.needs_world]
+    return open_form(client, trigger_id, views.world_form(framework, packed)) is None
