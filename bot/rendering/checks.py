@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.document import Answer, AnswerKind, Bullet, Choice, Document, Field, Fields, Formula, Note, Section, Visibility
-from bot.rendering.formatting import number, quote, rounded
+from bot.rendering.formatting import byte_size, number, quote, rounded
 from bot.texts import checks as texts
 from core.configs import (
     Check,
@@ -92,9 +92,16 @@ def problem_text(error: CheckError, slack: bool = False) -> str:
         framework = ctx.get("framework")
         fields["framework"] = texts.FRAMEWORKS[framework] if isinstance(framework, Framework) else ""
         fields["how"] = texts.WORLD_HOW_SLACK if slack else texts.WORLD_HOW_CLI
+    if error.kind is ProblemKind.TOO_LARGE:
+        fields["max"] = byte_size(ctx["max"])
     if error.kind is ProblemKind.BAD_VALUE:
         fields["value"] = quote(str(ctx.get("value", "")))
-    return texts.PROBLEMS[error.kind].format_map(fields)
+    template = texts.PROBLEMS[error.kind]
+    if error.kind is ProblemKind.UNREADABLE:
+        template = texts.UNREADABLE_REASONS.get(str(ctx.get("detail")), template)
+    if error.kind is ProblemKind.BAD_VALUE and "$" in str(ctx.get("value", "")):
+        template = texts.UNRESOLVED
+    return template.format_map(fields)
 
 
 def formula(step: Step) -> str:

@@ -25,7 +25,7 @@ from bot.serving.arguments import GermanArgumentParser
 from bot.texts import operator as texts
 from bot.texts.glossary import COMMAND
 from core import CompareCommand, InputError, PlanCommand, compare, parse_command, plan
-from core.configs import MAX_CONFIG_BYTES, CheckError, Framework, Source, World, check_config
+from core.configs import MAX_FILE_BYTES, CheckError, Framework, ProblemKind, Source, World, check_config
 
 EXIT_INPUT = 2
 EXIT_FINDINGS = 1
@@ -90,7 +90,8 @@ def run_check(argv: list[str]) -> int:
     try:
         world = _world(args)
         sources = [_source(name) for name in args.files]
-        check = check_config(sources, world, Framework(args.framework) if args.framework else None)
+        framework = Framework(args.framework) if args.framework else None
+        check = check_config(sources, world, framework, max_bytes=MAX_FILE_BYTES)
     except CheckError as error:
         return _refuse(problem_text(error), args.json)
     except _UsageError as error:
@@ -143,8 +144,8 @@ def _source(name: str) -> Source:
         raw = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
     except OSError:
         raise _UsageError(texts.CHECK_NO_FILE.format(name=shown)) from None
-    if len(raw) > MAX_CONFIG_BYTES:
-        return Source(shown, raw[: MAX_CONFIG_BYTES + 1].decode("utf-8", "replace"))  # refused for its size
+    if len(raw) > MAX_FILE_BYTES:
+        raise CheckError(ProblemKind.TOO_LARGE, name=shown, size=len(raw), max=MAX_FILE_BYTES)
     try:
         return Source(shown, raw.decode("utf-8"))
     except UnicodeDecodeError:

@@ -118,6 +118,10 @@ FINDINGS: Mapping[Rule, str] = {
         "--sequence-parallel läuft auf den {tp} Rängen der Tensor-Parallelität mit und teilt d nicht "
         "(anders als DeepSpeed-Ulysses' sequence_parallel_size)."
     ),
+    Rule.MEGATRON_SEQUENCE_PARALLEL_OFF: (
+        "--sequence-parallel ist bei TP = 1 wirkungslos: Megatron-LM schaltet es ab („Disabling sequence "
+        "parallelism because tensor model parallelism is disabled“); d bleibt, wie es ist."
+    ),
     Rule.MEGATRON_EXPERT: "Megatron-LM bricht ab: ETP · EP · PP teilt die Welt nicht.",
     Rule.MEGATRON_RAMPUP_DEPRECATED: (
         "--rampup-batch-size ist veraltet: Das aktuelle Megatron-LM ignoriert es und trainiert von Anfang an mit "
@@ -173,7 +177,7 @@ FINDINGS: Mapping[Rule, str] = {
 
 PROBLEM_TITLE = "Diese Konfiguration kann ich nicht prüfen"
 PROBLEMS: Mapping[ProblemKind, str] = {
-    ProblemKind.TOO_LARGE: "{name} ist mit {size} Bytes zu groß; ich lese höchstens {max} Bytes.",
+    ProblemKind.TOO_LARGE: "{name} ist mit {size} Bytes zu groß; ich lese höchstens {max}.",
     ProblemKind.UNREADABLE: "{name} lässt sich nicht lesen{line}; der Parser meldet: „{detail}“.",
     ProblemKind.UNSAFE: "{name} enthält {detail}; solche YAML-Konstrukte lese ich aus Sicherheitsgründen nicht.",
     ProblemKind.UNKNOWN_FORMAT: (
@@ -191,10 +195,22 @@ PROBLEMS: Mapping[ProblemKind, str] = {
     ProblemKind.BAD_VALUE: "{key} = {value} ({where}) ist keine ganze Zahl ab 1.",
     ProblemKind.EMPTY: "{name} ist leer.",
 }
+#: A value that is still a shell variable or a script argument once everything readable is resolved.
+UNRESOLVED = (
+    "{key} = {value} ({where}) steht erst beim Start fest (ein Argument des Skripts oder eine Variable, die es "
+    "nicht selbst setzt). Setze die Zahl ein, z. B. `{key} 8`, oder gib die Variable im Skript vor "
+    "(`VAR=${{VAR:-8}}`)."
+)
 WORLD_HOW_CLI = "Gib sie an, z. B. `--world-size 64` oder `--nnodes 8 --nproc-per-node 8`."
 WORLD_HOW_SLACK = f"Gib sie an, z. B. `{COMMAND} prüfe gpus=64` vor der Konfiguration."
 UNSAFE_DETAILS = {"aliases": "mehr als {max} YAML-Aliase", "tag": "einen Python-Tag (!!python/…)"}
 UNREADABLE_LINE = " (Zeile {line})"
+#: Our own reasons for refusing a parsed text, in place of a parser's message.
+UNREADABLE_REASONS: Mapping[str, str] = {
+    "not_a_mapping": "{name} lässt sich nicht lesen: Oben steht keine Zuordnung von Schlüsseln zu Werten "
+    '(erwartet z. B. „micro_batch_size: 4“ oder {{"train_batch_size": 256}}).',
+    "nesting": "{name} lässt sich nicht lesen: Die Daten sind zu tief verschachtelt.",
+}
 PASTED = "eingefügter Text"
 BLOCK = "Codeblock"
 GUESS = " Die Konfiguration selbst legt {guess} GPUs nahe."

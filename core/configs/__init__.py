@@ -24,7 +24,7 @@ from core.configs.model import (
     Step,
     World,
 )
-from core.configs.reading import MAX_CONFIG_BYTES, Parsed, Source, clean, detect, parse
+from core.configs.reading import MAX_CONFIG_BYTES, MAX_FILE_BYTES, Parsed, Source, clean, detect, parse
 
 CHECKS: Mapping[Framework, Callable[[list[Parsed], World | None], Check]] = {
     Framework.DEEPSPEED: deepspeed.check,
@@ -38,20 +38,27 @@ CHECKS: Mapping[Framework, Callable[[list[Parsed], World | None], Check]] = {
 }
 
 
-def check_config(sources: Sequence[Source], world: World | None = None, framework: Framework | None = None) -> Check:
+def check_config(
+    sources: Sequence[Source],
+    world: World | None = None,
+    framework: Framework | None = None,
+    max_bytes: int = MAX_CONFIG_BYTES,
+) -> Check:
     """What ``framework`` (detected when not named) does with ``sources``; ``CheckError`` when it cannot be said.
 
-    ``world`` (the world size given from outside) wins over one a launcher in the sources sets.
+    ``world`` (the world size given from outside) wins over one a launcher in the sources sets;
+    ``max_bytes`` caps each source (pasted text by default; the CLI reads files up to ``MAX_FILE_BYTES``).
     """
     if not sources:
         raise CheckError(ProblemKind.EMPTY, name="")
-    parsed = [parse(source) for source in sources]
+    parsed = [parse(source, max_bytes) for source in sources]
     chosen = framework or detect(parsed)
     return CHECKS[chosen](parsed, world or launched_world(parsed))
 
 
 __all__ = [
     "MAX_CONFIG_BYTES",
+    "MAX_FILE_BYTES",
     "Check",
     "CheckError",
     "Derivation",

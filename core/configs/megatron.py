@@ -56,7 +56,9 @@ def check(sources: list[Parsed], world: World | None) -> Check:
     tp, pp, cp = (reading.flag(parsed, found, name) or 1 for name in (TP, PP, CP))
     ep, etp = reading.flag(parsed, found, EP) or 1, reading.flag(parsed, found, ETP)
     if reading.present(parsed, found, SEQUENCE_PARALLEL):
-        reading.finding(Level.INFO, Rule.MEGATRON_SEQUENCE_PARALLEL, tp=tp)
+        # megatron/training/arguments.py: "Disabling sequence parallelism because tensor model parallelism is disabled"
+        rule = Rule.MEGATRON_SEQUENCE_PARALLEL if tp > 1 else Rule.MEGATRON_SEQUENCE_PARALLEL_OFF
+        reading.finding(Level.INFO, rule, tp=tp)
     world = require_world(world, Framework.MEGATRON)
     reading.note("world_size", world.size, world.where)
     data_parallel = model_parallel(reading, world.size, tp, pp, cp, Rule.MEGATRON_WORLD)

@@ -47,6 +47,7 @@ class Rule(StrEnum):
     MEGATRON_DEFAULT_GBS = "megatron/global-batch-size-default"
     MEGATRON_GBS = "megatron/global-batch-size-divisible"
     MEGATRON_SEQUENCE_PARALLEL = "megatron/sequence-parallel"
+    MEGATRON_SEQUENCE_PARALLEL_OFF = "megatron/sequence-parallel-without-tensor-parallel"
     MEGATRON_EXPERT = "megatron/expert-parallel-divisible"
     MEGATRON_RAMPUP_DEPRECATED = "megatron/rampup-batch-size-deprecated"
     MEGATRON_RAMPUP_INTERVAL = "megatron/rampup-interval"

@@ -23,8 +23,10 @@ import yaml
 from core.configs.model import CheckError, Framework, ProblemKind
 from core.configs.shell import Script, read_script
 
-#: The largest config read, in bytes of UTF-8 (a long Megatron script is ~10 KiB).
+#: The largest pasted config, in bytes of UTF-8 (a long Megatron script is ~10 KiB; Slack caps a message at 40.000).
 MAX_CONFIG_BYTES = 64 * 1024
+#: The largest file the CLI reads: OLMo's configs list their data files and reach ~310 KB.
+MAX_FILE_BYTES = 1024 * 1024
 #: YAML aliases allowed in one document; real configs use a handful.
 MAX_ALIASES = 50
 
@@ -75,11 +77,11 @@ def clean(text: str) -> str:
     return text.strip("\n")
 
 
-def parse(source: Source) -> Parsed:
-    """``source`` read in the format its name or its content says."""
+def parse(source: Source, max_bytes: int = MAX_CONFIG_BYTES) -> Parsed:
+    """``source`` read in the format its name or its content says; ``CheckError`` above ``max_bytes``."""
     size = len(source.text.encode("utf-8"))
-    if size > MAX_CONFIG_BYTES:
-        raise CheckError(ProblemKind.TOO_LARGE, name=source.name, size=size, max=MAX_CONFIG_BYTES)
+    if size > max_bytes:
+        raise CheckError(ProblemKind.TOO_LARGE, name=source.name, size=size, max=max_bytes)
     if not source.text.strip():
         raise CheckError(ProblemKind.EMPTY, name=source.name)
     kind = _format_by_name(source.name) or _format_by_content(source.text)
@@ -241,7 +243,7 @@ def _literal(node: ast.expr, known: Mapping[str, Any]) -> Any:
 
 def _mapping(data: object, source: Source) -> dict[str, Any]:
     if not isinstance(data, dict):
-        raise CheckError(ProblemKind.UNREADABLE, name=source.name, line=None, detail="not a mapping")
+        raise CheckError(ProblemKind.UNREADABLE, name=source.name, line=None, detail="not_a_mapping")
     return data
 
 

@@ -20,7 +20,9 @@ from dataclasses import dataclass, field
 #: Processes launched by these programs, and how each names nodes and processes per node.
 LAUNCHERS = ("torchrun", "deepspeed", "accelerate", "torch.distributed.run", "torch.distributed.launch")
 
-_ASSIGNMENT = re.compile(r"^\s*(?:export\s+|local\s+|readonly\s+|declare\s+(?:-\w+\s+)*)?([A-Za-z_]\w*)=(.*)$")
+_ASSIGNMENT = re.compile(r"^\s*(?:export\s+|local\s+|readonly\s+|declare\s+(?:-\w+\s+)*)?([A-Za-z_]\w*)(\+?)=(.*)$")
+#: ``"${ARR[@]}"``: each element one word, as bash expands it (unquoted, the elements are split again).
+_QUOTED_ARRAY = re.compile(r'"\$\{(?P<array>[A-Za-z_]\w*)\[@\]\}"')
 _EXPANSION = re.compile(
     r"\$\(\((?P<arith>[^()]*(?:\([^()]*\)[^()]*)*)\)\)"  # $(( … ))
     r"|\$\{(?P<array>[A-Za-z_]\w*)\[[@*]\]\}"  # ${ARR[@]}
@@ -66,17 +68,19 @@ def read_script(text: str) -> Script:
         number, line = logical[index]
         index += 1
         match = _ASSIGNMENT.match(line)
-        if match and not _is_command_with_prefix(match.group(2)):
-            name, value = match.groups()
+        if match and not _is_command_with_prefix(match.group(3)):
+            name, append, value = match.groups()
             if value.startswith("("):
                 body = value[1:]
                 while ")" not in _unquoted(body) and index < len(logical):
                     body += " " + logical[index][1]
                     index += 1
-                script.arrays[name] = _split(_expand(body.rsplit(")", 1)[0], script))
+                elements = _split(_expand(body.rsplit(")", 1)[0], script))
+                script.arrays[name] = (script.arrays.get(name, []) if append else []) + elements
             else:
                 words = _split(_expand(value, script))
-                script.variables[name] = words[0] if words else ""
+                before = script.variables.get(name, "") if append else ""
+                script.variables[name] = before + (words[0] if words else "")
             script.lines[name] = number
             continue
         for words in _commands(_split(_expand(line, script), punctuation=True)):
@@ -91,15 +95,18 @@ def _is_command_with_prefix(value: str) -> bool:
 
 
 def _logical_lines(text: str) -> list[tuple[int, str]]:
-    """Lines joined at backslash continuations, comments dropped, with the number of each first line."""
+    """Lines joined at backslash continuations and inside open quotes, comments dropped, each with its first line."""
     result: list[tuple[int, str]] = []
-    pending, start = "", 0
+    pending, start, quote = "", 0, ""
     for number, raw in enumerate(text.splitlines(), start=1):
-        line = _strip_comment(raw)
+        line, quote = _strip_comment(raw, quote)
         if not pending:
             start = number
         if line.rstrip().endswith("\\"):
             pending += line.rstrip()[:-1] + " "
+            continue
+        if quote:  # a quoted value over several lines: OPTIONS=" … "
+            pending += line + " "
             continue
         pending += line
         if pending.strip():
@@ -110,18 +117,25 @@ def _logical_lines(text: str) -> list[tuple[int, str]]:
     return result
 
 
-def _strip_comment(line: str) -> str:
-    """The line without a ``#`` comment (one outside quotes, at the start or after white space)."""
-    quote = ""
+def _strip_comment(line: str, quote: str = "") -> tuple[str, str]:
+    """The line without a ``#`` comment (outside quotes, at the start or after white space), and the quote left open.
+
+    ``quote`` is the quote still open from the lines before.
+    """
+    escaped = False
     for index, char in enumerate(line):
-        if quote:
+        if escaped:
+            escaped = False
+        elif char == "\\" and quote != "'":
+            escaped = True
+        elif quote:
             if char == quote:
                 quote = ""
         elif char in "'\"":
             quote = char
         elif char == "#" and (index == 0 or line[index - 1].isspace()):
-            return line[:index]
-    return line
+            return line[:index], ""
+    return line, quote
 
 
 def _unquoted(text: str) -> str:
@@ -132,9 +146,20 @@ def _unquoted(text: str) -> str:
 def _expand(text: str, script: Script) -> str:
     """Every resolvable expansion replaced; single-quoted parts stay as written."""
     parts = re.split(r"('[^']*')", text)
-    return "".join(
-        part if part.startswith("'") else _EXPANSION.sub(lambda m: _value(m, script), part) for part in parts
-    )
+    return "".join(part if part.startswith("'") else _expand_part(part, script) for part in parts)
+
+
+def _expand_part(text: str, script: Script) -> str:
+    text = _QUOTED_ARRAY.sub(lambda m: _array(m.group("array"), script, quoted=True) or m.group(0), text)
+    return _EXPANSION.sub(lambda m: _value(m, script), text)
+
+
+def _array(name: str, script: Script, *, quoted: bool) -> str | None:
+    """An array's elements as words: quoted, one word each; unquoted, split again at white space."""
+    if name not in script.arrays:
+        return None
+    elements = script.arrays[name]
+    return " ".join(shlex.quote(word) for word in elements) if quoted else " ".join(elements)
 
 
 def _value(match: re.Match[str], script: Script) -> str:
@@ -142,9 +167,8 @@ def _value(match: re.Match[str], script: Script) -> str:
         result = _arithmetic(expression, script)
         return str(result) if result is not None else match.group(0)
     if (array := match.group("array")) is not None:
-        if array in script.arrays:
-            return " ".join(shlex.quote(word) for word in script.arrays[array])
-        return match.group(0)
+        expanded = _array(array, script, quoted=False)
+        return match.group(0) if expanded is None else expanded
     name = match.group("name") or match.group("bare")
     if name in script.variables and (script.variables[name] or match.group("op") in (None, "-", "=")):
         return script.variables[name]
@@ -213,23 +237,11 @@ class Launch:
 
 
 def split_launch(words: tuple[str, ...]) -> Launch:
-    """``torchrun --nnodes 2 --nproc_per_node 8 pretrain_gpt.py --micro-batch-size 4`` into its two parts."""
-    index = 0
-    while index < len(words) and _ASSIGNMENT.match(words[index]):  # VAR=value before the command
-        index += 1
-    launcher = None
-    if (
-        index < len(words)
-        and _program_name(words[index]) in ("python", "python3")
-        and words[index + 1 :][:1] == ("-m",)
-    ):
-        module = words[index + 2] if index + 2 < len(words) else ""
-        if module in LAUNCHERS:
-            launcher, index = module, index + 3
-    elif index < len(words) and _program_name(words[index]) in LAUNCHERS:
-        launcher, index = _program_name(words[index]), index + 1
-        if launcher == "accelerate" and index < len(words) and words[index] == "launch":
-            index += 1
+    """``torchrun --nnodes 2 --nproc_per_node 8 pretrain_gpt.py --micro-batch-size 4`` into its two parts.
+
+    Wrappers before the launcher (``VAR=value``, ``uv run``, ``nsys profile …``, ``srun``) are skipped.
+    """
+    launcher, index = _launcher(words)
     options: dict[str, str] = {}
     if launcher is not None:
         while index < len(words) and words[index].startswith("-"):
@@ -240,12 +252,38 @@ def split_launch(words: tuple[str, ...]) -> Launch:
                 value, index = following, index + 1
             options[key] = value
             index += 1
+    else:
+        index = next((i for i, word in enumerate(words) if _is_python(word) or _looks_like_program(word)), index)
     program = None
     if index < len(words):
-        if _program_name(words[index]) in ("python", "python3", "python3.11") and index + 1 < len(words):
+        if _is_python(words[index]) and index + 1 < len(words):
             index += 1
         program, index = words[index], index + 1
     return Launch(launcher, options, program, tuple(words[index:]))
+
+
+def _launcher(words: tuple[str, ...]) -> tuple[str | None, int]:
+    """The launcher and the index after it; else None and the index after leading ``VAR=value`` words."""
+    for index, word in enumerate(words):
+        if _looks_like_program(word):
+            break
+        if _is_python(word) and words[index + 1 : index + 2] == ("-m",) and words[index + 2 : index + 3]:
+            if words[index + 2] in LAUNCHERS:
+                return words[index + 2], index + 3
+            break
+        if _program_name(word) in LAUNCHERS:
+            after = index + 1
+            if word == "accelerate" and words[after : after + 1] == ("launch",):
+                after += 1
+            return _program_name(word), after
+    index = 0
+    while index < len(words) and _ASSIGNMENT.match(words[index]):
+        index += 1
+    return None, index
+
+
+def _is_python(word: str) -> bool:
+    return re.fullmatch(r"python(\d+(\.\d+)?)?", _program_name(word)) is not None
 
 
 def _program_name(word: str) -> str:
