@@ -150,7 +150,7 @@ FINDINGS: Mapping[Rule, str] = {
     ),
     Rule.NANOGPT_GLOBAL: (
         "gradient_accumulation_steps ist bei nanoGPT global: train.py teilt {configured} durch {world} GPUs, "
-        "jede GPU akkumuliert {per_gpu} Schritte."
+        "je GPU also a = {per_gpu} Akkumulationsschritte."
     ),
     Rule.NANOGPT_DIVISIBLE: (
         "train.py bricht ab (assert gradient_accumulation_steps % ddp_world_size == 0): {accumulation} ist nicht "

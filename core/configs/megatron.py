@@ -132,7 +132,7 @@ def step_schedule(
         if threshold is None or batch is None or batch < 1:
             reading.finding(Level.ERROR, Rule.MEGATRON_SCHEDULE_ORDER, entry=entry)
             return ()
-        entries.append((threshold // seq_len if seq_len else threshold, batch))
+        entries.append((threshold, batch))
     entries.sort()
     if not entries or entries[0][0] != 0:
         reading.finding(Level.ERROR, Rule.MEGATRON_SCHEDULE_START, first=entries[0][0] if entries else None)
@@ -140,6 +140,7 @@ def step_schedule(
     if any(later[0] <= earlier[0] for earlier, later in itertools.pairwise(entries)):
         reading.finding(Level.ERROR, Rule.MEGATRON_SCHEDULE_ORDER, entry=text)
         return ()
+    entries = [(threshold // seq_len if seq_len else threshold, batch) for threshold, batch in entries]
     phases = _phases(entries)
     _check_phases(reading, phases, micro, data_parallel)
     return phases
@@ -163,8 +164,8 @@ def rampup_schedule(
     if increments == 0:
         return ()
     per_increment = samples / increments
-    entries = [(math.ceil(i * per_increment), start + i * increment) for i in range(increments)]
-    entries.append((samples + 1, gbs))  # consumed_samples > ramup_samples: the full batch
+    # current batch = start + int(consumed / per_increment) · increment; the full batch from ``samples`` on
+    entries = [(math.ceil(i * per_increment), start + i * increment) for i in range(increments + 1)]
     phases = _phases(entries)
     _check_phases(reading, phases, micro, data_parallel)
     return phases

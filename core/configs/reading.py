@@ -217,9 +217,13 @@ def _parse_python(source: Source) -> Parsed:
             target = statement.targets[0]
             if isinstance(target, ast.Name):
                 value = _literal(statement.value, values)
-                if value is not None:
-                    values[target.id] = value
+                # what cannot be read without running it is kept as written, so a check names it instead of a default
+                values[target.id] = value if value is not None else _written(source.text, statement.value)
     return Parsed(source, Format.PYTHON, values)
+
+
+def _written(text: str, node: ast.expr) -> str:
+    return (ast.get_source_segment(text, node) or "…")[:60]
 
 
 def _literal(node: ast.expr, known: Mapping[str, Any]) -> Any:

@@ -91,7 +91,7 @@ def read_script(text: str) -> Script:
 def _is_command_with_prefix(value: str) -> bool:
     """``WORLD_SIZE=8 torchrun …`` sets a variable for one command: treated as that command."""
     parts = value.split(None, 1)
-    return len(parts) > 1 and not value.lstrip().startswith(("(", '"', "'"))
+    return len(parts) > 1 and not value.lstrip().startswith(("(", '"', "'", "$(", "${"))
 
 
 def _logical_lines(text: str) -> list[tuple[int, str]]:

@@ -1,0 +1,143 @@
+"""``effbatch check`` as CI and pre-commit run it: the text, ``--json`` against the schema, exit codes 0/1/2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from bot.serving.cli import main
+
+from bot_process import clean_env, run_script
+
+CONFIGS = Path(__file__).parent / "data" / "configs"
+SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "schema" / "effbatch.schema.json").read_text())
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["check", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def config(name: str) -> str:
+    return str(CONFIGS / name)
+
+
+# (arguments, exit code): 0 consistent (warnings allowed), 1 an error finding, 2 cannot be checked.
+EXIT_CASES = [
+    ([config("ds_consistent.json"), "--world-size", "8"], 0),
+    ([config("train_gpt2.py"), "--nnodes", "1", "--nproc-per-node", "8"], 0),  # a warning only
+    ([config("ds_mismatch.json"), "--world-size", "8"], 1),  # 256 != 4 * 1 * 8
+    ([config("olmo.yaml"), "--world-size", "24"], 1),  # floored to 1.008
+    ([config("axolotl.yaml")], 2),  # the world size is needed
+    ([config("missing.yaml")], 2),  # no such file
+    ([config("ds_filled.json"), "--world-size", "8", "--nnodes", "1"], 2),  # two ways to give the world
+    ([config("ds_filled.json"), "--nnodes", "2"], 2),  # nodes without GPUs per node
+    ([config("ds_filled.json"), "--world-size", "0"], 2),
+]
+
+
+@pytest.mark.parametrize(("args", "code"), EXIT_CASES)
+def test_exit_codes(capsys: pytest.CaptureFixture[str], args: list[str], code: int) -> None:
+    """CI can tell a consistent config from a refused one from one that cannot be checked."""
+    assert run(capsys, *args)[0] == code
+
+
+def test_text_answer_shows_the_formula_findings_and_where_values_came_from(capsys: pytest.CaptureFixture[str]) -> None:
+    """OLMo on 24 GPUs: B = 1.008, the formula filled in, the floored finding with its fix, the lines read."""
+    code, out, _ = run(capsys, config("olmo.yaml"), "--world-size", "24")
+    assert code == 1
+    assert "OLMo" in out
+    assert "Effektive Batch-Größe (B): 1.008" in out
+    assert "1.024 // 24 = 42" in out
+    assert "global_train_batch_size = 1.008 oder 1.032" in out
+    assert f"{config('olmo.yaml')}:6" in out  # global_train_batch_size is on line 6
+    assert "/effbatch" not in out  # a terminal has no slash command
+
+
+def test_refusal_goes_to_stderr_in_german(capsys: pytest.CaptureFixture[str]) -> None:
+    """axolotl without a world size: the message names what is missing and how to give it."""
+    code, out, err = run(capsys, config("axolotl.yaml"))
+    assert (code, out) == (2, "")
+    assert "axolotl" in err
+    assert "--world-size" in err
+
+
+JSON_CASES = [
+    [config("ds_consistent.json")],  # no world size: the one the config requires
+    [config("ds_mismatch.json"), "--world-size", "8"],
+    [config("hf_launch.sh"), config("ds_auto.json")],
+    [config("megatron_rampup.sh")],  # with a schedule
+    [config("megatron_script.sh")],
+    [config("nemo.yaml")],
+    [config("torchtitan.toml"), "--world-size", "8"],
+    [config("train_gpt2.py"), "--world-size", "3"],
+    [config("axolotl.yaml"), "--world-size", "8"],
+    [config("olmo.yaml"), "--world-size", "24"],
+    [config("axolotl.yaml")],  # an error object
+]
+
+
+@pytest.mark.parametrize("args", JSON_CASES, ids=lambda args: " ".join(Path(a).name for a in args))
+def test_json_matches_the_published_schema(capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
+    """schema/effbatch.schema.json describes exactly what check --json prints."""
+    code, out, _ = run(capsys, *args, "--json")
+    data = json.loads(out)
+    jsonschema.validate(data, SCHEMA)
+    assert ("error" in data) == (code == 2)
+
+
+def test_json_numbers_of_a_megatron_script(capsys: pytest.CaptureFixture[str]) -> None:
+    """The documented keys with what Megatron-LM will use: 32 GPUs, d = 4, a = 32, B = 128, T = 262.144."""
+    _, out, _ = run(capsys, config("megatron_script.sh"), "--json")
+    data = json.loads(out)
+    assert {key: data[key] for key in ("framework", "world_size", "data_parallel", "accumulation")} == {
+        "framework": "megatron",
+        "world_size": 32,
+        "data_parallel": 4,
+        "accumulation": 32,
+    }
+    assert (data["global_batch"], data["tokens_per_step"], data["ok"]) == (128, 262144, True)
+    assert [f["code"] for f in data["findings"]] == ["megatron/sequence-parallel"]
+
+
+def test_json_error_for_a_refused_config(capsys: pytest.CaptureFixture[str]) -> None:
+    """The assertion finding is an error with DeepSpeed's own message, and ok is false."""
+    _, out, _ = run(capsys, config("ds_mismatch.json"), "--world-size", "8", "--json")
+    data = json.loads(out)
+    assert data["ok"] is False
+    [finding] = data["findings"]
+    assert (finding["level"], finding["code"]) == ("error", "deepspeed/batch-assertion")
+    assert "256 != 4 * 1 * 8" in finding["message"]
+
+
+def test_schema_rejects_an_unknown_finding_level() -> None:
+    """The check can fail: a level the schema does not document is refused."""
+    data = {
+        **dict.fromkeys(("world_size", "data_parallel", "micro_batch", "accumulation", "global_batch"), 8),
+        **dict.fromkeys(("seq_len", "tokens_per_step"), None),
+        "framework": "deepspeed",
+        "ok": True,
+        "read": [],
+        "findings": [{"level": "fatal", "code": "deepspeed/x", "message": "m"}],
+    }
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(data, SCHEMA)
+
+
+def test_stdin_and_a_file_too_large(tmp_path: Path) -> None:
+    """The installed script reads ``-`` from stdin; a file above 1 MiB is refused with a German message."""
+    env = clean_env()
+    line = "torchrun --nproc-per-node 8 pretrain_gpt.py --micro-batch-size 2 --global-batch-size 64\n"
+    result = run_script("effbatch", "check", "-", env=env, cwd=tmp_path, stdin=line)
+    assert result.returncode == 0, result.stderr
+    assert "Effektive Batch-Größe (B): 64" in result.stdout
+    big = tmp_path / "big.yaml"
+    big.write_text("# " + "x" * (1024 * 1024) + "\n")
+    result = run_script("effbatch", "check", str(big), env=env, cwd=tmp_path)
+    assert result.returncode == 2
+    assert "zu groß" in result.stderr
+    assert "höchstens 1\xa0MiB" in result.stderr  # Babel keeps number and unit together

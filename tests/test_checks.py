@@ -1,0 +1,478 @@
+"""Config checks in the core: each framework's own arithmetic on configs written from its documented format.
+
+Every row names the framework source its rule follows; the fixtures in ``tests/data/configs/`` are
+written in the shape of that framework's own examples (each file says which) and are our own.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.configs import (
+    Check,
+    CheckError,
+    Framework,
+    Level,
+    ProblemKind,
+    Rule,
+    Source,
+    World,
+    check_config,
+    clean,
+)
+from core.configs.reading import MAX_CONFIG_BYTES
+
+CONFIGS = Path(__file__).parent / "data" / "configs"
+
+
+def source(name: str) -> Source:
+    return Source(name, (CONFIGS / name).read_text())
+
+
+def checked(names: tuple[str, ...], world: int | None = None, framework: Framework | None = None) -> Check:
+    given = World(world, f"--world-size {world}") if world else None
+    return check_config([source(name) for name in names], given, framework)
+
+
+def pasted(text: str, world: int | None = None, framework: Framework | None = None) -> Check:
+    given = World(world, f"gpus={world}") if world else None
+    return check_config([Source("eingefügt", text)], given, framework)
+
+
+def numbers(check: Check) -> tuple[int | None, ...]:
+    """(world, d, b, a, B, L, T) as the framework will use them."""
+    world = check.world.size if check.world else None
+    return (
+        world,
+        check.data_parallel,
+        check.micro_batch,
+        check.accumulation,
+        check.global_batch,
+        check.seq_len,
+        check.tokens_per_step,
+    )
+
+
+def codes(check: Check) -> set[Rule]:
+    return {finding.rule for finding in check.findings}
+
+
+# (files, --world-size, framework detected, (world, d, b, a, B, L, T), findings)
+FILE_CASES = [
+    # deepspeed/runtime/config.py _batch_assertion: 256 == 4 · 8 · 8; the info that DeepSpeed read before
+    # torch.distributed starts sees world 1 (DeepSpeed #4703).
+    (("ds_consistent.json",), 8, Framework.DEEPSPEED, (8, 8, 4, 8, 256, None, None), {Rule.DEEPSPEED_WORLD_UNSET}),
+    # all three given and no world size: the config itself requires 256 / (4 · 8) = 8 GPUs.
+    (
+        ("ds_consistent.json",),
+        None,
+        Framework.DEEPSPEED,
+        (None, 8, 4, 8, 256, None, None),
+        {Rule.DEEPSPEED_NEEDS_WORLD},
+    ),
+    # _set_batch_related_parameters: gradient_accumulation_steps = 256 // 4 // 8 = 8.
+    (("ds_filled.json",), 8, Framework.DEEPSPEED, (8, 8, 4, 8, 256, None, None), {Rule.DEEPSPEED_FILLED}),
+    # _batch_assertion refuses 256 != 4 * 1 * 8.
+    (("ds_mismatch.json",), 8, Framework.DEEPSPEED, (8, 8, 4, 1, None, None, None), {Rule.DEEPSPEED_ASSERTION}),
+    # DeepSpeedConfig.__init__: world_size //= sequence_parallel_size (Ulysses): 16 / 4 = 4; B = 2 · 4 · 4.
+    (
+        ("ds_ulysses.json",),
+        16,
+        Framework.DEEPSPEED,
+        (16, 4, 2, 4, 32, None, None),
+        {Rule.DEEPSPEED_SEQUENCE_PARALLEL, Rule.DEEPSPEED_FILLED},
+    ),
+    # AutoTP keeps world_size = 8: the 4 ranks of a TP group count as data-parallel (DeepSpeed #6914).
+    (
+        ("ds_autotp.json",),
+        8,
+        Framework.DEEPSPEED,
+        (8, 8, 2, 4, 64, None, None),
+        {Rule.DEEPSPEED_AUTOTP, Rule.DEEPSPEED_FILLED},
+    ),
+    # "auto" is filled only by transformers/integrations/deepspeed.py; DeepSpeed alone refuses it.
+    (("ds_auto.json",), 8, Framework.DEEPSPEED, (8, None, None, None, None, None, None), {Rule.DEEPSPEED_AUTO_ALONE}),
+    # transformers/trainer.py "Total train batch size" = per_device · gradient_accumulation_steps · world.
+    (("hf_args.yaml",), 8, Framework.HUGGINGFACE, (8, 8, 4, 8, 256, None, None), {Rule.HF_TOTAL}),
+    # torchrun --nnodes 2 --nproc_per_node 8 and a DeepSpeed file of "auto" beside it: the Trainer fills
+    # 4, 2 and 4 · 2 · 16 = 128 (transformers/integrations/deepspeed.py trainer_config_process).
+    (
+        ("hf_launch.sh", "ds_auto.json"),
+        None,
+        Framework.HUGGINGFACE,
+        (16, 16, 4, 2, 128, None, None),
+        {Rule.HF_TOTAL, Rule.HF_AUTO_FILLED},
+    ),
+    # megatron/training/arguments.py: d = 8 / (2 · 2 · 1) = 2; num_microbatches_calculator: a = 64 / (2 · 2) = 16.
+    (("megatron_line.sh",), None, Framework.MEGATRON, (8, 2, 2, 16, 64, 4096, 262144), set()),
+    # A launch script in the shape of examples/gpt3/train_gpt3_175b_distributed.sh: ${VAR:-default}, $((…)),
+    # arrays, +=, a quoted multi-line string; 4 × 8 GPUs, d = 32 / (4 · 2) = 4, a = 128 / (1 · 4) = 32.
+    (
+        ("megatron_script.sh",),
+        None,
+        Framework.MEGATRON,
+        (32, 4, 1, 32, 128, 2048, 262144),
+        {Rule.MEGATRON_SEQUENCE_PARALLEL},
+    ),
+    # examples/nlp/language_modeling/conf/megatron_gpt_config.yaml: world 2 × 8, d = 16 / 2 = 8, a = 256 / 16.
+    (("nemo.yaml",), None, Framework.NEMO, (16, 8, 2, 16, 256, 4096, 1048576), set()),
+    # torchtitan/distributed/parallel_dims.py: shard -1 is the rest, 8 / 2 = 4; a = 128 / (8 · 4) = 4.
+    (("torchtitan.toml",), 8, Framework.TORCHTITAN, (8, 4, 8, 4, 128, 8192, 1048576), set()),
+    # nanoGPT train.py: gradient_accumulation_steps //= ddp_world_size, 40 / 8 = 5; 12 · 1024 · 40 tokens a step.
+    (("train_gpt2.py",), 8, Framework.NANOGPT, (8, 8, 12, 5, 480, 1024, 491520), {Rule.NANOGPT_GLOBAL}),
+    # ... and assert gradient_accumulation_steps % ddp_world_size == 0 fails for 40 on 3 GPUs.
+    (("train_gpt2.py",), 3, Framework.NANOGPT, (3, 3, 12, None, None, 1024, None), {Rule.NANOGPT_DIVISIBLE}),
+    # axolotl/utils/config: batch_size = micro_batch_size · gradient_accumulation_steps, · world = 64.
+    (("axolotl.yaml",), 8, Framework.AXOLOTL, (8, 8, 2, 4, 64, 4096, 262144), set()),
+    # OLMo scripts/train.py floors 1024 // 24 = 42 a device: B = 1.008; 42 // 4 = 10 full micro-batches and one of 2.
+    (
+        ("olmo.yaml",),
+        24,
+        Framework.OLMO,
+        (24, 24, 4, 10, 1008, 4096, 4128768),
+        {Rule.OLMO_FLOORED, Rule.OLMO_UNEVEN},
+    ),
+    # 1024 on 64 GPUs is whole: 16 a device, 4 micro-batches of 4.
+    (("olmo.yaml",), 64, Framework.OLMO, (64, 64, 4, 4, 1024, 4096, 4194304), set()),
+]
+
+
+@pytest.mark.parametrize(("names", "world", "framework", "expected", "found"), FILE_CASES)
+def test_each_framework_computes_what_it_will_really_use(
+    names: tuple[str, ...],
+    world: int | None,
+    framework: Framework,
+    expected: tuple[int | None, ...],
+    found: set[Rule],
+) -> None:
+    """The framework is detected, its own rule gives the numbers, and exactly the expected findings appear."""
+    check = checked(names, world)
+    assert check.framework is framework
+    assert numbers(check) == expected
+    assert codes(check) == found
+
+
+def test_findings_that_refuse_or_change_the_run_are_errors() -> None:
+    """A refused or silently floored run is not ok; a filled-in or noted value is."""
+    assert not checked(("ds_mismatch.json",), 8).ok
+    assert not checked(("olmo.yaml",), 24).ok
+    assert checked(("ds_filled.json",), 8).ok
+    levels = {f.rule: f.level for f in checked(("ds_autotp.json",), 8).findings}
+    assert levels[Rule.DEEPSPEED_AUTOTP] is Level.WARNING
+
+
+def test_deepspeed_assertion_quotes_its_own_message_and_the_fix() -> None:
+    """The finding carries DeepSpeed's text and the accumulation that would pass (256 / (4 · 8) = 8)."""
+    finding = next(f for f in checked(("ds_mismatch.json",), 8).findings if f.rule is Rule.DEEPSPEED_ASSERTION)
+    assert finding.ctx["message"].endswith("256 != 4 * 1 * 8")
+    assert finding.ctx["accumulation"] == 8
+
+
+# Megatron-LM rules on launch lines (megatron/training/arguments.py, megatron/core/num_microbatches_calculator.py,
+# megatron/core/parallel_state.py): (line, (world, d, b, a, B, L, T), findings).
+LAUNCH = "torchrun --nproc-per-node 8 pretrain_gpt.py"
+MEGATRON_CASES = [
+    # No --global-batch-size: one micro-batch, B = b · d = 2 · 8.
+    (f"{LAUNCH} --micro-batch-size 2", (8, 8, 2, 1, 16, None, None), {Rule.MEGATRON_DEFAULT_GBS}),
+    # 66 is not divisible by 2 · 2: ConstantNumMicroBatchesCalculator refuses it.
+    (
+        f"{LAUNCH} --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2 --micro-batch-size 2 "
+        "--global-batch-size 66",
+        (8, 2, 2, None, None, None, None),
+        {Rule.MEGATRON_GBS},
+    ),
+    # TP · PP = 16 does not divide 8 GPUs: "world size (8) is not divisible by total_model_size".
+    (
+        f"{LAUNCH} --tensor-model-parallel-size 8 --pipeline-model-parallel-size 2 --global-batch-size 64",
+        (8, None, 1, None, None, None, None),
+        {Rule.MEGATRON_WORLD},
+    ),
+    # Context parallelism divides d: 8 / (1 · 1 · 4) = 2.
+    (
+        f"{LAUNCH} --context-parallel-size 4 --micro-batch-size 1 --global-batch-size 8 --seq-length 8192",
+        (8, 2, 1, 4, 8, 8192, 65536),
+        set(),
+    ),
+    # --sequence-parallel rides on TP = 2 and divides nothing: d = 8 / 2 = 4.
+    (
+        f"{LAUNCH} --tensor-model-parallel-size 2 --sequence-parallel --micro-batch-size 1 --global-batch-size 16",
+        (8, 4, 1, 4, 16, None, None),
+        {Rule.MEGATRON_SEQUENCE_PARALLEL},
+    ),
+    # ... and with TP = 1 Megatron switches it off ("Disabling sequence parallelism ...").
+    (
+        f"{LAUNCH} --sequence-parallel --micro-batch-size 1 --global-batch-size 16",
+        (8, 8, 1, 2, 16, None, None),
+        {Rule.MEGATRON_SEQUENCE_PARALLEL_OFF},
+    ),
+    # Expert parallelism does not reduce d, but ETP · EP · PP = 1 · 16 · 1 must divide 8 (parallel_state.py).
+    (
+        f"{LAUNCH} --expert-model-parallel-size 16 --expert-tensor-parallel-size 1 --global-batch-size 8",
+        (8, 8, 1, 1, 8, None, None),
+        {Rule.MEGATRON_EXPERT},
+    ),
+    # EP = 8 on 8 GPUs is fine and d stays 8.
+    (f"{LAUNCH} --expert-model-parallel-size 8 --global-batch-size 64", (8, 8, 1, 8, 64, None, None), set()),
+]
+
+
+@pytest.mark.parametrize(("line", "expected", "found"), MEGATRON_CASES)
+def test_megatron_rules(line: str, expected: tuple[int | None, ...], found: set[Rule]) -> None:
+    """d from TP · PP · CP, micro-batches from the global batch, and Megatron's refusals."""
+    check = pasted(line)
+    assert check.framework is Framework.MEGATRON
+    assert (numbers(check), codes(check)) == (expected, found)
+
+
+def test_megatron_rampup_schedule_has_its_phases() -> None:
+    """--rampup-batch-size 32 32 7000 to 256: 7 increments of 1.000 samples, then the full batch.
+
+    RampupBatchsizeNumMicroBatchesCalculator: batch = 32 + int(consumed / 1000) · 32 until 7.000 samples.
+    """
+    check = checked(("megatron_rampup.sh",))
+    phases = [(p.start, p.global_batch, p.samples) for p in check.schedule]
+    assert phases == [(i * 1000, 32 + 32 * i, 1000) for i in range(7)] + [(7000, 256, None)]
+    assert Rule.MEGATRON_RAMPUP_DEPRECATED in codes(check)
+    assert check.global_batch == 256
+
+
+def test_megatron_step_schedule_in_tokens() -> None:
+    """--step-batch-size-schedule "0:64 1M:128" at L = 1.024: 128 at 1M / 1024 = 976 samples."""
+    check = pasted(
+        f'{LAUNCH} --micro-batch-size 2 --seq-length 1024 --step-batch-size-schedule "0:64 1M:128"',
+    )
+    assert [(p.start, p.global_batch, p.samples) for p in check.schedule] == [(0, 64, 976), (976, 128, None)]
+    assert (check.global_batch, check.accumulation) == (128, 8)
+    assert codes(check) == set()
+
+
+@pytest.mark.parametrize(
+    ("schedule", "rule"),
+    [
+        ("100:64 1M:128", Rule.MEGATRON_SCHEDULE_START),  # the first threshold must be 0
+        ("0:64 0:128", Rule.MEGATRON_SCHEDULE_ORDER),  # thresholds strictly increasing
+        ("0:64 1M:100", Rule.MEGATRON_PHASE),  # 100 is not divisible by b · d = 16 when reached
+    ],
+)
+def test_megatron_step_schedule_refusals(schedule: str, rule: Rule) -> None:
+    """The schedule's own checks in StepBatchsizeNumMicroBatchesCalculator."""
+    check = pasted(f'{LAUNCH} --micro-batch-size 2 --seq-length 1024 --step-batch-size-schedule "{schedule}"')
+    assert rule in codes(check)
+    assert not check.ok
+
+
+def test_megatron_step_schedule_with_global_batch_size_is_refused() -> None:
+    """Megatron: "Cannot specify both --step-batch-size-schedule and --global-batch-size"."""
+    check = pasted(f'{LAUNCH} --global-batch-size 64 --step-batch-size-schedule "0:64 1M:128" --seq-length 1024')
+    assert Rule.MEGATRON_SCHEDULE_WITH_GBS in codes(check)
+
+
+# Where the world size comes from: (launch text, world size). Launchers' own option names:
+# torch/distributed/run.py, deepspeed/launcher/runner.py, accelerate/commands/launch.py.
+WORLD_CASES = [
+    ("torchrun --nnodes 2 --nproc_per_node 8 pretrain_gpt.py --micro-batch-size 1", 16),
+    ("torchrun --nnodes=2 --nproc-per-node=4 pretrain_gpt.py --micro-batch-size 1", 8),
+    ("torchrun --standalone --nproc-per-node 4 pretrain_gpt.py --micro-batch-size 1", 4),
+    ("torchrun --nnodes 1:4 --nproc-per-node 8 pretrain_gpt.py --micro-batch-size 1", 32),  # elastic min:max
+    ("python -m torch.distributed.run --nproc_per_node 2 pretrain_gpt.py --micro-batch-size 1", 2),
+    ("deepspeed --num_nodes 2 --num_gpus 8 pretrain_gpt.py --micro-batch-size 1", 16),
+    ("accelerate launch --num_processes 16 --num_machines 2 pretrain_gpt.py --micro-batch-size 1", 16),
+    ("WORLD_SIZE=4\npython pretrain_gpt.py --micro-batch-size 1", 4),
+    ("NNODES=2\nGPUS_PER_NODE=4\npython pretrain_gpt.py --micro-batch-size 1", 8),
+    # a wrapper in front of the launcher (uv run, nsys profile) and a variable holding the launcher
+    ("uv run torchrun --nproc-per-node 2 pretrain_gpt.py --micro-batch-size 1", 2),
+    ("LAUNCH='torchrun --nproc-per-node 4'\n$LAUNCH pretrain_gpt.py --micro-batch-size 1", 4),
+]
+
+
+@pytest.mark.parametrize(("text", "world"), WORLD_CASES)
+def test_world_size_from_each_launcher(text: str, world: int) -> None:
+    """torchrun (both spellings), deepspeed, accelerate, WORLD_SIZE, NNODES × GPUS_PER_NODE."""
+    check = pasted(text)
+    assert check.world is not None
+    assert check.world.size == world
+
+
+def test_world_size_given_wins_over_the_launcher() -> None:
+    """gpus= (or --world-size) is what the user says will run; it overrides the script."""
+    assert numbers(pasted("torchrun --nproc-per-node 8 pretrain_gpt.py --micro-batch-size 2", world=16))[:2] == (
+        16,
+        16,
+    )
+
+
+# Shell features of real launch scripts: (script, expected (world, d, b, a, B, L, T)).
+SCRIPT_CASES = [
+    # Variables with defaults and arithmetic (Megatron-LM examples/*/train_*.sh).
+    (
+        "GPUS=${GPUS:-8}\nMBS=2\nGBS=$(( MBS * 8 * 4 ))\n"
+        "torchrun --nproc-per-node $GPUS pretrain_gpt.py --micro-batch-size ${MBS} --global-batch-size $GBS",
+        (8, 8, 2, 4, 64, None, None),
+    ),
+    # A quoted array expanded element by element, an unquoted string re-split.
+    (
+        'ARGS=(\n  --micro-batch-size 4\n  "--global-batch-size" 64\n)\nMORE="--seq-length 1024"\n'
+        'torchrun --nproc-per-node 4 pretrain_gpt.py "${ARGS[@]}" $MORE',
+        (4, 4, 4, 4, 64, 1024, 65536),
+    ),
+    # Comments, ; and &&, a line continuation, export.
+    (
+        "export CUDA_DEVICE_MAX_CONNECTIONS=1 # for TP\ncd /work && torchrun --nproc-per-node 2 \\\n"
+        "  pretrain_gpt.py --micro-batch-size 1 --global-batch-size 8 ; echo done",
+        (2, 2, 1, 4, 8, None, None),
+    ),
+]
+
+
+@pytest.mark.parametrize(("script", "expected"), SCRIPT_CASES)
+def test_launch_scripts_are_read_as_bash_would_expand_them(script: str, expected: tuple[int | None, ...]) -> None:
+    """Simple assignments, ${VAR:-default}, $((…)), arrays and continuations resolve; nothing runs."""
+    assert numbers(pasted(script)) == expected
+
+
+# Formats and rules read from pasted text: (text, world, framework, (world, d, b, a, B, L, T), findings).
+PASTED_CASES = [
+    # torchtitan's older [training] batch_size is per rank (torchtitan #572): B = 8 · 8.
+    (
+        "[training]\nbatch_size = 8\nseq_len = 2048\n",
+        8,
+        Framework.TORCHTITAN,
+        (8, 8, 8, 1, 64, 2048, 131072),
+        {Rule.TITAN_LEGACY},
+    ),
+    # torchtitan: global 100 is not divisible by local 8 · d 8.
+    (
+        "[training]\nlocal_batch_size = 8\nglobal_batch_size = 100\nseq_len = 2048\n",
+        8,
+        Framework.TORCHTITAN,
+        (8, 8, 8, None, None, 2048, None),
+        {Rule.TITAN_GBS},
+    ),
+    # torchtitan: explicit degrees whose product is not the world size (ParallelDims._validate).
+    (
+        "[training]\nlocal_batch_size = 8\nseq_len = 2048\n[parallelism]\ndata_parallel_shard_degree = 4\n"
+        "tensor_parallel_degree = 4\n",
+        8,
+        Framework.TORCHTITAN,
+        (8, None, None, None, None, None, None),
+        {Rule.TITAN_DIMS},
+    ),
+    # NeMo: TP · PP = 8 does not divide 12 GPUs.
+    (
+        "trainer:\n  devices: 4\n  num_nodes: 3\nmodel:\n  micro_batch_size: 1\n  global_batch_size: 24\n"
+        "  tensor_model_parallel_size: 4\n  pipeline_model_parallel_size: 2\n",
+        None,
+        Framework.NEMO,
+        (12, None, 1, None, None, None, None),
+        {Rule.NEMO_WORLD},
+    ),
+    # NeMo: global 100 not divisible by micro 2 · d 8.
+    (
+        "trainer:\n  devices: 8\nmodel:\n  micro_batch_size: 2\n  global_batch_size: 100\n",
+        None,
+        Framework.NEMO,
+        (8, 8, 2, None, None, None, None),
+        {Rule.NEMO_GBS},
+    ),
+    # axolotl: batch_size given instead of accumulation: a = 32 // 4 = 8.
+    (
+        "base_model: x\nmicro_batch_size: 4\nbatch_size: 32\nsequence_len: 2048\n",
+        2,
+        Framework.AXOLOTL,
+        (2, 2, 4, 8, 64, 2048, 131072),
+        set(),
+    ),
+    # axolotl: 30 // 4 floors to 7, so batch_size 28 is used.
+    (
+        "base_model: x\nmicro_batch_size: 4\nbatch_size: 30\nsequence_len: 2048\n",
+        1,
+        Framework.AXOLOTL,
+        (1, 1, 4, 7, 28, 2048, 57344),
+        {Rule.AXOLOTL_FLOORED},
+    ),
+    # Hugging Face flags in a launch line with a DeepSpeed file beside it that contradicts them.
+    (
+        "accelerate launch --num_processes 4 train.py --per_device_train_batch_size 8 --gradient_accumulation_steps 2",
+        None,
+        Framework.HUGGINGFACE,
+        (4, 4, 8, 2, 64, None, None),
+        {Rule.HF_TOTAL},
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "world", "framework", "expected", "found"), PASTED_CASES)
+def test_pasted_configs(
+    text: str, world: int | None, framework: Framework, expected: tuple[int | None, ...], found: set[Rule]
+) -> None:
+    """Each format detected from its content and checked by its framework's rule."""
+    check = pasted(text, world)
+    assert check.framework is framework
+    assert (numbers(check), codes(check)) == (expected, found)
+
+
+def test_trainer_and_a_contradicting_deepspeed_file() -> None:
+    """transformers/integrations/deepspeed.py: a DeepSpeed number that differs from the Trainer's is refused."""
+    trainer = Source("args.yaml", "per_device_train_batch_size: 4\ngradient_accumulation_steps: 2\n")
+    deepspeed = Source("ds.json", '{"train_micro_batch_size_per_gpu": 8, "gradient_accumulation_steps": 2}')
+    check = check_config([trainer, deepspeed], World(8, "--world-size 8"))
+    assert check.framework is Framework.HUGGINGFACE
+    assert Rule.HF_MISMATCH in codes(check)
+    assert not check.ok
+
+
+def test_framework_named_overrides_detection() -> None:
+    """A DeepSpeed-looking JSON read as Hugging Face arguments when --framework says so."""
+    check = pasted('{"per_device_train_batch_size": 2, "gradient_accumulation_steps": 4}', 2, Framework.HUGGINGFACE)
+    assert (check.framework, check.global_batch) == (Framework.HUGGINGFACE, 16)
+
+
+def test_slack_escapes_and_code_fences_are_undone() -> None:
+    """Slack sends ```…``` and &amp; &lt; &gt;: the launch line inside is read as typed."""
+    text = "```cd /w &amp;&amp; torchrun --nproc-per-node 2 pretrain_gpt.py --global-batch-size 4```"
+    assert pasted(clean(text)).global_batch == 4
+
+
+# What cannot be checked: (text, world, kind).
+REFUSALS = [
+    ("", None, ProblemKind.EMPTY),
+    ("hello world, no config here", None, ProblemKind.UNKNOWN_FORMAT),
+    ('{"train_batch_size": 256, ', None, ProblemKind.UNREADABLE),  # mangled JSON
+    ("a: !!python/object/apply:os.system ['ls']\n", None, ProblemKind.UNSAFE),  # YAML Python tag
+    (
+        "micro_batch_size: 2\ngradient_accumulation_steps: 4\nsequence_len: 1024\nbase_model: x\n",
+        None,
+        ProblemKind.WORLD_SIZE_NEEDED,
+    ),
+    ("torchrun --nproc-per-node 8 pretrain_gpt.py --micro-batch-size $4", None, ProblemKind.BAD_VALUE),
+    ('{"train_batch_size": "many"}', 8, ProblemKind.BAD_VALUE),
+    ('{"train_batch_size": 0, "train_micro_batch_size_per_gpu": 1}', 8, ProblemKind.BAD_VALUE),
+    ("x" * (MAX_CONFIG_BYTES + 1), None, ProblemKind.TOO_LARGE),
+]
+
+
+@pytest.mark.parametrize(("text", "world", "kind"), REFUSALS)
+def test_what_cannot_be_checked_says_why(text: str, world: int | None, kind: ProblemKind) -> None:
+    """Only CheckError, with the kind the German message is chosen by; nothing is executed."""
+    with pytest.raises(CheckError) as raised:
+        pasted(text, world)
+    assert raised.value.kind is kind
+
+
+def test_yaml_billion_laughs_is_refused_fast() -> None:
+    """Nested aliases that would expand to 10⁹ entries are refused by the alias cap, not expanded."""
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 9)]
+    with pytest.raises(CheckError) as raised:
+        pasted("\n".join(lines) + "\nmicro_batch_size: 1\n")
+    assert raised.value.kind in (ProblemKind.UNSAFE, ProblemKind.UNREADABLE)
+
+
+def test_nanogpt_config_is_read_not_run() -> None:
+    """A call in a nanoGPT config is not evaluated: only literals and arithmetic are read."""
+    with pytest.raises(CheckError) as raised:
+        pasted("batch_size = __import__('os').getpid()\nblock_size = 1024\ngradient_accumulation_steps = 8\n", 8)
+    assert raised.value.kind is ProblemKind.BAD_VALUE
+    assert raised.value.ctx["value"] == "__import__('os').getpid()"
