@@ -2,7 +2,7 @@
 
 Both listen on 127.0.0.1 only, record what they receive and answer as Slack
 documents it (https://api.slack.com/methods/auth.test,
-https://api.slack.com/methods/apps.connections.open, https://api.slack.com/apis/socket-mode).
+https://api.slack.com/methods/apps.connections.open, https://api.slack.com/methods/chat.postMessage, https://api.slack.com/apis/socket-mode).
 """
 
 from __future__ import annotations
@@ -43,8 +43,8 @@ class Reply:
 class FakeWebAPI:
     """Slack's Web API and response URLs on loopback.
 
-    Answers ``auth.test``, ``apps.connections.open``, ``views.open`` and ``views.publish``
-    as Slack documents them; ``script(method, *replies)`` queues failures (429 with
+    Answers ``auth.test``, ``apps.connections.open``, ``views.open``, ``views.publish`` and
+    ``chat.postMessage`` as Slack documents them; ``script(method, *replies)`` queues failures (429 with
     Retry-After, 500, errors, delays) that are served before the normal answer. Response
     URLs live under ``/response/<name>``; what is posted there is in ``responses``.
     """
@@ -103,6 +103,10 @@ class FakeWebAPI:
             if token != BOT_TOKEN:
                 return {"ok": False, "error": "invalid_auth"}
             return {"ok": True, "view": {"id": "V0TEST"}}
+        if method == "chat.postMessage":
+            if token != BOT_TOKEN:
+                return {"ok": False, "error": "invalid_auth"}
+            return {"ok": True, "channel": "C0TEST", "ts": "1700000009.000900"}
         return {"ok": False, "error": "unknown_method"}
 
     def _reply(self, method: str, token: str | None) -> Reply:

@@ -19,9 +19,13 @@ MAX_HEADER_TEXT = 150
 MAX_CONTEXT_ELEMENTS = 10
 
 
-def assert_valid_message(payload: dict[str, Any]) -> None:
-    """Fail if slack_sdk's own validation or Slack's documented limits reject ``payload``."""
-    assert payload["response_type"] in ("in_channel", "ephemeral")
+def assert_valid_message(payload: dict[str, Any], posted: bool = False) -> None:
+    """Fail if slack_sdk's own validation or Slack's documented limits reject ``payload``.
+
+    ``posted``: sent with chat.postMessage, which has no ``response_type``.
+    """
+    if not posted:
+        assert payload["response_type"] in ("in_channel", "ephemeral")
     assert isinstance(payload["text"], str)
     assert payload["text"].strip(), "a message needs a fallback text"
     blocks = payload.get("blocks", [])

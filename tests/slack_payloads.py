@@ -2,7 +2,8 @@
 
 Shapes from https://api.slack.com/interactivity/slash-commands,
 https://api.slack.com/reference/interaction-payloads/block-actions,
-https://api.slack.com/reference/interaction-payloads/views and
+https://api.slack.com/reference/interaction-payloads/views,
+https://api.slack.com/reference/interaction-payloads/shortcuts and
 https://api.slack.com/events/app_home_opened.
 """
 
@@ -58,6 +59,27 @@ def block_actions(button: dict[str, Any], response_url: str, block_id: str = "wh
                 "action_ts": "1700000001.000200",
             }
         ],
+    }
+
+
+def message_shortcut(text: str, response_url: str, thread_ts: str | None = None) -> dict[str, Any]:
+    """The message shortcut "Batch-Konfiguration prüfen" clicked on a message holding ``text``."""
+    message = {"type": "message", "user": "U0AUTHOR", "ts": "1700000005.000500", "text": text}
+    if thread_ts:
+        message["thread_ts"] = thread_ts
+    return {
+        "type": "message_action",
+        "callback_id": "effbatch_check",
+        "trigger_id": "1337.46.mno",
+        "action_ts": "1700000006.000600",
+        "message_ts": message["ts"],
+        "team": {"id": TEAM_ID, "domain": "test"},
+        "user": {"id": USER_ID, "username": "ada", "team_id": TEAM_ID, "name": "ada"},
+        "channel": {"id": CHANNEL_ID, "name": "planung"},
+        "message": message,
+        "response_url": response_url,
+        "token": "legacy-verification-token",
+        "api_app_id": APP_ID,
     }
 
 

@@ -14,6 +14,9 @@ import jsonschema
 import pytest
 import yaml
 
+from bot.slack.check_listeners import CHECK_SHORTCUT
+from bot.texts.checks import SHORTCUT_NAME
+
 import slack_payloads
 from bot_process import BIN, clean_env
 from fake_slack import BOT_TOKEN, FakeWebAPI
@@ -52,7 +55,10 @@ def test_manifest_validates_against_slacks_schema(path: Path) -> None:
     assert "Batch-Größe" in features["slash_commands"][0]["description"]
     assert features["bot_user"]["display_name"] == "effbatch"
     assert features["app_home"]["home_tab_enabled"] is True
-    assert manifest["oauth_config"]["scopes"]["bot"] == ["commands"]
+    assert manifest["oauth_config"]["scopes"]["bot"] == ["commands", "chat:write"]  # chat:write: share in thread
+    [shortcut] = features["shortcuts"]
+    assert (shortcut["type"], shortcut["callback_id"]) == ("message", CHECK_SHORTCUT)
+    assert shortcut["name"] == SHORTCUT_NAME  # what the help and App Home tell people to click
     assert settings["event_subscriptions"]["bot_events"] == ["app_home_opened"]
     assert settings["interactivity"]["is_enabled"] is True
     http = path.name.endswith(".http.yaml")

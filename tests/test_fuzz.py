@@ -5,12 +5,17 @@ How fast an answer is belongs in ``make bench``; here only correctness counts.
 
 from __future__ import annotations
 
+import contextlib
+from pathlib import Path
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.document import AnswerKind, Visibility
 from bot.rendering.answers import answer_command
 from bot.rendering.block_kit import message
+from bot.rendering.checks import CheckRequest, check_reply
+from core.configs import CheckError, Source, World, check_config
 from core.parser import KEY_ALIASES
 
 from slack_checks import all_text, assert_valid_message
@@ -89,3 +94,45 @@ def test_any_input_gets_a_valid_german_escaped_answer(text: str) -> None:
     assert ">" not in shown
     if answered.kind is AnswerKind.INPUT_ERROR:
         assert payload["response_type"] == "ephemeral"
+
+
+# --- pasted configs -------------------------------------------------------------------------------
+
+#: Configs of every format to mangle: the fixtures (JSON, YAML, TOML, Python, shell).
+CONFIG_TEXTS = sorted(path.read_text() for path in (Path(__file__).parent / "data" / "configs").iterdir())
+CONFIG_CASES = 3_000
+
+
+@st.composite
+def mangled(draw: st.DrawFn) -> str:
+    """A fixture cut, spliced with noise, or with a value replaced; or text of any kind."""
+    text = draw(st.sampled_from(CONFIG_TEXTS))
+    start = draw(st.integers(0, len(text)))
+    end = draw(st.integers(start, min(len(text), start + 40)))
+    noise = draw(
+        st.one_of(
+            st.text(max_size=20),
+            hostile,
+            numbers,
+            st.sampled_from(["{", "[", "&", "*", "!!", "$(", "${", "\\", '"', "'", "\t", "-1", "auto", "0"]),
+        )
+    )
+    return text[:start] + noise + text[end:]
+
+
+configs = st.one_of(mangled(), st.text(max_size=400), st.builds(lambda t: f"```{t}```", st.text(max_size=200)))
+
+
+@settings(max_examples=CONFIG_CASES, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
+@given(configs, st.one_of(st.none(), st.integers(1, 4096)))
+def test_any_pasted_config_gets_a_check_or_a_german_refusal(text: str, gpus: int | None) -> None:
+    """check_config raises nothing but CheckError; the Slack answer is valid Block Kit, escaped, German."""
+    with contextlib.suppress(CheckError):
+        check_config([Source("eingefügt", text)], World(gpus, "gpus") if gpus else None)
+    reply = check_reply(CheckRequest(text, World(gpus, "gpus") if gpus else None), Visibility.IN_CHANNEL)
+    payload = message(reply.answer.document)
+    assert_valid_message(payload)
+    shown = all_text(payload)
+    assert "<" not in shown
+    assert ">" not in shown
+    assert reply.answer.kind in (AnswerKind.CHECK, AnswerKind.INPUT_ERROR)

@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import json
 import time
-import urllib.request
 from typing import Any
-from urllib.parse import urlencode
 
 import pytest
+from slack_http import command, interaction, opened_view, post
 
 import slack_payloads
 from bot_process import BotProcess
 from fake_slack import FakeWebAPI, Reply
 from slack_checks import all_text, assert_valid_message
-from slack_signing import SIGNING_SECRET, signed_headers
 
 
 @pytest.fixture(autouse=True)
@@ -22,29 +20,6 @@ def api(slack_api: FakeWebAPI) -> FakeWebAPI:
     """The module's Web API stand-in; each test sees only its own calls, response-URL posts and scripted failures."""
     slack_api.reset()
     return slack_api
-
-
-def post(bot: BotProcess, body: str, content_type: str = "application/x-www-form-urlencoded") -> tuple[int, Any]:
-    headers = {**signed_headers(SIGNING_SECRET, body), "Content-Type": content_type}
-    request = urllib.request.Request(bot.base + "/slack/events", data=body.encode(), headers=headers, method="POST")
-    with urllib.request.urlopen(request, timeout=10) as response:
-        raw = response.read()
-        return response.status, json.loads(raw) if raw else None
-
-
-def command(bot: BotProcess, api: FakeWebAPI, text: str) -> tuple[int, Any]:
-    return post(bot, urlencode(slack_payloads.command(text, api.response_url("cmd"))))
-
-
-def interaction(bot: BotProcess, payload: dict[str, Any]) -> tuple[int, Any]:
-    return post(bot, slack_payloads.form_body(payload))
-
-
-def opened_view(api: FakeWebAPI) -> dict[str, Any]:
-    calls = api.method_calls("views.open")
-    assert calls, "views.open was not called"
-    view = calls[-1]["view"]
-    return json.loads(view) if isinstance(view, str) else view
 
 
 def button(payload: dict[str, Any], label: str) -> dict[str, Any]:

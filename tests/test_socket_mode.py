@@ -98,3 +98,26 @@ def test_button_click_over_socket_mode(
             time.sleep(0.02)
     finally:
         process.stop()
+
+
+def test_config_check_over_socket_mode(
+    web_api: FakeWebAPI, socket_mode_server: FakeSocketModeServer, tmp_path: Path
+) -> None:
+    """/effbatch prüfe is answered in the ack; the message shortcut privately at its response_url, shareable."""
+    line = "```torchrun --nproc-per-node 8 pretrain_gpt.py --micro-batch-size 2 --global-batch-size 64```"
+    process = start_bot(web_api, tmp_path)
+    try:
+        wait_ready(process)
+        ack = socket_mode_server.wait_for_ack(socket_mode_server.send_slash_command(f"prüfe {line}"))
+        assert_valid_message(ack["payload"])
+        assert "a = B / (b · d) = 64 / (2 · 8) = 4" in all_text(ack["payload"])
+
+        shortcut = slack_payloads.message_shortcut(line, web_api.response_url("shortcut"))
+        socket_mode_server.wait_for_ack(socket_mode_server.send_envelope("interactive", shortcut))
+        name, answer = web_api.next_response()
+        assert (name, answer["response_type"]) == ("shortcut", "ephemeral")
+        assert_valid_message(answer)
+        assert "Megatron-LM: effektive Batch-Größe 64 Sequenzen" in all_text(answer)
+        assert "Im Thread teilen" in all_text(answer)
+    finally:
+        process.stop()

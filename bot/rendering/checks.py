@@ -28,6 +28,8 @@ from core.configs import (
 
 #: Schedule phases listed one by one; the rest are counted.
 MAX_PHASES_SHOWN = 8
+#: Values read listed one by one (a section holds 3.000 characters); the rest are counted.
+MAX_READS_SHOWN = 20
 SHARE_ACTION = "check_share"
 
 
@@ -35,13 +37,16 @@ def check_answer(check: Check, visibility: Visibility, share: str | None = None)
     """The answer to a check; ``share`` (a button value) adds "Im Thread teilen"."""
     framework = texts.FRAMEWORKS[check.framework]
     errors = [f for f in check.findings if f.level is Level.ERROR]
-    if errors:
+    if errors and check.global_batch is not None:  # it trains, but not what the config says (OLMo's floor)
+        title = texts.TITLE_DIFFERS.format(framework=framework, batch=number(check.global_batch))
+    elif errors:
         title = texts.TITLE_FAILED.format(framework=framework)
     elif check.global_batch is not None:
         title = texts.TITLE_OK.format(framework=framework, batch=number(check.global_batch))
     else:
         title = texts.TITLE_UNKNOWN.format(framework=framework)
-    parts: list[Any] = [_fields(check)]
+    fields = _fields(check)
+    parts: list[Any] = [fields] if fields.fields else []
     if check.steps:
         formulas = tuple(Formula(formula(step)) for step in check.steps)
         parts.append(Section(title=texts.DERIVED_TITLE.format(framework=framework), lines=formulas))
@@ -55,10 +60,7 @@ def check_answer(check: Check, visibility: Visibility, share: str | None = None)
     if check.schedule:
         parts.append(Section(title=texts.SCHEDULE_TITLE, lines=_schedule(check.schedule, check.seq_len)))
     if check.read:
-        reads = tuple(
-            Bullet(texts.READ_LINE.format(key=r.key, value=_shown(r.value), where=r.where)) for r in check.read
-        )
-        parts.append(Section(title=texts.READ_TITLE, lines=reads))
+        parts.append(Section(title=texts.READ_TITLE, lines=_reads(check)))
     parts.append(Note(texts.NOTE.format(framework=framework)))
     choices = (Choice(texts.SHARE, SHARE_ACTION, share),) if share else ()
     document = Document(
@@ -101,6 +103,8 @@ def problem_text(error: CheckError, slack: bool = False) -> str:
         template = texts.UNREADABLE_REASONS.get(str(ctx.get("detail")), template)
     if error.kind is ProblemKind.BAD_VALUE and "$" in str(ctx.get("value", "")):
         template = texts.UNRESOLVED
+    if error.kind is ProblemKind.BAD_VALUE and "max" in ctx:
+        template = texts.TOO_BIG
     return template.format_map(fields)
 
 
@@ -177,10 +181,12 @@ def _fields(check: Check) -> Fields:
 
 def _summary(check: Check, framework: str) -> str:
     errors = sum(f.level is Level.ERROR for f in check.findings)
-    if errors or check.global_batch is None:
+    if errors:
         return texts.SUMMARY_FAILED.format(framework=framework, count=errors)
+    if check.global_batch is None:
+        return texts.TITLE_UNKNOWN.format(framework=framework)
     warnings = sum(f.level is Level.WARNING for f in check.findings)
-    findings = texts.FINDINGS_COUNT.format(errors=0, warnings=warnings) if warnings else texts.NO_FINDINGS
+    findings = texts.WARNINGS[warnings == 1].format(count=warnings) if warnings else texts.NO_FINDINGS
     tokens = check.tokens_per_step
     reading = (rounded(tokens) or number(tokens)) if tokens else None
     shown = texts.SUMMARY_TOKENS.format(tokens=reading) if reading else ""
@@ -205,6 +211,23 @@ def _schedule(phases: tuple[Phase, ...], seq_len: int | None) -> tuple[str, ...]
     if len(phases) > MAX_PHASES_SHOWN:
         lines.insert(-1, texts.SCHEDULE_MORE.format(count=len(phases) - MAX_PHASES_SHOWN))
     return tuple(lines)
+
+
+def _reads(check: Check) -> tuple[Bullet | str, ...]:
+    """Each value read and where from; long values shortened and a long list counted, so Slack takes the section."""
+    lines: list[Bullet | str] = [
+        Bullet(
+            texts.READ_LINE.format(key=_shortened(r.key), value=_shortened(_shown(r.value)), where=_shortened(r.where))
+        )
+        for r in check.read[:MAX_READS_SHOWN]
+    ]
+    if len(check.read) > MAX_READS_SHOWN:
+        lines.append(texts.READ_MORE.format(count=len(check.read) - MAX_READS_SHOWN))
+    return tuple(lines)
+
+
+def _shortened(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _steps(phase: Phase) -> int | None:
@@ -304,6 +327,8 @@ class CheckReply:
 
     answer: Answer
     needs_world: Framework | None = None
+    #: Nodes × GPUs per node to start the form from: what the config names, else one node of eight.
+    world_guess: tuple[int, int] = (1, 8)
 
 
 def is_check(text: str) -> bool:
@@ -357,7 +382,10 @@ def check_reply(
     try:
         check = check_config(sources_of(request.text), request.world)
     except CheckError as error:
-        framework = error.ctx.get("framework") if error.kind is ProblemKind.WORLD_SIZE_NEEDED else None
-        return CheckReply(problem_answer(error, slack=True), framework if isinstance(framework, Framework) else None)
+        answer = problem_answer(error, slack=True)
+        framework = error.ctx.get("framework")
+        if error.kind is not ProblemKind.WORLD_SIZE_NEEDED or not isinstance(framework, Framework):
+            return CheckReply(answer)
+        return CheckReply(answer, framework, (error.ctx.get("nodes") or 1, error.ctx.get("per_node") or 8))
     value = share(request.text) if share else None
     return CheckReply(check_answer(check, shown, value))

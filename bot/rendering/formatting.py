@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import decimal as _decimal
+from contextlib import AbstractContextManager
 from functools import lru_cache
 
 from babel.numbers import format_compact_decimal, format_decimal
@@ -16,7 +18,8 @@ MAX_QUOTE = 40
 @lru_cache(maxsize=4096)
 def number(value: int) -> str:
     """2048 → '2.048'. Cached: the same few values recur in every answer, and Babel takes ~20 µs a call."""
-    return format_decimal(value, locale=LOCALE)
+    with _precise(value):
+        return format_decimal(value, locale=LOCALE)
 
 
 @lru_cache(maxsize=4096)
@@ -24,7 +27,13 @@ def rounded(value: int) -> str | None:
     """8388608 → '8,4 Mio.'; None below a million, where the digits read fine."""
     if value < ROUNDED_FROM:
         return None
-    return format_compact_decimal(value, format_type="short", locale=LOCALE, fraction_digits=1)
+    with _precise(value):
+        return format_compact_decimal(value, format_type="short", locale=LOCALE, fraction_digits=1)
+
+
+def _precise(value: int) -> AbstractContextManager[_decimal.Context]:
+    """Babel rounds in the current decimal context (28 digits); products of config values can have more."""
+    return _decimal.localcontext(prec=max(28, len(str(abs(value))) + 8))
 
 
 def decimal(value: float, pattern: str = "#,##0.##") -> str:

@@ -190,12 +190,10 @@ def home_view() -> View:
 WORLD_FORM_CALLBACK = "effbatch_check_world"
 NODES_BLOCK = "nodes"
 PER_NODE_BLOCK = "per_node"
-#: A guess where the config says nothing: one node of eight GPUs.
-WORLD_GUESS = (1, 8)
 
 
-def world_form(framework: str, state: str) -> View:
-    """Nodes × GPUs per node, for a check that needs the world size; ``state`` carries the config."""
+def world_form(framework: str, state: str, guess: tuple[int, int]) -> View:
+    """Nodes × GPUs per node (starting at ``guess``), for a check that needs the world size; ``state`` carries it."""
 
     def count(block: str, label_text: str, initial: int) -> InputBlock:
         element = NumberInputElement(
@@ -211,8 +209,8 @@ def world_form(framework: str, state: str) -> View:
         SectionBlock(
             text=MarkdownTextObject(text=block_kit.escape(check_texts.WORLD_FORM_INTRO.format(framework=framework)))
         ),
-        count(NODES_BLOCK, check_texts.WORLD_FORM_NODES, WORLD_GUESS[0]),
-        count(PER_NODE_BLOCK, check_texts.WORLD_FORM_PER_NODE, WORLD_GUESS[1]),
+        count(NODES_BLOCK, check_texts.WORLD_FORM_NODES, guess[0]),
+        count(PER_NODE_BLOCK, check_texts.WORLD_FORM_PER_NODE, guess[1]),
     ]
     return View(
         type="modal",

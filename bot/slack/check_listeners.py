@@ -140,4 +140,4 @@ def _asked_for_world(client: WebClient, trigger_id: str, reply: CheckReply, stat
     if packed is None:
         return False
     framework = texts.FRAMEWORKS[reply.needs_world]
-    return open_form(client, trigger_id, views.world_form(framework, packed)) is None
+    return open_form(client, trigger_id, views.world_form(framework, packed, reply.world_guess)) is None

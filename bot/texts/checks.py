@@ -26,14 +26,17 @@ LEVEL_MARKS: Mapping[Level, str] = {Level.ERROR: "✖", Level.WARNING: "⚠", Le
 
 TITLE_OK = "{framework}: effektive Batch-Größe {batch} Sequenzen"
 TITLE_FAILED = "{framework}: so startet dieser Lauf nicht"
+TITLE_DIFFERS = "{framework}: trainiert mit B = {batch} – anders als angegeben"
 TITLE_UNKNOWN = "{framework}: Konfiguration geprüft"
 SUMMARY_OK = "{framework}: effektive Batch-Größe {batch} Sequenzen{tokens}, {findings}"
 SUMMARY_TOKENS = ", {tokens} Tokens je Optimierer-Schritt"
 SUMMARY_FAILED = "{framework}: {count} Fehler – der Lauf startet so nicht oder trainiert anders als angegeben"
 NO_FINDINGS = "keine Auffälligkeiten"
-FINDINGS_COUNT = "{errors} Fehler, {warnings} Warnungen"
+#: How many warnings, by whether it is one: (several, one).
+WARNINGS = ("{count} Warnungen", "eine Warnung")
 READ_TITLE = "Gelesen"
 READ_LINE = "{key} = {value} ({where})"
+READ_MORE = "… und {count} weitere Werte"
 DERIVED_TITLE = "So rechnet {framework}"
 FINDINGS_TITLE = "Befunde"
 FINDING_LINE = "{mark} {level}: {text}"
@@ -203,6 +206,7 @@ UNRESOLVED = (
 )
 WORLD_HOW_CLI = "Gib sie an, z. B. `--world-size 64` oder `--nnodes 8 --nproc-per-node 8`."
 WORLD_HOW_SLACK = f"Gib sie an, z. B. `{COMMAND} prüfe gpus=64` vor der Konfiguration."
+TOO_BIG = "{key} = {value} ({where}) ist größer als jede Einstellung eines Laufs (höchstens {max})."
 UNSAFE_DETAILS = {"aliases": "mehr als {max} YAML-Aliase", "tag": "einen Python-Tag (!!python/…)"}
 UNREADABLE_LINE = " (Zeile {line})"
 #: Our own reasons for refusing a parsed text, in place of a parser's message.
@@ -210,19 +214,20 @@ UNREADABLE_REASONS: Mapping[str, str] = {
     "not_a_mapping": "{name} lässt sich nicht lesen: Oben steht keine Zuordnung von Schlüsseln zu Werten "
     '(erwartet z. B. „micro_batch_size: 4“ oder {{"train_batch_size": 256}}).',
     "nesting": "{name} lässt sich nicht lesen: Die Daten sind zu tief verschachtelt.",
+    "long_number": "{name} lässt sich nicht lesen: Dort steht eine Zahl mit über 100 Ziffern{line}.",
 }
 PASTED = "eingefügter Text"
 BLOCK = "Codeblock"
-GUESS = " Die Konfiguration selbst legt {guess} GPUs nahe."
 
 # --- Slack: command, shortcut, the world-size form ------------------------------------------
 
+#: The message shortcut as the manifests name it (Slack allows 24 characters).
+SHORTCUT_NAME = "Batch-Konfig prüfen"
 CHECK_USAGE = (
     f"So prüfst du eine Konfiguration: `{COMMAND} prüfe` und dahinter die Konfiguration oder Startzeile "
     f"(gern als Codeblock), z. B. `{COMMAND} prüfe gpus=64` und ein DeepSpeed-JSON. Oder im Menü einer Nachricht "
-    "„Batch-Konfiguration prüfen“."
+    f"„{SHORTCUT_NAME}“."
 )
-SHORTCUT_NAME = "Batch-Konfiguration prüfen"
 WORLD_FORM_TITLE = "Wie viele GPUs?"
 WORLD_FORM_SUBMIT = "Prüfen"
 WORLD_FORM_INTRO = "Für {framework} brauche ich die Größe des Clusters."

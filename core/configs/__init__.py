@@ -9,7 +9,7 @@ nanoGPT, axolotl, OLMo. Pure: nothing is executed, nothing is read from disk her
 from collections.abc import Callable, Mapping, Sequence
 
 from core.configs import axolotl, deepspeed, huggingface, megatron, nanogpt, nemo, olmo, torchtitan
-from core.configs.common import launched_world
+from core.configs.common import launched_world, partial_world
 from core.configs.model import (
     Check,
     CheckError,
@@ -48,12 +48,18 @@ def check_config(
 
     ``world`` (the world size given from outside) wins over one a launcher in the sources sets;
     ``max_bytes`` caps each source (pasted text by default; the CLI reads files up to ``MAX_FILE_BYTES``).
+    When the world size is needed, the error's ``nodes`` and ``per_node`` hold what the sources say of it.
     """
     if not sources:
         raise CheckError(ProblemKind.EMPTY, name="")
     parsed = [parse(source, max_bytes) for source in sources]
     chosen = framework or detect(parsed)
-    return CHECKS[chosen](parsed, world or launched_world(parsed))
+    try:
+        return CHECKS[chosen](parsed, world or launched_world(parsed))
+    except CheckError as error:
+        if error.kind is ProblemKind.WORLD_SIZE_NEEDED:
+            error.ctx["nodes"], error.ctx["per_node"] = partial_world(parsed)
+        raise
 
 
 __all__ = [

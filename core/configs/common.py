@@ -12,6 +12,8 @@ from core.configs.reading import Format, Parsed
 from core.configs.shell import Command, Launch, flags, split_launch
 
 AUTO = "auto"
+#: The largest value a config may set (a batch, a length, a degree): far above any run, small enough to multiply.
+MAX_VALUE = 10**12
 
 
 def lookup(data: Mapping[str, Any], path: str) -> Any:
@@ -73,17 +75,27 @@ class Reading:
 
 
 def whole(value: Any, key: str, where: str, *, auto: bool) -> int | str:
+    """A whole number as a framework reads it (``"auto"`` kept where allowed); ``CheckError`` for anything else."""
     if auto and value == AUTO:
         return AUTO
+    number = _whole(value)
+    if number is None:
+        raise CheckError(ProblemKind.BAD_VALUE, key=key, value=str(value)[:60], where=where)
+    if abs(number) > MAX_VALUE:
+        raise CheckError(ProblemKind.BAD_VALUE, key=key, value=str(value)[:60], where=where, max=MAX_VALUE)
+    return number
+
+
+def _whole(value: Any) -> int | None:
     if isinstance(value, bool):
-        raise CheckError(ProblemKind.BAD_VALUE, key=key, value=str(value), where=where)
+        return None
     if isinstance(value, int):
         return value
     if isinstance(value, float) and value.is_integer():
         return int(value)
     if isinstance(value, str) and re.fullmatch(r"[+-]?\d{1,18}", value.strip()):
         return int(value)
-    raise CheckError(ProblemKind.BAD_VALUE, key=key, value=str(value)[:60], where=where)
+    return None
 
 
 def positive(value: int | str | None, key: str, where: str) -> int | None:
@@ -158,6 +170,22 @@ def launched_world(sources: Iterable[Parsed]) -> World | None:
     return None
 
 
+def partial_world(sources: Iterable[Parsed]) -> tuple[int | None, int | None]:
+    """Nodes and GPUs per node as far as a launch line or script names them, for a form to start from."""
+    nodes = per_node = None
+    for parsed in sources:
+        if parsed.format is not Format.SHELL or parsed.script is None:
+            continue
+        variables = parsed.script.variables
+        found = main_command(parsed)
+        options = found[1].launcher_options if found else {}
+        nodes = nodes or next((_int(options[name].split(":")[-1]) for name in _NODES if name in options), None)
+        nodes = nodes or next((n for name in _ENV_NODES if (n := _int(variables.get(name))) is not None), None)
+        per_node = per_node or next((_int(options[name]) for name in _PER_NODE if name in options), None)
+        per_node = per_node or next((n for name in _ENV_PER_NODE if (n := _int(variables.get(name))) is not None), None)
+    return nodes, per_node
+
+
 def _from_launcher(parsed: Parsed, command: Command, launch: Launch) -> World | None:
     options = launch.launcher_options
     where = f"{launch.launcher}, {parsed.source.name}:{command.line}"
@@ -178,9 +206,9 @@ def _int(text: str | None) -> int | None:
     return int(text) if text is not None and text.isdigit() and int(text) > 0 else None
 
 
-def require_world(world: World | None, framework: Framework, guess: int | None = None) -> World:
+def require_world(world: World | None, framework: Framework) -> World:
     if world is None:
-        raise CheckError(ProblemKind.WORLD_SIZE_NEEDED, framework=framework, guess=guess)
+        raise CheckError(ProblemKind.WORLD_SIZE_NEEDED, framework=framework)
     return world
 
 

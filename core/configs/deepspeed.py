@@ -152,7 +152,7 @@ def _without_world(
 ) -> Check:
     """All three given: the config itself fixes the world size it can run on; else it is needed."""
     if train is None or micro is None or accumulation is None:
-        raise CheckError(ProblemKind.WORLD_SIZE_NEEDED, framework=Framework.DEEPSPEED, guess=None)
+        raise CheckError(ProblemKind.WORLD_SIZE_NEEDED, framework=Framework.DEEPSPEED)
     required, remainder = divmod(train, micro * accumulation)
     if remainder:
         below, above = neighbours(train, micro * accumulation)

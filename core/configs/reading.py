@@ -30,6 +30,9 @@ MAX_FILE_BYTES = 1024 * 1024
 #: YAML aliases allowed in one document; real configs use a handful.
 MAX_ALIASES = 50
 
+#: Digits in a row no config needs (a batch size has a handful).
+MAX_DIGITS = 100
+_LONG_NUMBER = re.compile(rf"(?<!\d)\d{{{MAX_DIGITS + 1}}}")  # tried only where a run of digits starts: linear
 _FENCE = re.compile(r"^\s*```[\w+-]*\s*$", re.MULTILINE)
 _SLACK_LINK = re.compile(r"<((?:https?|mailto):[^|>]+)(?:\|[^>]*)?>")
 
@@ -87,6 +90,10 @@ def parse(source: Source, max_bytes: int = MAX_CONFIG_BYTES) -> Parsed:
     kind = _format_by_name(source.name) or _format_by_content(source.text)
     if kind is None:
         raise CheckError(ProblemKind.UNKNOWN_FORMAT, name=source.name)
+    if long_number := _LONG_NUMBER.search(source.text):
+        # Python refuses int() beyond 4.300 digits with a ValueError inside every parser; no config has such a number
+        line = source.text.count("\n", 0, long_number.start()) + 1
+        raise CheckError(ProblemKind.UNREADABLE, name=source.name, line=line, detail="long_number")
     return _PARSERS[kind](source)
 
 
@@ -159,8 +166,9 @@ class _BoundedLoader(yaml.SafeLoader):
 
 
 def _parse_yaml(source: Source) -> Parsed:
-    loader = _BoundedLoader(source.text)
+    loader = None
     try:
+        loader = _BoundedLoader(source.text)  # its reader already refuses control characters
         data = loader.get_single_data()
     except CheckError as error:
         raise CheckError(error.kind, name=source.name, **error.ctx) from None
@@ -176,7 +184,8 @@ def _parse_yaml(source: Source) -> Parsed:
     except RecursionError:
         raise CheckError(ProblemKind.UNREADABLE, name=source.name, line=None, detail="nesting") from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     return Parsed(source, Format.YAML, _mapping(data, source))
 
 

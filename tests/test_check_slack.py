@@ -1,0 +1,200 @@
+"""Config checks in Slack over real HTTP with signed requests: ``/effbatch prüfe``, the shortcut, the form, sharing."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from slack_http import command, interaction, opened_view
+
+import slack_payloads
+from bot_process import BotProcess
+from fake_slack import FakeWebAPI, Reply
+from slack_checks import all_text, assert_valid_message
+
+#: A Megatron-LM launch line as Slack sends it from a code block: fenced, with && escaped.
+LAUNCH = (
+    "```cd /work &amp;&amp; torchrun --nnodes 2 --nproc-per-node 8 pretrain_gpt.py \\\n"
+    "  --tensor-model-parallel-size 2 --micro-batch-size 2 --global-batch-size 256 --seq-length 4096```"
+)
+#: An axolotl config (examples/llama-3/lora-8b.yml's batch keys): axolotl needs the world size from outside.
+AXOLOTL = (
+    "```\nbase_model: NousResearch/Meta-Llama-3-8B\nsequence_len: 4096\nmicro_batch_size: 2\n"
+    "gradient_accumulation_steps: 4\n```"
+)
+
+
+@pytest.fixture(autouse=True)
+def api(slack_api: FakeWebAPI) -> FakeWebAPI:
+    slack_api.reset()
+    return slack_api
+
+
+def shortcut(bot: BotProcess, api: FakeWebAPI, text: str, thread_ts: str | None = None) -> tuple[int, Any]:
+    return interaction(bot, slack_payloads.message_shortcut(text, api.response_url("shortcut"), thread_ts))
+
+
+def share_button(payload: dict[str, Any]) -> dict[str, Any]:
+    actions = next(block for block in payload["blocks"] if block["type"] == "actions")
+    return next(element for element in actions["elements"] if element["action_id"] == "check_share")
+
+
+def test_check_command_answers_a_pasted_launch_line_in_the_channel(bot: BotProcess, api: FakeWebAPI) -> None:
+    """2 × 8 GPUs, TP 2: d = 8, a = 256 / (2 · 8) = 16, B = 256, T = 1.048.576 – in the acknowledgement."""
+    status, payload = command(bot, api, f"prüfe {LAUNCH}")
+    assert status == 200
+    assert_valid_message(payload)
+    assert payload["response_type"] == "in_channel"
+    assert payload["text"].startswith("Megatron-LM: effektive Batch-Größe 256 Sequenzen")
+    text = all_text(payload)
+    for fragment in ("d = Welt / (TP · PP · CP) = 16 / (2 · 1 · 1) = 8", "a = B / (b · d) = 256 / (2 · 8) = 16"):
+        assert fragment in text
+    assert "1.048.576" in text
+    assert not api.method_calls("views.open")
+
+
+def test_check_command_with_a_refused_config_names_the_rule_and_the_fix(bot: BotProcess, api: FakeWebAPI) -> None:
+    """A global batch 250 that 2 · 8 does not divide: Megatron's own message and 240 or 256."""
+    _, payload = command(bot, api, "pruefe " + LAUNCH.replace("256", "250"))
+    assert_valid_message(payload)
+    text = all_text(payload)
+    assert "global batch size (250) is not divisible by micro batch size (2) times data parallel size (8)" in text
+    assert "240 oder 256" in text
+
+
+def test_check_command_without_world_size_opens_the_form(bot: BotProcess, api: FakeWebAPI) -> None:
+    """axolotl without gpus=: a modal asks for nodes × GPUs; submitted 2 × 4, B = 2 · 8 · 4 = 64 to response_url."""
+    status, body = command(bot, api, f"check {AXOLOTL}")
+    assert (status, body) == (200, None)
+    view = opened_view(api)
+    assert view["callback_id"] == "effbatch_check_world"
+    assert "axolotl" in all_text(view)
+    status, body = interaction(bot, slack_payloads.view_submission(view, {"nodes": "2", "per_node": "4"}))
+    assert (status, body) == (200, None)
+    name, answer = api.next_response()
+    assert name == "cmd"
+    assert_valid_message(answer)
+    assert answer["response_type"] == "in_channel"
+    text = all_text(answer)
+    assert "axolotl: effektive Batch-Größe 64 Sequenzen" in text
+    assert "2 × 4 GPUs" in text  # where the world size came from
+
+
+def test_world_form_refuses_what_is_not_a_count(bot: BotProcess, api: FakeWebAPI) -> None:
+    """0 GPUs per node: the form stays open with an error on that field, nothing is posted."""
+    command(bot, api, f"prüfe {AXOLOTL}")
+    status, body = interaction(bot, slack_payloads.view_submission(opened_view(api), {"per_node": "0"}))
+    assert status == 200
+    assert body["response_action"] == "errors"
+    assert set(body["errors"]) == {"per_node"}
+    assert api.responses.empty()
+
+
+def test_world_form_starts_from_what_the_script_names(bot: BotProcess, api: FakeWebAPI) -> None:
+    """GPUS_PER_NODE=4 without a node count: the form asks, prefilled with 1 × 4."""
+    script = "GPUS_PER_NODE=4\npython pretrain_gpt.py --micro-batch-size 1 --global-batch-size 32"
+    command(bot, api, f"prüfe ```{script}```")
+    values = slack_payloads.form_state(opened_view(api))
+    assert (values["nodes"]["value"]["value"], values["per_node"]["value"]["value"]) == ("1", "4")
+
+
+def test_check_command_with_gpus_answers_at_once(bot: BotProcess, api: FakeWebAPI) -> None:
+    """prüfe gpus=8 and the axolotl config: B = 2 · 8 · 4 = 64 without a form."""
+    _, payload = command(bot, api, f"prüfe gpus=8 {AXOLOTL}")
+    assert "axolotl: effektive Batch-Größe 64 Sequenzen" in all_text(payload)
+    assert not api.method_calls("views.open")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("prüfe", "So prüfst du eine Konfiguration"),  # nothing pasted
+        ("prüfe ```hello world```", "Format"),  # not a config
+        ("prüfe ```a: !!python/object/apply:os.system [ls]```", "Python-Tag"),  # never executed
+    ],
+)
+def test_check_command_refusals_are_private_and_specific(
+    bot: BotProcess, api: FakeWebAPI, text: str, expected: str
+) -> None:
+    """What cannot be checked is answered only to the caller, in German, saying why."""
+    _, payload = command(bot, api, text)
+    assert_valid_message(payload)
+    assert payload["response_type"] == "ephemeral"
+    assert expected in all_text(payload)
+
+
+def test_shortcut_answers_privately_and_shares_in_the_thread(bot: BotProcess, api: FakeWebAPI) -> None:
+    """The shortcut's answer goes to the clicker only; "Im Thread teilen" posts it in the message's thread."""
+    status, body = shortcut(bot, api, LAUNCH)
+    assert (status, body) == (200, None)
+    name, answer = api.next_response()
+    assert name == "shortcut"
+    assert_valid_message(answer)
+    assert answer["response_type"] == "ephemeral"
+    assert "Megatron-LM: effektive Batch-Größe 256 Sequenzen" in all_text(answer)
+    button = share_button(answer)
+    assert button["text"]["text"] == "Im Thread teilen"
+
+    status, _ = interaction(bot, slack_payloads.block_actions(button, api.response_url("share"), block_id="choices"))
+    assert status == 200
+    [posted] = api.method_calls("chat.postMessage")
+    assert (posted["channel"], posted["thread_ts"]) == (slack_payloads.CHANNEL_ID, "1700000005.000500")
+    blocks = json.loads(posted["blocks"]) if isinstance(posted["blocks"], str) else posted["blocks"]
+    shared = {"text": posted["text"], "blocks": blocks}
+    assert_valid_message(shared, posted=True)
+    assert "a = B / (b · d) = 256 / (2 · 8) = 16" in all_text(shared)
+    assert "Im Thread teilen" not in all_text(shared)  # the shared answer has no button of its own
+    name, confirmation = api.next_response()
+    assert (name, confirmation["text"], confirmation["response_type"]) == ("share", "Im Thread geteilt.", "ephemeral")
+
+
+def test_shortcut_in_a_thread_shares_into_that_thread(bot: BotProcess, api: FakeWebAPI) -> None:
+    """A message inside a thread: the answer goes to the thread's parent, not a new thread."""
+    shortcut(bot, api, LAUNCH, thread_ts="1699999999.000100")
+    _, answer = api.next_response()
+    interaction(bot, slack_payloads.block_actions(share_button(answer), api.response_url("share"), "choices"))
+    assert api.method_calls("chat.postMessage")[-1]["thread_ts"] == "1699999999.000100"
+
+
+def test_shortcut_without_world_size_asks_then_answers_privately(bot: BotProcess, api: FakeWebAPI) -> None:
+    """The form comes with the shortcut's trigger; the answer after it is private and can be shared."""
+    shortcut(bot, api, AXOLOTL)
+    view = opened_view(api)
+    assert api.method_calls("views.open")[-1]["trigger_id"] == "1337.46.mno"
+    interaction(bot, slack_payloads.view_submission(view, {"nodes": "1", "per_node": "8"}))
+    name, answer = api.next_response()
+    assert (name, answer["response_type"]) == ("shortcut", "ephemeral")
+    assert "axolotl: effektive Batch-Größe 64 Sequenzen" in all_text(answer)
+    interaction(bot, slack_payloads.block_actions(share_button(answer), api.response_url("share"), "choices"))
+    shared = api.method_calls("chat.postMessage")[-1]
+    assert "64" in shared["text"]
+    assert "1 × 8 GPUs" in json.dumps(shared["blocks"], ensure_ascii=False)  # the world size travels along
+
+
+def test_shortcut_on_a_message_without_a_config(bot: BotProcess, api: FakeWebAPI) -> None:
+    """A chat message: a private German answer saying what the shortcut reads, no form."""
+    shortcut(bot, api, "Wann startet der Lauf?")
+    _, answer = api.next_response()
+    assert answer["response_type"] == "ephemeral"
+    assert "Format" in all_text(answer)
+    assert not api.method_calls("views.open")
+
+
+def test_share_when_the_bot_is_not_in_the_channel(bot: BotProcess, api: FakeWebAPI) -> None:
+    """chat.postMessage says not_in_channel: the clicker is told how to invite the bot."""
+    shortcut(bot, api, LAUNCH)
+    _, answer = api.next_response()
+    api.script("chat.postMessage", Reply(body={"ok": False, "error": "not_in_channel"}))
+    interaction(bot, slack_payloads.block_actions(share_button(answer), api.response_url("share"), "choices"))
+    _, told = api.next_response()
+    assert "/invite @effbatch" in told["text"]
+    assert told["response_type"] == "ephemeral"
+
+
+def test_forged_share_value_posts_nothing(bot: BotProcess, api: FakeWebAPI) -> None:
+    """A signed click with a value the bot did not make is acknowledged and ignored."""
+    forged = {"action_id": "check_share", "text": {"type": "plain_text", "text": "x"}, "value": "z1:AAAA"}
+    status, _ = interaction(bot, slack_payloads.block_actions(forged, api.response_url("share"), "choices"))
+    assert status == 200
+    assert not api.method_calls("chat.postMessage")
