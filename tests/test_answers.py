@@ -109,7 +109,13 @@ def test_short_help_shows_usage_and_examples() -> None:
     assert kind == "help"
     assert payload["response_type"] == "ephemeral"
     text = all_text(payload)
-    for fragment in ("`/effbatch b d a [L]`", "privat", "`vs`", "`/effbatch hilfe schlüssel`"):
+    for fragment in (
+        "`/effbatch b d a [L]`",
+        "privat",
+        "`vs`",
+        "`/effbatch hilfe schlüssel`",
+        "`/effbatch prüfe [gpus=64]`",
+    ):
         assert fragment in text
     assert "`mbs`" not in text  # the key table is the other help
     assert len(text) < 2500

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+import yaml
 
 from bot.serving.cli import main
 
@@ -141,3 +142,23 @@ def test_stdin_and_a_file_too_large(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert "zu groß" in result.stderr
     assert "höchstens 1\xa0MiB" in result.stderr  # Babel keeps number and unit together
+
+
+def test_each_file_on_its_own_with_the_worst_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
+    """--each: every file its own run, unrelated files skipped with a note, exit 1 from the refused one."""
+    pyproject = str(Path(__file__).resolve().parent.parent / "pyproject.toml")
+    names = [config("ds_consistent.json"), config("ds_mismatch.json"), pyproject]
+    code, out, err = run(capsys, "--each", "--world-size", "8", "--json", *names)
+    assert code == 1
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert [line["ok"] for line in lines] == [True, False]
+    for line in lines:
+        jsonschema.validate(line, SCHEMA)
+    assert "pyproject.toml: keine Batch-Einstellungen eines Frameworks gefunden – übersprungen" in err
+
+
+def test_pre_commit_hook_runs_the_installed_command() -> None:
+    """.pre-commit-hooks.yaml names the console script and --each, so a repository's file list works."""
+    [hook] = yaml.safe_load((Path(__file__).resolve().parent.parent / ".pre-commit-hooks.yaml").read_text())
+    assert (hook["id"], hook["entry"], hook["language"]) == ("effbatch-check", "effbatch check --each", "python")
+    assert main([*hook["entry"].split()[1:], "--world-size", "8", config("ds_consistent.json")]) == 0

@@ -162,7 +162,8 @@ def test_app_home_is_published(bot: BotProcess, api: FakeWebAPI) -> None:
         "`B = b · d · a = 8 × 64 × 4 = 2.048 Sequenzen`",
         "d = GPUs / (TP · PP · CP · SP)",
         "feste (gepackte) Sequenzlängen",
-        "wie dein Framework Micro-Batches und Akkumulation zählt",
+        "Jedes Framework zählt Micro-Batches und Akkumulation anders",
+        "„Batch-Konfig prüfen“ im Menü einer Nachricht",
         "`/effbatch 8 64 4 4096 vs d=512 lr=3e-4`",
     ):
         assert fragment in text

@@ -18,6 +18,7 @@ class GermanArgumentParser(argparse.ArgumentParser):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(add_help=False, formatter_class=_GermanHelpFormatter, **kwargs)
         self._optionals.title = texts.OPTIONS_TITLE
+        self._positionals.title = texts.POSITIONALS_TITLE
         self.add_argument("-h", "--help", action="help", help=texts.HELP_OPTION)
 
     def error(self, message: str) -> NoReturn:

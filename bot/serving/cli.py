@@ -85,14 +85,32 @@ def _print_json(text: str) -> int:
 
 
 def run_check(argv: list[str]) -> int:
-    """``effbatch check``: exit 0 when consistent, 1 with an error finding, 2 when it cannot be checked."""
+    """``effbatch check``: exit 0 when consistent, 1 with an error finding, 2 when it cannot be checked.
+
+    The files together are one run (a Trainer's arguments beside its DeepSpeed JSON); with ``--each``
+    every file is its own, files without any framework's batch settings are skipped, and the exit
+    code is the worst (pre-commit and CI pass whole lists of files).
+    """
     args = _check_parser().parse_args(argv)
     try:
         world = _world(args)
-        sources = [_source(name) for name in args.files]
+    except _UsageError as error:
+        return _refuse(str(error), args.json)
+    if not args.each:
+        return _check_files(args.files, world, args)
+    codes = [_check_files([name], world, args, skip_unrelated=True) for name in args.files]
+    return max(codes)
+
+
+def _check_files(names: list[str], world: World | None, args: argparse.Namespace, skip_unrelated: bool = False) -> int:
+    try:
+        sources = [_source(name) for name in names]
         framework = Framework(args.framework) if args.framework else None
         check = check_config(sources, world, framework, max_bytes=MAX_FILE_BYTES)
     except CheckError as error:
+        if skip_unrelated and error.kind in _UNRELATED:
+            print(texts.CHECK_SKIPPED.format(name=names[0]), file=sys.stderr)
+            return 0
         return _refuse(problem_text(error), args.json)
     except _UsageError as error:
         return _refuse(str(error), args.json)
@@ -101,6 +119,10 @@ def run_check(argv: list[str]) -> int:
     else:
         print(for_terminal(plain_text(check_answer(check, Visibility.IN_CHANNEL).document, choices=False)))
     return 0 if check.ok else EXIT_FINDINGS
+
+
+#: With ``--each``: a file that is no training config at all is skipped, not refused.
+_UNRELATED = frozenset({ProblemKind.UNKNOWN_FORMAT, ProblemKind.NOTHING_TO_CHECK, ProblemKind.EMPTY})
 
 
 class _UsageError(ValueError):
@@ -115,6 +137,7 @@ def _check_parser() -> GermanArgumentParser:
     parser.add_argument("--nproc-per-node", type=int, help=texts.CHECK_PER_NODE_HELP)
     parser.add_argument("--framework", choices=[f.value for f in Framework], help=texts.CHECK_FRAMEWORK_HELP)
     parser.add_argument("--json", action="store_true", help=texts.CHECK_JSON_HELP)
+    parser.add_argument("--each", action="store_true", help=texts.CHECK_EACH_HELP)
     return parser
 
 

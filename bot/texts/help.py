@@ -19,6 +19,9 @@ USAGE = (
     f"`{COMMAND} b=8 d=64 a=4 L=4096` – benannt, in beliebiger Reihenfolge, auch nach den Zahlen",
     f"`{COMMAND} 8 64 4 4096 vs d=512` – zwei Setups vergleichen; was nach `vs` fehlt, gilt aus dem ersten weiter",
     f"`{COMMAND}` – ohne Werte öffnet sich ein Formular",
+    f"`{COMMAND} prüfe [gpus=64]` und eine Konfiguration oder Startzeile (gern als Codeblock) – ich sage, mit "
+    "welcher Batch-Größe DeepSpeed, Hugging Face, Megatron-LM, NeMo, torchtitan, nanoGPT, axolotl oder OLMo "
+    "wirklich trainieren; im Menü einer Nachricht heißt das „Batch-Konfig prüfen“",
 )
 EXAMPLES_TITLE = "Beispiele"
 EXAMPLES = (
@@ -122,9 +125,9 @@ HOME_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "• `sp=` ist DeepSpeed-Ulysses' Sequenz-Parallelität und teilt d; Megatrons `--sequence-parallel` "
             "läuft auf den TP-Rängen mit und teilt nichts – nicht doppelt abziehen.",
             "• Tokens setzen feste (gepackte) Sequenzlängen voraus; mit Padding oder variabler Länge sind es weniger.",
-            "• Prüfe, wie dein Framework Micro-Batches und Akkumulation zählt: DeepSpeed, Megatron-LM, Hugging Face "
-            "Trainer und nanoGPT benennen und teilen sie unterschiedlich (nanoGPT teilt die Akkumulation z. B. durch "
-            "die Zahl der GPUs).",
+            "• Jedes Framework zählt Micro-Batches und Akkumulation anders (nanoGPT teilt die Akkumulation z. B. "
+            f"durch die Zahl der GPUs, OLMo rundet still ab): `{COMMAND} prüfe` mit deiner Konfiguration rechnet "
+            "nach den Regeln deines Frameworks.",
         ),
     ),
     (
@@ -149,6 +152,8 @@ HOME_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
             f"• Wie viele Schritte sind 2 Billionen Tokens? `{COMMAND} 8 64 4 4096 budget=2Bio`",
             f"• Aktivierungsspeicher je Gerät: `{COMMAND} 8 64 4 act=1,5GiB`",
             f"• Lernrate beim Skalieren: `{COMMAND} 8 64 4 4096 vs d=512 lr=3e-4`",
+            f"• Welche Batch-Größe nutzt meine Konfiguration wirklich? `{COMMAND} prüfe gpus=64` und die Datei, "
+            "oder „Batch-Konfig prüfen“ im Menü einer Nachricht",
             f"• Alles Weitere: `{COMMAND} hilfe`",
         ),
     ),

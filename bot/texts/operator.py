@@ -37,6 +37,7 @@ ALLOWED = {
 
 USAGE_PREFIX = "Aufruf: "
 OPTIONS_TITLE = "Optionen"
+POSITIONALS_TITLE = "Argumente"
 HELP_OPTION = "diese Hilfe zeigen und beenden"
 ARGUMENT_ERROR = "{prog}: Fehler: {message}\n"
 #: argparse's English messages (as Python 3.11 words them) and their German wording.
@@ -69,7 +70,9 @@ CHECK_WORLD_HELP = "Zahl der GPUs (Prozesse) insgesamt, wenn keine Startzeile si
 CHECK_NODES_HELP = "Knoten, mit --nproc-per-node statt --world-size"
 CHECK_PER_NODE_HELP = "GPUs je Knoten, mit --nnodes"
 CHECK_FRAMEWORK_HELP = "Framework statt der Erkennung am Inhalt"
-CHECK_JSON_HELP = "ein JSON-Objekt statt Text (Schema: schema/effbatch.schema.json)"
+CHECK_JSON_HELP = "ein JSON-Objekt statt Text (Schema: schema/effbatch.schema.json); mit --each eins je Zeile"
+CHECK_EACH_HELP = "jede Datei für sich prüfen (pre-commit, CI); Dateien ohne Batch-Einstellungen werden übersprungen"
+CHECK_SKIPPED = "{name}: keine Batch-Einstellungen eines Frameworks gefunden – übersprungen"
 CHECK_WORLD_BOTH = "--world-size oder --nnodes mit --nproc-per-node, nicht beides"
 CHECK_WORLD_PAIR = "--nnodes und --nproc-per-node gehören zusammen"
 CHECK_NOT_POSITIVE = "{option} braucht eine ganze Zahl ab 1"
