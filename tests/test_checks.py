@@ -323,7 +323,31 @@ SCRIPT_CASES = [
         "  pretrain_gpt.py --micro-batch-size 1 --global-batch-size 8 ; echo done",
         (2, 2, 1, 4, 8, None, None),
     ),
+    # torchrun -m package.module (Megatron-LM examples/inference/*.sh): the module is the program.
+    (
+        "torchrun --nproc-per-node 4 -m examples.pretrain --micro-batch-size 2 --global-batch-size 32",
+        (4, 4, 2, 4, 32, None, None),
+    ),
 ]
+
+# Files that only define the flags, in the shape of Megatron-LM's examples/post_training/modelopt/conf/*.sh
+# (a string a launcher sources) and examples/megatron_fsdp/*.sh (an array run later through bash -c).
+DEFINED_CASES = [
+    ('MODEL_ARGS=" \\\n    --micro-batch-size 2 \\\n    --seq-length 4096 \\\n"\n', (16, 16, 2, 1, 32, 4096, 131072)),
+    (
+        "MBS=${MBS:-4}\nARGS=(\n  --micro-batch-size ${MBS}\n  --global-batch-size 256\n)\n"
+        'CMD="python pretrain_gpt.py ${ARGS[@]}"\nbash -c "${CMD}"\n',
+        (16, 16, 4, 4, 256, None, None),
+    ),
+]
+
+
+@pytest.mark.parametrize(("script", "expected"), DEFINED_CASES)
+def test_flags_defined_but_not_run_in_the_file(script: str, expected: tuple[int | None, ...]) -> None:
+    """No command carries the flags: those in the file's arrays and variables are checked."""
+    check = pasted(script, world=16)
+    assert check.framework is Framework.MEGATRON
+    assert numbers(check) == expected
 
 
 @pytest.mark.parametrize(("script", "expected"), SCRIPT_CASES)

@@ -144,11 +144,16 @@ def program_flags(
     parsed: Parsed, marker: Iterable[str], arity: Mapping[str, int] | None = None
 ) -> dict[str, list[str]]:
     """The flags of the training program in a launch line or script (empty for other formats)."""
-    found = main_command(parsed, marker)
-    if found is None:
-        return {}
-    _, launch = found
-    return flags(launch.arguments, arity)
+    command = main_command(parsed, marker)
+    found = flags(command[1].arguments, arity) if command else {}
+    markers = set(marker)
+    if parsed.script is None or not markers or markers & set(found):
+        return found
+    # no command carries them: a file that only defines the flags (a conf file a launcher sources, or a
+    # command built in a string and run by ``bash -c``): the flags in its arrays and variables
+    groups = [*parsed.script.arrays.values(), *(value.split() for value in parsed.script.variables.values())]
+    defined = flags(tuple(word for group in groups if any(w.startswith("--") for w in group) for word in group), arity)
+    return defined if markers & set(defined) else found
 
 
 def launched_world(sources: Iterable[Parsed]) -> World | None:

@@ -41,7 +41,8 @@ def check(sources: list[Parsed], world: World | None) -> Check:
     values = {key: reading.key(config, key, auto=True) for key in (TRAIN, MICRO, ACCUMULATION)}
     if AUTO in values.values():
         keys = [key for key, value in values.items() if value == AUTO]
-        reading.finding(Level.ERROR, Rule.DEEPSPEED_AUTO_ALONE, keys=keys)
+        # a config written for the Hugging Face Trainer: only a pitfall when DeepSpeed is launched without it
+        reading.finding(Level.WARNING, Rule.DEEPSPEED_AUTO_ALONE, keys=keys)
         return Check(**check_data(Framework.DEEPSPEED, reading, world, **_nothing()))
     train, micro, accumulation = (positive(values[k], k, config.where(k)) for k in (TRAIN, MICRO, ACCUMULATION))
     sequence_parallel = positive(reading.key(config, SEQUENCE_PARALLEL), SEQUENCE_PARALLEL, config.source.name) or 1

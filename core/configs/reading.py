@@ -290,7 +290,9 @@ def detect(parsed: list[Parsed]) -> Framework:
 def _framework_of(parsed: Parsed) -> Framework | None:
     data = parsed.data
     if parsed.format is Format.SHELL and parsed.script is not None:
-        words = {word.split("=", 1)[0] for command in parsed.script.commands for word in command.words}
+        script = parsed.script
+        defined = [*script.arrays.values(), *(value.split() for value in script.variables.values())]
+        words = {word.split("=", 1)[0] for group in [*(c.words for c in script.commands), *defined] for word in group}
         if words & _MEGATRON_FLAGS:
             return Framework.MEGATRON
         if {"--per_device_train_batch_size", "--per-device-train-batch-size"} & words:

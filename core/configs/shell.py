@@ -245,6 +245,9 @@ def split_launch(words: tuple[str, ...]) -> Launch:
     options: dict[str, str] = {}
     if launcher is not None:
         while index < len(words) and words[index].startswith("-"):
+            if words[index] in ("-m", "--module"):  # torchrun -m package.module: the next word is the program
+                index += 1
+                break
             key, has_value, value = words[index].partition("=")
             following = words[index + 1] if not has_value and index + 1 < len(words) else "-"
             takes = not _looks_like_program(following) or key in ("--nproc_per_node", "--nproc-per-node")
