@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from large_configs import large_configs
 
 from core.configs import (
     Check,
@@ -500,3 +501,14 @@ def test_nanogpt_config_is_read_not_run() -> None:
         pasted("batch_size = __import__('os').getpid()\nblock_size = 1024\ngradient_accumulation_steps = 8\n", 8)
     assert raised.value.kind is ProblemKind.BAD_VALUE
     assert raised.value.ctx["value"] == "__import__('os').getpid()"
+
+
+# Just under the 64 KiB cap (tests/large_configs.py): (name, world, B). How fast is `make bench`'s business.
+LARGE_CASES = [("megatron", None, 128), ("olmo", 24, 1008), ("deepspeed", 8, 256), ("torchtitan", 8, 128)]
+
+
+@pytest.mark.parametrize(("name", "world", "batch"), LARGE_CASES)
+def test_configs_near_the_size_cap_are_checked(name: str, world: int | None, batch: int) -> None:
+    """Long data lists, arrays and sections do not change the numbers read."""
+    given = World(world, "--world-size") if world else None
+    assert check_config([large_configs()[name]], given).global_batch == batch

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shlex
 import unicodedata
 
 from hypothesis import assume, given, settings
@@ -24,6 +25,7 @@ from core import (
     compute,
     parse_command,
 )
+from core.configs.shell import split_words
 from core.parser import KEY_ALIASES
 
 from slack_checks import assert_valid_message
@@ -95,3 +97,21 @@ def test_doubling_any_factor_doubles_the_result(setup: BatchSetup, factor: str) 
     assert after.global_batch == before.global_batch * (1 if factor == "seq_len" else 2)
     if before.tokens_per_step is not None:
         assert after.tokens_per_step == 2 * before.tokens_per_step
+
+
+def _shlex_words(text: str, punctuation: bool) -> list[str]:
+    """The standard library's POSIX shell lexer: the oracle for effbatch's faster word splitting."""
+    lexer = shlex.shlex(text, posix=True, punctuation_chars=";&|" if punctuation else "")
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    try:
+        return list(lexer)
+    except ValueError:  # an unbalanced quote: both split at white space
+        return text.split()
+
+
+@settings(max_examples=3000, deadline=None, database=None)
+@given(st.text(alphabet=" \t\nab-=$\"'\\;&|()", max_size=40), st.booleans())
+def test_launch_lines_split_into_words_as_shlex_does(text: str, punctuation: bool) -> None:
+    """Quotes, escapes and ; && | in launch scripts give the words Python's shlex gives."""
+    assert split_words(text, punctuation) == _shlex_words(text, punctuation)
