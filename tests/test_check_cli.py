@@ -55,8 +55,7 @@ def test_text_answer_shows_the_formula_findings_and_where_values_came_from(capsy
     assert "Effektive Batch-Größe (B): 1.008" in out
     assert "1.024 // 24 = 42" in out
     assert "global_train_batch_size = 1.008 oder 1.032" in out
-    assert f"{config('olmo.yaml')}:6" in out  # global_train_batch_size is on line 6
-    assert "/effbatch" not in out  # a terminal has no slash command
+    assert "olmo.yaml:6)" in out  # global_train_batch_size is on line 6
 
 
 def test_refusal_goes_to_stderr_in_german(capsys: pytest.CaptureFixture[str]) -> None:
@@ -162,3 +161,12 @@ def test_pre_commit_hook_runs_the_installed_command() -> None:
     [hook] = yaml.safe_load((Path(__file__).resolve().parent.parent / ".pre-commit-hooks.yaml").read_text())
     assert (hook["id"], hook["entry"], hook["language"]) == ("effbatch-check", "effbatch check --each", "python")
     assert main([*hook["entry"].split()[1:], "--world-size", "8", config("ds_consistent.json")]) == 0
+
+
+def test_paths_that_contain_the_command_stay_as_they_are(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A checkout under /tmp/effbatch-ci: the terminal spelling of /effbatch does not eat into the file's path."""
+    folder = tmp_path / "effbatch-ci"
+    folder.mkdir()
+    (folder / "olmo.yaml").write_text((CONFIGS / "olmo.yaml").read_text())
+    _, out, _ = run(capsys, str(folder / "olmo.yaml"), "--world-size", "24")
+    assert "effbatch-ci/olmo.yaml:6)" in out  # a long path keeps its end: the file and the line

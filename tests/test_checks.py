@@ -417,7 +417,15 @@ PASTED_CASES = [
         (1, 1, 4, 7, 28, 2048, 57344),
         {Rule.AXOLOTL_FLOORED},
     ),
-    # Hugging Face flags in a launch line with a DeepSpeed file beside it that contradicts them.
+    # OLMo's keys in JSON (a config dumped by a script) read as its YAML would be.
+    (
+        '{"global_train_batch_size": 1024, "device_train_microbatch_size": 4}',
+        64,
+        Framework.OLMO,
+        (64, 64, 4, 4, 1024, None, None),
+        set(),
+    ),
+    # Hugging Face flags in an accelerate launch line: the world size from --num_processes (the total).
     (
         "accelerate launch --num_processes 4 train.py --per_device_train_batch_size 8 --gradient_accumulation_steps 2",
         None,

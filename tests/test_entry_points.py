@@ -140,6 +140,21 @@ def test_console_answers_typed_commands(env: dict[str, str], tmp_path: Path) -> 
     assert "B = b · d · a = 1 × 1 × 1" not in out  # nothing after exit
 
 
+def test_console_checks_a_pasted_launch_line(env: dict[str, str], tmp_path: Path) -> None:
+    """/effbatch prüfe in the console: the same check as in Slack, laid out as text; without GPUs, what to add."""
+    line = "torchrun --nproc-per-node 8 pretrain_gpt.py --micro-batch-size 2 --global-batch-size 64 --seq-length 4096"
+    olmo = '{"global_train_batch_size": 1024, "device_train_microbatch_size": 4}'
+    session = f"/effbatch prüfe {line}\n/effbatch prüfe {olmo}\nexit\n"
+    result = run_script("effbatch-bot", env=env, cwd=tmp_path, stdin=session)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Megatron-LM: effektive Batch-Größe 64 Sequenzen" in out
+    assert "a = B / (b · d) = 64 / (2 · 8) = 4" in out
+    assert "Tokens je Optimierer-Schritt (T): 262.144" in out
+    assert "Für OLMo brauche ich die Zahl der GPUs" in out
+    assert "/effbatch prüfe gpus=64" in out
+
+
 def test_console_reads_dotenv(tmp_path: Path, env: dict[str, str]) -> None:
     """Settings come from .env in the working directory: here, private answers by default."""
     (tmp_path / ".env").write_text("EFFBATCH_RESPONSE_TYPE=ephemeral\n")

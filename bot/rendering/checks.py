@@ -217,7 +217,9 @@ def _reads(check: Check) -> tuple[Bullet | str, ...]:
     """Each value read and where from; long values shortened and a long list counted, so Slack takes the section."""
     lines: list[Bullet | str] = [
         Bullet(
-            texts.READ_LINE.format(key=_shortened(r.key), value=_shortened(_shown(r.value)), where=_shortened(r.where))
+            texts.READ_LINE.format(
+                key=_shortened(r.key), value=_shortened(_shown(r.value)), where=_shortened(r.where, keep_end=True)
+            )
         )
         for r in check.read[:MAX_READS_SHOWN]
     ]
@@ -226,8 +228,11 @@ def _reads(check: Check) -> tuple[Bullet | str, ...]:
     return tuple(lines)
 
 
-def _shortened(text: str, limit: int = 80) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def _shortened(text: str, limit: int = 80, *, keep_end: bool = False) -> str:
+    """``text`` cut to ``limit`` characters; a place keeps its end (the file's name and line)."""
+    if len(text) <= limit:
+        return text
+    return "…" + text[1 - limit :] if keep_end else text[: limit - 1] + "…"
 
 
 def _steps(phase: Phase) -> int | None:

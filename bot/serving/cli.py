@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from collections.abc import Callable
 from importlib.metadata import version
@@ -60,8 +61,11 @@ def _run(words: list[str]) -> int:
 
 
 def for_terminal(text: str) -> str:
-    """In a terminal the command is ``effbatch``, not Slack's ``/effbatch``."""
-    return text.replace(COMMAND, PROGRAM)
+    """In a terminal the command is ``effbatch``, not ``/effbatch``; a path such as ``/tmp/effbatch-ci`` stays."""
+    return _SLASH_COMMAND.sub(PROGRAM, text)
+
+
+_SLASH_COMMAND = re.compile(rf"(?<![\w./-]){re.escape(COMMAND)}(?![\w./-])")
 
 
 def json_answer(text: str) -> dict[str, Any]:

@@ -18,7 +18,9 @@ SEQ_LEN_KEYS = ("model.encoder_seq_length", "model.seq_length", "model.data.seq_
 
 
 def check(sources: list[Parsed], world: World | None) -> Check:
-    parsed = next((p for p in sources if p.format is Format.YAML and isinstance(p.data.get("model"), dict)), None)
+    parsed = next(
+        (p for p in sources if p.format in (Format.YAML, Format.JSON) and isinstance(p.data.get("model"), dict)), None
+    )
     if parsed is None:
         raise CheckError(ProblemKind.NOTHING_TO_CHECK, names=[p.source.name for p in sources])
     reading = Reading(Framework.NEMO)

@@ -15,7 +15,9 @@ from core.configs.reading import Format, Parsed
 
 
 def check(sources: list[Parsed], world: World | None) -> Check:
-    parsed = next((p for p in sources if p.format is Format.YAML and "global_train_batch_size" in p.data), None)
+    parsed = next(
+        (p for p in sources if p.format in (Format.YAML, Format.JSON) and "global_train_batch_size" in p.data), None
+    )
     if parsed is None:
         raise CheckError(ProblemKind.NOTHING_TO_CHECK, names=[p.source.name for p in sources])
     reading = Reading(Framework.OLMO)
