@@ -121,6 +121,15 @@ FILE_CASES = [
     (("nemo.yaml",), None, Framework.NEMO, (16, 8, 2, 16, 256, 4096, 1048576), set()),
     # torchtitan/distributed/parallel_dims.py: shard -1 is the rest, 8 / 2 = 4; a = 128 / (8 · 4) = 4.
     (("torchtitan.toml",), 8, Framework.TORCHTITAN, (8, 4, 8, 4, 128, 8192, 1048576), set()),
+    # torchtitan's config registry (Python, read with ast): d = 32 / 2 = 16, 2 · 8192 tokens a micro-batch,
+    # a = 4Mi / (16.384 · 1 · 16) = 16, B = T / L = 512; the second function is not followed.
+    (
+        ("config_registry.py",),
+        32,
+        Framework.TORCHTITAN,
+        (32, 16, 2, 16, 512, 8192, 4194304),
+        {Rule.TITAN_REGISTRY},
+    ),
     # nanoGPT train.py: gradient_accumulation_steps //= ddp_world_size, 40 / 8 = 5; 12 · 1024 · 40 tokens a step.
     (("train_gpt2.py",), 8, Framework.NANOGPT, (8, 8, 12, 5, 480, 1024, 491520), {Rule.NANOGPT_GLOBAL}),
     # ... and assert gradient_accumulation_steps % ddp_world_size == 0 fails for 40 on 3 GPUs.
@@ -444,6 +453,15 @@ def test_pasted_configs(
     check = pasted(text, world)
     assert check.framework is framework
     assert (numbers(check), codes(check)) == (expected, found)
+
+
+def test_torchtitan_explicit_degrees_name_the_one_world_size_that_fits() -> None:
+    """shard 4 · TP 4 given: only 16 GPUs make ParallelDims valid (with shard -1, any multiple of the rest)."""
+    text = (
+        "[training]\nlocal_batch_size = 8\n[parallelism]\ndata_parallel_shard_degree = 4\ntensor_parallel_degree = 4\n"
+    )
+    [finding] = pasted(text, 8).findings
+    assert (finding.ctx["below"], finding.ctx["above"]) == (16, None)
 
 
 def test_trainer_and_a_contradicting_deepspeed_file() -> None:

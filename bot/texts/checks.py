@@ -151,6 +151,10 @@ FINDINGS: Mapping[Rule, str] = {
     Rule.TITAN_LEGACY: (
         "training.batch_size ist die ältere Schreibweise für local_batch_size = {local}, ohne Akkumulation."
     ),
+    Rule.TITAN_REGISTRY: (
+        "Die Datei definiert {count} Konfigurationen; gelesen habe ich die erste, {function}(). Für eine andere "
+        "füge nur deren Funktion ein."
+    ),
     Rule.NANOGPT_GLOBAL: (
         "gradient_accumulation_steps ist bei nanoGPT global: train.py teilt {configured} durch {world} GPUs, "
         "je GPU also a = {per_gpu} Akkumulationsschritte."

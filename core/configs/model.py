@@ -61,6 +61,7 @@ class Rule(StrEnum):
     TITAN_GBS = "torchtitan/global-batch-size-divisible"
     TITAN_TOKENS = "torchtitan/tokens-per-step-divisible"
     TITAN_LEGACY = "torchtitan/batch-size-is-local"
+    TITAN_REGISTRY = "torchtitan/first-config-of-registry"
     NANOGPT_GLOBAL = "nanogpt/accumulation-is-global"
     NANOGPT_DIVISIBLE = "nanogpt/accumulation-divisible"
     NANOGPT_DEFAULTS = "nanogpt/train-py-defaults"

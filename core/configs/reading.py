@@ -241,7 +241,39 @@ def _parse_python(source: Source) -> Parsed:
                 value = _literal(statement.value, values)
                 # what cannot be read without running it is kept as written, so a check names it instead of a default
                 values[target.id] = value if value is not None else _written(source.text, statement.value)
-    return Parsed(source, Format.PYTHON, values)
+    return Parsed(source, Format.PYTHON, values | _registry_sections(tree, source.text))
+
+
+#: torchtitan's config registries (since February 2026): ``TrainingConfig(...)`` and ``ParallelismConfig(...)``.
+_REGISTRY_SECTIONS = {"TrainingConfig": "training", "ParallelismConfig": "parallelism"}
+
+
+def _registry_sections(tree: ast.Module, text: str) -> dict[str, Any]:
+    """The keyword arguments of the first config function's ``TrainingConfig``/``ParallelismConfig`` calls.
+
+    A registry defines one function per variant; the first is read (``registry_function`` names it,
+    ``registry_functions`` counts them). Only literals and arithmetic; other values kept as written.
+    """
+    functions = [node for node in tree.body if isinstance(node, ast.FunctionDef)]
+    calls = [(f, node) for f in functions for node in ast.walk(f) if isinstance(node, ast.Call)]
+    named = [(f, c, _call_name(c)) for f, c in calls if _call_name(c) in _REGISTRY_SECTIONS]
+    if not named:
+        return {}
+    first = named[0][0]
+    sections: dict[str, Any] = {"registry_function": first.name, "registry_functions": len(functions)}
+    for function, call, name in named:
+        if function is first and _REGISTRY_SECTIONS[name] not in sections:
+            sections[_REGISTRY_SECTIONS[name]] = {
+                k.arg: (v if (v := _literal(k.value, {})) is not None else _written(text, k.value))
+                for k in call.keywords
+                if k.arg is not None
+            }
+    return sections
+
+
+def _call_name(call: ast.Call) -> str:
+    func = call.func
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
 
 
 def _written(text: str, node: ast.expr) -> str:
@@ -319,6 +351,8 @@ def _framework_of(parsed: Parsed) -> Framework | None:
         training = data.get("training")
         return Framework.TORCHTITAN if isinstance(training, dict) else None
     if parsed.format is Format.PYTHON:
+        if isinstance(data.get("training"), dict):
+            return Framework.TORCHTITAN
         known = {"batch_size", "block_size", "gradient_accumulation_steps"}
         return Framework.NANOGPT if known & set(data) else None
     if _HF_KEYS & set(data):

@@ -8,6 +8,9 @@
 - Token-based (main of August 2026, ``trainer.py``): ``num_tokens_per_microbatch_per_dp_rank`` ·
   PP micro-batches · d tokens per accumulation step; ``num_tokens_per_train_step`` (-1: one step)
   must be a multiple of it; ``max_context_length`` is the sequence length.
+- Python config registries (``config_registry.py``, since the refactor): the keyword arguments of
+  ``TrainingConfig(...)`` and ``ParallelismConfig(...)`` in the file's first config function, read
+  with ``ast``; what later functions or assignments change is not followed.
 - ``ParallelDims``: ``data_parallel_shard_degree`` -1 means the rest of the world; replicate · shard
   · CP · TP · PP must equal the world size ("Invalid parallel dims"); d = replicate · shard.
 """
@@ -41,10 +44,15 @@ TOKENS_MESSAGE = (
 
 
 def check(sources: list[Parsed], world: World | None) -> Check:
-    parsed = next((p for p in sources if p.format is Format.TOML and isinstance(p.data.get("training"), dict)), None)
+    parsed = next(
+        (p for p in sources if p.format in (Format.TOML, Format.PYTHON) and isinstance(p.data.get("training"), dict)),
+        None,
+    )
     if parsed is None:
         raise CheckError(ProblemKind.NOTHING_TO_CHECK, names=[p.source.name for p in sources])
     reading = Reading(Framework.TORCHTITAN)
+    if (count := parsed.data.get("registry_functions", 0)) > 1:
+        reading.finding(Level.INFO, Rule.TITAN_REGISTRY, function=parsed.data["registry_function"], count=count)
 
     value = _reader(reading, parsed)
 
@@ -61,11 +69,13 @@ def check(sources: list[Parsed], world: World | None) -> Check:
     world = require_world(world, Framework.TORCHTITAN)
     reading.note("world_size", world.size, world.where)
     others = replicate * degrees["cp"] * degrees["tp"] * degrees["pp"]
+    explicit = shard is not None and shard >= 1
     if shard is None or shard < 0:
         shard = world.size // others
     if shard < 1 or shard * others != world.size:
         message = DIMS_MESSAGE.format(replicate=replicate, shard=shard, world=world.size, **degrees)
-        below, above = neighbours(world.size, others)
+        # a shard degree given: exactly that product of degrees; -1: any multiple of the others
+        below, above = (shard * others, None) if explicit else neighbours(world.size, others)
         reading.finding(Level.ERROR, Rule.TITAN_DIMS, message=message, below=below, above=above)
         return Check(**check_data(Framework.TORCHTITAN, reading, world, **_unknown()))
     data_parallel = replicate * shard
@@ -78,8 +88,13 @@ def check(sources: list[Parsed], world: World | None) -> Check:
 
 
 def _reader(reading: Reading, parsed: Parsed) -> Value:
+    """Values by path, each recorded as read once however often the rules ask for it."""
+    seen: dict[str, int | str | None] = {}
+
     def value(path: str, default: int | None = None) -> int | None:
-        given = reading.key(parsed, path)
+        if path not in seen:
+            seen[path] = reading.key(parsed, path)
+        given = seen[path]
         if given is None:
             return default
         assert isinstance(given, int)  # no "auto" here
