@@ -15,6 +15,7 @@ from bot.document import AnswerKind, Visibility
 from bot.rendering.answers import answer_command
 from bot.rendering.block_kit import message
 from bot.rendering.checks import CheckRequest, check_reply
+from bot.texts import checks as check_texts
 from core.configs import CheckError, Source, World, check_config
 from core.parser import KEY_ALIASES
 
@@ -32,6 +33,11 @@ GERMAN = (
     "effbatch – Schlüssel",
     "Vergleich:",
     "erreichbar",
+    check_texts.PROBLEM_TITLE,  # "prüfe …" without a config it can read
+    "effektive Batch-Größe",  # a config check's title
+    "so startet dieser Lauf nicht",
+    "anders als angegeben",
+    "Konfiguration geprüft",
 )
 
 digits = st.text(alphabet="0123456789", min_size=1, max_size=12)
@@ -70,6 +76,7 @@ hostile = st.sampled_from(
         "gegen",
         "privat",
         "hilfe",
+        "prüfe",
         "=",
         "==",
         "×",
