@@ -294,6 +294,10 @@ WORLD_CASES = [
     # a wrapper in front of the launcher (uv run, nsys profile) and a variable holding the launcher
     ("uv run torchrun --nproc-per-node 2 pretrain_gpt.py --micro-batch-size 1", 2),
     ("LAUNCH='torchrun --nproc-per-node 4'\n$LAUNCH pretrain_gpt.py --micro-batch-size 1", 4),
+    # a SLURM batch script (Megatron-LM examples/academic_paper_scripts/sc21/SRUN.sh): nodes × tasks per node,
+    # or × the GPUs per node where one task per node (torchrun) starts a process per GPU
+    ("#SBATCH -t 0:30:00 --nodes=4 --ntasks-per-node=8\nsrun python pretrain_gpt.py --micro-batch-size 1", 32),
+    ("#SBATCH -N 2\n#SBATCH --ntasks-per-node=1 --gres=gpu:8\nsrun python pretrain_gpt.py --micro-batch-size 1", 16),
 ]
 
 

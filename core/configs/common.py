@@ -9,7 +9,7 @@ from typing import Any
 
 from core.configs.model import CheckError, Derivation, Finding, Framework, Level, ProblemKind, Read, Rule, Step, World
 from core.configs.reading import Format, Parsed
-from core.configs.shell import Command, Launch, flags, split_launch
+from core.configs.shell import Command, Launch, flags, split_launch, split_words
 
 AUTO = "auto"
 #: The largest value a config may set (a batch, a length, a degree): far above any run, small enough to multiply.
@@ -172,7 +172,35 @@ def launched_world(sources: Iterable[Parsed]) -> World | None:
         per_node = next((n for name in _ENV_PER_NODE if (n := _int(variables.get(name))) is not None), None)
         if nodes is not None and per_node is not None:
             return World(nodes * per_node, f"{nodes} × {per_node}, {parsed.source.name}")
+        if (world := _slurm_world(parsed)) is not None:
+            return world
     return None
+
+
+_SBATCH = re.compile(r"^#SBATCH[ \t]+(.*)$", re.MULTILINE)
+_SLURM_NODES = ("--nodes", "-N")
+#: Ranks per node: tasks per node (srun starts the program on each) or the GPUs the job asks for per node.
+_SLURM_PER_NODE = ("--ntasks-per-node", "--gpus-per-node", "--gres")
+
+
+def _slurm_world(parsed: Parsed) -> World | None:
+    """``#SBATCH --nodes=4`` with ``--ntasks-per-node=8`` (or ``--gpus-per-node=8``, ``--gres=gpu:8``)."""
+    options: dict[str, str] = {}
+    for line in _SBATCH.findall(parsed.source.text):
+        words = split_words(line)
+        for index, word in enumerate(words):
+            key, has_value, value = word.partition("=")
+            if not has_value and index + 1 < len(words) and key in (*_SLURM_NODES, *_SLURM_PER_NODE):
+                value = words[index + 1]
+            options.setdefault(key, value)
+    nodes = next((_int(options[k].split("-")[-1]) for k in _SLURM_NODES if k in options), None)
+    # the larger: one task per GPU, or one task (torchrun) per node that starts a process per GPU
+    per_node = max(
+        (n for k in _SLURM_PER_NODE if k in options and (n := _int(options[k].rsplit(":", 1)[-1]))), default=None
+    )
+    if nodes is None or per_node is None:
+        return None
+    return World(nodes * per_node, f"#SBATCH {nodes} × {per_node}, {parsed.source.name}")
 
 
 def partial_world(sources: Iterable[Parsed]) -> tuple[int | None, int | None]:
