@@ -54,7 +54,7 @@ def test_text_answer_shows_the_formula_findings_and_where_values_came_from(capsy
     assert "OLMo" in out
     assert "Effektive Batch-Größe (B): 1.008" in out
     assert "1.024 // 24 = 42" in out
-    assert "global_train_batch_size = 1.008 oder 1.032" in out
+    assert "global_train_batch_size: 1008 oder global_train_batch_size: 1032" in out.replace("`", "")
     assert "olmo.yaml:6)" in out  # global_train_batch_size is on line 6
 
 

@@ -48,7 +48,7 @@ def test_check_command_answers_a_pasted_launch_line_in_the_channel(bot: BotProce
     assert payload["response_type"] == "in_channel"
     assert payload["text"].startswith("Megatron-LM: effektive Batch-Größe 256 Sequenzen")
     text = all_text(payload)
-    for fragment in ("d = Welt / (TP · PP · CP) = 16 / (2 · 1 · 1) = 8", "a = B / (b · d) = 256 / (2 · 8) = 16"):
+    for fragment in ("d = GPUs / (TP · PP · CP) = 16 / (2 · 1 · 1) = 8", "a = B / (b · d) = 256 / (2 · 8) = 16"):
         assert fragment in text
     assert "1.048.576" in text
     assert not api.method_calls("views.open")
@@ -60,7 +60,7 @@ def test_check_command_with_a_refused_config_names_the_rule_and_the_fix(bot: Bot
     assert_valid_message(payload)
     text = all_text(payload)
     assert "global batch size (250) is not divisible by micro batch size (2) times data parallel size (8)" in text
-    assert "240 oder 256" in text
+    assert "`--global-batch-size 240` oder `--global-batch-size 256`" in text
 
 
 def test_check_command_without_world_size_opens_the_form(bot: BotProcess, api: FakeWebAPI) -> None:

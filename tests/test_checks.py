@@ -14,10 +14,8 @@ from large_configs import large_configs
 from core.configs import (
     Check,
     CheckError,
-    Framework,
     Level,
     ProblemKind,
-    Rule,
     Source,
     World,
     check_config,
@@ -32,12 +30,12 @@ def source(name: str) -> Source:
     return Source(name, (CONFIGS / name).read_text())
 
 
-def checked(names: tuple[str, ...], world: int | None = None, framework: Framework | None = None) -> Check:
+def checked(names: tuple[str, ...], world: int | None = None, framework: str | None = None) -> Check:
     given = World(world, f"--world-size {world}") if world else None
     return check_config([source(name) for name in names], given, framework)
 
 
-def pasted(text: str, world: int | None = None, framework: Framework | None = None) -> Check:
+def pasted(text: str, world: int | None = None, framework: str | None = None) -> Check:
     given = World(world, f"gpus={world}") if world else None
     return check_config([Source("eingefügt", text)], given, framework)
 
@@ -56,96 +54,97 @@ def numbers(check: Check) -> tuple[int | None, ...]:
     )
 
 
-def codes(check: Check) -> set[Rule]:
-    return {finding.rule for finding in check.findings}
+def codes(check: Check) -> set[str]:
+    return {finding.code for finding in check.findings}
 
 
 # (files, --world-size, framework detected, (world, d, b, a, B, L, T), findings)
 FILE_CASES = [
     # deepspeed/runtime/config.py _batch_assertion: 256 == 4 · 8 · 8; the info that DeepSpeed read before
     # torch.distributed starts sees world 1 (DeepSpeed #4703).
-    (("ds_consistent.json",), 8, Framework.DEEPSPEED, (8, 8, 4, 8, 256, None, None), {Rule.DEEPSPEED_WORLD_UNSET}),
+    (("ds_consistent.json",), 8, "deepspeed", (8, 8, 4, 8, 256, None, None), {"deepspeed/world-size-before-launch"}),
     # all three given and no world size: the config itself requires 256 / (4 · 8) = 8 GPUs.
     (
         ("ds_consistent.json",),
         None,
-        Framework.DEEPSPEED,
+        "deepspeed",
         (None, 8, 4, 8, 256, None, None),
-        {Rule.DEEPSPEED_NEEDS_WORLD},
+        {"deepspeed/required-world-size"},
     ),
     # _set_batch_related_parameters: gradient_accumulation_steps = 256 // 4 // 8 = 8.
-    (("ds_filled.json",), 8, Framework.DEEPSPEED, (8, 8, 4, 8, 256, None, None), {Rule.DEEPSPEED_FILLED}),
+    (("ds_filled.json",), 8, "deepspeed", (8, 8, 4, 8, 256, None, None), {"deepspeed/filled-in"}),
     # _batch_assertion refuses 256 != 4 * 1 * 8.
-    (("ds_mismatch.json",), 8, Framework.DEEPSPEED, (8, 8, 4, 1, None, None, None), {Rule.DEEPSPEED_ASSERTION}),
+    (("ds_mismatch.json",), 8, "deepspeed", (8, 8, 4, 1, None, None, None), {"deepspeed/batch-assertion"}),
     # DeepSpeedConfig.__init__: world_size //= sequence_parallel_size (Ulysses): 16 / 4 = 4; B = 2 · 4 · 4.
     (
         ("ds_ulysses.json",),
         16,
-        Framework.DEEPSPEED,
+        "deepspeed",
         (16, 4, 2, 4, 32, None, None),
-        {Rule.DEEPSPEED_SEQUENCE_PARALLEL, Rule.DEEPSPEED_FILLED},
+        {"deepspeed/sequence-parallel", "deepspeed/filled-in-product"},
     ),
     # AutoTP keeps world_size = 8: the 4 ranks of a TP group count as data-parallel (DeepSpeed #6914).
     (
         ("ds_autotp.json",),
         8,
-        Framework.DEEPSPEED,
+        "deepspeed",
         (8, 8, 2, 4, 64, None, None),
-        {Rule.DEEPSPEED_AUTOTP, Rule.DEEPSPEED_FILLED},
+        {"deepspeed/autotp-counted-as-data-parallel", "deepspeed/filled-in-product"},
     ),
     # "auto" is filled only by transformers/integrations/deepspeed.py; DeepSpeed alone refuses it.
-    (("ds_auto.json",), 8, Framework.DEEPSPEED, (8, None, None, None, None, None, None), {Rule.DEEPSPEED_AUTO_ALONE}),
+    (("ds_auto.json",), 8, "deepspeed", (8, None, None, None, None, None, None), {"deepspeed/auto-without-trainer"}),
     # transformers/trainer.py "Total train batch size" = per_device · gradient_accumulation_steps · world.
-    (("hf_args.yaml",), 8, Framework.HUGGINGFACE, (8, 8, 4, 8, 256, None, None), {Rule.HF_TOTAL}),
+    (("hf_args.yaml",), 8, "huggingface", (8, 8, 4, 8, 256, None, None), {"huggingface/total-train-batch-size"}),
     # torchrun --nnodes 2 --nproc_per_node 8 and a DeepSpeed file of "auto" beside it: the Trainer fills
     # 4, 2 and 4 · 2 · 16 = 128 (transformers/integrations/deepspeed.py trainer_config_process).
     (
         ("hf_launch.sh", "ds_auto.json"),
         None,
-        Framework.HUGGINGFACE,
+        "huggingface",
         (16, 16, 4, 2, 128, None, None),
-        {Rule.HF_TOTAL, Rule.HF_AUTO_FILLED},
+        {"huggingface/total-train-batch-size", "huggingface/deepspeed-auto"},
     ),
     # megatron/training/arguments.py: d = 8 / (2 · 2 · 1) = 2; num_microbatches_calculator: a = 64 / (2 · 2) = 16.
-    (("megatron_line.sh",), None, Framework.MEGATRON, (8, 2, 2, 16, 64, 4096, 262144), set()),
+    (("megatron_line.sh",), None, "megatron", (8, 2, 2, 16, 64, 4096, 262144), set()),
     # A launch script in the shape of examples/gpt3/train_gpt3_175b_distributed.sh: ${VAR:-default}, $((…)),
     # arrays, +=, a quoted multi-line string; 4 × 8 GPUs, d = 32 / (4 · 2) = 4, a = 128 / (1 · 4) = 32.
     (
         ("megatron_script.sh",),
         None,
-        Framework.MEGATRON,
+        "megatron",
         (32, 4, 1, 32, 128, 2048, 262144),
-        {Rule.MEGATRON_SEQUENCE_PARALLEL},
+        {"megatron/sequence-parallel"},
     ),
     # examples/nlp/language_modeling/conf/megatron_gpt_config.yaml: world 2 × 8, d = 16 / 2 = 8, a = 256 / 16.
-    (("nemo.yaml",), None, Framework.NEMO, (16, 8, 2, 16, 256, 4096, 1048576), set()),
+    (("nemo.yaml",), None, "nemo", (16, 8, 2, 16, 256, 4096, 1048576), set()),
     # torchtitan/distributed/parallel_dims.py: shard -1 is the rest, 8 / 2 = 4; a = 128 / (8 · 4) = 4.
-    (("torchtitan.toml",), 8, Framework.TORCHTITAN, (8, 4, 8, 4, 128, 8192, 1048576), set()),
+    (("torchtitan.toml",), 8, "torchtitan", (8, 4, 8, 4, 128, 8192, 1048576), set()),
     # torchtitan's config registry (Python, read with ast): d = 32 / 2 = 16, 2 · 8192 tokens a micro-batch,
     # a = 4Mi / (16.384 · 1 · 16) = 16, B = T / L = 512; the second function is not followed.
     (
         ("config_registry.py",),
         32,
-        Framework.TORCHTITAN,
+        "torchtitan",
         (32, 16, 2, 16, 512, 8192, 4194304),
-        {Rule.TITAN_REGISTRY},
+        {"torchtitan/first-config-of-registry"},
     ),
     # nanoGPT train.py: gradient_accumulation_steps //= ddp_world_size, 40 / 8 = 5; 12 · 1024 · 40 tokens a step.
-    (("train_gpt2.py",), 8, Framework.NANOGPT, (8, 8, 12, 5, 480, 1024, 491520), {Rule.NANOGPT_GLOBAL}),
+    (("train_gpt2.py",), 8, "nanogpt", (8, 8, 12, 5, 480, 1024, 491520), {"nanogpt/accumulation-is-global"}),
     # ... and assert gradient_accumulation_steps % ddp_world_size == 0 fails for 40 on 3 GPUs.
-    (("train_gpt2.py",), 3, Framework.NANOGPT, (3, 3, 12, None, None, 1024, None), {Rule.NANOGPT_DIVISIBLE}),
+    (("train_gpt2.py",), 3, "nanogpt", (3, 3, 12, None, None, 1024, None), {"nanogpt/accumulation-divisible"}),
     # axolotl/utils/config: batch_size = micro_batch_size · gradient_accumulation_steps, · world = 64.
-    (("axolotl.yaml",), 8, Framework.AXOLOTL, (8, 8, 2, 4, 64, 4096, 262144), set()),
-    # OLMo scripts/train.py floors 1024 // 24 = 42 a device: B = 1.008; 42 // 4 = 10 full micro-batches and one of 2.
+    (("axolotl.yaml",), 8, "axolotl", (8, 8, 2, 4, 64, 4096, 262144), set()),
+    # OLMo scripts/train.py floors 1024 // 24 = 42 a device: B = 1.008; 42 in micro-batches of 4 are ten full ones
+    # and one of 2, so there is no whole a to show (b · d · a would not be B).
     (
         ("olmo.yaml",),
         24,
-        Framework.OLMO,
-        (24, 24, 4, 10, 1008, 4096, 4128768),
-        {Rule.OLMO_FLOORED, Rule.OLMO_UNEVEN},
+        "olmo",
+        (24, 24, 4, None, 1008, 4096, 4128768),
+        {"olmo/floored", "olmo/uneven-microbatches"},
     ),
     # 1024 on 64 GPUs is whole: 16 a device, 4 micro-batches of 4.
-    (("olmo.yaml",), 64, Framework.OLMO, (64, 64, 4, 4, 1024, 4096, 4194304), set()),
+    (("olmo.yaml",), 64, "olmo", (64, 64, 4, 4, 1024, 4096, 4194304), set()),
 ]
 
 
@@ -153,13 +152,13 @@ FILE_CASES = [
 def test_each_framework_computes_what_it_will_really_use(
     names: tuple[str, ...],
     world: int | None,
-    framework: Framework,
+    framework: str,
     expected: tuple[int | None, ...],
-    found: set[Rule],
+    found: set[str],
 ) -> None:
     """The framework is detected, its own rule gives the numbers, and exactly the expected findings appear."""
     check = checked(names, world)
-    assert check.framework is framework
+    assert check.framework == framework
     assert numbers(check) == expected
     assert codes(check) == found
 
@@ -169,15 +168,17 @@ def test_findings_that_refuse_or_change_the_run_are_errors() -> None:
     assert not checked(("ds_mismatch.json",), 8).ok
     assert not checked(("olmo.yaml",), 24).ok
     assert checked(("ds_filled.json",), 8).ok
-    levels = {f.rule: f.level for f in checked(("ds_autotp.json",), 8).findings}
-    assert levels[Rule.DEEPSPEED_AUTOTP] is Level.WARNING
+    levels = {f.code: f.level for f in checked(("ds_autotp.json",), 8).findings}
+    assert levels["deepspeed/autotp-counted-as-data-parallel"] is Level.WARNING
 
 
 def test_deepspeed_assertion_quotes_its_own_message_and_the_fix() -> None:
     """The finding carries DeepSpeed's text and the accumulation that would pass (256 / (4 · 8) = 8)."""
-    finding = next(f for f in checked(("ds_mismatch.json",), 8).findings if f.rule is Rule.DEEPSPEED_ASSERTION)
-    assert finding.ctx["message"].endswith("256 != 4 * 1 * 8")
-    assert finding.ctx["accumulation"] == 8
+    finding = next(f for f in checked(("ds_mismatch.json",), 8).findings if f.code == "deepspeed/batch-assertion")
+    assert finding.message is not None
+    assert finding.message.endswith("256 != 4 * 1 * 8")
+    assert finding.fix is not None
+    assert finding.fix.written() == ('"gradient_accumulation_steps": 8',)
 
 
 # Megatron-LM rules on launch lines (megatron/training/arguments.py, megatron/core/num_microbatches_calculator.py,
@@ -185,19 +186,19 @@ def test_deepspeed_assertion_quotes_its_own_message_and_the_fix() -> None:
 LAUNCH = "torchrun --nproc-per-node 8 pretrain_gpt.py"
 MEGATRON_CASES = [
     # No --global-batch-size: one micro-batch, B = b · d = 2 · 8.
-    (f"{LAUNCH} --micro-batch-size 2", (8, 8, 2, 1, 16, None, None), {Rule.MEGATRON_DEFAULT_GBS}),
+    (f"{LAUNCH} --micro-batch-size 2", (8, 8, 2, 1, 16, None, None), {"megatron/global-batch-size-default"}),
     # 66 is not divisible by 2 · 2: ConstantNumMicroBatchesCalculator refuses it.
     (
         f"{LAUNCH} --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2 --micro-batch-size 2 "
         "--global-batch-size 66",
         (8, 2, 2, None, None, None, None),
-        {Rule.MEGATRON_GBS},
+        {"megatron/global-batch-size-divisible"},
     ),
     # TP · PP = 16 does not divide 8 GPUs: "world size (8) is not divisible by total_model_size".
     (
         f"{LAUNCH} --tensor-model-parallel-size 8 --pipeline-model-parallel-size 2 --global-batch-size 64",
         (8, None, 1, None, None, None, None),
-        {Rule.MEGATRON_WORLD},
+        {"megatron/world-size-divisible"},
     ),
     # Context parallelism divides d: 8 / (1 · 1 · 4) = 2.
     (
@@ -209,19 +210,19 @@ MEGATRON_CASES = [
     (
         f"{LAUNCH} --tensor-model-parallel-size 2 --sequence-parallel --micro-batch-size 1 --global-batch-size 16",
         (8, 4, 1, 4, 16, None, None),
-        {Rule.MEGATRON_SEQUENCE_PARALLEL},
+        {"megatron/sequence-parallel"},
     ),
     # ... and with TP = 1 Megatron switches it off ("Disabling sequence parallelism ...").
     (
         f"{LAUNCH} --sequence-parallel --micro-batch-size 1 --global-batch-size 16",
         (8, 8, 1, 2, 16, None, None),
-        {Rule.MEGATRON_SEQUENCE_PARALLEL_OFF},
+        {"megatron/sequence-parallel-without-tensor-parallel"},
     ),
     # Expert parallelism does not reduce d, but ETP · EP · PP = 1 · 16 · 1 must divide 8 (parallel_state.py).
     (
         f"{LAUNCH} --expert-model-parallel-size 16 --expert-tensor-parallel-size 1 --global-batch-size 8",
-        (8, 8, 1, 1, 8, None, None),
-        {Rule.MEGATRON_EXPERT},
+        (8, 8, 1, 1, None, None, None),
+        {"megatron/expert-parallel-divisible"},
     ),
     # EP = 8 on 8 GPUs is fine and d stays 8.
     (f"{LAUNCH} --expert-model-parallel-size 8 --global-batch-size 64", (8, 8, 1, 8, 64, None, None), set()),
@@ -229,10 +230,10 @@ MEGATRON_CASES = [
 
 
 @pytest.mark.parametrize(("line", "expected", "found"), MEGATRON_CASES)
-def test_megatron_rules(line: str, expected: tuple[int | None, ...], found: set[Rule]) -> None:
+def test_megatron_rules(line: str, expected: tuple[int | None, ...], found: set[str]) -> None:
     """d from TP · PP · CP, micro-batches from the global batch, and Megatron's refusals."""
     check = pasted(line)
-    assert check.framework is Framework.MEGATRON
+    assert check.framework == "megatron"
     assert (numbers(check), codes(check)) == (expected, found)
 
 
@@ -244,7 +245,7 @@ def test_megatron_rampup_schedule_has_its_phases() -> None:
     check = checked(("megatron_rampup.sh",))
     phases = [(p.start, p.global_batch, p.samples) for p in check.schedule]
     assert phases == [(i * 1000, 32 + 32 * i, 1000) for i in range(7)] + [(7000, 256, None)]
-    assert Rule.MEGATRON_RAMPUP_DEPRECATED in codes(check)
+    assert "megatron/rampup-batch-size-deprecated" in codes(check)
     assert check.global_batch == 256
 
 
@@ -261,12 +262,12 @@ def test_megatron_step_schedule_in_tokens() -> None:
 @pytest.mark.parametrize(
     ("schedule", "rule"),
     [
-        ("100:64 1M:128", Rule.MEGATRON_SCHEDULE_START),  # the first threshold must be 0
-        ("0:64 0:128", Rule.MEGATRON_SCHEDULE_ORDER),  # thresholds strictly increasing
-        ("0:64 1M:100", Rule.MEGATRON_PHASE),  # 100 is not divisible by b · d = 16 when reached
+        ("100:64 1M:128", "megatron/step-schedule-first-threshold"),  # the first threshold must be 0
+        ("0:64 0:128", "megatron/step-schedule-increasing"),  # thresholds strictly increasing
+        ("0:64 1M:100", "megatron/phase-divisible"),  # 100 is not divisible by b · d = 16 when reached
     ],
 )
-def test_megatron_step_schedule_refusals(schedule: str, rule: Rule) -> None:
+def test_megatron_step_schedule_refusals(schedule: str, rule: str) -> None:
     """The schedule's own checks in StepBatchsizeNumMicroBatchesCalculator."""
     check = pasted(f'{LAUNCH} --micro-batch-size 2 --seq-length 1024 --step-batch-size-schedule "{schedule}"')
     assert rule in codes(check)
@@ -276,7 +277,7 @@ def test_megatron_step_schedule_refusals(schedule: str, rule: Rule) -> None:
 def test_megatron_step_schedule_with_global_batch_size_is_refused() -> None:
     """Megatron: "Cannot specify both --step-batch-size-schedule and --global-batch-size"."""
     check = pasted(f'{LAUNCH} --global-batch-size 64 --step-batch-size-schedule "0:64 1M:128" --seq-length 1024')
-    assert Rule.MEGATRON_SCHEDULE_WITH_GBS in codes(check)
+    assert "megatron/step-schedule-with-global-batch-size" in codes(check)
 
 
 # Where the world size comes from: (launch text, world size). Launchers' own option names:
@@ -360,7 +361,7 @@ DEFINED_CASES = [
 def test_flags_defined_but_not_run_in_the_file(script: str, expected: tuple[int | None, ...]) -> None:
     """No command carries the flags: those in the file's arrays and variables are checked."""
     check = pasted(script, world=16)
-    assert check.framework is Framework.MEGATRON
+    assert check.framework == "megatron"
     assert numbers(check) == expected
 
 
@@ -376,65 +377,68 @@ PASTED_CASES = [
     (
         "[training]\nbatch_size = 8\nseq_len = 2048\n",
         8,
-        Framework.TORCHTITAN,
+        "torchtitan",
         (8, 8, 8, 1, 64, 2048, 131072),
-        {Rule.TITAN_LEGACY},
+        {"torchtitan/batch-size-is-local"},
     ),
     # torchtitan: global 100 is not divisible by local 8 · d 8.
     (
         "[training]\nlocal_batch_size = 8\nglobal_batch_size = 100\nseq_len = 2048\n",
         8,
-        Framework.TORCHTITAN,
+        "torchtitan",
         (8, 8, 8, None, None, 2048, None),
-        {Rule.TITAN_GBS},
+        {"torchtitan/global-batch-size-divisible"},
     ),
     # torchtitan: explicit degrees whose product is not the world size (ParallelDims._validate).
     (
         "[training]\nlocal_batch_size = 8\nseq_len = 2048\n[parallelism]\ndata_parallel_shard_degree = 4\n"
         "tensor_parallel_degree = 4\n",
         8,
-        Framework.TORCHTITAN,
+        "torchtitan",
         (8, None, None, None, None, None, None),
-        {Rule.TITAN_DIMS},
+        {"torchtitan/parallel-dims"},
     ),
     # NeMo: TP · PP = 8 does not divide 12 GPUs.
     (
         "trainer:\n  devices: 4\n  num_nodes: 3\nmodel:\n  micro_batch_size: 1\n  global_batch_size: 24\n"
         "  tensor_model_parallel_size: 4\n  pipeline_model_parallel_size: 2\n",
         None,
-        Framework.NEMO,
+        "nemo",
         (12, None, 1, None, None, None, None),
-        {Rule.NEMO_WORLD},
+        {"nemo/world-size-divisible"},
     ),
     # NeMo: global 100 not divisible by micro 2 · d 8.
     (
         "trainer:\n  devices: 8\nmodel:\n  micro_batch_size: 2\n  global_batch_size: 100\n",
         None,
-        Framework.NEMO,
+        "nemo",
         (8, 8, 2, None, None, None, None),
-        {Rule.NEMO_GBS},
+        {"nemo/global-batch-size-divisible"},
     ),
-    # axolotl: batch_size given instead of accumulation: a = 32 // 4 = 8.
+    # axolotl at 067b021: the schema (utils/schemas/training.py) fills gradient_accumulation_steps = 1 before
+    # normalize_config's `gradient_accumulation_steps or batch_size // micro_batch_size`, so batch_size 32 does not
+    # change what trains: B = 4 · 1 · 2 = 8 (lifted from utils/config/__init__.py and run with these values).
     (
         "base_model: x\nmicro_batch_size: 4\nbatch_size: 32\nsequence_len: 2048\n",
         2,
-        Framework.AXOLOTL,
-        (2, 2, 4, 8, 64, 2048, 131072),
-        set(),
+        "axolotl",
+        (2, 2, 4, 1, 8, 2048, 16384),
+        {"axolotl/batch-size-ignored"},
     ),
-    # axolotl: 30 // 4 floors to 7, so batch_size 28 is used.
+    # axolotl: only an explicit `gradient_accumulation_steps: null` (pydantic keeps None) reaches the floor:
+    # 30 // 4 = 7, so 28 sequences a device train instead of 30.
     (
-        "base_model: x\nmicro_batch_size: 4\nbatch_size: 30\nsequence_len: 2048\n",
+        "base_model: x\nmicro_batch_size: 4\ngradient_accumulation_steps: null\nbatch_size: 30\nsequence_len: 2048\n",
         1,
-        Framework.AXOLOTL,
+        "axolotl",
         (1, 1, 4, 7, 28, 2048, 57344),
-        {Rule.AXOLOTL_FLOORED},
+        {"axolotl/floored"},
     ),
     # OLMo's keys in JSON (a config dumped by a script) read as its YAML would be.
     (
         '{"global_train_batch_size": 1024, "device_train_microbatch_size": 4}',
         64,
-        Framework.OLMO,
+        "olmo",
         (64, 64, 4, 4, 1024, None, None),
         set(),
     ),
@@ -442,20 +446,20 @@ PASTED_CASES = [
     (
         "accelerate launch --num_processes 4 train.py --per_device_train_batch_size 8 --gradient_accumulation_steps 2",
         None,
-        Framework.HUGGINGFACE,
+        "huggingface",
         (4, 4, 8, 2, 64, None, None),
-        {Rule.HF_TOTAL},
+        {"huggingface/total-train-batch-size"},
     ),
 ]
 
 
 @pytest.mark.parametrize(("text", "world", "framework", "expected", "found"), PASTED_CASES)
 def test_pasted_configs(
-    text: str, world: int | None, framework: Framework, expected: tuple[int | None, ...], found: set[Rule]
+    text: str, world: int | None, framework: str, expected: tuple[int | None, ...], found: set[str]
 ) -> None:
     """Each format detected from its content and checked by its framework's rule."""
     check = pasted(text, world)
-    assert check.framework is framework
+    assert check.framework == framework
     assert (numbers(check), codes(check)) == (expected, found)
 
 
@@ -465,7 +469,8 @@ def test_torchtitan_explicit_degrees_name_the_one_world_size_that_fits() -> None
         "[training]\nlocal_batch_size = 8\n[parallelism]\ndata_parallel_shard_degree = 4\ntensor_parallel_degree = 4\n"
     )
     [finding] = pasted(text, 8).findings
-    assert (finding.ctx["below"], finding.ctx["above"]) == (16, None)
+    assert finding.fix is not None
+    assert finding.fix.values == (16,)
 
 
 def test_trainer_and_a_contradicting_deepspeed_file() -> None:
@@ -473,15 +478,15 @@ def test_trainer_and_a_contradicting_deepspeed_file() -> None:
     trainer = Source("args.yaml", "per_device_train_batch_size: 4\ngradient_accumulation_steps: 2\n")
     deepspeed = Source("ds.json", '{"train_micro_batch_size_per_gpu": 8, "gradient_accumulation_steps": 2}')
     check = check_config([trainer, deepspeed], World(8, "--world-size 8"))
-    assert check.framework is Framework.HUGGINGFACE
-    assert Rule.HF_MISMATCH in codes(check)
+    assert check.framework == "huggingface"
+    assert "huggingface/deepspeed-mismatch" in codes(check)
     assert not check.ok
 
 
 def test_framework_named_overrides_detection() -> None:
     """A DeepSpeed-looking JSON read as Hugging Face arguments when --framework says so."""
-    check = pasted('{"per_device_train_batch_size": 2, "gradient_accumulation_steps": 4}', 2, Framework.HUGGINGFACE)
-    assert (check.framework, check.global_batch) == (Framework.HUGGINGFACE, 16)
+    check = pasted('{"per_device_train_batch_size": 2, "gradient_accumulation_steps": 4}', 2, "huggingface")
+    assert (check.framework, check.global_batch) == ("huggingface", 16)
 
 
 def test_slack_escapes_and_code_fences_are_undone() -> None:

@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 from bot.document import AnswerKind, Visibility
 from bot.rendering.answers import answer_command
 from bot.rendering.block_kit import message
-from bot.rendering.checks import CheckRequest, check_reply
+from bot.rendering.checks import check_reply
 from bot.texts import checks as check_texts
+from core.check_command import CheckRequest
 from core.configs import CheckError, Source, World, check_config
 from core.parser import KEY_ALIASES
 

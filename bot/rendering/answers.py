@@ -23,7 +23,7 @@ from bot.document import (
     Visibility,
 )
 from bot.rendering import formulas
-from bot.rendering.checks import check_reply, check_request, is_check
+from bot.rendering.checks import check_reply
 from bot.rendering.formatting import byte_size, decimal, number, rounded, significant
 from bot.rendering.help import help_answer
 from bot.rendering.problems import error_answer
@@ -44,6 +44,7 @@ from core import (
     parse_command,
     plan,
 )
+from core.check_command import check_request, is_check
 from core.model import Solution
 
 

@@ -26,7 +26,7 @@ from bot.serving.arguments import GermanArgumentParser
 from bot.texts import operator as texts
 from bot.texts.glossary import COMMAND
 from core import CompareCommand, InputError, PlanCommand, compare, parse_command, plan
-from core.configs import MAX_FILE_BYTES, CheckError, Framework, ProblemKind, Source, World, check_config
+from core.configs import BY_ID, MAX_FILE_BYTES, CheckError, ProblemKind, Source, World, check_config
 
 EXIT_INPUT = 2
 EXIT_FINDINGS = 1
@@ -109,7 +109,7 @@ def run_check(argv: list[str]) -> int:
 def _check_files(names: list[str], world: World | None, args: argparse.Namespace, skip_unrelated: bool = False) -> int:
     try:
         sources = [_source(name) for name in names]
-        framework = Framework(args.framework) if args.framework else None
+        framework = args.framework or None
         check = check_config(sources, world, framework, max_bytes=MAX_FILE_BYTES)
     except CheckError as error:
         if skip_unrelated and error.kind in _UNRELATED:
@@ -139,7 +139,7 @@ def _check_parser() -> GermanArgumentParser:
     parser.add_argument("--world-size", type=int, help=texts.CHECK_WORLD_HELP)
     parser.add_argument("--nnodes", type=int, help=texts.CHECK_NODES_HELP)
     parser.add_argument("--nproc-per-node", type=int, help=texts.CHECK_PER_NODE_HELP)
-    parser.add_argument("--framework", choices=[f.value for f in Framework], help=texts.CHECK_FRAMEWORK_HELP)
+    parser.add_argument("--framework", choices=list(BY_ID), help=texts.CHECK_FRAMEWORK_HELP)
     parser.add_argument("--json", action="store_true", help=texts.CHECK_JSON_HELP)
     parser.add_argument("--each", action="store_true", help=texts.CHECK_EACH_HELP)
     return parser

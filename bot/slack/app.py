@@ -20,12 +20,13 @@ from bot.operations.metrics import LATENCY
 from bot.operations.settings import Settings
 from bot.rendering import block_kit, views
 from bot.rendering.answers import answer_command
-from bot.rendering.checks import SHARE_ACTION, is_check
+from bot.rendering.checks import SHARE_ACTION
 from bot.rendering.whatif import ADJUST_ACTION, WHATIF_PREFIX
 from bot.slack import check_listeners, listeners
 from bot.slack.listeners import AnswerFunction, Deliver, Dependencies, Layout, Rendered
 from bot.slack.web_api import create_web_client, post_to_response_url
 from bot.texts.glossary import COMMAND
+from core.check_command import is_check
 from core.parser import MAX_COMMAND_TEXT
 
 BOLT_LOGGER = "effbatch.bolt"

@@ -17,10 +17,11 @@ from slack_sdk import WebClient
 
 from bot.document import Visibility
 from bot.rendering import views
-from bot.rendering.checks import CheckReply, CheckRequest, check_reply, check_request, sources_of
+from bot.rendering.checks import CheckReply, check_reply, pasted_sources
 from bot.slack.listeners import Dependencies, answered, open_form, team_of
 from bot.slack.web_api import SLACK_FAILURES, describe, failed
 from bot.texts import checks as texts
+from core.check_command import CheckRequest, check_request
 from core.configs import World
 
 CHECK_SHORTCUT = "effbatch_check"
@@ -134,10 +135,10 @@ def _reply(state: dict[str, Any], world: World | None, visibility: Visibility = 
 
 def _asked_for_world(client: WebClient, trigger_id: str, reply: CheckReply, state: dict[str, Any]) -> bool:
     """Open the world-size form when only the world size is missing and the config fits into it."""
-    if reply.needs_world is None or not trigger_id or not sources_of(str(state["text"])):
+    if reply.needs_world is None or not trigger_id or not pasted_sources(str(state["text"])):
         return False
     packed = pack(state, MAX_METADATA)
     if packed is None:
         return False
-    framework = texts.FRAMEWORKS[reply.needs_world]
+    framework = texts.FRAMEWORKS[reply.needs_world].title
     return open_form(client, trigger_id, views.world_form(framework, packed, reply.world_guess)) is None

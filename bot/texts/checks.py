@@ -7,30 +7,44 @@ quoted as the framework writes it (English), so it can be searched for.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from bot.texts.glossary import COMMAND
-from core.configs import Derivation, Framework, Level, ProblemKind, Rule
+from core.configs import Derivation, Level, ProblemKind
 
-FRAMEWORKS: Mapping[Framework, str] = {
-    Framework.DEEPSPEED: "DeepSpeed",
-    Framework.HUGGINGFACE: "Hugging Face Trainer",
-    Framework.MEGATRON: "Megatron-LM",
-    Framework.NEMO: "NeMo",
-    Framework.TORCHTITAN: "torchtitan",
-    Framework.NANOGPT: "nanoGPT",
-    Framework.AXOLOTL: "axolotl",
-    Framework.OLMO: "OLMo",
+
+@dataclass(frozen=True)
+class Name:
+    """A framework's name as a heading shows it, as the subject of a sentence, and after „nach den Regeln“."""
+
+    title: str
+    subject: str
+    rules_of: str
+
+
+FRAMEWORKS: Mapping[str, Name] = {
+    "deepspeed": Name("DeepSpeed", "DeepSpeed", "von DeepSpeed"),
+    "huggingface": Name("Hugging Face Trainer", "der Hugging Face Trainer", "des Hugging Face Trainers"),
+    "megatron": Name("Megatron-LM", "Megatron-LM", "von Megatron-LM"),
+    "nemo": Name("NeMo", "NeMo", "von NeMo"),
+    "torchtitan": Name("torchtitan", "torchtitan", "von torchtitan"),
+    "nanogpt": Name("nanoGPT", "nanoGPT", "von nanoGPT"),
+    "axolotl": Name("axolotl", "axolotl", "von axolotl"),
+    "olmo": Name("OLMo", "OLMo", "von OLMo"),
 }
 LEVELS: Mapping[Level, str] = {Level.ERROR: "Fehler", Level.WARNING: "Warnung", Level.INFO: "Hinweis"}
 LEVEL_MARKS: Mapping[Level, str] = {Level.ERROR: "✖", Level.WARNING: "⚠", Level.INFO: "ℹ"}
 
 TITLE_OK = "{framework}: effektive Batch-Größe {batch} Sequenzen"
-TITLE_FAILED = "{framework}: so startet dieser Lauf nicht"
-TITLE_DIFFERS = "{framework}: trainiert mit B = {batch} – anders als angegeben"
-TITLE_UNKNOWN = "{framework}: Konfiguration geprüft"
+TITLE_FAILED = "{framework}: So startet dieser Lauf nicht"
+TITLE_DIFFERS = "{framework}: trainiert mit B = {batch} statt {intended}"
+TITLE_CHANGED = "{framework}: trainiert mit B = {batch} – anders als angegeben"
+TITLE_UNKNOWN = "{framework}: Batch-Größe offen"
 SUMMARY_OK = "{framework}: effektive Batch-Größe {batch} Sequenzen{tokens}, {findings}"
 SUMMARY_TOKENS = ", {tokens} Tokens je Optimierer-Schritt"
-SUMMARY_FAILED = "{framework}: {count} Fehler – der Lauf startet so nicht oder trainiert anders als angegeben"
+SUMMARY_FAILED = "{framework}: {count} Fehler – der Lauf startet so nicht"
+SUMMARY_DIFFERS = "{framework}: trainiert mit B = {batch} statt {intended} Sequenzen"
+SUMMARY_UNKNOWN = "{framework}: Die Batch-Größe lässt sich aus dieser Konfiguration allein nicht bestimmen"
 NO_FINDINGS = "keine Auffälligkeiten"
 #: How many warnings, by whether it is one: (several, one).
 WARNINGS = ("{count} Warnungen", "eine Warnung")
@@ -40,21 +54,23 @@ READ_MORE = "… und {count} weitere Werte"
 DERIVED_TITLE = "So rechnet {framework}"
 FINDINGS_TITLE = "Befunde"
 FINDING_LINE = "{mark} {level}: {text}"
+#: A fix in the config's own syntax: each alternative as code, joined by ``FIX_OR``.
 FIX = "Passend wäre: {fix}."
-QUOTED = "{framework} meldet: `{message}`."
+FIX_SECTION = "{fix} (unter `{section}`)"
+FIX_WORLD = "Passend wären {fix} GPUs."
+FIX_OR = " oder "
+QUOTED = "Meldung von {framework}: `{message}`"
 SCHEDULE_TITLE = "Batch-Größen-Plan"
 SCHEDULE_PHASE = "ab {start} Sequenzen: B = {batch}{until}"
 SCHEDULE_UNTIL = " für {samples} Sequenzen ≈ {steps} Optimierer-Schritte{tokens}"
 SCHEDULE_TOKENS = ", {tokens} Tokens"
 SCHEDULE_MORE = "… und {count} weitere Stufen"
-NOTE = (
-    "Geprüft nach den Regeln von {framework}, wie sie in dessen Quelltext stehen; Tokens setzen gepackte "
-    "Sequenzen voraus."
-)
+NOTE = "Geprüft nach den Regeln {framework}, wie sie in dessen Quelltext stehen."
+NOTE_TOKENS = "Tokens je Schritt setzen gepackte Sequenzen voraus."
 SHARE = "Im Thread teilen"
 
 FIELDS: Mapping[str, str] = {
-    "world": "GPUs gesamt (Welt)",
+    "world": "GPUs gesamt",
     "data_parallel": "Datenparallele Geräte (d)",
     "micro_batch": "Batch je Gerät (b)",
     "accumulation": "Akkumulationsschritte (a)",
@@ -64,121 +80,174 @@ FIELDS: Mapping[str, str] = {
 }
 
 #: Each derivation as its formula; ``{0}``, ``{1}`` … are the operands, ``{r}`` the result.
-FORMULAS: Mapping[Derivation, str] = {
-    Derivation.WORLD: "Welt = Knoten × GPUs je Knoten = {0} × {1} = {r}",
-    Derivation.DP_MODEL_PARALLEL: "d = Welt / (TP · PP · CP) = {0} / ({1} · {2} · {3}) = {r}",
-    Derivation.DP_SEQUENCE_PARALLEL: "d = Welt / SP = {0} / {1} = {r}",
-    Derivation.DP_HF: "d = Welt // TP // CP // SP = {0} // {1} // {2} // {3} = {r}",
+FORMULAS: Mapping[str, str] = {
+    Derivation.WORLD: "GPUs = Knoten × GPUs je Knoten = {0} × {1} = {r}",
+    Derivation.DP_MODEL_PARALLEL: "d = GPUs / (TP · PP · CP) = {0} / ({1} · {2} · {3}) = {r}",
+    Derivation.DP_SEQUENCE_PARALLEL: "d = GPUs / SP = {0} / {1} = {r}",
+    Derivation.DP_HF: "d = GPUs // TP // CP // SP = {0} // {1} // {2} // {3} = {r}",
     Derivation.DP_TITAN: "d = replicate · shard = {0} · {1} = {r}  (shard = {2} / ({0} · {3} · {4} · {5}))",
-    Derivation.DP_AXOLOTL: "d = Welt // CP // TP = {0} // {1} // {2} = {r}",
-    Derivation.DP_WORLD: "d = Welt = {r}",
+    Derivation.DP_AXOLOTL: "d = GPUs // CP // TP = {0} // {1} // {2} = {r}",
+    Derivation.DP_WORLD: "d = GPUs = {r}",
     Derivation.B_PRODUCT: "B = b · d · a = {0} × {1} × {2} = {r}",
     Derivation.A_FROM_B: "a = B / (b · d) = {0} / ({1} · {2}) = {r}",
     Derivation.A_DEEPSPEED: "a = train_batch_size // b // d = {0} // {1} // {2} = {r}",
     Derivation.B_DEEPSPEED: "b = train_batch_size // d // a = {0} // {1} // {2} = {r}",
-    Derivation.A_NANOGPT: "a = gradient_accumulation_steps / Welt = {0} / {1} = {r}",
-    Derivation.A_AXOLOTL: "a = batch_size // micro_batch_size = {0} // {1} = {r}",
-    Derivation.OLMO_DEVICE: "je Gerät = global_train_batch_size // Welt = {0} // {1} = {r}",
-    Derivation.OLMO_ACCUMULATION: "a = je Gerät // b = {0} // {1} = {r}",
-    Derivation.OLMO_BATCH: "B = je Gerät · Welt = {0} × {1} = {r}",
-    Derivation.TITAN_ACCUMULATION: (
+    Derivation.T_PRODUCT: "T = B · L = {0} × {1} = {r}",
+    "nanogpt/accumulation": "a = gradient_accumulation_steps / GPUs = {0} / {1} = {r}",
+    "axolotl/accumulation": "a = batch_size // micro_batch_size = {0} // {1} = {r}",
+    "olmo/device": "je Gerät = global_train_batch_size // GPUs = {0} // {1} = {r}",
+    "olmo/microbatches": "Micro-Batches je Gerät = ⌈je Gerät / b⌉ = ⌈{0} / {1}⌉ = {r}",
+    "olmo/batch": "B = je Gerät · GPUs = {0} × {1} = {r}",
+    "torchtitan/accumulation": (
         "a = T / (Tokens je Micro-Batch · PP-Micro-Batches · d) = {0} / ({1} · {2} · {3}) = {r}"
     ),
-    Derivation.T_PRODUCT: "T = B · L = {0} × {1} = {r}",
 }
 
-#: Each finding in German; ``{message}`` is the framework's own text where it has one.
-FINDINGS: Mapping[Rule, str] = {
-    Rule.DEEPSPEED_ASSERTION: "DeepSpeed bricht beim Start ab: train_batch_size muss b · a · Welt sein.",
-    Rule.DEEPSPEED_FILLED: "DeepSpeed ergänzt {key} = {value} durch ganzzahlige Division{inexact}.",
-    Rule.DEEPSPEED_NEEDS_WORLD: (
+#: Each rule's finding in German, by its code; the placeholders are exactly the fields of the rule's context.
+#: The framework's own message is quoted after it (``QUOTED``), the fix after that (``FIX``).
+FINDINGS: Mapping[str, str] = {
+    "deepspeed/batch-assertion": (
+        "DeepSpeed bricht beim Start ab: train_batch_size = {train} ist nicht b · a · d = {micro} · {accumulation} · "
+        "{world} = {product}."
+    ),
+    "deepspeed/filled-in": "DeepSpeed setzt {key} = {value} durch ganzzahlige Division ({train} // {divisor}).",
+    "deepspeed/filled-in-product": "DeepSpeed setzt train_batch_size = b · a · d = {value}.",
+    "deepspeed/required-world-size": (
         "Alle drei Werte stehen fest: Diese Konfiguration läuft nur mit {world} GPUs (d = {data_parallel})."
     ),
-    Rule.DEEPSPEED_MISSING: "DeepSpeed braucht train_batch_size oder train_micro_batch_size_per_gpu.",
-    Rule.DEEPSPEED_SEQUENCE_PARALLEL: (
-        "sequence_parallel_size = {sequence_parallel} (Ulysses): DeepSpeed teilt die Welt von {world} GPUs dadurch."
+    "deepspeed/no-world-size-fits": (
+        "Mit keiner Zahl von GPUs passt es: train_batch_size = {train} ist kein Vielfaches von b · a = {micro} · "
+        "{accumulation} = {step}."
     ),
-    Rule.DEEPSPEED_AUTOTP: (
-        "AutoTP (autotp_size = {autotp}): DeepSpeed zählt die Tensor-Parallelität-Ränge als datenparallel und rechnet "
-        "mit Welt = {world}; dieselben Daten auf {autotp} Rängen ergeben nur {distinct} verschiedene Sequenzen je "
-        "Optimierer-Schritt."
+    "deepspeed/missing-batch-size": "DeepSpeed bricht ab: Es braucht train_batch_size oder "
+    "train_micro_batch_size_per_gpu.",
+    "deepspeed/sequence-parallel": (
+        "sequence_parallel_size = {sequence_parallel} (Ulysses): DeepSpeed teilt die {world} GPUs dadurch, "
+        "d = {data_parallel}."
     ),
-    Rule.DEEPSPEED_WORLD_UNSET: (
-        "Liest dein Skript die Konfiguration, bevor torch.distributed läuft, rechnet DeepSpeed mit Welt = 1 "
-        "und bricht ab."
+    "deepspeed/sequence-parallel-world-size": (
+        "DeepSpeed bricht ab: sequence_parallel_size = {sequence_parallel} teilt die Zahl der GPUs ({world}) nicht."
     ),
-    Rule.DEEPSPEED_AUTO_ALONE: (
+    "deepspeed/autotp-counted-as-data-parallel": (
+        "AutoTP (autotp_size = {autotp}): DeepSpeed zählt die Ränge der Tensor-Parallelität als datenparallel und "
+        "rechnet mit {world} GPUs; dieselben Daten auf {autotp} Rängen ergeben nur {distinct} verschiedene Sequenzen "
+        "je Optimierer-Schritt."
+    ),
+    "deepspeed/world-size-before-launch": (
+        "Baut dein Skript die DeepSpeed-Konfiguration, bevor torch.distributed läuft, rechnet DeepSpeed mit 1 GPU "
+        "statt {world} und bricht ab."
+    ),
+    "deepspeed/auto-without-trainer": (
         '{keys} = "auto" füllt nur der Hugging Face Trainer; DeepSpeed allein kann damit nicht rechnen. Gib die '
         "TrainingArguments mit an oder setze Zahlen."
     ),
-    Rule.HF_TOTAL: "Der Trainer meldet „Total train batch size“ = {total}.",
-    Rule.HF_AUTO_FILLED: 'Der Trainer füllt "auto" in der DeepSpeed-Konfiguration: {filled}.',
-    Rule.HF_MISMATCH: "Der Trainer bricht ab: DeepSpeed-Konfiguration und TrainingArguments widersprechen sich.",
-    Rule.MEGATRON_WORLD: "Megatron-LM bricht ab: TP · PP · CP = {total} teilt die Welt von {world} GPUs nicht.",
-    Rule.MEGATRON_DEFAULT_GBS: "Ohne --global-batch-size setzt Megatron B = b · d = {value} (ein Micro-Batch).",
-    Rule.MEGATRON_GBS: "Megatron-LM bricht ab: B ist kein Vielfaches von b · d = {divisor}.",
-    Rule.MEGATRON_SEQUENCE_PARALLEL: (
+    "huggingface/total-train-batch-size": "Der Trainer meldet „Total train batch size“ = {total}.",
+    "huggingface/deepspeed-auto": 'Der Trainer füllt "auto" in der DeepSpeed-Konfiguration: {filled}.',
+    "huggingface/deepspeed-mismatch": (
+        "Der Trainer bricht ab: DeepSpeed-Konfiguration und TrainingArguments widersprechen sich."
+    ),
+    "megatron/world-size-divisible": "Megatron-LM bricht ab: TP · PP · CP = {total} teilt die {world} GPUs nicht.",
+    "megatron/global-batch-size-default": (
+        "Ohne --global-batch-size setzt Megatron-LM B = b · d = {value} (ein Micro-Batch je Schritt)."
+    ),
+    "megatron/global-batch-size-divisible": (
+        "Megatron-LM bricht ab: B = {gbs} ist kein Vielfaches von b · d = {divisor}."
+    ),
+    "megatron/sequence-parallel": (
         "--sequence-parallel läuft auf den {tp} Rängen der Tensor-Parallelität mit und teilt d nicht "
         "(anders als DeepSpeed-Ulysses' sequence_parallel_size)."
     ),
-    Rule.MEGATRON_SEQUENCE_PARALLEL_OFF: (
+    "megatron/sequence-parallel-without-tensor-parallel": (
         "--sequence-parallel ist bei TP = 1 wirkungslos: Megatron-LM schaltet es ab („Disabling sequence "
         "parallelism because tensor model parallelism is disabled“); d bleibt, wie es ist."
     ),
-    Rule.MEGATRON_EXPERT: "Megatron-LM bricht ab: ETP · EP · PP teilt die Welt nicht.",
-    Rule.MEGATRON_RAMPUP_DEPRECATED: (
+    "megatron/expert-parallel-divisible": (
+        "Megatron-LM bricht ab: ETP · EP · PP = {size} teilt die {world} GPUs nicht."
+    ),
+    "megatron/rampup-batch-size-deprecated": (
         "--rampup-batch-size ist veraltet: Das aktuelle Megatron-LM ignoriert es und trainiert von Anfang an mit "
         "B = {gbs}; ältere Versionen fahren den Plan unten hoch. Nimm --step-batch-size-schedule."
     ),
-    Rule.MEGATRON_RAMPUP_INTERVAL: (
-        "Der Anstieg von {start} auf {gbs} ist kein Vielfaches der Schrittweite {increment}; ältere Megatron-Versionen "
-        "brechen damit ab."
+    "megatron/rampup-interval": (
+        "Der Anstieg von {start} auf {gbs} ist kein Vielfaches der Schrittweite {increment}; ältere "
+        "Megatron-Versionen brechen damit ab."
     ),
-    Rule.MEGATRON_SCHEDULE_WITH_GBS: "Megatron-LM bricht ab: Plan und --global-batch-size zusammen geht nicht.",
-    Rule.MEGATRON_SCHEDULE_START: "Megatron-LM bricht ab: Der Plan muss bei 0 beginnen (erste Schwelle: {first}).",
-    Rule.MEGATRON_SCHEDULE_ORDER: (
-        "Megatron-LM bricht ab: Die Schwellen des Plans sind nicht lesbar oder nicht steigend ({entry})."
+    "megatron/rampup-unreadable": (
+        "--rampup-batch-size erwartet drei ganze Zahlen (Start, Schrittweite, Sequenzen), hier steht „{entry}“."
     ),
-    Rule.MEGATRON_PHASE: (
-        "{count} Stufe(n) des Plans sind kein Vielfaches von b · d; Megatron-LM bricht ab, sobald die erste "
-        "erreicht ist (ab {start} Sequenzen, B = {gbs})."
+    "megatron/rampup-start": "Der Anstieg beginnt bei B = {start}; ältere Megatron-Versionen brechen damit ab.",
+    "megatron/step-schedule-with-global-batch-size": (
+        "Megatron-LM bricht ab: --step-batch-size-schedule und --global-batch-size lassen sich nicht kombinieren."
     ),
-    Rule.NEMO_GBS: "NeMo bricht ab: model.global_batch_size ist kein Vielfaches von b · d = {divisor}.",
-    Rule.NEMO_WORLD: "NeMo bricht ab: TP · PP · CP = {total} teilt die Welt von {world} GPUs nicht.",
-    Rule.TITAN_DIMS: "torchtitan bricht ab: replicate · shard · CP · TP · PP ergibt nicht die Welt.",
-    Rule.TITAN_GBS: "torchtitan bricht ab: global_batch_size ist kein Vielfaches von local_batch_size · d.",
-    Rule.TITAN_TOKENS: "torchtitan bricht ab: num_tokens_per_train_step passt nicht auf einen Akkumulationsschritt.",
-    Rule.TITAN_LEGACY: (
+    "megatron/step-schedule-first-threshold": (
+        "Megatron-LM bricht ab: Der Plan muss bei 0 beginnen, die erste Schwelle ist {first}."
+    ),
+    "megatron/step-schedule-increasing": (
+        "Megatron-LM bricht ab: Die Schwellen des Plans sind nicht lesbar oder nicht steigend („{entry}“)."
+    ),
+    "megatron/phase-divisible": (
+        "Megatron-LM bricht ab, sobald der Plan eine Stufe erreicht, deren B kein Vielfaches von b · d = {divisor} "
+        "ist (betroffen: {count}; die erste ab {start} Sequenzen mit B = {gbs})."
+    ),
+    "megatron/num-layers-divisible": (
+        "Megatron-LM bricht ab: --num-layers {layers} lässt sich nicht gleichmäßig auf PP = {pp} Stufen verteilen."
+    ),
+    "nemo/global-batch-size-divisible": (
+        "NeMo bricht ab: model.global_batch_size = {gbs} ist kein Vielfaches von b · d = {divisor}."
+    ),
+    "nemo/world-size-divisible": "NeMo bricht ab: TP · PP · CP = {total} teilt die {world} GPUs nicht.",
+    "torchtitan/parallel-dims": (
+        "torchtitan bricht ab: replicate · shard · CP · TP · PP ergibt nicht die Zahl der GPUs."
+    ),
+    "torchtitan/global-batch-size-divisible": (
+        "torchtitan bricht ab: global_batch_size ist kein Vielfaches von local_batch_size · d."
+    ),
+    "torchtitan/tokens-per-step-divisible": (
+        "torchtitan bricht ab: num_tokens_per_train_step ist kein Vielfaches der Tokens eines Akkumulationsschritts."
+    ),
+    "torchtitan/batch-size-is-local": (
         "training.batch_size ist die ältere Schreibweise für local_batch_size = {local}, ohne Akkumulation."
     ),
-    Rule.TITAN_REGISTRY: (
+    "torchtitan/first-config-of-registry": (
         "Die Datei definiert {count} Konfigurationen; gelesen habe ich die erste, {function}(). Für eine andere "
         "füge nur deren Funktion ein."
     ),
-    Rule.NANOGPT_GLOBAL: (
+    "nanogpt/accumulation-is-global": (
         "gradient_accumulation_steps ist bei nanoGPT global: train.py teilt {configured} durch {world} GPUs, "
         "je GPU also a = {per_gpu} Akkumulationsschritte."
     ),
-    Rule.NANOGPT_DIVISIBLE: (
-        "train.py bricht ab (assert gradient_accumulation_steps % ddp_world_size == 0): {accumulation} ist nicht "
-        "durch {world} GPUs teilbar."
+    "nanogpt/accumulation-divisible": (
+        "train.py bricht ab: gradient_accumulation_steps = {accumulation} ist nicht durch {world} GPUs teilbar."
     ),
-    Rule.NANOGPT_DEFAULTS: "Nicht gesetzt, also die Vorgaben aus train.py: {defaults}.",
-    Rule.AXOLOTL_TWO_OF_THREE: (
-        "axolotl bricht ab: Zwei von micro_batch_size, gradient_accumulation_steps, batch_size müssen gesetzt sein."
+    "nanogpt/train-py-defaults": "Nicht gesetzt, also die Vorgaben aus train.py: {defaults}.",
+    "axolotl/two-of-three": (
+        "axolotl bricht ab: Zwei von micro_batch_size, gradient_accumulation_steps und batch_size müssen gesetzt sein."
     ),
-    Rule.AXOLOTL_ONLY_ONE: "axolotl bricht ab: gradient_accumulation_steps und batch_size zusammen geht nicht.",
-    Rule.AXOLOTL_FLOORED: (
+    "axolotl/only-one-of-accumulation-and-batch-size": (
+        "axolotl bricht ab: gradient_accumulation_steps und batch_size lassen sich nicht kombinieren."
+    ),
+    "axolotl/floored": (
         "axolotl rundet stillschweigend ab: batch_size {batch_size} // micro_batch_size {micro} = {accumulation}, "
         "je Gerät also {real} statt {batch_size} Sequenzen."
     ),
-    Rule.AXOLOTL_PARALLEL: "axolotl teilt die Welt durch CP = {cp} und TP = {tp}.",
-    Rule.OLMO_FLOORED: (
+    "axolotl/batch-size-ignored": (
+        "batch_size = {batch_size} ändert nicht, was trainiert: Das Schema setzt gradient_accumulation_steps auf 1, "
+        "je Gerät also nur micro_batch_size = {micro} Sequenzen; batch_size ändert nur die Zahl der Schritte."
+    ),
+    "axolotl/parallel-world-size": "axolotl teilt die GPUs durch CP = {cp} und TP = {tp}.",
+    "axolotl/parallelism-incompatible": (
+        "axolotl bricht ab: Die Parallelitätsgrade (Produkt {total}) passen nicht zu {world} GPUs."
+    ),
+    "olmo/floored": (
         "OLMo rundet stillschweigend ab: global_train_batch_size {configured} // {world} GPUs, trainiert also mit "
         "B = {real} statt {configured}."
     ),
-    Rule.OLMO_UNEVEN: (
-        "Je Gerät {device} Sequenzen in Micro-Batches zu {micro}: Der letzte Micro-Batch hat nur {rest}."
+    "olmo/nothing-per-device": (
+        "OLMo bricht ab: global_train_batch_size {configured} // {world} GPUs ergibt 0 Sequenzen je Gerät."
+    ),
+    "olmo/uneven-microbatches": (
+        "Je Gerät {device} Sequenzen in Micro-Batches zu {micro}: {full} volle und einer mit nur {rest} Sequenzen; "
+        "eine feste Zahl a gibt es so nicht."
     ),
 }
 
@@ -188,12 +257,13 @@ PROBLEMS: Mapping[ProblemKind, str] = {
     ProblemKind.UNREADABLE: "{name} lässt sich nicht lesen{line}; der Parser meldet: „{detail}“.",
     ProblemKind.UNSAFE: "{name} enthält {detail}; solche YAML-Konstrukte lese ich aus Sicherheitsgründen nicht.",
     ProblemKind.UNKNOWN_FORMAT: (
-        "Bei {name} erkenne ich kein Format: erwartet ist JSON, YAML, TOML, eine Python-Konfiguration (nanoGPT) "
-        "oder eine Startzeile bzw. ein Bash-Skript."
+        "{in_name} erkenne ich kein Format: Erwartet ist JSON, YAML, TOML, eine Python-Konfiguration oder eine "
+        "Startzeile bzw. ein Bash-Skript."
     ),
     ProblemKind.NOTHING_TO_CHECK: (
-        "In {names} finde ich keine Batch-Einstellungen eines der Frameworks DeepSpeed, Hugging Face, Megatron-LM, "
-        "NeMo, torchtitan, nanoGPT, axolotl oder OLMo."
+        "{in_name} finde ich keine Batch-Einstellungen, die ich einem Framework sicher zuordnen kann. Ich lese "
+        "Konfigurationen von {frameworks} und erkenne sie an Schlüsseln, die nur das jeweilige Framework schreibt "
+        "(z. B. train_micro_batch_size_per_gpu bei DeepSpeed, --micro-batch-size bei Megatron-LM). {how}"
     ),
     ProblemKind.WORLD_SIZE_NEEDED: (
         "Für {framework} brauche ich die Zahl der GPUs: Sie steht weder in der Konfiguration noch in einer "
@@ -202,6 +272,18 @@ PROBLEMS: Mapping[ProblemKind, str] = {
     ProblemKind.BAD_VALUE: "{key} = {value} ({where}) ist keine ganze Zahl ab 1.",
     ProblemKind.EMPTY: "{name} ist leer.",
 }
+NOTHING_HOW_CLI = (
+    "Ist es doch die Konfiguration eines davon, nenne es mit `--framework`, z. B. `--framework deepspeed`."
+)
+NOTHING_HOW_SLACK = "Füge die Konfiguration des Frameworks ein, nicht das Trainingsskript, das sie liest."
+EMPTY_COMMAND = (
+    f"Hinter `prüfe` fehlt die Konfiguration: Füge sie in derselben Nachricht an, z. B. `{COMMAND} prüfe` und "
+    "darunter das DeepSpeed-JSON oder die Startzeile."
+)
+PASTED_SUBJECT = "Der eingefügte Text"
+FILE_SUBJECT = "Die Datei {name}"
+IN_PASTED = "Im eingefügten Text"
+IN_FILE = "In der Datei {name}"
 #: A value that is still a shell variable or a script argument once everything readable is resolved.
 UNRESOLVED = (
     "{key} = {value} ({where}) steht erst beim Start fest (ein Argument des Skripts oder eine Variable, die es "

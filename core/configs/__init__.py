@@ -2,11 +2,15 @@
 
 ``check_config`` takes the texts (a config file, a launch line or script, or both), detects the
 framework (or takes the one named), finds the world size (given, or from the launcher) and runs
-that framework's own arithmetic: DeepSpeed, Hugging Face Trainer, Megatron-LM, NeMo, torchtitan,
-nanoGPT, axolotl, OLMo. Pure: nothing is executed, nothing is read from disk here.
+that framework's own arithmetic. Pure: nothing is executed, nothing is read from disk here.
+
+A framework is one module here: ``ID``, ``detect``, ``check`` and its ``RULES``; ``FRAMEWORKS``
+lists them once, in the order detection tries them (the more specific first: a Hugging Face
+launch beside a DeepSpeed JSON is the Trainer's run).
 """
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from core.configs import axolotl, deepspeed, huggingface, megatron, nanogpt, nemo, olmo, torchtitan
 from core.configs.common import launched_world, partial_world
@@ -14,37 +18,54 @@ from core.configs.model import (
     Check,
     CheckError,
     Derivation,
+    Effect,
     Finding,
+    Fix,
     Framework,
     Level,
+    Nothing,
     Phase,
     ProblemKind,
     Read,
     Rule,
     Step,
+    Syntax,
     World,
 )
-from core.configs.reading import MAX_CONFIG_BYTES, MAX_FILE_BYTES, Parsed, Source, clean, detect, parse
+from core.configs.reading import MAX_CONFIG_BYTES, MAX_FILE_BYTES, Parsed, Source, clean, parse
 
-CHECKS: Mapping[Framework, Callable[[list[Parsed], World | None], Check]] = {
-    Framework.DEEPSPEED: deepspeed.check,
-    Framework.HUGGINGFACE: huggingface.check,
-    Framework.MEGATRON: megatron.check,
-    Framework.NEMO: nemo.check,
-    Framework.TORCHTITAN: torchtitan.check,
-    Framework.NANOGPT: nanogpt.check,
-    Framework.AXOLOTL: axolotl.check,
-    Framework.OLMO: olmo.check,
-}
+FRAMEWORKS: tuple[Framework, ...] = tuple(
+    Framework(module.ID, module.detect, module.check, module.RULES)
+    for module in (megatron, huggingface, olmo, nemo, torchtitan, nanogpt, axolotl, deepspeed)
+)
+BY_ID = {framework.id: framework for framework in FRAMEWORKS}
+
+
+def rules() -> tuple[Rule[Any], ...]:
+    """Every rule of every framework, each once."""
+    seen: dict[str, Rule[Any]] = {}
+    for framework in FRAMEWORKS:
+        for rule in framework.rules:
+            seen.setdefault(rule.code, rule)
+    return tuple(seen.values())
+
+
+def detect(parsed: Sequence[Parsed]) -> Framework:
+    """The first framework, in ``FRAMEWORKS``' order, that one of the sources belongs to."""
+    for framework in FRAMEWORKS:
+        if any(framework.detect(source) for source in parsed):
+            return framework
+    raise CheckError(ProblemKind.NOTHING_TO_CHECK, names=[p.source.name for p in parsed])
 
 
 def check_config(
     sources: Sequence[Source],
     world: World | None = None,
-    framework: Framework | None = None,
+    framework: str | None = None,
     max_bytes: int = MAX_CONFIG_BYTES,
 ) -> Check:
-    """What ``framework`` (detected when not named) does with ``sources``; ``CheckError`` when it cannot be said.
+    """What ``framework`` (an id; detected when not named) does with ``sources``; ``CheckError`` when it cannot
+    be said.
 
     ``world`` (the world size given from outside) wins over one a launcher in the sources sets;
     ``max_bytes`` caps each source (pasted text by default; the CLI reads files up to ``MAX_FILE_BYTES``).
@@ -53,9 +74,9 @@ def check_config(
     if not sources:
         raise CheckError(ProblemKind.EMPTY, name="")
     parsed = [parse(source, max_bytes) for source in sources]
-    chosen = framework or detect(parsed)
+    chosen = BY_ID[framework] if framework else detect(parsed)
     try:
-        return CHECKS[chosen](parsed, world or launched_world(parsed))
+        return chosen.check(parsed, world or launched_world(parsed))
     except CheckError as error:
         if error.kind is ProblemKind.WORLD_SIZE_NEEDED:
             error.ctx["nodes"], error.ctx["per_node"] = partial_world(parsed)
@@ -63,21 +84,28 @@ def check_config(
 
 
 __all__ = [
+    "BY_ID",
+    "FRAMEWORKS",
     "MAX_CONFIG_BYTES",
     "MAX_FILE_BYTES",
     "Check",
     "CheckError",
     "Derivation",
+    "Effect",
     "Finding",
+    "Fix",
     "Framework",
     "Level",
+    "Nothing",
     "Phase",
     "ProblemKind",
     "Read",
     "Rule",
     "Source",
     "Step",
+    "Syntax",
     "World",
     "check_config",
     "clean",
+    "rules",
 ]

@@ -5,13 +5,25 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
-from core.configs.model import CheckError, Derivation, Finding, Framework, Level, ProblemKind, Read, Rule, Step, World
+from core.configs.model import (
+    Check,
+    CheckError,
+    Effect,
+    Finding,
+    Fix,
+    Phase,
+    ProblemKind,
+    Read,
+    Step,
+    Syntax,
+    World,
+)
 from core.configs.reading import Format, Parsed
 from core.configs.shell import Command, Launch, flags, split_launch, split_words
 
-AUTO = "auto"
 #: The largest value a config may set (a batch, a length, a degree): far above any run, small enough to multiply.
 MAX_VALUE = 10**12
 
@@ -26,25 +38,44 @@ def lookup(data: Mapping[str, Any], path: str) -> Any:
     return node
 
 
+class Auto(Enum):
+    """A value the framework fills in itself (``"auto"``)."""
+
+    AUTO = "auto"
+
+
 @dataclass
 class Reading:
-    """The values a check reads, each recorded with where it came from, and the steps and findings it makes."""
+    """What one check reads (each value with where it came from), derives and finds; ``finish`` makes the Check."""
 
-    framework: Framework
+    framework: str
     read: list[Read] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    _seen: dict[tuple[str, str], object] = field(default_factory=dict)
 
-    def key(self, parsed: Parsed, path: str, *, auto: bool = False) -> int | str | None:
-        """The whole number at ``path`` (``"auto"`` too where ``auto``), recorded; None when absent."""
+    def raw(self, parsed: Parsed, path: str) -> Any:
+        """The value at ``path`` as written, recorded once however often it is asked for; None when absent."""
         value = lookup(parsed.data, path)
+        if value is not None and (parsed.source.name, path) not in self._seen:
+            self._seen[(parsed.source.name, path)] = value
+            self.read.append(Read(path, value, parsed.where(path.rsplit(".", 1)[-1])))
+        return value
+
+    def value(self, parsed: Parsed, path: str, *, minimum: int | None = 1) -> int | None:
+        """The whole number at ``path`` (at least ``minimum``; None: any sign), recorded; None when absent."""
+        value = self.raw(parsed, path)
         if value is None:
             return None
-        where = parsed.where(path.rsplit(".", 1)[-1])
-        self.read.append(Read(path, value, where))
-        return whole(value, path, where, auto=auto)
+        return whole(value, path, parsed.where(path.rsplit(".", 1)[-1]), minimum=minimum)
 
-    def flag(self, parsed: Parsed, found: Mapping[str, list[str]], name: str) -> int | None:
+    def auto(self, parsed: Parsed, path: str) -> int | Auto | None:
+        """Like ``value``, with ``"auto"`` kept as ``Auto.AUTO``."""
+        if self.raw(parsed, path) == Auto.AUTO.value:
+            return Auto.AUTO
+        return self.value(parsed, path)
+
+    def flag(self, parsed: Parsed, found: Mapping[str, list[str]], name: str, *, minimum: int = 1) -> int | None:
         """The whole number a flag is given, recorded; None when the flag is absent."""
         if name not in found:
             return None
@@ -53,9 +84,7 @@ class Reading:
         self.read.append(Read(name, " ".join(values), where))
         if len(values) != 1:
             raise CheckError(ProblemKind.BAD_VALUE, key=name, value=" ".join(values), where=where)
-        value = whole(values[0], name, where, auto=False)
-        assert isinstance(value, int)  # auto=False
-        return value
+        return whole(values[0], name, where, minimum=minimum)
 
     def present(self, parsed: Parsed, found: Mapping[str, list[str]], name: str) -> bool:
         """Whether a switch such as ``--sequence-parallel`` is given (recorded when it is)."""
@@ -67,19 +96,74 @@ class Reading:
     def note(self, key: str, value: Any, where: str) -> None:
         self.read.append(Read(key, value, where))
 
-    def step(self, derivation: Derivation, operands: Iterable[int], result: int) -> None:
+    def step(self, derivation: str, operands: Iterable[int], result: int) -> None:
         self.steps.append(Step(derivation, tuple(operands), result))
 
-    def finding(self, level: Level, rule: Rule, **ctx: Any) -> None:
-        self.findings.append(Finding(level, rule, ctx))
+    def add(self, finding: Finding) -> None:
+        self.findings.append(finding)
+
+    def world(self, world: World | None) -> World:
+        """The world size this check needs, recorded as read; ``CheckError`` asking for it where it is unknown."""
+        if world is None:
+            raise CheckError(ProblemKind.WORLD_SIZE_NEEDED, framework=self.framework)
+        self.note("world_size", world.size, world.where)
+        return world
+
+    def finish(
+        self,
+        world: World | None,
+        *,
+        data_parallel: int | None = None,
+        micro_batch: int | None = None,
+        accumulation: int | None = None,
+        global_batch: int | None = None,
+        seq_len: int | None = None,
+        schedule: tuple[Phase, ...] = (),
+        intended: int | None = None,
+    ) -> Check:
+        """The check; where a finding says the framework refuses to start, there is no global batch."""
+        refused = any(f.effect is Effect.REFUSED for f in self.findings)
+        return Check(
+            framework=self.framework,
+            read=tuple(self.read),
+            world=world,
+            data_parallel=data_parallel,
+            micro_batch=micro_batch,
+            accumulation=accumulation,
+            global_batch=None if refused else global_batch,
+            seq_len=seq_len,
+            steps=tuple(self.steps),
+            findings=tuple(self.findings),
+            schedule=schedule,
+            intended=None if refused else intended,
+        )
 
 
-def whole(value: Any, key: str, where: str, *, auto: bool) -> int | str:
-    """A whole number as a framework reads it (``"auto"`` kept where allowed); ``CheckError`` for anything else."""
-    if auto and value == AUTO:
-        return AUTO
+def fix(parsed: Parsed, setting: str, *values: int | None) -> Fix | None:
+    """Values that would pass for ``setting``, written in ``parsed``'s own syntax; None when there are none."""
+    given = tuple(v for v in values if v is not None and v >= 1)
+    if not given:
+        return None
+    syntax = {
+        Format.JSON: Syntax.JSON,
+        Format.YAML: Syntax.YAML,
+        Format.TOML: Syntax.TOML,
+        Format.PYTHON: Syntax.PYTHON,
+        Format.SHELL: Syntax.FLAG,
+    }[parsed.format]
+    return Fix(setting, given, syntax)
+
+
+def world_fix(*values: int | None) -> Fix | None:
+    """GPU counts that would pass."""
+    given = tuple(v for v in values if v is not None and v >= 1)
+    return Fix("GPUs", given, Syntax.WORLD) if given else None
+
+
+def whole(value: Any, key: str, where: str, *, minimum: int | None = 1) -> int:
+    """A whole number as a framework reads it, at least ``minimum``; ``CheckError`` for anything else."""
     number = _whole(value)
-    if number is None:
+    if number is None or (minimum is not None and number < minimum):
         raise CheckError(ProblemKind.BAD_VALUE, key=key, value=str(value)[:60], where=where)
     if abs(number) > MAX_VALUE:
         raise CheckError(ProblemKind.BAD_VALUE, key=key, value=str(value)[:60], where=where, max=MAX_VALUE)
@@ -91,21 +175,11 @@ def _whole(value: Any) -> int | None:
         return None
     if isinstance(value, int):
         return value
-    if isinstance(value, float) and value.is_integer():
+    if isinstance(value, float) and value.is_integer() and abs(value) <= MAX_VALUE:
         return int(value)
     if isinstance(value, str) and re.fullmatch(r"[+-]?\d{1,18}", value.strip()):
         return int(value)
     return None
-
-
-def positive(value: int | str | None, key: str, where: str) -> int | None:
-    """A value a framework needs to be at least 1 (0 and negatives are refused as unreadable)."""
-    if value is None or value == AUTO:
-        return None
-    assert isinstance(value, int)
-    if value < 1:
-        raise CheckError(ProblemKind.BAD_VALUE, key=key, value=str(value), where=where)
-    return value
 
 
 def neighbours(value: int, step: int) -> tuple[int | None, int]:
@@ -237,26 +311,3 @@ def _from_launcher(parsed: Parsed, command: Command, launch: Launch) -> World | 
 
 def _int(text: str | None) -> int | None:
     return int(text) if text is not None and text.isdigit() and int(text) > 0 else None
-
-
-def require_world(world: World | None, framework: Framework) -> World:
-    if world is None:
-        raise CheckError(ProblemKind.WORLD_SIZE_NEEDED, framework=framework)
-    return world
-
-
-def world_step(reading: Reading, world: World) -> None:
-    """The world size as a value read, so every answer says where it came from."""
-    reading.note("world_size", world.size, world.where)
-
-
-def check_data(framework: Framework, reading: Reading, world: World | None, **numbers: int | None) -> dict[str, Any]:
-    """The keyword arguments of ``Check`` a framework's check ends with."""
-    return {
-        "framework": framework,
-        "read": tuple(reading.read),
-        "world": world,
-        "steps": tuple(reading.steps),
-        "findings": tuple(reading.findings),
-        **numbers,
-    }

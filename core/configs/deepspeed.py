@@ -13,70 +13,165 @@
 
 from __future__ import annotations
 
-from core.configs.common import AUTO, Reading, check_data, neighbours, positive
-from core.configs.model import Check, CheckError, Derivation, Framework, Level, ProblemKind, Rule, World
+from dataclasses import dataclass
+
+from core.configs.common import Auto, Reading, fix, neighbours, world_fix
+from core.configs.model import Check, CheckError, Derivation, Effect, Nothing, ProblemKind, Rule, World
 from core.configs.reading import Format, Parsed
 
+ID = "deepspeed"
 TRAIN = "train_batch_size"
 MICRO = "train_micro_batch_size_per_gpu"
 ACCUMULATION = "gradient_accumulation_steps"
 SEQUENCE_PARALLEL = "sequence_parallel_size"
 AUTOTP = "tensor_parallel.autotp_size"
+#: Keys only a DeepSpeed config has.
+OWN_KEYS = frozenset(
+    {MICRO, "zero_optimization", "zero_allow_untested_optimizer", "steps_per_print", "wall_clock_breakdown"}
+)
 
-ASSERTION = (
+ASSERTION_MESSAGE = (
     "Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * "
     "world_size {train} != {micro} * {accumulation} * {world}"
 )
-MISSING = "Either train_batch_size or train_micro_batch_size_per_gpu needs to be provided"
+MISSING_MESSAGE = "Either train_batch_size or train_micro_batch_size_per_gpu needs to be provided"
+
+
+@dataclass(frozen=True)
+class Batch:
+    train: int
+    micro: int
+    accumulation: int
+    world: int
+    product: int
+
+
+@dataclass(frozen=True)
+class Divided:
+    key: str
+    value: int
+    train: int
+    divisor: int
+
+
+@dataclass(frozen=True)
+class Multiplied:
+    value: int
+
+
+@dataclass(frozen=True)
+class Required:
+    world: int
+    data_parallel: int
+
+
+@dataclass(frozen=True)
+class NoWorld:
+    train: int
+    micro: int
+    accumulation: int
+    step: int
+
+
+@dataclass(frozen=True)
+class SequenceParallel:
+    sequence_parallel: int
+    world: int
+    data_parallel: int
+
+
+@dataclass(frozen=True)
+class SequenceParallelWorld:
+    sequence_parallel: int
+    world: int
+
+
+@dataclass(frozen=True)
+class AutoTP:
+    autotp: int
+    world: int
+    distinct: int
+
+
+@dataclass(frozen=True)
+class WorldUnset:
+    world: int
+
+
+@dataclass(frozen=True)
+class AutoKeys:
+    keys: str
+
+
+ASSERTION = Rule("deepspeed/batch-assertion", Effect.REFUSED, Batch)
+FILLED_DIVIDED = Rule("deepspeed/filled-in", Effect.NOTE, Divided)
+FILLED_MULTIPLIED = Rule("deepspeed/filled-in-product", Effect.NOTE, Multiplied)
+NEEDS_WORLD = Rule("deepspeed/required-world-size", Effect.NOTE, Required)
+NO_WORLD_FITS = Rule("deepspeed/no-world-size-fits", Effect.REFUSED, NoWorld)
+MISSING = Rule("deepspeed/missing-batch-size", Effect.REFUSED, Nothing)
+SEQUENCE_PARALLEL_RULE = Rule("deepspeed/sequence-parallel", Effect.NOTE, SequenceParallel)
+SEQUENCE_PARALLEL_WORLD = Rule("deepspeed/sequence-parallel-world-size", Effect.REFUSED, SequenceParallelWorld)
+AUTOTP_RULE = Rule("deepspeed/autotp-counted-as-data-parallel", Effect.PITFALL, AutoTP)
+WORLD_UNSET = Rule("deepspeed/world-size-before-launch", Effect.NOTE, WorldUnset)
+AUTO_ALONE = Rule("deepspeed/auto-without-trainer", Effect.PITFALL, AutoKeys)
+RULES = (
+    ASSERTION,
+    FILLED_DIVIDED,
+    FILLED_MULTIPLIED,
+    NEEDS_WORLD,
+    NO_WORLD_FITS,
+    MISSING,
+    SEQUENCE_PARALLEL_RULE,
+    SEQUENCE_PARALLEL_WORLD,
+    AUTOTP_RULE,
+    WORLD_UNSET,
+    AUTO_ALONE,
+)
+
+
+def detect(parsed: Parsed) -> bool:
+    """DeepSpeed's own keys, or a JSON with ``train_batch_size`` at the top (a torchtune recipe is neither)."""
+    if parsed.format not in (Format.JSON, Format.YAML):
+        return False
+    keys = set(parsed.data)
+    return bool(OWN_KEYS & keys) or (parsed.format is Format.JSON and TRAIN in keys)
 
 
 def deepspeed_config(sources: list[Parsed]) -> Parsed | None:
-    """The DeepSpeed JSON among the sources, if any."""
-    return next((p for p in sources if p.format is Format.JSON and {TRAIN, MICRO, ACCUMULATION} & set(p.data)), None)
+    """The DeepSpeed config among the sources, if any."""
+    return next((p for p in sources if detect(p)), None)
 
 
 def check(sources: list[Parsed], world: World | None) -> Check:
     config = deepspeed_config(sources) or sources[0]
-    reading = Reading(Framework.DEEPSPEED)
-    values = {key: reading.key(config, key, auto=True) for key in (TRAIN, MICRO, ACCUMULATION)}
-    if AUTO in values.values():
-        keys = [key for key, value in values.items() if value == AUTO]
+    reading = Reading(ID)
+    given = {key: reading.auto(config, key) for key in (TRAIN, MICRO, ACCUMULATION)}
+    if autos := [key for key, value in given.items() if value is Auto.AUTO]:
         # a config written for the Hugging Face Trainer: only a pitfall when DeepSpeed is launched without it
-        reading.finding(Level.WARNING, Rule.DEEPSPEED_AUTO_ALONE, keys=keys)
-        return Check(**check_data(Framework.DEEPSPEED, reading, world, **_nothing()))
-    train, micro, accumulation = (positive(values[k], k, config.where(k)) for k in (TRAIN, MICRO, ACCUMULATION))
-    sequence_parallel = positive(reading.key(config, SEQUENCE_PARALLEL), SEQUENCE_PARALLEL, config.source.name) or 1
-    autotp = positive(reading.key(config, AUTOTP), AUTOTP, config.source.name) or 1
+        reading.add(AUTO_ALONE(AutoKeys(", ".join(autos))))
+        return reading.finish(world)
+    train, micro, accumulation = (v if isinstance(v, int) else None for v in given.values())
+    sequence_parallel = reading.value(config, SEQUENCE_PARALLEL) or 1
+    autotp = reading.value(config, AUTOTP) or 1
     if train is None and micro is None:
-        reading.finding(Level.ERROR, Rule.DEEPSPEED_MISSING, message=MISSING)
-        return Check(**check_data(Framework.DEEPSPEED, reading, world, **_nothing()))
+        reading.add(MISSING(Nothing(), message=MISSING_MESSAGE))
+        return reading.finish(world)
     if world is None:
-        return _without_world(reading, train, micro, accumulation, sequence_parallel)
-    reading.note("world_size", world.size, world.where)
+        return _without_world(reading, config, train, micro, accumulation, sequence_parallel)
+    reading.world(world)
     data_parallel = _data_parallel(reading, world.size, sequence_parallel)
     if data_parallel is None:
-        return Check(**check_data(Framework.DEEPSPEED, reading, world, **_nothing()))
-    all_given = train is not None and micro is not None and accumulation is not None
+        return reading.finish(world, micro_batch=micro, accumulation=accumulation)
+    all_given = None not in (train, micro, accumulation)
     train, micro, accumulation = fill(reading, train, micro, accumulation, data_parallel)
-    starts = _assert_batch(reading, train, micro, accumulation, data_parallel)
+    _assert_batch(reading, config, train, micro, accumulation, data_parallel)
     if autotp > 1:
-        reading.finding(
-            Level.WARNING, Rule.DEEPSPEED_AUTOTP, autotp=autotp, world=data_parallel, distinct=train // autotp
-        )
+        reading.add(AUTOTP_RULE(AutoTP(autotp, data_parallel, train // autotp)))
     if all_given and micro * accumulation * data_parallel == train and world.size > 1:
-        message = ASSERTION.format(train=train, micro=micro, accumulation=accumulation, world=1)
-        reading.finding(Level.INFO, Rule.DEEPSPEED_WORLD_UNSET, message=message)
-    return Check(
-        **check_data(
-            Framework.DEEPSPEED,
-            reading,
-            world,
-            data_parallel=data_parallel,
-            micro_batch=micro,
-            accumulation=accumulation,
-            global_batch=train if starts else None,
-            seq_len=None,
-        )
+        message = ASSERTION_MESSAGE.format(train=train, micro=micro, accumulation=accumulation, world=1)
+        reading.add(WORLD_UNSET(WorldUnset(world.size), message=message))
+    return reading.finish(
+        world, data_parallel=data_parallel, micro_batch=micro, accumulation=accumulation, global_batch=train
     )
 
 
@@ -90,93 +185,70 @@ def fill(
     if train is not None and micro is not None:
         accumulation = train // micro // world
         reading.step(Derivation.A_DEEPSPEED, (train, micro, world), accumulation)
-        _filled(reading, ACCUMULATION, accumulation, train, micro * world)
-    elif train is not None and accumulation is not None:
+        reading.add(FILLED_DIVIDED(Divided(ACCUMULATION, accumulation, train, micro * world)))
+        return train, micro, accumulation
+    if train is not None:
+        accumulation = accumulation or 1
         micro = train // world // accumulation
         reading.step(Derivation.B_DEEPSPEED, (train, world, accumulation), micro)
-        _filled(reading, MICRO, micro, train, world * accumulation)
-    elif micro is not None and accumulation is not None:
-        train = micro * accumulation * world
-        reading.step(Derivation.B_PRODUCT, (micro, world, accumulation), train)
-        reading.finding(Level.INFO, Rule.DEEPSPEED_FILLED, key=TRAIN, value=train)
-    elif train is not None:
-        accumulation, micro = 1, train // world
-        reading.step(Derivation.B_DEEPSPEED, (train, world, 1), micro)
-        _filled(reading, MICRO, micro, train, world)
-    else:
-        assert micro is not None  # neither batch size was refused before
-        accumulation, train = 1, micro * world
-        reading.step(Derivation.B_PRODUCT, (micro, world, 1), train)
-        reading.finding(Level.INFO, Rule.DEEPSPEED_FILLED, key=TRAIN, value=train)
+        reading.add(FILLED_DIVIDED(Divided(MICRO, micro, train, world * accumulation)))
+        return train, micro, accumulation
+    micro, accumulation = micro or 1, accumulation or 1
+    train = micro * accumulation * world
+    reading.step(Derivation.B_PRODUCT, (micro, world, accumulation), train)
+    reading.add(FILLED_MULTIPLIED(Multiplied(train)))
     return train, micro, accumulation
 
 
-def _filled(reading: Reading, key: str, value: int, train: int, divisor: int) -> None:
-    """A filled-in value; where the division was not whole, ``_batch_assertion`` refuses the result."""
-    reading.finding(Level.INFO, Rule.DEEPSPEED_FILLED, key=key, value=value, exact=train % divisor == 0)
-
-
-def _assert_batch(reading: Reading, train: int, micro: int, accumulation: int, world: int) -> bool:
-    """``_batch_assertion``: whether DeepSpeed starts; if not, its own message and values that would pass."""
+def _assert_batch(reading: Reading, config: Parsed, train: int, micro: int, accumulation: int, world: int) -> None:
+    """``_batch_assertion``: its own message, and values that would pass (the accumulation, else the batch)."""
     product = micro * accumulation * world
     if train >= 1 and micro >= 1 and accumulation >= 1 and train == product:
-        return True
-    message = ASSERTION.format(train=train, micro=micro, accumulation=accumulation, world=world)
+        return
+    message = ASSERTION_MESSAGE.format(train=train, micro=micro, accumulation=accumulation, world=world)
     divisor = max(micro, 1) * world
-    fitting = train // divisor if train % divisor == 0 and train >= divisor else None
-    reading.finding(
-        Level.ERROR,
-        Rule.DEEPSPEED_ASSERTION,
-        message=message,
-        product=product if product >= 1 else None,
-        train=train,
-        accumulation=fitting,
-    )
-    return False
+    if train % divisor == 0 and train >= divisor:
+        fixed = fix(config, ACCUMULATION, train // divisor)
+    else:
+        fixed = fix(config, TRAIN, product)
+    reading.add(ASSERTION(Batch(train, micro, accumulation, world, product), message=message, fix=fixed))
 
 
 def _data_parallel(reading: Reading, world: int, sequence_parallel: int) -> int | None:
     if sequence_parallel == 1:
         reading.step(Derivation.DP_WORLD, (world,), world)
         return world
-    reading.finding(Level.INFO, Rule.DEEPSPEED_SEQUENCE_PARALLEL, sequence_parallel=sequence_parallel, world=world)
     if world % sequence_parallel:
-        message = f"world_size = {world} / {sequence_parallel} = {world / sequence_parallel}"
-        reading.finding(Level.ERROR, Rule.DEEPSPEED_ASSERTION, message=message, product=None, train=None)
+        below, above = neighbours(world, sequence_parallel)
+        context = SequenceParallelWorld(sequence_parallel, world)
+        reading.add(SEQUENCE_PARALLEL_WORLD(context, fix=world_fix(below, above)))
         return None
-    reading.step(Derivation.DP_SEQUENCE_PARALLEL, (world, sequence_parallel), world // sequence_parallel)
-    return world // sequence_parallel
+    data_parallel = world // sequence_parallel
+    reading.add(SEQUENCE_PARALLEL_RULE(SequenceParallel(sequence_parallel, world, data_parallel)))
+    reading.step(Derivation.DP_SEQUENCE_PARALLEL, (world, sequence_parallel), data_parallel)
+    return data_parallel
 
 
 def _without_world(
-    reading: Reading, train: int | None, micro: int | None, accumulation: int | None, sequence_parallel: int
+    reading: Reading,
+    config: Parsed,
+    train: int | None,
+    micro: int | None,
+    accumulation: int | None,
+    sequence_parallel: int,
 ) -> Check:
     """All three given: the config itself fixes the world size it can run on; else it is needed."""
     if train is None or micro is None or accumulation is None:
-        raise CheckError(ProblemKind.WORLD_SIZE_NEEDED, framework=Framework.DEEPSPEED)
-    required, remainder = divmod(train, micro * accumulation)
-    if remainder:
-        below, above = neighbours(train, micro * accumulation)
-        message = ASSERTION.format(train=train, micro=micro, accumulation=accumulation, world="…")
-        reading.finding(
-            Level.ERROR, Rule.DEEPSPEED_ASSERTION, message=message, product=None, train=train, below=below, above=above
-        )
-        return Check(**check_data(Framework.DEEPSPEED, reading, None, **_nothing()))
-    reading.finding(Level.INFO, Rule.DEEPSPEED_NEEDS_WORLD, world=required * sequence_parallel, data_parallel=required)
+        raise CheckError(ProblemKind.WORLD_SIZE_NEEDED, framework=ID)
+    step = micro * accumulation
+    required, remainder = divmod(train, step)
+    if remainder or required == 0:
+        below, above = neighbours(train, step)
+        context = NoWorld(train, micro, accumulation, step)
+        reading.add(NO_WORLD_FITS(context, fix=fix(config, TRAIN, below, above)))
+        return reading.finish(None, micro_batch=micro, accumulation=accumulation)
+    reading.add(NEEDS_WORLD(Required(required * sequence_parallel, required)))
     reading.step(Derivation.B_PRODUCT, (micro, required, accumulation), train)
-    return Check(
-        **check_data(
-            Framework.DEEPSPEED,
-            reading,
-            None,
-            data_parallel=required,
-            micro_batch=micro,
-            accumulation=accumulation,
-            global_batch=train,
-            seq_len=None,
-        )
+    return reading.finish(
+        None, data_parallel=required, micro_batch=micro, accumulation=accumulation, global_batch=train
     )
-
-
-def _nothing() -> dict[str, int | None]:
-    return dict.fromkeys(("data_parallel", "micro_batch", "accumulation", "global_batch", "seq_len"))

@@ -11,12 +11,16 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from core.configs import deepspeed
-from core.configs.common import AUTO, Reading, check_data, lookup, positive, program_flags, require_world, whole
-from core.configs.model import Check, Derivation, Framework, Level, Rule, World
+from core.configs.common import Auto, Reading, lookup, program_flags, whole
+from core.configs.model import Check, Derivation, Effect, Nothing, Rule, World
 from core.configs.reading import Format, Parsed
+
+ID = "huggingface"
+FLAGS = ("--per_device_train_batch_size", "--per-device-train-batch-size")
 
 PER_DEVICE = "per_device_train_batch_size"
 ACCUMULATION = "gradient_accumulation_steps"
@@ -30,39 +34,65 @@ MISMATCH = (
 )
 
 
+@dataclass(frozen=True)
+class Total:
+    total: int
+
+
+@dataclass(frozen=True)
+class Filled:
+    filled: str
+
+
+TOTAL = Rule("huggingface/total-train-batch-size", Effect.NOTE, Total)
+AUTO_FILLED = Rule("huggingface/deepspeed-auto", Effect.NOTE, Filled)
+MISMATCH_RULE = Rule("huggingface/deepspeed-mismatch", Effect.REFUSED, Nothing)
+RULES = (TOTAL, AUTO_FILLED, MISMATCH_RULE)
+
+
+def detect(parsed: Parsed) -> bool:
+    """TrainingArguments in a YAML or JSON file, or as flags of a launch line."""
+    if parsed.format is Format.SHELL:
+        return parsed.script is not None and bool(set(FLAGS) & _words(parsed))
+    return parsed.format in (Format.YAML, Format.JSON) and PER_DEVICE in parsed.data
+
+
+def _words(parsed: Parsed) -> set[str]:
+    script = parsed.script
+    if script is None:
+        return set()
+    defined = [*script.arrays.values(), *(value.split() for value in script.variables.values())]
+    return {word.split("=", 1)[0] for group in [*(c.words for c in script.commands), *defined] for word in group}
+
+
 def check(sources: list[Parsed], world: World | None) -> Check:
-    reading = Reading(Framework.HUGGINGFACE)
+    reading = Reading(ID)
     arguments, where = _arguments(sources)
     per_device = _number(reading, arguments, where, PER_DEVICE)
     accumulation = _number(reading, arguments, where, ACCUMULATION)
-    degrees = {name: _degree(reading, arguments, where, name) for name in DEGREES}
-    seq_len = next((v for key in SEQ_LEN_KEYS if (v := _number(reading, arguments, where, key, default=None))), None)
+    degrees = {name: _number(reading, arguments, where, name, default=1) for name in DEGREES}
+    seq_len = next((v for key in SEQ_LEN_KEYS if (v := _number(reading, arguments, where, key, default=0))), None)
     ds_config = deepspeed.deepspeed_config(sources)
     autotp = lookup(ds_config.data, deepspeed.AUTOTP) if ds_config else None
     if isinstance(autotp, int) and autotp > 1 and degrees["tp_size"] == 1:
         degrees["tp_size"] = autotp  # get_tp_size falls back to DeepSpeed's AutoTP size
-    world = require_world(world, Framework.HUGGINGFACE)
-    reading.note("world_size", world.size, world.where)
+    world = reading.world(world)
     data_parallel = world.size // degrees["tp_size"] // degrees["cp_size"] // degrees["sp_size"]
     reading.step(Derivation.DP_HF, (world.size, *degrees.values()), data_parallel)
     total = per_device * accumulation * data_parallel
     reading.step(Derivation.B_PRODUCT, (per_device, data_parallel, accumulation), total)
-    reading.finding(Level.INFO, Rule.HF_TOTAL, total=total)
+    reading.add(TOTAL(Total(total)))
     if ds_config is not None:
         _combine(reading, ds_config, per_device, accumulation, world.size)
     if seq_len is not None:
         reading.step(Derivation.T_PRODUCT, (total, seq_len), total * seq_len)
-    return Check(
-        **check_data(
-            Framework.HUGGINGFACE,
-            reading,
-            world,
-            data_parallel=data_parallel,
-            micro_batch=per_device,
-            accumulation=accumulation,
-            global_batch=total,
-            seq_len=seq_len,
-        )
+    return reading.finish(
+        world,
+        data_parallel=data_parallel,
+        micro_batch=per_device,
+        accumulation=accumulation,
+        global_batch=total,
+        seq_len=seq_len,
     )
 
 
@@ -72,7 +102,7 @@ def _arguments(sources: list[Parsed]) -> tuple[dict[str, Any], dict[str, str]]:
     where: dict[str, str] = {}
     for parsed in sources:
         if parsed.format is Format.SHELL:
-            found = program_flags(parsed, ("--per_device_train_batch_size", "--per-device-train-batch-size"))
+            found = program_flags(parsed, FLAGS)
             for flag, given in found.items():
                 key = flag.removeprefix("--").replace("-", "_")
                 values[key] = given[0] if given else True
@@ -89,24 +119,12 @@ def _arguments(sources: list[Parsed]) -> tuple[dict[str, Any], dict[str, str]]:
     return values, where
 
 
-def _number(reading: Reading, values: dict[str, Any], where: dict[str, str], key: str, default: int | None = 0) -> int:
+def _number(reading: Reading, values: dict[str, Any], where: dict[str, str], key: str, default: int = 0) -> int:
+    """The argument as a whole number of at least 1, recorded; the Trainer's default (else ``default``) if absent."""
     if key not in values:
-        fallback = DEFAULTS.get(key, default)
-        return fallback if fallback is not None else 0
+        return DEFAULTS.get(key, default)
     reading.note(key, values[key], where[key])
-    number = positive(_parsed(values[key], key, where[key]), key, where[key])
-    assert number is not None
-    return number
-
-
-def _degree(reading: Reading, values: dict[str, Any], where: dict[str, str], key: str) -> int:
-    return _number(reading, values, where, key) if key in values else 1
-
-
-def _parsed(value: Any, key: str, where: str) -> int:
-    result = whole(value, key, where, auto=False)
-    assert isinstance(result, int)  # auto=False
-    return result
+    return whole(values[key], key, where[key])
 
 
 def _combine(reading: Reading, ds_config: Parsed, per_device: int, accumulation: int, world: int) -> None:
@@ -118,12 +136,12 @@ def _combine(reading: Reading, ds_config: Parsed, per_device: int, accumulation:
     }
     filled, mismatches = [], []
     for key, (value, hf_name) in expected.items():
-        given = reading.key(ds_config, key, auto=True)
-        if given == AUTO:
-            filled.append((key, value))
+        given = reading.auto(ds_config, key)
+        if given is Auto.AUTO:
+            filled.append(f'"{key}": {value}')
         elif given is not None and given != value:
             mismatches.append(f"- ds {key}={given} vs hf {hf_name}={value}")
     if filled:
-        reading.finding(Level.INFO, Rule.HF_AUTO_FILLED, filled=filled)
+        reading.add(AUTO_FILLED(Filled(", ".join(filled))))
     if mismatches:
-        reading.finding(Level.ERROR, Rule.HF_MISMATCH, message=MISMATCH.format(lines="\n".join(mismatches)))
+        reading.add(MISMATCH_RULE(Nothing(), message=MISMATCH.format(lines="\n".join(mismatches))))

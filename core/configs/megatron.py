@@ -12,6 +12,8 @@
   thresholds in tokens (÷ ``--seq-length``) with K/M/B/T, the first 0, strictly increasing; each
   phase's batch must be divisible by micro-batch · d when it is reached; together with
   ``--global-batch-size`` it is refused.
+- ``--num-layers`` must divide by the pipeline size unless the stages are given unevenly;
+  ``--encoder-seq-length`` is the sequence length where ``--seq-length`` is absent.
 - ``--rampup-batch-size <start> <increment> <samples>`` is deprecated and ignored by current
   Megatron-LM; releases before the step schedule ramped linearly
   (``RampupBatchsizeNumMicroBatchesCalculator``), which is the schedule shown.
@@ -21,101 +23,261 @@ from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import dataclass
 
-from core.configs.common import Reading, check_data, neighbours, program_flags, require_world
-from core.configs.model import Check, CheckError, Derivation, Framework, Level, Phase, ProblemKind, Rule, World
+from core.configs.common import Reading, fix, neighbours, program_flags, world_fix
+from core.configs.model import Check, Derivation, Effect, Nothing, Phase, Rule, World
 from core.configs.reading import Format, Parsed
 
+ID = "megatron"
 MICRO = "--micro-batch-size"
 GLOBAL = "--global-batch-size"
-SEQ = "--seq-length"
+SEQ, ENCODER_SEQ = "--seq-length", "--encoder-seq-length"
+LAYERS = "--num-layers"
 TP, PP, CP = "--tensor-model-parallel-size", "--pipeline-model-parallel-size", "--context-parallel-size"
 EP, ETP = "--expert-model-parallel-size", "--expert-tensor-parallel-size"
 SEQUENCE_PARALLEL = "--sequence-parallel"
 RAMPUP = "--rampup-batch-size"
 SCHEDULE = "--step-batch-size-schedule"
-DECREASE = "--decrease-batch-size-if-needed"
 ARITY = {RAMPUP: 3}
+#: Flags that give the pipeline stages unequal numbers of layers.
+UNEVEN_STAGES = (
+    "--decoder-first-pipeline-num-layers",
+    "--decoder-last-pipeline-num-layers",
+    "--pipeline-model-parallel-layout",
+    "--account-for-embedding-in-pipeline-split",
+    "--account-for-loss-in-pipeline-split",
+)
+#: Phases of a ramp-up listed one by one; a longer ramp keeps its first ones and its end.
+MAX_PHASES = 64
 
 WORLD_MESSAGE = "world size ({world}) is not divisible by total_model_size (total_model_size={total})"
 EXPERT_MESSAGE = "world_size ({world}) is not divisible by expert_tensor_model_pipeline_parallel size ({size})"
 GBS_MESSAGE = "global batch size ({gbs}) is not divisible by micro batch size ({mbs}) times data parallel size ({dp})"
 BOTH_MESSAGE = "Cannot specify both --step-batch-size-schedule and --global-batch-size"
+RAMPUP_START_MESSAGE = "start batch size should be positive, got {start}"
+RAMPUP_INTERVAL_MESSAGE = (
+    "expected global batch size interval ({interval}) to be divisible by global batch size increment ({increment})"
+)
 _SUFFIXES = {"K": 10**3, "M": 10**6, "B": 10**9, "T": 10**12}
 
 
+@dataclass(frozen=True)
+class ModelParallel:
+    world: int
+    total: int
+
+
+@dataclass(frozen=True)
+class Default:
+    value: int
+
+
+@dataclass(frozen=True)
+class Divisor:
+    gbs: int
+    divisor: int
+
+
+@dataclass(frozen=True)
+class TensorParallel:
+    tp: int
+
+
+@dataclass(frozen=True)
+class Expert:
+    world: int
+    size: int
+
+
+@dataclass(frozen=True)
+class Rampup:
+    gbs: int
+
+
+@dataclass(frozen=True)
+class RampupInterval:
+    start: int
+    gbs: int
+    increment: int
+
+
+@dataclass(frozen=True)
+class RampupStart:
+    start: int
+
+
+@dataclass(frozen=True)
+class First:
+    first: int
+
+
+@dataclass(frozen=True)
+class Entry:
+    entry: str
+
+
+@dataclass(frozen=True)
+class PhaseDivisor:
+    count: int
+    start: int
+    gbs: int
+    divisor: int
+
+
+@dataclass(frozen=True)
+class Layers:
+    layers: int
+    pp: int
+
+
+WORLD = Rule("megatron/world-size-divisible", Effect.REFUSED, ModelParallel)
+DEFAULT_GBS = Rule("megatron/global-batch-size-default", Effect.NOTE, Default)
+GBS = Rule("megatron/global-batch-size-divisible", Effect.REFUSED, Divisor)
+SEQUENCE_PARALLEL_RULE = Rule("megatron/sequence-parallel", Effect.NOTE, TensorParallel)
+SEQUENCE_PARALLEL_OFF = Rule("megatron/sequence-parallel-without-tensor-parallel", Effect.NOTE, Nothing)
+EXPERT = Rule("megatron/expert-parallel-divisible", Effect.REFUSED, Expert)
+RAMPUP_DEPRECATED = Rule("megatron/rampup-batch-size-deprecated", Effect.PITFALL, Rampup)
+RAMPUP_INTERVAL = Rule("megatron/rampup-interval", Effect.PITFALL, RampupInterval)
+RAMPUP_UNREADABLE = Rule("megatron/rampup-unreadable", Effect.PITFALL, Entry)
+RAMPUP_START = Rule("megatron/rampup-start", Effect.PITFALL, RampupStart)
+SCHEDULE_WITH_GBS = Rule("megatron/step-schedule-with-global-batch-size", Effect.REFUSED, Nothing)
+SCHEDULE_START = Rule("megatron/step-schedule-first-threshold", Effect.REFUSED, First)
+SCHEDULE_ORDER = Rule("megatron/step-schedule-increasing", Effect.REFUSED, Entry)
+PHASE = Rule("megatron/phase-divisible", Effect.REFUSED, PhaseDivisor)
+NUM_LAYERS = Rule("megatron/num-layers-divisible", Effect.REFUSED, Layers)
+RULES = (
+    WORLD,
+    DEFAULT_GBS,
+    GBS,
+    SEQUENCE_PARALLEL_RULE,
+    SEQUENCE_PARALLEL_OFF,
+    EXPERT,
+    RAMPUP_DEPRECATED,
+    RAMPUP_INTERVAL,
+    RAMPUP_UNREADABLE,
+    RAMPUP_START,
+    SCHEDULE_WITH_GBS,
+    SCHEDULE_START,
+    SCHEDULE_ORDER,
+    PHASE,
+    NUM_LAYERS,
+)
+MARKERS = frozenset({MICRO, GLOBAL, TP})
+
+
+def detect(parsed: Parsed) -> bool:
+    """A launch line or script with Megatron's own batch or tensor-parallel flags."""
+    return parsed.format is Format.SHELL and bool(program_flags(parsed, (MICRO, GLOBAL, TP)).keys() & MARKERS)
+
+
 def check(sources: list[Parsed], world: World | None) -> Check:
-    parsed = next((p for p in sources if p.format is Format.SHELL and program_flags(p, (MICRO, GLOBAL))), None)
-    if parsed is None:
-        raise CheckError(ProblemKind.NOTHING_TO_CHECK, names=[p.source.name for p in sources])
+    parsed = next((p for p in sources if detect(p)), sources[0])
     found = program_flags(parsed, (MICRO, GLOBAL), ARITY)
-    reading = Reading(Framework.MEGATRON)
+    reading = Reading(ID)
     micro = reading.flag(parsed, found, MICRO) or 1
     gbs = reading.flag(parsed, found, GLOBAL)
-    seq_len = reading.flag(parsed, found, SEQ)
+    seq_len = reading.flag(parsed, found, SEQ) or reading.flag(parsed, found, ENCODER_SEQ)
     tp, pp, cp = (reading.flag(parsed, found, name) or 1 for name in (TP, PP, CP))
-    ep, etp = reading.flag(parsed, found, EP) or 1, reading.flag(parsed, found, ETP)
-    if reading.present(parsed, found, SEQUENCE_PARALLEL):
-        # megatron/training/arguments.py: "Disabling sequence parallelism because tensor model parallelism is disabled"
-        rule = Rule.MEGATRON_SEQUENCE_PARALLEL if tp > 1 else Rule.MEGATRON_SEQUENCE_PARALLEL_OFF
-        reading.finding(Level.INFO, rule, tp=tp)
-    world = require_world(world, Framework.MEGATRON)
-    reading.note("world_size", world.size, world.where)
-    data_parallel = model_parallel(reading, world.size, tp, pp, cp, Rule.MEGATRON_WORLD)
+    _sequence_parallel(reading, parsed, found, tp)
+    _layers(reading, parsed, found, pp)
+    world = reading.world(world)
+    data_parallel = model_parallel(reading, world.size, tp, pp, cp, WORLD)
     if data_parallel is None:
-        return Check(**check_data(Framework.MEGATRON, reading, world, **_unknown(micro, seq_len)))
-    if ep > 1 and world.size % ((etp or tp) * ep * pp):
-        size = (etp or tp) * ep * pp
-        reading.finding(Level.ERROR, Rule.MEGATRON_EXPERT, message=EXPERT_MESSAGE.format(world=world.size, size=size))
-    schedule: tuple[Phase, ...] = ()
-    if SCHEDULE in found:
-        reading.note(SCHEDULE, " ".join(found[SCHEDULE]), parsed.where(SCHEDULE))
-        if gbs is not None:
-            reading.finding(Level.ERROR, Rule.MEGATRON_SCHEDULE_WITH_GBS, message=BOTH_MESSAGE)
-        schedule = step_schedule(reading, " ".join(found[SCHEDULE]), seq_len, micro, data_parallel)
-        gbs = schedule[-1].global_batch if schedule else gbs
-    elif gbs is None:
-        gbs = micro * data_parallel
-        reading.finding(Level.INFO, Rule.MEGATRON_DEFAULT_GBS, value=gbs)
-    if RAMPUP in found and gbs is not None:
-        schedule = rampup_schedule(reading, parsed, found[RAMPUP], gbs, micro, data_parallel)
-    accumulation = microbatches(reading, gbs, micro, data_parallel, Rule.MEGATRON_GBS) if gbs else None
-    if accumulation is not None and seq_len is not None and gbs is not None:
+        return reading.finish(world, micro_batch=micro, seq_len=seq_len)
+    _expert(reading, parsed, found, world.size, tp, pp)
+    schedule, gbs = _schedules(reading, parsed, found, gbs, seq_len, micro, data_parallel)
+    accumulation = microbatches(reading, parsed, gbs, micro, data_parallel, GBS)
+    if accumulation is not None and seq_len is not None:
         reading.step(Derivation.T_PRODUCT, (gbs, seq_len), gbs * seq_len)
-    return Check(
-        **check_data(
-            Framework.MEGATRON,
-            reading,
-            world,
-            data_parallel=data_parallel,
-            micro_batch=micro,
-            accumulation=accumulation,
-            global_batch=gbs if accumulation is not None else None,
-            seq_len=seq_len,
-        ),
+    return reading.finish(
+        world,
+        data_parallel=data_parallel,
+        micro_batch=micro,
+        accumulation=accumulation,
+        global_batch=gbs if accumulation is not None else None,
+        seq_len=seq_len,
         schedule=schedule,
     )
 
 
-def model_parallel(reading: Reading, world: int, tp: int, pp: int, cp: int, rule: Rule) -> int | None:
-    """d = world // (TP · PP · CP), or an error finding when TP · PP · CP does not divide the world size."""
+def _sequence_parallel(reading: Reading, parsed: Parsed, found: dict[str, list[str]], tp: int) -> None:
+    if reading.present(parsed, found, SEQUENCE_PARALLEL):
+        # megatron/training/arguments.py: "Disabling sequence parallelism because tensor model parallelism is disabled"
+        reading.add(SEQUENCE_PARALLEL_RULE(TensorParallel(tp)) if tp > 1 else SEQUENCE_PARALLEL_OFF(Nothing()))
+
+
+def _layers(reading: Reading, parsed: Parsed, found: dict[str, list[str]], pp: int) -> None:
+    """Equal pipeline stages: --num-layers must divide by PP."""
+    layers = reading.flag(parsed, found, LAYERS)
+    if layers is None or pp == 1 or layers % pp == 0 or any(flag in found for flag in UNEVEN_STAGES):
+        return
+    below, above = neighbours(layers, pp)
+    reading.add(NUM_LAYERS(Layers(layers, pp), fix=fix(parsed, LAYERS, below, above)))
+
+
+def _expert(reading: Reading, parsed: Parsed, found: dict[str, list[str]], world: int, tp: int, pp: int) -> None:
+    """``initialize_model_parallel``: ETP · EP · PP must divide the world (expert parallelism leaves d as it is)."""
+    ep, etp = reading.flag(parsed, found, EP) or 1, reading.flag(parsed, found, ETP)
+    size = (etp or tp) * ep * pp
+    if ep > 1 and world % size:
+        below, above = neighbours(world, size)
+        message = EXPERT_MESSAGE.format(world=world, size=size)
+        reading.add(EXPERT(Expert(world, size), message=message, fix=world_fix(below, above)))
+
+
+def _schedules(
+    reading: Reading,
+    parsed: Parsed,
+    found: dict[str, list[str]],
+    gbs: int | None,
+    seq_len: int | None,
+    micro: int,
+    data_parallel: int,
+) -> tuple[tuple[Phase, ...], int]:
+    """The step schedule (refused beside --global-batch-size), the default of one micro-batch, a ramp-up."""
+    schedule: tuple[Phase, ...] = ()
+    if SCHEDULE in found:
+        reading.note(SCHEDULE, " ".join(found[SCHEDULE]), parsed.where(SCHEDULE))
+        if gbs is not None:
+            reading.add(SCHEDULE_WITH_GBS(Nothing(), message=BOTH_MESSAGE))
+        schedule = step_schedule(reading, " ".join(found[SCHEDULE]), seq_len, micro, data_parallel)
+        gbs = schedule[-1].global_batch if schedule else gbs
+    if gbs is None:
+        gbs = micro * data_parallel
+        reading.add(DEFAULT_GBS(Default(gbs)))
+    if RAMPUP in found and SCHEDULE not in found:
+        schedule = rampup_schedule(reading, parsed, found[RAMPUP], gbs, micro, data_parallel)
+    return schedule, gbs
+
+
+def model_parallel(reading: Reading, world: int, tp: int, pp: int, cp: int, rule: Rule[ModelParallel]) -> int | None:
+    """d = world // (TP · PP · CP), or a refusal when TP · PP · CP does not divide the world size."""
     total = tp * pp * cp
     if world % total:
         below, above = neighbours(world, total)
         message = WORLD_MESSAGE.format(world=world, total=total)
-        reading.finding(Level.ERROR, rule, message=message, world=world, total=total, below=below, above=above)
+        reading.add(rule(ModelParallel(world, total), message=message, fix=world_fix(below, above)))
         return None
     reading.step(Derivation.DP_MODEL_PARALLEL, (world, tp, pp, cp), world // total)
     return world // total
 
 
-def microbatches(reading: Reading, gbs: int, micro: int, data_parallel: int, rule: Rule) -> int | None:
+def microbatches(
+    reading: Reading,
+    parsed: Parsed,
+    gbs: int,
+    micro: int,
+    data_parallel: int,
+    rule: Rule[Divisor],
+    setting: str = GLOBAL,
+) -> int | None:
     """``ConstantNumMicroBatchesCalculator``: a = gbs // (mbs · d), refused when that is not whole."""
     divisor = micro * data_parallel
     if gbs % divisor or gbs < divisor:
         below, above = neighbours(gbs, divisor)
         message = GBS_MESSAGE.format(gbs=gbs, mbs=micro, dp=data_parallel)
-        reading.finding(Level.ERROR, rule, message=message, gbs=gbs, divisor=divisor, below=below, above=above)
+        reading.add(rule(Divisor(gbs, divisor), message=message, fix=fix(parsed, setting, below, above)))
         return None
     reading.step(Derivation.A_FROM_B, (gbs, micro, data_parallel), gbs // divisor)
     return gbs // divisor
@@ -126,49 +288,74 @@ def step_schedule(
 ) -> tuple[Phase, ...]:
     """``--step-batch-size-schedule``: (threshold, batch) pairs; thresholds in tokens where the length is set."""
     entries: list[tuple[int, int]] = []
-    for entry in text.replace(",", " ").split():
+    for entry in text.replace(",", " ").split()[: MAX_PHASES + 1]:
         threshold_text, _, batch_text = entry.partition(":")
         threshold, batch = _schedule_number(threshold_text), _schedule_number(batch_text)
         if threshold is None or batch is None or batch < 1:
-            reading.finding(Level.ERROR, Rule.MEGATRON_SCHEDULE_ORDER, entry=entry)
+            reading.add(SCHEDULE_ORDER(Entry(entry[:60])))
             return ()
         entries.append((threshold, batch))
     entries.sort()
     if not entries or entries[0][0] != 0:
-        reading.finding(Level.ERROR, Rule.MEGATRON_SCHEDULE_START, first=entries[0][0] if entries else None)
+        reading.add(SCHEDULE_START(First(entries[0][0] if entries else 0)))
         return ()
     if any(later[0] <= earlier[0] for earlier, later in itertools.pairwise(entries)):
-        reading.finding(Level.ERROR, Rule.MEGATRON_SCHEDULE_ORDER, entry=text)
+        reading.add(SCHEDULE_ORDER(Entry(text[:60])))
         return ()
     entries = [(threshold // seq_len if seq_len else threshold, batch) for threshold, batch in entries]
     phases = _phases(entries)
-    _check_phases(reading, phases, micro, data_parallel)
+    _check_phases(reading, [(p.start, p.global_batch) for p in phases], micro, data_parallel)
     return phases
 
 
 def rampup_schedule(
     reading: Reading, parsed: Parsed, values: list[str], gbs: int, micro: int, data_parallel: int
 ) -> tuple[Phase, ...]:
-    """The linear ramp older Megatron-LM releases ran; current ones ignore the flag."""
+    """The linear ramp older Megatron-LM releases ran; current ones ignore the flag. Closed form: a ramp of
+    10¹² steps is checked without listing them, and at most ``MAX_PHASES`` phases are kept."""
     reading.note(RAMPUP, " ".join(values), parsed.where(RAMPUP))
-    numbers = [int(v) for v in values if v.isdigit()]
-    if len(numbers) != 3 or numbers[1] < 1:
-        reading.finding(Level.ERROR, Rule.MEGATRON_RAMPUP_INTERVAL, start=None, increment=None, gbs=gbs)
+    numbers = [int(v) for v in values if v.isdigit() and len(v) <= 13]
+    if len(numbers) != 3:
+        reading.add(RAMPUP_UNREADABLE(Entry(" ".join(values)[:60])))
         return ()
     start, increment, samples = numbers
-    reading.finding(Level.WARNING, Rule.MEGATRON_RAMPUP_DEPRECATED, gbs=gbs)
-    if gbs < start or (gbs - start) % increment:
-        reading.finding(Level.ERROR, Rule.MEGATRON_RAMPUP_INTERVAL, start=start, increment=increment, gbs=gbs)
+    reading.add(RAMPUP_DEPRECATED(Rampup(gbs)))
+    if start < 1:
+        reading.add(RAMPUP_START(RampupStart(start), message=RAMPUP_START_MESSAGE.format(start=start)))
+        return ()
+    if increment < 1 or gbs < start or (gbs - start) % increment:
+        message = RAMPUP_INTERVAL_MESSAGE.format(interval=gbs - start, increment=increment)
+        reading.add(RAMPUP_INTERVAL(RampupInterval(start, gbs, increment), message=message))
         return ()
     increments = (gbs - start) // increment
     if increments == 0:
         return ()
-    per_increment = samples / increments
+    _check_ramp(reading, (start, increment, increments, samples), micro, data_parallel)
     # current batch = start + int(consumed / per_increment) · increment; the full batch from ``samples`` on
-    entries = [(math.ceil(i * per_increment), start + i * increment) for i in range(increments + 1)]
-    phases = _phases(entries)
-    _check_phases(reading, phases, micro, data_parallel)
-    return phases
+    shown = [*range(min(increments, MAX_PHASES - 1)), increments]
+    entries = [(math.ceil(i * samples / increments), start + i * increment) for i in shown]
+    return _phases(entries)
+
+
+def _check_ramp(reading: Reading, ramp: tuple[int, int, int, int], micro: int, data_parallel: int) -> None:
+    """Which batches start + i · increment (i = 0 … increments) micro-batch · d does not divide, in closed form."""
+    start, increment, increments, samples = ramp
+    divisor = micro * data_parallel
+    g = math.gcd(increment, divisor)
+    period = divisor // g
+    if start % g:
+        good, first_good = 0, None
+    else:
+        first_good = (-(start // g) * pow(increment // g, -1, period)) % period if period > 1 else 0
+        good = (increments - first_good) // period + 1 if first_good <= increments else 0
+    bad = increments + 1 - good
+    if bad == 0:
+        return
+    first = 0 if first_good != 0 else 1
+    batch = start + first * increment
+    at = math.ceil(first * samples / increments)
+    message = GBS_MESSAGE.format(gbs=batch, mbs=micro, dp=data_parallel)
+    reading.add(PHASE(PhaseDivisor(bad, at, batch, divisor), message=message))
 
 
 def _phases(entries: list[tuple[int, int]]) -> tuple[Phase, ...]:
@@ -179,36 +366,23 @@ def _phases(entries: list[tuple[int, int]]) -> tuple[Phase, ...]:
     )
 
 
-def _check_phases(reading: Reading, phases: tuple[Phase, ...], micro: int, data_parallel: int) -> None:
+def _check_phases(reading: Reading, phases: list[tuple[int, int]], micro: int, data_parallel: int) -> None:
     """The batch of each phase must be divisible by micro-batch · d when training reaches it."""
     divisor = micro * data_parallel
-    bad = [phase for phase in phases if phase.global_batch % divisor]
+    bad = [(start, batch) for start, batch in phases if batch % divisor]
     if bad:
-        first = bad[0]
-        below, above = neighbours(first.global_batch, divisor)
-        message = GBS_MESSAGE.format(gbs=first.global_batch, mbs=micro, dp=data_parallel)
-        reading.finding(
-            Level.ERROR,
-            Rule.MEGATRON_PHASE,
-            message=message,
-            count=len(bad),
-            start=first.start,
-            gbs=first.global_batch,
-            below=below,
-            above=above,
-        )
+        start, batch = bad[0]
+        message = GBS_MESSAGE.format(gbs=batch, mbs=micro, dp=data_parallel)
+        reading.add(PHASE(PhaseDivisor(len(bad), start, batch, divisor), message=message))
 
 
 def _schedule_number(text: str) -> int | None:
     """Megatron's ``_parse_numeric_value``: a number with an optional K/M/B/T."""
-    text = text.strip().upper()
+    text = text.strip().upper()[:20]
     multiplier = _SUFFIXES.get(text[-1:], 1)
     number = text[:-1] if text[-1:] in _SUFFIXES else text
     try:
-        return int(float(number) * multiplier)
+        value = int(float(number) * multiplier)
     except (ValueError, OverflowError):
         return None
-
-
-def _unknown(micro: int, seq_len: int | None) -> dict[str, int | None]:
-    return {"data_parallel": None, "micro_batch": micro, "accumulation": None, "global_batch": None, "seq_len": seq_len}
+    return value if 0 <= value <= 10**18 else None

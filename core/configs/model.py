@@ -2,23 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-
-class Framework(StrEnum):
-    """The training frameworks whose configs effbatch reads."""
-
-    DEEPSPEED = "deepspeed"
-    HUGGINGFACE = "huggingface"
-    MEGATRON = "megatron"
-    NEMO = "nemo"
-    TORCHTITAN = "torchtitan"
-    NANOGPT = "nanogpt"
-    AXOLOTL = "axolotl"
-    OLMO = "olmo"
+if TYPE_CHECKING:
+    from core.configs.reading import Parsed
 
 
 class Level(StrEnum):
@@ -29,61 +19,125 @@ class Level(StrEnum):
     INFO = "info"
 
 
-class Rule(StrEnum):
-    """Each rule a finding comes from, named after the framework's own check; the values are the finding codes."""
+class Effect(StrEnum):
+    """What a rule's finding means for the run; it decides the level and the answer's heading."""
 
-    DEEPSPEED_ASSERTION = "deepspeed/batch-assertion"
-    DEEPSPEED_FILLED = "deepspeed/filled-in"
-    DEEPSPEED_NEEDS_WORLD = "deepspeed/required-world-size"
-    DEEPSPEED_MISSING = "deepspeed/missing-batch-size"
-    DEEPSPEED_SEQUENCE_PARALLEL = "deepspeed/sequence-parallel"
-    DEEPSPEED_AUTOTP = "deepspeed/autotp-counted-as-data-parallel"
-    DEEPSPEED_WORLD_UNSET = "deepspeed/world-size-before-launch"
-    DEEPSPEED_AUTO_ALONE = "deepspeed/auto-without-trainer"
-    HF_TOTAL = "huggingface/total-train-batch-size"
-    HF_AUTO_FILLED = "huggingface/deepspeed-auto"
-    HF_MISMATCH = "huggingface/deepspeed-mismatch"
-    MEGATRON_WORLD = "megatron/world-size-divisible"
-    MEGATRON_DEFAULT_GBS = "megatron/global-batch-size-default"
-    MEGATRON_GBS = "megatron/global-batch-size-divisible"
-    MEGATRON_SEQUENCE_PARALLEL = "megatron/sequence-parallel"
-    MEGATRON_SEQUENCE_PARALLEL_OFF = "megatron/sequence-parallel-without-tensor-parallel"
-    MEGATRON_EXPERT = "megatron/expert-parallel-divisible"
-    MEGATRON_RAMPUP_DEPRECATED = "megatron/rampup-batch-size-deprecated"
-    MEGATRON_RAMPUP_INTERVAL = "megatron/rampup-interval"
-    MEGATRON_SCHEDULE_WITH_GBS = "megatron/step-schedule-with-global-batch-size"
-    MEGATRON_SCHEDULE_START = "megatron/step-schedule-first-threshold"
-    MEGATRON_SCHEDULE_ORDER = "megatron/step-schedule-increasing"
-    MEGATRON_PHASE = "megatron/phase-divisible"
-    NEMO_GBS = "nemo/global-batch-size-divisible"
-    NEMO_WORLD = "nemo/world-size-divisible"
-    TITAN_DIMS = "torchtitan/parallel-dims"
-    TITAN_GBS = "torchtitan/global-batch-size-divisible"
-    TITAN_TOKENS = "torchtitan/tokens-per-step-divisible"
-    TITAN_LEGACY = "torchtitan/batch-size-is-local"
-    TITAN_REGISTRY = "torchtitan/first-config-of-registry"
-    NANOGPT_GLOBAL = "nanogpt/accumulation-is-global"
-    NANOGPT_DIVISIBLE = "nanogpt/accumulation-divisible"
-    NANOGPT_DEFAULTS = "nanogpt/train-py-defaults"
-    AXOLOTL_TWO_OF_THREE = "axolotl/two-of-three"
-    AXOLOTL_ONLY_ONE = "axolotl/only-one-of-accumulation-and-batch-size"
-    AXOLOTL_FLOORED = "axolotl/floored"
-    AXOLOTL_PARALLEL = "axolotl/parallel-world-size"
-    OLMO_FLOORED = "olmo/floored"
-    OLMO_UNEVEN = "olmo/uneven-microbatches"
+    REFUSED = "refused"  # the framework stops before training (an assertion, a ValueError)
+    CHANGED = "changed"  # it trains, but silently with other numbers than the config says (a floor)
+    PITFALL = "pitfall"  # it trains as written, but people trip over it
+    NOTE = "note"  # how the framework got there
+
+    @property
+    def level(self) -> Level:
+        return _LEVELS[self]
+
+
+_LEVELS = {
+    Effect.REFUSED: Level.ERROR,
+    Effect.CHANGED: Level.ERROR,
+    Effect.PITFALL: Level.WARNING,
+    Effect.NOTE: Level.INFO,
+}
+
+
+class Syntax(StrEnum):
+    """How a setting is written in the config a fix is for."""
+
+    YAML = "yaml"  # key: 96
+    JSON = "json"  # "key": 96
+    TOML = "toml"  # key = 96
+    PYTHON = "python"  # key = 96
+    FLAG = "flag"  # --key 96
+    OVERRIDE = "override"  # key=96 (Hydra, MaxText)
+    WORLD = "world"  # a number of GPUs, not a setting
+
+
+@dataclass(frozen=True)
+class Fix:
+    """Values that would pass, as data: the setting as the config names it and each alternative."""
+
+    setting: str
+    values: tuple[int, ...]
+    syntax: Syntax
+
+    def written(self) -> tuple[str, ...]:
+        """Each alternative in the config's own syntax, without thousands separators: ``global_batch_size: 96``."""
+        leaf = self.setting.rsplit(".", 1)[-1]
+        shapes = {
+            Syntax.YAML: f"{leaf}: {{}}",
+            Syntax.JSON: f'"{leaf}": {{}}',
+            Syntax.TOML: f"{leaf} = {{}}",
+            Syntax.PYTHON: f"{leaf} = {{}}",
+            Syntax.FLAG: f"{self.setting} {{}}",
+            Syntax.OVERRIDE: f"{self.setting}={{}}",
+            Syntax.WORLD: "{}",
+        }
+        return tuple(shapes[self.syntax].format(value) for value in self.values)
+
+    @property
+    def section(self) -> str | None:
+        """The section a nested key sits in (``model`` for ``model.global_batch_size``) where the syntax hides it."""
+        if self.syntax in (Syntax.FLAG, Syntax.OVERRIDE, Syntax.WORLD) or "." not in self.setting:
+            return None
+        return self.setting.rsplit(".", 1)[0]
+
+
+C = TypeVar("C")
+
+
+@dataclass(frozen=True)
+class Rule(Generic[C]):
+    """One rule of a framework, defined once beside its check: a stable code, what it means, its context's type.
+
+    The context is a small frozen dataclass whose fields (whole numbers and strings) are exactly what the
+    rule's German text may say; ``bot.texts.checks.FINDINGS`` has one row per code.
+    """
+
+    code: str
+    effect: Effect
+    context: type[C]
+
+    @property
+    def level(self) -> Level:
+        return self.effect.level
+
+    def __call__(self, context: C, *, message: str | None = None, fix: Fix | None = None) -> Finding:
+        if not isinstance(context, self.context):
+            msg = f"{self.code} takes {self.context.__name__}, not {type(context).__name__}"
+            raise TypeError(msg)
+        return Finding(self, context, message, fix)
+
+
+@dataclass(frozen=True)
+class Nothing:
+    """The context of a rule whose text needs no numbers."""
 
 
 @dataclass(frozen=True)
 class Finding:
-    """One thing a framework will refuse, silently change, or is known to trip people up; ``ctx`` holds the numbers."""
+    """One thing a framework refuses, silently changes, or is known to trip people up."""
 
-    level: Level
-    rule: Rule
-    ctx: Mapping[str, Any] = field(default_factory=dict)
+    rule: Rule[Any]
+    context: Any
+    #: The framework's own text, quoted as it writes it (English), where it has one.
+    message: str | None = None
+    fix: Fix | None = None
 
     @property
     def code(self) -> str:
-        return self.rule.value
+        return self.rule.code
+
+    @property
+    def level(self) -> Level:
+        return self.rule.level
+
+    @property
+    def effect(self) -> Effect:
+        return self.rule.effect
+
+    def fields(self) -> dict[str, Any]:
+        """The context as a mapping, for a template."""
+        return {f.name: getattr(self.context, f.name) for f in fields(self.context)}
 
 
 @dataclass(frozen=True)
@@ -120,9 +174,10 @@ class Derivation(StrEnum):
 
 @dataclass(frozen=True)
 class Step:
-    """One derived number: its rule, the operands in the order the formula names them, and the result."""
+    """One derived number: its formula's code (a ``Derivation`` or a framework's own), the operands in the order
+    the formula names them, and the result."""
 
-    derivation: Derivation
+    derivation: str
     operands: tuple[int, ...]
     result: int
 
@@ -135,6 +190,10 @@ class Phase:
     global_batch: int
     #: Samples in this phase (None: until the end of training).
     samples: int | None = None
+
+    @property
+    def optimizer_steps(self) -> int | None:
+        return None if self.samples is None else -(-self.samples // self.global_batch)
 
 
 @dataclass(frozen=True)
@@ -149,17 +208,21 @@ class World:
 class Check:
     """What a framework will really use for a config, how it got there, and what it finds."""
 
-    framework: Framework
+    #: The framework's id, as JSON names it (``deepspeed``, ``megatron`` …).
+    framework: str
     read: tuple[Read, ...]
     world: World | None
     data_parallel: int | None
     micro_batch: int | None
     accumulation: int | None
+    #: None where the framework refuses to start.
     global_batch: int | None
     seq_len: int | None
     steps: tuple[Step, ...] = ()
     findings: tuple[Finding, ...] = ()
     schedule: tuple[Phase, ...] = ()
+    #: The global batch the config asks for, where the framework silently trains another.
+    intended: int | None = None
 
     @property
     def tokens_per_step(self) -> int | None:
@@ -171,6 +234,68 @@ class Check:
     def ok(self) -> bool:
         """No finding at error level: the framework accepts it and trains what the config says."""
         return not any(f.level is Level.ERROR for f in self.findings)
+
+    @property
+    def refused(self) -> bool:
+        """The framework stops before training."""
+        return any(f.effect is Effect.REFUSED for f in self.findings)
+
+    def ordered(self) -> tuple[Finding, ...]:
+        """Findings, the worst first."""
+        order = {Level.ERROR: 0, Level.WARNING: 1, Level.INFO: 2}
+        return tuple(sorted(self.findings, key=lambda f: order[f.level]))
+
+    def as_json(self, describe: Callable[[Finding], str]) -> dict[str, Any]:
+        """``effbatch check --json`` (schema in schema/); ``describe`` words a finding for people."""
+        data: dict[str, Any] = {
+            "framework": self.framework,
+            "world_size": self.world.size if self.world else None,
+            "data_parallel": self.data_parallel,
+            "micro_batch": self.micro_batch,
+            "accumulation": self.accumulation,
+            "global_batch": self.global_batch,
+            "seq_len": self.seq_len,
+            "tokens_per_step": self.tokens_per_step,
+            "ok": self.ok,
+            "findings": [_finding_json(f, describe(f)) for f in self.ordered()],
+            "read": [{"key": r.key, "value": _json_value(r.value), "where": r.where} for r in self.read],
+        }
+        if self.intended is not None:
+            data["intended_global_batch"] = self.intended
+        if self.schedule:
+            data["schedule"] = [
+                {
+                    "start_samples": p.start,
+                    "global_batch": p.global_batch,
+                    "samples": p.samples,
+                    "optimizer_steps": p.optimizer_steps,
+                }
+                for p in self.schedule
+            ]
+        return data
+
+
+def _finding_json(finding: Finding, message: str) -> dict[str, Any]:
+    data: dict[str, Any] = {"level": finding.level.value, "code": finding.code, "message": message}
+    if finding.fix is not None:
+        data["fix"] = {"setting": finding.fix.setting, "values": list(finding.fix.values)}
+    return data
+
+
+def _json_value(value: Any) -> Any:
+    return value if isinstance(value, int | float | str | bool) or value is None else str(value)
+
+
+@dataclass(frozen=True)
+class Framework:
+    """A framework effbatch reads, as its module defines it; ``core.configs.FRAMEWORKS`` lists them in order."""
+
+    #: The id JSON and ``--framework`` use.
+    id: str
+    #: Whether one source is this framework's config, by what only this framework writes.
+    detect: Callable[[Parsed], bool]
+    check: Callable[[list[Parsed], World | None], Check]
+    rules: tuple[Rule[Any], ...]
 
 
 class ProblemKind(StrEnum):

@@ -9,54 +9,54 @@
 
 from __future__ import annotations
 
-from core.configs.common import Reading, check_data, lookup, positive, require_world
-from core.configs.megatron import microbatches, model_parallel
-from core.configs.model import Check, CheckError, Derivation, Framework, Level, ProblemKind, Rule, World
+from core.configs.common import Reading, lookup
+from core.configs.megatron import DEFAULT_GBS, Default, Divisor, ModelParallel, microbatches, model_parallel
+from core.configs.model import Check, Derivation, Effect, Rule, World
 from core.configs.reading import Format, Parsed
 
+ID = "nemo"
 SEQ_LEN_KEYS = ("model.encoder_seq_length", "model.seq_length", "model.data.seq_length")
+GBS = Rule("nemo/global-batch-size-divisible", Effect.REFUSED, Divisor)
+NEMO_WORLD = Rule("nemo/world-size-divisible", Effect.REFUSED, ModelParallel)
+RULES = (GBS, NEMO_WORLD)
+
+
+def detect(parsed: Parsed) -> bool:
+    """A NeMo YAML: a ``trainer`` section and a ``model`` section with Megatron's batch keys."""
+    model, trainer = parsed.data.get("model"), parsed.data.get("trainer")
+    return (
+        parsed.format is Format.YAML
+        and isinstance(model, dict)
+        and isinstance(trainer, dict)
+        and bool({"micro_batch_size", "global_batch_size"} & set(model))
+    )
 
 
 def check(sources: list[Parsed], world: World | None) -> Check:
-    parsed = next(
-        (p for p in sources if p.format in (Format.YAML, Format.JSON) and isinstance(p.data.get("model"), dict)), None
-    )
-    if parsed is None:
-        raise CheckError(ProblemKind.NOTHING_TO_CHECK, names=[p.source.name for p in sources])
-    reading = Reading(Framework.NEMO)
-
-    def value(path: str) -> int | None:
-        return positive(reading.key(parsed, path), path, parsed.where(path.rsplit(".", 1)[-1]))
-
-    micro = value("model.micro_batch_size") or 1
-    gbs = value("model.global_batch_size")
+    parsed = next((p for p in sources if detect(p)), sources[0])
+    reading = Reading(ID)
+    micro = reading.value(parsed, "model.micro_batch_size") or 1
+    gbs = reading.value(parsed, "model.global_batch_size")
     degrees = ("tensor_model_parallel_size", "pipeline_model_parallel_size", "context_parallel_size")
-    tp, pp, cp = (value(f"model.{key}") or 1 for key in degrees)
-    seq_len = next((v for path in SEQ_LEN_KEYS if (v := value(path)) is not None), None)
-    world = world or _trainer_world(reading, parsed)
-    world = require_world(world, Framework.NEMO)
-    reading.note("world_size", world.size, world.where)
-    data_parallel = model_parallel(reading, world.size, tp, pp, cp, Rule.NEMO_WORLD)
+    tp, pp, cp = (reading.value(parsed, f"model.{key}") or 1 for key in degrees)
+    seq_len = next((v for path in SEQ_LEN_KEYS if (v := reading.value(parsed, path)) is not None), None)
+    world = reading.world(world or _trainer_world(reading, parsed))
+    data_parallel = model_parallel(reading, world.size, tp, pp, cp, NEMO_WORLD)
     if data_parallel is None:
-        numbers = {"data_parallel": None, "micro_batch": micro, "accumulation": None, "global_batch": None}
-        return Check(**check_data(Framework.NEMO, reading, world, seq_len=seq_len, **numbers))
+        return reading.finish(world, micro_batch=micro, seq_len=seq_len)
     if gbs is None:
         gbs = micro * data_parallel
-        reading.finding(Level.INFO, Rule.MEGATRON_DEFAULT_GBS, value=gbs)
-    accumulation = microbatches(reading, gbs, micro, data_parallel, Rule.NEMO_GBS)
+        reading.add(DEFAULT_GBS(Default(gbs)))
+    accumulation = microbatches(reading, parsed, gbs, micro, data_parallel, GBS, "model.global_batch_size")
     if accumulation is not None and seq_len is not None:
         reading.step(Derivation.T_PRODUCT, (gbs, seq_len), gbs * seq_len)
-    return Check(
-        **check_data(
-            Framework.NEMO,
-            reading,
-            world,
-            data_parallel=data_parallel,
-            micro_batch=micro,
-            accumulation=accumulation,
-            global_batch=gbs if accumulation is not None else None,
-            seq_len=seq_len,
-        )
+    return reading.finish(
+        world,
+        data_parallel=data_parallel,
+        micro_batch=micro,
+        accumulation=accumulation,
+        global_batch=gbs,
+        seq_len=seq_len,
     )
 
 

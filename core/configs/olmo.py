@@ -1,80 +1,95 @@
-"""OLMo's batch arithmetic (allenai/OLMo ``scripts/train.py``).
+"""OLMo's batch arithmetic (allenai/OLMo ``scripts/train.py`` and ``olmo/train.py``).
 
 ``device_train_batch_size = global_train_batch_size // world_size`` and
 ``device_train_grad_accum = device_train_batch_size // device_train_microbatch_size``: both floored
 without a word. Each device then trains on its device batch, so the global batch is
-``device_train_batch_size · world_size`` (1.024 on 24 GPUs trains with 1.008); a device batch the
-micro-batch does not divide ends in a smaller micro-batch.
+``device_train_batch_size · world_size`` (1.024 on 24 GPUs trains with 1.008). The trainer splits a
+device batch into micro-batches of ``device_train_microbatch_size``; where that does not divide it,
+the last one is smaller (42 in micro-batches of 4: ten of 4 and one of 2).
 """
 
 from __future__ import annotations
 
-from core.configs.common import Reading, check_data, neighbours, positive, require_world
-from core.configs.model import Check, CheckError, Derivation, Framework, Level, ProblemKind, Rule, World
+from dataclasses import dataclass
+
+from core.configs.common import Reading, fix, neighbours
+from core.configs.model import Check, Derivation, Effect, Rule, World
 from core.configs.reading import Format, Parsed
+
+ID = "olmo"
+DEFAULT_MICRO = 16  # olmo/config.py TrainConfig.device_train_microbatch_size
+DEVICE = "olmo/device"  # device = G // world
+MICROBATCHES = "olmo/microbatches"  # micro-batches a device = ⌈device / b⌉
+BATCH = "olmo/batch"  # B = device · world
+
+
+@dataclass(frozen=True)
+class Floored:
+    configured: int
+    real: int
+    world: int
+
+
+@dataclass(frozen=True)
+class Empty:
+    configured: int
+    world: int
+
+
+@dataclass(frozen=True)
+class Uneven:
+    device: int
+    micro: int
+    full: int
+    rest: int
+
+
+FLOORED = Rule("olmo/floored", Effect.CHANGED, Floored)
+NOTHING_PER_DEVICE = Rule("olmo/nothing-per-device", Effect.REFUSED, Empty)
+UNEVEN = Rule("olmo/uneven-microbatches", Effect.PITFALL, Uneven)
+RULES = (FLOORED, NOTHING_PER_DEVICE, UNEVEN)
+
+
+def detect(parsed: Parsed) -> bool:
+    """OLMo's own key names: ``global_train_batch_size`` or ``device_train_microbatch_size``."""
+    return parsed.format in (Format.YAML, Format.JSON) and bool(
+        {"global_train_batch_size", "device_train_microbatch_size"} & set(parsed.data)
+    )
 
 
 def check(sources: list[Parsed], world: World | None) -> Check:
-    parsed = next(
-        (p for p in sources if p.format in (Format.YAML, Format.JSON) and "global_train_batch_size" in p.data), None
-    )
-    if parsed is None:
-        raise CheckError(ProblemKind.NOTHING_TO_CHECK, names=[p.source.name for p in sources])
-    reading = Reading(Framework.OLMO)
-
-    def value(path: str) -> int | None:
-        return positive(reading.key(parsed, path), path, parsed.where(path.rsplit(".", 1)[-1]))
-
-    configured = value("global_train_batch_size")
-    micro = value("device_train_microbatch_size") or 16  # OLMo's TrainConfig default
-    seq_len = value("model.max_sequence_length")
-    assert configured is not None  # found above
-    world = require_world(world, Framework.OLMO)
-    reading.note("world_size", world.size, world.where)
+    parsed = next((p for p in sources if detect(p)), sources[0])
+    reading = Reading(ID)
+    configured = reading.value(parsed, "global_train_batch_size")
+    micro = reading.value(parsed, "device_train_microbatch_size") or DEFAULT_MICRO
+    seq_len = reading.value(parsed, "model.max_sequence_length")
+    world = reading.world(world)
+    if configured is None:
+        return reading.finish(world, data_parallel=world.size, micro_batch=micro, seq_len=seq_len)
     device = configured // world.size
-    reading.step(Derivation.OLMO_DEVICE, (configured, world.size), device)
+    reading.step(DEVICE, (configured, world.size), device)
+    below, above = neighbours(configured, world.size)
+    fixed = fix(parsed, "global_train_batch_size", below, above)
     if device == 0:
-        _, above = neighbours(configured, world.size)
-        reading.finding(Level.ERROR, Rule.OLMO_FLOORED, configured=configured, real=0, world=world.size, above=above)
-        return Check(**check_data(Framework.OLMO, reading, world, **_unknown(world.size, micro, seq_len)))
-    accumulation = device // micro
-    reading.step(Derivation.OLMO_ACCUMULATION, (device, micro), accumulation)
+        reading.add(NOTHING_PER_DEVICE(Empty(configured, world.size), fix=fixed))
+        return reading.finish(world, data_parallel=world.size, micro_batch=micro, seq_len=seq_len)
     batch = device * world.size
-    reading.step(Derivation.OLMO_BATCH, (device, world.size), batch)
     if batch != configured:
-        below, above = neighbours(configured, world.size)
-        reading.finding(
-            Level.ERROR,
-            Rule.OLMO_FLOORED,
-            configured=configured,
-            real=batch,
-            world=world.size,
-            below=below,
-            above=above,
-        )
+        reading.add(FLOORED(Floored(configured, batch, world.size), fix=fixed))
+    passes = -(-device // micro)
+    reading.step(MICROBATCHES, (device, micro), passes)
     if device % micro:
-        reading.finding(Level.WARNING, Rule.OLMO_UNEVEN, device=device, micro=micro, rest=device % micro)
+        reading.add(UNEVEN(Uneven(device, micro, device // micro, device % micro)))
+    reading.step(BATCH, (device, world.size), batch)
     if seq_len is not None:
         reading.step(Derivation.T_PRODUCT, (batch, seq_len), batch * seq_len)
-    return Check(
-        **check_data(
-            Framework.OLMO,
-            reading,
-            world,
-            data_parallel=world.size,
-            micro_batch=micro,
-            accumulation=max(accumulation, 1),
-            global_batch=batch,
-            seq_len=seq_len,
-        )
+    even = device % micro == 0
+    return reading.finish(
+        world,
+        data_parallel=world.size,
+        micro_batch=micro,
+        accumulation=passes if even else None,
+        global_batch=batch,
+        seq_len=seq_len,
+        intended=configured if batch != configured else None,
     )
-
-
-def _unknown(data_parallel: int, micro: int, seq_len: int | None) -> dict[str, int | None]:
-    return {
-        "data_parallel": data_parallel,
-        "micro_batch": micro,
-        "accumulation": None,
-        "global_batch": None,
-        "seq_len": seq_len,
-    }

@@ -20,7 +20,7 @@ from typing import Any
 
 import yaml
 
-from core.configs.model import CheckError, Framework, ProblemKind
+from core.configs.model import CheckError, ProblemKind
 from core.configs.shell import Script, read_script
 
 #: The largest pasted config, in bytes of UTF-8 (a long Megatron script is ~10 KiB; Slack caps a message at 40.000).
@@ -312,60 +312,3 @@ _PARSERS: Mapping[Format, Callable[[Source], Parsed]] = {
     Format.PYTHON: _parse_python,
     Format.SHELL: _parse_shell,
 }
-
-# --- which framework ------------------------------------------------------------------------------
-
-_DEEPSPEED_KEYS = frozenset(
-    {"train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps", "zero_optimization"}
-)
-_HF_KEYS = frozenset({"per_device_train_batch_size"})
-_MEGATRON_FLAGS = frozenset({"--micro-batch-size", "--global-batch-size", "--tensor-model-parallel-size"})
-
-
-def detect(parsed: list[Parsed]) -> Framework:
-    """The framework the content belongs to; with several sources, the one that runs (HF beside a DeepSpeed JSON)."""
-    found = [framework for source in parsed if (framework := _framework_of(source)) is not None]
-    if Framework.HUGGINGFACE in found:
-        return Framework.HUGGINGFACE
-    if found:
-        return found[0]
-    raise CheckError(ProblemKind.NOTHING_TO_CHECK, names=[p.source.name for p in parsed])
-
-
-def _framework_of(parsed: Parsed) -> Framework | None:
-    data = parsed.data
-    if parsed.format is Format.SHELL and parsed.script is not None:
-        script = parsed.script
-        defined = [*script.arrays.values(), *(value.split() for value in script.variables.values())]
-        words = {word.split("=", 1)[0] for group in [*(c.words for c in script.commands), *defined] for word in group}
-        if words & _MEGATRON_FLAGS:
-            return Framework.MEGATRON
-        if {"--per_device_train_batch_size", "--per-device-train-batch-size"} & words:
-            return Framework.HUGGINGFACE
-        if any(word.endswith("train.py") for word in words) and (
-            any(word.startswith("config/") for word in words) or "--gradient_accumulation_steps" in words
-        ):
-            return Framework.NANOGPT
-        return None
-    if parsed.format is Format.TOML:
-        training = data.get("training")
-        return Framework.TORCHTITAN if isinstance(training, dict) else None
-    if parsed.format is Format.PYTHON:
-        if isinstance(data.get("training"), dict):
-            return Framework.TORCHTITAN
-        known = {"batch_size", "block_size", "gradient_accumulation_steps"}
-        return Framework.NANOGPT if known & set(data) else None
-    if _HF_KEYS & set(data):
-        return Framework.HUGGINGFACE
-    if "global_train_batch_size" in data or "device_train_microbatch_size" in data:
-        return Framework.OLMO
-    model, trainer = data.get("model"), data.get("trainer")
-    if isinstance(model, dict) and isinstance(trainer, dict) and {"micro_batch_size", "global_batch_size"} & set(model):
-        return Framework.NEMO
-    if parsed.format is Format.JSON and _DEEPSPEED_KEYS & set(data):
-        return Framework.DEEPSPEED
-    if "micro_batch_size" in data:
-        return Framework.AXOLOTL
-    if _DEEPSPEED_KEYS & set(data):
-        return Framework.DEEPSPEED
-    return None

@@ -17,17 +17,55 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+from dataclasses import dataclass
 
-from core.configs.common import Reading, check_data, neighbours, positive, require_world
-from core.configs.model import Check, CheckError, Derivation, Framework, Level, ProblemKind, Rule, World
+from core.configs.common import Reading, fix, neighbours, world_fix
+from core.configs.model import Check, Derivation, Effect, Nothing, Rule, World
 from core.configs.reading import Format, Parsed
 
+ID = "torchtitan"
+ACCUMULATION_TOKENS = "torchtitan/accumulation"  # a = T / (tokens per microbatch · PP microbatches · d)
 
-class Value(Protocol):
-    """A config value by its dotted path, recorded as read; ``default`` where the key is absent."""
 
-    def __call__(self, path: str, default: int | None = None) -> int | None: ...
+@dataclass(frozen=True)
+class Legacy:
+    local: int
+
+
+@dataclass(frozen=True)
+class Registry:
+    function: str
+    count: int
+
+
+DIMS = Rule("torchtitan/parallel-dims", Effect.REFUSED, Nothing)
+GBS = Rule("torchtitan/global-batch-size-divisible", Effect.REFUSED, Nothing)
+TOKENS = Rule("torchtitan/tokens-per-step-divisible", Effect.REFUSED, Nothing)
+LEGACY = Rule("torchtitan/batch-size-is-local", Effect.NOTE, Legacy)
+REGISTRY = Rule("torchtitan/first-config-of-registry", Effect.NOTE, Registry)
+RULES = (DIMS, GBS, TOKENS, LEGACY, REGISTRY)
+
+
+#: Keys of torchtitan's ``[training]`` section no other TOML config uses together with a batch.
+OWN_TRAINING_KEYS = frozenset(
+    {
+        "local_batch_size",
+        "global_batch_size",
+        "seq_len",
+        "num_tokens_per_train_step",
+        "num_tokens_per_microbatch_per_dp_rank",
+        "max_norm",
+    }
+)
+
+
+def detect(parsed: Parsed) -> bool:
+    """A TOML with ``[training]`` and ``[parallelism]`` or ``[job]``, or a registry's ``TrainingConfig(...)``."""
+    data = parsed.data
+    if parsed.format is Format.TOML:
+        training = data.get("training")
+        return isinstance(training, dict) and bool(OWN_TRAINING_KEYS & set(training))
+    return parsed.format is Format.PYTHON and isinstance(data.get("training"), dict)
 
 
 DIMS_MESSAGE = (
@@ -44,139 +82,85 @@ TOKENS_MESSAGE = (
 
 
 def check(sources: list[Parsed], world: World | None) -> Check:
-    parsed = next(
-        (p for p in sources if p.format in (Format.TOML, Format.PYTHON) and isinstance(p.data.get("training"), dict)),
-        None,
-    )
-    if parsed is None:
-        raise CheckError(ProblemKind.NOTHING_TO_CHECK, names=[p.source.name for p in sources])
-    reading = Reading(Framework.TORCHTITAN)
+    parsed = next((p for p in sources if detect(p)), sources[0])
+    reading = Reading(ID)
     if (count := parsed.data.get("registry_functions", 0)) > 1:
-        reading.finding(Level.INFO, Rule.TITAN_REGISTRY, function=parsed.data["registry_function"], count=count)
-
-    value = _reader(reading, parsed)
-
-    degrees = {
-        name: value(f"parallelism.{key}", 1) or 1
-        for name, key in (
-            ("tp", "tensor_parallel_degree"),
-            ("pp", "pipeline_parallel_degree"),
-            ("cp", "context_parallel_degree"),
-        )
-    }
-    replicate = value("parallelism.data_parallel_replicate_degree", 1) or 1
-    shard = value("parallelism.data_parallel_shard_degree", -1)
-    world = require_world(world, Framework.TORCHTITAN)
-    reading.note("world_size", world.size, world.where)
-    others = replicate * degrees["cp"] * degrees["tp"] * degrees["pp"]
+        reading.add(REGISTRY(Registry(str(parsed.data["registry_function"]), count)))
+    tp, pp, cp = (
+        reading.value(parsed, f"parallelism.{key}") or 1
+        for key in ("tensor_parallel_degree", "pipeline_parallel_degree", "context_parallel_degree")
+    )
+    replicate = reading.value(parsed, "parallelism.data_parallel_replicate_degree") or 1
+    shard = reading.value(parsed, "parallelism.data_parallel_shard_degree", minimum=-1)
+    world = reading.world(world)
+    others = replicate * cp * tp * pp
     explicit = shard is not None and shard >= 1
-    if shard is None or shard < 0:
+    if shard is None or shard < 1:
         shard = world.size // others
     if shard < 1 or shard * others != world.size:
-        message = DIMS_MESSAGE.format(replicate=replicate, shard=shard, world=world.size, **degrees)
+        message = DIMS_MESSAGE.format(replicate=replicate, shard=shard, world=world.size, tp=tp, pp=pp, cp=cp)
         # a shard degree given: exactly that product of degrees; -1: any multiple of the others
         below, above = (shard * others, None) if explicit else neighbours(world.size, others)
-        reading.finding(Level.ERROR, Rule.TITAN_DIMS, message=message, below=below, above=above)
-        return Check(**check_data(Framework.TORCHTITAN, reading, world, **_unknown()))
+        reading.add(DIMS(Nothing(), message=message, fix=world_fix(below, above)))
+        return reading.finish(world)
     data_parallel = replicate * shard
-    reading.step(
-        Derivation.DP_TITAN, (replicate, shard, world.size, degrees["cp"], degrees["tp"], degrees["pp"]), data_parallel
-    )
-    if value("training.num_tokens_per_microbatch_per_dp_rank") is not None:
-        return _tokens(reading, parsed, world, data_parallel, degrees["pp"], value)
-    return _batches(reading, parsed, world, data_parallel, value)
+    reading.step(Derivation.DP_TITAN, (replicate, shard, world.size, cp, tp, pp), data_parallel)
+    if reading.value(parsed, "training.num_tokens_per_microbatch_per_dp_rank") is not None:
+        return _tokens(reading, parsed, world, data_parallel, pp)
+    return _batches(reading, parsed, world, data_parallel)
 
 
-def _reader(reading: Reading, parsed: Parsed) -> Value:
-    """Values by path, each recorded as read once however often the rules ask for it."""
-    seen: dict[str, int | str | None] = {}
-
-    def value(path: str, default: int | None = None) -> int | None:
-        if path not in seen:
-            seen[path] = reading.key(parsed, path)
-        given = seen[path]
-        if given is None:
-            return default
-        assert isinstance(given, int)  # no "auto" here
-        return given
-
-    return value
-
-
-def _batches(reading: Reading, parsed: Parsed, world: World, data_parallel: int, value: Value) -> Check:
-    local = value("training.local_batch_size")
-    if local is None:
-        local = value("training.batch_size")
-        if local is not None:
-            reading.finding(Level.INFO, Rule.TITAN_LEGACY, local=local)
-    local = positive(local if local is not None else 8, "training.local_batch_size", parsed.source.name)
-    assert local is not None
-    seq_len = value("training.seq_len", 2048)
-    gbs = value("training.global_batch_size", -1)
-    if gbs is None or gbs < 0:
+def _batches(reading: Reading, parsed: Parsed, world: World, data_parallel: int) -> Check:
+    local = reading.value(parsed, "training.local_batch_size")
+    if local is None and (local := reading.value(parsed, "training.batch_size")) is not None:
+        reading.add(LEGACY(Legacy(local)))
+    local = local or 8
+    seq_len = reading.value(parsed, "training.seq_len") or 2048
+    gbs = reading.value(parsed, "training.global_batch_size", minimum=-1)
+    if gbs is None or gbs < 1:
         gbs = local * data_parallel
     divisor = local * data_parallel
     if gbs % divisor:
         below, above = neighbours(gbs, divisor)
         message = GBS_MESSAGE.format(gbs=gbs, local=local, dp=data_parallel)
-        reading.finding(Level.ERROR, Rule.TITAN_GBS, message=message, below=below, above=above)
-        return Check(**check_data(Framework.TORCHTITAN, reading, world, **_unknown(data_parallel, local, seq_len)))
+        fixed = fix(parsed, "training.global_batch_size", below, above)
+        reading.add(GBS(Nothing(), message=message, fix=fixed))
+        return reading.finish(world, data_parallel=data_parallel, micro_batch=local, seq_len=seq_len)
     accumulation = gbs // divisor
     reading.step(Derivation.A_FROM_B, (gbs, local, data_parallel), accumulation)
-    if seq_len:
-        reading.step(Derivation.T_PRODUCT, (gbs, seq_len), gbs * seq_len)
-    return Check(
-        **check_data(
-            Framework.TORCHTITAN,
-            reading,
-            world,
-            data_parallel=data_parallel,
-            micro_batch=local,
-            accumulation=accumulation,
-            global_batch=gbs,
-            seq_len=seq_len,
-        )
+    reading.step(Derivation.T_PRODUCT, (gbs, seq_len), gbs * seq_len)
+    return reading.finish(
+        world,
+        data_parallel=data_parallel,
+        micro_batch=local,
+        accumulation=accumulation,
+        global_batch=gbs,
+        seq_len=seq_len,
     )
 
 
-def _tokens(reading: Reading, parsed: Parsed, world: World, data_parallel: int, pp: int, value: Value) -> Check:
+def _tokens(reading: Reading, parsed: Parsed, world: World, data_parallel: int, pp: int) -> Check:
     """The token-based configuration of torchtitan's main: everything counted in token slots."""
-    per_microbatch = value("training.num_tokens_per_microbatch_per_dp_rank") or 1
-    seq_len = value("training.max_context_length", 2048) or 2048
-    pp_microbatches = (value("parallelism.num_pp_microbatches", 1) or 1) if pp > 1 else 1
+    per_microbatch = reading.value(parsed, "training.num_tokens_per_microbatch_per_dp_rank") or 1
+    seq_len = reading.value(parsed, "training.max_context_length") or 2048
+    pp_microbatches = (reading.value(parsed, "parallelism.num_pp_microbatches") or 1) if pp > 1 else 1
     per_step = per_microbatch * pp_microbatches * data_parallel
-    tokens = value("training.num_tokens_per_train_step", -1)
-    if tokens is None or tokens < 0:
+    tokens = reading.value(parsed, "training.num_tokens_per_train_step", minimum=-1)
+    if tokens is None or tokens < 1:
         tokens = per_step
     if tokens % per_step:
         below, above = neighbours(tokens, per_step)
         message = TOKENS_MESSAGE.format(tokens=tokens, per_step=per_step)
-        reading.finding(Level.ERROR, Rule.TITAN_TOKENS, message=message, below=below, above=above)
-        return Check(**check_data(Framework.TORCHTITAN, reading, world, **_unknown(data_parallel, None, seq_len)))
+        fixed = fix(parsed, "training.num_tokens_per_train_step", below, above)
+        reading.add(TOKENS(Nothing(), message=message, fix=fixed))
+        return reading.finish(world, data_parallel=data_parallel, seq_len=seq_len)
     accumulation = tokens // per_step
-    reading.step(Derivation.TITAN_ACCUMULATION, (tokens, per_microbatch, pp_microbatches, data_parallel), accumulation)
-    micro = max(per_microbatch // seq_len, 1)
-    return Check(
-        **check_data(
-            Framework.TORCHTITAN,
-            reading,
-            world,
-            data_parallel=data_parallel,
-            micro_batch=micro,
-            accumulation=accumulation,
-            global_batch=tokens // seq_len,
-            seq_len=seq_len,
-        )
+    reading.step(ACCUMULATION_TOKENS, (tokens, per_microbatch, pp_microbatches, data_parallel), accumulation)
+    return reading.finish(
+        world,
+        data_parallel=data_parallel,
+        micro_batch=max(per_microbatch // seq_len, 1),
+        accumulation=accumulation,
+        global_batch=tokens // seq_len,
+        seq_len=seq_len,
     )
-
-
-def _unknown(
-    data_parallel: int | None = None, micro: int | None = None, seq_len: int | None = None
-) -> dict[str, int | None]:
-    return {
-        "data_parallel": data_parallel,
-        "micro_batch": micro,
-        "accumulation": None,
-        "global_batch": None,
-        "seq_len": seq_len,
-    }

@@ -1,0 +1,240 @@
+"""Every rule of every framework: one German row whose placeholders are exactly its context's fields, and a sample
+config that triggers it and renders without a gap.
+
+The samples are the smallest configs that reach each rule in the framework's own code (the modules in
+``core/configs/`` cite the source lines); the numbers they produce are asserted in tests/test_checks.py.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from dataclasses import fields
+from typing import Any
+
+import pytest
+
+from bot.document import Visibility
+from bot.rendering.checks import check_answer, finding_text, formula
+from bot.rendering.plain_text import plain_text
+from bot.texts import checks as texts
+from core.configs import FRAMEWORKS, Check, Source, World, check_config, rules
+
+DS = "ds.json"
+LAUNCH = "torchrun --nproc-per-node 8 pretrain_gpt.py --micro-batch-size 1"
+AXOLOTL = "base_model: x\nsequence_len: 2048\n"
+OLMO = "model:\n  max_sequence_length: 4096\ndevice_train_microbatch_size: 4\n"
+TITAN = "[training]\nseq_len = 2048\n"
+DS_THREE = '{"train_batch_size": 256, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 8}'
+
+#: code → (sources as (name, text), world size given or None)
+SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
+    "deepspeed/batch-assertion": (((DS, DS_THREE.replace('": 8}', '": 1}')),), 8),
+    "deepspeed/filled-in": (((DS, '{"train_batch_size": 256, "train_micro_batch_size_per_gpu": 4}'),), 8),
+    "deepspeed/filled-in-product": (
+        ((DS, '{"train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 2}'),),
+        8,
+    ),
+    "deepspeed/required-world-size": (((DS, DS_THREE),), None),
+    "deepspeed/no-world-size-fits": (((DS, DS_THREE.replace("256", "100")),), None),
+    "deepspeed/missing-batch-size": (((DS, '{"gradient_accumulation_steps": 2, "zero_optimization": {}}'),), 8),
+    "deepspeed/sequence-parallel": (((DS, '{"train_micro_batch_size_per_gpu": 2, "sequence_parallel_size": 4}'),), 16),
+    "deepspeed/sequence-parallel-world-size": (
+        ((DS, '{"train_micro_batch_size_per_gpu": 2, "sequence_parallel_size": 4}'),),
+        10,
+    ),
+    "deepspeed/autotp-counted-as-data-parallel": (
+        ((DS, '{"train_micro_batch_size_per_gpu": 2, "tensor_parallel": {"autotp_size": 4}}'),),
+        8,
+    ),
+    "deepspeed/world-size-before-launch": (((DS, DS_THREE),), 8),
+    "deepspeed/auto-without-trainer": (((DS, '{"train_batch_size": "auto", "zero_optimization": {}}'),), 8),
+    "huggingface/total-train-batch-size": ((("args.yaml", "per_device_train_batch_size: 4\n"),), 8),
+    "huggingface/deepspeed-auto": (
+        (("args.yaml", "per_device_train_batch_size: 4\n"), (DS, '{"train_batch_size": "auto"}')),
+        8,
+    ),
+    "huggingface/deepspeed-mismatch": (
+        (("args.yaml", "per_device_train_batch_size: 4\n"), (DS, '{"train_micro_batch_size_per_gpu": 8}')),
+        8,
+    ),
+    "megatron/world-size-divisible": ((("run.sh", f"{LAUNCH} --tensor-model-parallel-size 16"),), None),
+    "megatron/global-batch-size-default": ((("run.sh", LAUNCH),), None),
+    "megatron/global-batch-size-divisible": ((("run.sh", f"{LAUNCH} --global-batch-size 12"),), None),
+    "megatron/sequence-parallel": (
+        (("run.sh", f"{LAUNCH} --tensor-model-parallel-size 2 --sequence-parallel --global-batch-size 8"),),
+        None,
+    ),
+    "megatron/sequence-parallel-without-tensor-parallel": (
+        (("run.sh", f"{LAUNCH} --sequence-parallel --global-batch-size 8"),),
+        None,
+    ),
+    "megatron/expert-parallel-divisible": (
+        (("run.sh", f"{LAUNCH} --expert-model-parallel-size 16 --global-batch-size 8"),),
+        None,
+    ),
+    "megatron/rampup-batch-size-deprecated": (
+        (("run.sh", f"{LAUNCH} --global-batch-size 256 --rampup-batch-size 32 32 7000"),),
+        None,
+    ),
+    "megatron/rampup-interval": (
+        (("run.sh", f"{LAUNCH} --global-batch-size 256 --rampup-batch-size 32 30 7000"),),
+        None,
+    ),
+    "megatron/rampup-unreadable": (
+        (("run.sh", f"{LAUNCH} --global-batch-size 256 --rampup-batch-size 32 x 7000"),),
+        None,
+    ),
+    "megatron/rampup-start": ((("run.sh", f"{LAUNCH} --global-batch-size 256 --rampup-batch-size 0 32 7000"),), None),
+    "megatron/step-schedule-with-global-batch-size": (
+        (("run.sh", f'{LAUNCH} --global-batch-size 64 --step-batch-size-schedule "0:64 1M:128"'),),
+        None,
+    ),
+    "megatron/step-schedule-first-threshold": ((("run.sh", f'{LAUNCH} --step-batch-size-schedule "100:64"'),), None),
+    "megatron/step-schedule-increasing": ((("run.sh", f'{LAUNCH} --step-batch-size-schedule "0:64 0:128"'),), None),
+    "megatron/phase-divisible": ((("run.sh", f'{LAUNCH} --step-batch-size-schedule "0:64 1M:100"'),), None),
+    "megatron/num-layers-divisible": (
+        (("run.sh", f"{LAUNCH} --num-layers 30 --pipeline-model-parallel-size 4 --global-batch-size 8"),),
+        None,
+    ),
+    "nemo/global-batch-size-divisible": (
+        (("nemo.yaml", "trainer:\n  devices: 8\nmodel:\n  micro_batch_size: 2\n  global_batch_size: 100\n"),),
+        None,
+    ),
+    "nemo/world-size-divisible": (
+        (("nemo.yaml", "trainer:\n  devices: 6\nmodel:\n  micro_batch_size: 1\n  tensor_model_parallel_size: 4\n"),),
+        None,
+    ),
+    "torchtitan/parallel-dims": ((("t.toml", f"{TITAN}[parallelism]\ntensor_parallel_degree = 3\n"),), 8),
+    "torchtitan/global-batch-size-divisible": (
+        (("t.toml", f"{TITAN}local_batch_size = 8\nglobal_batch_size = 100\n"),),
+        8,
+    ),
+    "torchtitan/tokens-per-step-divisible": (
+        (("t.toml", f"{TITAN}num_tokens_per_microbatch_per_dp_rank = 8192\nnum_tokens_per_train_step = 100000\n"),),
+        8,
+    ),
+    "torchtitan/batch-size-is-local": ((("t.toml", f"{TITAN}batch_size = 8\n"),), 8),
+    "torchtitan/first-config-of-registry": (
+        (
+            (
+                "registry.py",
+                "def a():\n    TrainingConfig(local_batch_size=2, seq_len=2048)\n\n\ndef b():\n    TrainingConfig()\n",
+            ),
+        ),
+        8,
+    ),
+    "nanogpt/accumulation-is-global": ((("train.py", "batch_size = 12\ngradient_accumulation_steps = 40\n"),), 8),
+    "nanogpt/accumulation-divisible": ((("train.py", "batch_size = 12\ngradient_accumulation_steps = 40\n"),), 3),
+    "nanogpt/train-py-defaults": ((("train.py", "batch_size = 12\nn_layer = 12\n"),), 8),
+    "axolotl/two-of-three": ((("a.yaml", f"{AXOLOTL}micro_batch_size: 4\n"),), 8),
+    "axolotl/only-one-of-accumulation-and-batch-size": (
+        (("a.yaml", f"{AXOLOTL}micro_batch_size: 4\ngradient_accumulation_steps: 2\nbatch_size: 32\n"),),
+        8,
+    ),
+    "axolotl/floored": (
+        (("a.yaml", f"{AXOLOTL}micro_batch_size: 4\ngradient_accumulation_steps: null\nbatch_size: 30\n"),),
+        8,
+    ),
+    "axolotl/batch-size-ignored": ((("a.yaml", f"{AXOLOTL}micro_batch_size: 4\nbatch_size: 32\n"),), 8),
+    "axolotl/parallel-world-size": (
+        (("a.yaml", f"{AXOLOTL}micro_batch_size: 4\ngradient_accumulation_steps: 2\ntensor_parallel_size: 2\n"),),
+        8,
+    ),
+    "axolotl/parallelism-incompatible": (
+        (
+            (
+                "a.yaml",
+                f"{AXOLOTL}micro_batch_size: 4\ngradient_accumulation_steps: 2\n"
+                "dp_shard_size: 3\nfsdp_config: {a: 1}\n",
+            ),
+        ),
+        8,
+    ),
+    "olmo/floored": ((("o.yaml", f"{OLMO}global_train_batch_size: 1024\n"),), 24),
+    "olmo/nothing-per-device": ((("o.yaml", f"{OLMO}global_train_batch_size: 16\n"),), 24),
+    "olmo/uneven-microbatches": ((("o.yaml", f"{OLMO}global_train_batch_size: 1024\n"),), 24),
+}
+#: A decimal point as English writes it (German groups thousands with a point: 1.008); code in backticks is exempt.
+ENGLISH_DECIMAL = re.compile(r"\d\.(?!\d{3}(?!\d))\d")
+
+
+def sample(code: str) -> Check:
+    given, world = SAMPLES[code]
+    return check_config([Source(name, text) for name, text in given], World(world, "gpus") if world else None)
+
+
+def placeholders(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def test_every_framework_has_a_german_name() -> None:
+    """Each registered framework is named in headings, sentences and „nach den Regeln …“."""
+    assert {f.id for f in FRAMEWORKS} <= set(texts.FRAMEWORKS)
+
+
+@pytest.mark.parametrize("rule", rules(), ids=lambda rule: rule.code)
+def test_template_says_exactly_what_the_rule_provides(rule: Any) -> None:
+    """One German row per rule; its placeholders are the fields of the rule's typed context, no more, no fewer."""
+    assert placeholders(texts.FINDINGS[rule.code]) == {f.name for f in fields(rule.context)}
+
+
+def test_every_rule_has_a_sample_and_no_row_is_orphaned() -> None:
+    """Rules, samples and German rows list the same codes."""
+    codes = {rule.code for rule in rules()}
+    assert set(SAMPLES) == codes
+    assert set(texts.FINDINGS) == codes
+
+
+@pytest.mark.parametrize("code", sorted(SAMPLES))
+def test_each_rule_is_triggered_and_reads_well(code: str) -> None:
+    """The sample triggers the rule; its text, the whole answer and its formulas hold no gap or English number."""
+    check = sample(code)
+    [finding] = [f for f in check.findings if f.code == code]
+    text = finding_text(check, finding)
+    shown = plain_text(check_answer(check, Visibility.IN_CHANNEL).document, choices=False)
+    prose = re.sub(r"`[^`]*`", "", shown)
+    for bad in ("None", "…", "{", "}"):
+        assert bad not in re.sub(r"`[^`]*`", "", text), text
+    assert "None" not in shown
+    assert not ENGLISH_DECIMAL.search(prose), prose
+    assert all(formula(step) for step in check.steps)
+    if check.refused:
+        assert check.global_batch is None
+
+
+def test_a_refusal_leaves_no_global_batch_and_heads_the_answer() -> None:
+    """Wherever a framework refuses to start, the answer says so in its heading and the JSON has no batch."""
+    check = sample("megatron/expert-parallel-divisible")
+    assert check.global_batch is None
+    document = check_answer(check, Visibility.IN_CHANNEL).document
+    assert document.title == "Megatron-LM: So startet dieser Lauf nicht"
+
+
+def test_a_silent_change_names_both_numbers() -> None:
+    """OLMo's floor: the heading says what trains and what the config asked for; the fix is YAML."""
+    check = sample("olmo/floored")
+    document = check_answer(check, Visibility.IN_CHANNEL).document
+    assert document.title == "OLMo: trainiert mit B = 1.008 statt 1.024"
+    [finding] = [f for f in check.findings if f.code == "olmo/floored"]
+    assert "`global_train_batch_size: 1008` oder `global_train_batch_size: 1032`" in finding_text(check, finding)
+
+
+@pytest.mark.parametrize(
+    ("code", "fix"),
+    [
+        ("megatron/global-batch-size-divisible", "`--global-batch-size 8` oder `--global-batch-size 16`"),
+        ("deepspeed/batch-assertion", '`"gradient_accumulation_steps": 8`'),
+        ("nemo/global-batch-size-divisible", "`global_batch_size: 96` oder `global_batch_size: 112` (unter `model`)"),
+        (
+            "nanogpt/accumulation-divisible",
+            "`gradient_accumulation_steps = 39` oder `gradient_accumulation_steps = 42`",
+        ),
+        ("megatron/world-size-divisible", "Passend wären 16 GPUs."),
+    ],
+)
+def test_fixes_are_written_in_the_configs_own_syntax(code: str, fix: str) -> None:
+    """A fix is the setting as the config writes it, without German thousands separators."""
+    check = sample(code)
+    [finding] = [f for f in check.findings if f.code == code]
+    assert fix in finding_text(check, finding)
