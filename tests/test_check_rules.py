@@ -238,3 +238,11 @@ def test_fixes_are_written_in_the_configs_own_syntax(code: str, fix: str) -> Non
     check = sample(code)
     [finding] = [f for f in check.findings if f.code == code]
     assert fix in finding_text(check, finding)
+
+
+@pytest.mark.parametrize("framework", FRAMEWORKS, ids=lambda framework: framework.id)
+def test_each_check_fits_on_a_screen(framework: Any) -> None:
+    """Every framework's ``check()`` reads, derives and finishes in at most 40 lines."""
+    import inspect
+
+    assert len(inspect.getsourcelines(framework.check)[0]) <= 40

@@ -278,6 +278,23 @@ def test_megatron_step_schedule_with_global_batch_size_is_refused() -> None:
     """Megatron: "Cannot specify both --step-batch-size-schedule and --global-batch-size"."""
     check = pasted(f'{LAUNCH} --global-batch-size 64 --step-batch-size-schedule "0:64 1M:128" --seq-length 1024')
     assert "megatron/step-schedule-with-global-batch-size" in codes(check)
+    assert check.global_batch is None  # refused in arguments.py, not answered as the schedule's first phase
+
+
+def test_megatron_encoder_seq_length_is_the_length_without_seq_length() -> None:
+    """T5/BERT-style scripts set only --encoder-seq-length; arguments.py takes it as the sequence length."""
+    check = pasted(f"{LAUNCH} --micro-batch-size 2 --global-batch-size 16 --encoder-seq-length 512")
+    assert (check.seq_len, check.tokens_per_step) == (512, 8192)
+
+
+def test_megatron_ramp_up_to_a_huge_batch_is_checked_in_closed_form() -> None:
+    """A ramp of 10¹² sequences in steps of 1 is not listed: at most 64 phases, every bad phase counted."""
+    check = pasted(f"{LAUNCH} --micro-batch-size 3 --global-batch-size 1000000000000 --rampup-batch-size 1 1 100")
+    assert len(check.schedule) == 64
+    [phase] = [f for f in check.findings if f.code == "megatron/phase-divisible"]
+    # b · d = 3 · 8 = 24 divides one batch in 24 of 1 … 10¹²: 10¹² − ⌊10¹² / 24⌋ batches are refused
+    assert phase.context.count == 10**12 - 10**12 // 24
+    assert check.global_batch is None
 
 
 # Where the world size comes from: (launch text, world size). Launchers' own option names:
@@ -480,6 +497,7 @@ def test_trainer_and_a_contradicting_deepspeed_file() -> None:
     check = check_config([trainer, deepspeed], World(8, "--world-size 8"))
     assert check.framework == "huggingface"
     assert "huggingface/deepspeed-mismatch" in codes(check)
+    assert check.global_batch is None  # the Trainer refuses to start
     assert not check.ok
 
 

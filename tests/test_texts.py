@@ -14,7 +14,7 @@ from bot.document import Visibility
 from bot.rendering import views
 from bot.rendering.answers import answer_command
 from bot.rendering.block_kit import message
-from bot.texts import answers, glossary, help, operator, problems
+from bot.texts import answers, checks, glossary, help, operator, problems
 from bot.texts.problems import TEMPLATES
 from core import ProblemKind
 
@@ -82,7 +82,7 @@ SAMPLES = [
 
 def user_facing() -> Iterator[tuple[str, str]]:
     """(where, text) for everything a user reads: the text modules, answers, views, manifests, README examples."""
-    for module in (answers, glossary, help, problems):
+    for module in (answers, checks, glossary, help, problems):
         for text in module_texts(module):
             yield module.__name__, text
     for text in module_texts(operator):

@@ -266,8 +266,8 @@ PROBLEMS: Mapping[ProblemKind, str] = {
         "(z. B. train_micro_batch_size_per_gpu bei DeepSpeed, --micro-batch-size bei Megatron-LM). {how}"
     ),
     ProblemKind.WORLD_SIZE_NEEDED: (
-        "Für {framework} brauche ich die Zahl der GPUs: Sie steht weder in der Konfiguration noch in einer "
-        "Startzeile (torchrun, deepspeed, accelerate). {how}"
+        "Für {framework} brauche ich die Zahl der GPUs; weder die Konfiguration noch eine Startzeile (torchrun, "
+        "deepspeed, accelerate) nennt sie. {how}"
     ),
     ProblemKind.BAD_VALUE: "{key} = {value} ({where}) ist keine ganze Zahl ab 1.",
     ProblemKind.EMPTY: "{name} ist leer.",
