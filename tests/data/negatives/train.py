@@ -1,4 +1,5 @@
 """A plain PyTorch training script: its own loop, no framework config."""
+
 import argparse
 
 import torch
