@@ -13,7 +13,7 @@ import pytest
 from bot.serving.cli import main
 from core.configs import CheckError, Level, ProblemKind, Source, World, check_config
 
-NEGATIVES = sorted((Path(__file__).parent / "data" / "negatives").iterdir())
+NEGATIVES = sorted(p for p in (Path(__file__).parent / "data" / "negatives").iterdir() if p.is_file())
 #: What "not a config of any framework" may look like to the caller.
 UNRELATED = {ProblemKind.NOTHING_TO_CHECK, ProblemKind.UNKNOWN_FORMAT, ProblemKind.EMPTY}
 
