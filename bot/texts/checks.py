@@ -7,31 +7,16 @@ quoted as the framework writes it (English), so it can be searched for.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
+from bot.texts.frameworks import Name, collected
 from bot.texts.glossary import COMMAND
 from core.configs import Derivation, Level, ProblemKind
 
-
-@dataclass(frozen=True)
-class Name:
-    """A framework's name as a heading shows it, as the subject of a sentence, and after „nach den Regeln“."""
-
-    title: str
-    subject: str
-    rules_of: str
-
-
-FRAMEWORKS: Mapping[str, Name] = {
-    "deepspeed": Name("DeepSpeed", "DeepSpeed", "von DeepSpeed"),
-    "huggingface": Name("Hugging Face Trainer", "der Hugging Face Trainer", "des Hugging Face Trainers"),
-    "megatron": Name("Megatron-LM", "Megatron-LM", "von Megatron-LM"),
-    "nemo": Name("NeMo", "NeMo", "von NeMo"),
-    "torchtitan": Name("torchtitan", "torchtitan", "von torchtitan"),
-    "nanogpt": Name("nanoGPT", "nanoGPT", "von nanoGPT"),
-    "axolotl": Name("axolotl", "axolotl", "von axolotl"),
-    "olmo": Name("OLMo", "OLMo", "von OLMo"),
-}
+#: Names by framework id; each rule's finding by its code, its placeholders exactly the fields of the rule's context
+#: (the framework's own message is quoted after it, the fix after that); each framework's own formulas. One module
+#: per framework in ``bot.texts.frameworks``.
+FRAMEWORKS, FINDINGS, _FRAMEWORK_FORMULAS = collected()
+__all__ = ["FINDINGS", "FRAMEWORKS", "Name"]
 LEVELS: Mapping[Level, str] = {Level.ERROR: "Fehler", Level.WARNING: "Warnung", Level.INFO: "Hinweis"}
 LEVEL_MARKS: Mapping[Level, str] = {Level.ERROR: "✖", Level.WARNING: "⚠", Level.INFO: "ℹ"}
 
@@ -93,162 +78,7 @@ FORMULAS: Mapping[str, str] = {
     Derivation.A_DEEPSPEED: "a = train_batch_size // b // d = {0} // {1} // {2} = {r}",
     Derivation.B_DEEPSPEED: "b = train_batch_size // d // a = {0} // {1} // {2} = {r}",
     Derivation.T_PRODUCT: "T = B · L = {0} × {1} = {r}",
-    "nanogpt/accumulation": "a = gradient_accumulation_steps / GPUs = {0} / {1} = {r}",
-    "axolotl/accumulation": "a = batch_size // micro_batch_size = {0} // {1} = {r}",
-    "olmo/device": "je Gerät = global_train_batch_size // GPUs = {0} // {1} = {r}",
-    "olmo/microbatches": "Micro-Batches je Gerät = ⌈je Gerät / b⌉ = ⌈{0} / {1}⌉ = {r}",
-    "olmo/batch": "B = je Gerät · GPUs = {0} × {1} = {r}",
-    "torchtitan/accumulation": (
-        "a = T / (Tokens je Micro-Batch · PP-Micro-Batches · d) = {0} / ({1} · {2} · {3}) = {r}"
-    ),
-}
-
-#: Each rule's finding in German, by its code; the placeholders are exactly the fields of the rule's context.
-#: The framework's own message is quoted after it (``QUOTED``), the fix after that (``FIX``).
-FINDINGS: Mapping[str, str] = {
-    "deepspeed/batch-assertion": (
-        "DeepSpeed bricht beim Start ab: train_batch_size = {train} ist nicht b · a · d = {micro} · {accumulation} · "
-        "{world} = {product}."
-    ),
-    "deepspeed/filled-in": "DeepSpeed setzt {key} = {value} durch ganzzahlige Division ({train} // {divisor}).",
-    "deepspeed/filled-in-product": "DeepSpeed setzt train_batch_size = b · a · d = {value}.",
-    "deepspeed/required-world-size": (
-        "Alle drei Werte stehen fest: Diese Konfiguration läuft nur mit {world} GPUs (d = {data_parallel})."
-    ),
-    "deepspeed/no-world-size-fits": (
-        "Mit keiner Zahl von GPUs passt es: train_batch_size = {train} ist kein Vielfaches von b · a = {micro} · "
-        "{accumulation} = {step}."
-    ),
-    "deepspeed/missing-batch-size": "DeepSpeed bricht ab: Es braucht train_batch_size oder "
-    "train_micro_batch_size_per_gpu.",
-    "deepspeed/sequence-parallel": (
-        "sequence_parallel_size = {sequence_parallel} (Ulysses): DeepSpeed teilt die {world} GPUs dadurch, "
-        "d = {data_parallel}."
-    ),
-    "deepspeed/sequence-parallel-world-size": (
-        "DeepSpeed bricht ab: sequence_parallel_size = {sequence_parallel} teilt die Zahl der GPUs ({world}) nicht."
-    ),
-    "deepspeed/autotp-counted-as-data-parallel": (
-        "AutoTP (autotp_size = {autotp}): DeepSpeed zählt die Ränge der Tensor-Parallelität als datenparallel und "
-        "rechnet mit {world} GPUs; dieselben Daten auf {autotp} Rängen ergeben nur {distinct} verschiedene Sequenzen "
-        "je Optimierer-Schritt."
-    ),
-    "deepspeed/world-size-before-launch": (
-        "Baut dein Skript die DeepSpeed-Konfiguration, bevor torch.distributed läuft, rechnet DeepSpeed mit 1 GPU "
-        "statt {world} und bricht ab."
-    ),
-    "deepspeed/auto-without-trainer": (
-        '{keys} = "auto" füllt nur der Hugging Face Trainer; DeepSpeed allein kann damit nicht rechnen. Gib die '
-        "TrainingArguments mit an oder setze Zahlen."
-    ),
-    "huggingface/total-train-batch-size": "Der Trainer meldet „Total train batch size“ = {total}.",
-    "huggingface/deepspeed-auto": 'Der Trainer füllt "auto" in der DeepSpeed-Konfiguration: {filled}.',
-    "huggingface/deepspeed-mismatch": (
-        "Der Trainer bricht ab: DeepSpeed-Konfiguration und TrainingArguments widersprechen sich."
-    ),
-    "megatron/world-size-divisible": "Megatron-LM bricht ab: TP · PP · CP = {total} teilt die {world} GPUs nicht.",
-    "megatron/global-batch-size-default": (
-        "Ohne --global-batch-size setzt Megatron-LM B = b · d = {value} (ein Micro-Batch je Schritt)."
-    ),
-    "megatron/global-batch-size-divisible": (
-        "Megatron-LM bricht ab: B = {gbs} ist kein Vielfaches von b · d = {divisor}."
-    ),
-    "megatron/sequence-parallel": (
-        "--sequence-parallel läuft auf den {tp} Rängen der Tensor-Parallelität mit und teilt d nicht "
-        "(anders als DeepSpeed-Ulysses' sequence_parallel_size)."
-    ),
-    "megatron/sequence-parallel-without-tensor-parallel": (
-        "--sequence-parallel ist bei TP = 1 wirkungslos: Megatron-LM schaltet es ab („Disabling sequence "
-        "parallelism because tensor model parallelism is disabled“); d bleibt, wie es ist."
-    ),
-    "megatron/expert-parallel-divisible": (
-        "Megatron-LM bricht ab: ETP · EP · PP = {size} teilt die {world} GPUs nicht."
-    ),
-    "megatron/rampup-batch-size-deprecated": (
-        "--rampup-batch-size ist veraltet: Das aktuelle Megatron-LM ignoriert es und trainiert von Anfang an mit "
-        "B = {gbs}; ältere Versionen fahren den Plan unten hoch. Nimm --step-batch-size-schedule."
-    ),
-    "megatron/rampup-interval": (
-        "Der Anstieg von {start} auf {gbs} ist kein Vielfaches der Schrittweite {increment}; ältere "
-        "Megatron-Versionen brechen damit ab."
-    ),
-    "megatron/rampup-unreadable": (
-        "--rampup-batch-size erwartet drei ganze Zahlen (Start, Schrittweite, Sequenzen), hier steht „{entry}“."
-    ),
-    "megatron/rampup-start": "Der Anstieg beginnt bei B = {start}; ältere Megatron-Versionen brechen damit ab.",
-    "megatron/step-schedule-with-global-batch-size": (
-        "Megatron-LM bricht ab: --step-batch-size-schedule und --global-batch-size lassen sich nicht kombinieren."
-    ),
-    "megatron/step-schedule-first-threshold": (
-        "Megatron-LM bricht ab: Der Plan muss bei 0 beginnen, die erste Schwelle ist {first}."
-    ),
-    "megatron/step-schedule-increasing": (
-        "Megatron-LM bricht ab: Die Schwellen des Plans sind nicht lesbar oder nicht steigend („{entry}“)."
-    ),
-    "megatron/phase-divisible": (
-        "Megatron-LM bricht ab, sobald der Plan eine Stufe erreicht, deren B kein Vielfaches von b · d = {divisor} "
-        "ist (betroffen: {count}; die erste ab {start} Sequenzen mit B = {gbs})."
-    ),
-    "megatron/num-layers-divisible": (
-        "Megatron-LM bricht ab: --num-layers {layers} lässt sich nicht gleichmäßig auf PP = {pp} Stufen verteilen."
-    ),
-    "nemo/global-batch-size-divisible": (
-        "NeMo bricht ab: model.global_batch_size = {gbs} ist kein Vielfaches von b · d = {divisor}."
-    ),
-    "nemo/world-size-divisible": "NeMo bricht ab: TP · PP · CP = {total} teilt die {world} GPUs nicht.",
-    "torchtitan/parallel-dims": (
-        "torchtitan bricht ab: replicate · shard · CP · TP · PP ergibt nicht die Zahl der GPUs."
-    ),
-    "torchtitan/global-batch-size-divisible": (
-        "torchtitan bricht ab: global_batch_size ist kein Vielfaches von local_batch_size · d."
-    ),
-    "torchtitan/tokens-per-step-divisible": (
-        "torchtitan bricht ab: num_tokens_per_train_step ist kein Vielfaches der Tokens eines Akkumulationsschritts."
-    ),
-    "torchtitan/batch-size-is-local": (
-        "training.batch_size ist die ältere Schreibweise für local_batch_size = {local}, ohne Akkumulation."
-    ),
-    "torchtitan/first-config-of-registry": (
-        "Die Datei definiert {count} Konfigurationen; gelesen habe ich die erste, {function}(). Für eine andere "
-        "füge nur deren Funktion ein."
-    ),
-    "nanogpt/accumulation-is-global": (
-        "gradient_accumulation_steps ist bei nanoGPT global: train.py teilt {configured} durch {world} GPUs, "
-        "je GPU also a = {per_gpu} Akkumulationsschritte."
-    ),
-    "nanogpt/accumulation-divisible": (
-        "train.py bricht ab: gradient_accumulation_steps = {accumulation} ist nicht durch {world} GPUs teilbar."
-    ),
-    "nanogpt/train-py-defaults": "Nicht gesetzt, also die Vorgaben aus train.py: {defaults}.",
-    "axolotl/two-of-three": (
-        "axolotl bricht ab: Zwei von micro_batch_size, gradient_accumulation_steps und batch_size müssen gesetzt sein."
-    ),
-    "axolotl/only-one-of-accumulation-and-batch-size": (
-        "axolotl bricht ab: gradient_accumulation_steps und batch_size lassen sich nicht kombinieren."
-    ),
-    "axolotl/floored": (
-        "axolotl rundet stillschweigend ab: batch_size {batch_size} // micro_batch_size {micro} = {accumulation}, "
-        "je Gerät also {real} statt {batch_size} Sequenzen."
-    ),
-    "axolotl/batch-size-ignored": (
-        "batch_size = {batch_size} ändert nicht, was trainiert: Das Schema setzt gradient_accumulation_steps auf 1, "
-        "je Gerät also nur micro_batch_size = {micro} Sequenzen; batch_size ändert nur die Zahl der Schritte."
-    ),
-    "axolotl/parallel-world-size": "axolotl teilt die GPUs durch CP = {cp} und TP = {tp}.",
-    "axolotl/parallelism-incompatible": (
-        "axolotl bricht ab: Die Parallelitätsgrade (Produkt {total}) passen nicht zu {world} GPUs."
-    ),
-    "olmo/floored": (
-        "OLMo rundet stillschweigend ab: global_train_batch_size {configured} // {world} GPUs, trainiert also mit "
-        "B = {real} statt {configured}."
-    ),
-    "olmo/nothing-per-device": (
-        "OLMo bricht ab: global_train_batch_size {configured} // {world} GPUs ergibt 0 Sequenzen je Gerät."
-    ),
-    "olmo/uneven-microbatches": (
-        "Je Gerät {device} Sequenzen in Micro-Batches zu {micro}: {full} volle und einer mit nur {rest} Sequenzen; "
-        "eine feste Zahl a gibt es so nicht."
-    ),
+    **_FRAMEWORK_FORMULAS,
 }
 
 PROBLEM_TITLE = "Diese Konfiguration kann ich nicht prüfen"

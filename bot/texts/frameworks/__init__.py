@@ -1,0 +1,38 @@
+"""Each framework's German, one module per framework (its name, one row per rule, its own formulas).
+
+Adding a framework adds a module here; every module in this package is collected, so no list needs
+editing. ``bot.texts.checks`` merges them with the formulas all frameworks share.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Name:
+    """A framework's name as a heading shows it, as the subject of a sentence, and after „nach den Regeln“."""
+
+    title: str
+    subject: str
+    rules_of: str
+
+
+def collected() -> tuple[dict[str, Name], dict[str, str], dict[str, str]]:
+    """Names by framework id, findings by rule code and formulas by code, from every module of this package."""
+    names: dict[str, Name] = {}
+    findings: dict[str, str] = {}
+    formulas: dict[str, str] = {}
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda info: info.name):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        names[info.name] = module.NAME
+        findings |= _strings(module.FINDINGS)
+        formulas |= _strings(module.FORMULAS)
+    return names, findings, formulas
+
+
+def _strings(mapping: Mapping[str, str]) -> dict[str, str]:
+    return dict(mapping)

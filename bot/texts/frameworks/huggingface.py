@@ -1,0 +1,16 @@
+"""Hugging Face Trainer: its name, its findings (one row per rule code) and its own formulas, in German."""
+
+from bot.texts.frameworks import Name
+
+NAME = Name("Hugging Face Trainer", "der Hugging Face Trainer", "des Hugging Face Trainers")
+
+#: One row per rule code; the placeholders are exactly the fields of the rule's context.
+FINDINGS: dict[str, str] = {
+    "huggingface/total-train-batch-size": "Der Trainer meldet „Total train batch size“ = {total}.",
+    "huggingface/deepspeed-auto": 'Der Trainer füllt "auto" in der DeepSpeed-Konfiguration: {filled}.',
+    "huggingface/deepspeed-mismatch": (
+        "Der Trainer bricht ab: DeepSpeed-Konfiguration und TrainingArguments widersprechen sich."
+    ),
+}
+#: This framework's own derivations; ``{0}``, ``{1}`` … are the operands, ``{r}`` the result.
+FORMULAS: dict[str, str] = {}

@@ -1,0 +1,21 @@
+"""nanoGPT: its name, its findings (one row per rule code) and its own formulas, in German."""
+
+from bot.texts.frameworks import Name
+
+NAME = Name("nanoGPT", "nanoGPT", "von nanoGPT")
+
+#: One row per rule code; the placeholders are exactly the fields of the rule's context.
+FINDINGS: dict[str, str] = {
+    "nanogpt/accumulation-is-global": (
+        "gradient_accumulation_steps ist bei nanoGPT global: train.py teilt {configured} durch {world} GPUs, "
+        "je GPU also a = {per_gpu} Akkumulationsschritte."
+    ),
+    "nanogpt/accumulation-divisible": (
+        "train.py bricht ab: gradient_accumulation_steps = {accumulation} ist nicht durch {world} GPUs teilbar."
+    ),
+    "nanogpt/train-py-defaults": "Nicht gesetzt, also die Vorgaben aus train.py: {defaults}.",
+}
+#: This framework's own derivations; ``{0}``, ``{1}`` … are the operands, ``{r}`` the result.
+FORMULAS: dict[str, str] = {
+    "nanogpt/accumulation": "a = gradient_accumulation_steps / GPUs = {0} / {1} = {r}",
+}
