@@ -170,3 +170,19 @@ def test_paths_that_contain_the_command_stay_as_they_are(capsys: pytest.CaptureF
     (folder / "olmo.yaml").write_text((CONFIGS / "olmo.yaml").read_text())
     _, out, _ = run(capsys, str(folder / "olmo.yaml"), "--world-size", "24")
     assert "effbatch-ci/olmo.yaml:6)" in out  # a long path keeps its end: the file and the line
+
+
+def test_the_schema_names_every_framework_read() -> None:
+    """The JSON contract's framework enum is the registry's ids, no more, no fewer."""
+    from core.configs import BY_ID
+
+    def enums(node: object) -> list[list[str]]:
+        if isinstance(node, dict):
+            found = [node["enum"]] if "deepspeed" in node.get("enum", []) else []
+            return found + [e for value in node.values() for e in enums(value)]
+        if isinstance(node, list):
+            return [e for value in node for e in enums(value)]
+        return []
+
+    [framework_enum] = enums(SCHEMA)
+    assert set(framework_enum) == set(BY_ID)
