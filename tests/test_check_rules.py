@@ -231,6 +231,9 @@ def test_a_silent_change_names_both_numbers() -> None:
             "`gradient_accumulation_steps = 39` oder `gradient_accumulation_steps = 42`",
         ),
         ("megatron/world-size-divisible", "Passend wären 16 GPUs."),
+        # DeepSpeed 0.19.8 run here: 10 GPUs / SP 4 gives world_size 2.5 and train_batch_size 5.0 (no refusal, no
+        # sensible batch); 8 or 12 GPUs give whole numbers
+        ("deepspeed/sequence-parallel-world-size", "Passend wären 8 oder 12 GPUs."),
     ],
 )
 def test_fixes_are_written_in_the_configs_own_syntax(code: str, fix: str) -> None:

@@ -59,6 +59,9 @@ def codes(check: Check) -> set[str]:
 
 
 # (files, --world-size, framework detected, (world, d, b, a, B, L, T), findings)
+# The DeepSpeed rows were run here through DeepSpeed's own DeepSpeedConfig (deepspeed 0.19.8 on torch 2.13 CPU,
+# deepspeed.comm.get_world_size patched to the row's world size): it gives the same b, a and train_batch_size,
+# refuses ds_mismatch.json with the quoted assertion and ds_auto.json with a TypeError ("auto" > 0).
 FILE_CASES = [
     # deepspeed/runtime/config.py _batch_assertion: 256 == 4 · 8 · 8; the info that DeepSpeed read before
     # torch.distributed starts sees world 1 (DeepSpeed #4703).

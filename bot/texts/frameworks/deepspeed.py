@@ -27,7 +27,8 @@ FINDINGS: dict[str, str] = {
         "= {data_parallel}."
     ),
     "deepspeed/sequence-parallel-world-size": (
-        "DeepSpeed bricht ab: sequence_parallel_size = {sequence_parallel} teilt die Zahl der GPUs ({world}) nicht."
+        "sequence_parallel_size = {sequence_parallel} teilt die {world} GPUs nicht: DeepSpeed rechnet dann mit "
+        "{world} / {sequence_parallel} datenparallelen Geräten, keiner ganzen Zahl, und damit passt keine Batch-Größe."
     ),
     "deepspeed/autotp-counted-as-data-parallel": (
         "AutoTP (autotp_size = {autotp}): DeepSpeed zählt die Ränge der Tensor-Parallelität als datenparallel"
