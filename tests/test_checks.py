@@ -243,7 +243,8 @@ def test_megatron_rules(line: str, expected: tuple[int | None, ...], found: set[
 def test_megatron_rampup_schedule_has_its_phases() -> None:
     """--rampup-batch-size 32 32 7000 to 256: 7 increments of 1.000 samples, then the full batch.
 
-    RampupBatchsizeNumMicroBatchesCalculator: batch = 32 + int(consumed / 1000) · 32 until 7.000 samples.
+    RampupBatchsizeNumMicroBatchesCalculator: batch = 32 + int(consumed / 1000) · 32 until 7.000 samples; megatron-core
+    0.16.1's own calculator, run here over consumed samples 0 … 7.001, changes the batch at exactly these samples.
     """
     check = checked(("megatron_rampup.sh",))
     phases = [(p.start, p.global_batch, p.samples) for p in check.schedule]

@@ -55,7 +55,11 @@ WORLD_MESSAGE = "world size ({world}) is not divisible by total_model_size (tota
 EXPERT_MESSAGE = "world_size ({world}) is not divisible by expert_tensor_model_pipeline_parallel size ({size})"
 GBS_MESSAGE = "global batch size ({gbs}) is not divisible by micro batch size ({mbs}) times data parallel size ({dp})"
 BOTH_MESSAGE = "Cannot specify both --step-batch-size-schedule and --global-batch-size"
-RAMPUP_START_MESSAGE = "start batch size should be positive, got {start}"
+RAMPUP_START_MESSAGE = "start batch size should be positive, got {start}."
+#: RampupBatchsizeNumMicroBatchesCalculator.update's own text (its missing space included).
+RAMPUP_PHASE_MESSAGE = (
+    "current global batch size ({gbs}) is not divisible by micro-batch-size ({mbs}) timesdata parallel size ({dp})"
+)
 RAMPUP_INTERVAL_MESSAGE = (
     "expected global batch size interval ({interval}) to be divisible by global batch size increment ({increment})"
 )
@@ -354,7 +358,7 @@ def _check_ramp(reading: Reading, ramp: tuple[int, int, int, int], micro: int, d
     first = 0 if first_good != 0 else 1
     batch = start + first * increment
     at = math.ceil(first * samples / increments)
-    message = GBS_MESSAGE.format(gbs=batch, mbs=micro, dp=data_parallel)
+    message = RAMPUP_PHASE_MESSAGE.format(gbs=batch, mbs=micro, dp=data_parallel)
     reading.add(PHASE(PhaseDivisor(bad, at, batch, divisor), message=message))
 
 
