@@ -1,0 +1,874 @@
+"""The evaluator behind ``core.configs.shell``: a tree-sitter-bash tree walked in order, nothing executed.
+
+Every value is a string or a list of strings that the script itself builds; what the script does not set
+(``$1``, the environment, ``$(…)``) is *unknown* and stays as written. Every growth is bounded (``Limits``):
+a limit reached raises ``CheckError(ProblemKind.UNREADABLE, detail="shell_…")``, never a long wait.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+import tree_sitter_bash
+from tree_sitter import Language, Node, Parser
+
+from core.configs.model import CheckError, ProblemKind
+
+_LANGUAGE = Language(tree_sitter_bash.language())
+
+#: The longest value or word a script may build (a long Megatron argument string is ~4 KiB).
+MAX_VALUE_CHARS = 64 * 1024
+#: The most elements an array (or the words of one command) may have.
+MAX_ARRAY = 10_000
+#: Digits of any integer in ``$((…))`` (bash itself computes with 64 bits, 19 digits).
+MAX_DIGITS = 30
+#: Characters produced plus nodes visited, per evaluation (a 64 KiB launch script needs ~200.000).
+MAX_WORK = 4_000_000
+#: Nested constructs: commands in commands, ``bash -c`` and ``eval`` texts, function calls, expansions.
+MAX_DEPTH = 100
+#: Conditions one reading may find undecided (a real launch script has a handful).
+MAX_UNDECIDED = 64
+#: Branch choices enumerated by ``alternatives``.
+MAX_ALTERNATIVES = 8
+
+_LIMIT = 10**MAX_DIGITS
+_STATEMENTS = frozenset({"program", "compound_statement", "subshell", "do_group", "ERROR", "else_clause"})
+_DEFAULTS = frozenset({":-", "-", ":=", "=", ":+", "+"})
+_ESCAPED_IN_DOUBLE = re.compile(r"\\([$`\"\\\n])")
+_ENV_WORD = re.compile(r"[A-Za-z_]\w*=.*", re.DOTALL)
+_ESCAPED = re.compile(r"\\(.)", re.DOTALL)
+_C_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", "'": "'", '"': '"', "e": "\x1b", "r": "\r", "a": "\a", "0": "\0"}
+
+
+@dataclass(frozen=True)
+class Command:
+    """One command of a script: its words, the line it starts on, and the ``VAR=value`` prefixes it runs with."""
+
+    words: tuple[str, ...]
+    line: int
+    #: ``WORLD_SIZE=16 python …``: variables set for this command only (also from ``env VAR=value …``).
+    env: dict[str, str] = field(default_factory=dict, compare=False)
+
+
+@dataclass(frozen=True)
+class Undecided:
+    """A condition the script's own values do not decide: its text as written, the unknown variables, its line."""
+
+    condition: str
+    variables: tuple[str, ...]
+    line: int
+
+
+@dataclass
+class Script:
+    """What a launch script sets and runs."""
+
+    variables: dict[str, str] = field(default_factory=dict)
+    arrays: dict[str, list[str]] = field(default_factory=dict)
+    #: Where each variable was last set (line numbers, 1-based).
+    lines: dict[str, int] = field(default_factory=dict)
+    commands: list[Command] = field(default_factory=list)
+    #: Conditions this reading had to choose a branch for (it took the first that does not ``exit``).
+    undecided: tuple[Undecided, ...] = ()
+
+
+def evaluate(root: Node, choices: Sequence[int] = ()) -> Run:
+    """One reading of a parsed script, following ``choices`` at its undecided conditions (then the first)."""
+    run = Run(choices=choices)
+    run.statement(root)
+    run.script.undecided = tuple(run.undecided)
+    return run
+
+
+def parse(text: str) -> Node:
+    """The tree-sitter-bash tree of ``text`` (syntax errors become ERROR nodes; the rest is still read)."""
+    return Parser(_LANGUAGE).parse(text.encode("utf-8", "surrogatepass")).root_node
+
+
+def too_much(detail: str, limit: int, line: int | None = None) -> CheckError:
+    return CheckError(ProblemKind.UNREADABLE, detail=detail, max=limit, line=line)
+
+
+def _text(node: Node) -> str:
+    return (node.text or b"").decode("utf-8", "replace")
+
+
+def _line(node: Node) -> int:
+    return node.start_point.row + 1
+
+
+class _Fields:
+    """Words as bash builds them from the parts of an argument: quoted text joins, unquoted values split."""
+
+    def __init__(self, run: Run) -> None:
+        self.run = run
+        self.words: list[str] = []
+        self.open = False
+        self.unknown = False
+
+    def literal(self, text: str) -> None:
+        self.run.charge(len(text))
+        if self.open:
+            if len(self.words[-1]) + len(text) > MAX_VALUE_CHARS:
+                raise too_much("shell_long_value", MAX_VALUE_CHARS, self.run.at)
+            self.words[-1] += text
+        else:
+            if len(self.words) >= MAX_ARRAY:
+                raise too_much("shell_long_array", MAX_ARRAY, self.run.at)
+            self.words.append(text)
+            self.open = True
+
+    def split(self, text: str) -> None:
+        """An unquoted value: split at white space (the default IFS), its ends joining the words around it."""
+        if text[:1].isspace():
+            self.open = False
+        for index, piece in enumerate(text.split()):
+            if index:
+                self.open = False
+            self.literal(piece)
+        if text[-1:].isspace():
+            self.open = False
+
+    def elements(self, items: Sequence[str], quoted: bool) -> None:
+        """``"${ARR[@]}"``: one word per element; unquoted, each element split again."""
+        for index, item in enumerate(items):
+            if index:
+                self.open = False
+            if quoted:
+                self.literal(item)
+            else:
+                self.split(item)
+
+
+@dataclass
+class Run:
+    """One evaluation of a tree: the script it builds, the branch choices it follows, and its budget."""
+
+    choices: Sequence[int] = ()
+    script: Script = field(default_factory=Script)
+    #: (choice taken, feasible choices) at each undecided condition, in the order met.
+    taken: list[tuple[int, int]] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)
+    undecided: list[Undecided] = field(default_factory=list)
+    unknown: set[str] = field(default_factory=set)
+    functions: dict[str, Node] = field(default_factory=dict)
+    calling: set[str] = field(default_factory=set)
+    env: dict[str, str] = field(default_factory=dict)
+    work: int = 0
+    depth: int = 0
+    at: int = 0
+    #: The line commands are recorded with inside ``bash -c`` / ``eval`` text (None: their own).
+    fixed_line: int | None = None
+    stopped: bool = False
+
+    def charge(self, amount: int) -> None:
+        self.work += amount
+        if self.work > MAX_WORK:
+            raise too_much("shell_work", MAX_WORK, self.at)
+
+    def enter(self) -> None:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise too_much("shell_nesting", MAX_DEPTH, self.at)
+
+    # --- statements ------------------------------------------------------------------------------
+
+    def statements(self, nodes: Sequence[Node]) -> None:
+        for node in nodes:
+            if self.stopped:
+                return
+            self.statement(node)
+
+    def statement(self, node: Node) -> None:
+        self.enter()
+        self.charge(1)
+        self.at = self.fixed_line or _line(node)
+        try:
+            self._dispatch(node)
+        finally:
+            self.depth -= 1
+
+    def _dispatch(self, node: Node) -> None:
+        kind = node.type
+        if kind in _STATEMENTS:
+            self.statements(_body(node))
+        elif kind == "variable_assignment":
+            self.assign(node)
+        elif kind in ("variable_assignments", "declaration_command"):
+            for child in node.named_children:
+                if child.type == "variable_assignment":
+                    self.assign(child)
+        elif kind == "unset_command":
+            for child in node.named_children:
+                self._forget(_text(child))
+        elif kind == "command":
+            self.command(node)
+        elif kind == "list":
+            self.status(node)
+        elif kind in ("pipeline", "redirected_statement", "negated_command"):
+            self.statements([c for c in node.named_children if "redirect" not in c.type and "heredoc" not in c.type])
+        elif kind == "if_statement":
+            self.branches(node)
+        elif kind == "case_statement":
+            self.case(node)
+        elif kind in ("for_statement", "c_style_for_statement", "while_statement"):
+            self.loop(node)
+        elif kind == "function_definition" and (name := node.child_by_field_name("name")) is not None:
+            body = node.child_by_field_name("body")
+            if body is not None:
+                self.functions[_text(name)] = body
+
+    def assign(self, node: Node, *, scoped: bool = True) -> None:
+        """``NAME=value``, ``NAME+=value``, ``NAME=(…)``, ``NAME+=(…)``, ``NAME[i]=value``."""
+        name_node, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+        if name_node is None:
+            return
+        append = any(child.type == "+=" for child in node.children)
+        if name_node.type == "subscript":
+            self._assign_element(name_node, value)
+            return
+        name = _text(name_node)
+        if value is not None and value.type == "array":
+            elements = self.words(value.named_children)
+            earlier = self.script.arrays.get(name, []) if append else []
+            if len(earlier) + len(elements) > MAX_ARRAY:
+                raise too_much("shell_long_array", MAX_ARRAY, self.at)
+            self.script.arrays[name] = earlier + elements
+            self.script.variables.pop(name, None)
+        else:
+            text, known = self.value(value)
+            before = self.script.variables.get(name, "") if append else ""
+            if len(before) + len(text) > MAX_VALUE_CHARS:
+                raise too_much("shell_long_value", MAX_VALUE_CHARS, self.at)
+            self.set(name, before + text, known and not (append and name in self.unknown))
+        self.script.lines[name] = self.at
+
+    def set(self, name: str, text: str, known: bool) -> None:
+        self.charge(len(text))
+        self.script.variables[name] = text
+        self.script.arrays.pop(name, None)
+        (self.unknown.discard if known else self.unknown.add)(name)
+
+    def _forget(self, name: str) -> None:
+        self.script.variables.pop(name, None)
+        self.script.arrays.pop(name, None)
+        self.unknown.discard(name)
+
+    def _assign_element(self, subscript: Node, value: Node | None) -> None:
+        name_node, index_node = subscript.child_by_field_name("name"), subscript.child_by_field_name("index")
+        index = self.arithmetic(index_node) if index_node is not None else None
+        if name_node is None or index is None or not 0 <= index < MAX_ARRAY:
+            return
+        name = _text(name_node)
+        elements = self.script.arrays.setdefault(name, [])
+        text, _ = self.value(value)
+        if index < len(elements):
+            elements[index] = text
+        else:
+            elements.append(text)  # bash arrays are sparse; the order is what a launch line sees
+        self.script.lines[name] = self.at
+
+    def command(self, node: Node) -> None:
+        """A simple command: its prefixes as its environment, ``bash -c``/``eval`` and functions followed."""
+        own: dict[str, tuple[str, bool]] = {}
+        for child in node.named_children:
+            if child.type == "variable_assignment" and (name := child.child_by_field_name("name")) is not None:
+                own[_text(name)] = self.value(child.child_by_field_name("value"))
+        env = {**self.env, **{key: text for key, (text, _) in own.items()}}
+        words = self.words([*node.children_by_field_name("name"), *node.children_by_field_name("argument")])
+        if words[:1] == ["env"]:  # env VAR=value … program
+            words = words[1:]
+            while words and _ENV_WORD.fullmatch(words[0]):
+                key, _, text = words.pop(0).partition("=")
+                env[key] = text
+        if not words:  # only assignments (the command expanded to nothing): they stay set
+            for key, (text, known) in own.items():
+                self.set(key, text, known)
+                self.script.lines[key] = self.at
+            return
+        if words[0] == "exit":
+            self.stopped = True
+        elif words[0] in self.functions and words[0] not in self.calling:
+            self._call(words[0])
+        elif (inner := _inline_script(words)) is not None:
+            self.inline(inner, env)
+        else:
+            line = self.fixed_line or _line(node)
+            self.script.commands.append(Command(tuple(words), line, env))
+
+    def _call(self, name: str) -> None:
+        self.calling.add(name)
+        try:
+            self.statement(self.functions[name])
+        finally:
+            self.calling.discard(name)
+
+    def inline(self, text: str, env: dict[str, str]) -> None:
+        """The text of ``bash -c "…"`` or ``eval "…"``, read as a script of its own (its commands on this line)."""
+        saved = (self.env, self.fixed_line, self.stopped)
+        self.env, self.fixed_line = env, self.at
+        self.charge(len(text))
+        try:
+            self.statement(parse(text))
+        finally:
+            self.env, self.fixed_line, self.stopped = saved
+
+    def loop(self, node: Node) -> None:
+        """A loop's body read once; a ``for`` variable is unknown inside (nothing says which pass is meant)."""
+        variable = node.child_by_field_name("variable")
+        if variable is not None:
+            name = _text(variable)
+            self.set(name, "$" + name, False)
+        body = node.child_by_field_name("body")
+        if body is not None:
+            self.statement(body)
+
+    # --- conditions ------------------------------------------------------------------------------
+
+    def branches(self, node: Node) -> None:
+        """``if``/``elif``/``else``: the first branch whose condition holds; unknown conditions are choices."""
+        arms = list(_arms(node))
+        for index, (condition, body) in enumerate(arms):
+            if not condition:  # else
+                self.statements(body)
+                return
+            self.statements(condition[:-1])  # the last statement of a condition list decides
+            holds = self.truth(condition[-1])
+            if holds is None:
+                rest = arms[index + 1 :]
+                otherwise_exits = bool(rest) and not rest[0][0] and _exits(rest[0][1])
+                holds = self.choose(condition, [(True, not _exits(body)), (False, not otherwise_exits)])
+            if holds:
+                self.statements(body)
+                return
+
+    def status(self, node: Node) -> bool:
+        """Run a statement as a condition would: its exit status (commands are taken to succeed)."""
+        if node.type == "list":
+            left, right = node.named_children[0], node.named_children[-1]
+            operator = next((_text(c) for c in node.children if c.type in ("&&", "||")), "&&")
+            result = self._left_status(left, operator, right)
+            run_right = result if operator == "&&" else not result
+            return self.status(right) if run_right else result
+        if _is_test(node):
+            return self.truth(node) is not False  # alone a test changes nothing; in a list, see _left_status
+        self.statement(node)
+        return not (node.type == "command" and _text(node).strip() == "false")
+
+    def _left_status(self, left: Node, operator: str, right: Node) -> bool:
+        """``[ -z "$X" ] && X=1``: an undecided test before ``&&``/``||`` is a choice (one that ``exit``s is not)."""
+        if not _is_test(left):
+            return self.status(left)
+        holds = self.truth(left)
+        if holds is None:
+            exits = _exits([right])
+            options = [(True, not (exits and operator == "&&")), (False, not (exits and operator == "||"))]
+            holds = self.choose([left], options)
+        return holds
+
+    def truth(self, node: Node) -> bool | None:
+        """Whether a condition holds, from the script's own values; None where that needs anything else."""
+        self.enter()
+        try:
+            return self._truth(node)
+        finally:
+            self.depth -= 1
+
+    def _truth(self, node: Node) -> bool | None:
+        kind = node.type
+        if kind == "test_command" or kind == "parenthesized_expression":
+            inner = node.named_children
+            return self.test(inner[0]) if len(inner) == 1 else None
+        if kind == "negated_command":
+            holds = self.truth(node.named_children[-1]) if node.named_children else None
+            return None if holds is None else not holds
+        if kind == "list":
+            operator = next((_text(c) for c in node.children if c.type in ("&&", "||")), "&&")
+            return _logic(operator, self.truth(node.named_children[0]), lambda: self.truth(node.named_children[-1]))
+        if kind == "compound_statement" and _is_arithmetic(node):
+            value = self.arithmetic(node.named_children[0]) if node.named_children else None
+            return None if value is None else value != 0
+        if kind == "command":
+            words = self.known_words(node)
+            if words is not None and words[:1] in (["true"], [":"], ["false"]):
+                return words[0] != "false"
+            if words is not None and words[:1] in (["test"], ["["]):
+                return _test_words(words[1:] if words[0] == "test" else words[1:-1])
+        return None
+
+    def test(self, node: Node) -> bool | None:
+        """An expression inside ``[ … ]`` or ``[[ … ]]``."""
+        kind = node.type
+        if kind == "parenthesized_expression":
+            return self.truth(node)
+        if kind == "binary_expression":
+            operator_node = node.child_by_field_name("operator")
+            operator = _text(operator_node) if operator_node is not None else ""
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if left is None or right is None:
+                return None
+            if operator in ("&&", "-a", "||", "-o"):
+                return _logic(operator, self.test(left), lambda: self.test(right))
+            return _compare(self.word(left), operator, self.word(right), pattern=right.type == "extglob_pattern")
+        if kind == "unary_expression":
+            operator_node = node.child_by_field_name("operator")
+            operator = _text(operator_node) if operator_node is not None else _text(node.children[0])
+            operand = node.named_children[-1]
+            if operator == "!":
+                holds = self.test(operand)
+                return None if holds is None else not holds
+            value = self.word(operand)
+            return _test_words([operator, value]) if value is not None else None
+        value = self.word(node)
+        return None if value is None else value != ""
+
+    def choose(self, condition: Sequence[Node], options: Sequence[tuple[bool, bool]]) -> bool:
+        """An undecided condition: the branch ``choices`` names, else the first feasible (not ``exit``-ing) one."""
+        feasible = [value for value, ok in options if ok] or [options[0][0]]
+        if len(feasible) == 1:
+            return feasible[0]
+        text = _condition_text(condition)
+        index = self.pick(len(feasible), [f"{'' if value else 'not '}{text} (line {self.at})" for value in feasible])
+        self.note_undecided(condition)
+        return feasible[index]
+
+    def pick(self, count: int, labels: Sequence[str]) -> int:
+        position = len(self.taken)
+        index = self.choices[position] if position < len(self.choices) else 0
+        index = index if 0 <= index < count else 0
+        self.taken.append((index, count))
+        self.labels.append(labels[index])
+        return index
+
+    def note_undecided(self, condition: Sequence[Node]) -> None:
+        if len(self.undecided) >= MAX_UNDECIDED:
+            raise too_much("shell_branches", MAX_UNDECIDED, self.at)
+        text = _condition_text(condition)
+        names = tuple(dict.fromkeys(n for c in condition for n in self._unknown_names(c)))
+        self.undecided.append(Undecided(text, names, self.at))
+
+    def _unknown_names(self, node: Node) -> Iterator[str]:
+        """The variables a condition names that the script does not set (bounded by the work budget)."""
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            self.charge(1)
+            if current.type in ("variable_name", "special_variable_name"):
+                name = _text(current)
+                if name in self.unknown or (name not in self.script.variables and name not in self.script.arrays):
+                    yield name
+            stack.extend(reversed(current.named_children))
+
+    def case(self, node: Node) -> None:
+        """``case … esac``: the first matching pattern; an unknown subject makes each item a choice."""
+        subject_node = node.child_by_field_name("value")
+        subject = self.word(subject_node) if subject_node is not None else None
+        items = [child for child in node.named_children if child.type == "case_item"]
+        if subject is not None:
+            for item in items:
+                patterns = [self.word(p) for p in item.children_by_field_name("value")]
+                if any(p is None for p in patterns):
+                    break
+                if any(fnmatch.fnmatchcase(subject, p or "") for p in patterns if p is not None):
+                    self.statements(_item_body(item))
+                    return
+            else:
+                return
+        self._choose_item(subject_node, items)
+
+    def _choose_item(self, subject: Node | None, items: Sequence[Node]) -> None:
+        subject_text = _text(subject) if subject is not None else "?"
+        options: list[tuple[str, list[Node]]] = []
+        for item in items:
+            patterns = "|".join(_text(p) for p in item.children_by_field_name("value"))
+            body = _item_body(item)
+            if not _exits(body):
+                options.append((f"{subject_text} matches {patterns}", body))
+        if not any(_text(p) == "*" for item in items for p in item.children_by_field_name("value")):
+            options.append((f"{subject_text} matches no pattern", []))
+        if not options:
+            return
+        if len(options) > 1:
+            line = f" (line {self.at})"
+            index = self.pick(len(options), [_short(label) + line for label, _ in options])
+            self.note_undecided([subject] if subject is not None else [])
+        else:
+            index = 0
+        self.statements(options[index][1])
+
+    # --- words and values ------------------------------------------------------------------------
+
+    def words(self, nodes: Sequence[Node]) -> list[str]:
+        """The words the arguments expand to (unknown parts kept as written)."""
+        words: list[str] = []
+        for node in nodes:
+            if node.type == "comment":
+                continue
+            fields = _Fields(self)
+            self.part(node, fields, quoted=False)
+            if len(words) + len(fields.words) > MAX_ARRAY:
+                raise too_much("shell_long_array", MAX_ARRAY, self.at)
+            words += fields.words
+        return words
+
+    def known_words(self, node: Node) -> list[str] | None:
+        parts = [*node.children_by_field_name("name"), *node.children_by_field_name("argument")]
+        fields = _Fields(self)
+        for part in parts:
+            fields.open = False
+            self.part(part, fields, quoted=False)
+        return None if fields.unknown else fields.words
+
+    def word(self, node: Node) -> str | None:
+        """One operand as a string, or None where it depends on something unknown."""
+        text, known = self.value(node)
+        return text if known else None
+
+    def value(self, node: Node | None) -> tuple[str, bool]:
+        """An assignment's value: expanded, not split; and whether every part of it is known."""
+        if node is None:
+            return "", True
+        fields = _Fields(self)
+        self.part(node, fields, quoted=True)
+        return " ".join(fields.words), not fields.unknown
+
+    def part(self, node: Node, fields: _Fields, quoted: bool) -> None:
+        self.enter()
+        self.charge(1)
+        try:
+            kind = node.type
+            if kind in ("word", "command_name"):
+                if kind == "command_name" or node.named_children:
+                    for child in node.named_children:
+                        self.part(child, fields, quoted)
+                else:
+                    fields.literal(_ESCAPED.sub(r"\1", _text(node)))
+            elif kind == "raw_string":
+                fields.literal(_text(node)[1:-1])
+            elif kind == "ansi_c_string":
+                fields.literal(re.sub(r"\\(.)", lambda m: _C_ESCAPES.get(m.group(1), m.group(0)), _text(node)[2:-1]))
+            elif kind in ("string", "translated_string"):
+                self.string(node, fields)
+            elif kind == "concatenation":
+                for child in node.children:
+                    self.part(child, fields, quoted)
+            elif kind in ("simple_expansion", "expansion"):
+                self.expansion(node, fields, quoted)
+            elif kind == "arithmetic_expansion":
+                value = self.arithmetic(node.named_children[0]) if len(node.named_children) == 1 else None
+                self._known_or_written(node, fields, None if value is None else str(value))
+            elif kind in ("command_substitution", "process_substitution"):
+                self._known_or_written(node, fields, None)
+            else:
+                fields.literal(_text(node))
+        finally:
+            self.depth -= 1
+
+    def _known_or_written(self, node: Node, fields: _Fields, value: str | None) -> None:
+        if value is None:
+            fields.unknown = True
+            fields.literal(_text(node))
+        else:
+            fields.literal(value)
+
+    def string(self, node: Node, fields: _Fields) -> None:
+        """``"…"``: the text between the quotes with its expansions; ``\\$ \\" \\\\ \\` `` and ``\\``-newline undone."""
+        inner = list(node.named_children)
+        if not (inner and all(_is_all_elements(c) for c in inner)):
+            fields.literal("")  # "" is a word of its own; "${EMPTY[@]}" alone is none
+        raw, start = node.text or b"", node.start_byte
+        position = 1 if _text(node).startswith('"') else 2
+        for child in inner:
+            if child.type != "string_content":
+                gap = raw[position : child.start_byte - start].decode("utf-8", "replace")
+                fields.literal(_ESCAPED_IN_DOUBLE.sub(lambda m: "" if m.group(1) == "\n" else m.group(1), gap))
+                self.part(child, fields, quoted=True)
+                position = child.end_byte - start
+        gap = raw[position:-1].decode("utf-8", "replace")
+        fields.literal(_ESCAPED_IN_DOUBLE.sub(lambda m: "" if m.group(1) == "\n" else m.group(1), gap))
+
+    def expansion(self, node: Node, fields: _Fields, quoted: bool) -> None:
+        found = self.lookup(node)
+        if found is None:
+            self._known_or_written(node, fields, None)
+        elif isinstance(found, list):
+            fields.elements(found, quoted)
+        elif quoted:
+            fields.literal(found)
+        else:
+            fields.split(found)
+
+    def lookup(self, node: Node) -> str | list[str] | None:
+        """``$X``, ``${X}``, ``${X:-…}`` and the like, ``${A[@]}``, ``${A[i]}``, ``${#X}``; None where unknown."""
+        inner = [c for c in node.children if c.type not in ("${", "}", "$")]
+        if node.type == "simple_expansion" or (len(inner) == 1 and inner[0].type == "variable_name"):
+            return self.scalar(_text(inner[0])) if inner and inner[0].type == "variable_name" else None
+        if len(inner) == 1 and inner[0].type == "subscript":
+            return self.element(inner[0])
+        if len(inner) == 2 and inner[0].type == "#":
+            found = self.element(inner[1]) if inner[1].type == "subscript" else self.scalar(_text(inner[1]))
+            return None if found is None else str(len(found))
+        if len(inner) >= 2 and inner[0].type == "variable_name" and inner[1].type in _DEFAULTS:
+            return self.default(_text(inner[0]), inner[1].type, inner[2:])
+        return None
+
+    def scalar(self, name: str) -> str | None:
+        if name in self.unknown:
+            return None
+        if name in self.script.arrays:
+            elements = self.script.arrays[name]
+            return elements[0] if elements else ""
+        return self.script.variables.get(name)
+
+    def element(self, subscript: Node) -> str | list[str] | None:
+        name_node, index_node = subscript.child_by_field_name("name"), subscript.child_by_field_name("index")
+        if name_node is None or index_node is None or _text(name_node) not in self.script.arrays:
+            return None
+        elements = self.script.arrays[_text(name_node)]
+        index_text = _text(index_node)
+        if index_text == "@":
+            return list(elements)
+        if index_text == "*":
+            return " ".join(elements)
+        index = self.arithmetic(index_node)
+        if index is None:
+            return None
+        return elements[index] if -len(elements) <= index < len(elements) else ""
+
+    def default(self, name: str, operator: str, parts: Sequence[Node]) -> str | None:
+        """``${X:-w}`` ``${X-w}`` ``${X:=w}`` ``${X=w}`` ``${X:+w}`` ``${X+w}`` (unset in the script: the default)."""
+        current = self.scalar(name)
+        if name in self.unknown:
+            return None
+        is_set = current is not None and (current != "" or ":" not in operator)
+        if operator.endswith("+"):
+            return self._joined(parts) if is_set else ""
+        if is_set:
+            return current
+        text = self._joined(parts)
+        if text is not None and operator.endswith("="):
+            self.set(name, text, True)
+            self.script.lines[name] = self.at
+        return text
+
+    def _joined(self, parts: Sequence[Node]) -> str | None:
+        fields = _Fields(self)
+        for part in parts:
+            self.part(part, fields, quoted=True)
+        return None if fields.unknown else "".join(fields.words)
+
+    # --- arithmetic ------------------------------------------------------------------------------
+
+    def arithmetic(self, node: Node) -> int | None:
+        """``$((…))`` as bash computes it, within ``MAX_DIGITS``; None where an operand is unknown."""
+        self.enter()
+        self.charge(1)
+        try:
+            value = self._arithmetic(node)
+        finally:
+            self.depth -= 1
+        if value is not None and abs(value) >= _LIMIT:
+            raise too_much("shell_long_number", MAX_DIGITS, self.at)
+        return value
+
+    def _arithmetic(self, node: Node) -> int | None:
+        kind = node.type
+        if kind == "number" or (kind == "word" and not node.named_children):
+            return self.integer(_text(node))
+        if kind == "variable_name":
+            found = self.scalar(_text(node))
+            return None if found is None else self.integer(found.strip() or "0")
+        if kind in ("simple_expansion", "expansion", "string", "concatenation", "arithmetic_expansion"):
+            text = self.word(node)
+            return None if text is None else self.integer(text.strip() or "0")
+        if kind == "parenthesized_expression":
+            return self.arithmetic(node.named_children[0]) if len(node.named_children) == 1 else None
+        if kind == "unary_expression":
+            operand = self.arithmetic(node.named_children[-1]) if node.named_children else None
+            operator = _text(node.children[0])
+            return None if operand is None else _unary(operator, operand)
+        if kind == "binary_expression":
+            left_node, right_node = node.child_by_field_name("left"), node.child_by_field_name("right")
+            operator_node = node.child_by_field_name("operator")
+            if left_node is None or right_node is None or operator_node is None:
+                return None
+            left, right = self.arithmetic(left_node), self.arithmetic(right_node)
+            return None if left is None or right is None else _binary(_text(operator_node), left, right, self.at)
+        if kind == "ternary_expression":
+            condition = node.child_by_field_name("condition")
+            value = self.arithmetic(condition) if condition is not None else None
+            chosen = node.child_by_field_name("consequence" if value else "alternative")
+            return None if value is None or chosen is None else self.arithmetic(chosen)
+        return None
+
+    def integer(self, text: str) -> int | None:
+        """A bash integer constant: decimal, ``0x…``, ``0…`` (octal), ``base#digits``."""
+        text = text.strip()
+        sign = -1 if text.startswith("-") else 1
+        text = text.lstrip("+-")
+        if len(text) > MAX_DIGITS + 2:
+            if text.isdigit():
+                raise too_much("shell_long_number", MAX_DIGITS, self.at)
+            return None
+        try:
+            if "#" in text:
+                base, _, digits = text.partition("#")
+                return sign * int(digits, int(base))
+            if text[:2].lower() == "0x":
+                return sign * int(text[2:], 16)
+            return sign * int(text, 8 if len(text) > 1 and text.startswith("0") else 10)
+        except ValueError:
+            return None
+
+
+def _binary(operator: str, left: int, right: int, line: int) -> int | None:
+    if operator in ("/", "%"):
+        if right == 0:
+            return None
+        quotient = abs(left) // abs(right) * (1 if (left < 0) == (right < 0) else -1)  # C: towards zero
+        return quotient if operator == "/" else left - quotient * right
+    if operator == "**":
+        if right < 0:
+            return None
+        if abs(left) > 1 and right * abs(left).bit_length() > 4 * MAX_DIGITS:
+            raise too_much("shell_long_number", MAX_DIGITS, line)
+        return int(left**right)
+    if operator in ("<<", ">>"):
+        if right < 0 or (operator == "<<" and right > 4 * MAX_DIGITS):
+            raise too_much("shell_long_number", MAX_DIGITS, line)
+        return left << right if operator == "<<" else left >> right
+    table = {
+        "+": lambda: left + right,
+        "-": lambda: left - right,
+        "*": lambda: left * right,
+        "<": lambda: int(left < right),
+        ">": lambda: int(left > right),
+        "<=": lambda: int(left <= right),
+        ">=": lambda: int(left >= right),
+        "==": lambda: int(left == right),
+        "!=": lambda: int(left != right),
+        "&&": lambda: int(bool(left and right)),
+        "||": lambda: int(bool(left or right)),
+        "&": lambda: left & right,
+        "|": lambda: left | right,
+        "^": lambda: left ^ right,
+    }
+    compute = table.get(operator)
+    return compute() if compute is not None else None
+
+
+def _unary(operator: str, operand: int) -> int | None:
+    return {"-": -operand, "+": operand, "!": int(not operand), "~": ~operand}.get(operator)
+
+
+def _compare(left: str | None, operator: str, right: str | None, *, pattern: bool) -> bool | None:
+    """``=``, ``==``, ``!=`` (a glob on the right in ``[[ … ]]``), ``-eq`` ``-ne`` ``-lt`` ``-le`` ``-gt`` ``-ge``."""
+    if left is None or right is None:
+        return None
+    if operator in ("=", "==", "!="):
+        same = fnmatch.fnmatchcase(left, right) if pattern else left == right
+        return same if operator != "!=" else not same
+    numbers = {"-eq": "==", "-ne": "!=", "-lt": "<", "-le": "<=", "-gt": ">", "-ge": ">="}
+    if operator in numbers:
+        if not (re.fullmatch(r"\s*[+-]?\d{1,30}\s*", left) and re.fullmatch(r"\s*[+-]?\d{1,30}\s*", right)):
+            return None
+        return bool(_binary(numbers[operator], int(left), int(right), 0))
+    return None
+
+
+def _test_words(words: Sequence[str]) -> bool | None:
+    """``test``'s forms with one to three words whose values are all known."""
+    if len(words) == 1:
+        return words[0] != ""
+    if len(words) == 2 and words[0] in ("-z", "-n"):
+        return (words[1] == "") == (words[0] == "-z")
+    if len(words) == 2 and words[0] == "!":
+        return words[1] == ""
+    if len(words) == 3:
+        return _compare(words[0], words[1], words[2], pattern=False)
+    return None
+
+
+def _logic(operator: str, left: bool | None, right: Callable[[], bool | None]) -> bool | None:
+    """Three-valued and/or: a known left side can decide alone."""
+    conjunction = operator in ("&&", "-a")
+    if left is not None and left != conjunction:
+        return left
+    other = right()
+    if left is None:
+        return other if other is not None and other != conjunction else None
+    return other
+
+
+def _body(node: Node) -> list[Node]:
+    return [child for child in node.named_children if child.type != "comment"]
+
+
+def _arms(node: Node) -> Iterator[tuple[list[Node], list[Node]]]:
+    """(condition, body) of ``if`` and each ``elif``; ``else`` as an empty condition."""
+    for arm in [node, *(c for c in node.named_children if c.type in ("elif_clause", "else_clause"))]:
+        if arm.type == "else_clause":
+            yield [], _body(arm)
+            continue
+        condition: list[Node] = []
+        body: list[Node] = []
+        seen_then = False
+        for child in arm.children:
+            if child.type == "then":
+                seen_then = True
+            elif child.is_named and child.type not in ("comment", "elif_clause", "else_clause"):
+                (body if seen_then else condition).append(child)
+        yield condition, body
+
+
+def _item_body(item: Node) -> list[Node]:
+    values = {c.id for c in item.children_by_field_name("value")}
+    return [c for c in item.named_children if c.id not in values and c.type != "comment"]
+
+
+def _exits(body: Sequence[Node], depth: int = 0) -> bool:
+    """Whether a branch leaves the script: ``exit`` among its statements (or in a ``{ …; }`` a few levels down)."""
+    for node in body:
+        if node.type == "command":
+            name = node.child_by_field_name("name")
+            if name is not None and _text(name) == "exit":
+                return True
+        if depth < 3 and node.type in ("compound_statement", "list") and _exits(node.named_children[-2:], depth + 1):
+            return True
+    return False
+
+
+def _is_test(node: Node) -> bool:
+    arithmetic = node.type == "compound_statement" and _is_arithmetic(node)
+    return node.type in ("test_command", "negated_command") or arithmetic
+
+
+def _is_arithmetic(node: Node) -> bool:
+    return bool(node.children) and node.children[0].type == "(("
+
+
+def _is_all_elements(node: Node) -> bool:
+    text = _text(node)
+    return node.type in ("expansion", "simple_expansion") and (text.endswith("[@]}") or text == "$@")
+
+
+def _condition_text(condition: Sequence[Node]) -> str:
+    return _short("; ".join(" ".join(_text(node).split()) for node in condition))
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _inline_script(words: Sequence[str]) -> str | None:
+    """The text ``eval …`` or ``bash -c "…"`` (``sh -c``, also behind ``srun``, ``nohup`` …) runs; else None."""
+    if words[0] == "eval" and len(words) > 1:
+        return " ".join(words[1:])
+    shell = next((i for i, word in enumerate(words) if word.rsplit("/", 1)[-1] in ("bash", "sh")), None)
+    if shell is None or "-c" not in words[shell + 1 : -1]:
+        return None
+    options = words[shell + 1 :]
+    return options[options.index("-c") + 1]
