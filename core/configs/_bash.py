@@ -583,12 +583,10 @@ class Run:
         position = 1 if _text(node).startswith('"') else 2
         for child in inner:
             if child.type != "string_content":
-                gap = raw[position : child.start_byte - start].decode("utf-8", "replace")
-                fields.literal(_ESCAPED_IN_DOUBLE.sub(lambda m: "" if m.group(1) == "\n" else m.group(1), gap))
+                _gap(fields, raw[position : child.start_byte - start])
                 self.part(child, fields, quoted=True)
                 position = child.end_byte - start
-        gap = raw[position:-1].decode("utf-8", "replace")
-        fields.literal(_ESCAPED_IN_DOUBLE.sub(lambda m: "" if m.group(1) == "\n" else m.group(1), gap))
+        _gap(fields, raw[position:-1])
 
     def expansion(self, node: Node, fields: _Fields, quoted: bool) -> None:
         found = self.lookup(node)
@@ -722,6 +720,13 @@ class Run:
             return sign * int(text, 8 if len(text) > 1 and text.startswith("0") else 10)
         except ValueError:
             return None
+
+
+def _gap(fields: _Fields, raw: bytes) -> None:
+    """Literal text inside ``"…"``: only ``\\$ \\` \\" \\\\`` and ``\\``-newline are escapes there."""
+    if raw:
+        text = raw.decode("utf-8", "replace")
+        fields.literal(_ESCAPED_IN_DOUBLE.sub(lambda m: "" if m.group(1) == "\n" else m.group(1), text))
 
 
 def _binary(operator: str, left: int, right: int, line: int) -> int | None:

@@ -75,6 +75,7 @@ __all__ = [
     "Undecided",
     "alternatives",
     "flags",
+    "grammar_errors",
     "read_script",
     "split_launch",
     "split_words",
@@ -121,6 +122,18 @@ def alternatives(text: str, limit: int = MAX_ALTERNATIVES) -> list[Alternative]:
                 break  # enough to fill the limit: the rest is never read
             pending += [(*taken[:position], other) for other in range(1, run.taken[position][1])]
     return found
+
+
+def grammar_errors(text: str, limit: int = 10) -> tuple[int, ...]:
+    """The lines (at most ``limit``) where tree-sitter-bash found a syntax error; the rest is read all the same."""
+    stack, lines = [parse(text)], set[int]()
+    while stack and len(lines) < limit:
+        node = stack.pop()
+        if node.is_error or node.is_missing:
+            lines.add(node.start_point.row + 1)
+        elif node.has_error:  # only the subtrees that hold an error are visited
+            stack.extend(reversed(node.children))
+    return tuple(sorted(lines))
 
 
 def _label(labels: list[str], shown: int = 8) -> str:
