@@ -125,22 +125,33 @@ class _Fields:
         """An unquoted value: split at white space (the default IFS), its ends joining the words around it."""
         if text[:1].isspace():
             self.open = False
-        for index, piece in enumerate(text.split()):
-            if index:
-                self.open = False
-            self.literal(piece)
+        pieces = text.split()
+        if pieces:
+            self.literal(pieces[0])
+            self._extend(pieces[1:])
         if text[-1:].isspace():
             self.open = False
 
     def elements(self, items: Sequence[str], quoted: bool) -> None:
-        """``"${ARR[@]}"``: one word per element; unquoted, each element split again."""
-        for index, item in enumerate(items):
-            if index:
-                self.open = False
-            if quoted:
-                self.literal(item)
-            else:
-                self.split(item)
+        """``"${ARR[@]}"``: one word per element; unquoted, all of them split again as one text."""
+        if not items:
+            return
+        self.run.charge(sum(map(len, items)) + len(items))
+        if quoted:
+            self.literal(items[0])  # joins the text before it; the rest are words of their own
+            self._extend(items[1:])
+        else:
+            self.split(" ".join(items))
+
+    def _extend(self, words: Sequence[str]) -> None:
+        """Whole words after the current one (each already within the length bound)."""
+        if not words:
+            return
+        if len(self.words) + len(words) > MAX_ARRAY:
+            raise too_much("shell_long_array", MAX_ARRAY, self.run.at)
+        self.run.charge(sum(map(len, words)) + len(words))
+        self.words += words
+        self.open = True
 
 
 @dataclass
@@ -507,12 +518,24 @@ class Run:
         for node in nodes:
             if node.type == "comment":
                 continue
+            if node.type in ("word", "number") and not node.named_children and b"\\" not in (node.text or b"\\"):
+                words.append(self._plain(node))  # most words: nothing to expand, unquote or split
+                if len(words) > MAX_ARRAY:
+                    raise too_much("shell_long_array", MAX_ARRAY, self.at)
+                continue
             fields = _Fields(self)
             self.part(node, fields, quoted=False)
             if len(words) + len(fields.words) > MAX_ARRAY:
                 raise too_much("shell_long_array", MAX_ARRAY, self.at)
             words += fields.words
         return words
+
+    def _plain(self, node: Node) -> str:
+        text = _text(node)
+        if len(text) > MAX_VALUE_CHARS:
+            raise too_much("shell_long_value", MAX_VALUE_CHARS, self.at)
+        self.charge(len(text) + 1)
+        return text
 
     def known_words(self, node: Node) -> list[str] | None:
         parts = [*node.children_by_field_name("name"), *node.children_by_field_name("argument")]
