@@ -9,6 +9,7 @@ their auth.test. Prints one Markdown table. Bounded: a few thousand requests per
 
 from __future__ import annotations
 
+import functools
 import http.client
 import json
 import os
@@ -215,7 +216,7 @@ def shell_milliseconds() -> tuple[list[tuple[str, float, str, str]], dict[str, t
     from large_configs import large_configs
 
     from core.configs import CheckError, check_config
-    from core.configs.shell import alternatives, read_script
+    from core.configs.shell import read_script
 
     def timed(function: Callable[[], object], runs: int = 5) -> tuple[float, str]:
         times, outcome = [], ""
@@ -229,10 +230,7 @@ def shell_milliseconds() -> tuple[list[tuple[str, float, str, str]], dict[str, t
             times.append(time.perf_counter() - started)
         return statistics.median(times) * 1000, outcome
 
-    hostile = []
-    for name, text, before in HOSTILE_SHELL:
-        read = (lambda t=text: alternatives(t)) if "alternatives" in name else (lambda t=text: read_script(t))
-        hostile.append((name, *timed(read), before))
+    hostile = [(name, *timed(read), before) for name, read, before in _hostile_readers()]
     source = large_configs()["megatron"]
     old = _old_shell_reader()
     readings: dict[str, list[float]] = {"before read": [], "after read": [], "before check": [], "after check": []}
@@ -252,6 +250,16 @@ def shell_milliseconds() -> tuple[list[tuple[str, float, str, str]], dict[str, t
         "read_script": (median["before read"], after_read),
         "check_config": (median["before check"], after_check),
     }
+
+
+def _hostile_readers() -> list[tuple[str, Callable[[], object], str]]:
+    from core.configs.shell import alternatives, read_script
+
+    readers: list[tuple[str, Callable[[], object], str]] = []
+    for name, text, before in HOSTILE_SHELL:
+        reader = alternatives if "alternatives" in name else read_script
+        readers.append((name, functools.partial(reader, text), before))
+    return readers
 
 
 def _old_shell_reader() -> Callable[[str], object] | None:

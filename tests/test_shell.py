@@ -66,6 +66,12 @@ VALUE_CASES = [
         {"A": "$1", "B": "${HOME}/x", "C": "$(date)", "D": "$(( A + 1 ))"},
         {},
     ),
+    # (( )) and let assign; read and getopts set what only the run knows (bash would read stdin)
+    (
+        "X=1\n(( X++ ))\n(( X += 2 ))\nY=$(( ++X ))\nlet Z=X*2\nN=8\nread -r N\n",
+        {"X": "5", "Y": "5", "Z": "10", "N": "$N"},
+        {},
+    ),
     # unset, and a loop variable that no pass decides
     ("A=1\nunset A\nfor i in 1 2; do B=$i; done\n", {"i": "$i", "B": "$i"}, {}),
 ]

@@ -38,6 +38,10 @@ _LIMIT = 10**MAX_DIGITS
 _STATEMENTS = frozenset({"program", "compound_statement", "subshell", "do_group", "ERROR", "else_clause"})
 _DEFAULTS = frozenset({":-", "-", ":=", "=", ":+", "+"})
 _ESCAPED_IN_DOUBLE = re.compile(r"\\([$`\"\\\n])")
+_ASSIGNING = frozenset({"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^=", "++", "--"})
+#: Commands that set variables from what only the run knows (``let`` computes from the script's own values).
+_READERS = frozenset({"read", "getopts", "mapfile", "readarray", "let"})
+_NAME = re.compile(r"[A-Za-z_]\w*")
 _ENV_WORD = re.compile(r"[A-Za-z_]\w*=.*", re.DOTALL)
 _ESCAPED = re.compile(r"\\(.)", re.DOTALL)
 _C_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", "'": "'", '"': '"', "e": "\x1b", "r": "\r", "a": "\a", "0": "\0"}
@@ -50,7 +54,7 @@ class Command:
     words: tuple[str, ...]
     line: int
     #: ``WORLD_SIZE=16 python …``: variables set for this command only (also from ``env VAR=value …``).
-    env: dict[str, str] = field(default_factory=dict, compare=False)
+    env: dict[str, str] = field(default_factory=dict, hash=False)
 
 
 @dataclass(frozen=True)
@@ -204,7 +208,10 @@ class Run:
 
     def _dispatch(self, node: Node) -> None:
         kind = node.type
-        if kind in _STATEMENTS:
+        if kind == "compound_statement" and _is_arithmetic(node):
+            for child in node.named_children:  # (( X += 1 )): for what it assigns
+                self.arithmetic(child)
+        elif kind in _STATEMENTS:
             self.statements(_body(node))
         elif kind == "variable_assignment":
             self.assign(node)
@@ -302,6 +309,8 @@ class Run:
             return
         if words[0] == "exit":
             self.stopped = True
+        elif words[0] in _READERS:
+            self._read_at_start(words)
         elif words[0] in self.functions and words[0] not in self.calling:
             self._call(words[0])
         elif (inner := _inline_script(words)) is not None:
@@ -309,6 +318,19 @@ class Run:
         else:
             line = self.fixed_line or _line(node)
             self.script.commands.append(Command(tuple(words), line, env))
+
+    def _read_at_start(self, words: Sequence[str]) -> None:
+        """``let`` computes (each word an arithmetic expression); ``read``, ``getopts``, ``mapfile`` set unknowns."""
+        names = [word for word in words[1:] if _NAME.fullmatch(word)]
+        if words[0] == "let":
+            for word in words[1:]:
+                self.statement(parse(f"(( {word} ))"))
+            return
+        if words[0] == "getopts":  # getopts OPTSTRING NAME
+            names = [words[2]] if len(words) > 2 and _NAME.fullmatch(words[2]) else []
+        for name in names:
+            self.set(name, "$" + name, False)
+            self.script.lines[name] = self.at
 
     def _call(self, name: str) -> None:
         self.calling.add(name)
@@ -697,6 +719,8 @@ class Run:
 
     def _arithmetic(self, node: Node) -> int | None:
         kind = node.type
+        if kind in ("postfix_expression", "unary_expression", "binary_expression") and _assigns(node):
+            return self.assign_arithmetic(node)
         if kind == "number" or (kind == "word" and not node.named_children):
             return self.integer(_text(node))
         if kind == "variable_name":
@@ -724,6 +748,30 @@ class Run:
             chosen = node.child_by_field_name("consequence" if value else "alternative")
             return None if value is None or chosen is None else self.arithmetic(chosen)
         return None
+
+    def assign_arithmetic(self, node: Node) -> int | None:
+        """``X = 3``, ``X += 2``, ``X++``, ``--X`` inside ``(( ))`` or ``$(( ))``: the variable set (or unknown)."""
+        target = node.child_by_field_name("left") or node.named_children[0]
+        operator = next(c.type for c in node.children if not c.is_named and c.type in _ASSIGNING)
+        if target.type != "variable_name":
+            return None
+        name = _text(target)
+        current = self.arithmetic(target) if operator != "=" else 0
+        if operator in ("++", "--"):
+            value = None if current is None else current + (1 if operator == "++" else -1)
+            result = current if node.type == "postfix_expression" else value
+        else:
+            right_node = node.child_by_field_name("right")
+            right = self.arithmetic(right_node) if right_node is not None else None
+            value = right if operator == "=" else None
+            if operator != "=" and current is not None and right is not None:
+                value = _binary(operator[:-1], current, right, self.at)
+            result = value
+        if value is not None and abs(value) >= _LIMIT:
+            raise too_much("shell_long_number", MAX_DIGITS, self.at)
+        self.set(name, str(value) if value is not None else "$" + name, value is not None)
+        self.script.lines[name] = self.at
+        return result
 
     def integer(self, text: str) -> int | None:
         """A bash integer constant: decimal, ``0x…``, ``0…`` (octal), ``base#digits``."""
@@ -867,6 +915,10 @@ def _exits(body: Sequence[Node], depth: int = 0) -> bool:
         if depth < 3 and node.type in ("compound_statement", "list") and _exits(node.named_children[-2:], depth + 1):
             return True
     return False
+
+
+def _assigns(node: Node) -> bool:
+    return any(not child.is_named and child.type in _ASSIGNING for child in node.children)
 
 
 def _is_test(node: Node) -> bool:

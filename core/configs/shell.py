@@ -6,7 +6,8 @@ script's own values resolve resolved (``core.configs._bash`` walks the tree):
 - assignments ``VAR=value``, ``VAR+=value``, ``export``/``local``/``declare``/``readonly``, ``unset``;
 - ``$VAR``, ``${VAR}``, ``${VAR:-w}``/``${VAR-w}``/``${VAR:=w}``/``${VAR:+w}``, ``${#VAR}``, arrays
   ``A=(…)``, ``A+=(…)``, ``A[i]=w``, ``${A[@]}``/``${A[*]}``/``${A[i]}``/``${#A[@]}``;
-- ``$((…))`` integer arithmetic as bash computes it (C division, ``**``, comparisons, ``?:``);
+- ``$((…))`` integer arithmetic as bash computes it (C division, ``**``, comparisons, ``?:``), and
+  its assignments (``(( X += 2 ))``, ``X++``, ``let``); ``read``/``getopts``/``mapfile`` make a variable unknown;
 - quoting (``'…'``, ``"…"``, ``$'…'``, backslashes), word splitting of unquoted values, continuations;
 - ``;``, ``&&``, ``||``, ``|``; ``{ …; }`` and ``( … )``; functions (their body where they are called);
   loops (their body once, the loop variable unknown); ``exit`` ends the reading;
