@@ -72,6 +72,15 @@ VALUE_CASES = [
         {"X": "5", "Y": "5", "Z": "10", "N": "$N"},
         {},
     ),
+    # an argument loop (Megatron-LM examples/inference/*.sh): how many passes run only the run knows, so what
+    # any branch of its body assigns is unknown after it, and the test on it decides nothing
+    (
+        'CKPT=""\nN=8\nwhile [[ $# -gt 0 ]]; do\n  case "$1" in\n    --ckpt) CKPT="$2"; shift 2;;\n'
+        '    --n) N="$2"; shift 2;;\n    *) exit 1;;\n  esac\ndone\n'
+        'if [[ -z "$CKPT" ]]; then exit 1; fi\nG=1\n',
+        {"G": "1", "N": "8"},
+        {},
+    ),
     # unset, and a loop variable that no pass decides
     ("A=1\nunset A\nfor i in 1 2; do B=$i; done\n", {"i": "$i", "B": "$i"}, {}),
 ]
@@ -118,6 +127,11 @@ COMMAND_CASES = [
             (("torchrun", "--nproc-per-node", "4", "a.py", "--x"), {"FORCE_TORCHRUN": "1"}),
             (("torchrun", "--nproc-per-node", "4", "a.py", "--y"), {}),
         ],
+    ),
+    # tree-sitter-bash splits $DIR/$NAME.out in two; there is no blank between them, so bash reads one word
+    (
+        'DIR=/o\nNAME=run\ntorchrun a.py --out $DIR/$NAME.out --x "$DIR"/"$NAME"\n',
+        [(("torchrun", "a.py", "--out", "/o/run.out", "--x", "/o/run"), {})],
     ),
     # a launcher in a variable, a function called, exit ends the script
     (

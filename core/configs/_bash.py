@@ -250,12 +250,13 @@ class Run:
             return
         name = _text(name_node)
         if value is not None and value.type == "array":
-            elements = self.words(value.named_children)
+            elements, known = self.expand_words(value.named_children)
             earlier = self.script.arrays.get(name, []) if append else []
             if len(earlier) + len(elements) > MAX_ARRAY:
                 raise too_much("shell_long_array", MAX_ARRAY, self.at)
             self.script.arrays[name] = earlier + elements
             self.script.variables.pop(name, None)
+            (self.unknown.discard if known and not (append and name in self.unknown) else self.unknown.add)(name)
         else:
             text, known = self.value(value)
             before = self.script.variables.get(name, "") if append else ""
@@ -350,7 +351,8 @@ class Run:
             self.env, self.fixed_line, self.stopped = saved
 
     def loop(self, node: Node) -> None:
-        """A loop's body read once; a ``for`` variable is unknown inside (nothing says which pass is meant)."""
+        """A loop's body read once, its ``for`` variable unknown; what it assigns is unknown after it (how many
+        passes run, and so which value is left, only the run knows: ``while [[ $# -gt 0 ]]; do case $1 …``)."""
         variable = node.child_by_field_name("variable")
         if variable is not None:
             name = _text(variable)
@@ -358,6 +360,17 @@ class Run:
         body = node.child_by_field_name("body")
         if body is not None:
             self.statement(body)
+            self.unknown.update(self._assigned_in(body))
+
+    def _assigned_in(self, body: Node) -> Iterator[str]:
+        """Every variable an assignment in ``body`` names, whichever branch it is in (bounded by the work budget)."""
+        stack = [body]
+        while stack:
+            node = stack.pop()
+            self.charge(1)
+            if node.type == "variable_assignment" and (name := node.child_by_field_name("name")) is not None:
+                yield _name_of(name) or _text(name)
+            stack.extend(node.named_children)
 
     # --- conditions ------------------------------------------------------------------------------
 
@@ -536,20 +549,56 @@ class Run:
 
     def words(self, nodes: Sequence[Node]) -> list[str]:
         """The words the arguments expand to (unknown parts kept as written)."""
+        return self.expand_words(nodes)[0]
+
+    def expand_words(self, nodes: Sequence[Node]) -> tuple[list[str], bool]:
+        """The words, and whether all of them are known. Parts the grammar splits without a blank between them
+        (``$DIR/$NAME.out``) are one word, as bash reads them."""
         words: list[str] = []
+        known, end, previous = True, -1, None
+        fields = _Fields(self)
         for node in nodes:
             if node.type == "comment":
                 continue
-            if node.type in ("word", "number") and not node.named_children and b"\\" not in (node.text or b"\\"):
-                words.append(self._plain(node))  # most words: nothing to expand, unquote or split
-                if len(words) > MAX_ARRAY:
-                    raise too_much("shell_long_array", MAX_ARRAY, self.at)
+            if node.start_byte == end and previous is not None and _dangling_dollar(previous) and node.type == "word":
+                self._after_dollar(node, fields)  # the grammar's split of $DIR/$NAME.out: "$DIR/$" "NAME.out"
+                known, end, previous = known and not fields.unknown, node.end_byte, node
                 continue
-            fields = _Fields(self)
+            previous = node
+            if node.start_byte != end:  # a blank before it: a new word
+                words, fields = self._flush(words, fields), _Fields(self)
+                plain = node.type in ("word", "number") and not node.named_children
+                if plain and b"\\" not in (node.text or b"\\"):
+                    fields.words, fields.open = [self._plain(node)], True  # most words: nothing to expand or split
+                    end = node.end_byte
+                    continue
             self.part(node, fields, quoted=False)
-            if len(words) + len(fields.words) > MAX_ARRAY:
-                raise too_much("shell_long_array", MAX_ARRAY, self.at)
-            words += fields.words
+            known = known and not fields.unknown
+            end = node.end_byte
+        return self._flush(words, fields), known
+
+    def _after_dollar(self, node: Node, fields: _Fields) -> None:
+        """``NAME.out`` after a ``$`` the grammar left at the end of the word before: ``$NAME`` and ``.out``."""
+        text = _text(node)
+        match = _NAME.match(text)
+        if match is None or not fields.words or not fields.words[-1].endswith("$"):
+            fields.literal(text)
+            return
+        fields.words[-1] = fields.words[-1][:-1]
+        name = match.group(0)
+        value = self.scalar(name)
+        if value is None or name in self.unknown:
+            fields.unknown = True
+        if value is None:
+            fields.literal("$" + name)
+        else:
+            fields.split(value)
+        fields.literal(_ESCAPED.sub(r"\1", text[match.end() :]))
+
+    def _flush(self, words: list[str], fields: _Fields) -> list[str]:
+        if len(words) + len(fields.words) > MAX_ARRAY:
+            raise too_much("shell_long_array", MAX_ARRAY, self.at)
+        words += fields.words
         return words
 
     def _plain(self, node: Node) -> str:
@@ -561,11 +610,8 @@ class Run:
 
     def known_words(self, node: Node) -> list[str] | None:
         parts = [*node.children_by_field_name("name"), *node.children_by_field_name("argument")]
-        fields = _Fields(self)
-        for part in parts:
-            fields.open = False
-            self.part(part, fields, quoted=False)
-        return None if fields.unknown else fields.words
+        words, known = self.expand_words(parts)
+        return words if known else None
 
     def word(self, node: Node) -> str | None:
         """One operand as a string, or None where it depends on something unknown."""
@@ -634,33 +680,39 @@ class Run:
         _gap(fields, raw[position:-1])
 
     def expansion(self, node: Node, fields: _Fields, quoted: bool) -> None:
-        found = self.lookup(node)
+        found, known = self.lookup(node)
         if found is None:
             self._known_or_written(node, fields, None)
-        elif isinstance(found, list):
+            return
+        fields.unknown = fields.unknown or not known  # set from something unknown: its text as the script has it
+        if isinstance(found, list):
             fields.elements(found, quoted)
         elif quoted:
             fields.literal(found)
         else:
             fields.split(found)
 
-    def lookup(self, node: Node) -> str | list[str] | None:
-        """``$X``, ``${X}``, ``${X:-…}`` and the like, ``${A[@]}``, ``${A[i]}``, ``${#X}``; None where unknown."""
+    def lookup(self, node: Node) -> tuple[str | list[str] | None, bool]:
+        """``$X``, ``${X}``, ``${X:-…}`` and the like, ``${A[@]}``, ``${A[i]}``, ``${#X}``: the value, and whether
+        it is known (None: the script does not set it, or a form not read)."""
         inner = [c for c in node.children if c.type not in ("${", "}", "$")]
+        if not inner:
+            return None, False
+        name = _name_of(inner[-1])
+        known = name not in self.unknown
         if node.type == "simple_expansion" or (len(inner) == 1 and inner[0].type == "variable_name"):
-            return self.scalar(_text(inner[0])) if inner and inner[0].type == "variable_name" else None
+            return (self.scalar(name) if inner[0].type == "variable_name" else None), known
         if len(inner) == 1 and inner[0].type == "subscript":
-            return self.element(inner[0])
-        if len(inner) == 2 and inner[0].type == "#":
-            found = self.element(inner[1]) if inner[1].type == "subscript" else self.scalar(_text(inner[1]))
-            return None if found is None else str(len(found))
+            return self.element(inner[0]), known
+        if len(inner) == 2 and inner[0].type == "#" and known:
+            found = self.element(inner[1]) if inner[1].type == "subscript" else self.scalar(name)
+            return (None if found is None else str(len(found))), True
         if len(inner) >= 2 and inner[0].type == "variable_name" and inner[1].type in _DEFAULTS:
-            return self.default(_text(inner[0]), inner[1].type, inner[2:])
-        return None
+            return self.default(_text(inner[0]), inner[1].type, inner[2:]), True
+        return None, False
 
     def scalar(self, name: str) -> str | None:
-        if name in self.unknown:
-            return None
+        """A variable's value as the script sets it (for an unknown one: its text as written)."""
         if name in self.script.arrays:
             elements = self.script.arrays[name]
             return elements[0] if elements else ""
@@ -683,9 +735,9 @@ class Run:
 
     def default(self, name: str, operator: str, parts: Sequence[Node]) -> str | None:
         """``${X:-w}`` ``${X-w}`` ``${X:=w}`` ``${X=w}`` ``${X:+w}`` ``${X+w}`` (unset in the script: the default)."""
-        current = self.scalar(name)
         if name in self.unknown:
             return None
+        current = self.scalar(name)
         is_set = current is not None and (current != "" or ":" not in operator)
         if operator.endswith("+"):
             return self._joined(parts) if is_set else ""
@@ -724,7 +776,7 @@ class Run:
         if kind == "number" or (kind == "word" and not node.named_children):
             return self.integer(_text(node))
         if kind == "variable_name":
-            found = self.scalar(_text(node))
+            found = self.scalar(_text(node)) if _text(node) not in self.unknown else None
             return None if found is None else self.integer(found.strip() or "0")
         if kind in ("simple_expansion", "expansion", "string", "concatenation", "arithmetic_expansion"):
             text = self.word(node)
@@ -919,6 +971,18 @@ def _exits(body: Sequence[Node], depth: int = 0) -> bool:
 
 def _assigns(node: Node) -> bool:
     return any(not child.is_named and child.type in _ASSIGNING for child in node.children)
+
+
+def _dangling_dollar(node: Node) -> bool:
+    return node.type == "concatenation" and node.children[-1].type == "$" and not node.children[-1].is_named
+
+
+def _name_of(node: Node) -> str:
+    """The variable an expansion names: ``X`` of ``$X``, ``${X:-…}``, ``${#X}``, ``${X[@]}``."""
+    if node.type == "subscript":
+        name = node.child_by_field_name("name")
+        return _text(name) if name is not None else ""
+    return _text(node) if node.type == "variable_name" else ""
 
 
 def _is_test(node: Node) -> bool:
