@@ -78,11 +78,11 @@ VALUE_CASES = [
         'CKPT=""\nN=8\nwhile [[ $# -gt 0 ]]; do\n  case "$1" in\n    --ckpt) CKPT="$2"; shift 2;;\n'
         '    --n) N="$2"; shift 2;;\n    *) exit 1;;\n  esac\ndone\n'
         'if [[ -z "$CKPT" ]]; then exit 1; fi\nG=1\n',
-        {"G": "1", "N": "8"},
+        {"G": "1", "N": "$N", "CKPT": "$CKPT"},
         {},
     ),
     # unset, and a loop variable that no pass decides
-    ("A=1\nunset A\nfor i in 1 2; do B=$i; done\n", {"i": "$i", "B": "$i"}, {}),
+    ("A=1\nunset A\nfor i in 1 2; do B=$i; done\n", {"i": "$i", "B": "$B"}, {}),
 ]
 
 

@@ -360,7 +360,10 @@ class Run:
         body = node.child_by_field_name("body")
         if body is not None:
             self.statement(body)
-            self.unknown.update(self._assigned_in(body))
+            for name in set(self._assigned_in(body)):
+                if name not in self.script.arrays:
+                    self.set(name, "$" + name, False)  # its value after the loop is the run's, as with $1
+                self.unknown.add(name)
 
     def _assigned_in(self, body: Node) -> Iterator[str]:
         """Every variable an assignment in ``body`` names, whichever branch it is in (bounded by the work budget)."""
