@@ -9,9 +9,12 @@ body is read once with its variable unknown, and a branch that ``exit``s is no r
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bot.serving.cli import main
 from core.configs import CheckError, ProblemKind, Source, check_config
@@ -319,3 +322,32 @@ HARMLESS = [
 def test_deep_shapes_that_need_no_evaluation_are_read(script: str) -> None:
     """64 KiB of nesting the evaluator never descends into: read, at most one command."""
     assert len(read_script(script).commands) <= 1
+
+
+#: Pieces of bash to compose: keywords, operators, expansions, quotes, and the hostile shapes' parts.
+KEYWORDS = "if then elif else fi case esac in ;; ; && || | ( ) { } [ ] [[ ]] (( )) $(( $( ${ } ` for do done while"
+WORDS = "exit eval export local declare let read bash -c env srun torchrun x.py = += -z -n -eq -gt == != ! * ** / % <<"
+WORDS += " 0 1 2 9999999999 A B $A $1 $@ ${A[@]} ${A:-3} ${#A}"
+FRAGMENTS = [
+    *KEYWORDS.split(" "),
+    *WORDS.split(" "),
+    *['"', "'", "\\", "\n"],
+    "A=$A$A\n",
+    "A=(${A[@]} ${A[@]})\n",
+    "A=$((A*A*A))\n",
+    "if true; then ",
+    "f() { f; }\n",
+    "--micro-batch-size ",
+]
+
+
+@pytest.mark.timeout(120)
+@settings(max_examples=1500, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(FRAGMENTS), max_size=60).map(" ".join), st.integers(1, 40))
+def test_any_composed_script_is_read_or_refused_by_a_bound(script: str, repeat: int) -> None:
+    """Whatever the grammar makes of it, reading raises nothing but CheckError (fragments repeated up to 40 times)."""
+    for text in (script, script * repeat):
+        with contextlib.suppress(CheckError):
+            read_script(text)
+        with contextlib.suppress(CheckError):
+            assert 1 <= len(alternatives(text)) <= MAX_ALTERNATIVES
