@@ -19,13 +19,15 @@ from hypothesis import strategies as st
 from bot.serving.cli import main
 from core.configs import CheckError, ProblemKind, Source, check_config
 from core.configs.shell import (
+    MAX_ALTERNATIVE_STEPS,
     MAX_ALTERNATIVES,
     MAX_ARRAY,
+    MAX_CHARS,
     MAX_DEPTH,
     MAX_DIGITS,
+    MAX_STEPS,
     MAX_UNDECIDED,
     MAX_VALUE_CHARS,
-    MAX_WORK,
     Undecided,
     alternatives,
     grammar_errors,
@@ -212,6 +214,16 @@ def test_alternatives_enumerate_each_feasible_choice() -> None:
     assert all(label.isascii() for label in (a.label for a in found))
 
 
+def test_alternatives_share_one_step_budget() -> None:
+    """Eight readings of a long script stop at the budget of all readings together, not eight times one."""
+    script = "".join(f'[ "${i}" = a ] && X{i}=1\n' for i in (1, 2, 3)) + "A=1\n" * 5000
+    assert len(read_script(script).undecided) == 3
+    with pytest.raises(CheckError) as raised:
+        alternatives(script)
+    assert raised.value.ctx["detail"] == "shell_work"
+    assert raised.value.ctx["max"] == MAX_ALTERNATIVE_STEPS
+
+
 def test_alternatives_are_bounded_and_one_when_all_is_decided() -> None:
     """Twenty undecided conditions give at most eight readings; a decided script exactly one, as written."""
     many = "".join(f'if [ "${i}" = a ]; then X{i}=1; fi\n' for i in range(1, 21))
@@ -258,19 +270,31 @@ def test_syntax_errors_are_named_by_line() -> None:
     assert read_script('A=1\nif [ "$A" = 1 ]; then\n  torchrun a.py\n').variables == {"A": "1"}
 
 
+def shown(number: int) -> str:
+    """A number as the German message writes it (10.000)."""
+    return f"{number:,}".replace(",", ".")
+
+
 # Hostile shapes (issue 19): (script, the limit's detail, a phrase of the German message). Each would take
 # gigabytes or minutes if evaluated naively (the doubled variable 4 GB, the doubled array 1 GB and 60 s).
 HOSTILE = [
-    ("A=x\n" + "A=$A$A\n" * 40, "shell_long_value", f"länger als {MAX_VALUE_CHARS:,} Zeichen".replace(",", ".")),
+    ("A=x\n" + "A=$A$A\n" * 40, "shell_long_value", f"länger als {shown(MAX_VALUE_CHARS)} Zeichen"),
     (
         "A=(x)\n" + "A=(${A[@]} ${A[@]})\n" * 40,
         "shell_long_array",
-        f"mehr als {MAX_ARRAY:,} Einträge".replace(",", "."),
+        f"mehr als {shown(MAX_ARRAY)} Einträge",
     ),
     ("A=" + "9" * 29 + "\n" + "A=$((A*A*A))\n" * 40, "shell_long_number", f"mehr als {MAX_DIGITS} Ziffern"),
     ("echo $(( 9**9**9**9 ))\n", "shell_long_number", f"mehr als {MAX_DIGITS} Ziffern"),
     ("echo $(( 1 << 100000 ))\n", "shell_long_number", f"mehr als {MAX_DIGITS} Ziffern"),
-    ("A=" + "x" * 30000 + "\n" + "B=$A$A\n" * 100, "shell_work", f"mehr als {MAX_WORK:,} Schritte".replace(",", ".")),
+    ("A=" + "x" * 30000 + "\n" + "B=$A$A\n" * 100, "shell_chars", f"mehr als {shown(MAX_CHARS)} Zeichen"),
+    # each a few steps, 9.000 of them in every eval: amplification, bounded by the step budget
+    (
+        'C="' + "a=1;" * 9000 + '"\n' + 'eval "$C"\n' * 20,
+        "shell_work",
+        f"mehr als {shown(MAX_STEPS)} Schritte",
+    ),
+    ("f() { A=1; B=2; C=3; }\n" + "f\n" * 6000, "shell_work", f"mehr als {shown(MAX_STEPS)} Schritte"),
     ("if true; then " * 5000 + "fi; " * 5000, "shell_nesting", f"tiefer als {MAX_DEPTH} Ebenen"),
     ("echo $((" + "(" * 20000 + "1" + ")" * 20000 + "))", "shell_nesting", f"tiefer als {MAX_DEPTH} Ebenen"),
     ('A=\'bash -c "$A"\'\nbash -c "$A"\n', "shell_nesting", f"tiefer als {MAX_DEPTH} Ebenen"),

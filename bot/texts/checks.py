@@ -230,6 +230,8 @@ UNREADABLE_REASONS: Mapping[str, str] = {
     "{max} Ziffern{line}; eine Batch-Größe hat wenige. Schreib die Zahl selbst hin, z. B. `GBS=1024`.",
     "shell_work": "{name} lässt sich nicht lesen: Das Skript auszuwerten bräuchte mehr als {max} Schritte{line}. "
     + SHELL_INSTEAD,
+    "shell_chars": "{name} lässt sich nicht lesen: Die Werte des Skripts ergäben zusammen mehr als {max} Zeichen"
+    "{line}. " + SHELL_INSTEAD,
     "shell_nesting": "{name} lässt sich nicht lesen: Das Skript ist tiefer als {max} Ebenen verschachtelt{line}; "
     "so tief schachtelt kein Startskript Blöcke, `if`, `$(…)`, `bash -c` oder Funktionen. " + SHELL_INSTEAD,
     "shell_branches": "{name} lässt sich nicht lesen: Mehr als {max} Bedingungen hängen von Werten ab, die erst beim "

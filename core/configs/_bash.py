@@ -25,8 +25,13 @@ MAX_VALUE_CHARS = 64 * 1024
 MAX_ARRAY = 10_000
 #: Digits of any integer in ``$((…))`` (bash itself computes with 64 bits, 19 digits).
 MAX_DIGITS = 30
-#: Characters produced plus nodes visited, per evaluation (a 64 KiB launch script needs ~200.000).
-MAX_WORK = 4_000_000
+#: Steps of one reading: nodes visited, each ``bash -c``/``eval`` text parsed (a step per 64 bytes). The largest
+#: launch script of Megatron-LM's 132 needs ~3.900; a step costs 3-10 µs here, so the bound is ~50-150 ms.
+MAX_STEPS = 15_000
+#: Steps of all readings ``alternatives`` makes together (checked between readings).
+MAX_ALTERNATIVE_STEPS = 3 * MAX_STEPS
+#: Characters all values and words of one reading may add up to (a 64 KiB launch script produces ~150.000).
+MAX_CHARS = 1_000_000
 #: Nested constructs: commands in commands, ``bash -c`` and ``eval`` texts, function calls, expansions.
 MAX_DEPTH = 100
 #: Conditions one reading may find undecided (a real launch script has a handful).
@@ -140,7 +145,6 @@ class _Fields:
         """``"${ARR[@]}"``: one word per element; unquoted, all of them split again as one text."""
         if not items:
             return
-        self.run.charge(sum(map(len, items)) + len(items))
         if quoted:
             self.literal(items[0])  # joins the text before it; the rest are words of their own
             self._extend(items[1:])
@@ -172,17 +176,25 @@ class Run:
     functions: dict[str, Node] = field(default_factory=dict)
     calling: set[str] = field(default_factory=set)
     env: dict[str, str] = field(default_factory=dict)
-    work: int = 0
+    steps: int = 0
+    chars: int = 0
     depth: int = 0
     at: int = 0
     #: The line commands are recorded with inside ``bash -c`` / ``eval`` text (None: their own).
     fixed_line: int | None = None
     stopped: bool = False
 
-    def charge(self, amount: int) -> None:
-        self.work += amount
-        if self.work > MAX_WORK:
-            raise too_much("shell_work", MAX_WORK, self.at)
+    def charge(self, characters: int) -> None:
+        """Characters produced, against ``MAX_CHARS``."""
+        self.chars += characters
+        if self.chars > MAX_CHARS:
+            raise too_much("shell_chars", MAX_CHARS, self.at)
+
+    def step(self, count: int = 1) -> None:
+        """Work done, against ``MAX_STEPS``."""
+        self.steps += count
+        if self.steps > MAX_STEPS:
+            raise too_much("shell_work", MAX_STEPS, self.at)
 
     def enter(self) -> None:
         self.depth += 1
@@ -199,7 +211,7 @@ class Run:
 
     def statement(self, node: Node) -> None:
         self.enter()
-        self.charge(1)
+        self.step()
         self.at = self.fixed_line or _line(node)
         try:
             self._dispatch(node)
@@ -239,7 +251,7 @@ class Run:
             if body is not None:
                 self.functions[_text(name)] = body
 
-    def assign(self, node: Node, *, scoped: bool = True) -> None:
+    def assign(self, node: Node) -> None:
         """``NAME=value``, ``NAME+=value``, ``NAME=(…)``, ``NAME+=(…)``, ``NAME[i]=value``."""
         name_node, value = node.child_by_field_name("name"), node.child_by_field_name("value")
         if name_node is None:
@@ -325,7 +337,7 @@ class Run:
         names = [word for word in words[1:] if _NAME.fullmatch(word)]
         if words[0] == "let":
             for word in words[1:]:
-                self.statement(parse(f"(( {word} ))"))
+                self.inline(f"(( {word} ))", self.env)
             return
         if words[0] == "getopts":  # getopts OPTSTRING NAME
             names = [words[2]] if len(words) > 2 and _NAME.fullmatch(words[2]) else []
@@ -345,6 +357,7 @@ class Run:
         saved = (self.env, self.fixed_line, self.stopped)
         self.env, self.fixed_line = env, self.at
         self.charge(len(text))
+        self.step(1 + len(text) // 64)
         try:
             self.statement(parse(text))
         finally:
@@ -370,7 +383,7 @@ class Run:
         stack = [body]
         while stack:
             node = stack.pop()
-            self.charge(1)
+            self.step()
             if node.type == "variable_assignment" and (name := node.child_by_field_name("name")) is not None:
                 yield _name_of(name) or _text(name)
             stack.extend(node.named_children)
@@ -480,16 +493,17 @@ class Run:
         if len(feasible) == 1:
             return feasible[0]
         text = _condition_text(condition)
-        index = self.pick(len(feasible), [f"{'' if value else 'not '}{text} (line {self.at})" for value in feasible])
+        index = self.pick(len(feasible), lambda i: f"{'' if feasible[i] else 'not '}{text} (line {self.at})")
         self.note_undecided(condition)
         return feasible[index]
 
-    def pick(self, count: int, labels: Sequence[str]) -> int:
+    def pick(self, count: int, label: Callable[[int], str]) -> int:
+        """The choice ``choices`` names at this point (else the first), recorded with its label."""
         position = len(self.taken)
         index = self.choices[position] if position < len(self.choices) else 0
         index = index if 0 <= index < count else 0
         self.taken.append((index, count))
-        self.labels.append(labels[index])
+        self.labels.append(label(index))
         return index
 
     def note_undecided(self, condition: Sequence[Node]) -> None:
@@ -504,7 +518,7 @@ class Run:
         stack = [node]
         while stack:
             current = stack.pop()
-            self.charge(1)
+            self.step()
             if current.type in ("variable_name", "special_variable_name"):
                 name = _text(current)
                 if name in self.unknown or (name not in self.script.variables and name not in self.script.arrays):
@@ -518,6 +532,7 @@ class Run:
         items = [child for child in node.named_children if child.type == "case_item"]
         if subject is not None:
             for item in items:
+                self.step()
                 patterns = [self.word(p) for p in item.children_by_field_name("value")]
                 if any(p is None for p in patterns):
                     break
@@ -529,23 +544,28 @@ class Run:
         self._choose_item(subject_node, items)
 
     def _choose_item(self, subject: Node | None, items: Sequence[Node]) -> None:
-        subject_text = _text(subject) if subject is not None else "?"
-        options: list[tuple[str, list[Node]]] = []
+        """Each item that does not ``exit`` is a choice, and so is matching none where no ``*)`` catches all."""
+        options: list[tuple[Node | None, list[Node]]] = []
         for item in items:
-            patterns = "|".join(_text(p) for p in item.children_by_field_name("value"))
+            self.step()
             body = _item_body(item)
             if not _exits(body):
-                options.append((f"{subject_text} matches {patterns}", body))
+                options.append((item, body))
         if not any(_text(p) == "*" for item in items for p in item.children_by_field_name("value")):
-            options.append((f"{subject_text} matches no pattern", []))
+            options.append((None, []))
         if not options:
             return
+        index = 0
         if len(options) > 1:
-            line = f" (line {self.at})"
-            index = self.pick(len(options), [_short(label) + line for label, _ in options])
+            subject_text = _text(subject) if subject is not None else "?"
+
+            def label(index: int) -> str:
+                item = options[index][0]
+                patterns = "|".join(_text(p) for p in item.children_by_field_name("value")) if item else ""
+                return _short(f"{subject_text} matches {patterns or 'no pattern'}") + f" (line {self.at})"
+
+            index = self.pick(len(options), label)
             self.note_undecided([subject] if subject is not None else [])
-        else:
-            index = 0
         self.statements(options[index][1])
 
     # --- words and values ------------------------------------------------------------------------
@@ -608,7 +628,8 @@ class Run:
         text = _text(node)
         if len(text) > MAX_VALUE_CHARS:
             raise too_much("shell_long_value", MAX_VALUE_CHARS, self.at)
-        self.charge(len(text) + 1)
+        self.charge(len(text))
+        self.step()
         return text
 
     def known_words(self, node: Node) -> list[str] | None:
@@ -625,13 +646,15 @@ class Run:
         """An assignment's value: expanded, not split; and whether every part of it is known."""
         if node is None:
             return "", True
+        if node.type in ("word", "number") and not node.named_children and b"\\" not in (node.text or b"\\"):
+            return self._plain(node), True  # most values: nothing to expand
         fields = _Fields(self)
         self.part(node, fields, quoted=True)
         return " ".join(fields.words), not fields.unknown
 
     def part(self, node: Node, fields: _Fields, quoted: bool) -> None:
         self.enter()
-        self.charge(1)
+        self.step()
         try:
             kind = node.type
             if kind in ("word", "command_name"):
@@ -763,7 +786,7 @@ class Run:
     def arithmetic(self, node: Node) -> int | None:
         """``$((…))`` as bash computes it, within ``MAX_DIGITS``; None where an operand is unknown."""
         self.enter()
-        self.charge(1)
+        self.step()
         try:
             value = self._arithmetic(node)
         finally:

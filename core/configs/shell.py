@@ -32,9 +32,11 @@ condition the first feasible branch), so ``read_script(t).undecided`` non-empty 
 alternative, labelled ``"as written"``.
 
 Bounds (issue 19): no value or word longer than ``MAX_VALUE_CHARS``, no array longer than ``MAX_ARRAY``,
-no integer beyond ``MAX_DIGITS`` digits (``**`` and ``<<`` checked before computing), a work budget
-(``MAX_WORK``), a nesting depth (``MAX_DEPTH``) over commands, expansions, ``bash -c`` and functions,
-and at most ``MAX_UNDECIDED`` undecided conditions in one reading.
+no integer beyond ``MAX_DIGITS`` digits (``**`` and ``<<`` checked before computing), budgets of steps
+(``MAX_STEPS``, ~100 ms) and of characters produced (``MAX_CHARS``) per reading, a nesting depth
+(``MAX_DEPTH``) over commands, expansions, ``bash -c`` and functions, and at most ``MAX_UNDECIDED``
+undecided conditions in one reading (``alternatives`` reads a script at most ``MAX_ALTERNATIVES`` times,
+in at most ``MAX_ALTERNATIVE_STEPS`` steps together).
 Reaching one raises ``CheckError(ProblemKind.UNREADABLE, detail="shell_…", max=…, line=…)``.
 Nothing is ever executed.
 """
@@ -46,29 +48,34 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from core.configs._bash import (
+    MAX_ALTERNATIVE_STEPS,
     MAX_ALTERNATIVES,
     MAX_ARRAY,
+    MAX_CHARS,
     MAX_DEPTH,
     MAX_DIGITS,
+    MAX_STEPS,
     MAX_UNDECIDED,
     MAX_VALUE_CHARS,
-    MAX_WORK,
     Command,
     Script,
     Undecided,
     evaluate,
     parse,
+    too_much,
 )
 
 __all__ = [
     "LAUNCHERS",
     "MAX_ALTERNATIVES",
+    "MAX_ALTERNATIVE_STEPS",
     "MAX_ARRAY",
+    "MAX_CHARS",
     "MAX_DEPTH",
     "MAX_DIGITS",
+    "MAX_STEPS",
     "MAX_UNDECIDED",
     "MAX_VALUE_CHARS",
-    "MAX_WORK",
     "Alternative",
     "Command",
     "Launch",
@@ -113,9 +120,13 @@ def alternatives(text: str, limit: int = MAX_ALTERNATIVES) -> list[Alternative]:
     root = parse(text)
     found: list[Alternative] = []
     pending: list[tuple[int, ...]] = [()]
+    spent = 0
     while pending and len(found) < limit:
+        if spent > MAX_ALTERNATIVE_STEPS:
+            raise too_much("shell_work", MAX_ALTERNATIVE_STEPS, None)
         choices = pending.pop(0)
         run = evaluate(root, choices)
+        spent += run.steps
         found.append(Alternative(_label(run.labels), run.script))
         taken = [index for index, _ in run.taken]
         for position in range(len(choices), len(run.taken)):
