@@ -208,6 +208,8 @@ HOSTILE_SHELL = [
     ("64 KiB of { { {", "{ " * 32000, ""),
     ("64 KiB of if nested in if", "if true; then " * 3600 + "fi; " * 3600, ""),
     ("64 undecided conditions × 8 alternatives", 'if [ "$1" = a ]; then X=1; fi\n' * 64, ""),
+    ("eval of 9.000 assignments, 20 times", 'C="' + "a=1;" * 9000 + '"\n' + 'eval "$C"\n' * 20, ""),
+    ("a function called 6.000 times", "f() { A=1; B=2; C=3; }\n" + "f\n" * 6000, ""),
 ]
 
 
