@@ -138,6 +138,11 @@ COMMAND_CASES = [
         'DIR=/o\nNAME=run\ntorchrun a.py --out $DIR/$NAME.out --x "$DIR"/"$NAME"\n',
         [(("torchrun", "a.py", "--out", "/o/run.out", "--x", "/o/run"), {})],
     ),
+    # wrappers, redirections, pipes and the background: the command is still the launcher's
+    (
+        "nohup torchrun a.py > log 2>&1 &\ntorchrun b.py 2>&1 | tee log\ncat <<EOF > x.yaml\nA: 1\nEOF\n",
+        [(("nohup", "torchrun", "a.py"), {}), (("torchrun", "b.py"), {}), (("tee", "log"), {}), (("cat",), {})],
+    ),
     # a launcher in a variable, a function called, exit ends the script
     (
         "LAUNCH='torchrun --nproc-per-node 2'\ntrain() { $LAUNCH a.py \"$@\"; }\ntrain\nexit 0\npython never.py\n",

@@ -47,6 +47,8 @@ _ASSIGNING = frozenset({"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "
 #: Commands that set variables from what only the run knows (``let`` computes from the script's own values).
 _READERS = frozenset({"read", "getopts", "mapfile", "readarray", "let"})
 _NAME = re.compile(r"[A-Za-z_]\w*")
+#: What a redirected statement has besides its body: never a command.
+_REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect", "heredoc_body", "comment"})
 _ENV_WORD = re.compile(r"[A-Za-z_]\w*=.*", re.DOTALL)
 _ESCAPED = re.compile(r"\\(.)", re.DOTALL)
 _C_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", "'": "'", '"': '"', "e": "\x1b", "r": "\r", "a": "\a", "0": "\0"}
@@ -239,7 +241,7 @@ class Run:
         elif kind == "list":
             self.status(node)
         elif kind in ("pipeline", "redirected_statement", "negated_command"):
-            self.statements([c for c in node.named_children if "redirect" not in c.type and "heredoc" not in c.type])
+            self.statements([c for c in node.named_children if c.type not in _REDIRECTS])
         elif kind == "if_statement":
             self.branches(node)
         elif kind == "case_statement":
