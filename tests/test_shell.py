@@ -143,10 +143,11 @@ COMMAND_CASES = [
         "nohup torchrun a.py > log 2>&1 &\ntorchrun b.py 2>&1 | tee log\ncat <<EOF > x.yaml\nA: 1\nEOF\n",
         [(("nohup", "torchrun", "a.py"), {}), (("torchrun", "b.py"), {}), (("tee", "log"), {}), (("cat",), {})],
     ),
-    # a launcher in a variable, a function called, exit ends the script
+    # a launcher in a variable, a function called with a prefix, exit ends the script
     (
-        "LAUNCH='torchrun --nproc-per-node 2'\ntrain() { $LAUNCH a.py \"$@\"; }\ntrain\nexit 0\npython never.py\n",
-        [(("torchrun", "--nproc-per-node", "2", "a.py", "$@"), {})],
+        "LAUNCH='torchrun --nproc-per-node 2'\ntrain() { $LAUNCH a.py \"$@\"; }\n"
+        "NNODES=2 train\nexit 0\npython no.py\n",
+        [(("torchrun", "--nproc-per-node", "2", "a.py", "$@"), {"NNODES": "2"})],
     ),
 ]
 

@@ -327,7 +327,7 @@ class Run:
         elif words[0] in _READERS:
             self._read_at_start(words)
         elif words[0] in self.functions and words[0] not in self.calling:
-            self._call(words[0])
+            self._call(words[0], env)
         elif (inner := _inline_script(words)) is not None:
             self.inline(inner, env)
         else:
@@ -347,12 +347,15 @@ class Run:
             self.set(name, "$" + name, False)
             self.script.lines[name] = self.at
 
-    def _call(self, name: str) -> None:
+    def _call(self, name: str, env: dict[str, str]) -> None:
+        """A function's body where it is called, with the call's prefixes (``NNODES=2 train``); not recursively."""
+        saved, self.env = self.env, env
         self.calling.add(name)
         try:
             self.statement(self.functions[name])
         finally:
             self.calling.discard(name)
+            self.env = saved
 
     def inline(self, text: str, env: dict[str, str]) -> None:
         """The text of ``bash -c "…"`` or ``eval "…"``, read as a script of its own (its commands on this line)."""
