@@ -1,8 +1,9 @@
 """The evaluator behind ``core.configs.shell``: a tree-sitter-bash tree walked in order, nothing executed.
 
 Every value is a string or a list of strings that the script itself builds; what the script does not set
-(``$1``, the environment, ``$(…)``) is *unknown* and stays as written. Every growth is bounded (``Limits``):
-a limit reached raises ``CheckError(ProblemKind.UNREADABLE, detail="shell_…")``, never a long wait.
+(``$1``, the environment, ``$(…)``) is *unknown* and stays as written. Every growth is bounded (the
+``MAX_…`` constants): a limit reached raises ``CheckError(ProblemKind.UNREADABLE, detail="shell_…")``, never
+a long wait.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ MAX_UNDECIDED = 64
 MAX_ALTERNATIVES = 8
 
 _LIMIT = 10**MAX_DIGITS
-_STATEMENTS = frozenset({"program", "compound_statement", "subshell", "do_group", "ERROR", "else_clause"})
+_STATEMENTS = frozenset({"program", "compound_statement", "subshell", "do_group", "ERROR"})
 _DEFAULTS = frozenset({":-", "-", ":=", "=", ":+", "+"})
 _ESCAPED_IN_DOUBLE = re.compile(r"\\([$`\"\\\n])")
 _ASSIGNING = frozenset({"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^=", "++", "--"})
@@ -100,6 +101,7 @@ def parse(text: str) -> Node:
 
 
 def too_much(detail: str, limit: int, line: int | None = None) -> CheckError:
+    """The error a bound raises: ``detail`` names it (``bot.texts.checks.UNREADABLE_REASONS`` words it)."""
     return CheckError(ProblemKind.UNREADABLE, detail=detail, max=limit, line=line)
 
 
@@ -479,7 +481,11 @@ class Run:
                 return None
             if operator in ("&&", "-a", "||", "-o"):
                 return _logic(operator, self.test(left), lambda: self.test(right))
-            return _compare(self.word(left), operator, self.word(right), pattern=right.type == "extglob_pattern")
+            if right.type == "extglob_pattern" and operator in ("=", "==", "!="):
+                left_value, pattern = self.word(left), self.word(right)
+                same = None if left_value is None or pattern is None else self.matches(left_value, pattern)
+                return None if same is None else same != (operator == "!=")
+            return _compare(self.word(left), operator, self.word(right))
         if kind == "unary_expression":
             operator_node = node.child_by_field_name("operator")
             operator = _text(operator_node) if operator_node is not None else _text(node.children[0])
@@ -530,6 +536,16 @@ class Run:
                     yield name
             stack.extend(reversed(current.named_children))
 
+    def matches(self, text: str, pattern: str) -> bool | None:
+        """A bash glob (``*``, ``?``, ``[…]``) against a value: a plain pattern is compared, a glob costs ten steps
+        (compiling it is the cost), one over 256 characters is not tried (None)."""
+        if not any(char in pattern for char in "*?["):
+            return text == pattern
+        if len(pattern) > 256:
+            return None
+        self.step(10)
+        return fnmatch.fnmatchcase(text, pattern)
+
     def case(self, node: Node) -> None:
         """``case … esac``: the first matching pattern; an unknown subject makes each item a choice."""
         subject_node = node.child_by_field_name("value")
@@ -539,9 +555,10 @@ class Run:
             for item in items:
                 self.step()
                 patterns = [self.word(p) for p in item.children_by_field_name("value")]
-                if any(p is None for p in patterns):
+                matches = [None if p is None else self.matches(subject, p) for p in patterns]
+                if None in matches:
                     break
-                if any(fnmatch.fnmatchcase(subject, p or "") for p in patterns if p is not None):
+                if any(matches):
                     self.statements(_item_body(item))
                     return
             else:
@@ -923,13 +940,12 @@ def _unary(operator: str, operand: int) -> int | None:
     return {"-": -operand, "+": operand, "!": int(not operand), "~": ~operand}.get(operator)
 
 
-def _compare(left: str | None, operator: str, right: str | None, *, pattern: bool) -> bool | None:
+def _compare(left: str | None, operator: str, right: str | None) -> bool | None:
     """``=``, ``==``, ``!=`` (a glob on the right in ``[[ … ]]``), ``-eq`` ``-ne`` ``-lt`` ``-le`` ``-gt`` ``-ge``."""
     if left is None or right is None:
         return None
     if operator in ("=", "==", "!="):
-        same = fnmatch.fnmatchcase(left, right) if pattern else left == right
-        return same if operator != "!=" else not same
+        return (left == right) != (operator == "!=")
     numbers = {"-eq": "==", "-ne": "!=", "-lt": "<", "-le": "<=", "-gt": ">", "-ge": ">="}
     if operator in numbers:
         if not (re.fullmatch(r"\s*[+-]?\d{1,30}\s*", left) and re.fullmatch(r"\s*[+-]?\d{1,30}\s*", right)):
@@ -947,7 +963,7 @@ def _test_words(words: Sequence[str]) -> bool | None:
     if len(words) == 2 and words[0] == "!":
         return words[1] == ""
     if len(words) == 3:
-        return _compare(words[0], words[1], words[2], pattern=False)
+        return _compare(words[0], words[1], words[2])
     return None
 
 
