@@ -301,6 +301,12 @@ HOSTILE = [
         f"mehr als {shown(MAX_STEPS)} Schritte",
     ),
     ("f() { A=1; B=2; C=3; }\n" + "f\n" * 6000, "shell_work", f"mehr als {shown(MAX_STEPS)} Schritte"),
+    # 3.000 globs to compile, each its own pattern
+    (
+        "X=zz\ncase $X in " + " ".join(f"p{i}*) Y=1;;" for i in range(3000)) + " esac\n",
+        "shell_work",
+        f"mehr als {shown(MAX_STEPS)} Schritte",
+    ),
     ("if true; then " * 5000 + "fi; " * 5000, "shell_nesting", f"tiefer als {MAX_DEPTH} Ebenen"),
     ("echo $((" + "(" * 20000 + "1" + ")" * 20000 + "))", "shell_nesting", f"tiefer als {MAX_DEPTH} Ebenen"),
     ('A=\'bash -c "$A"\'\nbash -c "$A"\n', "shell_nesting", f"tiefer als {MAX_DEPTH} Ebenen"),
