@@ -416,6 +416,13 @@ class Run:
 
     def status(self, node: Node) -> bool:
         """Run a statement as a condition would: its exit status (commands are taken to succeed)."""
+        self.enter()
+        try:
+            return self._status(node)
+        finally:
+            self.depth -= 1
+
+    def _status(self, node: Node) -> bool:
         if node.type == "list":
             left, right = node.named_children[0], node.named_children[-1]
             operator = next((_text(c) for c in node.children if c.type in ("&&", "||")), "&&")
@@ -610,6 +617,8 @@ class Run:
                 known, end, previous = known and not fields.unknown, node.end_byte, node
                 continue
             previous = node
+            if node.type == "command_name" and len(node.named_children) == 1:
+                node = node.named_children[0]
             if node.start_byte != end:  # a blank before it: a new word
                 words, fields = self._flush(words, fields), _Fields(self)
                 plain = node.type in ("word", "number") and not node.named_children
