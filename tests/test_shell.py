@@ -310,6 +310,7 @@ HOSTILE = [
     ("if true; then " * 5000 + "fi; " * 5000, "shell_nesting", f"tiefer als {MAX_DEPTH} Ebenen"),
     ("echo $((" + "(" * 20000 + "1" + ")" * 20000 + "))", "shell_nesting", f"tiefer als {MAX_DEPTH} Ebenen"),
     ('A=\'bash -c "$A"\'\nbash -c "$A"\n', "shell_nesting", f"tiefer als {MAX_DEPTH} Ebenen"),
+    ("true" + " && true" * 8000, "shell_nesting", f"tiefer als {MAX_DEPTH} Ebenen"),  # a list nests to the left
     ("".join(f"f{i}() {{ f{i + 1}; }}\n" for i in range(150)) + "f0\n", "shell_nesting", f"tiefer als {MAX_DEPTH}"),
     ('if [ "$1" = a ]; then X=1; fi\n' * 100, "shell_branches", f"Mehr als {MAX_UNDECIDED} Bedingungen"),
 ]
