@@ -211,6 +211,7 @@ HOSTILE_SHELL = [
     ("eval of 9.000 assignments, 20 times", 'C="' + "a=1;" * 9000 + '"\n' + 'eval "$C"\n' * 20, ""),
     ("a function called 6.000 times", "f() { A=1; B=2; C=3; }\n" + "f\n" * 6000, ""),
     ("64 KiB of && (a chain 8.000 long)", "true" + " && true" * 8000, ""),
+    ("64 KiB of A=(A=(A=(… (the grammar's error recovery)", "A=(" * 10900 + "x", ""),
     ("56 KiB pipeline of 8.000 stages (the grammar's slowest)", "true" + " | true" * 8000, ""),
 ]
 

@@ -25,6 +25,7 @@ from core.configs.shell import (
     MAX_CHARS,
     MAX_DEPTH,
     MAX_DIGITS,
+    MAX_PARSE_SECONDS,
     MAX_STEPS,
     MAX_UNDECIDED,
     MAX_VALUE_CHARS,
@@ -310,6 +311,8 @@ HOSTILE = [
     ("if true; then " * 5000 + "fi; " * 5000, "shell_nesting", f"tiefer als {MAX_DEPTH} Ebenen"),
     ("echo $((" + "(" * 20000 + "1" + ")" * 20000 + "))", "shell_nesting", f"tiefer als {MAX_DEPTH} Ebenen"),
     ('A=\'bash -c "$A"\'\nbash -c "$A"\n', "shell_nesting", f"tiefer als {MAX_DEPTH} Ebenen"),
+    # the grammar's own error recovery is quadratic here (16 KiB took over a second): parsing stops
+    ("A=(" * 16000 + "x" + ")" * 16000, "shell_parse", f"mehr als {shown(round(MAX_PARSE_SECONDS * 1000))} ms"),
     ("true" + " && true" * 8000, "shell_nesting", f"tiefer als {MAX_DEPTH} Ebenen"),  # a list nests to the left
     ("".join(f"f{i}() {{ f{i + 1}; }}\n" for i in range(150)) + "f0\n", "shell_nesting", f"tiefer als {MAX_DEPTH}"),
     ('if [ "$1" = a ]; then X=1; fi\n' * 100, "shell_branches", f"Mehr als {MAX_UNDECIDED} Bedingungen"),

@@ -232,6 +232,8 @@ UNREADABLE_REASONS: Mapping[str, str] = {
     + SHELL_INSTEAD,
     "shell_chars": "{name} lässt sich nicht lesen: Die Werte des Skripts ergäben zusammen mehr als {max} Zeichen"
     "{line}. " + SHELL_INSTEAD,
+    "shell_parse": "{name} lässt sich nicht lesen: Schon das Zerlegen nach der Bash-Grammatik bräuchte mehr als {max} "
+    "ms, so verschachtelt oder unvollständig ist der Text. " + SHELL_INSTEAD,
     "shell_nesting": "{name} lässt sich nicht lesen: Das Skript ist tiefer als {max} Ebenen verschachtelt{line}; "
     "so tief schachtelt kein Startskript Blöcke, `if`, `$(…)`, `bash -c` oder Funktionen. " + SHELL_INSTEAD,
     "shell_branches": "{name} lässt sich nicht lesen: Mehr als {max} Bedingungen hängen von Werten ab, die erst beim "

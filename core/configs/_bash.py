@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import fnmatch
 import re
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import tree_sitter_bash
-from tree_sitter import Language, Node, Parser
+from tree_sitter import Language, Node, Parser, Point
 
 from core.configs.model import CheckError, ProblemKind
 
@@ -37,6 +38,8 @@ MAX_CHARS = 1_000_000
 MAX_DEPTH = 100
 #: Conditions one reading may find undecided (a real launch script has a handful).
 MAX_UNDECIDED = 64
+#: CPU time the grammar may take to parse the texts of one reading (64 KiB of a real script take ~10 ms).
+MAX_PARSE_SECONDS = 0.5
 #: Branch choices enumerated by ``alternatives``.
 MAX_ALTERNATIVES = 8
 
@@ -95,9 +98,26 @@ def evaluate(root: Node, choices: Sequence[int] = ()) -> Run:
     return run
 
 
-def parse(text: str) -> Node:
-    """The tree-sitter-bash tree of ``text`` (syntax errors become ERROR nodes; the rest is still read)."""
-    return Parser(_LANGUAGE).parse(text.encode("utf-8", "surrogatepass")).root_node
+def parse(text: str, seconds: float = MAX_PARSE_SECONDS) -> Node:
+    """The tree-sitter-bash tree of ``text`` (syntax errors become ERROR nodes; the rest is still read).
+
+    The grammar's error recovery is quadratic on some broken shapes (16 KiB of ``A=(A=(A=(…`` take over a
+    second), so parsing stops after ``seconds`` of this thread's CPU time (a clock, not the wall: a busy
+    machine does not make a script unreadable).
+    """
+    data = text.encode("utf-8", "surrogatepass")
+    started = time.thread_time()
+
+    def read(offset: int, _point: Point) -> bytes:
+        return data[offset : offset + 65536]
+
+    def too_long(_offset: int, _has_error: bool) -> bool:
+        return time.thread_time() - started > seconds
+
+    try:
+        return Parser(_LANGUAGE).parse(read, progress_callback=too_long).root_node
+    except ValueError:  # "Parsing failed": stopped by too_long
+        raise too_much("shell_parse", round(MAX_PARSE_SECONDS * 1000)) from None
 
 
 def too_much(detail: str, limit: int, line: int | None = None) -> CheckError:
@@ -182,6 +202,8 @@ class Run:
     env: dict[str, str] = field(default_factory=dict)
     steps: int = 0
     chars: int = 0
+    #: What is left of ``MAX_PARSE_SECONDS`` for the ``bash -c``/``eval`` texts of this reading.
+    parse_seconds: float = MAX_PARSE_SECONDS
     depth: int = 0
     at: int = 0
     #: The line commands are recorded with inside ``bash -c`` / ``eval`` text (None: their own).
@@ -366,7 +388,10 @@ class Run:
         self.charge(len(text))
         self.step(1 + len(text) // 64)
         try:
-            self.statement(parse(text))
+            started = time.thread_time()
+            root = parse(text, self.parse_seconds)
+            self.parse_seconds -= time.thread_time() - started
+            self.statement(root)
         finally:
             self.env, self.fixed_line, self.stopped = saved
 

@@ -31,7 +31,8 @@ condition the first feasible branch), so ``read_script(t).undecided`` non-empty 
 ``alternatives(t)`` and say when they differ. A script without undecided conditions has exactly one
 alternative, labelled ``"as written"``.
 
-Bounds (issue 19): no value or word longer than ``MAX_VALUE_CHARS``, no array longer than ``MAX_ARRAY``,
+Bounds (issue 19): parsing stops after ``MAX_PARSE_SECONDS`` of CPU time (tree-sitter's error recovery is
+quadratic on some broken shapes), no value or word longer than ``MAX_VALUE_CHARS``, no array longer than ``MAX_ARRAY``,
 no integer beyond ``MAX_DIGITS`` digits (``**`` and ``<<`` checked before computing), budgets of steps
 (``MAX_STEPS``, ~100 ms) and of characters produced (``MAX_CHARS``) per reading, a nesting depth
 (``MAX_DEPTH``) over commands, expansions, ``bash -c`` and functions, and at most ``MAX_UNDECIDED``
@@ -54,6 +55,7 @@ from core.configs._bash import (
     MAX_CHARS,
     MAX_DEPTH,
     MAX_DIGITS,
+    MAX_PARSE_SECONDS,
     MAX_STEPS,
     MAX_UNDECIDED,
     MAX_VALUE_CHARS,
@@ -73,6 +75,7 @@ __all__ = [
     "MAX_CHARS",
     "MAX_DEPTH",
     "MAX_DIGITS",
+    "MAX_PARSE_SECONDS",
     "MAX_STEPS",
     "MAX_UNDECIDED",
     "MAX_VALUE_CHARS",
