@@ -9,6 +9,7 @@ their auth.test. Prints one Markdown table. Bounded: a few thousand requests per
 
 from __future__ import annotations
 
+import functools
 import http.client
 import json
 import os
@@ -20,6 +21,8 @@ import tempfile
 import threading
 import time
 import timeit
+import types
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode
@@ -194,6 +197,124 @@ def config_check_milliseconds() -> dict[str, float]:
     return timings
 
 
+#: The shell reader before tree-sitter (issue 18 part 3), for the before/after row: main at this commit.
+SHELL_BEFORE = "d19c943"
+#: Hostile launch scripts (issue 19): (name, script, what main took before, as the issue measured it).
+HOSTILE_SHELL = [
+    ("variable doubled 40 times", "A=x\n" + "A=$A$A\n" * 40, "4 GB"),
+    ("array doubled 40 times", "A=(x)\n" + "A=(${A[@]} ${A[@]})\n" * 40, "1 GB, 60 s"),
+    ("4.000-digit products in $((…))", "A=" + "9" * 29 + "\n" + "A=$((A*A*A))\n" * 40, "37 s"),
+    ("64 KiB of nested $( $( …", "echo " + "$(echo " * 8000 + ")" * 8000, ""),
+    ("64 KiB of { { {", "{ " * 32000, ""),
+    ("64 KiB of if nested in if", "if true; then " * 3600 + "fi; " * 3600, ""),
+    ("64 undecided conditions × 8 alternatives", 'if [ "$1" = a ]; then X=1; fi\n' * 64, ""),
+    ("eval of 9.000 assignments, 20 times", 'C="' + "a=1;" * 9000 + '"\n' + 'eval "$C"\n' * 20, ""),
+    ("a function called 6.000 times", "f() { A=1; B=2; C=3; }\n" + "f\n" * 6000, ""),
+    ("64 KiB of && (a chain 8.000 long)", "true" + " && true" * 8000, ""),
+    ("64 KiB of A=(A=(A=(… (the grammar's error recovery)", "A=(" * 10900 + "x", ""),
+    ("56 KiB pipeline of 8.000 stages (the grammar's slowest)", "true" + " | true" * 8000, ""),
+]
+
+
+def shell_milliseconds() -> tuple[list[tuple[str, float, str, str]], dict[str, tuple[float | None, float]]]:
+    """Hostile scripts (median ms, outcome) and the 64 KiB launch script before/after (read; read + check)."""
+    from large_configs import large_configs
+
+    from core.configs import CheckError, check_config
+    from core.configs.shell import read_script
+
+    def timed(function: Callable[[], object], runs: int = 5) -> tuple[float, str]:
+        times, outcome = [], ""
+        for _ in range(runs):
+            started = time.perf_counter()
+            try:
+                function()
+                outcome = "read"
+            except CheckError as error:
+                outcome = f"refused: {error.ctx.get('detail')}"
+            times.append(time.perf_counter() - started)
+        return statistics.median(times) * 1000, outcome
+
+    hostile = [(name, *timed(read), before) for name, read, before in _hostile_readers()]
+    source = large_configs()["megatron"]
+    old = _old_shell_reader()
+    readings: dict[str, list[float]] = {"before read": [], "after read": [], "before check": [], "after check": []}
+
+    def check() -> object:
+        return check_config([source], None)
+
+    for _ in range(30):  # interleaved, so a busy machine slows both alike
+        readings["after read"].append(timed(lambda: read_script(source.text), 1)[0])
+        readings["after check"].append(timed(check, 1)[0])
+        if old is not None:
+            readings["before read"].append(timed(lambda: old(source.text), 1)[0])
+            readings["before check"].append(_with_reader(old, lambda: timed(check, 1)[0]))
+    median = {key: statistics.median(values) if values else None for key, values in readings.items()}
+    after_read, after_check = median["after read"] or 0.0, median["after check"] or 0.0
+    return hostile, {
+        "read_script": (median["before read"], after_read),
+        "check_config": (median["before check"], after_check),
+    }
+
+
+def _hostile_readers() -> list[tuple[str, Callable[[], object], str]]:
+    from core.configs.shell import alternatives, read_script
+
+    readers: list[tuple[str, Callable[[], object], str]] = []
+    for name, text, before in HOSTILE_SHELL:
+        reader = alternatives if "alternatives" in name else read_script
+        readers.append((name, functools.partial(reader, text), before))
+    return readers
+
+
+def _old_shell_reader() -> Callable[[str], object] | None:
+    """``read_script`` of the regex reader at ``SHELL_BEFORE``, its results in today's types (None without git)."""
+    from core.configs.shell import Command, Script
+
+    try:
+        code = subprocess.run(
+            ["git", "show", f"{SHELL_BEFORE}:core/configs/shell.py"], cwd=ROOT, capture_output=True, check=True
+        ).stdout.decode()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    module = types.ModuleType("shell_before")
+    sys.modules["shell_before"] = module  # dataclasses look their module up
+    exec(compile(code, "shell_before.py", "exec"), module.__dict__)
+
+    def read(text: str) -> Script:
+        old = module.read_script(text)
+        commands = [Command(c.words, c.line) for c in old.commands]
+        return Script(old.variables, old.arrays, old.lines, commands)
+
+    return read
+
+
+def _with_reader(reader: Callable[[str], object], measure: Callable[[], float]) -> float:
+    """``measure()`` with the check reading shell through ``reader`` (the benchmark's before column only)."""
+    from core.configs import reading
+
+    namespace = vars(reading)
+    today = namespace["read_script"]
+    namespace["read_script"] = reader
+    try:
+        return measure()
+    finally:
+        namespace["read_script"] = today
+
+
+def print_shell_table() -> None:
+    hostile, large = shell_milliseconds()
+    print("\nBash launch scripts (tree-sitter-bash + the bounded evaluator; median of 5 runs):\n")
+    print("| script | time | outcome | main before (issue 19) |")
+    print("|---|---|---|---|")
+    for name, milliseconds, outcome, before in hostile:
+        print(f"| {name} | {milliseconds:.1f} ms | {outcome} | {before or '–'} |")
+    print(f"\n64 KiB Megatron launch script (median of 30), before ({SHELL_BEFORE}, regex reader) → after:")
+    for step, (before_ms, after_ms) in large.items():
+        shown = f"{before_ms:.1f} ms" if before_ms is not None else "n/a (no git)"
+        print(f"- {step}: {shown} → {after_ms:.1f} ms")
+
+
 def _parse_compute(text: str) -> object:
     from core import parse_command, plan
 
@@ -247,6 +368,7 @@ def main() -> None:
     print_table(results, core_same, core_varied, parse_compute, socket)
     shown = ", ".join(f"{name} {value:.1f} ms" for name, value in checks.items())
     print(f"Config check of a 64 KiB config (read, checked, rendered; median of 30): {shown} (target < 20 ms).")
+    print_shell_table()
 
 
 def bench_servers(env: dict[str, str]) -> list[tuple[str, list[str], int]]:
@@ -305,4 +427,7 @@ def print_table(
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["shell"]:  # only the bash reader's table: python bench/bench.py shell
+        print_shell_table()
+    else:
+        main()

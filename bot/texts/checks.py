@@ -125,12 +125,33 @@ WORLD_HOW_SLACK = f"Gib sie an, z. B. `{COMMAND} prüfe gpus=64` vor der Konfigu
 TOO_BIG = "{key} = {value} ({where}) ist größer als jede Einstellung eines Laufs (höchstens {max})."
 UNSAFE_DETAILS = {"aliases": "mehr als {max} YAML-Aliase", "tag": "einen Python-Tag (!!python/…)"}
 UNREADABLE_LINE = " (Zeile {line})"
+#: What to paste instead of a launch script effbatch refuses to evaluate.
+SHELL_INSTEAD = "Füge nur die Startzeile ein, z. B. `torchrun --nproc-per-node 8 pretrain_gpt.py --micro-batch-size 4`."
 #: Our own reasons for refusing a parsed text, in place of a parser's message.
 UNREADABLE_REASONS: Mapping[str, str] = {
     "not_a_mapping": "{name} lässt sich nicht lesen: Oben steht keine Zuordnung von Schlüsseln zu Werten "
     '(erwartet z. B. „micro_batch_size: 4“ oder {{"train_batch_size": 256}}).',
     "nesting": "{name} lässt sich nicht lesen: Die Daten sind zu tief verschachtelt.",
     "long_number": "{name} lässt sich nicht lesen: Dort steht eine Zahl mit über 100 Ziffern{line}.",
+    # the bounds of the bash reader (core/configs/_bash.py): what it refused, then what to paste instead
+    "shell_long_value": "{name} lässt sich nicht lesen: Ein Wert im Skript würde länger als {max} Zeichen{line}. "
+    + SHELL_INSTEAD,
+    "shell_long_array": "{name} lässt sich nicht lesen: Ein Array im Skript bekäme mehr als {max} Einträge{line}. "
+    + SHELL_INSTEAD,
+    "shell_long_number": "{name} lässt sich nicht lesen: Eine Rechnung in `$((…))` ergibt eine Zahl mit mehr als "
+    "{max} Ziffern{line}; eine Batch-Größe hat wenige. Schreib die Zahl selbst hin, z. B. `GBS=1024`.",
+    "shell_work": "{name} lässt sich nicht lesen: Das Skript auszuwerten bräuchte mehr als {max} Schritte{line}. "
+    + SHELL_INSTEAD,
+    "shell_chars": "{name} lässt sich nicht lesen: Die Werte des Skripts ergäben zusammen mehr als {max} Zeichen"
+    "{line}. " + SHELL_INSTEAD,
+    "shell_parse": "{name} lässt sich nicht lesen: Schon das Zerlegen nach der Bash-Grammatik bräuchte mehr als {max} "
+    "ms, so verschachtelt oder unvollständig ist der Text. " + SHELL_INSTEAD,
+    "shell_nesting": "{name} lässt sich nicht lesen: Das Skript ist tiefer als {max} Ebenen verschachtelt{line}; "
+    "so tief schachtelt kein Startskript Blöcke, `if`, `$(…)`, `bash -c` oder Funktionen. " + SHELL_INSTEAD,
+    "shell_branches": "{name} lässt sich nicht lesen: Mehr als {max} Bedingungen hängen von Werten ab, die erst beim "
+    "Start feststehen{line}, etwa von `$1`. Gib sie im Skript vor, z. B. `MODE=${{MODE:-big}}`, oder "
+    + SHELL_INSTEAD[0].lower()
+    + SHELL_INSTEAD[1:],
 }
 PASTED = "eingefügter Text"
 BLOCK = "Codeblock"

@@ -22,7 +22,7 @@ from core.configs.model import (
     World,
 )
 from core.configs.reading import Format, Parsed
-from core.configs.shell import Command, Launch, flags, split_launch, split_words
+from core.configs.shell import Command, Launch, Script, flags, split_launch, split_words
 
 #: The largest value a config may set (a batch, a length, a degree): far above any run, small enough to multiply.
 MAX_VALUE = 10**12
@@ -238,10 +238,10 @@ def launched_world(sources: Iterable[Parsed]) -> World | None:
         found = main_command(parsed)
         if found is not None and (world := _from_launcher(parsed, *found)) is not None:
             return world
-        variables = parsed.script.variables
+        variables, lines = _environment(parsed.script, found)
         for name in _ENV_WORLD:
             if (size := _int(variables.get(name))) is not None:
-                return World(size, f"{name}={size}, {parsed.source.name}:{parsed.script.lines.get(name, 0)}")
+                return World(size, f"{name}={size}, {parsed.source.name}:{lines.get(name, 0)}")
         nodes = next((n for name in _ENV_NODES if (n := _int(variables.get(name))) is not None), None)
         per_node = next((n for name in _ENV_PER_NODE if (n := _int(variables.get(name))) is not None), None)
         if nodes is not None and per_node is not None:
@@ -283,14 +283,27 @@ def partial_world(sources: Iterable[Parsed]) -> tuple[int | None, int | None]:
     for parsed in sources:
         if parsed.format is not Format.SHELL or parsed.script is None:
             continue
-        variables = parsed.script.variables
         found = main_command(parsed)
+        variables = _environment(parsed.script, found)[0]
         options = found[1].launcher_options if found else {}
         nodes = nodes or next((_int(options[name].split(":")[-1]) for name in _NODES if name in options), None)
         nodes = nodes or next((n for name in _ENV_NODES if (n := _int(variables.get(name))) is not None), None)
         per_node = per_node or next((_int(options[name]) for name in _PER_NODE if name in options), None)
         per_node = per_node or next((n for name in _ENV_PER_NODE if (n := _int(variables.get(name))) is not None), None)
     return nodes, per_node
+
+
+def _environment(script: Script, found: tuple[Command, Launch] | None) -> tuple[dict[str, str], dict[str, int]]:
+    """The script's variables, overridden by the ``VAR=value`` prefixes of the launch command, and their lines.
+
+    Without a launcher (``WORLD_SIZE=16 python …``, ``NNODES=2 llamafactory-cli …``) every command's prefixes count.
+    """
+    commands = [found[0]] if found is not None else script.commands
+    variables, lines = dict(script.variables), dict(script.lines)
+    for command in commands:
+        variables.update(command.env)
+        lines.update(dict.fromkeys(command.env, command.line))
+    return variables, lines
 
 
 def _from_launcher(parsed: Parsed, command: Command, launch: Launch) -> World | None:

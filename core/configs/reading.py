@@ -214,7 +214,11 @@ def _parse_toml(source: Source) -> Parsed:
 
 
 def _parse_shell(source: Source) -> Parsed:
-    return Parsed(source, Format.SHELL, script=read_script(source.text))
+    try:
+        script = read_script(source.text)
+    except CheckError as error:  # a bound of the shell reader: the message names the source
+        raise CheckError(error.kind, **{**error.ctx, "name": source.name}) from None
+    return Parsed(source, Format.SHELL, script=script)
 
 
 _OPERATORS: Mapping[type[ast.operator], Callable[[Any, Any], Any]] = {

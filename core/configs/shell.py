@@ -1,35 +1,101 @@
-"""Launch lines and bash launch scripts, read (never run): assignments, expansions, arrays, the command.
+"""Launch lines and bash launch scripts, read (never run) by a real grammar: tree-sitter-bash and a small evaluator.
 
-Understood: ``VAR=value`` (also ``export``/``local``/``declare``), ``ARR=( … )`` over several
-lines, ``$VAR``, ``${VAR}``, ``${VAR:-default}``/``${VAR-default}``/``${VAR:=default}``,
-``${ARR[@]}``/``${ARR[*]}``, ``$(( … ))`` integer arithmetic over numbers and variables,
-backslash continuations, comments, and commands separated by ``;``, ``&&``, ``||``, ``|``.
-Command substitution ``$( … )`` and anything else is left as it stands: a value that depends
-on it is reported as unreadable, never guessed and never executed.
+``read_script(text) -> Script``: what the script sets and runs, in order, every expansion that the
+script's own values resolve resolved (``core.configs._bash`` walks the tree):
+
+- assignments ``VAR=value``, ``VAR+=value``, ``export``/``local``/``declare``/``readonly``, ``unset``;
+- ``$VAR``, ``${VAR}``, ``${VAR:-w}``/``${VAR-w}``/``${VAR:=w}``/``${VAR:+w}``, ``${#VAR}``, arrays
+  ``A=(…)``, ``A+=(…)``, ``A[i]=w``, ``${A[@]}``/``${A[*]}``/``${A[i]}``/``${#A[@]}``;
+- ``$((…))`` integer arithmetic as bash computes it (C division, ``**``, comparisons, ``?:``), and
+  its assignments (``(( X += 2 ))``, ``X++``, ``let``); ``read``/``getopts``/``mapfile`` make a variable unknown;
+- quoting (``'…'``, ``"…"``, ``$'…'``, backslashes), word splitting of unquoted values, continuations;
+- ``;``, ``&&``, ``||``, ``|``; ``{ …; }`` and ``( … )``; functions (their body where they are called);
+  loops (their body once, the loop variable unknown); ``exit`` ends the reading;
+- commands built in strings or arrays: ``$CMD …``, ``bash -c "$CMD"``, ``sh -c``, ``eval``;
+- ``VAR=value cmd`` and ``env VAR=value cmd``: ``Command.env`` (for that command only);
+- ``if``/``elif``/``else``, ``[ … ]``, ``[[ … ]]``, ``test``, ``(( … ))`` and ``case … esac``: the branch
+  is decided where the condition is decidable from the script's own values (``=``, ``==``, ``!=``, globs
+  in ``[[ ]]`` and ``case``, ``-z``/``-n``, ``-eq``/``-ne``/``-lt``/``-le``/``-gt``/``-ge``, ``!``, ``&&``/``||``).
+
+What the script does not set itself (``$1``, ``$@``, the environment, ``$(…)``, a file test) is unknown
+and stays as written (``$4``), so a value that depends on it reads as unresolved, never guessed.
+
+Undecided conditions. A condition that depends on something unknown is never decided silently:
+``Script.undecided`` lists each one met (``Undecided(condition, variables, line)``: the condition as
+written, the unknown variables it names, its line), and ``alternatives(text)`` enumerates the feasible
+branch choices, each an ``Alternative(label, script)`` with a plain-English label such as
+``[ "$MODE" = big ] (line 12)`` or ``not [ -z "$NNODES" ] (line 3)`` (several choices joined by
+``"; "``), at most ``MAX_ALTERNATIVES`` (8), in a stable order. A branch that ``exit``s is not a run
+that trains, so it is no alternative. ``read_script`` returns the first alternative (at each undecided
+condition the first feasible branch), so ``read_script(t).undecided`` non-empty means: check
+``alternatives(t)`` and say when they differ. A script without undecided conditions has exactly one
+alternative, labelled ``"as written"``.
+
+Bounds (issue 19): parsing stops after ``MAX_PARSE_SECONDS`` of CPU time (tree-sitter's error recovery is
+quadratic on some broken shapes), no value or word longer than ``MAX_VALUE_CHARS``, no array longer than ``MAX_ARRAY``,
+no integer beyond ``MAX_DIGITS`` digits (``**`` and ``<<`` checked before computing), budgets of steps
+(``MAX_STEPS``, ~100 ms) and of characters produced (``MAX_CHARS``) per reading, a nesting depth
+(``MAX_DEPTH``) over commands, expansions, ``bash -c`` and functions, and at most ``MAX_UNDECIDED``
+undecided conditions in one reading (``alternatives`` reads a script at most ``MAX_ALTERNATIVES`` times,
+in at most ``MAX_ALTERNATIVE_STEPS`` steps together).
+Reaching one raises ``CheckError(ProblemKind.UNREADABLE, detail="shell_…", max=…, line=…)``.
+Nothing is ever executed.
 """
 
 from __future__ import annotations
 
-import ast
-import operator
 import re
-import shlex
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from core.configs._bash import (
+    MAX_ALTERNATIVE_STEPS,
+    MAX_ALTERNATIVES,
+    MAX_ARRAY,
+    MAX_CHARS,
+    MAX_DEPTH,
+    MAX_DIGITS,
+    MAX_PARSE_SECONDS,
+    MAX_STEPS,
+    MAX_UNDECIDED,
+    MAX_VALUE_CHARS,
+    Command,
+    Script,
+    Undecided,
+    evaluate,
+    parse,
+    too_much,
+)
+
+__all__ = [
+    "LAUNCHERS",
+    "MAX_ALTERNATIVES",
+    "MAX_ALTERNATIVE_STEPS",
+    "MAX_ARRAY",
+    "MAX_CHARS",
+    "MAX_DEPTH",
+    "MAX_DIGITS",
+    "MAX_PARSE_SECONDS",
+    "MAX_STEPS",
+    "MAX_UNDECIDED",
+    "MAX_VALUE_CHARS",
+    "Alternative",
+    "Command",
+    "Launch",
+    "Script",
+    "Undecided",
+    "alternatives",
+    "flags",
+    "grammar_errors",
+    "read_script",
+    "split_launch",
+    "split_words",
+]
 
 #: Processes launched by these programs, and how each names nodes and processes per node.
 LAUNCHERS = ("torchrun", "deepspeed", "accelerate", "torch.distributed.run", "torch.distributed.launch")
 
 _ASSIGNMENT = re.compile(r"^\s*(?:export\s+|local\s+|readonly\s+|declare\s+(?:-\w+\s+)*)?([A-Za-z_]\w*)(\+?)=(.*)$")
-#: ``"${ARR[@]}"``: each element one word, as bash expands it (unquoted, the elements are split again).
-_QUOTED_ARRAY = re.compile(r'"\$\{(?P<array>[A-Za-z_]\w*)\[@\]\}"')
-_EXPANSION = re.compile(
-    r"\$\(\((?P<arith>[^()]*(?:\([^()]*\)[^()]*)*)\)\)"  # $(( … ))
-    r"|\$\{(?P<array>[A-Za-z_]\w*)\[[@*]\]\}"  # ${ARR[@]}
-    r"|\$\{(?P<name>[A-Za-z_]\w*)(?:(?P<op>:?[-=])(?P<default>[^}]*))?\}"  # ${VAR}, ${VAR:-x}
-    r"|\$(?P<bare>[A-Za-z_]\w*)"  # $VAR
-)
-_SEPARATORS = frozenset({";", "&&", "||", "|", "&"})
 _SPECIAL = re.compile(r"""[#'"\\]""")
 _PART = r"""'[^']*'|"(?:[^"\\]|\\.)*"|\\."""
 #: One shell word: unquoted runs, '…', "…" and \x, one after another. Linear: nothing follows the group, so a
@@ -37,182 +103,60 @@ _PART = r"""'[^']*'|"(?:[^"\\]|\\.)*"|\\."""
 _WORDS = re.compile(rf"""(?:[^\s'"\\]+|{_PART})+""", re.DOTALL)
 _WORDS_AND_OPERATORS = re.compile(rf"""(?:[^\s'"\\;&|]+|{_PART})+|[;&|]+""", re.DOTALL)
 _QUOTED_PART = re.compile(r"""'(?P<single>[^']*)'|"(?P<double>(?:[^"\\]|\\.)*)"|\\(?P<escaped>.)""", re.DOTALL)
-_ARITHMETIC: Mapping[type[ast.operator], Callable[[int, int], int]] = {
-    ast.Add: operator.add,
-    ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
-    ast.FloorDiv: operator.floordiv,
-    ast.Div: operator.floordiv,  # bash arithmetic is integer arithmetic
-    ast.Mod: operator.mod,
-}
 
 
 @dataclass(frozen=True)
-class Command:
-    """One command of a script: its words, and the line it starts on."""
+class Alternative:
+    """One feasible choice of branches at the script's undecided conditions, and the script read that way."""
 
-    words: tuple[str, ...]
-    line: int
-
-
-@dataclass
-class Script:
-    """What a launch script sets and runs."""
-
-    variables: dict[str, str] = field(default_factory=dict)
-    arrays: dict[str, list[str]] = field(default_factory=dict)
-    #: Where each variable was last set (line numbers, 1-based).
-    lines: dict[str, int] = field(default_factory=dict)
-    commands: list[Command] = field(default_factory=list)
+    label: str
+    script: Script
 
 
 def read_script(text: str) -> Script:
     """Assignments and commands of ``text``, in order, with every expansion that can be resolved resolved."""
-    script = Script()
-    logical = _logical_lines(text)
-    index = 0
-    while index < len(logical):
-        number, line = logical[index]
-        index += 1
-        match = _ASSIGNMENT.match(line)
-        if match and not _is_command_with_prefix(match.group(3)):
-            name, append, value = match.groups()
-            if value.startswith("("):
-                body, last = value[1:], value[1:]
-                while ")" not in _unquoted(last) and index < len(logical):  # each logical line closes its quotes
-                    last = logical[index][1]
-                    body += " " + last
-                    index += 1
-                elements = split_words(_expand(body.rsplit(")", 1)[0], script))
-                script.arrays[name] = (script.arrays.get(name, []) if append else []) + elements
-            else:
-                words = split_words(_expand(value, script))
-                before = script.variables.get(name, "") if append else ""
-                script.variables[name] = before + (words[0] if words else "")
-            script.lines[name] = number
-            continue
-        for words in _commands(split_words(_expand(line, script), punctuation=True)):
-            script.commands.append(Command(tuple(words), number))
-    return script
+    return evaluate(parse(text)).script
 
 
-def _is_command_with_prefix(value: str) -> bool:
-    """``WORLD_SIZE=8 torchrun …`` sets a variable for one command: treated as that command."""
-    parts = value.split(None, 1)
-    return len(parts) > 1 and not value.lstrip().startswith(("(", '"', "'", "$(", "${"))
+def alternatives(text: str, limit: int = MAX_ALTERNATIVES) -> list[Alternative]:
+    """The script read once per feasible choice at its undecided conditions (the first is ``read_script``'s)."""
+    root = parse(text)
+    found: list[Alternative] = []
+    pending: list[tuple[int, ...]] = [()]
+    spent = 0
+    while pending and len(found) < limit:
+        if spent > MAX_ALTERNATIVE_STEPS:
+            raise too_much("shell_work", MAX_ALTERNATIVE_STEPS, None)
+        choices = pending.pop(0)
+        run = evaluate(root, choices)
+        spent += run.steps
+        found.append(Alternative(_label(run.labels), run.script))
+        taken = [index for index, _ in run.taken]
+        for position in range(len(choices), len(run.taken)):
+            if len(found) + len(pending) >= limit:
+                break  # enough to fill the limit: the rest is never read
+            pending += [(*taken[:position], other) for other in range(1, run.taken[position][1])]
+    return found
 
 
-def _logical_lines(text: str) -> list[tuple[int, str]]:
-    """Lines joined at backslash continuations and inside open quotes, comments dropped, each with its first line."""
-    result: list[tuple[int, str]] = []
-    pending, start, quote = "", 0, ""
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line, quote = _strip_comment(raw, quote)
-        if not pending:
-            start = number
-        if line.rstrip().endswith("\\"):
-            pending += line.rstrip()[:-1] + " "
-            continue
-        if quote:  # a quoted value over several lines: OPTIONS=" … "
-            pending += line + " "
-            continue
-        pending += line
-        if pending.strip():
-            result.append((start, pending.strip()))
-        pending = ""
-    if pending.strip():
-        result.append((start, pending.strip()))
-    return result
+def grammar_errors(text: str, limit: int = 10) -> tuple[int, ...]:
+    """The lines (at most ``limit``) where tree-sitter-bash found a syntax error; the rest is read all the same."""
+    stack, lines = [parse(text)], set[int]()
+    while stack and len(lines) < limit:
+        node = stack.pop()
+        if node.is_error or node.is_missing:
+            lines.add(node.start_point.row + 1)
+        elif node.has_error:  # only the subtrees that hold an error are visited
+            stack.extend(reversed(node.children))
+    return tuple(sorted(lines))
 
 
-def _strip_comment(line: str, quote: str = "") -> tuple[str, str]:
-    """The line without a ``#`` comment (outside quotes, at the start or after white space), and the quote left open.
-
-    ``quote`` is the quote still open from the lines before.
-    """
-    if not quote and not _SPECIAL.search(line):
-        return line, ""  # most lines: nothing quoted, nothing escaped, no comment
-    escaped = False
-    for index, char in enumerate(line):
-        if escaped:
-            escaped = False
-        elif char == "\\" and quote != "'":
-            escaped = True
-        elif quote:
-            if char == quote:
-                quote = ""
-        elif char in "'\"":
-            quote = char
-        elif char == "#" and (index == 0 or line[index - 1].isspace()):
-            return line[:index], ""
-    return line, quote
-
-
-def _unquoted(text: str) -> str:
-    """``text`` with quoted parts removed, to find a closing parenthesis."""
-    return re.sub(r"'[^']*'|\"[^\"]*\"", "", text)
-
-
-def _expand(text: str, script: Script) -> str:
-    """Every resolvable expansion replaced; single-quoted parts stay as written."""
-    parts = re.split(r"('[^']*')", text)
-    return "".join(part if part.startswith("'") else _expand_part(part, script) for part in parts)
-
-
-def _expand_part(text: str, script: Script) -> str:
-    text = _QUOTED_ARRAY.sub(lambda m: _array(m.group("array"), script, quoted=True) or m.group(0), text)
-    return _EXPANSION.sub(lambda m: _value(m, script), text)
-
-
-def _array(name: str, script: Script, *, quoted: bool) -> str | None:
-    """An array's elements as words: quoted, one word each; unquoted, split again at white space."""
-    if name not in script.arrays:
-        return None
-    elements = script.arrays[name]
-    return " ".join(shlex.quote(word) for word in elements) if quoted else " ".join(elements)
-
-
-def _value(match: re.Match[str], script: Script) -> str:
-    if (expression := match.group("arith")) is not None:
-        result = _arithmetic(expression, script)
-        return str(result) if result is not None else match.group(0)
-    if (array := match.group("array")) is not None:
-        expanded = _array(array, script, quoted=False)
-        return match.group(0) if expanded is None else expanded
-    name = match.group("name") or match.group("bare")
-    if name in script.variables and (script.variables[name] or match.group("op") in (None, "-", "=")):
-        return script.variables[name]
-    if match.group("op"):
-        default = _expand(match.group("default") or "", script)
-        if match.group("op").endswith("="):
-            script.variables[name] = default
-        return default
-    return match.group(0)  # unknown: left as written, so a value using it reads as unresolved
-
-
-def _arithmetic(expression: str, script: Script) -> int | None:
-    """``$(( … ))`` over integers, + - * / %, parentheses and variables; None where it cannot be resolved."""
-    text = _EXPANSION.sub(lambda m: _value(m, script), expression)
-    text = re.sub(r"\b([A-Za-z_]\w*)\b", lambda m: script.variables.get(m.group(1), m.group(1)), text)
-    try:
-        tree = ast.parse(text.strip(), mode="eval")
-    except SyntaxError:
-        return None
-    return _integer(tree.body)
-
-
-def _integer(node: ast.expr) -> int | None:
-    if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
-        return node.value
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        value = _integer(node.operand)
-        return None if value is None else -value
-    if isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC:
-        left, right = _integer(node.left), _integer(node.right)
-        if left is None or right is None or (right == 0 and isinstance(node.op, ast.FloorDiv | ast.Div | ast.Mod)):
-            return None
-        return _ARITHMETIC[type(node.op)](left, right)
-    return None
+def _label(labels: list[str], shown: int = 8) -> str:
+    """The choices of one alternative, the first ``shown`` of them spelled out."""
+    if not labels:
+        return "as written"
+    more = f"; and {len(labels) - shown} more" if len(labels) > shown else ""
+    return "; ".join(labels[:shown]) + more
 
 
 def split_words(text: str, punctuation: bool = False) -> list[str]:
@@ -241,16 +185,6 @@ def _unquoted_part(match: re.Match[str]) -> str:
     if (double := match.group("double")) is not None:
         return re.sub(r'\\(["\\])', r"\1", double)  # inside "…" a backslash escapes only " and \
     return match.group("escaped")
-
-
-def _commands(words: list[str]) -> list[list[str]]:
-    commands: list[list[str]] = [[]]
-    for word in words:
-        if word in _SEPARATORS:
-            commands.append([])
-        else:
-            commands[-1].append(word)
-    return [command for command in commands if command]
 
 
 @dataclass(frozen=True)
