@@ -154,6 +154,15 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
     "olmo/floored": ((("o.yaml", f"{OLMO}global_train_batch_size: 1024\n"),), 24),
     "olmo/nothing-per-device": ((("o.yaml", f"{OLMO}global_train_batch_size: 16\n"),), 24),
     "olmo/uneven-microbatches": ((("o.yaml", f"{OLMO}global_train_batch_size: 1024\n"),), 24),
+    "script/branches-agree": ((("run.sh", 'if [ "$1" = a ]; then X=1; fi\n' + LAUNCH),), None),
+    "script/branches-differ": (
+        (("run.sh", 'if [ "$1" = a ]; then G=16; else G=8; fi\n' + LAUNCH + " --global-batch-size $G"),),
+        None,
+    ),
+    "script/branch-refused": (
+        (("run.sh", 'if [ "$1" = a ]; then G=16; else G=12; fi\n' + LAUNCH + " --global-batch-size $G"),),
+        None,
+    ),
 }
 #: A decimal point as English writes it (German groups thousands with a point: 1.008); code in backticks is exempt.
 ENGLISH_DECIMAL = re.compile(r"\d\.(?!\d{3}(?!\d))\d")
@@ -249,3 +258,32 @@ def test_each_check_fits_on_a_screen(framework: Any) -> None:
     import inspect
 
     assert len(inspect.getsourcelines(framework.check)[0]) <= 40
+
+
+BRANCHED = """#!/bin/bash
+if [ "$1" = big ]; then
+  GBS=256
+else
+  GBS=128
+fi
+torchrun --nproc-per-node 8 pretrain_gpt.py --micro-batch-size 1 --global-batch-size $GBS
+"""
+
+
+@pytest.mark.parametrize(
+    ("script", "code"),
+    [
+        (BRANCHED, "script/branches-differ"),
+        (BRANCHED.replace("GBS=128", "GBS=256"), "script/branches-agree"),
+        (BRANCHED.replace("GBS=128", "GBS=100"), "script/branch-refused"),
+    ],
+)
+def test_a_branch_only_the_start_decides_is_checked_both_ways(script: str, code: str) -> None:
+    """`if [ "$1" = big ]`: never one branch silently; both are checked and the answer says how they compare."""
+    check = check_config([Source("run.sh", script)])
+    [finding] = [f for f in check.findings if f.code.startswith("script/")]
+    assert finding.code == code
+    text = finding_text(check, finding)
+    assert "Ab Zeile 2 verzweigt das Skript nach $1" in text
+    if code == "script/branches-differ":
+        assert "B = 128 bis B = 256 (2 Varianten geprüft)" in text

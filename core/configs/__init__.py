@@ -12,7 +12,7 @@ launch beside a DeepSpeed JSON is the Trainer's run).
 from collections.abc import Sequence
 from typing import Any
 
-from core.configs import axolotl, deepspeed, huggingface, megatron, nanogpt, nemo, olmo, torchtitan
+from core.configs import axolotl, branches, deepspeed, huggingface, megatron, nanogpt, nemo, olmo, torchtitan
 from core.configs.common import launched_world, partial_world
 from core.configs.model import (
     Check,
@@ -44,8 +44,8 @@ BY_ID = {framework.id: framework for framework in FRAMEWORKS}
 def rules() -> tuple[Rule[Any], ...]:
     """Every rule of every framework, each once."""
     seen: dict[str, Rule[Any]] = {}
-    for framework in FRAMEWORKS:
-        for rule in framework.rules:
+    for group in (*(framework.rules for framework in FRAMEWORKS), branches.RULES):
+        for rule in group:
             seen.setdefault(rule.code, rule)
     return tuple(seen.values())
 
@@ -76,7 +76,8 @@ def check_config(
     parsed = [parse(source, max_bytes) for source in sources]
     chosen = BY_ID[framework] if framework else detect(parsed)
     try:
-        return chosen.check(parsed, world or launched_world(parsed))
+        check = chosen.check(parsed, world or launched_world(parsed))
+        return branches.with_alternatives(check, parsed, world, lambda p, w: chosen.check(p, w or launched_world(p)))
     except CheckError as error:
         if error.kind is ProblemKind.WORLD_SIZE_NEEDED:
             error.ctx["nodes"], error.ctx["per_node"] = partial_world(parsed)

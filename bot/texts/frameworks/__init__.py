@@ -1,7 +1,8 @@
 """Each framework's German, one module per framework (its name, one row per rule, its own formulas).
 
 Adding a framework adds a module here; every module in this package is collected, so no list needs
-editing. ``bot.texts.checks`` merges them with the formulas all frameworks share.
+editing. A module whose name starts with ``_`` holds findings of no single
+framework (launch scripts). ``bot.texts.checks`` merges them with the formulas all frameworks share.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ def collected() -> tuple[dict[str, Name], dict[str, str], dict[str, str]]:
     formulas: dict[str, str] = {}
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda info: info.name):
         module = importlib.import_module(f"{__name__}.{info.name}")
-        names[info.name] = module.NAME
+        if not info.name.startswith("_"):  # _script: findings of no single framework
+            names[info.name] = module.NAME
         findings |= _strings(module.FINDINGS)
         formulas |= _strings(module.FORMULAS)
     return names, findings, formulas

@@ -1,0 +1,73 @@
+"""Launch scripts whose ``if``/``case`` depends on something only the start decides (``$1``, an unset variable).
+
+The shell reader never picks a branch silently: ``shell.alternatives`` reads the script once per
+feasible choice (at most eight). The check runs the framework's rule on each and says whether the
+batch depends on the choice: a note when every alternative trains the same batch, a warning
+naming the smallest and largest when they differ, a warning when one of them is refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from core.configs.model import Check, CheckError, Effect, Rule, World
+from core.configs.reading import Parsed
+from core.configs.shell import alternatives
+
+
+@dataclass(frozen=True)
+class Agree:
+    variables: str
+    line: int
+    count: int
+
+
+@dataclass(frozen=True)
+class Differ:
+    variables: str
+    line: int
+    count: int
+    smallest: int
+    largest: int
+
+
+@dataclass(frozen=True)
+class Refused:
+    variables: str
+    line: int
+    count: int
+    refused: int
+
+
+AGREE = Rule("script/branches-agree", Effect.NOTE, Agree)
+DIFFER = Rule("script/branches-differ", Effect.PITFALL, Differ)
+REFUSED = Rule("script/branch-refused", Effect.PITFALL, Refused)
+RULES = (AGREE, DIFFER, REFUSED)
+
+
+def with_alternatives(
+    check: Check, parsed: list[Parsed], world: World | None, run: Callable[[list[Parsed], World | None], Check]
+) -> Check:
+    """``check`` with a finding on the script's undecided branches, each alternative checked by ``run``."""
+    found_at = next(((i, p.script) for i, p in enumerate(parsed) if p.script is not None and p.script.undecided), None)
+    if found_at is None:
+        return check
+    index, script = found_at
+    batches: list[int | None] = []
+    for alternative in alternatives(parsed[index].source.text):
+        sources = [*parsed[:index], replace(parsed[index], script=alternative.script), *parsed[index + 1 :]]
+        try:
+            batches.append(run(sources, world).global_batch)
+        except CheckError:
+            batches.append(None)
+    variables = ", ".join(sorted({f"${v}" for u in script.undecided for v in u.variables})) or "?"
+    line = min(u.line for u in script.undecided)
+    trained = [b for b in batches if b is not None]
+    if len(trained) < len(batches):
+        finding = REFUSED(Refused(variables, line, len(batches), len(batches) - len(trained)))
+    elif len(set(trained)) > 1:
+        finding = DIFFER(Differ(variables, line, len(batches), min(trained), max(trained)))
+    else:
+        finding = AGREE(Agree(variables, line, len(batches)))
+    return replace(check, findings=(*check.findings, finding))
