@@ -287,3 +287,13 @@ def test_a_branch_only_the_start_decides_is_checked_both_ways(script: str, code:
     assert "Ab Zeile 2 verzweigt das Skript nach $1" in text
     if code == "script/branches-differ":
         assert "B = 128 bis B = 256 (2 Varianten geprüft)" in text
+
+
+def test_a_quoted_message_ends_with_exactly_one_full_stop() -> None:
+    """DeepSpeed's message has no full stop of its own: one follows the quote; a message with one gets none more."""
+    check = sample("deepspeed/batch-assertion")
+    [assertion] = [f for f in check.findings if f.code == "deepspeed/batch-assertion"]
+    assert "256 != 4 * 1 * 8`. Passend wäre:" in finding_text(check, assertion)
+    ramp = sample("megatron/rampup-start")
+    [start] = [f for f in ramp.findings if f.code == "megatron/rampup-start"]
+    assert finding_text(ramp, start).endswith("got 0.`")

@@ -156,6 +156,7 @@ def finding_text(check: Check, finding: Finding) -> str:
     if finding.message:
         message = finding.message.replace("\n", " ")
         text += " " + texts.QUOTED.format(framework=texts.FRAMEWORKS[check.framework].title, message=message)
+        text += "" if message.rstrip().endswith((".", "!", "?")) else "."  # one full stop, never two
     if finding.fix is not None:
         text += " " + fix_text(finding.fix)
     return text
