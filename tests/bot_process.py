@@ -90,6 +90,15 @@ class BotProcess:
         return self.output
 
     @property
+    def pid(self) -> int:
+        return self._proc.pid
+
+    def rss(self) -> int:
+        """The process's resident memory in bytes (Linux: /proc)."""
+        status = Path(f"/proc/{self._proc.pid}/status").read_text()
+        return next(int(line.split()[1]) * 1024 for line in status.splitlines() if line.startswith("VmRSS:"))
+
+    @property
     def returncode(self) -> int | None:
         return self._proc.returncode
 

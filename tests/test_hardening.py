@@ -14,6 +14,8 @@ from urllib.parse import urlencode
 
 import pytest
 
+from bot.texts import checks as check_texts
+
 import slack_payloads
 from bot_process import BotProcess, clean_env, free_port, get, start_http_bot
 from fake_slack import APP_TOKEN, BOT_TOKEN, FakeSocketModeServer, FakeWebAPI
@@ -348,3 +350,58 @@ def test_no_metrics_directory_is_left_behind(tmp_path: Path) -> None:
         signed_command(bot.port)
         bot.stop()
     assert list(scratch.glob("effbatch-metrics-*")) == []
+
+
+# --- 6. hostile configs: a check never takes the worker with it -------------------------------------
+
+#: Pasted configs that took a worker minutes or gigabytes (issue 19's measurements), each a few hundred bytes
+#: to 60 KB: a shell variable doubled 40 times (4 GB), an array doubled 30 times (1 GB, 60 s), a Megatron
+#: ramp-up to a global batch of 10¹² (4 GB), 20.000 blank lines before a key (format detection), a Python
+#: config of unknown names (quadratic source segments).
+HOSTILE_CHECKS = {
+    "variable doubled": "A=x\n"
+    + 'A="$A$A"\n' * 40
+    + "torchrun --nproc-per-node 8 pretrain_gpt.py --micro-batch-size $A\n",
+    "array doubled": "A=(x)\n"
+    + 'A=("${A[@]}" "${A[@]}")\n' * 30
+    + "torchrun --nproc-per-node 8 pretrain_gpt.py --micro-batch-size 1 --global-batch-size 64\n",
+    "ramp-up to 10^12": "torchrun --nproc-per-node 8 pretrain_gpt.py --micro-batch-size 1 "
+    "--global-batch-size 1000000000000 --rampup-batch-size 1 1 1000000000000\n",
+    "blank lines": "\n" * 20_000 + "micro_batch_size: 1\n",
+    "unknown names": "\n".join(f"n{i} = u{i}" for i in range(1500)) + "\nbatch_size = 8\n",
+}
+
+
+def test_hostile_checks_leave_plain_commands_and_health_alone(tmp_path: Path) -> None:
+    """One worker, 8 hostile checks at once (each shape of HOSTILE_CHECKS, round robin): every plain command
+    sent meanwhile is answered, /healthz too; each check gets a German answer (stopped, or refused); the
+    worker's memory stays within +100 MB; SIGTERM still drains and exits 0."""
+    with FakeWebAPI() as api:
+        bot = start_http_bot(api.url, tmp_path, WEB_CONCURRENCY="1", EFFBATCH_DRAIN_SECONDS="0")
+        signed_command(bot.port)
+        before = bot.rss()
+        texts = [*HOSTILE_CHECKS.values()] * 2
+        answers: list[tuple[int, bytes, float]] = []
+        checks = [
+            threading.Thread(target=lambda t=text: answers.append(signed_command(bot.port, f"prüfe {t}")))
+            for text in texts[:8]
+        ]
+        for thread in checks:
+            thread.start()
+        plain: list[tuple[int, bytes, float]] = []
+        while any(thread.is_alive() for thread in checks) and len(plain) < 200:
+            plain.append(signed_command(bot.port))
+            assert get(bot.base + "/healthz") == (200, "ok\n")
+        for thread in checks:
+            thread.join(timeout=60)
+        grown = bot.rss() - before
+        output = bot.stop()
+    assert plain, "no plain command was sent while the checks ran"
+    assert all(status == 200 and "2.048" in body.decode() for status, body, _ in plain)
+    assert len(answers) == 8
+    for status, body, _ in answers:
+        assert status == 200
+        text = all_text(json.loads(body))
+        assert check_texts.ABORTED_TITLE in text or check_texts.PROBLEM_TITLE in text, text[:300]
+    assert grown < 100 * 1024 * 1024, f"the worker grew by {grown / 2**20:.0f} MiB"
+    assert bot.returncode == 0, output

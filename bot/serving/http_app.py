@@ -3,8 +3,9 @@
 The event loop reads and writes: a body is read here, bounded in size and time, and checked
 by the request guard; only a signed, well-formed request goes to Bolt. A slash command with
 text is pure computation (text capped, parsing linear: well under a millisecond) and is
-answered on the loop; whatever may wait on Slack's Web API (the form, button clicks,
-submissions, events) runs on a bounded thread pool. An idle or slow client therefore holds a
+answered on the loop; a config check (``/effbatch prüfe …``) waits on a check process
+(``bot.check_runner``) on threads of its own; whatever may wait on Slack's Web API (the
+form, button clicks, submissions, events) runs on a bounded thread pool. An idle or slow client therefore holds a
 socket, never a thread.
 """
 
@@ -13,13 +14,16 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from concurrent.futures import ThreadPoolExecutor
+from enum import Enum
 from typing import Any
 from urllib.parse import parse_qs
 
 from slack_bolt import App, BoltRequest, BoltResponse
 from slack_sdk.signature import SignatureVerifier
 
+from bot.check_runner import CheckPool
 from bot.operations.metrics import exposition
+from bot.rendering.checks import is_check
 from bot.serving.request_guard import MALFORMED, MAX_BODY, TIMED_OUT, TOO_LARGE, Refusal, check, unprocessable
 
 EVENTS_PATH = "/slack/events"
@@ -27,6 +31,8 @@ EVENTS_PATH = "/slack/events"
 BODY_TIMEOUT = 5.0
 #: Threads per process running Bolt: each may wait up to 2 s on a Web API call (views.open).
 DISPATCH_THREADS = 8
+#: Threads per process waiting on config checks (the check processes bound the work; these only wait).
+CHECK_THREADS = 8
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -39,15 +45,25 @@ _JSON = (b"content-type", b"application/json")
 class SlackHTTP:
     """``/healthz`` (alive), ``/readyz`` (``ready()``), ``/metrics`` and, with an app, ``POST /slack/events``."""
 
-    def __init__(self, app: App | None, signing_secret: str = "", ready: Callable[[], bool] = lambda: True) -> None:
+    def __init__(
+        self,
+        app: App | None,
+        signing_secret: str = "",
+        ready: Callable[[], bool] = lambda: True,
+        checks: CheckPool | None = None,
+    ) -> None:
         self._app = app
         self._verifier = SignatureVerifier(signing_secret) if app is not None else None
         self._ready = ready
+        self._checks = checks
         self._pool = ThreadPoolExecutor(max_workers=DISPATCH_THREADS, thread_name_prefix="bolt")
+        # Config checks wait on their check process (up to its deadline): threads of their own, so that a burst of
+        # them cannot hold up button clicks and forms.
+        self._check_pool = ThreadPoolExecutor(max_workers=CHECK_THREADS, thread_name_prefix="check")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
-            await _lifespan(receive, send)
+            await _lifespan(receive, send, self._checks)
             return
         if scope["type"] != "http":
             return
@@ -74,10 +90,12 @@ class SlackHTTP:
         if (refusal := check(headers, body, verifier)) is not None:
             await _refuse(send, refusal)
             return
-        if _computes_only(body):
+        route = _route(body)
+        if route is _Route.LOOP:
             response = self._dispatch(body, headers)  # a few hundred µs of CPU: a thread hop would cost more
         else:
-            response = await asyncio.get_running_loop().run_in_executor(self._pool, self._dispatch, body, headers)
+            threads = self._check_pool if route is _Route.CHECK else self._pool
+            response = await asyncio.get_running_loop().run_in_executor(threads, self._dispatch, body, headers)
         if isinstance(response, Refusal):
             await _refuse(send, response)
             return
@@ -98,11 +116,19 @@ class SlackHTTP:
             return unprocessable()
 
 
-def _computes_only(body: bytes) -> bool:
-    """A slash command with text: answered from the text alone, no Web API call. Everything else (the form,
-    button clicks, submissions, events) may wait on Slack and runs on the pool."""
+class _Route(Enum):
+    LOOP = "loop"  # a slash command with text: answered from the text alone, on the loop
+    CHECK = "check"  # /effbatch prüfe …: waits on a check process (and maybe views.open)
+    POOL = "pool"  # the form, button clicks, submissions, events: may wait on Slack's Web API
+
+
+def _route(body: bytes) -> _Route:
+    """Where a request is handled: only plain commands on the loop, never a config check."""
     fields = parse_qs(body.decode("utf-8"))
-    return "command" in fields and bool(fields.get("text", [""])[0].strip())
+    text = fields.get("text", [""])[0]
+    if "command" not in fields or not text.strip():
+        return _Route.POOL
+    return _Route.CHECK if is_check(text) else _Route.LOOP
 
 
 async def _read_body(headers: Mapping[str, str], receive: Receive) -> bytes | Refusal:
@@ -139,12 +165,16 @@ async def _respond(send: Send, status: int, body: bytes, *headers: tuple[bytes, 
     await send({"type": "http.response.body", "body": body})
 
 
-async def _lifespan(receive: Receive, send: Send) -> None:
-    """Nothing to set up or tear down: the Bolt app exists before the server starts."""
+async def _lifespan(receive: Receive, send: Send, checks: CheckPool | None) -> None:
+    """The Bolt app exists before the server starts; this worker's check processes start and stop with it."""
     while True:
         message = await receive()
         if message["type"] == "lifespan.startup":
+            if checks is not None:
+                checks.start()
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
+            if checks is not None:
+                checks.close()
             await send({"type": "lifespan.shutdown.complete"})
             return

@@ -30,6 +30,7 @@ import uvicorn
 from slack_bolt import App
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from bot.check_runner import CheckPool
 from bot.serving.http_app import SlackHTTP
 
 log = logging.getLogger("effbatch")
@@ -117,9 +118,19 @@ def uvicorn_config(asgi: Any, host: str, port: int) -> uvicorn.Config:
     )
 
 
-def serve_http(app: App, signing_secret: str, host: str, port: int, workers: int, drain_seconds: float) -> int:
-    """Serve ``/slack/events`` and the health endpoints until SIGTERM; the exit code (0 after a clean drain)."""
-    asgi = SlackHTTP(app, signing_secret, ready=lambda: not draining.is_set())
+def serve_http(
+    app: App,
+    signing_secret: str,
+    host: str,
+    port: int,
+    workers: int,
+    drain_seconds: float,
+    checks: CheckPool | None = None,
+) -> int:
+    """Serve ``/slack/events`` and the health endpoints until SIGTERM; the exit code (0 after a clean drain).
+
+    Each worker starts its own check processes when it starts serving and stops them when it stops."""
+    asgi = SlackHTTP(app, signing_secret, ready=lambda: not draining.is_set(), checks=checks)
     return serve_asgi(asgi, host, port, workers, drain_seconds)
 
 

@@ -13,7 +13,7 @@ from bot.serving.socket_client import SocketModeHandler
 PING_INTERVAL = 5
 
 
-def serve_socket_mode(app: App, app_token: str, host: str, port: int) -> None:
+def serve_socket_mode(app: App, app_token: str, host: str, port: int, reconnect_seconds: float = 60) -> None:
     """Connect to Slack and answer until SIGTERM or SIGINT; ``/readyz`` is 200 only after Slack's hello.
 
     On the signal the WebSocket is closed (Slack then sends new events to the other

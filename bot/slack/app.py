@@ -15,6 +15,7 @@ from slack_bolt.logger.messages import warning_client_prioritized_and_token_skip
 from slack_bolt.middleware import Middleware
 from slack_sdk import WebClient
 
+from bot.check_runner import CheckRunner
 from bot.document import Visibility
 from bot.operations.metrics import LATENCY
 from bot.operations.settings import Settings
@@ -26,6 +27,7 @@ from bot.slack import check_listeners, listeners
 from bot.slack.listeners import AnswerFunction, Deliver, Dependencies, Layout, Rendered
 from bot.slack.web_api import create_web_client, post_to_response_url
 from bot.texts.glossary import COMMAND
+from core.configs import check_config
 from core.parser import MAX_COMMAND_TEXT
 
 BOLT_LOGGER = "effbatch.bolt"
@@ -38,11 +40,13 @@ def create_app(
     answer: AnswerFunction = answer_command,
     layout: Layout = block_kit.message,
     deliver: Deliver = post_to_response_url,
+    checks: CheckRunner = check_config,
 ) -> App:
     """A Bolt app for ``/effbatch``, its buttons and forms, config checks and the App Home.
 
     The constructor checks a token with ``auth.test``; ``authorize`` replaces that offline. ``answer``,
-    ``layout`` and ``deliver`` are what the console and tests replace."""
+    ``layout`` and ``deliver`` are what the console and tests replace; ``checks`` runs config checks (the bot
+    passes a ``CheckPool``: no check on the thread or loop that answers everyone)."""
     token = settings.slack_bot_token.get_secret_value() if settings.slack_bot_token else None
     app = App(
         name="effbatch",
@@ -55,7 +59,7 @@ def create_app(
     )
     visibility = settings.effbatch_response_type
     rendered = _renderer(answer, layout, visibility, settings.effbatch_answer_cache)
-    deps = Dependencies(visibility, answer, layout, rendered, deliver, settings.effbatch_log_command_text)
+    deps = Dependencies(visibility, answer, layout, rendered, deliver, settings.effbatch_log_command_text, checks)
     app.use(_MeasureLatency())
     # `/effbatch prüfe …` first (Bolt runs the first listener that matches), then every other `/effbatch`.
     app.command(COMMAND, matchers=[_is_check])(partial(check_listeners.on_check_command, deps))

@@ -50,7 +50,7 @@ def unpack(text: str) -> dict[str, Any] | None:
 def on_check_command(deps: Dependencies, ack: Ack, command: dict[str, Any], client: WebClient) -> None:
     """``/effbatch prüfe …``: the answer in the acknowledgement, or the world-size form when only that is missing."""
     request = check_request(command.get("text", ""))
-    reply = check_reply(request, deps.visibility)
+    reply = check_reply(request, deps.visibility, runner=deps.checks)
     state = {"text": request.text, "url": command.get("response_url"), "private": request.private}
     if _asked_for_world(client, command.get("trigger_id", ""), reply, state):
         ack()
@@ -71,7 +71,7 @@ def on_check_shortcut(deps: Dependencies, ack: Ack, shortcut: dict[str, Any], cl
         "channel": channel,
         "thread": message.get("thread_ts") or message.get("ts"),
     }
-    reply = _reply(state, None)
+    reply = _reply(deps, state, None)
     if not _asked_for_world(client, shortcut.get("trigger_id", ""), reply, state):
         deps.deliver(str(state["url"] or ""), deps.layout(reply.answer.document))
     answered(f"check_shortcut_{reply.answer.kind}", team_of(shortcut), channel)
@@ -89,7 +89,7 @@ def on_check_world(deps: Dependencies, ack: Ack, view: dict[str, Any], body: dic
     if state is None:
         return
     world = World(nodes * per_node, f"{nodes} × {per_node} GPUs")
-    reply = _reply(state, world, deps.visibility)
+    reply = _reply(deps, state, world, deps.visibility)
     deps.deliver(str(state.get("url") or ""), deps.layout(reply.answer.document))
     answered(f"check_form_{reply.answer.kind}", team_of(body), state.get("channel"))
 
@@ -104,7 +104,7 @@ def on_check_share(
     if state is None or not state.get("channel") or not state.get("thread"):
         return
     world = World(state["world"], state["world_where"]) if state.get("world") else None
-    reply = check_reply(CheckRequest(state["text"], world), Visibility.IN_CHANNEL)
+    reply = check_reply(CheckRequest(state["text"], world), Visibility.IN_CHANNEL, runner=deps.checks)
     payload = deps.layout(reply.answer.document)
     try:
         client.chat_postMessage(
@@ -120,7 +120,9 @@ def on_check_share(
     answered("check_shared", team_of(body), state["channel"])
 
 
-def _reply(state: dict[str, Any], world: World | None, visibility: Visibility = Visibility.EPHEMERAL) -> CheckReply:
+def _reply(
+    deps: Dependencies, state: dict[str, Any], world: World | None, visibility: Visibility = Visibility.EPHEMERAL
+) -> CheckReply:
     """The check of ``state``'s text; from a shortcut privately and with a share button where it fits."""
     request = CheckRequest(str(state.get("text", "")), world, bool(state.get("private")))
     shortcut = bool(state.get("channel") and state.get("thread"))
@@ -129,7 +131,7 @@ def _reply(state: dict[str, Any], world: World | None, visibility: Visibility = 
         where = {"world": world.size, "world_where": world.where} if world else {}
         return pack({**state, "text": text, **where}, MAX_BUTTON_VALUE)
 
-    return check_reply(request, visibility, share if shortcut else None)
+    return check_reply(request, visibility, share if shortcut else None, deps.checks)
 
 
 def _asked_for_world(client: WebClient, trigger_id: str, reply: CheckReply, state: dict[str, Any]) -> bool:

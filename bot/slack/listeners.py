@@ -18,6 +18,7 @@ from slack_bolt import Ack, BoltResponse
 from slack_sdk import WebClient
 from slack_sdk.models.views import View
 
+from bot.check_runner import CheckRunner
 from bot.document import Answer, AnswerKind, ChangedBy, Document, Visibility
 from bot.operations.metrics import ANSWERS, INPUT_ERRORS
 from bot.rendering import views
@@ -26,6 +27,7 @@ from bot.rendering.whatif import action_label
 from bot.slack.web_api import SLACK_FAILURES, describe, failed
 from bot.texts import answers as texts
 from core import InputError, PlanCommand, parse_command
+from core.configs import check_config
 from core.parser import MAX_COMMAND_TEXT
 
 log = logging.getLogger("effbatch")
@@ -64,6 +66,8 @@ class Dependencies:
     rendered: Callable[[str], Rendered]
     deliver: Deliver
     log_text: bool = False
+    #: Runs config checks: in check processes in the bot (``bot.check_runner.CheckPool``), in-process elsewhere.
+    checks: CheckRunner = check_config
 
 
 def on_command(deps: Dependencies, ack: Ack, command: dict[str, Any], client: WebClient) -> None:

@@ -213,6 +213,23 @@ WORLD_HOW_SLACK = f"Gib sie an, z. B. `{COMMAND} prüfe gpus=64` vor der Konfigu
 TOO_BIG = "{key} = {value} ({where}) ist größer als jede Einstellung eines Laufs (höchstens {max})."
 UNSAFE_DETAILS = {"aliases": "mehr als {max} YAML-Aliase", "tag": "einen Python-Tag (!!python/…)"}
 UNREADABLE_LINE = " (Zeile {line})"
+#: A check stopped before it had an answer (``bot.check_runner.Abort``); the bot goes on answering everyone else.
+ABORTED_TITLE = "Diese Konfiguration ist zu aufwendig, um sie hier zu prüfen"
+ABORTED: Mapping[str, str] = {
+    "deadline": (
+        "Die Prüfung hätte länger als {seconds} s gedauert und wurde abgebrochen. Echte Konfigurationen brauchen "
+        "Millisekunden; kürze den Text auf die Batch-Einstellungen und die Startzeile."
+    ),
+    "memory": (
+        "Die Prüfung hätte mehr als {memory} Speicher gebraucht und wurde abgebrochen. Echte Konfigurationen "
+        "brauchen wenige MB; kürze den Text auf die Batch-Einstellungen und die Startzeile."
+    ),
+    "busy": "Gerade laufen zu viele Prüfungen gleichzeitig. Versuch es in ein paar Sekunden noch einmal.",
+}
+ABORTED_HINT = (
+    "Ohne diese Grenzen prüfst du die Datei auf deinem eigenen Rechner: `effbatch check DATEI`, "
+    "z. B. `effbatch check --world-size 64 ds_config.json`."
+)
 #: Our own reasons for refusing a parsed text, in place of a parser's message.
 UNREADABLE_REASONS: Mapping[str, str] = {
     "not_a_mapping": "{name} lässt sich nicht lesen: Oben steht keine Zuordnung von Schlüsseln zu Werten "
