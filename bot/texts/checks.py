@@ -211,7 +211,11 @@ UNRESOLVED = (
 WORLD_HOW_CLI = "Gib sie an, z. B. `--world-size 64` oder `--nnodes 8 --nproc-per-node 8`."
 WORLD_HOW_SLACK = f"Gib sie an, z. B. `{COMMAND} prüfe gpus=64` vor der Konfiguration."
 TOO_BIG = "{key} = {value} ({where}) ist größer als jede Einstellung eines Laufs (höchstens {max})."
-UNSAFE_DETAILS = {"aliases": "mehr als {max} YAML-Aliase", "tag": "einen Python-Tag (!!python/…)"}
+UNSAFE_DETAILS = {
+    "aliases": "mehr als {max} YAML-Aliase",
+    "expanded": "YAML-Aliase, die aufgelöst mehr als {max} Werte ergeben",
+    "tag": "einen Python-Tag (!!python/…)",
+}
 UNREADABLE_LINE = " (Zeile {line})"
 #: A check stopped before it had an answer (``bot.check_runner.Abort``); the bot goes on answering everyone else.
 ABORTED_TITLE = "Diese Konfiguration ist zu aufwendig, um sie hier zu prüfen"
@@ -234,8 +238,19 @@ ABORTED_HINT = (
 UNREADABLE_REASONS: Mapping[str, str] = {
     "not_a_mapping": "{name} lässt sich nicht lesen: Oben steht keine Zuordnung von Schlüsseln zu Werten "
     '(erwartet z. B. „micro_batch_size: 4“ oder {{"train_batch_size": 256}}).',
-    "nesting": "{name} lässt sich nicht lesen: Die Daten sind zu tief verschachtelt.",
-    "long_number": "{name} lässt sich nicht lesen: Dort steht eine Zahl mit über 100 Ziffern{line}.",
+    "nesting": (
+        "{name} lässt sich nicht lesen: Die Daten sind zu tief verschachtelt{line} – ich lese höchstens {max} "
+        "Ebenen, echte Konfigurationen brauchen eine Handvoll."
+    ),
+    "long_number": (
+        "{name} lässt sich nicht lesen: Dort steht eine Zahl mit über {max} Ziffern{line} (auch als 0x…, 0b… "
+        "oder mit _ geschrieben). Eine Batch-Größe hat eine Handvoll Ziffern, z. B. 256."
+    ),
+    "memory": (
+        "{name} lässt sich nicht lesen: Beim Lesen wäre der Speicher ausgegangen. Kürze den Text auf die "
+        "Batch-Einstellungen und die Startzeile."
+    ),
+    "invalid": "{name} lässt sich nicht lesen: Der Text enthält Zeichen, die in diesem Format nicht stehen dürfen.",
 }
 PASTED = "eingefügter Text"
 BLOCK = "Codeblock"
