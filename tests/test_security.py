@@ -100,6 +100,27 @@ def test_oversized_bodies_get_413(bot: BotProcess, chunked: bool) -> None:
     assert get(bot.base + "/healthz")[0] == 200
 
 
+@pytest.mark.parametrize("chunked", [False, True], ids=["content-length", "chunked"])
+def test_interactive_payloads_over_1_mib_get_413(bot: BotProcess, chunked: bool) -> None:
+    """The larger cap is for interactive payloads (a 40.000-character message and its blocks), and it is a cap."""
+    payload = slack_payloads.message_shortcut("ö" * 200_000, "https://hooks.slack.com/actions/1")
+    body = slack_payloads.form_body(payload)
+    assert len(body) > 1024 * 1024
+    headers = signed_headers(SIGNING_SECRET, body)
+    if chunked:
+        status, _ = post(bot, body.encode(), headers, chunked=True)
+    else:  # refused on the declared length: the server answers before the body is in (a full send would break)
+        connection = http.client.HTTPConnection("127.0.0.1", bot.port, timeout=10)
+        connection.putrequest("POST", "/slack/events")
+        for name, value in {**headers, "Content-Length": str(len(body))}.items():
+            connection.putheader(name, value)
+        connection.endheaders(body[:1000].encode())
+        status = connection.getresponse().status
+        connection.close()
+    assert status == 413
+    assert get(bot.base + "/healthz")[0] == 200
+
+
 def signed(body: bytes | str, content_type: str) -> tuple[bytes, dict[str, str]]:
     raw = body.encode() if isinstance(body, str) else body
     headers = signed_headers(SIGNING_SECRET, raw.decode("utf-8", "surrogateescape"))

@@ -24,7 +24,18 @@ from slack_sdk.signature import SignatureVerifier
 from bot.check_runner import CheckPool
 from bot.operations.metrics import exposition
 from bot.rendering.checks import is_check
-from bot.serving.request_guard import MALFORMED, MAX_BODY, TIMED_OUT, TOO_LARGE, Refusal, check, unprocessable
+from bot.serving.request_guard import (
+    INTERACTIVE_PREFIX,
+    MALFORMED,
+    MAX_BODY,
+    MAX_INTERACTIVE_BODY,
+    TIMED_OUT,
+    TOO_LARGE,
+    Refusal,
+    body_cap,
+    check,
+    unprocessable,
+)
 
 EVENTS_PATH = "/slack/events"
 #: Seconds a request body may take to arrive; Slack sends a few KiB at once and waits 3 s for the answer.
@@ -132,10 +143,13 @@ def _route(body: bytes) -> _Route:
 
 
 async def _read_body(headers: Mapping[str, str], receive: Receive) -> bytes | Refusal:
-    """The body, or the refusal as soon as it is known to be too large (a declared length first) or too slow."""
+    """The body, or the refusal as soon as it is known to be too large (a declared length first) or too slow.
+
+    The first chunk says whether it is an interactive payload, which may be larger (``body_cap``)."""
     declared = headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY:
+    if declared.isdigit() and int(declared) > MAX_INTERACTIVE_BODY:
         return TOO_LARGE
+    cap = MAX_BODY
     chunks: list[bytes] = []
     size = 0
     try:
@@ -145,8 +159,11 @@ async def _read_body(headers: Mapping[str, str], receive: Receive) -> bytes | Re
                 if message["type"] != "http.request":
                     return MALFORMED  # the client went away
                 chunk = message.get("body", b"")
+                if size < len(INTERACTIVE_PREFIX):  # until its first bytes are in, it may be interactive
+                    head = (b"".join(chunks) + chunk)[: len(INTERACTIVE_PREFIX)]
+                    cap = MAX_INTERACTIVE_BODY if INTERACTIVE_PREFIX.startswith(head) else body_cap(head)
                 size += len(chunk)
-                if size > MAX_BODY:
+                if size > cap:
                     return TOO_LARGE
                 chunks.append(chunk)
                 if not message.get("more_body", False):

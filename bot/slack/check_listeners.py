@@ -21,12 +21,28 @@ from bot.rendering.checks import CheckReply, CheckRequest, check_reply, check_re
 from bot.slack.listeners import Dependencies, answered, open_form, team_of
 from bot.slack.web_api import SLACK_FAILURES, describe, failed
 from bot.texts import checks as texts
+from core import Argument
 from core.configs import World
+
+#: The largest world size a form or state may carry (the form's own bound).
+MAX_WORLD = Argument.GPUS.upper_bound
 
 CHECK_SHORTCUT = "effbatch_check"
 #: Slack's limits: a view's private_metadata holds 3.000 characters, a button's value 2.000.
 MAX_METADATA = 3000
 MAX_BUTTON_VALUE = 2000
+#: Bytes a packed state may unpack to: a message of 40.000 characters (Slack's limit) in UTF-8, and the rest.
+MAX_STATE = 4 * 40_000 + 4096
+#: What a state holds, and the types each may have (``pack``'s callers write nothing else).
+_STATE_TYPES: dict[str, tuple[type, ...]] = {
+    "text": (str,),
+    "url": (str, type(None)),
+    "private": (bool,),
+    "channel": (str, type(None)),
+    "thread": (str, type(None)),
+    "world": (int, type(None)),
+    "world_where": (str, type(None)),
+}
 
 
 def pack(state: dict[str, Any], limit: int) -> str | None:
@@ -37,14 +53,28 @@ def pack(state: dict[str, Any], limit: int) -> str | None:
 
 
 def unpack(text: str) -> dict[str, Any] | None:
-    """The state ``pack`` made, or None for anything else (a damaged or forged value)."""
-    if not text.startswith("z1:"):
+    """The state ``pack`` made, or None for anything else: damaged, forged, or inflating past ``MAX_STATE``."""
+    if not text.startswith("z1:") or len(text) > MAX_METADATA:
         return None
     try:
-        data = json.loads(zlib.decompress(base64.urlsafe_b64decode(text[3:]), bufsize=2**16))
-    except (ValueError, zlib.error):
+        inflate = zlib.decompressobj()
+        raw = inflate.decompress(base64.urlsafe_b64decode(text[3:]), MAX_STATE)
+        if inflate.unconsumed_tail or not inflate.eof:  # more than MAX_STATE, or cut off
+            return None
+        data = json.loads(raw)
+    except (ValueError, RecursionError, zlib.error):  # not JSON, 5.000-digit numbers, 20.000-deep nesting
         return None
-    return data if isinstance(data, dict) and isinstance(data.get("text"), str) else None
+    return data if _well_typed(data) else None
+
+
+def _well_typed(data: object) -> bool:
+    """A dict with a text, whose every key is one ``pack`` writes, of its type; a world size a real one."""
+    if not isinstance(data, dict) or not isinstance(data.get("text"), str) or not set(data) <= set(_STATE_TYPES):
+        return False
+    if not all(type(value) in _STATE_TYPES[key] for key, value in data.items()):  # bool is no int here
+        return False
+    world = data.get("world")
+    return world is None or 1 <= world <= MAX_WORLD
 
 
 def on_check_command(deps: Dependencies, ack: Ack, command: dict[str, Any], client: WebClient) -> None:
@@ -85,9 +115,11 @@ def on_check_world(deps: Dependencies, ack: Ack, view: dict[str, Any], body: dic
         ack(response_action="errors", errors=error.errors)
         return
     state = unpack(str(view.get("private_metadata", "")))
-    ack()
     if state is None:
+        ack(response_action="update", view=views.damaged_view(texts.CHECK_STATE_DAMAGED))
+        answered("check_form_damaged", team_of(body), None)
         return
+    ack()
     world = World(nodes * per_node, f"{nodes} × {per_node} GPUs")
     reply = _reply(deps, state, world, deps.visibility)
     deps.deliver(str(state.get("url") or ""), deps.layout(reply.answer.document))
@@ -102,6 +134,9 @@ def on_check_share(
     state = unpack(str(action.get("value", "")))
     response_url = str(body.get("response_url", ""))
     if state is None or not state.get("channel") or not state.get("thread"):
+        damaged = {"response_type": "ephemeral", "replace_original": False, "text": texts.CHECK_STATE_DAMAGED}
+        deps.deliver(response_url, damaged)
+        answered("check_share_damaged", team_of(body), None)
         return
     world = World(state["world"], state["world_where"]) if state.get("world") else None
     reply = check_reply(CheckRequest(state["text"], world), Visibility.IN_CHANNEL, runner=deps.checks)

@@ -128,6 +128,10 @@ def on_form(deps: Dependencies, ack: Ack, view: dict[str, Any], body: dict[str, 
         ack(response_action="errors", errors=error.errors)
         answered(AnswerKind.INPUT_ERROR, team_of(body), None)
         return
+    except views.FormDamagedError:
+        ack(response_action="update", view=views.damaged_view())
+        answered("form_damaged", team_of(body), None)
+        return
     document = plan_document(result, chosen or deps.visibility)
     url = metadata.get("response_url")
     payload = deps.layout(document)

@@ -272,3 +272,8 @@ WORLD_FORM_PER_NODE = "GPUs je Knoten"
 NOT_IN_CHANNEL = "Teilen im Thread ging nicht: Ich bin nicht in diesem Channel. Lade mich mit `/invite @effbatch` ein."
 SHARE_FAILED = "Teilen im Thread ging nicht ({detail})."
 SHARED = "Im Thread geteilt."
+#: The world-size form or the share button carries the pasted config; when that cannot be read (old, or forged).
+CHECK_STATE_DAMAGED = (
+    "Dieses Formular (oder diese Schaltfläche) ist abgelaufen oder beschädigt: Die Konfiguration darin kann ich "
+    f"nicht mehr lesen. Prüfe sie neu mit `{COMMAND} prüfe` oder im Menü der Nachricht über „{SHORTCUT_NAME}“."
+)
