@@ -238,6 +238,41 @@ def test_twenty_disconnects_in_a_row(
     assert max(gaps) < 3
 
 
+def test_twenty_connections_dropped_while_being_replaced(
+    socket_bot: BotProcess, socket_mode_server: FakeSocketModeServer
+) -> None:
+    """The current connection drops, and each of the next 20 drops right after its hello, while the client is still
+    making it current: a new connection follows every time, the bot ends up connected and answers."""
+    before = socket_mode_server.connections
+    socket_mode_server.drop_after_hello = 20
+    socket_mode_server.drop()
+    wait_for(lambda: socket_mode_server.connections >= before + 21, "reconnected 21 times", timeout=60)
+    wait_for(lambda: get(socket_bot.base + "/readyz")[0] == 200, "ready again", timeout=30)
+    ack = socket_mode_server.wait_for_ack(socket_mode_server.send_slash_command(COMMAND_TEXT), timeout=15)
+    assert "2.048" in all_text(ack["payload"])
+    assert get(socket_bot.base + "/healthz")[0] == 200
+
+
+def test_healthz_fails_when_unable_to_reconnect(web_api: FakeWebAPI, tmp_path: Path) -> None:
+    """No hello for EFFBATCH_RECONNECT_SECONDS (2 here, 60 by default): /healthz 503, so Kubernetes restarts it."""
+    with FakeSocketModeServer(hello=False) as silent:
+        web_api.socket_mode_url = silent.url
+        env = clean_env(
+            SLACK_BOT_TOKEN=BOT_TOKEN,
+            SLACK_APP_TOKEN=APP_TOKEN,
+            SLACK_API_URL=web_api.url,
+            EFFBATCH_RECONNECT_SECONDS="2",
+        )
+        process = BotProcess(env=env, cwd=tmp_path, port=free_port())
+        try:
+            process.wait_healthy()
+            wait_for(lambda: get(process.base + "/healthz")[0] == 503, "unhealthy", timeout=30)
+            assert get(process.base + "/readyz")[0] == 503
+        finally:
+            output = process.stop()
+    assert process.returncode == 0, output
+
+
 def test_readyz_waits_for_hello(web_api: FakeWebAPI, tmp_path: Path) -> None:
     """A server that accepts the WebSocket but never says hello leaves /readyz at 503 (and /healthz at 200)."""
     with FakeSocketModeServer(hello=False) as silent:

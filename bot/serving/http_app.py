@@ -54,7 +54,7 @@ _JSON = (b"content-type", b"application/json")
 
 
 class SlackHTTP:
-    """``/healthz`` (alive), ``/readyz`` (``ready()``), ``/metrics`` and, with an app, ``POST /slack/events``."""
+    """``/healthz`` (``alive()``), ``/readyz`` (``ready()``), ``/metrics`` and, with an app, ``POST /slack/events``."""
 
     def __init__(
         self,
@@ -62,8 +62,10 @@ class SlackHTTP:
         signing_secret: str = "",
         ready: Callable[[], bool] = lambda: True,
         checks: CheckPool | None = None,
+        alive: Callable[[], bool] = lambda: True,
     ) -> None:
         self._app = app
+        self._alive = alive
         self._verifier = SignatureVerifier(signing_secret) if app is not None else None
         self._ready = ready
         self._checks = checks
@@ -80,7 +82,8 @@ class SlackHTTP:
             return
         path, method = scope["path"], scope["method"]
         if method in ("GET", "HEAD") and path == "/healthz":
-            await _respond(send, 200, b"ok\n", _TEXT)
+            alive = self._alive()
+            await _respond(send, 200 if alive else 503, b"ok\n" if alive else b"unable to reconnect\n", _TEXT)
         elif method in ("GET", "HEAD") and path == "/readyz":
             ready = self._ready()
             await _respond(send, 200 if ready else 503, b"ready\n" if ready else b"not ready\n", _TEXT)

@@ -23,6 +23,7 @@ import signal
 import socket
 import threading
 import time
+from collections.abc import Callable
 from types import FrameType
 from typing import Any
 
@@ -183,8 +184,10 @@ def _supervise(config: uvicorn.Config, sock: socket.socket, workers: int, drain_
     return 1 if failed else 0
 
 
-def serve_health_in_background(ready: Any, host: str, port: int) -> uvicorn.Server:
+def serve_health_in_background(
+    ready: Callable[[], bool], host: str, port: int, alive: Callable[[], bool] = lambda: True
+) -> uvicorn.Server:
     """The health endpoints alone, on a thread (Socket Mode); stop it with ``server.should_exit = True``."""
-    server = uvicorn.Server(uvicorn_config(SlackHTTP(None, ready=ready), host, port))
+    server = uvicorn.Server(uvicorn_config(SlackHTTP(None, ready=ready, alive=alive), host, port))
     threading.Thread(target=server.run, name="health", daemon=True).start()
     return server
