@@ -237,7 +237,10 @@ def serve_checks(descriptor: int, memory: int) -> None:
         os.nice(10)  # under load, the bot's own answers come first
     import core.configs  # noqa: F401 - the readers imported under the cap, before saying ready
 
-    connection.send("ready")
+    try:
+        connection.send("ready")
+    except OSError:  # the bot process went away while this one started
+        return
     while True:
         try:
             work, *job = connection.recv()

@@ -89,6 +89,11 @@ class BotProcess:
             self._log.close()
         return self.output
 
+    def log_so_far(self) -> str:
+        """What the process printed until now (it keeps running)."""
+        descriptor = self._log.fileno()
+        return os.pread(descriptor, os.fstat(descriptor).st_size, 0).decode("utf-8", "replace")
+
     @property
     def pid(self) -> int:
         return self._proc.pid

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
+import signal
 import socket
 import threading
 import time
@@ -439,4 +441,69 @@ def test_hostile_checks_leave_plain_commands_and_health_alone(tmp_path: Path) ->
         text = all_text(json.loads(body))
         assert check_texts.ABORTED_TITLE in text or check_texts.PROBLEM_TITLE in text, text[:300]
     assert grown < 100 * 1024 * 1024, f"the worker grew by {grown / 2**20:.0f} MiB"
+    assert bot.returncode == 0, output
+
+
+# --- 7. the supervisor of several workers -------------------------------------------------------------
+
+
+def workers_of(bot: BotProcess) -> list[int]:
+    """The worker processes forked by ``bot`` (its children running the same program, not check processes)."""
+    children = Path(f"/proc/{bot.pid}/task/{bot.pid}/children").read_text().split()
+    return [int(pid) for pid in children if "-c" not in Path(f"/proc/{pid}/cmdline").read_text().split("\0")]
+
+
+def listening_inode(port: int) -> str:
+    """The inode of the socket listening on ``port`` (from /proc/net/tcp)."""
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if fields[1].endswith(f":{port:04X}") and fields[3] == "0A":  # 0A: LISTEN
+            return fields[9]
+    msg = f"nothing listens on {port}"
+    raise AssertionError(msg)
+
+
+def holds_socket(pid: int, inode: str) -> bool:
+    fds = Path(f"/proc/{pid}/fd")
+    return any(fd.readlink() == Path(f"socket:[{inode}]") for fd in fds.iterdir() if fd.is_symlink())
+
+
+def test_a_dead_worker_is_logged_and_replaced(tmp_path: Path) -> None:
+    """SIGKILL to one of two workers: the parent says so (pid, signal) and starts another, which answers."""
+    with FakeWebAPI() as api:
+        bot = start_http_bot(api.url, tmp_path, WEB_CONCURRENCY="2", EFFBATCH_DRAIN_SECONDS="0")
+        first = workers_of(bot)
+        os.kill(first[0], signal.SIGKILL)
+        wait_for(lambda: len(set(workers_of(bot)) - set(first)) == 1, "a new worker")
+        for _ in range(4):
+            assert signed_command(bot.port)[0] == 200
+        output = bot.stop()
+    assert f"worker exited, starting another detail=pid {first[0]}, signal SIGKILL" in output
+
+
+def test_no_worker_is_started_once_sigterm_came(tmp_path: Path) -> None:
+    """A worker dies, and SIGTERM comes within the second before its replacement: none is started, the parent
+    exits by itself (before, the late worker never heard of SIGTERM and the parent waited for it forever)."""
+    with FakeWebAPI() as api:
+        bot = start_http_bot(api.url, tmp_path, WEB_CONCURRENCY="2", EFFBATCH_DRAIN_SECONDS="0")
+        first = workers_of(bot)
+        os.kill(first[0], signal.SIGKILL)
+        wait_for(lambda: "worker exited" in bot.log_so_far(), "the death noticed")
+        output = bot.stop()
+    assert bot.returncode is not None, output
+    assert bot.returncode >= 0, output  # it ended by itself, not killed after 30 s
+    assert output.count("Started server process") == 2, output
+
+
+def test_the_parent_closes_its_listening_socket_on_sigterm(tmp_path: Path) -> None:
+    """While the workers drain, the parent no longer holds the listening socket: once they close theirs,
+    new connections are refused instead of waiting in a backlog nobody reads."""
+    with FakeWebAPI() as api:
+        bot = start_http_bot(api.url, tmp_path, WEB_CONCURRENCY="2", EFFBATCH_DRAIN_SECONDS="3")
+        inode = listening_inode(bot.port)
+        assert holds_socket(bot.pid, inode)
+        os.kill(bot.pid, signal.SIGTERM)
+        wait_for(lambda: not holds_socket(bot.pid, inode), "the parent's copy closed", timeout=2.5)
+        assert signed_command(bot.port)[0] == 200  # the workers still answer while they drain
+        output = bot.stop()
     assert bot.returncode == 0, output

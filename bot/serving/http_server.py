@@ -22,7 +22,6 @@ import os
 import signal
 import socket
 import threading
-import time
 from collections.abc import Callable
 from types import FrameType
 from typing import Any
@@ -153,7 +152,10 @@ def _run_worker(config: uvicorn.Config, sock: socket.socket, drain_seconds: floa
 
 
 def _supervise(config: uvicorn.Config, sock: socket.socket, workers: int, drain_seconds: float) -> int:
-    """Fork ``workers`` processes on the shared socket, replace any that dies, forward SIGTERM, wait for all."""
+    """Fork ``workers`` processes on the shared socket, replace any that dies (logged), forward SIGTERM, wait for all.
+
+    Once SIGTERM came no worker is started, and this process closes its copy of the listening socket: when the
+    workers have closed theirs, new connections are refused rather than accepted into a backlog and reset."""
     children: set[int] = set()
     stopping = threading.Event()
 
@@ -161,12 +163,15 @@ def _supervise(config: uvicorn.Config, sock: socket.socket, workers: int, drain_
         stopping.set()
         for pid in children:
             os.kill(pid, signal.SIGTERM)
+        sock.close()
 
     def spawn() -> None:
         pid = os.fork()
         if pid == 0:  # the worker: serve, then leave without running the parent's clean-up
             os._exit(_run_worker(config, sock, drain_seconds))
         children.add(pid)
+        if stopping.is_set():  # the signal came between the check and the fork
+            os.kill(pid, signal.SIGTERM)
 
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, stop)
@@ -176,12 +181,19 @@ def _supervise(config: uvicorn.Config, sock: socket.socket, workers: int, drain_
     while children:
         pid, status = os.wait()
         children.discard(pid)
-        failed |= os.waitstatus_to_exitcode(status) != 0
-        if not stopping.is_set():
-            log.warning("worker exited, starting another", extra={"detail": f"pid {pid}"})
-            time.sleep(1)  # a worker that cannot start does not make the parent spin
+        code = os.waitstatus_to_exitcode(status)
+        failed |= code != 0
+        if stopping.is_set():
+            continue
+        log.warning("worker exited, starting another", extra={"detail": f"pid {pid}, {_exit_reason(code)}"})
+        if not stopping.wait(1):  # a worker that cannot start does not make this spin; SIGTERM ends the wait
             spawn()
     return 1 if failed else 0
+
+
+def _exit_reason(code: int) -> str:
+    """``exit code 1`` or ``signal SIGKILL``, as os.waitstatus_to_exitcode reports it."""
+    return f"signal {signal.Signals(-code).name}" if code < 0 else f"exit code {code}"
 
 
 def serve_health_in_background(

@@ -119,7 +119,9 @@ def _connect(settings: Settings, checks: CheckPool) -> App | None:
     from bot.slack.app import create_app
     from bot.slack.web_api import describe
 
-    silenced = [logging.getLogger(name) for name in ("slack_sdk", "slack_bolt", "effbatch.bolt")]
+    # "effbatch" too: Bolt copies the level its base logger (effbatch.bolt) has at this moment onto the app's
+    # logger, named like the app; left at CRITICAL, every effbatch line (a worker's death, the drain) went missing.
+    silenced = [logging.getLogger(name) for name in ("slack_sdk", "slack_bolt", "effbatch.bolt", "effbatch")]
     levels = [logger.level for logger in silenced]
     for logger in silenced:
         logger.setLevel(logging.CRITICAL)
