@@ -32,6 +32,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from bot.check_runner import CheckPool
 from bot.serving.http_app import SlackHTTP
+from bot.slack.app import PlainCommand
 
 log = logging.getLogger("effbatch")
 
@@ -126,11 +127,13 @@ def serve_http(
     workers: int,
     drain_seconds: float,
     checks: CheckPool | None = None,
+    commands: PlainCommand | None = None,
 ) -> int:
     """Serve ``/slack/events`` and the health endpoints until SIGTERM; the exit code (0 after a clean drain).
 
-    Each worker starts its own check processes when it starts serving and stops them when it stops."""
-    asgi = SlackHTTP(app, signing_secret, ready=lambda: not draining.is_set(), checks=checks)
+    Each worker starts its own check processes when it starts serving and stops them when it stops; ``commands``
+    answers plain commands without Bolt's dispatch (``create_bot``)."""
+    asgi = SlackHTTP(app, signing_secret, ready=lambda: not draining.is_set(), checks=checks, commands=commands)
     return serve_asgi(asgi, host, port, workers, drain_seconds)
 
 

@@ -28,6 +28,8 @@ from bot.texts import operator as texts
 if TYPE_CHECKING:
     from slack_bolt import App
 
+    from bot.slack.app import PlainCommand
+
 EXIT_CONFIG = 2
 MULTIPROCESS_ENV = "PROMETHEUS_MULTIPROC_DIR"
 
@@ -73,12 +75,12 @@ def main(argv: list[str] | None = None) -> int:
         return run_console(settings, reader, sys.stdout)
     with _metrics_directory(mode is Mode.HTTP and settings.web_concurrency > 1):
         checks = check_pool(settings)
-        app = _connect(settings, checks)
-        if app is None:
+        bot = _connect(settings, checks)
+        if bot is None:
             return EXIT_CONFIG
         port = args.port or settings.port
         try:
-            return _serve(mode, app, settings, args.host, port, checks)
+            return _serve(mode, bot, settings, args.host, port, checks)
         except OSError as error:
             print(texts.PORT_IN_USE.format(port=port, detail=error.strerror or error), file=sys.stderr)
             return EXIT_CONFIG
@@ -109,14 +111,14 @@ def _metrics_directory(needed: bool) -> Iterator[None]:
         yield
 
 
-def _connect(settings: Settings, checks: CheckPool) -> App | None:
+def _connect(settings: Settings, checks: CheckPool) -> tuple[App, PlainCommand] | None:
     """The app, its token checked with Slack (auth.test); None after one German line saying why not.
 
     The Slack libraries' own (English) lines about the failed attempt stay out of the way meanwhile.
     """
     from slack_sdk.errors import SlackApiError
 
-    from bot.slack.app import create_app
+    from bot.slack.app import create_bot
     from bot.slack.web_api import describe
 
     # "effbatch" too: Bolt copies the level its base logger (effbatch.bolt) has at this moment onto the app's
@@ -126,7 +128,7 @@ def _connect(settings: Settings, checks: CheckPool) -> App | None:
     for logger in silenced:
         logger.setLevel(logging.CRITICAL)
     try:
-        return create_app(settings, checks=checks)
+        return create_bot(settings, checks=checks)
     except (BoltError, SlackApiError) as error:
         detail = describe(error) if isinstance(error, SlackApiError) else str(error)
         print(texts.SLACK_REJECTED.format(detail=detail), file=sys.stderr)
@@ -145,14 +147,17 @@ def without_credentials(url: str) -> str:
     return parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
 
 
-def _serve(mode: Mode, app: App, settings: Settings, host: str, port: int, checks: CheckPool) -> int:
+def _serve(
+    mode: Mode, bot: tuple[App, PlainCommand], settings: Settings, host: str, port: int, checks: CheckPool
+) -> int:
+    app, commands = bot
     if mode is Mode.HTTP:
         from bot.serving.http_server import serve_http
 
         assert settings.slack_signing_secret is not None  # require_for(Mode.HTTP) checked it
         secret = settings.slack_signing_secret.get_secret_value()
         workers, drain = settings.web_concurrency, settings.effbatch_drain_seconds
-        return serve_http(app, secret, host, port, workers, drain, checks)
+        return serve_http(app, secret, host, port, workers, drain, checks, commands)
     from bot.serving.socket_mode import serve_socket_mode
 
     assert settings.slack_app_token is not None  # require_for(Mode.SOCKET) checked it

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -76,6 +77,23 @@ def check(headers: Mapping[str, str], body: bytes, verifier: SignatureVerifier) 
     if not (timestamp.isascii() and timestamp.isdigit()) or not verifier.is_valid(body, timestamp, signature):
         return UNSIGNED
     return None if _well_formed(content_type, body) else MALFORMED
+
+
+def handshake_answer(headers: Mapping[str, str], body: bytes) -> tuple[int, bytes, tuple[bytes, bytes]] | None:
+    """Slack's own checks of the endpoint, for a request ``check`` let through: ``ssl_check=1`` gets an empty 200,
+    ``url_verification`` its challenge back (what Bolt's SslCheck and UrlVerification did, now switched off)."""
+    content_type = headers.get("content-type", "").split(";")[0].strip().lower()
+    if content_type == FORM and _SSL_CHECK.search(body):
+        return 200, b"", (b"content-type", b"text/plain;charset=utf-8")
+    if content_type == JSON and b"url_verification" in body:
+        data = json.loads(body)  # well-formed: check() parsed it
+        if data.get("type") == "url_verification":
+            challenge = json.dumps({"challenge": str(data.get("challenge", ""))}).encode()
+            return 200, challenge, (b"content-type", b"application/json;charset=utf-8")
+    return None
+
+
+_SSL_CHECK = re.compile(rb"(?:^|&)ssl_check=1(?:&|$)")
 
 
 def body_cap(body: bytes) -> int:

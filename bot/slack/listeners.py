@@ -8,9 +8,10 @@ which logs it with its traceback.
 
 from __future__ import annotations
 
+import json
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -49,10 +50,16 @@ Deliver = Callable[[str, dict[str, Any]], bool]
 
 @dataclass(frozen=True)
 class Rendered:
-    """An answer laid out: its kind and the payload."""
+    """An answer laid out: its kind, the payload, and the payload as the JSON an acknowledgement carries."""
 
     kind: AnswerKind
     payload: dict[str, Any]
+    json: bytes = b""
+
+    @classmethod
+    def of(cls, kind: AnswerKind, payload: dict[str, Any]) -> Rendered:
+        """Encoded once, with the payload (a cached answer is then sent as it is)."""
+        return cls(kind, payload, json.dumps(payload).encode())
 
 
 @dataclass(frozen=True)
@@ -80,9 +87,16 @@ def on_command(deps: Dependencies, ack: Ack, command: dict[str, Any], client: We
         ack(failure) if failure else ack()
         answered("form", command.get("team_id"), command.get("channel_id"))
         return
+    ack(answer_text_command(deps, command).payload)
+
+
+def answer_text_command(deps: Dependencies, command: Mapping[str, Any]) -> Rendered:
+    """The answer to ``/effbatch <text>``, counted and logged; Bolt's listener and HTTP mode's fast path
+    (``bot.serving.http_app``) both answer with it."""
+    text = str(command.get("text", ""))
     rendered = deps.rendered(text)
-    ack(rendered.payload)
     answered(rendered.kind, command.get("team_id"), command.get("channel_id"), text if deps.log_text else None)
+    return rendered
 
 
 def on_whatif(deps: Dependencies, ack: Ack, action: dict[str, Any], body: dict[str, Any]) -> None:
