@@ -129,3 +129,28 @@ def test_a_shape_that_was_slow_is_answered(case: str) -> None:
 def test_pasted_text_is_cleaned_in_linear_time(text: str) -> None:
     """Slack's link brackets and code fences are removed without rescanning the rest of the text."""
     assert isinstance(clean(text), str)
+
+
+def test_libyaml_reads_under_the_counting_composer() -> None:
+    """Where PyYAML has libyaml, its C parser feeds the counting composer (the pure-Python reader is ~6× slower)."""
+    import yaml
+
+    from core.configs import reading
+
+    assert not yaml.__with_libyaml__ or reading._LOADER.__name__ == "_FastBoundedLoader"
+
+
+@GUARD
+@pytest.mark.parametrize("case", [name for name in REFUSED if name.startswith("yaml")])
+def test_the_pure_python_reader_refuses_the_same(case: str) -> None:
+    """Without libyaml the same composer counts: the same refusal for every YAML shape."""
+    from core.configs import reading
+
+    text, kind, detail = REFUSED[case]
+    loader = reading._BoundedLoader(text)
+    try:
+        with pytest.raises(CheckError) as caught:
+            loader.get_single_data()
+    finally:
+        loader.dispose()
+    assert (caught.value.kind, caught.value.ctx.get("detail")) == (kind, detail)

@@ -336,8 +336,8 @@ class _BoundedLoader(
         yaml.resolver.Resolver.__init__(self)
 
 
-#: libyaml's scanner and parser, when PyYAML was built with it (the stubs do not declare it).
-_CParser: Any = getattr(yaml, "CParser", None)
+#: libyaml's scanner and parser, when PyYAML was built with it (yaml.cyaml's, which the stubs do not declare).
+_CParser: Any = getattr(yaml.cyaml, "CParser", None) if yaml.__with_libyaml__ else None
 _LOADER: Any = _BoundedLoader
 
 if _CParser is not None:
