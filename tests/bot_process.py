@@ -89,6 +89,20 @@ class BotProcess:
             self._log.close()
         return self.output
 
+    def log_so_far(self) -> str:
+        """What the process printed until now (it keeps running)."""
+        descriptor = self._log.fileno()
+        return os.pread(descriptor, os.fstat(descriptor).st_size, 0).decode("utf-8", "replace")
+
+    @property
+    def pid(self) -> int:
+        return self._proc.pid
+
+    def rss(self) -> int:
+        """The process's resident memory in bytes (Linux: /proc)."""
+        status = Path(f"/proc/{self._proc.pid}/status").read_text()
+        return next(int(line.split()[1]) * 1024 for line in status.splitlines() if line.startswith("VmRSS:"))
+
     @property
     def returncode(self) -> int | None:
         return self._proc.returncode

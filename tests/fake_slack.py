@@ -176,6 +176,8 @@ class FakeSocketModeServer:
         self.acks: queue.Queue[dict[str, Any]] = queue.Queue()
         self.connections = 0
         self._hello = hello
+        #: New connections still to be cut right after their hello, while the client is making them current.
+        self.drop_after_hello = 0
         self._lock = threading.Lock()
         self._live: list[ServerConnection] = []
         self._retiring: list[ServerConnection] = []
@@ -247,6 +249,10 @@ class FakeSocketModeServer:
         if self._hello:
             hello = {"type": "hello", "num_connections": 1, "connection_info": {"app_id": "A0TEST"}}
             connection.send(json.dumps(hello))
+            if self.drop_after_hello > 0:
+                self.drop_after_hello -= 1
+                connection.socket.shutdown(socket.SHUT_RDWR)  # no close frame: a network that fails
+                return
             with self._lock:
                 retired, self._retiring = self._retiring, []
                 self._live.append(connection)

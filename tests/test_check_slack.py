@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import base64
 import json
+import zlib
 from typing import Any
 
 import pytest
@@ -149,6 +151,20 @@ def test_shortcut_answers_privately_and_shares_in_the_thread(bot: BotProcess, ap
     assert (name, confirmation["text"], confirmation["response_type"]) == ("share", "Im Thread geteilt.", "ephemeral")
 
 
+def test_shortcut_on_a_message_of_40000_characters(bot: BotProcess, api: FakeWebAPI) -> None:
+    """Slack's longest message (40.000 characters, here with its blocks too: a 300 KB body) is checked, not 413."""
+    text = LAUNCH + "\n" + "Notizen: " + "ö#" * ((40_000 - len(LAUNCH) - 10) // 2)
+    assert len(text) <= 40_000
+    payload = slack_payloads.message_shortcut(text, api.response_url("shortcut"))
+    payload["message"]["blocks"] = [
+        {"type": "rich_text", "elements": [{"type": "rich_text_section", "elements": [{"type": "text", "text": text}]}]}
+    ]
+    status, _ = interaction(bot, payload)
+    assert status == 200
+    _, answer = api.next_response()
+    assert "Megatron-LM: effektive Batch-Größe 256 Sequenzen" in all_text(answer)
+
+
 def test_shortcut_in_a_thread_shares_into_that_thread(bot: BotProcess, api: FakeWebAPI) -> None:
     """A message inside a thread: the answer goes to the thread's parent, not a new thread."""
     shortcut(bot, api, LAUNCH, thread_ts="1699999999.000100")
@@ -192,9 +208,47 @@ def test_share_when_the_bot_is_not_in_the_channel(bot: BotProcess, api: FakeWebA
     assert told["response_type"] == "ephemeral"
 
 
-def test_forged_share_value_posts_nothing(bot: BotProcess, api: FakeWebAPI) -> None:
-    """A signed click with a value the bot did not make is acknowledged and ignored."""
-    forged = {"action_id": "check_share", "text": {"type": "plain_text", "text": "x"}, "value": "z1:AAAA"}
+def packed(raw: bytes) -> str:
+    """``raw`` as a state looks: compressed and base64, the way ``pack`` writes it."""
+    return "z1:" + base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode()
+
+
+#: States the bot never made, each signed (any workspace member can send what Slack signs): issue 19.
+FORGED_STATES = {
+    "not base64": "z1:@@@@",
+    "not zlib": "z1:AAAA",
+    "not JSON": packed(b"kein JSON"),
+    "not an object": packed(b"[1, 2, 3]"),
+    "text of the wrong type": packed(b'{"text": 5}'),
+    "world of the wrong type": packed(b'{"text": "x", "world": "viele", "channel": "C1", "thread": "1.2"}'),
+    "world as true": packed(b'{"text": "x", "world": true, "channel": "C1", "thread": "1.2"}'),
+    "a key it never writes": packed(b'{"text": "x", "admin": true}'),
+    "nested 20.000 deep": packed(b'{"text": "x", "url": ' + b"[" * 20_000 + b"]" * 20_000 + b"}"),
+    "5.000 digits": packed(b'{"text": "x", "world": ' + b"7" * 5_000 + b"}"),
+    "a world of 4.000 digits": packed(b'{"text": "x", "world": ' + b"7" * 4_000 + b', "channel": "C1", "thread": "1"}'),
+    "inflating to 3 MB": packed(b'{"text": "' + b" " * 3_000_000 + b'"}'),
+}
+
+
+@pytest.mark.parametrize("case", FORGED_STATES)
+def test_a_forged_share_value_is_answered_as_expired(bot: BotProcess, api: FakeWebAPI, case: str) -> None:
+    """A signed click with a value the bot did not make: nothing posted, the clicker told it expired."""
+    forged = {"action_id": "check_share", "text": {"type": "plain_text", "text": "x"}, "value": FORGED_STATES[case]}
     status, _ = interaction(bot, slack_payloads.block_actions(forged, api.response_url("share"), "choices"))
     assert status == 200
+    name, told = api.next_response()
+    assert (name, told["response_type"]) == ("share", "ephemeral")
+    assert "abgelaufen oder beschädigt" in told["text"]
     assert not api.method_calls("chat.postMessage")
+
+
+@pytest.mark.parametrize("case", FORGED_STATES)
+def test_a_forged_world_form_is_answered_as_expired(bot: BotProcess, api: FakeWebAPI, case: str) -> None:
+    """A submitted world-size form whose private_metadata the bot did not make: the modal says it expired."""
+    command(bot, api, f"prüfe {AXOLOTL}")
+    view = {**opened_view(api), "private_metadata": FORGED_STATES[case]}
+    status, body = interaction(bot, slack_payloads.view_submission(view, {"nodes": "2", "per_node": "4"}))
+    assert status == 200
+    assert body["response_action"] == "update"
+    assert "abgelaufen oder beschädigt" in all_text(body["view"])
+    assert api.responses.empty()

@@ -6,6 +6,7 @@ How fast an answer is belongs in ``make bench``; here only correctness counts.
 from __future__ import annotations
 
 import contextlib
+import re
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 from bot.document import AnswerKind, Visibility
 from bot.rendering.answers import answer_command
 from bot.rendering.block_kit import message
-from bot.rendering.checks import check_reply
+from bot.rendering.checks import check_reply, problem_text
 from bot.texts import checks as check_texts
 from core.check_command import CheckRequest
 from core.configs import CheckError, Source, World, check_config
@@ -144,3 +145,46 @@ def test_any_pasted_config_gets_a_check_or_a_german_refusal(text: str, gpus: int
     assert "<" not in shown
     assert ">" not in shown
     assert reply.answer.kind in (AnswerKind.CHECK, AnswerKind.INPUT_ERROR)
+
+
+# --- hostile shapes against the readers (issue 19) --------------------------------------------------
+
+#: The shapes that once cost seconds, gigabytes or a crash, small enough to mangle many times; each a seed.
+HOSTILE_SEEDS = [
+    "n0 = u0\n" * 50 + "batch_size = 8\n",  # unknown names (source segments)
+    "\n" * 500 + "micro_batch_size: 2\n",  # blank lines before a key (format detection)
+    '{"a": ' + "[" * 80 + "]" * 80 + "}",  # nesting past the bound
+    "[training]\nx = " + "[" * 80 + "]" * 80 + "\n",
+    "batch_size = " + "1+" * 300 + "1\n",
+    "batch_size = " + "-" * 300 + "1\n",
+    "l0: &l0 [x, x]\n" + "".join(f"l{i}: &l{i} [*l{i - 1}, *l{i - 1}]\n" for i in range(1, 20)),  # alias doubling
+    "root: {a: &a 1, " + ", ".join(f"k{i}: *a" for i in range(55)) + "}\n",  # aliases in a flow mapping
+    "micro_batch_size: 0x" + "f" * 200 + "\n",
+    "micro_batch_size: 1" + ":59" * 100 + "\n",
+    "[training]\nlocal_batch_size = " + "1_" * 150 + "1\n",
+    "a = " + "9" * 99 + "\n" + "a = a + a\n" * 50 + "batch_size = a / 1\n",
+    "<http:" * 100 + "```\n" * 20,
+]
+HOSTILE_CASES = 1_000
+
+
+@st.composite
+def hostile_configs(draw: st.DrawFn) -> str:
+    """A seed repeated, cut, or spliced with noise at any place."""
+    text = draw(st.sampled_from(HOSTILE_SEEDS)) * draw(st.integers(1, 3))
+    start = draw(st.integers(0, len(text)))
+    end = draw(st.integers(start, min(len(text), start + 20)))
+    noise = draw(st.one_of(st.text(max_size=10), st.sampled_from(["*", "&", "{", "[", "]", "}", ":", "\n", "\x00"])))
+    return text[:start] + noise + text[end:]
+
+
+@settings(max_examples=HOSTILE_CASES, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
+@given(hostile_configs(), st.sampled_from(["eingefügt", "c.json", "c.yaml", "c.toml", "c.py"]))
+def test_hostile_shapes_get_a_check_or_a_german_refusal(text: str, name: str) -> None:
+    """Whatever the readers are given, only a CheckError leaves them, and its German text renders."""
+    try:
+        check_config([Source(name, text)], World(8, "gpus=8"))
+    except CheckError as error:
+        german = problem_text(error, slack=True)
+        assert german
+        assert not re.search(r"\{[a-z_]+\}", german), german  # every placeholder filled

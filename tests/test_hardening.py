@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
+import signal
 import socket
 import threading
 import time
@@ -13,6 +15,8 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
+
+from bot.texts import checks as check_texts
 
 import slack_payloads
 from bot_process import BotProcess, clean_env, free_port, get, start_http_bot
@@ -236,6 +240,41 @@ def test_twenty_disconnects_in_a_row(
     assert max(gaps) < 3
 
 
+def test_twenty_connections_dropped_while_being_replaced(
+    socket_bot: BotProcess, socket_mode_server: FakeSocketModeServer
+) -> None:
+    """The current connection drops, and each of the next 20 drops right after its hello, while the client is still
+    making it current: a new connection follows every time, the bot ends up connected and answers."""
+    before = socket_mode_server.connections
+    socket_mode_server.drop_after_hello = 20
+    socket_mode_server.drop()
+    wait_for(lambda: socket_mode_server.connections >= before + 21, "reconnected 21 times", timeout=60)
+    wait_for(lambda: get(socket_bot.base + "/readyz")[0] == 200, "ready again", timeout=30)
+    ack = socket_mode_server.wait_for_ack(socket_mode_server.send_slash_command(COMMAND_TEXT), timeout=15)
+    assert "2.048" in all_text(ack["payload"])
+    assert get(socket_bot.base + "/healthz")[0] == 200
+
+
+def test_healthz_fails_when_unable_to_reconnect(web_api: FakeWebAPI, tmp_path: Path) -> None:
+    """No hello for EFFBATCH_RECONNECT_SECONDS (2 here, 60 by default): /healthz 503, so Kubernetes restarts it."""
+    with FakeSocketModeServer(hello=False) as silent:
+        web_api.socket_mode_url = silent.url
+        env = clean_env(
+            SLACK_BOT_TOKEN=BOT_TOKEN,
+            SLACK_APP_TOKEN=APP_TOKEN,
+            SLACK_API_URL=web_api.url,
+            EFFBATCH_RECONNECT_SECONDS="2",
+        )
+        process = BotProcess(env=env, cwd=tmp_path, port=free_port())
+        try:
+            process.wait_healthy()
+            wait_for(lambda: get(process.base + "/healthz")[0] == 503, "unhealthy", timeout=30)
+            assert get(process.base + "/readyz")[0] == 503
+        finally:
+            output = process.stop()
+    assert process.returncode == 0, output
+
+
 def test_readyz_waits_for_hello(web_api: FakeWebAPI, tmp_path: Path) -> None:
     """A server that accepts the WebSocket but never says hello leaves /readyz at 503 (and /healthz at 200)."""
     with FakeSocketModeServer(hello=False) as silent:
@@ -348,3 +387,123 @@ def test_no_metrics_directory_is_left_behind(tmp_path: Path) -> None:
         signed_command(bot.port)
         bot.stop()
     assert list(scratch.glob("effbatch-metrics-*")) == []
+
+
+# --- 6. hostile configs: a check never takes the worker with it -------------------------------------
+
+#: Pasted configs that took a worker minutes or gigabytes (issue 19's measurements), each a few hundred bytes
+#: to 60 KB: a shell variable doubled 40 times (4 GB), an array doubled 30 times (1 GB, 60 s), a Megatron
+#: ramp-up to a global batch of 10¹² (4 GB), 20.000 blank lines before a key (format detection), a Python
+#: config of unknown names (quadratic source segments).
+HOSTILE_CHECKS = {
+    "variable doubled": "A=x\n"
+    + 'A="$A$A"\n' * 40
+    + "torchrun --nproc-per-node 8 pretrain_gpt.py --micro-batch-size $A\n",
+    "array doubled": "A=(x)\n"
+    + 'A=("${A[@]}" "${A[@]}")\n' * 30
+    + "torchrun --nproc-per-node 8 pretrain_gpt.py --micro-batch-size 1 --global-batch-size 64\n",
+    "ramp-up to 10^12": "torchrun --nproc-per-node 8 pretrain_gpt.py --micro-batch-size 1 "
+    "--global-batch-size 1000000000000 --rampup-batch-size 1 1 1000000000000\n",
+    "blank lines": "\n" * 20_000 + "micro_batch_size: 1\n",
+    "unknown names": "\n".join(f"n{i} = u{i}" for i in range(1500)) + "\nbatch_size = 8\n",
+}
+
+
+def test_hostile_checks_leave_plain_commands_and_health_alone(tmp_path: Path) -> None:
+    """One worker, 8 hostile checks at once (each shape of HOSTILE_CHECKS, round robin): every plain command
+    sent meanwhile is answered, /healthz too; each check gets a German answer (stopped, or refused); the
+    worker's memory stays within +100 MB; SIGTERM still drains and exits 0."""
+    with FakeWebAPI() as api:
+        bot = start_http_bot(api.url, tmp_path, WEB_CONCURRENCY="1", EFFBATCH_DRAIN_SECONDS="0")
+        signed_command(bot.port)
+        before = bot.rss()
+        texts = [*HOSTILE_CHECKS.values()] * 2
+        answers: list[tuple[int, bytes, float]] = []
+        checks = [
+            threading.Thread(target=lambda t=text: answers.append(signed_command(bot.port, f"prüfe {t}")))
+            for text in texts[:8]
+        ]
+        for thread in checks:
+            thread.start()
+        plain: list[tuple[int, bytes, float]] = []
+        while any(thread.is_alive() for thread in checks) and len(plain) < 200:
+            plain.append(signed_command(bot.port))
+            assert get(bot.base + "/healthz") == (200, "ok\n")
+        for thread in checks:
+            thread.join(timeout=60)
+        grown = bot.rss() - before
+        output = bot.stop()
+    assert plain, "no plain command was sent while the checks ran"
+    assert all(status == 200 and "2.048" in body.decode() for status, body, _ in plain)
+    assert len(answers) == 8
+    for status, body, _ in answers:
+        assert status == 200
+        text = all_text(json.loads(body))
+        assert check_texts.ABORTED_TITLE in text or check_texts.PROBLEM_TITLE in text, text[:300]
+    assert grown < 100 * 1024 * 1024, f"the worker grew by {grown / 2**20:.0f} MiB"
+    assert bot.returncode == 0, output
+
+
+# --- 7. the supervisor of several workers -------------------------------------------------------------
+
+
+def workers_of(bot: BotProcess) -> list[int]:
+    """The worker processes forked by ``bot`` (its children running the same program, not check processes)."""
+    children = Path(f"/proc/{bot.pid}/task/{bot.pid}/children").read_text().split()
+    return [int(pid) for pid in children if "-c" not in Path(f"/proc/{pid}/cmdline").read_text().split("\0")]
+
+
+def listening_inode(port: int) -> str:
+    """The inode of the socket listening on ``port`` (from /proc/net/tcp)."""
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if fields[1].endswith(f":{port:04X}") and fields[3] == "0A":  # 0A: LISTEN
+            return fields[9]
+    msg = f"nothing listens on {port}"
+    raise AssertionError(msg)
+
+
+def holds_socket(pid: int, inode: str) -> bool:
+    fds = Path(f"/proc/{pid}/fd")
+    return any(fd.readlink() == Path(f"socket:[{inode}]") for fd in fds.iterdir() if fd.is_symlink())
+
+
+def test_a_dead_worker_is_logged_and_replaced(tmp_path: Path) -> None:
+    """SIGKILL to one of two workers: the parent says so (pid, signal) and starts another, which answers."""
+    with FakeWebAPI() as api:
+        bot = start_http_bot(api.url, tmp_path, WEB_CONCURRENCY="2", EFFBATCH_DRAIN_SECONDS="0")
+        first = workers_of(bot)
+        os.kill(first[0], signal.SIGKILL)
+        wait_for(lambda: len(set(workers_of(bot)) - set(first)) == 1, "a new worker")
+        for _ in range(4):
+            assert signed_command(bot.port)[0] == 200
+        output = bot.stop()
+    assert f"worker exited, starting another detail=pid {first[0]}, signal SIGKILL" in output
+
+
+def test_no_worker_is_started_once_sigterm_came(tmp_path: Path) -> None:
+    """A worker dies, and SIGTERM comes within the second before its replacement: none is started, the parent
+    exits by itself (before, the late worker never heard of SIGTERM and the parent waited for it forever)."""
+    with FakeWebAPI() as api:
+        bot = start_http_bot(api.url, tmp_path, WEB_CONCURRENCY="2", EFFBATCH_DRAIN_SECONDS="0")
+        first = workers_of(bot)
+        os.kill(first[0], signal.SIGKILL)
+        wait_for(lambda: "worker exited" in bot.log_so_far(), "the death noticed")
+        output = bot.stop()
+    assert bot.returncode is not None, output
+    assert bot.returncode >= 0, output  # it ended by itself, not killed after 30 s
+    assert output.count("Started server process") == 2, output
+
+
+def test_the_parent_closes_its_listening_socket_on_sigterm(tmp_path: Path) -> None:
+    """While the workers drain, the parent no longer holds the listening socket: once they close theirs,
+    new connections are refused instead of waiting in a backlog nobody reads."""
+    with FakeWebAPI() as api:
+        bot = start_http_bot(api.url, tmp_path, WEB_CONCURRENCY="2", EFFBATCH_DRAIN_SECONDS="3")
+        inode = listening_inode(bot.port)
+        assert holds_socket(bot.pid, inode)
+        os.kill(bot.pid, signal.SIGTERM)
+        wait_for(lambda: not holds_socket(bot.pid, inode), "the parent's copy closed", timeout=2.5)
+        assert signed_command(bot.port)[0] == 200  # the workers still answer while they drain
+        output = bot.stop()
+    assert bot.returncode == 0, output

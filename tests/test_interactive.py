@@ -262,3 +262,29 @@ def test_adjust_keeps_values_the_form_has_no_field_for(bot: BotProcess, api: Fak
     interaction(bot, slack_payloads.view_submission(opened_view(api), {"accumulation": "8"}))
     _, replaced = api.next_response()
     assert "`Schritte = ⌈Budget / T⌉ = ⌈2.000.000.000.000 / 16.777.216⌉ = 119.210`" in all_text(replaced)
+
+
+#: private_metadata the form never carries, each signed (any workspace member can send what Slack signs): issue 19.
+FORGED_METADATA = {
+    "not JSON": "kein JSON",
+    "a list": "[1, 2]",
+    "response_url a number": '{"response_url": 5, "replace": false, "extra": {}}',
+    "replace a string": '{"response_url": null, "replace": "ja", "extra": {}}',
+    "extra a list": '{"response_url": null, "replace": false, "extra": []}',
+    "extra with a field of the form": '{"response_url": null, "replace": false, "extra": {"micro_batch": 5}}',
+    "extra of the wrong type": '{"response_url": null, "replace": false, "extra": {"cp": "viele"}}',
+    "nested 20.000 deep": '{"extra": ' + "[" * 20_000 + "]" * 20_000 + "}",
+    "5.000 digits": '{"response_url": null, "replace": false, "extra": {"cp": ' + "7" * 5_000 + "}}",
+}
+
+
+@pytest.mark.parametrize("case", FORGED_METADATA)
+def test_a_forged_form_is_answered_as_expired(bot: BotProcess, api: FakeWebAPI, case: str) -> None:
+    """A submitted form whose private_metadata the bot did not write: the modal says so, nothing is posted."""
+    command(bot, api, "")
+    view = {**opened_view(api), "private_metadata": FORGED_METADATA[case]}
+    status, body = interaction(bot, slack_payloads.view_submission(view))
+    assert status == 200
+    assert body["response_action"] == "update"
+    assert "abgelaufen oder beschädigt" in all_text(body["view"])
+    assert api.responses.empty()

@@ -121,3 +121,32 @@ def test_sigterm_finishes_in_flight_requests(tmp_path: Path) -> None:
     assert [r for r in results if not isinstance(r, tuple) or r[0] != 200] == []
     assert len(results) == len(threads)
     assert bot.returncode == 0, output
+
+
+#: Typed text that would start lines of its own in a plain log: each kind of line break and a terminal escape.
+FORGING = {
+    "newline": "8 64\n2026-12-03 12:00:00,000 INFO effbatch answered kind=forged",
+    "carriage return": "8 64\r2026-12-03 12:00:00,000 INFO effbatch answered kind=forged",
+    "line separator": "8 64\u20282026-12-03 12:00:00,000 INFO effbatch answered kind=forged",
+    "next line (C1)": "8 64\x852026-12-03 12:00:00,000 INFO effbatch answered kind=forged",
+    "terminal escape": "8 64\x1b[2K\x1b[1G2026-12-03 12:00:00,000 INFO effbatch answered kind=forged",
+}
+
+
+def test_plain_logs_keep_typed_text_on_its_line(tmp_path: Path) -> None:
+    """LOG_FORMAT=plain with command text logged: each forging text stays inside its own line, escaped."""
+    with FakeWebAPI() as api:
+        bot = start_http_bot(api.url, tmp_path, EFFBATCH_LOG_COMMAND_TEXT="true", LOG_FORMAT="plain")
+        for text in FORGING.values():
+            body = urlencode(slack_payloads.command(text, api.response_url()))
+            request = urllib.request.Request(
+                bot.base + "/slack/events", data=body.encode(), headers=signed_headers(SIGNING_SECRET, body)
+            )
+            urllib.request.urlopen(request, timeout=10).read()
+        output = bot.stop()
+    lines = output.splitlines()  # splits at \r, \x85 and \u2028 too
+    assert all("text=8 64" in line for line in lines if "kind=forged" in line)
+    assert not [line for line in lines if line.startswith("2026-12-03 12:00:00")]
+    assert "\\n2026-12-03" in output
+    assert "\\x1b[2K" in output
+    assert "\x1b" not in output

@@ -90,12 +90,63 @@ def test_signed_ssl_check_is_acknowledged_without_running_anything(bot: BotProce
     assert answers_so_far(bot) == before
 
 
+def test_url_verification_gets_its_challenge_back_only_when_signed(bot: BotProcess) -> None:
+    """Slack's Events API handshake: answered by the guard (Bolt's own middleware is off), after the signature."""
+    body = json.dumps(
+        {
+            "token": "legacy",
+            "challenge": "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P",
+            "type": "url_verification",
+        }
+    )
+    raw, headers = signed(body, "application/json")
+    status, answer = post(bot, raw, headers)
+    assert (status, json.loads(answer)) == (200, {"challenge": "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P"})
+    assert post(bot, raw, {"Content-Type": "application/json"})[0] == 401
+    assert post(bot, raw, {**headers, "X-Slack-Signature": "v0=" + "0" * 64})[0] == 401
+
+
+def test_a_forged_command_is_refused_before_any_answer(bot: BotProcess) -> None:
+    """Bolt no longer verifies a second time: the guard alone stands, for the fast path of plain commands too."""
+    before = answers_so_far(bot)
+    forged = {**signed_headers("not-the-secret", COMMAND), "Content-Type": FORM}
+    assert post(bot, COMMAND.encode(), forged)[0] == 401
+    stale = signed_at(-301)
+    assert post(bot, COMMAND.encode(), {**stale, "Content-Type": FORM})[0] == 401
+    assert answers_so_far(bot) == before
+    assert post(bot, COMMAND.encode(), {**signed_at(0), "Content-Type": FORM})[0] == 200
+
+
 @pytest.mark.parametrize("chunked", [False, True], ids=["content-length", "chunked"])
 def test_oversized_bodies_get_413(bot: BotProcess, chunked: bool) -> None:
     """A body over 64 KiB is refused with 413, whether its length is declared or streamed."""
     text = "8 64 4 " + "9" * (70 * 1024)
     body = urlencode(slack_payloads.command(text, "https://hooks.slack.com/commands/1"))
     status, _ = post(bot, body.encode(), signed_headers(SIGNING_SECRET, body), chunked=chunked)
+    assert status == 413
+    assert get(bot.base + "/healthz")[0] == 200
+
+
+@pytest.mark.parametrize("chunked", [False, True], ids=["content-length", "chunked"])
+def test_interactive_payloads_over_1_mib_get_413(bot: BotProcess, chunked: bool) -> None:
+    """The larger cap is for interactive payloads (a 40.000-character message and its blocks), and it is a cap."""
+    payload = slack_payloads.message_shortcut("ö" * 200_000, "https://hooks.slack.com/actions/1")
+    body = slack_payloads.form_body(payload)
+    assert len(body) > 1024 * 1024
+    headers = signed_headers(SIGNING_SECRET, body)
+    if chunked:
+        try:
+            status, _ = post(bot, body.encode(), headers, chunked=True)
+        except (ConnectionResetError, BrokenPipeError):  # refused and closed while the rest was still on its way
+            status = 413
+    else:  # refused on the declared length: the server answers before the body is in (a full send would break)
+        connection = http.client.HTTPConnection("127.0.0.1", bot.port, timeout=10)
+        connection.putrequest("POST", "/slack/events")
+        for name, value in {**headers, "Content-Length": str(len(body))}.items():
+            connection.putheader(name, value)
+        connection.endheaders(body[:1000].encode())
+        status = connection.getresponse().status
+        connection.close()
     assert status == 413
     assert get(bot.base + "/healthz")[0] == 200
 

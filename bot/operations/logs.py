@@ -29,16 +29,34 @@ def mask(line: str) -> str:
     return line
 
 
-class PlainFormatter(logging.Formatter):
-    """'2026-12-02 13:00:00,000 INFO effbatch answered kind=calculation team=T1 channel=C1'."""
+#: Control characters (C0, DEL, C1) and Unicode's line and paragraph separators: a line break in a plain log line
+#: would let typed text forge a line of its own.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
-    def __init__(self) -> None:
-        super().__init__("%(asctime)s %(levelname)s %(name)s %(message)s")
+
+def escaped(text: str) -> str:
+    """``text`` on one line: newlines and every control character written as escapes (\\n, \\x1b, \\u2028)."""
+    if text.isprintable():  # C, and the usual case: no control character, nothing to replace
+        return text
+    return _CONTROL.sub(lambda m: _NAMED.get(m.group(), m.group().encode("unicode_escape").decode()), text)
+
+
+class PlainFormatter(logging.Formatter):
+    """'2026-12-02 13:00:00,000 INFO effbatch answered kind=calculation team=T1 channel=C1'.
+
+    One record, one line: the message and every field escaped; a traceback follows on lines indented by two
+    spaces, so that nothing in it can start a line of its own."""
 
     def format(self, record: logging.LogRecord) -> str:
-        fields = " ".join(f"{name}={getattr(record, name)}" for name in FIELDS if hasattr(record, name))
-        line = super().format(record)
-        return mask(f"{line} {fields}" if fields else line)
+        head = f"{self.formatTime(record)} {record.levelname} {escaped(record.name)} {escaped(record.getMessage())}"
+        fields = " ".join(f"{name}={escaped(str(getattr(record, name)))}" for name in FIELDS if hasattr(record, name))
+        line = f"{head} {fields}" if fields else head
+        details = [self.formatException(record.exc_info)] if record.exc_info else []
+        details += [self.formatStack(record.stack_info)] if record.stack_info else []
+        for detail in details:
+            line += "".join(f"\n  {escaped(part)}" for part in detail.splitlines())
+        return mask(line)
 
 
 class JsonFormatter(logging.Formatter):
@@ -67,6 +85,8 @@ def configure_logging(level: str, log_format: Literal["plain", "json"], payloads
     Unless ``payloads`` is set, the Slack libraries log at INFO at most even under DEBUG:
     their debug lines contain message bodies, and command text stays out of logs by default.
     """
+    # Neither format shows thread or process names: not looking them up saves a few µs on every line.
+    logging.logThreads = logging.logProcesses = logging.logMultiprocessing = False
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter() if log_format == "json" else PlainFormatter())
     root = logging.getLogger()

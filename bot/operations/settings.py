@@ -57,6 +57,12 @@ class Settings(BaseSettings):
     effbatch_answer_cache: int = Field(default=1024, ge=0, le=4096)
     #: HTTP mode: seconds after SIGTERM with /readyz at 503 while every request is still answered.
     effbatch_drain_seconds: float = Field(default=5, ge=0, le=60)
+    #: Config checks: processes per bot process, seconds and MiB of address space each check may take.
+    effbatch_check_processes: int = Field(default=2, ge=1, le=16)
+    effbatch_check_seconds: float = Field(default=2, gt=0, le=2.5)
+    effbatch_check_memory_mb: int = Field(default=512, ge=128, le=4096)
+    #: Socket Mode: seconds without a connection to Slack after which /healthz fails (Kubernetes restarts the pod).
+    effbatch_reconnect_seconds: float = Field(default=60, gt=0, le=3600)
 
     @field_validator("slack_bot_token")
     @classmethod

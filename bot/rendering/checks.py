@@ -6,8 +6,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from bot.check_runner import CheckAborted, CheckRunner
 from bot.document import Answer, AnswerKind, Bullet, Choice, Document, Field, Fields, Formula, Note, Section, Visibility
-from bot.rendering.formatting import byte_size, number, quote, rounded
+from bot.rendering.formatting import byte_size, decimal, number, quote, rounded
 from bot.texts import checks as texts
 from core.check_command import CheckRequest, sources_of
 from core.configs import (
@@ -87,6 +88,21 @@ def problem_answer(error: CheckError, slack: bool = False) -> Answer:
         summary=f"{texts.PROBLEM_TITLE}: {text}",
         visibility=Visibility.EPHEMERAL,
         parts=(Section(lines=(text,)), Note(texts.CHECK_USAGE)),
+    )
+    return Answer(AnswerKind.INPUT_ERROR, document)
+
+
+def aborted_answer(stopped: CheckAborted) -> Answer:
+    """A check stopped for its deadline, its memory or a full pool: what happened and what to do instead."""
+    text = texts.ABORTED[stopped.reason].format(
+        seconds=decimal(stopped.seconds),
+        memory=byte_size(stopped.memory),
+    )
+    document = Document(
+        title=texts.ABORTED_TITLE,
+        summary=f"{texts.ABORTED_TITLE}: {text}",
+        visibility=Visibility.EPHEMERAL,
+        parts=(Section(lines=(text,)), Note(texts.ABORTED_HINT)),
     )
     return Answer(AnswerKind.INPUT_ERROR, document)
 
@@ -284,14 +300,20 @@ def pasted_sources(text: str) -> list[Source]:
 
 
 def check_reply(
-    request: CheckRequest, visibility: Visibility, share: Callable[[str], str | None] | None = None
+    request: CheckRequest,
+    visibility: Visibility,
+    share: Callable[[str], str | None] | None = None,
+    runner: CheckRunner = check_config,
 ) -> CheckReply:
-    """The answer to a check request; ``share`` turns the config text into a share button's value (Slack)."""
+    """The answer to a check request, checked by ``runner`` (in a check process in the bot); ``share`` turns the
+    config text into a share button's value (Slack)."""
     shown = Visibility.EPHEMERAL if request.private else visibility
     if not request.text.strip():
         return CheckReply(problem_answer(CheckError(ProblemKind.EMPTY, name=""), slack=True))
     try:
-        check = check_config(pasted_sources(request.text), request.world)
+        check = runner(pasted_sources(request.text), request.world)
+    except CheckAborted as stopped:
+        return CheckReply(aborted_answer(stopped))
     except CheckError as error:
         answer = problem_answer(error, slack=True)
         framework = error.ctx.get("framework")

@@ -10,6 +10,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from pydantic import ValidationError
 from slack_sdk.models.blocks import (
     ActionsBlock,
     Block,
@@ -127,10 +128,39 @@ class FormError(Exception):
         super().__init__(errors)
 
 
+class FormDamagedError(Exception):
+    """A submitted form whose private_metadata is not what ``form_view`` wrote (old, or forged)."""
+
+
+def damaged_view(text: str = texts.FORM_DAMAGED) -> View:
+    """The modal's answer when its hidden state cannot be read: what happened and how to start again."""
+    blocks: list[Block] = [block_kit.section(f":warning: {text}")]
+    return View(
+        type="modal", callback_id=RESULT_CALLBACK, title=texts.FORM_TITLE, close=texts.RESULT_CLOSE, blocks=blocks
+    )
+
+
+def form_metadata(text: object) -> dict[str, Any]:
+    """``form_view``'s private_metadata, checked field by field; ``FormDamagedError`` for anything else."""
+    try:
+        metadata = json.loads(text if isinstance(text, str) and text else "{}")
+    except (ValueError, RecursionError):  # not JSON, 5.000-digit numbers, 20.000-deep nesting
+        raise FormDamagedError from None
+    if not isinstance(metadata, dict):
+        raise FormDamagedError
+    url, replace, extra = metadata.get("response_url"), metadata.get("replace", False), metadata.get("extra", {})
+    if not (url is None or isinstance(url, str)) or not isinstance(replace, bool) or not isinstance(extra, dict):
+        raise FormDamagedError
+    if not set(extra) <= _NOT_IN_FORM:
+        raise FormDamagedError
+    return {"response_url": url, "replace": replace, "extra": extra}
+
+
 def read_form(view: Mapping[str, Any]) -> tuple[Plan, Visibility | None, dict[str, Any]]:
-    """The computed plan, the chosen visibility and the metadata of a submitted form; ``FormError`` if bad."""
+    """The computed plan, the chosen visibility and the metadata of a submitted form; ``FormError`` if bad,
+    ``FormDamagedError`` if its metadata is not ours."""
     state = view.get("state", {}).get("values", {})
-    metadata = json.loads(view.get("private_metadata") or "{}")
+    metadata = form_metadata(view.get("private_metadata"))
     fields = {}
     for argument in FORM_FIELDS:
         value = state.get(argument.value, {}).get(VALUE_ACTION, {}).get("value")
@@ -139,9 +169,11 @@ def read_form(view: Mapping[str, Any]) -> tuple[Plan, Visibility | None, dict[st
     try:
         typed = parse_fields(fields)
         # The extra values were validated when the answer was made; they come back from our own view.
-        result = plan(PlanRequest.model_validate(typed.model_dump() | metadata.get("extra", {})))
+        result = plan(PlanRequest.model_validate(typed.model_dump() | metadata["extra"]))
     except InputError as error:
         raise FormError(_errors_by_block(error)) from None
+    except ValidationError:  # extra values no answer carried: the metadata is not ours
+        raise FormDamagedError from None
     choice = state.get(VISIBILITY_BLOCK, {}).get(VISIBILITY_ACTION, {}).get("selected_option")
     visibility = Visibility(choice["value"]) if choice else None
     return result, visibility, metadata

@@ -17,7 +17,7 @@ from slack_sdk.signature import SignatureVerifier
 
 from bot.operations.logs import configure_logging
 from bot.operations.settings import Mode, load_settings
-from bot.serving.request_guard import check, unprocessable
+from bot.serving.request_guard import check, handshake_answer, unprocessable
 from bot.slack.app import create_app
 
 
@@ -41,6 +41,9 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     refusal = check(headers, raw, verifier)
     if refusal is not None:
         return refusal.lambda_response()
+    if (handshake := handshake_answer(headers, raw)) is not None:  # ssl_check, url_verification: Bolt's are off
+        status, answer, (_, content_type) = handshake
+        return {"statusCode": status, "headers": {"Content-Type": content_type.decode()}, "body": answer.decode()}
     try:
         response: dict[str, Any] = bolt.handle(event, context)
     except Exception:

@@ -3,30 +3,52 @@
 The event loop reads and writes: a body is read here, bounded in size and time, and checked
 by the request guard; only a signed, well-formed request goes to Bolt. A slash command with
 text is pure computation (text capped, parsing linear: well under a millisecond) and is
-answered on the loop; whatever may wait on Slack's Web API (the form, button clicks,
-submissions, events) runs on a bounded thread pool. An idle or slow client therefore holds a
+answered on the loop; a config check (``/effbatch prüfe …``) waits on a check process
+(``bot.check_runner``) on threads of its own; whatever may wait on Slack's Web API (the
+form, button clicks, submissions, events) runs on a bounded thread pool. An idle or slow client therefore holds a
 socket, never a thread.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
+import time
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from concurrent.futures import ThreadPoolExecutor
+from enum import Enum
 from typing import Any
-from urllib.parse import parse_qs
+from urllib.parse import unquote_plus
 
 from slack_bolt import App, BoltRequest, BoltResponse
 from slack_sdk.signature import SignatureVerifier
 
-from bot.operations.metrics import exposition
-from bot.serving.request_guard import MALFORMED, MAX_BODY, TIMED_OUT, TOO_LARGE, Refusal, check, unprocessable
+from bot.check_runner import CheckPool
+from bot.operations.metrics import LATENCY, exposition
+from bot.serving.request_guard import (
+    INTERACTIVE_PREFIX,
+    MALFORMED,
+    MAX_BODY,
+    MAX_INTERACTIVE_BODY,
+    TIMED_OUT,
+    TOO_LARGE,
+    Refusal,
+    body_cap,
+    check,
+    handshake_answer,
+    unprocessable,
+)
+from bot.slack.app import PlainCommand
+from bot.slack.listeners import on_error
+from core.check_command import is_check
 
 EVENTS_PATH = "/slack/events"
 #: Seconds a request body may take to arrive; Slack sends a few KiB at once and waits 3 s for the answer.
 BODY_TIMEOUT = 5.0
 #: Threads per process running Bolt: each may wait up to 2 s on a Web API call (views.open).
 DISPATCH_THREADS = 8
+#: Threads per process waiting on config checks (the check processes bound the work; these only wait).
+CHECK_THREADS = 8
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -34,26 +56,43 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 _TEXT = (b"content-type", b"text/plain; charset=utf-8")
 _JSON = (b"content-type", b"application/json")
+_JSON_UTF8 = (b"content-type", b"application/json;charset=utf-8")  # as Bolt sends its acknowledgements
 
 
 class SlackHTTP:
-    """``/healthz`` (alive), ``/readyz`` (``ready()``), ``/metrics`` and, with an app, ``POST /slack/events``."""
+    """``/healthz`` (``alive()``), ``/readyz`` (``ready()``), ``/metrics`` and, with an app, ``POST /slack/events``."""
 
-    def __init__(self, app: App | None, signing_secret: str = "", ready: Callable[[], bool] = lambda: True) -> None:
+    def __init__(
+        self,
+        app: App | None,
+        signing_secret: str = "",
+        ready: Callable[[], bool] = lambda: True,
+        checks: CheckPool | None = None,
+        alive: Callable[[], bool] = lambda: True,
+        commands: PlainCommand | None = None,
+    ) -> None:
+        """``commands`` answers plain ``/effbatch <text>`` without Bolt's dispatch (``create_bot``)."""
         self._app = app
+        self._alive = alive
+        self._commands = commands
         self._verifier = SignatureVerifier(signing_secret) if app is not None else None
         self._ready = ready
+        self._checks = checks
         self._pool = ThreadPoolExecutor(max_workers=DISPATCH_THREADS, thread_name_prefix="bolt")
+        # Config checks wait on their check process (up to its deadline): threads of their own, so that a burst of
+        # them cannot hold up button clicks and forms.
+        self._check_pool = ThreadPoolExecutor(max_workers=CHECK_THREADS, thread_name_prefix="check")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
-            await _lifespan(receive, send)
+            await _lifespan(receive, send, self._checks)
             return
         if scope["type"] != "http":
             return
         path, method = scope["path"], scope["method"]
         if method in ("GET", "HEAD") and path == "/healthz":
-            await _respond(send, 200, b"ok\n", _TEXT)
+            alive = self._alive()
+            await _respond(send, 200 if alive else 503, b"ok\n" if alive else b"unable to reconnect\n", _TEXT)
         elif method in ("GET", "HEAD") and path == "/readyz":
             ready = self._ready()
             await _respond(send, 200 if ready else 503, b"ready\n" if ready else b"not ready\n", _TEXT)
@@ -74,10 +113,18 @@ class SlackHTTP:
         if (refusal := check(headers, body, verifier)) is not None:
             await _refuse(send, refusal)
             return
-        if _computes_only(body):
+        if (handshake := handshake_answer(headers, body)) is not None:
+            await _respond(send, *handshake)
+            return
+        route = _route(body)
+        if route is _Route.LOOP and self._commands is not None:
+            await _respond(send, 200, self._plain_command(body, self._commands), _JSON_UTF8)
+            return
+        if route is _Route.LOOP:
             response = self._dispatch(body, headers)  # a few hundred µs of CPU: a thread hop would cost more
         else:
-            response = await asyncio.get_running_loop().run_in_executor(self._pool, self._dispatch, body, headers)
+            threads = self._check_pool if route is _Route.CHECK else self._pool
+            response = await asyncio.get_running_loop().run_in_executor(threads, self._dispatch, body, headers)
         if isinstance(response, Refusal):
             await _refuse(send, response)
             return
@@ -89,6 +136,22 @@ class SlackHTTP:
         ]
         await _respond(send, response.status, response.body.encode(), *answer)
 
+    @staticmethod
+    def _plain_command(body: bytes, commands: PlainCommand) -> bytes:
+        """``/effbatch <text>`` answered directly: the guard has verified it, nothing of Bolt's is needed (on the
+        loop: tens of µs). Only the fields the answer uses are read, the first of each as Bolt reads them."""
+        started = time.perf_counter()
+        fields: dict[str, str] = {}
+        for name, value in _ANSWER_FIELDS.findall(body):
+            fields.setdefault(name.decode(), unquote_plus(value.decode("utf-8")))
+        try:
+            return commands(fields).json
+        except Exception as error:  # as in Bolt: logged with its traceback, the user told in German
+            told = on_error(error, BoltResponse(status=200, body=""))
+            return (told.body if told is not None else "").encode()
+        finally:
+            LATENCY.labels("slash_command").observe(time.perf_counter() - started)
+
     def _dispatch(self, body: bytes, headers: Mapping[str, str]) -> BoltResponse | Refusal:
         """Bolt, on a pool thread; a signed payload Bolt's own parsing cannot take is a 400, not a 500."""
         assert self._app is not None  # only called for /slack/events, which needs an app
@@ -98,18 +161,37 @@ class SlackHTTP:
             return unprocessable()
 
 
-def _computes_only(body: bytes) -> bool:
-    """A slash command with text: answered from the text alone, no Web API call. Everything else (the form,
-    button clicks, submissions, events) may wait on Slack and runs on the pool."""
-    fields = parse_qs(body.decode("utf-8"))
-    return "command" in fields and bool(fields.get("text", [""])[0].strip())
+class _Route(Enum):
+    LOOP = "loop"  # a slash command with text: answered from the text alone, on the loop
+    CHECK = "check"  # /effbatch prüfe …: waits on a check process (and maybe views.open)
+    POOL = "pool"  # the form, button clicks, submissions, events: may wait on Slack's Web API
+
+
+#: A slash command's fields, found in the raw form without parsing all of it (Bolt parses it once more anyway).
+_COMMAND_FIELD = re.compile(rb"(?:^|&)command=")
+_TEXT_FIELD = re.compile(rb"(?:^|&)text=([^&]*)")
+_ANSWER_FIELDS = re.compile(rb"(?:^|&)(text|team_id|channel_id)=([^&]*)")
+
+
+def _route(body: bytes) -> _Route:
+    """Where a request is handled: only plain commands on the loop, never a config check."""
+    text = _TEXT_FIELD.search(body) if _COMMAND_FIELD.search(body) else None
+    if text is None:
+        return _Route.POOL
+    words = unquote_plus(text.group(1).decode("utf-8"))
+    if not words.strip():
+        return _Route.POOL
+    return _Route.CHECK if is_check(words) else _Route.LOOP
 
 
 async def _read_body(headers: Mapping[str, str], receive: Receive) -> bytes | Refusal:
-    """The body, or the refusal as soon as it is known to be too large (a declared length first) or too slow."""
+    """The body, or the refusal as soon as it is known to be too large (a declared length first) or too slow.
+
+    The first chunk says whether it is an interactive payload, which may be larger (``body_cap``)."""
     declared = headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY:
+    if declared.isdigit() and int(declared) > MAX_INTERACTIVE_BODY:
         return TOO_LARGE
+    cap = MAX_BODY
     chunks: list[bytes] = []
     size = 0
     try:
@@ -119,8 +201,11 @@ async def _read_body(headers: Mapping[str, str], receive: Receive) -> bytes | Re
                 if message["type"] != "http.request":
                     return MALFORMED  # the client went away
                 chunk = message.get("body", b"")
+                if size < len(INTERACTIVE_PREFIX):  # until its first bytes are in, it may be interactive
+                    head = (b"".join(chunks) + chunk)[: len(INTERACTIVE_PREFIX)]
+                    cap = MAX_INTERACTIVE_BODY if INTERACTIVE_PREFIX.startswith(head) else body_cap(head)
                 size += len(chunk)
-                if size > MAX_BODY:
+                if size > cap:
                     return TOO_LARGE
                 chunks.append(chunk)
                 if not message.get("more_body", False):
@@ -139,12 +224,16 @@ async def _respond(send: Send, status: int, body: bytes, *headers: tuple[bytes, 
     await send({"type": "http.response.body", "body": body})
 
 
-async def _lifespan(receive: Receive, send: Send) -> None:
-    """Nothing to set up or tear down: the Bolt app exists before the server starts."""
+async def _lifespan(receive: Receive, send: Send, checks: CheckPool | None) -> None:
+    """The Bolt app exists before the server starts; this worker's check processes start and stop with it."""
     while True:
         message = await receive()
         if message["type"] == "lifespan.startup":
+            if checks is not None:
+                checks.start()
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
+            if checks is not None:
+                checks.close()
             await send({"type": "lifespan.shutdown.complete"})
             return

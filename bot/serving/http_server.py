@@ -22,7 +22,7 @@ import os
 import signal
 import socket
 import threading
-import time
+from collections.abc import Callable
 from types import FrameType
 from typing import Any
 
@@ -30,7 +30,9 @@ import uvicorn
 from slack_bolt import App
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from bot.check_runner import CheckPool
 from bot.serving.http_app import SlackHTTP
+from bot.slack.app import PlainCommand
 
 log = logging.getLogger("effbatch")
 
@@ -117,9 +119,21 @@ def uvicorn_config(asgi: Any, host: str, port: int) -> uvicorn.Config:
     )
 
 
-def serve_http(app: App, signing_secret: str, host: str, port: int, workers: int, drain_seconds: float) -> int:
-    """Serve ``/slack/events`` and the health endpoints until SIGTERM; the exit code (0 after a clean drain)."""
-    asgi = SlackHTTP(app, signing_secret, ready=lambda: not draining.is_set())
+def serve_http(
+    app: App,
+    signing_secret: str,
+    host: str,
+    port: int,
+    workers: int,
+    drain_seconds: float,
+    checks: CheckPool | None = None,
+    commands: PlainCommand | None = None,
+) -> int:
+    """Serve ``/slack/events`` and the health endpoints until SIGTERM; the exit code (0 after a clean drain).
+
+    Each worker starts its own check processes when it starts serving and stops them when it stops; ``commands``
+    answers plain commands without Bolt's dispatch (``create_bot``)."""
+    asgi = SlackHTTP(app, signing_secret, ready=lambda: not draining.is_set(), checks=checks, commands=commands)
     return serve_asgi(asgi, host, port, workers, drain_seconds)
 
 
@@ -141,7 +155,10 @@ def _run_worker(config: uvicorn.Config, sock: socket.socket, drain_seconds: floa
 
 
 def _supervise(config: uvicorn.Config, sock: socket.socket, workers: int, drain_seconds: float) -> int:
-    """Fork ``workers`` processes on the shared socket, replace any that dies, forward SIGTERM, wait for all."""
+    """Fork ``workers`` processes on the shared socket, replace any that dies (logged), forward SIGTERM, wait for all.
+
+    Once SIGTERM came no worker is started, and this process closes its copy of the listening socket: when the
+    workers have closed theirs, new connections are refused rather than accepted into a backlog and reset."""
     children: set[int] = set()
     stopping = threading.Event()
 
@@ -149,12 +166,15 @@ def _supervise(config: uvicorn.Config, sock: socket.socket, workers: int, drain_
         stopping.set()
         for pid in children:
             os.kill(pid, signal.SIGTERM)
+        sock.close()
 
     def spawn() -> None:
         pid = os.fork()
         if pid == 0:  # the worker: serve, then leave without running the parent's clean-up
             os._exit(_run_worker(config, sock, drain_seconds))
         children.add(pid)
+        if stopping.is_set():  # the signal came between the check and the fork
+            os.kill(pid, signal.SIGTERM)
 
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, stop)
@@ -164,16 +184,25 @@ def _supervise(config: uvicorn.Config, sock: socket.socket, workers: int, drain_
     while children:
         pid, status = os.wait()
         children.discard(pid)
-        failed |= os.waitstatus_to_exitcode(status) != 0
-        if not stopping.is_set():
-            log.warning("worker exited, starting another", extra={"detail": f"pid {pid}"})
-            time.sleep(1)  # a worker that cannot start does not make the parent spin
+        code = os.waitstatus_to_exitcode(status)
+        failed |= code != 0
+        if stopping.is_set():
+            continue
+        log.warning("worker exited, starting another", extra={"detail": f"pid {pid}, {_exit_reason(code)}"})
+        if not stopping.wait(1):  # a worker that cannot start does not make this spin; SIGTERM ends the wait
             spawn()
     return 1 if failed else 0
 
 
-def serve_health_in_background(ready: Any, host: str, port: int) -> uvicorn.Server:
+def _exit_reason(code: int) -> str:
+    """``exit code 1`` or ``signal SIGKILL``, as os.waitstatus_to_exitcode reports it."""
+    return f"signal {signal.Signals(-code).name}" if code < 0 else f"exit code {code}"
+
+
+def serve_health_in_background(
+    ready: Callable[[], bool], host: str, port: int, alive: Callable[[], bool] = lambda: True
+) -> uvicorn.Server:
     """The health endpoints alone, on a thread (Socket Mode); stop it with ``server.should_exit = True``."""
-    server = uvicorn.Server(uvicorn_config(SlackHTTP(None, ready=ready), host, port))
+    server = uvicorn.Server(uvicorn_config(SlackHTTP(None, ready=ready, alive=alive), host, port))
     threading.Thread(target=server.run, name="health", daemon=True).start()
     return server

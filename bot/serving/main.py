@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 
 from slack_bolt.error import BoltError
 
+from bot.check_runner import CheckPool
 from bot.operations.logs import configure_logging
 from bot.operations.settings import ConfigError, Mode, Settings, load_settings
 from bot.serving.arguments import GermanArgumentParser
@@ -26,6 +27,8 @@ from bot.texts import operator as texts
 
 if TYPE_CHECKING:
     from slack_bolt import App
+
+    from bot.slack.app import PlainCommand
 
 EXIT_CONFIG = 2
 MULTIPROCESS_ENV = "PROMETHEUS_MULTIPROC_DIR"
@@ -71,15 +74,27 @@ def main(argv: list[str] | None = None) -> int:
         reader = terminal_reader if sys.stdin.isatty() else stream_reader(sys.stdin)
         return run_console(settings, reader, sys.stdout)
     with _metrics_directory(mode is Mode.HTTP and settings.web_concurrency > 1):
-        app = _connect(settings)
-        if app is None:
+        checks = check_pool(settings)
+        bot = _connect(settings, checks)
+        if bot is None:
             return EXIT_CONFIG
         port = args.port or settings.port
         try:
-            return _serve(mode, app, settings, args.host, port)
+            return _serve(mode, bot, settings, args.host, port, checks)
         except OSError as error:
             print(texts.PORT_IN_USE.format(port=port, detail=error.strerror or error), file=sys.stderr)
             return EXIT_CONFIG
+        finally:
+            checks.close()
+
+
+def check_pool(settings: Settings) -> CheckPool:
+    """The processes config checks run in, as configured; each bot process starts its own when it serves."""
+    return CheckPool(
+        settings.effbatch_check_processes,
+        settings.effbatch_check_seconds,
+        settings.effbatch_check_memory_mb * 1024 * 1024,
+    )
 
 
 @contextmanager
@@ -96,22 +111,24 @@ def _metrics_directory(needed: bool) -> Iterator[None]:
         yield
 
 
-def _connect(settings: Settings) -> App | None:
+def _connect(settings: Settings, checks: CheckPool) -> tuple[App, PlainCommand] | None:
     """The app, its token checked with Slack (auth.test); None after one German line saying why not.
 
     The Slack libraries' own (English) lines about the failed attempt stay out of the way meanwhile.
     """
     from slack_sdk.errors import SlackApiError
 
-    from bot.slack.app import create_app
+    from bot.slack.app import create_bot
     from bot.slack.web_api import describe
 
-    silenced = [logging.getLogger(name) for name in ("slack_sdk", "slack_bolt", "effbatch.bolt")]
+    # "effbatch" too: Bolt copies the level its base logger (effbatch.bolt) has at this moment onto the app's
+    # logger, named like the app; left at CRITICAL, every effbatch line (a worker's death, the drain) went missing.
+    silenced = [logging.getLogger(name) for name in ("slack_sdk", "slack_bolt", "effbatch.bolt", "effbatch")]
     levels = [logger.level for logger in silenced]
     for logger in silenced:
         logger.setLevel(logging.CRITICAL)
     try:
-        return create_app(settings)
+        return create_bot(settings, checks=checks)
     except (BoltError, SlackApiError) as error:
         detail = describe(error) if isinstance(error, SlackApiError) else str(error)
         print(texts.SLACK_REJECTED.format(detail=detail), file=sys.stderr)
@@ -130,15 +147,20 @@ def without_credentials(url: str) -> str:
     return parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
 
 
-def _serve(mode: Mode, app: App, settings: Settings, host: str, port: int) -> int:
+def _serve(
+    mode: Mode, bot: tuple[App, PlainCommand], settings: Settings, host: str, port: int, checks: CheckPool
+) -> int:
+    app, commands = bot
     if mode is Mode.HTTP:
         from bot.serving.http_server import serve_http
 
         assert settings.slack_signing_secret is not None  # require_for(Mode.HTTP) checked it
         secret = settings.slack_signing_secret.get_secret_value()
-        return serve_http(app, secret, host, port, settings.web_concurrency, settings.effbatch_drain_seconds)
+        workers, drain = settings.web_concurrency, settings.effbatch_drain_seconds
+        return serve_http(app, secret, host, port, workers, drain, checks, commands)
     from bot.serving.socket_mode import serve_socket_mode
 
     assert settings.slack_app_token is not None  # require_for(Mode.SOCKET) checked it
-    serve_socket_mode(app, settings.slack_app_token.get_secret_value(), host, port)
+    checks.start()
+    serve_socket_mode(app, settings.slack_app_token.get_secret_value(), host, port, settings.effbatch_reconnect_seconds)
     return 0

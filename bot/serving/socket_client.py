@@ -34,8 +34,11 @@ from websocket import WebSocketApp, WebSocketException
 
 #: Seconds a new connection has to say hello before it is given up and another one tried.
 HELLO_TIMEOUT = 5.0
-#: Seconds between attempts while Slack cannot be reached.
-RETRY_DELAY = 1.0
+#: Seconds before the first retry while Slack cannot be reached, doubling up to ``MAX_RETRY_DELAY``.
+RETRY_DELAY = 0.05
+MAX_RETRY_DELAY = 2.0
+#: Seconds between the watchdog's looks at the connection (a lost one it finds is replaced).
+WATCH_INTERVAL = 1.0
 #: Seconds a replaced connection may stay open for Slack to close it (envelopes may still arrive on it).
 RETIRE_GRACE = 10.0
 #: Envelopes remembered until acknowledged (Bolt acknowledges each within a second or so).
@@ -86,7 +89,14 @@ class _Connection:
 class ReliableSocketModeClient(BaseSocketModeClient):
     """Socket Mode for Bolt, keeping one connection that Slack said hello on, replacing it when asked or lost."""
 
-    def __init__(self, app_token: str, web_client: WebClient, logger: logging.Logger, ping_interval: float = 5) -> None:
+    def __init__(
+        self,
+        app_token: str,
+        web_client: WebClient,
+        logger: logging.Logger,
+        ping_interval: float = 5,
+        reconnect_seconds: float = 60,
+    ) -> None:
         self.app_token = app_token
         self.web_client = web_client
         self.logger = logger
@@ -99,16 +109,32 @@ class ReliableSocketModeClient(BaseSocketModeClient):
         self.connect_operation_lock = threading.Lock()
         self._current: _Connection | None = None
         self._origins: dict[str, _Connection] = {}
+        #: A replacement was asked for (set by whoever asks, cleared by the replacing loop as it starts an attempt).
+        self._wanted = threading.Event()
+        self._reconnect_seconds = reconnect_seconds
+        #: Since when there has been no usable connection (monotonic seconds; None while connected).
+        self._down_since: float | None = time.monotonic()
 
     # --- what Bolt and the health endpoint call --------------------------------------------
 
     def connect(self) -> None:
-        """The first connection, in the background: until Slack says hello, the app is not ready."""
+        """The first connection, in the background (until Slack says hello, the app is not ready), and a watchdog."""
         self._replace_in_background()
+        threading.Thread(target=self._watch, name="socket-mode-watch", daemon=True).start()
 
     def is_connected(self) -> bool:
         current = self._current
-        return current is not None and current.open and current.hello.is_set()
+        connected = current is not None and current.open and current.hello.is_set()
+        if connected:
+            self._down_since = None
+        elif self._down_since is None:
+            self._down_since = time.monotonic()
+        return connected
+
+    def is_alive(self) -> bool:
+        """False once no connection could be made for ``reconnect_seconds``: /healthz fails, Kubernetes restarts."""
+        down_since = None if self.is_connected() else self._down_since
+        return down_since is None or time.monotonic() - down_since < self._reconnect_seconds
 
     def disconnect(self) -> None:
         if self._current is not None:
@@ -157,28 +183,45 @@ class ReliableSocketModeClient(BaseSocketModeClient):
     # --- replacing the connection ---------------------------------------------------------------
 
     def _replace_in_background(self) -> None:
-        threading.Thread(target=self._replace, name="socket-mode-connect", daemon=True).start()
+        """Ask for a replacement; a loop already replacing takes the request over (it looks again before it stops)."""
+        self._wanted.set()
+        if self.connect_operation_lock.acquire(blocking=False):
+            threading.Thread(target=self._replace, name="socket-mode-connect", daemon=True).start()
 
     def _replace(self) -> None:
-        """Open a connection, wait for its hello, make it current, close the old one; retry until that works."""
-        if not self.connect_operation_lock.acquire(blocking=False):
-            return  # a replacement is already under way
+        """Open a connection, wait for its hello, make it current; again while another replacement was asked for
+        meanwhile (a connection that dropped while it was being made) or the new one is not usable. Holds the lock."""
+        delay = RETRY_DELAY
         try:
-            while not self.closed:
+            while not self.closed and self._wanted.is_set():
+                self._wanted.clear()
                 fresh = self._open()
                 if fresh is None:
-                    time.sleep(RETRY_DELAY)
+                    self._wanted.set()
+                    time.sleep(delay)
+                    delay = min(delay * 2, MAX_RETRY_DELAY)
                     continue
+                delay = RETRY_DELAY
                 old, self._current = self._current, fresh
                 if old is not None:
                     # Slack closes the connection it asked to replace; closing it ourselves at once could drop
                     # an envelope already on its way (the close handshake discards what arrives meanwhile).
                     threading.Timer(RETIRE_GRACE, old.close).start()
                 self.logger.info("socket mode connected")
-                if not fresh.retiring.is_set():
-                    return  # else Slack asked this one to go already while it was being opened
+                if fresh.retiring.is_set() or not fresh.open:
+                    self._wanted.set()  # Slack asked it to go, or it dropped, while it was being made
         finally:
             self.connect_operation_lock.release()
+        if self._wanted.is_set() and not self.closed:
+            self._replace_in_background()  # asked for after the loop's last look, before the lock was free
+
+    def _watch(self) -> None:
+        """Every ``WATCH_INTERVAL``: a connection that is gone without anyone asking for a replacement gets one."""
+        while not self.closed:
+            time.sleep(WATCH_INTERVAL)
+            if not self.closed and not self.is_connected() and not self.connect_operation_lock.locked():
+                self.logger.info("socket mode connection missing, reconnecting")
+                self._replace_in_background()
 
     def _open(self) -> _Connection | None:
         try:
@@ -197,9 +240,11 @@ class ReliableSocketModeClient(BaseSocketModeClient):
 class SocketModeHandler(BaseSocketModeHandler):
     """Bolt's Socket Mode handling (``run_bolt_app``, ``send_response``) on ``ReliableSocketModeClient``."""
 
-    def __init__(self, app: App, app_token: str, ping_interval: float = 5) -> None:
+    client: ReliableSocketModeClient
+
+    def __init__(self, app: App, app_token: str, ping_interval: float = 5, reconnect_seconds: float = 60) -> None:
         self.app = app
-        self.client = ReliableSocketModeClient(app_token, app.client, app.logger, ping_interval)
+        self.client = ReliableSocketModeClient(app_token, app.client, app.logger, ping_interval, reconnect_seconds)
         self.client.socket_mode_request_listeners.append(self.handle)
 
     def connect(self) -> None:

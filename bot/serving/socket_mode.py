@@ -13,8 +13,9 @@ from bot.serving.socket_client import SocketModeHandler
 PING_INTERVAL = 5
 
 
-def serve_socket_mode(app: App, app_token: str, host: str, port: int) -> None:
-    """Connect to Slack and answer until SIGTERM or SIGINT; ``/readyz`` is 200 only after Slack's hello.
+def serve_socket_mode(app: App, app_token: str, host: str, port: int, reconnect_seconds: float = 60) -> None:
+    """Connect to Slack and answer until SIGTERM or SIGINT; ``/readyz`` is 200 only after Slack's hello, and
+    ``/healthz`` fails once no connection could be made for ``reconnect_seconds`` (a restart may help).
 
     On the signal the WebSocket is closed (Slack then sends new events to the other
     connections of the app) and the health server stops; this takes a few seconds at most.
@@ -23,8 +24,8 @@ def serve_socket_mode(app: App, app_token: str, host: str, port: int) -> None:
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
     # Pings every 5 s; a connection that drops without a close frame is noticed on the next read or ping.
-    handler = SocketModeHandler(app, app_token, ping_interval=PING_INTERVAL)
-    health = serve_health_in_background(handler.client.is_connected, host, port)
+    handler = SocketModeHandler(app, app_token, ping_interval=PING_INTERVAL, reconnect_seconds=reconnect_seconds)
+    health = serve_health_in_background(handler.client.is_connected, host, port, alive=handler.client.is_alive)
     try:
         handler.connect()
         stop.wait()

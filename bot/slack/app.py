@@ -5,16 +5,17 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import lru_cache, partial
 from typing import Any
 
-from slack_bolt import App, BoltRequest, BoltResponse
+from slack_bolt import Ack, App, BoltRequest, BoltResponse
 from slack_bolt.authorization import AuthorizeResult
 from slack_bolt.logger.messages import warning_client_prioritized_and_token_skipped
 from slack_bolt.middleware import Middleware
 from slack_sdk import WebClient
 
+from bot.check_runner import CheckRunner
 from bot.document import Visibility
 from bot.operations.metrics import LATENCY
 from bot.operations.settings import Settings
@@ -27,9 +28,14 @@ from bot.slack.listeners import AnswerFunction, Deliver, Dependencies, Layout, R
 from bot.slack.web_api import create_web_client, post_to_response_url
 from bot.texts.glossary import COMMAND
 from core.check_command import is_check
+from core.configs import check_config
 from core.parser import MAX_COMMAND_TEXT
 
 BOLT_LOGGER = "effbatch.bolt"
+
+
+#: A plain ``/effbatch …`` with text (not ``prüfe``), as the form fields Slack sends → its answer.
+PlainCommand = Callable[[Mapping[str, str]], Rendered]
 
 
 def create_app(
@@ -39,11 +45,28 @@ def create_app(
     answer: AnswerFunction = answer_command,
     layout: Layout = block_kit.message,
     deliver: Deliver = post_to_response_url,
+    checks: CheckRunner = check_config,
 ) -> App:
     """A Bolt app for ``/effbatch``, its buttons and forms, config checks and the App Home.
 
     The constructor checks a token with ``auth.test``; ``authorize`` replaces that offline. ``answer``,
-    ``layout`` and ``deliver`` are what the console and tests replace."""
+    ``layout`` and ``deliver`` are what the console and tests replace; ``checks`` runs config checks (the bot
+    passes a ``CheckPool``: no check on the thread or loop that answers everyone)."""
+    return create_bot(settings, client, authorize, answer, layout, deliver, checks)[0]
+
+
+def create_bot(
+    settings: Settings,
+    client: WebClient | None = None,
+    authorize: Callable[..., AuthorizeResult] | None = None,
+    answer: AnswerFunction = answer_command,
+    layout: Layout = block_kit.message,
+    deliver: Deliver = post_to_response_url,
+    checks: CheckRunner = check_config,
+) -> tuple[App, PlainCommand]:
+    """``create_app``'s app, and the same listener's answer to a plain command as a function of its fields:
+    HTTP mode answers those on the event loop without Bolt's dispatch, once the request guard has done what
+    Bolt's middlewares would (signature, age, shape) – a third of the time a command took."""
     token = settings.slack_bot_token.get_secret_value() if settings.slack_bot_token else None
     app = App(
         name="effbatch",
@@ -53,14 +76,25 @@ def create_app(
         authorize=authorize,
         # Answers are computed instantly and travel in the ack: no background thread to wait for.
         process_before_response=True,
+        # The request guard in front of Bolt (HTTP and Lambda) has verified the signature and its age and answers
+        # Slack's ssl_check and url_verification itself; Socket Mode needs neither. Bolt's own passes were the same
+        # work a second time on every request (``bot/serving/request_guard.py``).
+        request_verification_enabled=False,
+        ssl_check_enabled=False,
+        url_verification_enabled=False,
     )
     visibility = settings.effbatch_response_type
     rendered = _renderer(answer, layout, visibility, settings.effbatch_answer_cache)
-    deps = Dependencies(visibility, answer, layout, rendered, deliver, settings.effbatch_log_command_text)
+    deps = Dependencies(visibility, answer, layout, rendered, deliver, settings.effbatch_log_command_text, checks)
+    _wire(app, deps)
+    return app, partial(listeners.answer_text_command, deps)
+
+
+def _wire(app: App, deps: Dependencies) -> None:
     app.use(_MeasureLatency())
-    # `/effbatch prüfe …` first (Bolt runs the first listener that matches), then every other `/effbatch`.
-    app.command(COMMAND, matchers=[_is_check])(partial(check_listeners.on_check_command, deps))
-    app.command(COMMAND)(partial(listeners.on_command, deps))
+    # One listener for `/effbatch`, choosing between `prüfe …` and the rest itself: a second listener with a
+    # matcher cost two more of Bolt's keyword-argument injections on every command.
+    app.command(COMMAND)(partial(_on_command, deps))
     app.action(re.compile(f"^{WHATIF_PREFIX}"))(partial(listeners.on_whatif, deps))
     app.action(ADJUST_ACTION)(partial(listeners.on_adjust, deps))
     app.action(views.OPEN_FORM_ACTION)(partial(listeners.on_open_form, deps))
@@ -70,7 +104,6 @@ def create_app(
     app.action(SHARE_ACTION)(partial(check_listeners.on_check_share, deps))
     app.event("app_home_opened")(listeners.on_home)
     app.error(listeners.on_error)
-    return app
 
 
 def _renderer(answer: AnswerFunction, layout: Layout, visibility: Visibility, cache: int) -> Callable[[str], Rendered]:
@@ -78,7 +111,7 @@ def _renderer(answer: AnswerFunction, layout: Layout, visibility: Visibility, ca
 
     def rendered(text: str) -> Rendered:
         result = answer(text, visibility)
-        return Rendered(result.kind, layout(result.document))
+        return Rendered.of(result.kind, layout(result.document))
 
     if not cache:
         return rendered
@@ -93,8 +126,12 @@ def _bolt_logger() -> logging.Logger:
     return logger
 
 
-def _is_check(command: dict[str, Any]) -> bool:
-    return is_check(str(command.get("text", "")))
+def _on_command(deps: Dependencies, ack: Ack, command: dict[str, Any], client: WebClient) -> None:
+    """``/effbatch prüfe …`` to the config check, every other ``/effbatch`` to the calculator."""
+    if is_check(str(command.get("text", ""))):
+        check_listeners.on_check_command(deps, ack, command, client)
+    else:
+        listeners.on_command(deps, ack, command, client)
 
 
 def _ignore_env_token_warning(record: logging.LogRecord) -> bool:

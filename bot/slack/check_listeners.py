@@ -21,13 +21,29 @@ from bot.rendering.checks import CheckReply, check_reply, pasted_sources
 from bot.slack.listeners import Dependencies, answered, open_form, team_of
 from bot.slack.web_api import SLACK_FAILURES, describe, failed
 from bot.texts import checks as texts
+from core import Argument
 from core.check_command import CheckRequest, check_request
 from core.configs import World
+
+#: The largest world size a form or state may carry (the form's own bound).
+MAX_WORLD = Argument.GPUS.upper_bound
 
 CHECK_SHORTCUT = "effbatch_check"
 #: Slack's limits: a view's private_metadata holds 3.000 characters, a button's value 2.000.
 MAX_METADATA = 3000
 MAX_BUTTON_VALUE = 2000
+#: Bytes a packed state may unpack to: a message of 40.000 characters (Slack's limit) in UTF-8, and the rest.
+MAX_STATE = 4 * 40_000 + 4096
+#: What a state holds, and the types each may have (``pack``'s callers write nothing else).
+_STATE_TYPES: dict[str, tuple[type, ...]] = {
+    "text": (str,),
+    "url": (str, type(None)),
+    "private": (bool,),
+    "channel": (str, type(None)),
+    "thread": (str, type(None)),
+    "world": (int, type(None)),
+    "world_where": (str, type(None)),
+}
 
 
 def pack(state: dict[str, Any], limit: int) -> str | None:
@@ -38,20 +54,34 @@ def pack(state: dict[str, Any], limit: int) -> str | None:
 
 
 def unpack(text: str) -> dict[str, Any] | None:
-    """The state ``pack`` made, or None for anything else (a damaged or forged value)."""
-    if not text.startswith("z1:"):
+    """The state ``pack`` made, or None for anything else: damaged, forged, or inflating past ``MAX_STATE``."""
+    if not text.startswith("z1:") or len(text) > MAX_METADATA:
         return None
     try:
-        data = json.loads(zlib.decompress(base64.urlsafe_b64decode(text[3:]), bufsize=2**16))
-    except (ValueError, zlib.error):
+        inflate = zlib.decompressobj()
+        raw = inflate.decompress(base64.urlsafe_b64decode(text[3:]), MAX_STATE)
+        if inflate.unconsumed_tail or not inflate.eof:  # more than MAX_STATE, or cut off
+            return None
+        data = json.loads(raw)
+    except (ValueError, RecursionError, zlib.error):  # not JSON, 5.000-digit numbers, 20.000-deep nesting
         return None
-    return data if isinstance(data, dict) and isinstance(data.get("text"), str) else None
+    return data if _well_typed(data) else None
+
+
+def _well_typed(data: object) -> bool:
+    """A dict with a text, whose every key is one ``pack`` writes, of its type; a world size a real one."""
+    if not isinstance(data, dict) or not isinstance(data.get("text"), str) or not set(data) <= set(_STATE_TYPES):
+        return False
+    if not all(type(value) in _STATE_TYPES[key] for key, value in data.items()):  # bool is no int here
+        return False
+    world = data.get("world")
+    return world is None or 1 <= world <= MAX_WORLD
 
 
 def on_check_command(deps: Dependencies, ack: Ack, command: dict[str, Any], client: WebClient) -> None:
     """``/effbatch prüfe …``: the answer in the acknowledgement, or the world-size form when only that is missing."""
     request = check_request(command.get("text", ""))
-    reply = check_reply(request, deps.visibility)
+    reply = check_reply(request, deps.visibility, runner=deps.checks)
     state = {"text": request.text, "url": command.get("response_url"), "private": request.private}
     if _asked_for_world(client, command.get("trigger_id", ""), reply, state):
         ack()
@@ -72,7 +102,7 @@ def on_check_shortcut(deps: Dependencies, ack: Ack, shortcut: dict[str, Any], cl
         "channel": channel,
         "thread": message.get("thread_ts") or message.get("ts"),
     }
-    reply = _reply(state, None)
+    reply = _reply(deps, state, None)
     if not _asked_for_world(client, shortcut.get("trigger_id", ""), reply, state):
         deps.deliver(str(state["url"] or ""), deps.layout(reply.answer.document))
     answered(f"check_shortcut_{reply.answer.kind}", team_of(shortcut), channel)
@@ -86,11 +116,13 @@ def on_check_world(deps: Dependencies, ack: Ack, view: dict[str, Any], body: dic
         ack(response_action="errors", errors=error.errors)
         return
     state = unpack(str(view.get("private_metadata", "")))
-    ack()
     if state is None:
+        ack(response_action="update", view=views.damaged_view(texts.CHECK_STATE_DAMAGED))
+        answered("check_form_damaged", team_of(body), None)
         return
+    ack()
     world = World(nodes * per_node, f"{nodes} × {per_node} GPUs")
-    reply = _reply(state, world, deps.visibility)
+    reply = _reply(deps, state, world, deps.visibility)
     deps.deliver(str(state.get("url") or ""), deps.layout(reply.answer.document))
     answered(f"check_form_{reply.answer.kind}", team_of(body), state.get("channel"))
 
@@ -103,9 +135,12 @@ def on_check_share(
     state = unpack(str(action.get("value", "")))
     response_url = str(body.get("response_url", ""))
     if state is None or not state.get("channel") or not state.get("thread"):
+        damaged = {"response_type": "ephemeral", "replace_original": False, "text": texts.CHECK_STATE_DAMAGED}
+        deps.deliver(response_url, damaged)
+        answered("check_share_damaged", team_of(body), None)
         return
     world = World(state["world"], state["world_where"]) if state.get("world") else None
-    reply = check_reply(CheckRequest(state["text"], world), Visibility.IN_CHANNEL)
+    reply = check_reply(CheckRequest(state["text"], world), Visibility.IN_CHANNEL, runner=deps.checks)
     payload = deps.layout(reply.answer.document)
     try:
         client.chat_postMessage(
@@ -121,7 +156,9 @@ def on_check_share(
     answered("check_shared", team_of(body), state["channel"])
 
 
-def _reply(state: dict[str, Any], world: World | None, visibility: Visibility = Visibility.EPHEMERAL) -> CheckReply:
+def _reply(
+    deps: Dependencies, state: dict[str, Any], world: World | None, visibility: Visibility = Visibility.EPHEMERAL
+) -> CheckReply:
     """The check of ``state``'s text; from a shortcut privately and with a share button where it fits."""
     request = CheckRequest(str(state.get("text", "")), world, bool(state.get("private")))
     shortcut = bool(state.get("channel") and state.get("thread"))
@@ -130,7 +167,7 @@ def _reply(state: dict[str, Any], world: World | None, visibility: Visibility = 
         where = {"world": world.size, "world_where": world.where} if world else {}
         return pack({**state, "text": text, **where}, MAX_BUTTON_VALUE)
 
-    return check_reply(request, visibility, share if shortcut else None)
+    return check_reply(request, visibility, share if shortcut else None, deps.checks)
 
 
 def _asked_for_world(client: WebClient, trigger_id: str, reply: CheckReply, state: dict[str, Any]) -> bool:

@@ -8,9 +8,10 @@ which logs it with its traceback.
 
 from __future__ import annotations
 
+import json
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -18,6 +19,7 @@ from slack_bolt import Ack, BoltResponse
 from slack_sdk import WebClient
 from slack_sdk.models.views import View
 
+from bot.check_runner import CheckRunner
 from bot.document import Answer, AnswerKind, ChangedBy, Document, Visibility
 from bot.operations.metrics import ANSWERS, INPUT_ERRORS
 from bot.rendering import views
@@ -26,6 +28,7 @@ from bot.rendering.whatif import action_label
 from bot.slack.web_api import SLACK_FAILURES, describe, failed
 from bot.texts import answers as texts
 from core import InputError, PlanCommand, parse_command
+from core.configs import check_config
 from core.parser import MAX_COMMAND_TEXT
 
 log = logging.getLogger("effbatch")
@@ -47,10 +50,16 @@ Deliver = Callable[[str, dict[str, Any]], bool]
 
 @dataclass(frozen=True)
 class Rendered:
-    """An answer laid out: its kind and the payload."""
+    """An answer laid out: its kind, the payload, and the payload as the JSON an acknowledgement carries."""
 
     kind: AnswerKind
     payload: dict[str, Any]
+    json: bytes = b""
+
+    @classmethod
+    def of(cls, kind: AnswerKind, payload: dict[str, Any]) -> Rendered:
+        """Encoded once, with the payload (a cached answer is then sent as it is)."""
+        return cls(kind, payload, json.dumps(payload).encode())
 
 
 @dataclass(frozen=True)
@@ -64,6 +73,8 @@ class Dependencies:
     rendered: Callable[[str], Rendered]
     deliver: Deliver
     log_text: bool = False
+    #: Runs config checks: in check processes in the bot (``bot.check_runner.CheckPool``), in-process elsewhere.
+    checks: CheckRunner = check_config
 
 
 def on_command(deps: Dependencies, ack: Ack, command: dict[str, Any], client: WebClient) -> None:
@@ -76,9 +87,16 @@ def on_command(deps: Dependencies, ack: Ack, command: dict[str, Any], client: We
         ack(failure) if failure else ack()
         answered("form", command.get("team_id"), command.get("channel_id"))
         return
+    ack(answer_text_command(deps, command).payload)
+
+
+def answer_text_command(deps: Dependencies, command: Mapping[str, Any]) -> Rendered:
+    """The answer to ``/effbatch <text>``, counted and logged; Bolt's listener and HTTP mode's fast path
+    (``bot.serving.http_app``) both answer with it."""
+    text = str(command.get("text", ""))
     rendered = deps.rendered(text)
-    ack(rendered.payload)
     answered(rendered.kind, command.get("team_id"), command.get("channel_id"), text if deps.log_text else None)
+    return rendered
 
 
 def on_whatif(deps: Dependencies, ack: Ack, action: dict[str, Any], body: dict[str, Any]) -> None:
@@ -123,6 +141,10 @@ def on_form(deps: Dependencies, ack: Ack, view: dict[str, Any], body: dict[str, 
     except views.FormError as error:
         ack(response_action="errors", errors=error.errors)
         answered(AnswerKind.INPUT_ERROR, team_of(body), None)
+        return
+    except views.FormDamagedError:
+        ack(response_action="update", view=views.damaged_view())
+        answered("form_damaged", team_of(body), None)
         return
     document = plan_document(result, chosen or deps.visibility)
     url = metadata.get("response_url")

@@ -110,6 +110,11 @@ FORM_SHARE = "im Channel teilen"
 FORM_PRIVATE = "nur für mich"
 FORM_NEEDS_DEVICES = "Gib d an oder unten die GPUs gesamt."
 FORM_REQUIRED = "Bitte eine ganze Zahl ab 1 eintragen."
+#: A form or button whose hidden state (private_metadata, a button's value) cannot be read: old, or not ours.
+FORM_DAMAGED = (
+    "Dieses Formular ist abgelaufen oder beschädigt: Ich kann nicht mehr lesen, wofür es war. Öffne es neu, "
+    "z. B. mit `/effbatch` ohne Text oder über „Anpassen…“ unter einer Antwort."
+)
 FORM_REPLACE_NOTE = "Die Antwort im Channel wird durch die neue ersetzt."
 FORM_POST_FAILED = (
     "Die Antwort ließ sich nicht in den Channel senden (Slack hat abgelehnt oder nicht geantwortet). "

@@ -123,16 +123,48 @@ UNRESOLVED = (
 WORLD_HOW_CLI = "Gib sie an, z. B. `--world-size 64` oder `--nnodes 8 --nproc-per-node 8`."
 WORLD_HOW_SLACK = f"Gib sie an, z. B. `{COMMAND} prüfe gpus=64` vor der Konfiguration."
 TOO_BIG = "{key} = {value} ({where}) ist größer als jede Einstellung eines Laufs (höchstens {max})."
-UNSAFE_DETAILS = {"aliases": "mehr als {max} YAML-Aliase", "tag": "einen Python-Tag (!!python/…)"}
+UNSAFE_DETAILS = {
+    "aliases": "mehr als {max} YAML-Aliase",
+    "expanded": "YAML-Aliase, die aufgelöst mehr als {max} Werte ergeben",
+    "tag": "einen Python-Tag (!!python/…)",
+}
 UNREADABLE_LINE = " (Zeile {line})"
 #: What to paste instead of a launch script effbatch refuses to evaluate.
 SHELL_INSTEAD = "Füge nur die Startzeile ein, z. B. `torchrun --nproc-per-node 8 pretrain_gpt.py --micro-batch-size 4`."
+#: A check stopped before it had an answer (``bot.check_runner.Abort``); the bot goes on answering everyone else.
+ABORTED_TITLE = "Diese Konfiguration ist zu aufwendig, um sie hier zu prüfen"
+ABORTED: Mapping[str, str] = {
+    "deadline": (
+        "Die Prüfung hätte länger als {seconds} s gedauert und wurde abgebrochen. Echte Konfigurationen brauchen "
+        "Millisekunden; kürze den Text auf die Batch-Einstellungen und die Startzeile."
+    ),
+    "memory": (
+        "Die Prüfung hätte mehr als {memory} Speicher gebraucht und wurde abgebrochen. Echte Konfigurationen "
+        "brauchen wenige MB; kürze den Text auf die Batch-Einstellungen und die Startzeile."
+    ),
+    "busy": "Gerade laufen zu viele Prüfungen gleichzeitig. Versuch es in ein paar Sekunden noch einmal.",
+}
+ABORTED_HINT = (
+    "Ohne diese Grenzen prüfst du die Datei auf deinem eigenen Rechner: `effbatch check DATEI`, "
+    "z. B. `effbatch check --world-size 64 ds_config.json`."
+)
 #: Our own reasons for refusing a parsed text, in place of a parser's message.
 UNREADABLE_REASONS: Mapping[str, str] = {
     "not_a_mapping": "{name} lässt sich nicht lesen: Oben steht keine Zuordnung von Schlüsseln zu Werten "
     '(erwartet z. B. „micro_batch_size: 4“ oder {{"train_batch_size": 256}}).',
-    "nesting": "{name} lässt sich nicht lesen: Die Daten sind zu tief verschachtelt.",
-    "long_number": "{name} lässt sich nicht lesen: Dort steht eine Zahl mit über 100 Ziffern{line}.",
+    "nesting": (
+        "{name} lässt sich nicht lesen: Die Daten sind zu tief verschachtelt{line} – ich lese höchstens {max} "
+        "Ebenen, echte Konfigurationen brauchen eine Handvoll."
+    ),
+    "long_number": (
+        "{name} lässt sich nicht lesen: Dort steht eine Zahl mit über {max} Ziffern{line} (auch als 0x…, 0b… "
+        "oder mit _ geschrieben). Eine Batch-Größe hat eine Handvoll Ziffern, z. B. 256."
+    ),
+    "memory": (
+        "{name} lässt sich nicht lesen: Beim Lesen wäre der Speicher ausgegangen. Kürze den Text auf die "
+        "Batch-Einstellungen und die Startzeile."
+    ),
+    "invalid": "{name} lässt sich nicht lesen: Der Text enthält Zeichen, die in diesem Format nicht stehen dürfen.",
     # the bounds of the bash reader (core/configs/_bash.py): what it refused, then what to paste instead
     "shell_long_value": "{name} lässt sich nicht lesen: Ein Wert im Skript würde länger als {max} Zeichen{line}. "
     + SHELL_INSTEAD,
@@ -173,3 +205,8 @@ WORLD_FORM_PER_NODE = "GPUs je Knoten"
 NOT_IN_CHANNEL = "Teilen im Thread ging nicht: Ich bin nicht in diesem Channel. Lade mich mit `/invite @effbatch` ein."
 SHARE_FAILED = "Teilen im Thread ging nicht ({detail})."
 SHARED = "Im Thread geteilt."
+#: The world-size form or the share button carries the pasted config; when that cannot be read (old, or forged).
+CHECK_STATE_DAMAGED = (
+    "Dieses Formular (oder diese Schaltfläche) ist abgelaufen oder beschädigt: Die Konfiguration darin kann ich "
+    f"nicht mehr lesen. Prüfe sie neu mit `{COMMAND} prüfe` oder im Menü der Nachricht über „{SHORTCUT_NAME}“."
+)

@@ -1,0 +1,267 @@
+"""Where a config check runs: in this process (CLI, console, Lambda) or in a pool of processes (the bot).
+
+A check reads text anyone in a workspace may paste; however well the readers are bounded, a
+check must never take the process that answers everyone else with it. ``CheckPool`` runs each
+check in a separate process with a deadline and a memory cap (``RLIMIT_AS``); a process that
+exceeds either is killed and replaced, and the caller gets ``CheckAborted`` (a German message
+says what to do instead). The unit of work is ``core.configs.check_config``'s call, and
+``check_config`` itself is the in-process runner.
+
+Processes are started from the process that uses the pool (an HTTP worker after the fork) as
+fresh interpreters (``python -c``), no copy of the bot's threads or memory; jobs and outcomes
+travel pickled over a socket pair (``multiprocessing.connection``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import socket
+import subprocess
+import sys
+import threading
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from multiprocessing.connection import Connection
+from typing import Any, Protocol
+
+from core.configs import MAX_CONFIG_BYTES, Check, CheckError, ProblemKind, Source, World, check_config
+
+log = logging.getLogger("effbatch")
+
+#: Seconds one check may run (Slack waits 3 s for the acknowledgement that carries the answer).
+CHECK_SECONDS = 2.0
+#: Address space of a check process; an import of the readers takes ~60 MB of it, a real check a few more.
+CHECK_MEMORY = 512 * 1024 * 1024
+#: Check processes per bot process.
+CHECK_PROCESSES = 2
+#: Seconds a check waits for a free (and started) process before it is answered "busy".
+WAIT_SECONDS = 0.8
+#: Seconds a fresh process may take to import the readers (a loaded machine), once.
+START_SECONDS = 20.0
+
+
+class CheckRunner(Protocol):
+    """Runs ``check_config``; raises ``CheckError`` for the config, ``CheckAborted`` when it was stopped."""
+
+    def __call__(
+        self,
+        sources: Sequence[Source],
+        world: World | None = None,
+        framework: str | None = None,
+        max_bytes: int = MAX_CONFIG_BYTES,
+    ) -> Check: ...
+
+
+class Abort(StrEnum):
+    """Why a check was stopped before it had an answer."""
+
+    DEADLINE = "deadline"  # it ran longer than the deadline
+    MEMORY = "memory"  # it needed more memory than the cap
+    BUSY = "busy"  # every check process was busy for longer than a check may wait
+
+
+class CheckAborted(Exception):  # noqa: N818 - a stop, not a bug: named by what happened
+    """The check was stopped (``reason``) before it had an answer; nothing else was affected."""
+
+    def __init__(self, reason: Abort, seconds: float = CHECK_SECONDS, memory: int = CHECK_MEMORY) -> None:
+        self.reason = reason
+        self.seconds = seconds
+        self.memory = memory
+        super().__init__(reason.value)
+
+
+class CheckCrashedError(RuntimeError):
+    """A check process raised something unexpected; its traceback, for the log."""
+
+
+@dataclass(eq=False)
+class _Worker:
+    process: subprocess.Popen[bytes]
+    connection: Connection
+    ready: bool = False
+
+
+class CheckPool:
+    """``processes`` check processes, each check at most ``seconds`` and ``memory`` bytes; thread-safe."""
+
+    def __init__(
+        self,
+        processes: int = CHECK_PROCESSES,
+        seconds: float = CHECK_SECONDS,
+        memory: int = CHECK_MEMORY,
+        wait: float = WAIT_SECONDS,
+        work: CheckRunner = check_config,
+    ) -> None:
+        """``work`` is what a check process calls with the job, by reference (tests pass their stand-ins)."""
+        self.seconds, self.memory, self.wait = seconds, memory, wait
+        self._work = work
+        self._size = processes
+        self._owner = 0
+        self._lock = threading.Lock()
+        self._idle: list[_Worker] = []
+        self._all: set[_Worker] = set()
+        self._free = threading.Semaphore(processes)
+
+    def start(self) -> None:
+        """Start the processes now (else the first check does); in the process that will use them."""
+        with self._lock:
+            self._adopt()
+
+    def __call__(
+        self,
+        sources: Sequence[Source],
+        world: World | None = None,
+        framework: str | None = None,
+        max_bytes: int = MAX_CONFIG_BYTES,
+    ) -> Check:
+        self.start()
+        if not self._free.acquire(timeout=self.wait):
+            raise CheckAborted(Abort.BUSY, self.seconds, self.memory)
+        try:
+            worker = self._take()
+            outcome = self._run(worker, (self._work, list(sources), world, framework, max_bytes))
+        finally:
+            self._free.release()
+        return _result(outcome, self)
+
+    def close(self) -> None:
+        """Stop every process, busy or not (a check still running is answered as stopped)."""
+        with self._lock:
+            workers, self._all, self._idle = self._all, set(), []
+        for worker in workers:
+            _stop(worker)
+
+    def _adopt(self) -> None:
+        """After a fork the parent's processes are not ours: start this process's own (under the lock)."""
+        if self._owner == os.getpid():
+            return
+        self._owner = os.getpid()
+        self._all = set()
+        self._idle = [self._spawn() for _ in range(self._size)]
+        self._free = threading.Semaphore(self._size)
+
+    def _spawn(self) -> _Worker:
+        """A fresh interpreter (no copy of this process's threads or memory), talking over a socket pair."""
+        ours, theirs = socket.socketpair()
+        with theirs:
+            code = f"from bot.check_runner import serve_checks; serve_checks({theirs.fileno()}, {self.memory})"
+            # the modules this process sees (the package, or a test's stand-ins), whatever the working directory
+            env = {**os.environ, "PYTHONPATH": os.pathsep.join(path for path in sys.path if path)}
+            process = subprocess.Popen(
+                [sys.executable, "-c", code], pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, env=env
+            )
+        worker = _Worker(process, Connection(ours.detach()))
+        self._all.add(worker)
+        return worker
+
+    def _take(self) -> _Worker:
+        """An idle process, one that has started first; waits for a starting one (a replacement) if need be."""
+        with self._lock:
+            started = [w for w in self._idle if _ready(w, 0)]
+            worker = started[0] if started else self._idle[0] if self._idle else self._spawn()
+            if worker in self._idle:
+                self._idle.remove(worker)
+        if not _ready(worker, START_SECONDS):
+            self._replace(worker)
+            raise CheckAborted(Abort.BUSY, self.seconds, self.memory)
+        return worker
+
+    def _run(self, worker: _Worker, job: tuple[Any, ...]) -> tuple[Any, ...]:
+        """The job's outcome; a process past the deadline or out of memory is killed and replaced."""
+        try:
+            worker.connection.send(job)
+            answered = worker.connection.poll(self.seconds)
+            outcome: tuple[Any, ...] = worker.connection.recv() if answered else ("deadline",)
+        except (OSError, EOFError):  # it died (the kernel's OOM killer, a signal): as if out of memory
+            outcome = ("memory",)
+        if outcome[0] in (Abort.DEADLINE, Abort.MEMORY):
+            self._replace(worker)
+            log.warning("config check stopped", extra={"detail": outcome[0]})
+        else:
+            self._give_back(worker)
+        return outcome
+
+    def _give_back(self, worker: _Worker) -> None:
+        with self._lock:
+            if worker in self._all:  # else the pool was closed meanwhile
+                self._idle.append(worker)
+
+    def _replace(self, worker: _Worker) -> None:
+        _stop(worker)
+        with self._lock:
+            if worker in self._all:  # else the pool was closed meanwhile: nothing to replace
+                self._all.discard(worker)
+                self._idle.append(self._spawn())
+
+
+def _ready(worker: _Worker, timeout: float) -> bool:
+    """Whether the process has said it is ready, waiting up to ``timeout`` seconds for it."""
+    if not worker.ready:
+        try:
+            worker.ready = worker.connection.poll(timeout) and worker.connection.recv() == "ready"
+        except (OSError, EOFError):
+            return False
+    return worker.ready
+
+
+def _stop(worker: _Worker) -> None:
+    with contextlib.suppress(OSError, subprocess.TimeoutExpired):
+        worker.process.kill()
+        worker.process.wait(5)
+        worker.connection.close()
+
+
+def _result(outcome: tuple[Any, ...], pool: CheckPool) -> Check:
+    kind = outcome[0]
+    if kind == "ok":
+        check: Check = outcome[1]
+        return check
+    if kind == "error":
+        raise CheckError(outcome[1], **outcome[2])
+    if kind == "crashed":
+        raise CheckCrashedError(outcome[1])
+    raise CheckAborted(Abort(kind), pool.seconds, pool.memory)
+
+
+def serve_checks(descriptor: int, memory: int) -> None:
+    """A check process: capped, at a lower priority than the bot, answering jobs until its socket closes."""
+    import resource
+
+    connection = Connection(descriptor)
+    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    with contextlib.suppress(OSError):
+        os.nice(10)  # under load, the bot's own answers come first
+    import core.configs  # noqa: F401 - the readers imported under the cap, before saying ready
+
+    try:
+        connection.send("ready")
+    except OSError:  # the bot process went away while this one started
+        return
+    while True:
+        try:
+            work, *job = connection.recv()
+        except (EOFError, OSError):
+            return
+        outcome = _checked(work, *job)
+        try:
+            connection.send(outcome)
+        except (EOFError, OSError):
+            return
+        except Exception:  # an outcome that does not pickle
+            connection.send(("crashed", traceback.format_exc()))
+
+
+def _checked(work: CheckRunner, *job: Any) -> tuple[Any, ...]:
+    """One job's outcome as plain picklable data (``CheckError`` keeps its kind and context apart)."""
+    try:
+        return ("ok", work(*job))
+    except CheckError as error:
+        return ("error", ProblemKind(error.kind), dict(error.ctx))
+    except MemoryError:
+        return ("memory",)
+    except Exception:
+        return ("crashed", traceback.format_exc())

@@ -1,0 +1,47 @@
+"""Stand-ins for ``check_config`` that a check process runs by reference: endless, hungry, crashing, answering.
+
+Each takes ``check_config``'s arguments; the pool pickles the function by name, so they live in a module.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Sequence
+
+from core.configs import Check, CheckError, ProblemKind, Source, World
+
+
+def answers(
+    sources: Sequence[Source], world: World | None = None, framework: str | None = None, max_bytes: int = 0
+) -> Check:
+    """A check that says B = 256 and carries the process id it ran in (as the world's ``where``)."""
+    return Check("deepspeed", (), World(8, str(os.getpid())), 8, 4, 8, 256, None)
+
+
+def refuses(
+    sources: Sequence[Source], world: World | None = None, framework: str | None = None, max_bytes: int = 0
+) -> Check:
+    raise CheckError(ProblemKind.EMPTY, name=sources[0].name)
+
+
+def endless(
+    sources: Sequence[Source], world: World | None = None, framework: str | None = None, max_bytes: int = 0
+) -> Check:
+    while True:
+        time.sleep(0.01)
+
+
+def hungry(
+    sources: Sequence[Source], world: World | None = None, framework: str | None = None, max_bytes: int = 0
+) -> Check:
+    """Asks for 8 GiB at once: more than any cap the tests give (the cap refuses the address space)."""
+    bytearray(8 * 1024**3)
+    return answers(sources)
+
+
+def crashes(
+    sources: Sequence[Source], world: World | None = None, framework: str | None = None, max_bytes: int = 0
+) -> Check:
+    msg = "a bug in a reader"
+    raise KeyError(msg)

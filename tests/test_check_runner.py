@@ -1,0 +1,134 @@
+"""Config checks in check processes: a deadline, a memory cap, a full pool, and a replacement after each stop.
+
+The stand-ins in ``fake_checks`` take the place of ``check_config`` inside the processes. No timing is
+asserted (``make bench`` measures); every wait has a guard so that a hang fails instead of blocking.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+
+import fake_checks
+import pytest
+
+from bot.check_runner import Abort, CheckAborted, CheckCrashedError, CheckPool
+from bot.document import Visibility
+from bot.rendering.block_kit import message
+from bot.rendering.checks import check_reply
+from bot.texts import checks as texts
+from core.check_command import CheckRequest
+from core.configs import CheckError, ProblemKind, Source
+
+from slack_checks import all_text
+
+SOURCE = [Source("ds_config.json", "{}")]
+#: Far above a stand-in's own start (~1 s on a loaded machine), far below a hang.
+GUARD = 30
+
+
+@pytest.fixture
+def pool() -> Iterator[CheckPool]:
+    """Two processes, half a second per check, 256 MiB each (an import of the readers takes ~60 MB)."""
+    checks = CheckPool(processes=2, seconds=0.5, memory=256 * 1024 * 1024, wait=GUARD, work=fake_checks.answers)
+    try:
+        yield checks
+    finally:
+        checks.close()
+
+
+def run(pool: CheckPool, work: object) -> object:
+    """``work`` run in ``pool`` (the stand-in replaced for one call); the check, or the exception raised."""
+    pool._work = work  # type: ignore[assignment]
+    try:
+        return pool(SOURCE)
+    except Exception as error:
+        return error
+
+
+def test_an_answer_comes_back_from_another_process(pool: CheckPool) -> None:
+    """The check's result crosses the process boundary whole; the same process answers the next one."""
+    first = run(pool, fake_checks.answers)
+    second = run(pool, fake_checks.answers)
+    assert first.global_batch == 256  # type: ignore[attr-defined]
+    assert first.world.where != str(__import__("os").getpid())  # type: ignore[attr-defined]
+    assert {first.world.where, second.world.where} <= {str(w.process.pid) for w in pool._all}  # type: ignore[attr-defined]
+
+
+def test_a_check_error_keeps_its_kind_and_context(pool: CheckPool) -> None:
+    """CheckError does not pickle with its context; the pool rebuilds it on this side."""
+    error = run(pool, fake_checks.refuses)
+    assert isinstance(error, CheckError)
+    assert (error.kind, error.ctx) == (ProblemKind.EMPTY, {"name": "ds_config.json"})
+
+
+@pytest.mark.parametrize(
+    ("work", "reason"),
+    [
+        (fake_checks.endless, Abort.DEADLINE),  # a loop that never ends: killed at the deadline
+        (fake_checks.hungry, Abort.MEMORY),  # asks for 8 GiB under a 256 MiB cap: MemoryError inside
+    ],
+)
+def test_a_stopped_check_is_replaced_and_the_next_one_answered(pool: CheckPool, work: object, reason: Abort) -> None:
+    """Three stopped checks in a row, then an ordinary one: answered by a fresh process."""
+    pids = {w.process.pid for w in pool._all}
+    for _ in range(3):
+        stopped = run(pool, work)
+        assert isinstance(stopped, CheckAborted)
+        assert stopped.reason is reason
+    check = run(pool, fake_checks.answers)
+    assert check.global_batch == 256  # type: ignore[attr-defined]
+    assert len(pool._all) == 2
+    if reason is Abort.DEADLINE:
+        assert not pids & {w.process.pid for w in pool._all}
+
+
+def test_a_full_pool_answers_busy_and_recovers() -> None:
+    """One process busy with an endless check: a second check waits its short wait, then is told "busy"."""
+    checks = CheckPool(processes=1, seconds=3, memory=256 * 1024 * 1024, wait=0.2, work=fake_checks.endless)
+    try:
+        checks.start()
+        outcomes: list[object] = []
+        first = threading.Thread(target=lambda: outcomes.append(run(checks, fake_checks.endless)))
+        first.start()
+        deadline = time.monotonic() + GUARD
+        while checks._idle and time.monotonic() < deadline:
+            time.sleep(0.01)
+        busy = [run(checks, fake_checks.endless) for _ in range(3)]
+        first.join(GUARD)
+        assert [b.reason for b in busy if isinstance(b, CheckAborted)] == [Abort.BUSY] * 3
+        assert isinstance(outcomes[0], CheckAborted)
+        assert run(checks, fake_checks.answers).global_batch == 256  # type: ignore[attr-defined]
+    finally:
+        checks.close()
+
+
+def test_an_unexpected_exception_is_a_crash_with_its_traceback(pool: CheckPool) -> None:
+    """A bug is not hidden as "too complex": it reaches the error handler with the child's traceback."""
+    crashed = run(pool, fake_checks.crashes)
+    assert isinstance(crashed, CheckCrashedError)
+    assert "KeyError: 'a bug in a reader'" in str(crashed)
+
+
+@pytest.mark.parametrize(
+    ("reason", "fragment"),
+    [
+        (Abort.DEADLINE, "länger als 0,5 s"),
+        (Abort.MEMORY, "mehr als 256\u00a0MiB Speicher"),
+        (Abort.BUSY, "zu viele Prüfungen gleichzeitig"),
+    ],
+)
+def test_a_stopped_check_is_answered_in_german_with_what_to_do(reason: Abort, fragment: str) -> None:
+    """The caller learns why, and that `effbatch check DATEI` on their own machine has no such limits."""
+
+    def stopped(*_: object) -> None:
+        raise CheckAborted(reason, 0.5, 256 * 1024 * 1024)
+
+    reply = check_reply(CheckRequest("{}"), Visibility.IN_CHANNEL, runner=stopped)  # type: ignore[arg-type]
+    payload = message(reply.answer.document)
+    text = all_text(payload)
+    assert payload["response_type"] == "ephemeral"
+    assert texts.ABORTED_TITLE in text
+    assert fragment in text
+    assert "`effbatch check DATEI`" in text
