@@ -6,8 +6,11 @@ import contextlib
 import json
 import os
 import pty
+import select
+import signal
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import jsonschema
@@ -346,25 +349,52 @@ def test_console_numbers_apply_choices_like_clicks(env: dict[str, str], tmp_path
     assert result.stderr == ""
 
 
+def _read_until(terminal: int, done: Callable[[bytes], bool], seconds: float) -> bytes:
+    """What the pseudo-terminal shows until ``done`` says so, it closes, or ``seconds`` pass; never blocks longer."""
+    output = b""
+    deadline = time.monotonic() + seconds
+    while not done(output) and (left := deadline - time.monotonic()) > 0:
+        if not select.select([terminal], [], [], left)[0]:
+            break
+        try:
+            chunk = os.read(terminal, 4096)
+        except OSError:  # the terminal closes with the process
+            break
+        if not chunk:
+            break
+        output += chunk
+    return output
+
+
+def _wait_for_exit(pid: int, seconds: float) -> int | None:
+    """The child's wait status once it has ended, or None if it still runs after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        ended, status = os.waitpid(pid, os.WNOHANG)
+        if ended:
+            return status
+        time.sleep(0.02)
+    return None
+
+
 @pytest.mark.parametrize("key", [b"\x04", b"\x03"], ids=["Ctrl+D", "Ctrl+C"])
 def test_console_leaves_on_a_fresh_line(env: dict[str, str], tmp_path: Path, key: bytes) -> None:
-    """At a terminal, Ctrl+D and Ctrl+C end the console with the prompt's line closed."""
+    """At a terminal, Ctrl+D and Ctrl+C pressed as the prompt appears end the console with the prompt's line closed."""
     pid, terminal = pty.fork()  # the child gets the pseudo-terminal as its controlling terminal
     if pid == 0:
         os.chdir(tmp_path)
         os.execve(str(BIN / "effbatch-bot"), [str(BIN / "effbatch-bot")], env)
-    output = b""
     try:
-        deadline = time.monotonic() + 30
-        while b"> " not in output:
-            assert time.monotonic() < deadline, output
-            output += os.read(terminal, 4096)
-        os.write(terminal, key)
-        with contextlib.suppress(OSError):  # the terminal closes with the process
-            while chunk := os.read(terminal, 4096):
-                output += chunk
-        _, status = os.waitpid(pid, 0)
+        output = _read_until(terminal, lambda shown: shown.endswith(b"> "), seconds=30)
+        assert output.endswith(b"> "), output
+        os.write(terminal, key)  # at once: the moment readline may not be listening yet
+        output += _read_until(terminal, lambda shown: False, seconds=10)
+        status = _wait_for_exit(pid, seconds=10)
+        assert status is not None, f"still running 10 s after the key: {output!r}"
     finally:
+        with contextlib.suppress(ProcessLookupError, ChildProcessError):
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
         os.close(terminal)
     assert os.waitstatus_to_exitcode(status) == 0
     assert output.endswith(b"\r\n")

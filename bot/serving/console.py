@@ -9,9 +9,11 @@ back, which the console's layout made terminal text with numbered choices.
 from __future__ import annotations
 
 import json
+import signal
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 from urllib.parse import urlencode
@@ -35,6 +37,8 @@ _TEAM, _CHANNEL, _USER = "T0CONSOLE", "C0CONSOLE", "U0CONSOLE"
 #: Where the listeners "post" a changed answer; the console takes it from there itself.
 _RESPONSE_URL = "console:response"
 EXIT_WORDS = frozenset({"exit", "quit", "ende", "q"})
+#: How often the prompt wakes to act on a Ctrl+C that came before readline was listening.
+_SIGNAL_CHECK_SECONDS = 0.05
 
 
 def console_message(document: Document) -> dict[str, Any]:
@@ -122,25 +126,58 @@ def _offline_authorize(**_: object) -> AuthorizeResult:
 
 
 def run_console(settings: Settings, read_line: Callable[[], str | None], out: TextIO) -> int:
-    """Answer each line from ``read_line`` on ``out`` until it returns None or an exit word."""
-    console = Console(settings)
-    out.write(texts.CONSOLE_INTRO + "\n")
-    while (line := read_line()) is not None and line.strip().casefold() not in EXIT_WORDS:
-        if line.strip():
-            out.write(console.answer(line) + "\n\n")
-            out.flush()
+    """Answer each line from ``read_line`` on ``out`` until it returns None or an exit word.
+
+    Ctrl+C at any moment – at the prompt, while an answer is computed – ends the console on a fresh line.
+    """
+    try:
+        console = Console(settings)
+        out.write(texts.CONSOLE_INTRO + "\n")
+        while (line := read_line()) is not None and line.strip().casefold() not in EXIT_WORDS:
+            if line.strip():
+                out.write(console.answer(line) + "\n\n")
+                out.flush()
+    except KeyboardInterrupt:
+        out.write("\n")
+        out.flush()
     return 0
 
 
 def terminal_reader() -> str | None:
-    """A line typed at the prompt, with line editing; None at Ctrl+D or Ctrl+C, leaving on a fresh line."""
+    """A line typed at the prompt, with line editing; None at Ctrl+D, leaving on a fresh line.
+
+    Ctrl+C raises KeyboardInterrupt, which ``run_console`` turns into the end of the console.
+    """
     import readline  # noqa: F401 - importing it gives input() history and cursor keys
 
     try:
-        return input(texts.CONSOLE_PROMPT)
-    except (EOFError, KeyboardInterrupt):
+        with _signals_checked():
+            return input(texts.CONSOLE_PROMPT)
+    except EOFError:
         sys.stdout.write("\n")
         return None
+
+
+@contextmanager
+def _signals_checked(every: float = _SIGNAL_CHECK_SECONDS) -> Iterator[None]:
+    """While readline waits for a key, a no-op SIGALRM wakes it every ``every`` seconds.
+
+    Python's readline acts on a signal only when its select() is interrupted; a Ctrl+C that arrives
+    after the prompt is printed but before select() is entered would wait for the next key. The tick
+    interrupts select(), Python then runs the pending Ctrl+C. Other system calls restart (SA_RESTART).
+    """
+    previous = signal.signal(signal.SIGALRM, _tick)
+    signal.siginterrupt(signal.SIGALRM, False)
+    signal.setitimer(signal.ITIMER_REAL, every, every)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _tick(signum: int, frame: object) -> None:
+    """SIGALRM's handler while reading a line: nothing to do; being called is the point."""
 
 
 def stream_reader(stream: TextIO) -> Callable[[], str | None]:

@@ -66,10 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         "WARNING" if quiet else settings.log_level, settings.log_format, settings.effbatch_log_command_text
     )
     if mode is Mode.CONSOLE:
-        from bot.serving.console import run_console, stream_reader, terminal_reader
-
-        reader = terminal_reader if sys.stdin.isatty() else stream_reader(sys.stdin)
-        return run_console(settings, reader, sys.stdout)
+        return _console(settings)
     with _metrics_directory(mode is Mode.HTTP and settings.web_concurrency > 1):
         app = _connect(settings)
         if app is None:
@@ -80,6 +77,17 @@ def main(argv: list[str] | None = None) -> int:
         except OSError as error:
             print(texts.PORT_IN_USE.format(port=port, detail=error.strerror or error), file=sys.stderr)
             return EXIT_CONFIG
+
+
+def _console(settings: Settings) -> int:
+    """The local console; a Ctrl+C even while it starts ends it on a fresh line, without a traceback."""
+    try:
+        from bot.serving.console import run_console, stream_reader, terminal_reader
+    except KeyboardInterrupt:
+        print()
+        return 0
+    reader = terminal_reader if sys.stdin.isatty() else stream_reader(sys.stdin)
+    return run_console(settings, reader, sys.stdout)
 
 
 @contextmanager
