@@ -23,7 +23,6 @@ from bot.document import (
     Visibility,
 )
 from bot.rendering import formulas
-from bot.rendering.checks import check_reply, check_request, is_check
 from bot.rendering.formatting import byte_size, decimal, number, rounded, significant
 from bot.rendering.help import help_answer
 from bot.rendering.problems import error_answer
@@ -49,8 +48,12 @@ from core.model import Solution
 
 def answer_command(text: str, default_visibility: Visibility) -> Answer:
     """The answer to ``text``: its kind and its document (``prüfe …`` checks a pasted config)."""
-    if is_check(text):
-        return check_reply(check_request(text), default_visibility).answer
+    if text.lstrip()[:5].casefold() in _CHECK_STARTS:
+        # Only a check reads configs (YAML, eight frameworks): imported when the command may be one.
+        from bot.rendering.checks import check_reply, check_request, is_check
+
+        if is_check(text):
+            return check_reply(check_request(text), default_visibility).answer
     try:
         match parse_command(text):
             case HelpRequest(keys=keys):
@@ -68,6 +71,10 @@ def answer_command(text: str, default_visibility: Visibility) -> Answer:
                 )
     except InputError as error:
         return error_answer(error)
+
+
+#: How every check word begins (prüfe, pruefe, prüfen, check); anything else is no check.
+_CHECK_STARTS = frozenset({"prüfe", "pruef", "check"})
 
 
 def _visibility(private: bool, default: Visibility) -> Visibility:

@@ -13,20 +13,19 @@ import os
 import re
 import sys
 from collections.abc import Callable
-from importlib.metadata import version
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bot.document import AnswerKind, Visibility
-from bot.rendering.answers import answer_command
-from bot.rendering.checks import check_answer, check_json, problem_text
-from bot.rendering.plain_text import plain_text
-from bot.rendering.problems import problem_lines
 from bot.serving.arguments import GermanArgumentParser
 from bot.texts import operator as texts
 from bot.texts.glossary import COMMAND
-from core import CompareCommand, InputError, PlanCommand, compare, parse_command, plan
-from core.configs import MAX_FILE_BYTES, CheckError, Framework, ProblemKind, Source, World, check_config
+
+if TYPE_CHECKING:
+    from core.configs import Source, World
+
+# Each path imports only what it needs, inside the function that takes it: a check never builds the
+# calculator's pydantic models, the calculator never reads YAML, neither loads Slack's Block Kit, and
+# importlib.metadata (slow to import) is only for --version.
 
 EXIT_INPUT = 2
 EXIT_FINDINGS = 1
@@ -46,8 +45,14 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(words: list[str]) -> int:
     if VERSION_FLAG in words:
+        from importlib.metadata import version
+
         print(f"{PROGRAM} {version(PROGRAM)}")
         return 0
+    from bot.document import AnswerKind, Visibility
+    from bot.rendering.answers import answer_command
+    from bot.rendering.plain_text import plain_text
+
     text = " ".join(word for word in words if word != JSON_FLAG)
     if JSON_FLAG in words:
         return _print_json(text)
@@ -70,6 +75,8 @@ _SLASH_COMMAND = re.compile(rf"(?<![\w./-]){re.escape(COMMAND)}(?![\w./-])")
 
 def json_answer(text: str) -> dict[str, Any]:
     """The JSON object for ``text``; ``InputError`` for bad input."""
+    from core import CompareCommand, PlanCommand, compare, parse_command, plan
+
     match parse_command(text):
         case PlanCommand(request=request):
             return plan(request).as_json()
@@ -80,6 +87,9 @@ def json_answer(text: str) -> dict[str, Any]:
 
 
 def _print_json(text: str) -> int:
+    from bot.rendering.problems import problem_lines
+    from core import InputError
+
     try:
         answer = json_answer(text)
     except InputError as error:
@@ -107,12 +117,19 @@ def run_check(argv: list[str]) -> int:
 
 
 def _check_files(names: list[str], world: World | None, args: argparse.Namespace, skip_unrelated: bool = False) -> int:
+    from bot.document import Visibility
+    from bot.rendering.checks import check_answer, check_json, problem_text
+    from bot.rendering.plain_text import plain_text
+    from core.configs import MAX_FILE_BYTES, CheckError, Framework, ProblemKind, check_config
+
+    #: With ``--each``: a file that is no training config at all is skipped, not refused.
+    unrelated = {ProblemKind.UNKNOWN_FORMAT, ProblemKind.NOTHING_TO_CHECK, ProblemKind.EMPTY}
     try:
         sources = [_source(name) for name in names]
         framework = Framework(args.framework) if args.framework else None
         check = check_config(sources, world, framework, max_bytes=MAX_FILE_BYTES)
     except CheckError as error:
-        if skip_unrelated and error.kind in _UNRELATED:
+        if skip_unrelated and error.kind in unrelated:
             print(texts.CHECK_SKIPPED.format(name=names[0]), file=sys.stderr)
             return 0
         return _refuse(problem_text(error), args.json)
@@ -125,15 +142,13 @@ def _check_files(names: list[str], world: World | None, args: argparse.Namespace
     return 0 if check.ok else EXIT_FINDINGS
 
 
-#: With ``--each``: a file that is no training config at all is skipped, not refused.
-_UNRELATED = frozenset({ProblemKind.UNKNOWN_FORMAT, ProblemKind.NOTHING_TO_CHECK, ProblemKind.EMPTY})
-
-
 class _UsageError(ValueError):
     """A file that cannot be read or options that do not fit together; the message is German."""
 
 
 def _check_parser() -> GermanArgumentParser:
+    from core.configs import Framework
+
     parser = GermanArgumentParser(prog=f"{PROGRAM} {CHECK_COMMAND}", description=texts.CHECK_DESCRIPTION)
     parser.add_argument("files", nargs="+", metavar="DATEI", help=texts.CHECK_FILES_HELP)
     parser.add_argument("--world-size", type=int, help=texts.CHECK_WORLD_HELP)
@@ -146,6 +161,8 @@ def _check_parser() -> GermanArgumentParser:
 
 
 def _world(args: argparse.Namespace) -> World | None:
+    from core.configs import World
+
     for option, value in (
         ("--world-size", args.world_size),
         ("--nnodes", args.nnodes),
@@ -166,6 +183,8 @@ def _world(args: argparse.Namespace) -> World | None:
 
 
 def _source(name: str) -> Source:
+    from core.configs import MAX_FILE_BYTES, CheckError, ProblemKind, Source
+
     shown = texts.STDIN if name == "-" else name
     try:
         raw = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
