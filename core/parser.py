@@ -26,11 +26,12 @@ from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
-from core.arguments import Argument
+from core.arguments import FRAMEWORK_KEYS, Argument
 from core.errors import InputError, Problem, ProblemKind, Side
 from core.model import PlanRequest
 from core.numbers import (
     BYTE_SUFFIXES,
+    GERMAN_WORD_SPELLINGS,
     SEQ_LEN_SUFFIXES,
     TOKEN_SUFFIXES,
     NumberError,
@@ -76,6 +77,7 @@ KEY_ALIASES = MappingProxyType(
         **dict.fromkeys(("budget", "total_tokens"), Argument.BUDGET),
         **dict.fromkeys(("act", "activation", "aktivierung"), Argument.ACTIVATION),
         **dict.fromkeys(("lr", "learning_rate", "lernrate"), Argument.LR),
+        **FRAMEWORK_KEYS,
     }
 )
 
@@ -207,8 +209,23 @@ def _words(text: str) -> list[str]:
             joined[-1] += word
         else:
             joined.append(word)
-    words = [word.rstrip(",") for word in joined]
+    words = [word.rstrip(",") for word in _number_words(joined)]
     return [word for word in words if word and word not in SEPARATOR_WORDS]
+
+
+def _number_words(words: list[str]) -> list[str]:
+    """``budget=2 Billionen``, ``2 Bio.``, ``2Bio.`` → ``budget=2Bio``: a German number word joins its number."""
+    joined: list[str] = []
+    for word in words:
+        bare = word.rstrip(",")
+        if joined and joined[-1][-1:].isdigit() and (suffix := GERMAN_WORD_SPELLINGS.get(bare.casefold())):
+            joined[-1] += suffix + word[len(bare) :]
+            continue
+        head = word.rstrip(".,")
+        if head != word.rstrip(",") and head[-3:].casefold() in {"mio", "mrd", "bio"} and head[-4:-3].isdigit():
+            word = head + word[len(word.rstrip(",")) :]  # "2Bio." → "2Bio"
+        joined.append(word)
+    return joined
 
 
 def _split_sides(words: list[str]) -> list[list[str]]:
