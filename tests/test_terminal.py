@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -15,10 +16,11 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def json_of(capsys: pytest.CaptureFixture[str], *args: str) -> dict:
+def json_of(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
     code, out, err = run(capsys, "--json", *args)
     assert code == 0, (out, err)
-    return json.loads(out)
+    answer: dict[str, Any] = json.loads(out)
+    return answer
 
 
 # (command, what the JSON answer holds): the frameworks' own key names, read as ours.
@@ -36,7 +38,7 @@ FRAMEWORK_KEY_CASES = [
 
 
 @pytest.mark.parametrize(("command", "expected"), FRAMEWORK_KEY_CASES)
-def test_framework_key_names(capsys: pytest.CaptureFixture[str], command: str, expected: dict) -> None:
+def test_framework_key_names(capsys: pytest.CaptureFixture[str], command: str, expected: dict[str, int]) -> None:
     """A value copied from a config keeps its framework's name and means the same."""
     answer = json_of(capsys, *command.split())
     assert {key: answer[key] for key in expected} == expected
