@@ -116,9 +116,14 @@ _V = TypeVar("_V")
 
 @dataclass(frozen=True)
 class HelpRequest:
-    """The user asked for the help text; ``keys`` for the table of keys and formats."""
+    """The user asked for the help text; ``keys`` for the table of keys and formats.
+
+    ``topic`` is the word right after the help word when it is a word (``hilfe budget``), case-folded;
+    which topics exist is the presentation's business.
+    """
 
     keys: bool = False
+    topic: str | None = None
 
 
 @dataclass(frozen=True)
@@ -148,7 +153,7 @@ def parse_command(text: str) -> ParsedCommand:
         raise InputError([Problem(ProblemKind.TEXT_TOO_LONG, ctx={"length": len(text), "max": MAX_COMMAND_TEXT})])
     words = _words(text)
     if any(word.casefold() in HELP_WORDS for word in words):
-        return HelpRequest(keys=any(word.casefold() in KEYS_WORDS for word in words))
+        return HelpRequest(keys=any(word.casefold() in KEYS_WORDS for word in words), topic=_help_topic(words))
     sides = _split_sides(words)
     private = any(word.casefold() in PRIVATE_WORDS for word in words)
     labels: tuple[Side | None, ...] = (Side.BEFORE, Side.AFTER) if len(sides) > 1 else (None,)
@@ -226,6 +231,18 @@ def _number_words(words: list[str]) -> list[str]:
             word = head + word[len(word.rstrip(",")) :]  # "2Bio." → "2Bio"
         joined.append(word)
     return joined
+
+
+def _help_topic(words: list[str]) -> str | None:
+    """The word after the first help word, if it names something rather than a value (``hilfe budget``)."""
+    folded = [word.casefold() for word in words]
+    after = next((i + 1 for i, word in enumerate(folded) if word in HELP_WORDS), len(folded))
+    if after >= len(folded):
+        return None
+    topic = folded[after]
+    if topic in HELP_WORDS | PRIVATE_WORDS or "=" in topic or any(c.isdigit() for c in topic):
+        return None
+    return topic
 
 
 def _split_sides(words: list[str]) -> list[list[str]]:

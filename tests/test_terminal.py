@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
 
 from bot.serving.cli import main
+
+#: The Slack command as a word of prose (not inside a path such as schema/effbatch.schema.json).
+SLASH_COMMAND = re.compile(r"(?<![\w./-])/effbatch\b")
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -52,3 +56,96 @@ def test_budget_in_german_words(capsys: pytest.CaptureFixture[str], budget: list
     """„2 Billionen“ and „2 Bio.“ are 2 · 10¹² tokens: 238.419 steps of 8.388.608 tokens."""
     answer = json_of(capsys, "8", "64", "4", "4096", *budget)
     assert answer["optimizer_steps"] == 238419
+
+
+@pytest.mark.parametrize("words", [["--help"], ["-h"], ["hilfe"], ["help"]])
+def test_terminal_help_is_its_own(capsys: pytest.CaptureFixture[str], words: list[str]) -> None:
+    """effbatch --help: the calculator, check with its exit codes, --json, --version; no slash, no form."""
+    code, out, _ = run(capsys, *words)
+    assert code == 0
+    for shown in (
+        "effbatch 8 64 4 4096 → B = 2.048",
+        "effbatch check ds_config.json --world-size 64",
+        "Exit-Code 0: stimmig (Warnungen erlaubt), 1: mindestens ein Fehler, 2: nicht lesbar",
+        "effbatch --json 8 64 4 4096",
+        "effbatch --version",
+        "effbatch hilfe budget",
+    ):
+        assert shown in out
+    assert not SLASH_COMMAND.search(out)  # schema/effbatch.schema.json is a path, not the command
+    assert "Formular" not in out
+
+
+# (topic words, a line the topic's help shows in a terminal)
+TOPIC_CASES = [
+    (["hilfe", "prüfe"], "effbatch check DATEI … liest Konfigurationen und Startskripte"),
+    (["hilfe", "check"], "Exit-Code 0: stimmig"),
+    (["hilfe", "budget"], "effbatch 8 64 4 4096 budget=2Bio → 238.419 Optimierer-Schritte"),
+    (["hilfe", "vs"], "Was rechts fehlt, gilt von links weiter"),
+    (["hilfe", "schlüssel"], "micro_batch_size"),  # the frameworks' key names are listed with the keys
+    (["HILFE", "Budget"], "Schritte = ⌈Budget / T⌉"),
+]
+
+
+@pytest.mark.parametrize(("words", "shown"), TOPIC_CASES)
+def test_help_topics_in_the_terminal(capsys: pytest.CaptureFixture[str], words: list[str], shown: str) -> None:
+    """effbatch hilfe THEMA answers the topic, spelled for the terminal."""
+    code, out, _ = run(capsys, *words)
+    assert code == 0
+    assert shown in out
+    assert not SLASH_COMMAND.search(out)
+
+
+def test_unknown_help_topic_lists_the_topics(capsys: pytest.CaptureFixture[str]) -> None:
+    """A topic that does not exist: which ones do."""
+    _, out, _ = run(capsys, "hilfe", "lernplan")
+    assert "Zu „lernplan“ habe ich keine Hilfe. Diese Themen gibt es: effbatch hilfe schlüssel" in out
+    assert "effbatch hilfe budget, effbatch hilfe vs" in out
+
+
+def test_help_topics_in_slack_name_the_slash_command() -> None:
+    """/effbatch hilfe budget in Slack (and the console): the same topic, with the slash command and prüfe."""
+    from bot.document import Visibility
+    from bot.rendering.answers import answer_command
+    from bot.rendering.plain_text import plain_text
+
+    budget = plain_text(answer_command("hilfe budget", Visibility.IN_CHANNEL).document)
+    assert "/effbatch 8 64 4 4096 budget=2Bio → 238.419 Optimierer-Schritte" in budget
+    check = plain_text(answer_command("hilfe prüfe", Visibility.IN_CHANNEL).document)
+    assert "/effbatch prüfe [gpus=64]" in check
+    short = plain_text(answer_command("hilfe", Visibility.IN_CHANNEL).document)
+    assert "Hilfe zu einem Thema: /effbatch hilfe schlüssel, /effbatch hilfe prüfe" in short
+
+
+def test_check_without_files_in_german(capsys: pytest.CaptureFixture[str]) -> None:
+    """effbatch check alone: argparse's „required“ in German, with the usage."""
+    with pytest.raises(SystemExit) as leaving:
+        main(["check"])
+    _, err = capsys.readouterr()
+    assert leaving.value.code == 2
+    assert "effbatch check: Fehler: es fehlt: DATEI" in err
+    assert "required" not in err
+
+
+def test_check_help_has_examples(capsys: pytest.CaptureFixture[str]) -> None:
+    """effbatch check --help: German, N for numbers, examples at the end."""
+    with pytest.raises(SystemExit):
+        main(["check", "--help"])
+    out = capsys.readouterr().out
+    assert "--world-size N" in out
+    assert "Beispiele: effbatch check ds_config.json --world-size 64" in out
+
+
+def test_terminal_errors_name_the_program(capsys: pytest.CaptureFixture[str]) -> None:
+    """An error in the terminal shows effbatch as typed there, spelled so when the answer is built."""
+    code, _, err = run(capsys, "8", "64", "4", "4096", "vs")
+    assert code == 2
+    assert "effbatch 8 64 4 4096 vs d=512" in err
+    assert not SLASH_COMMAND.search(err)
+
+
+def test_json_help_says_how_in_du_form(capsys: pytest.CaptureFixture[str]) -> None:
+    """--json with hilfe: there is no JSON help; the message says what to run instead, in du-form."""
+    code, out, _ = run(capsys, "--json", "hilfe")
+    assert code == 2
+    assert json.loads(out) == {"error": "Mit --json gibt es keine Hilfe als JSON; ruf effbatch hilfe ohne --json auf."}

@@ -28,7 +28,7 @@ from bot.rendering.help import help_answer
 from bot.rendering.problems import error_answer
 from bot.rendering.whatif import comparison_choices, plan_choices
 from bot.texts import answers as texts
-from bot.texts.glossary import label
+from bot.texts.glossary import COMMAND, label
 from core import (
     FACTORS,
     Argument,
@@ -46,8 +46,12 @@ from core import (
 from core.model import Solution
 
 
-def answer_command(text: str, default_visibility: Visibility) -> Answer:
-    """The answer to ``text``: its kind and its document (``prüfe …`` checks a pasted config)."""
+def answer_command(text: str, default_visibility: Visibility, *, command: str = COMMAND) -> Answer:
+    """The answer to ``text``: its kind and its document (``prüfe …`` checks a pasted config).
+
+    ``command`` is the surface's spelling of the command (``effbatch`` in a terminal), chosen here, as the
+    document is built.
+    """
     if text.lstrip()[:5].casefold() in _CHECK_STARTS:
         # Only a check reads configs (YAML, eight frameworks): imported when the command may be one.
         from bot.rendering.checks import check_reply, check_request, is_check
@@ -56,21 +60,21 @@ def answer_command(text: str, default_visibility: Visibility) -> Answer:
             return check_reply(check_request(text), default_visibility).answer
     try:
         match parse_command(text):
-            case HelpRequest(keys=keys):
-                return help_answer(default_visibility, keys=keys)
+            case HelpRequest(keys=keys, topic=topic):
+                return help_answer(default_visibility, keys=keys, topic=topic, command=command)
             case PlanCommand(request=request, private=private):
                 result = plan(request)
                 kind = AnswerKind.CALCULATION if result.solution is None else AnswerKind.SOLVE
                 if not result.exact:
                     kind = AnswerKind.OPTIONS
-                return Answer(kind, plan_document(result, _visibility(private, default_visibility)))
+                return Answer(kind, plan_document(result, _visibility(private, default_visibility), command))
             case CompareCommand(before=before, after=after, lr=lr, private=private):
                 compared = compare(before, after, lr)
                 return Answer(
                     AnswerKind.COMPARISON, comparison_document(compared, _visibility(private, default_visibility))
                 )
     except InputError as error:
-        return error_answer(error)
+        return error_answer(error, command)
 
 
 #: How every check word begins (prüfe, pruefe, prüfen, check); anything else is no check.
@@ -84,7 +88,7 @@ def _visibility(private: bool, default: Visibility) -> Visibility:
 # --- plans --------------------------------------------------------------------------------
 
 
-def plan_document(plan: Plan, visibility: Visibility) -> Document:
+def plan_document(plan: Plan, visibility: Visibility, command: str = COMMAND) -> Document:
     """The answer to one setup: B (and T) with every derived value broken down, and what-if choices."""
     if plan.outcome is None:
         return _unreachable_document(plan, visibility)
@@ -98,7 +102,7 @@ def plan_document(plan: Plan, visibility: Visibility) -> Document:
     batch = texts.SEQUENCES.format(formula=formulas.batch(outcome))
     parts += [
         Section(title=texts.GLOBAL_BATCH_TITLE, lines=(Formula(batch),)),
-        _token_section(outcome),
+        _token_section(outcome, command),
         *_derived_sections(outcome),
         *_notes(plan.request.model_parallel_given, outcome.tokens_per_step is not None),
     ]
@@ -156,10 +160,10 @@ def _input_fields(plan: Plan) -> Fields:
     return Fields(tuple(fields))
 
 
-def _token_section(outcome: Outcome) -> Section:
+def _token_section(outcome: Outcome, command: str) -> Section:
     formula = formulas.tokens(outcome)
     if formula is None or outcome.tokens_per_step is None:
-        return Section(title=texts.TOKENS_HINT_TITLE, lines=(texts.TOKENS_HINT,))
+        return Section(title=texts.TOKENS_HINT_TITLE, lines=(texts.TOKENS_HINT.format(command=command),))
     reading = rounded(outcome.tokens_per_step)
     remark = texts.TOKENS_ROUNDED.format(reading=reading) if reading else ""
     return Section(title=texts.TOKENS_TITLE, lines=(Formula(texts.TOKENS.format(formula=formula), remark),))

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -18,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.serving.arguments import GermanArgumentParser
 from bot.texts import operator as texts
-from bot.texts.glossary import COMMAND
+from bot.texts.glossary import PROGRAM
 
 if TYPE_CHECKING:
     from core.configs import Source, World
@@ -32,7 +31,6 @@ EXIT_FINDINGS = 1
 JSON_FLAG = "--json"
 CHECK_COMMAND = "check"
 VERSION_FLAG = "--version"
-PROGRAM = "effbatch"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -56,21 +54,13 @@ def _run(words: list[str]) -> int:
     text = " ".join(word for word in words if word != JSON_FLAG)
     if JSON_FLAG in words:
         return _print_json(text)
-    answer = answer_command(text, Visibility.IN_CHANNEL)
-    rendered = for_terminal(plain_text(answer.document, choices=False))
+    answer = answer_command(text, Visibility.IN_CHANNEL, command=PROGRAM)
+    rendered = plain_text(answer.document, choices=False)
     if answer.kind is AnswerKind.INPUT_ERROR:
         print(rendered, file=sys.stderr)
         return EXIT_INPUT
     print(rendered)
     return 0
-
-
-def for_terminal(text: str) -> str:
-    """In a terminal the command is ``effbatch``, not ``/effbatch``; a path such as ``/tmp/effbatch-ci`` stays."""
-    return _SLASH_COMMAND.sub(PROGRAM, text)
-
-
-_SLASH_COMMAND = re.compile(rf"(?<![\w./-]){re.escape(COMMAND)}(?![\w./-])")
 
 
 def json_answer(text: str) -> dict[str, Any]:
@@ -93,7 +83,7 @@ def _print_json(text: str) -> int:
     try:
         answer = json_answer(text)
     except InputError as error:
-        answer = {"error": for_terminal(" ".join(line.replace("`", "") for line in problem_lines(error.problems)))}
+        answer = {"error": " ".join(line.replace("`", "") for line in problem_lines(error.problems, PROGRAM))}
     print(json.dumps(answer, ensure_ascii=False))
     return EXIT_INPUT if "error" in answer else 0
 
@@ -138,7 +128,7 @@ def _check_files(names: list[str], world: World | None, args: argparse.Namespace
     if args.json:
         print(json.dumps(check_json(check), ensure_ascii=False))
     else:
-        print(for_terminal(plain_text(check_answer(check, Visibility.IN_CHANNEL).document, choices=False)))
+        print(plain_text(check_answer(check, Visibility.IN_CHANNEL).document, choices=False))
     return 0 if check.ok else EXIT_FINDINGS
 
 
@@ -149,11 +139,13 @@ class _UsageError(ValueError):
 def _check_parser() -> GermanArgumentParser:
     from core.configs import Framework
 
-    parser = GermanArgumentParser(prog=f"{PROGRAM} {CHECK_COMMAND}", description=texts.CHECK_DESCRIPTION)
+    parser = GermanArgumentParser(
+        prog=f"{PROGRAM} {CHECK_COMMAND}", description=texts.CHECK_DESCRIPTION, epilog=texts.CHECK_EPILOG
+    )
     parser.add_argument("files", nargs="+", metavar="DATEI", help=texts.CHECK_FILES_HELP)
-    parser.add_argument("--world-size", type=int, help=texts.CHECK_WORLD_HELP)
-    parser.add_argument("--nnodes", type=int, help=texts.CHECK_NODES_HELP)
-    parser.add_argument("--nproc-per-node", type=int, help=texts.CHECK_PER_NODE_HELP)
+    parser.add_argument("--world-size", type=int, metavar="N", help=texts.CHECK_WORLD_HELP)
+    parser.add_argument("--nnodes", type=int, metavar="N", help=texts.CHECK_NODES_HELP)
+    parser.add_argument("--nproc-per-node", type=int, metavar="N", help=texts.CHECK_PER_NODE_HELP)
     parser.add_argument("--framework", choices=[f.value for f in Framework], help=texts.CHECK_FRAMEWORK_HELP)
     parser.add_argument("--json", action="store_true", help=texts.CHECK_JSON_HELP)
     parser.add_argument("--each", action="store_true", help=texts.CHECK_EACH_HELP)
@@ -199,7 +191,7 @@ def _source(name: str) -> Source:
 
 
 def _refuse(message: str, as_json: bool) -> int:
-    message = for_terminal(message.replace("`", ""))
+    message = message.replace("`", "")
     if as_json:
         print(json.dumps({"error": message}, ensure_ascii=False))
     else:

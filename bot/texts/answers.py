@@ -27,7 +27,7 @@ TARGET_MET = "b, d und a ergeben genau das vorgegebene Ziel."
 TOKENS_HINT_TITLE = "Tokens je Optimierer-Schritt"
 TOKENS_HINT = (
     "Mit der Sequenzlänge als viertem Wert oder `L=` rechne ich auch T = B · L aus, "
-    f"z. B. `{COMMAND} 8 64 4 4096` oder `{COMMAND} 8 64 4 L=4k`."
+    "z. B. `{command} 8 64 4 4096` oder `{command} 8 64 4 L=4k`."
 )
 PARALLEL_NOTE = (
     "d zählt nur datenparallele Replikate: Tensor-, Pipeline-, Kontext- und Sequenz-Parallelität teilen ein "

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.texts.glossary import COMMAND, list_de
+from bot.texts.glossary import list_de
 from core import Argument, ProblemKind, Side
 
 #: Headings, by what went wrong: the text was not understood, something is missing, or it contradicts itself.
@@ -18,8 +18,8 @@ NOT_UNDERSTOOD = "Das habe ich nicht verstanden"
 INCOMPLETE = "Da fehlt noch etwas"
 CONFLICT = "Das passt nicht zusammen"
 USAGE = (
-    f"So geht's: `{COMMAND} b d a [L]`, z. B. `{COMMAND} 8 64 4 4096`, "
-    f"oder benannt `{COMMAND} b=8 d=64 a=4 L=4k`. Alle Schlüssel und Formate: `{COMMAND} hilfe schlüssel`."
+    "So geht's: `{command} b d a [L]`, z. B. `{command} 8 64 4 4096`, "
+    "oder benannt `{command} b=8 d=64 a=4 L=4k`. Alle Schlüssel und Formate: `{command} hilfe schlüssel`."
 )
 POSITIVE_WHOLE = "eine ganze Zahl ab 1, z. B. `8`, `4.096`, `4_096` oder `4k`"
 #: What each argument takes, where it differs from a plain count.
@@ -51,7 +51,7 @@ TOKENS_MEANT = " B zählt Sequenzen, nicht Tokens: Meintest du `T={value}` (Ziel
 TEMPLATES: Mapping[ProblemKind, str] = {
     ProblemKind.TEXT_TOO_LONG: (
         "Der Befehl ist mit {length} Zeichen zu lang; ich lese höchstens {max}. Eine Rechnung braucht nur ein paar "
-        f"Werte, z. B. `{COMMAND} 8 64 4 4096`."
+        "Werte, z. B. `{command} 8 64 4 4096`."
     ),
     ProblemKind.MISSING_VALUES: (
         "Es {verb} noch {missing}. Nötig sind b, d und a (für d auch `gpus=`), z. B. `8 64 4` – oder zwei davon "
@@ -69,7 +69,7 @@ TEMPLATES: Mapping[ProblemKind, str] = {
         "benannte danach, z. B. `8 64 a=4` – oder alles benannt: `tp=8 b=8 d=64 a=4`."
     ),
     ProblemKind.UNKNOWN_KEY: (
-        f"Unbekannter Schlüssel {{key}} in {{text}}.{{suggestions}} Alle Schlüssel zeigt `{COMMAND} hilfe schlüssel`."
+        "Unbekannter Schlüssel {key} in {text}.{suggestions} Alle Schlüssel zeigt `{command} hilfe schlüssel`."
     ),
     ProblemKind.DUPLICATE: "Doppelt angegeben: {first} und {second}. Bitte nur einmal.",
     ProblemKind.EMPTY_VALUE: "In {text} fehlt der Wert nach `=`. Erwartet: {expected}.",
@@ -105,12 +105,12 @@ TEMPLATES: Mapping[ProblemKind, str] = {
         "Dafür wäre {symbol} = {value} nötig, mehr als die Obergrenze {bound}.{tokens_meant}"
     ),
     ProblemKind.LR_WITHOUT_COMPARISON: (
-        f"`lr=` skaliere ich nur im Vergleich zweier Setups, z. B. `{COMMAND} 8 64 4 4096 vs d=512 lr=3e-4`."
+        "`lr=` skaliere ich nur im Vergleich zweier Setups, z. B. `{command} 8 64 4 4096 vs d=512 lr=3e-4`."
     ),
     ProblemKind.TOO_MANY_COMPARISONS: (
-        f"Nur ein `vs` je Befehl: Ich vergleiche zwei Setups, z. B. `{COMMAND} 8 64 4 vs d=128`."
+        "Nur ein `vs` je Befehl: Ich vergleiche zwei Setups, z. B. `{command} 8 64 4 vs d=128`."
     ),
-    ProblemKind.EMPTY_SIDE: f"Vor und nach `vs` gehört ein Setup, z. B. `{COMMAND} 8 64 4 4096 vs d=512`.",
+    ProblemKind.EMPTY_SIDE: "Vor und nach `vs` gehört ein Setup, z. B. `{command} 8 64 4 4096 vs d=512`.",
     ProblemKind.NOT_EXACT_IN_COMPARISON: (
         "Diese Seite geht nicht in ganzen Zahlen auf. Rechne sie erst einzeln und übernimm einen der "
         "vorgeschlagenen Werte."
