@@ -12,7 +12,6 @@ import json
 import os
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bot.serving.arguments import GermanArgumentParser
@@ -20,7 +19,7 @@ from bot.texts import operator as texts
 from bot.texts.glossary import PROGRAM
 
 if TYPE_CHECKING:
-    from core.configs import Source, World
+    from core.configs import World
 
 # Each path imports only what it needs, inside the function that takes it: a check never builds the
 # calculator's pydantic models, the calculator never reads YAML, neither loads Slack's Block Kit, and
@@ -110,12 +109,13 @@ def _check_files(names: list[str], world: World | None, args: argparse.Namespace
     from bot.document import Visibility
     from bot.rendering.checks import check_answer, check_json, problem_text
     from bot.rendering.plain_text import plain_text
+    from bot.serving.config_files import UnreadableFileError, read_source
     from core.configs import MAX_FILE_BYTES, CheckError, Framework, ProblemKind, check_config
 
     #: With ``--each``: a file that is no training config at all is skipped, not refused.
     unrelated = {ProblemKind.UNKNOWN_FORMAT, ProblemKind.NOTHING_TO_CHECK, ProblemKind.EMPTY}
     try:
-        sources = [_source(name) for name in names]
+        sources = [read_source(name) for name in names]
         framework = Framework(args.framework) if args.framework else None
         check = check_config(sources, world, framework, max_bytes=MAX_FILE_BYTES)
     except CheckError as error:
@@ -123,7 +123,7 @@ def _check_files(names: list[str], world: World | None, args: argparse.Namespace
             print(texts.CHECK_SKIPPED.format(name=names[0]), file=sys.stderr)
             return 0
         return _refuse(problem_text(error), args.json)
-    except _UsageError as error:
+    except (_UsageError, UnreadableFileError) as error:
         return _refuse(str(error), args.json)
     if args.json:
         print(json.dumps(check_json(check), ensure_ascii=False))
@@ -172,22 +172,6 @@ def _world(args: argparse.Namespace) -> World | None:
         return None
     size = args.nnodes * args.nproc_per_node
     return World(size, f"--nnodes {args.nnodes} --nproc-per-node {args.nproc_per_node}")
-
-
-def _source(name: str) -> Source:
-    from core.configs import MAX_FILE_BYTES, CheckError, ProblemKind, Source
-
-    shown = texts.STDIN if name == "-" else name
-    try:
-        raw = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
-    except OSError:
-        raise _UsageError(texts.CHECK_NO_FILE.format(name=shown)) from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise CheckError(ProblemKind.TOO_LARGE, name=shown, size=len(raw), max=MAX_FILE_BYTES)
-    try:
-        return Source(shown, raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise _UsageError(texts.CHECK_NOT_TEXT.format(name=shown)) from None
 
 
 def _refuse(message: str, as_json: bool) -> int:

@@ -82,12 +82,13 @@ def main(argv: list[str] | None = None) -> int:
 def _console(settings: Settings) -> int:
     """The local console; a Ctrl+C even while it starts ends it on a fresh line, without a traceback."""
     try:
-        from bot.serving.console import run_console, stream_reader, terminal_reader
+        from bot.serving.console import run_console, stream_reader, terminal_pending, terminal_reader
     except KeyboardInterrupt:
         print()
         return 0
-    reader = terminal_reader if sys.stdin.isatty() else stream_reader(sys.stdin)
-    return run_console(settings, reader, sys.stdout)
+    if sys.stdin.isatty():
+        return run_console(settings, terminal_reader, sys.stdout, terminal_pending)
+    return run_console(settings, stream_reader(sys.stdin), sys.stdout)
 
 
 @contextmanager

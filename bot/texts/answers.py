@@ -132,9 +132,16 @@ INTERNAL_ERROR = (
 CONSOLE_INTRO = (
     "effbatch – lokale Konsole: dieselbe Antwort wie in Slack, ganz ohne Slack.\n"
     f"Tipp einen Befehl wie in Slack, z. B. {COMMAND} 8 64 4 4096 oder {COMMAND} hilfe; "
-    "eine Zahl wie 1 wählt einen Button der letzten Antwort. Ende mit exit, Strg+D oder Strg+C."
+    "eine Zahl wie 1 wählt einen Button der letzten Antwort. Konfigurationen: prüfe DATEI, oder prüfe und "
+    "darunter die Konfiguration einfügen (Ende mit einer leeren Zeile). Ende mit exit, Strg+D oder Strg+C."
 )
 CONSOLE_PROMPT = "> "
+CONSOLE_MORE_PROMPT = "… "
+CONSOLE_UNKNOWN_COMMAND = "„{typed}“ kenne ich nicht – der Befehl heißt {command}, z. B. {command} 8 64 4 4096."
+CONSOLE_CHECK_FILE = (
+    "Lässt sich der eingefügte Text nicht lesen, lies die Datei direkt: prüfe DATEI hier, "
+    "oder im Terminal {program} check DATEI."
+)
 CONSOLE_EPHEMERAL = "(nur für dich sichtbar)"
 CONSOLE_NO_FORM = (
     f"Das Formular öffnet sich nur in Slack. Hier tippst du die Werte direkt, z. B. {COMMAND} 8 64 4 4096 "
