@@ -30,8 +30,9 @@ RETIRED = (
     "Optimizerschritt",
     "Update",
     "Aktualisierung",
-    "Kopien",
     "Gradientenakkumulation",
+    "Häufige Fragen",  # the reference: „Häufig gestellte Fragen“
+    "der globale Batch",  # App Home's headings say „effektive Batch-Größe“ like everything else
     "Kanal",
     "Knopf",
     "Knöpfe",
@@ -131,4 +132,5 @@ def test_problem_templates_start_with_a_capital() -> None:
     """Shown alone (under a form field) each message reads as a sentence."""
     for kind, template in TEMPLATES.items():
         first = template.lstrip("{`")[0]
-        assert first.isupper() or template.startswith(("{text}", "{gpus}", "{formula}", "{texts}", "`")), kind
+        starts = ("{text}", "{gpus}", "{formula}", "{texts}", "{reason}", "`")  # {reason}: „Für B = …“
+        assert first.isupper() or template.startswith(starts), kind

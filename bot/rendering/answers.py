@@ -7,6 +7,8 @@ target that whole numbers do not reach (the nearest options), a comparison; erro
 
 from __future__ import annotations
 
+import math
+
 from bot.document import (
     Answer,
     AnswerKind,
@@ -23,12 +25,12 @@ from bot.document import (
     Visibility,
 )
 from bot.rendering import formulas
-from bot.rendering.formatting import byte_size, decimal, number, rounded, significant
+from bot.rendering.formatting import byte_size, factor, number, rounded, significant
 from bot.rendering.help import help_answer
 from bot.rendering.problems import error_answer
 from bot.rendering.whatif import comparison_choices, plan_choices
 from bot.texts import answers as texts
-from bot.texts.glossary import COMMAND, label
+from bot.texts.glossary import COMMAND, label, list_de
 from core import (
     FACTORS,
     Argument,
@@ -186,7 +188,7 @@ def _derived_sections(outcome: Outcome) -> list[Section]:
         remark = texts.BUDGET_READING.format(reading=reading) if reading else ""
         sections.append(Section(title=texts.BUDGET_TITLE, lines=(Formula(steps, remark),)))
     if (memory := formulas.activation(outcome)) is not None:
-        sections.append(Section(title=texts.ACTIVATION_TITLE, lines=(Formula(memory), texts.ACTIVATION_NOTE)))
+        sections.append(Section(title=texts.ACTIVATION_TITLE, lines=(Formula(memory), _activation_note(outcome))))
     return sections
 
 
@@ -197,8 +199,9 @@ def _unreachable_document(plan: Plan, visibility: Visibility) -> Document:
         msg = "only a solved-for factor can miss its target"
         raise ValueError(msg)
     solved, target = solution.argument, solution.target
+    explanation = texts.UNREACHABLE_EXPLANATION_ONE if len(plan.options) == 1 else texts.UNREACHABLE_EXPLANATION
     lines: list[str | Bullet] = [
-        texts.UNREACHABLE_EXPLANATION.format(symbol=solved.symbol, quotient=formulas.quotient(solution.quotient))
+        explanation.format(symbol=solved.symbol, quotient=formulas.quotient(solution.quotient))
     ]
     for option in plan.options:
         line = texts.OPTION.format(
@@ -209,6 +212,8 @@ def _unreachable_document(plan: Plan, visibility: Visibility) -> Document:
         if option.optimizer_steps is not None:
             line += texts.OPTION_STEPS.format(steps=number(option.optimizer_steps))
         lines.append(Bullet(line))
+    if smaller := _smaller_factors(plan, solution):
+        lines.append(smaller)
     if plan.binary is not None:
         binary = texts.BINARY_HINT.format(
             key=target.argument.key,
@@ -228,7 +233,7 @@ def _unreachable_document(plan: Plan, visibility: Visibility) -> Document:
     tokens = any(o.tokens_per_step is not None for o in plan.options)
     return Document(
         title=texts.UNREACHABLE_TITLE.format(symbol=target.argument.symbol, value=number(target.value)),
-        summary=texts.UNREACHABLE_SUMMARY.format(target=shown, choices=" oder ".join(choices)),
+        summary=texts.UNREACHABLE_SUMMARY.format(target=shown, choices=list_de(choices, texts.OR)),
         visibility=visibility,
         parts=(
             _input_fields(plan),
@@ -238,6 +243,41 @@ def _unreachable_document(plan: Plan, visibility: Visibility) -> Document:
         ),
         choices=plan_choices(plan),
     )
+
+
+def _activation_note(outcome: Outcome) -> str:
+    """Why accumulation costs no memory – unless a pipeline keeps several micro-batches in flight."""
+    pp = outcome.parallelism.pp if outcome.parallelism else 1
+    in_flight = min(pp, outcome.setup.accumulation)
+    if in_flight <= 1:
+        return texts.ACTIVATION_NOTE
+    return texts.ACTIVATION_NOTE_PIPELINE.format(pp=number(pp), in_flight=number(in_flight))
+
+
+#: One option at least this many times the target: the factors given are too large for it.
+FAR_OFF = 2
+
+
+def _smaller_factors(plan: Plan, solution: Solution) -> str | None:
+    """``b=8 d=64 B=100``: a = 1 already gives 512; the largest smaller b or d that stays below the target."""
+    if len(plan.options) != 1 or solution.argument not in FACTORS:
+        return None
+    option, target = plan.options[0], solution.target
+    wanted = target.value // target.per_sequence  # the target as a number of sequences
+    if option.global_batch < FAR_OFF * max(wanted, 1):
+        return None
+    given = {a: getattr(option.setup, a.value) for a in FACTORS if a is not solution.argument}
+    shown = []
+    for argument, value in given.items():
+        others = math.prod(v for a, v in given.items() if a is not argument)
+        smaller = wanted // others
+        if 1 <= smaller < value:
+            shown.append(
+                texts.SMALLER_OPTION.format(
+                    symbol=argument.symbol, value=number(smaller), batch=number(smaller * others)
+                )
+            )
+    return texts.SMALLER_FACTORS.format(options=list_de(shown, texts.OR)) if shown else None
 
 
 # --- comparisons ------------------------------------------------------------------------------
@@ -270,15 +310,15 @@ def _derived_formulas(plan: Plan, outcome: Outcome) -> tuple[Formula, ...]:
 def comparison_document(comparison: Comparison, visibility: Visibility) -> Document:
     """Both setups, k = B₂ / B₁ and the learning-rate rules, with a warmup warning from k ≥ 8 on."""
     before, after = comparison.before, comparison.after
-    k, sqrt_k = formulas.quotient(comparison.factor), decimal(comparison.sqrt_factor)
+    k, sqrt_k = formulas.quotient(comparison.factor), factor(comparison.sqrt_factor)
     sides = ((texts.BEFORE, comparison.before_plan, before), (texts.AFTER, comparison.after_plan, after))
     parts: list[Part] = [Columns(tuple(_side_column(title, side, outcome) for title, side, outcome in sides))]
     for title, side_plan, outcome in sides:
         if derived := _derived_formulas(side_plan, outcome):
             parts.append(Section(title=texts.DERIVED_TITLE.format(side=title), lines=derived))
-    factor = formulas.factor(comparison.factor, before.global_batch, after.global_batch)
-    parts.append(Section(title=texts.FACTOR_TITLE, lines=(Formula(factor),)))
-    parts += _learning_rate_sections(comparison, k, sqrt_k)
+    k_formula = formulas.factor(comparison.factor, before.global_batch, after.global_batch)
+    parts.append(Section(title=texts.FACTOR_TITLE, lines=(Formula(k_formula),)))
+    parts += _learning_rate_sections(comparison, factor(comparison.factor), sqrt_k)
     if comparison.factor >= 8:
         parts.append(Section(title=texts.WARMUP_TITLE, lines=(texts.WARMUP_WARNING,), warning=True))
     parallel = any(side.request.model_parallel_given for _, side, _ in sides)

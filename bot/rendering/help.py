@@ -18,28 +18,31 @@ def help_answer(
     ``command`` is how the surface spells the command: ``/effbatch`` in Slack and the console, ``effbatch``
     in a terminal, where the short help is the terminal's own.
     """
-    name = topic_name(topic) if topic else ("schlüssel" if keys else None)
-    if topic and name is None:
+    chosen = topic_of(topic) if topic else ("keys" if keys else None)
+    if topic and chosen is None:
         return Answer(AnswerKind.HELP, _unknown_topic_document(topic, command))
-    match name:
-        case "schlüssel":
+    match chosen:
+        case "keys":
             document = _keys_document()
-        case "prüfe" | "budget" | "vs":
-            document = _topic_document(name, command)
+        case "check" | "budget" | "vs":
+            document = _topic_document(chosen, command)
         case _:
             document = _short_document(default_visibility) if command == COMMAND else terminal_help_document()
     return Answer(AnswerKind.HELP, document)
 
 
-def topic_name(word: str) -> str | None:
-    """The topic a word asks for (``formate`` → ``schlüssel``), or None."""
+def topic_of(word: str) -> str | None:
+    """The topic (its id) a word asks for: ``formate`` → ``keys``; None for no topic."""
     folded = word.casefold()
-    return next((name for name, words in texts.TOPIC_WORDS if folded in words), None)
+    return next((topic for topic, (_, words) in texts.TOPICS.items() if folded in words), None)
+
+
+def _topic_list(command: str) -> str:
+    return ", ".join(texts.TOPIC_ENTRY.format(command=command, topic=name) for name, _ in texts.TOPICS.values())
 
 
 def _topics_line(command: str) -> str:
-    topics = ", ".join(texts.TOPIC_ENTRY.format(command=command, topic=name) for name, _ in texts.TOPIC_WORDS)
-    return texts.TOPICS_LINE.format(topics=topics)
+    return texts.TOPICS_LINE.format(topics=_topic_list(command))
 
 
 def _help_document(title: str, parts: tuple[Section | Note | Divider, ...]) -> Document:
@@ -47,24 +50,23 @@ def _help_document(title: str, parts: tuple[Section | Note | Divider, ...]) -> D
 
 
 def _unknown_topic_document(topic: str, command: str) -> Document:
-    topics = ", ".join(texts.TOPIC_ENTRY.format(command=command, topic=name) for name, _ in texts.TOPIC_WORDS)
-    line = texts.UNKNOWN_TOPIC.format(topic=topic[:40], topics=topics, command=command)
+    line = texts.UNKNOWN_TOPIC.format(topic=topic[:40], topics=_topic_list(command), command=command)
     return _help_document(texts.UNKNOWN_TOPIC_TITLE.format(topic=topic[:40]), (Section(lines=(line,)),))
 
 
-def _topic_document(name: str, command: str) -> Document:
+def _topic_document(topic: str, command: str) -> Document:
     terminal = command != COMMAND
     lines, example = {
-        "prüfe": (
+        "check": (
             (*(texts.CHECK_TOPIC_TERMINAL if terminal else texts.CHECK_TOPIC_SLACK), texts.CHECK_TOPIC_FRAMEWORKS),
             texts.CHECK_TOPIC_EXAMPLE if terminal else texts.CHECK_TOPIC_EXAMPLE_SLACK,
         ),
         "budget": (texts.BUDGET_TOPIC, texts.BUDGET_TOPIC_EXAMPLE),
         "vs": (texts.VS_TOPIC, texts.VS_TOPIC_EXAMPLE),
-    }[name]
+    }[topic]
     shown = tuple(Bullet(line.format(command=command)) for line in lines)
     return _help_document(
-        texts.TOPIC_TITLE.format(topic=name),
+        texts.TOPIC_TITLE.format(topic=texts.TOPICS[topic][0]),
         (
             Section(lines=shown),
             Section(lines=(texts.EXAMPLE.format(example=example.format(command=command)),)),

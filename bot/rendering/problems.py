@@ -44,11 +44,16 @@ def error_answer(error: InputError, command: str = COMMAND) -> Answer:
 
 
 def heading(problems: Iterable[Problem]) -> str:
-    """'Das habe ich nicht verstanden' while anything was not understood; else what is missing or contradicts."""
+    """Not understood (while anything was); else missing, not allowed (0, -8, 8,5, over a bound) or contradicting."""
+    problems = list(problems)
     kinds = {p.kind for p in problems}
-    if kinds - texts.INCOMPLETE_KINDS - texts.CONFLICT_KINDS:
+    if kinds - texts.INCOMPLETE_KINDS - texts.CONFLICT_KINDS - texts.NOT_ALLOWED_KINDS:
         return texts.NOT_UNDERSTOOD
-    return texts.INCOMPLETE if kinds & texts.INCOMPLETE_KINDS else texts.CONFLICT
+    if kinds & texts.INCOMPLETE_KINDS:
+        return texts.INCOMPLETE
+    if not_allowed := [p for p in problems if p.kind in texts.NOT_ALLOWED_KINDS]:
+        return texts.NOT_ALLOWED if len(not_allowed) == 1 else texts.NOT_ALLOWED_SEVERAL
+    return texts.CONFLICT
 
 
 def _about(problem: Problem) -> str:
@@ -112,8 +117,15 @@ def _not_whole(problem: Problem) -> dict[str, str]:
 
 def _out_of_range(problem: Problem) -> dict[str, str]:
     """Far beyond a bound for a B target: perhaps a token count typed as B."""
-    meant = problem.ctx.get("target") is Argument.TARGET_BATCH
-    return {"tokens_meant": texts.TOKENS_MEANT.format(value=number(problem.ctx["target_value"])) if meant else ""}
+    target = problem.ctx.get("target")
+    meant = target is Argument.TARGET_BATCH
+    reason = (
+        texts.FOR_TARGET.format(symbol=target.symbol, value=number(problem.ctx["target_value"]))
+        if isinstance(target, Argument)
+        else texts.FOR_GPUS
+    )
+    tokens_meant = texts.TOKENS_MEANT.format(value=number(problem.ctx["target_value"])) if meant else ""
+    return {"tokens_meant": tokens_meant, "reason": reason}
 
 
 def _positional_after_named(problem: Problem) -> dict[str, str]:

@@ -121,7 +121,7 @@ class Console:
         if not self.choices:
             return texts.CONSOLE_NO_CHOICES.format(command=COMMAND)
         if not 1 <= number <= len(self.choices):
-            return texts.CONSOLE_NO_CHOICE.format(number=number, choices=f"1 bis {len(self.choices)}")
+            return texts.CONSOLE_NO_CHOICE.format(number=number, last=len(self.choices))
         choice = self.choices[number - 1]
         if choice["action_id"] == ADJUST_ACTION:
             return texts.CONSOLE_NO_FORM

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from bot.texts.glossary import COMMAND
 from core import MODEL_PARALLEL, Argument
 
@@ -35,8 +37,8 @@ EXAMPLES = (
 MORE_HELP = f"Alle Schlüssel, Zahlenformate und Grenzen: `{COMMAND} hilfe schlüssel`."
 WHATIF_HELP = (
     "Unter jeder Antwort stehen Was-wäre-wenn-Buttons (Akkumulation, Geräte, Micro-Batch ×2 bzw. ÷2, Anpassen…). "
-    "Alle im Channel können sie drücken – es ist ein gemeinsames Planungswerkzeug; die Antwort wird ersetzt "
-    "und nennt, wer zuletzt geändert hat."
+    "Alle im Channel können sie anklicken – es ist ein gemeinsames Planungswerkzeug; die Antwort wird ersetzt "
+    "und nennt, wer sie zuletzt geändert hat."
 )
 SHARED_BY_DEFAULT = "Antworten sieht der ganze Channel; mit `privat` nur du."
 PRIVATE_BY_DEFAULT = "Antworten sieht in diesem Workspace nur, wer fragt."
@@ -99,7 +101,7 @@ BOUNDS_SHOWN = (Argument.MICRO_BATCH, Argument.DATA_PARALLEL, Argument.ACCUMULAT
 HOME_TITLE = "effbatch – effektive Batch-Größe"
 HOME_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
-        "Warum der globale Batch zählt",
+        "Warum die effektive Batch-Größe zählt",
         (
             "Lernrate, Warmup-Länge und veröffentlichte Rezepte sind für die effektive (globale) Batch-Größe "
             "angegeben, nicht für den Micro-Batch, der auf einen Chip passt. Wer von 8 auf 64 Geräte skaliert und "
@@ -131,7 +133,7 @@ HOME_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     (
-        "Häufige Fragen",
+        "Häufig gestellte Fragen",
         (
             "*Was ist die effektive Batch-Größe?* Die Zahl der Sequenzen, über die ein Optimierer-Schritt den "
             "Gradienten mittelt: B = b · d · a – Batch je Gerät (b) mal datenparallele Geräte (d) mal "
@@ -163,13 +165,13 @@ HOME_OPEN_FORM = "Rechner öffnen"
 # --- help topics (every surface; {command} is /effbatch in Slack and the console, effbatch in a terminal) ---
 
 TOPIC_TITLE = "effbatch – Hilfe: {topic}"
-#: The topics as the help lists them, each with the words that ask for it.
-TOPIC_WORDS: tuple[tuple[str, frozenset[str]], ...] = (
-    ("schlüssel", frozenset({"schlüssel", "schluessel", "keys", "formate"})),
-    ("prüfe", frozenset({"prüfe", "pruefe", "prüfen", "check", "konfig", "konfiguration"})),
-    ("budget", frozenset({"budget", "schritte", "tokens"})),
-    ("vs", frozenset({"vs", "vergleich", "vergleichen", "gegen", "versus", "lr", "lernrate"})),
-)
+#: Each topic (by its id in the code): its name as the help lists it, and the words that ask for it.
+TOPICS: Mapping[str, tuple[str, frozenset[str]]] = {
+    "keys": ("schlüssel", frozenset({"schlüssel", "schluessel", "keys", "formate"})),
+    "check": ("prüfe", frozenset({"prüfe", "pruefe", "prüfen", "check", "konfig", "konfiguration"})),
+    "budget": ("budget", frozenset({"budget", "schritte", "tokens"})),
+    "vs": ("vs", frozenset({"vs", "vergleich", "vergleichen", "gegen", "versus", "lr", "lernrate"})),
+}
 TOPICS_LINE = "Hilfe zu einem Thema: {topics}."
 TOPIC_ENTRY = "`{command} hilfe {topic}`"
 UNKNOWN_TOPIC_TITLE = "effbatch – kein Hilfethema „{topic}“"
