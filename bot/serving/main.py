@@ -81,6 +81,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _console(settings: Settings) -> int:
     """The local console; a Ctrl+C even while it starts ends it on a fresh line, without a traceback."""
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")  # as the CLI: no plugin scan at start-up
     try:
         from bot.serving.console import run_console, stream_reader, terminal_pending, terminal_reader
     except KeyboardInterrupt:
