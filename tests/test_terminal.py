@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -149,3 +150,26 @@ def test_json_help_says_how_in_du_form(capsys: pytest.CaptureFixture[str]) -> No
     code, out, _ = run(capsys, "--json", "hilfe")
     assert code == 2
     assert json.loads(out) == {"error": "Mit --json gibt es keine Hilfe als JSON; ruf effbatch hilfe ohne --json auf."}
+
+
+def test_a_mistyped_command_names_the_one_meant(capsys: pytest.CaptureFixture[str]) -> None:
+    """effbatch chek FILE: not „keine Zahl“ twice, but which command there is."""
+    code, out, err = run(capsys, "chek", "ds_config.json")
+    assert code == 2
+    assert err == "„chek“ kenne ich nicht – meintest du effbatch check? Alles Weitere: effbatch --help\n"
+    assert out == ""
+
+
+def test_pruefe_is_check_in_the_terminal_too(capsys: pytest.CaptureFixture[str]) -> None:
+    """effbatch prüfe FILE runs the check, as /effbatch prüfe does in Slack."""
+    config = str(Path(__file__).parent / "data" / "configs" / "ds_consistent.json")
+    code, out, _ = run(capsys, "prüfe", config, "--world-size", "8")
+    assert code == 0
+    assert "DeepSpeed: effektive Batch-Größe 256 Sequenzen" in out
+
+
+def test_a_pasted_slash_command_is_understood(capsys: pytest.CaptureFixture[str]) -> None:
+    """effbatch /effbatch 8 64 4 (copied from Slack): the calculation, not „„/effbatch“ ist keine Zahl“."""
+    code, out, _ = run(capsys, "/effbatch", "8", "64", "4")
+    assert code == 0
+    assert "Effektive Batch-Größe: 2.048 Sequenzen" in out

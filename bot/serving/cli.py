@@ -8,6 +8,7 @@ German message on stderr (with ``--json`` ``{"error": …}`` on stdout) and exit
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import os
 import sys
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.serving.arguments import GermanArgumentParser
 from bot.texts import operator as texts
-from bot.texts.glossary import PROGRAM
+from bot.texts.glossary import COMMAND, PROGRAM
 
 if TYPE_CHECKING:
     from core.configs import World
@@ -29,6 +30,11 @@ EXIT_INPUT = 2
 EXIT_FINDINGS = 1
 JSON_FLAG = "--json"
 CHECK_COMMAND = "check"
+#: The first words that run the check: ``effbatch check`` and, as in Slack, ``effbatch prüfe``.
+CHECK_COMMANDS = frozenset({CHECK_COMMAND, "prüfe", "pruefe", "prüfen"})
+#: The words a mistyped first word is compared with; and words that are never a typo of them.
+COMMAND_WORDS = (CHECK_COMMAND, "hilfe")
+KNOWN_WORDS = frozenset({"hilfe", "help", "privat", "private", "vs", "gegen", "versus"})
 VERSION_FLAG = "--version"
 
 
@@ -42,9 +48,23 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit code."""
     os.environ.setdefault(PYDANTIC_PLUGINS, "__all__")
     words = sys.argv[1:] if argv is None else argv
-    if words[:1] == [CHECK_COMMAND]:
+    if words[:1] == [COMMAND]:  # a Slack command pasted into the terminal
+        words = words[1:]
+    if words[:1] and words[0].casefold() in CHECK_COMMANDS:
         return _survive_closed_pipe(lambda: run_check(words[1:]))
+    if words[:1] and (meant := mistyped_command(words[0])):
+        print(texts.UNKNOWN_COMMAND.format(typed=words[0][:40], meant=f"{PROGRAM} {meant}"), file=sys.stderr)
+        return EXIT_INPUT
     return _survive_closed_pipe(lambda: _run(words))
+
+
+def mistyped_command(word: str) -> str | None:
+    """``chek`` → ``check``: a word that is no value, key or help word but close to a command; else None."""
+    folded = word.casefold()
+    if not folded.isalpha() or folded in CHECK_COMMANDS or folded in KNOWN_WORDS:
+        return None
+    close = difflib.get_close_matches(folded, COMMAND_WORDS, n=1, cutoff=0.75)
+    return close[0] if close else None
 
 
 def _run(words: list[str]) -> int:

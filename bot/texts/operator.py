@@ -58,6 +58,7 @@ SLACK_REJECTED = (
 )
 SLACK_UNREACHABLE = "Slack ist unter {url} nicht erreichbar ({detail}). Prüfe das Netz oder SLACK_API_URL."
 
+UNKNOWN_COMMAND = "„{typed}“ kenne ich nicht – meintest du {meant}? Alles Weitere: effbatch --help"
 JSON_NEEDS_VALUES = "Mit --json gibt es keine Hilfe als JSON; ruf effbatch hilfe ohne --json auf."
 
 # --- effbatch check ---------------------------------------------------------------------------
