@@ -203,15 +203,7 @@ def _unreachable_document(plan: Plan, visibility: Visibility) -> Document:
     lines: list[str | Bullet] = [
         explanation.format(symbol=solved.symbol, quotient=formulas.quotient(solution.quotient))
     ]
-    for option in plan.options:
-        line = texts.OPTION.format(
-            symbol=solved.symbol, value=number(getattr(option.setup, solved.value)), batch=number(option.global_batch)
-        )
-        if option.tokens_per_step is not None:
-            line += texts.OPTION_TOKENS.format(tokens=number(option.tokens_per_step))
-        if option.optimizer_steps is not None:
-            line += texts.OPTION_STEPS.format(steps=number(option.optimizer_steps))
-        lines.append(Bullet(line))
+    lines += [Bullet(_option_line(option, solved)) for option in plan.options]
     if smaller := _smaller_factors(plan, solution):
         lines.append(smaller)
     if plan.binary is not None:
@@ -243,6 +235,18 @@ def _unreachable_document(plan: Plan, visibility: Visibility) -> Document:
         ),
         choices=plan_choices(plan),
     )
+
+
+def _option_line(option: Outcome, solved: Argument) -> str:
+    """One nearest feasible value: ``a = 1`` → B = 512 (, T = …, … Schritte)."""
+    line = texts.OPTION.format(
+        symbol=solved.symbol, value=number(getattr(option.setup, solved.value)), batch=number(option.global_batch)
+    )
+    if option.tokens_per_step is not None:
+        line += texts.OPTION_TOKENS.format(tokens=number(option.tokens_per_step))
+    if option.optimizer_steps is not None:
+        line += texts.OPTION_STEPS.format(steps=number(option.optimizer_steps))
+    return line
 
 
 def _activation_note(outcome: Outcome) -> str:
