@@ -11,6 +11,8 @@ import pytest
 
 from bot.serving.cli import main
 
+from slack_checks import assert_valid_message
+
 #: The Slack command as a word of prose (not inside a path such as schema/effbatch.schema.json).
 SLASH_COMMAND = re.compile(r"(?<![\w./-])/effbatch\b")
 
@@ -173,3 +175,13 @@ def test_a_pasted_slash_command_is_understood(capsys: pytest.CaptureFixture[str]
     code, out, _ = run(capsys, "/effbatch", "8", "64", "4")
     assert code == 0
     assert "Effektive Batch-Größe: 2.048 Sequenzen" in out
+
+
+@pytest.mark.parametrize("command", ["hilfe prüfe", "hilfe budget", "hilfe vs", "hilfe schlüssel", "hilfe " + "x" * 60])
+def test_help_topics_are_valid_slack_messages(command: str) -> None:
+    """Each topic, and an unknown one with a long name, is a message Slack accepts."""
+    from bot.document import Visibility
+    from bot.rendering.answers import answer_command
+    from bot.rendering.block_kit import message
+
+    assert_valid_message(message(answer_command(command, Visibility.IN_CHANNEL).document))
