@@ -49,8 +49,9 @@ def test_an_unreadable_paste_points_to_the_file(tmp_path: Path) -> None:
 
 def test_a_mistyped_command_names_the_one_that_exists(tmp_path: Path) -> None:
     """/effbach 8 64 4 4096: not „ist keine Zahl“, but which command there is."""
-    out = console("/effbach 8 64 4 4096\n", tmp_path)
+    out = console("/effbach 8 64 4 4096\n/effbatchx 8 64 4\n", tmp_path)
     assert "„/effbach“ kenne ich nicht – der Befehl heißt /effbatch, z. B. /effbatch 8 64 4 4096." in out
+    assert "„/effbatchx“ kenne ich nicht" in out  # a longer name is no /effbatch either
     assert "keine Zahl" not in out
 
 

@@ -84,8 +84,8 @@ class Console:
 
     def answer(self, line: str) -> str:
         """One request – a command, a pasted block, or the number of a choice – answered as text."""
-        text = line.strip().removeprefix(COMMAND).strip()
-        if text.isdigit() and not line.strip().startswith(COMMAND):
+        text = without_command(line)
+        if text.isdigit() and text == line.strip():
             return self._choose(int(text))
         if not text:
             return texts.CONSOLE_NO_FORM
@@ -192,7 +192,7 @@ def gathered(line: str, read_line: Reader, pending: Callable[[], bool]) -> str:
     An unclosed code fence reads on until it closes; ``prüfe`` with nothing to check after it reads
     the following lines up to an empty one that no more pasted input follows (a YAML's blank lines stay).
     """
-    text = line.strip().removeprefix(COMMAND).strip()
+    text = without_command(line)
     if text.count(FENCE) % 2 == 1:
         lines = [line]
         while (more := read_line(texts.CONSOLE_MORE_PROMPT)) is not None:
@@ -206,6 +206,14 @@ def gathered(line: str, read_line: Reader, pending: Callable[[], bool]) -> str:
             lines.append(more)
         return "\n".join(lines)
     return line
+
+
+def without_command(line: str) -> str:
+    """``/effbatch 8 64 4`` → ``8 64 4``; ``/effbatchx`` keeps its name (and is answered as a mistyped command)."""
+    words = line.strip().split(None, 1)
+    if words and words[0] == COMMAND:
+        return words[1].strip() if len(words) > 1 else ""
+    return line.strip()
 
 
 def path_in(text: str) -> str | None:
