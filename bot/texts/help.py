@@ -183,7 +183,7 @@ CHECK_TOPIC_SLACK = (
     "Ohne Startzeile, die die GPUs nennt, brauche ich sie: `gpus=64` oder `nodes=8 gpus_per_node=8` direkt "
     "nach `prüfe`.",
     "In Slack geht es auch ohne Befehl: im Menü einer Nachricht „Batch-Konfig prüfen“.",
-    "Im Terminal prüft `effbatch check DATEI` ganze Dateien.",
+    "Im Terminal prüft `effbatch check DATEI` ganze Dateien; in der lokalen Konsole liest `prüfe DATEI` eine Datei.",
 )
 CHECK_TOPIC_TERMINAL = (
     "`{command} check DATEI …` liest Konfigurationen und Startskripte; mehrere Dateien zusammen sind ein Lauf "
