@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import io
+import os
+import time
 from pathlib import Path
 
 import pytest
+from terminal_session import console_on_a_terminal, read_until
 
 from bot.serving.console import gathered, path_in, stream_reader
 
@@ -101,3 +104,17 @@ def test_an_empty_line_inside_a_paste_continues_it() -> None:
 def test_pruefe_path_or_text(text: str, path: str | None) -> None:
     """prüfe X: X is a file when it is one word that looks like a path, else pasted text."""
     assert path_in(text) == path
+
+
+def test_a_paste_at_the_terminal_keeps_its_blank_lines(tmp_path: Path) -> None:
+    """At a terminal, prüfe and a YAML with a blank line, pasted at once, then Enter: one check of all three keys."""
+    yaml_config = "train_micro_batch_size_per_gpu: 4\n\ngradient_accumulation_steps: 2\ntrain_batch_size: 64\n"
+    with console_on_a_terminal(clean_env(), tmp_path) as (_, terminal):
+        assert read_until(terminal, lambda shown: shown.endswith(b"> "), seconds=30).endswith(b"> ")
+        os.write(terminal, f"prüfe gpus=8\n{yaml_config}".encode())
+        time.sleep(0.5)  # the paste is read; now the user presses Enter on an empty line
+        os.write(terminal, b"\r")
+        shown = read_until(terminal, lambda out: b"Gelesen" in out and out.endswith(b"> "), seconds=30).decode()
+    assert "DeepSpeed: effektive Batch-Größe 64 Sequenzen" in shown
+    assert "B = b · d · a = 4 × 8 × 2 = 64" in shown  # all three keys, the blank line inside the paste kept
+    assert "nicht verstanden" not in shown

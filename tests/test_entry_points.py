@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import pty
-import select
-import signal
 import subprocess
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import jsonschema
 import pytest
+from terminal_session import console_on_a_terminal, read_until, wait_for_exit
 
 from bot_process import BIN, clean_env, free_port, run_script
 from fake_slack import BOT_TOKEN, FakeWebAPI
@@ -349,53 +344,16 @@ def test_console_numbers_apply_choices_like_clicks(env: dict[str, str], tmp_path
     assert result.stderr == ""
 
 
-def _read_until(terminal: int, done: Callable[[bytes], bool], seconds: float) -> bytes:
-    """What the pseudo-terminal shows until ``done`` says so, it closes, or ``seconds`` pass; never blocks longer."""
-    output = b""
-    deadline = time.monotonic() + seconds
-    while not done(output) and (left := deadline - time.monotonic()) > 0:
-        if not select.select([terminal], [], [], left)[0]:
-            break
-        try:
-            chunk = os.read(terminal, 4096)
-        except OSError:  # the terminal closes with the process
-            break
-        if not chunk:
-            break
-        output += chunk
-    return output
-
-
-def _wait_for_exit(pid: int, seconds: float) -> int | None:
-    """The child's wait status once it has ended, or None if it still runs after ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        ended, status = os.waitpid(pid, os.WNOHANG)
-        if ended:
-            return status
-        time.sleep(0.02)
-    return None
-
-
 @pytest.mark.parametrize("key", [b"\x04", b"\x03"], ids=["Ctrl+D", "Ctrl+C"])
 def test_console_leaves_on_a_fresh_line(env: dict[str, str], tmp_path: Path, key: bytes) -> None:
     """At a terminal, Ctrl+D and Ctrl+C pressed as the prompt appears end the console with the prompt's line closed."""
-    pid, terminal = pty.fork()  # the child gets the pseudo-terminal as its controlling terminal
-    if pid == 0:
-        os.chdir(tmp_path)
-        os.execve(str(BIN / "effbatch-bot"), [str(BIN / "effbatch-bot")], env)
-    try:
-        output = _read_until(terminal, lambda shown: shown.endswith(b"> "), seconds=30)
+    with console_on_a_terminal(env, tmp_path) as (pid, terminal):
+        output = read_until(terminal, lambda shown: shown.endswith(b"> "), seconds=30)
         assert output.endswith(b"> "), output
         os.write(terminal, key)  # at once: the moment readline may not be listening yet
-        output += _read_until(terminal, lambda shown: False, seconds=10)
-        status = _wait_for_exit(pid, seconds=10)
+        output += read_until(terminal, lambda shown: False, seconds=10)
+        status = wait_for_exit(pid, seconds=10)
         assert status is not None, f"still running 10 s after the key: {output!r}"
-    finally:
-        with contextlib.suppress(ProcessLookupError, ChildProcessError):
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-        os.close(terminal)
     assert os.waitstatus_to_exitcode(status) == 0
     assert output.endswith(b"\r\n")
     assert b"Traceback" not in output
