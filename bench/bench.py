@@ -347,6 +347,47 @@ def socket_mode_round_trip() -> list[float]:
             process.wait(timeout=30)
 
 
+#: What ``effbatch`` is started with for the start-up figure, beside the baseline ``python -c "import yaml"``.
+STARTUP_COMMANDS = {
+    "effbatch check ds_consistent.json --world-size 8": [
+        "check",
+        str(ROOT / "tests" / "data" / "configs" / "ds_consistent.json"),
+        "--world-size",
+        "8",
+    ],
+    "effbatch 8 64 4 4096": ["8", "64", "4", "4096"],
+}
+STARTUP_RUNS = 15
+
+
+def startup_milliseconds() -> tuple[float, dict[str, float]]:
+    """Wall time of a fresh process, median of ``STARTUP_RUNS``: ``python -c "import yaml"``, then each CLI path.
+
+    The commands take turns within each round, so a busy moment of this shared machine slows all alike.
+    """
+    # As installed: byte code cached (a first run writes it), whatever this shell says.
+    env = {k: v for k, v in clean_env().items() if k != "PYDANTIC_DISABLE_PLUGINS" and k != "PYTHONDONTWRITEBYTECODE"}
+    commands = {"baseline": [sys.executable, "-c", "import yaml"]}
+    commands |= {name: [str(BIN / "effbatch"), *args] for name, args in STARTUP_COMMANDS.items()}
+    timings: dict[str, list[float]] = {name: [] for name in commands}
+    for round_ in range(STARTUP_RUNS + 1):
+        for name, command in commands.items():
+            started = time.perf_counter()
+            subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=env)
+            if round_:  # the first round writes the byte code
+                timings[name].append(time.perf_counter() - started)
+    medians = {name: statistics.median(values) * 1000 for name, values in timings.items()}
+    return medians.pop("baseline"), medians
+
+
+def print_startup(baseline: float, timings: dict[str, float]) -> None:
+    shown = "; ".join(f"`{name}` {value:.0f} ms ({value / baseline:.1f}×)" for name, value in timings.items())
+    print(
+        f"Start-up of a fresh process (median of {STARTUP_RUNS}; × the {baseline:.0f} ms of "
+        f'`python -c "import yaml"`): {shown} (target ≤ 150 ms).'
+    )
+
+
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:.2f}"
 
@@ -365,10 +406,12 @@ def main() -> None:
     core_same, core_varied, parse_compute = core_microseconds()
     socket = socket_mode_round_trip()
     checks = config_check_milliseconds()
+    startup = startup_milliseconds()
     print_table(results, core_same, core_varied, parse_compute, socket)
     shown = ", ".join(f"{name} {value:.1f} ms" for name, value in checks.items())
     print(f"Config check of a 64 KiB config (read, checked, rendered; median of 30): {shown} (target < 20 ms).")
     print_shell_table()
+    print_startup(*startup)
 
 
 def bench_servers(env: dict[str, str]) -> list[tuple[str, list[str], int]]:

@@ -1,21 +1,51 @@
 """effbatch's functional core: parse the command, validate it, compute and plan.
 
 Pure: no Slack, no environment, no I/O.
+
+The names below are loaded when first used (PEP 562): ``effbatch check`` imports
+``core.configs`` without the calculator's pydantic models, which cost more start-up
+time than the whole check.
 """
 
-from core.arguments import FACTORS, MODEL_PARALLEL, TARGETS, Argument
-from core.calculation import compare, compute, concrete_request, plan
-from core.errors import InputError, Problem, ProblemKind, Side
-from core.model import BatchSetup, Comparison, Outcome, Plan, PlanRequest
-from core.parser import (
-    CompareCommand,
-    HelpRequest,
-    ParsedCommand,
-    PlanCommand,
-    command_text,
-    comparison_text,
-    parse_command,
-)
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from core.arguments import FACTORS, MODEL_PARALLEL, TARGETS, Argument
+    from core.calculation import compare, compute, concrete_request, plan
+    from core.errors import InputError, Problem, ProblemKind, Side
+    from core.model import BatchSetup, Comparison, Outcome, Plan, PlanRequest
+    from core.parser import (
+        CompareCommand,
+        HelpRequest,
+        ParsedCommand,
+        PlanCommand,
+        command_text,
+        comparison_text,
+        parse_command,
+    )
+
+#: Which module defines each public name.
+_HOMES = {
+    **dict.fromkeys(("FACTORS", "MODEL_PARALLEL", "TARGETS", "Argument"), "core.arguments"),
+    **dict.fromkeys(("compare", "compute", "concrete_request", "plan"), "core.calculation"),
+    **dict.fromkeys(("InputError", "Problem", "ProblemKind", "Side"), "core.errors"),
+    **dict.fromkeys(("BatchSetup", "Comparison", "Outcome", "Plan", "PlanRequest"), "core.model"),
+    **dict.fromkeys(
+        (
+            "CompareCommand",
+            "HelpRequest",
+            "ParsedCommand",
+            "PlanCommand",
+            "command_text",
+            "comparison_text",
+            "parse_command",
+        ),
+        "core.parser",
+    ),
+}
 
 __all__ = [
     "FACTORS",
@@ -43,3 +73,14 @@ __all__ = [
     "parse_command",
     "plan",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``core.X``: imported from its module on first use, then kept here."""
+    home = _HOMES.get(name)
+    if home is None:
+        msg = f"module 'core' has no attribute {name!r}"
+        raise AttributeError(msg)
+    value = getattr(import_module(home), name)
+    globals()[name] = value
+    return value

@@ -24,8 +24,10 @@ Dependency-free: the parser, the calculation and the presentation all import it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from types import MappingProxyType
 
 
 class Argument(StrEnum):
@@ -92,3 +94,21 @@ FACTORS = (Argument.MICRO_BATCH, Argument.DATA_PARALLEL, Argument.ACCUMULATION)
 MODEL_PARALLEL = (Argument.TP, Argument.PP, Argument.CP, Argument.SP)
 #: The targets a missing factor is solved for.
 TARGETS = (Argument.TARGET_BATCH, Argument.TARGET_TOKENS)
+
+#: The frameworks' own names for the same values, accepted as keys (``micro_batch_size=4``): whoever copies
+#: a value from a config can keep its name. Where each comes from: Megatron-LM/NeMo (``micro_batch_size``,
+#: ``global_batch_size``, ``seq_length``), Hugging Face Trainer (``per_device_train_batch_size``,
+#: ``gradient_accumulation_steps``), DeepSpeed (``train_micro_batch_size_per_gpu``, ``train_batch_size``),
+#: torchtitan/OLMo (``max_seq_len``), LLaMA-Factory (``cutoff_len``), torch.distributed (``world_size``).
+FRAMEWORK_KEYS: Mapping[str, Argument] = MappingProxyType(
+    {
+        **dict.fromkeys(
+            ("micro_batch_size", "per_device_train_batch_size", "train_micro_batch_size_per_gpu"),
+            Argument.MICRO_BATCH,
+        ),
+        "gradient_accumulation_steps": Argument.ACCUMULATION,
+        **dict.fromkeys(("global_batch_size", "train_batch_size"), Argument.TARGET_BATCH),
+        **dict.fromkeys(("seq_length", "max_seq_len", "cutoff_len"), Argument.SEQ_LEN),
+        "world_size": Argument.GPUS,
+    }
+)

@@ -18,6 +18,14 @@ from core.errors import Problem, ProblemKind
 
 #: The German number words: Million, Milliarde, Billion (10¹², not the English billion).
 GERMAN_WORDS: Mapping[str, int] = MappingProxyType({"Mio": 1000**2, "Mrd": 1000**3, "Bio": 1000**4})
+#: The words as written out or abbreviated with a dot ("2 Billionen", "2 Bio."), each read as its suffix.
+GERMAN_WORD_SPELLINGS: Mapping[str, str] = MappingProxyType(
+    {
+        **dict.fromkeys(("mio", "mio.", "million", "millionen"), "Mio"),
+        **dict.fromkeys(("mrd", "mrd.", "milliarde", "milliarden"), "Mrd"),
+        **dict.fromkeys(("bio", "bio.", "billion", "billionen"), "Bio"),
+    }
+)
 #: ×1.000 / ×1.000.000 and the binary ×1.024 / ×1.048.576, for counts.
 COUNT_SUFFIXES: Mapping[str, int] = MappingProxyType(
     {"k": 1000, "K": 1000, "M": 1000**2, "Ki": 1024, "Mi": 1024**2, **GERMAN_WORDS}

@@ -26,11 +26,12 @@ from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
-from core.arguments import Argument
+from core.arguments import FRAMEWORK_KEYS, Argument
 from core.errors import InputError, Problem, ProblemKind, Side
 from core.model import PlanRequest
 from core.numbers import (
     BYTE_SUFFIXES,
+    GERMAN_WORD_SPELLINGS,
     SEQ_LEN_SUFFIXES,
     TOKEN_SUFFIXES,
     NumberError,
@@ -76,6 +77,7 @@ KEY_ALIASES = MappingProxyType(
         **dict.fromkeys(("budget", "total_tokens"), Argument.BUDGET),
         **dict.fromkeys(("act", "activation", "aktivierung"), Argument.ACTIVATION),
         **dict.fromkeys(("lr", "learning_rate", "lernrate"), Argument.LR),
+        **FRAMEWORK_KEYS,
     }
 )
 
@@ -114,9 +116,14 @@ _V = TypeVar("_V")
 
 @dataclass(frozen=True)
 class HelpRequest:
-    """The user asked for the help text; ``keys`` for the table of keys and formats."""
+    """The user asked for the help text; ``keys`` for the table of keys and formats.
+
+    ``topic`` is the word right after the help word when it is a word (``hilfe budget``), case-folded;
+    which topics exist is the presentation's business.
+    """
 
     keys: bool = False
+    topic: str | None = None
 
 
 @dataclass(frozen=True)
@@ -146,7 +153,7 @@ def parse_command(text: str) -> ParsedCommand:
         raise InputError([Problem(ProblemKind.TEXT_TOO_LONG, ctx={"length": len(text), "max": MAX_COMMAND_TEXT})])
     words = _words(text)
     if any(word.casefold() in HELP_WORDS for word in words):
-        return HelpRequest(keys=any(word.casefold() in KEYS_WORDS for word in words))
+        return HelpRequest(keys=any(word.casefold() in KEYS_WORDS for word in words), topic=_help_topic(words))
     sides = _split_sides(words)
     private = any(word.casefold() in PRIVATE_WORDS for word in words)
     labels: tuple[Side | None, ...] = (Side.BEFORE, Side.AFTER) if len(sides) > 1 else (None,)
@@ -207,8 +214,35 @@ def _words(text: str) -> list[str]:
             joined[-1] += word
         else:
             joined.append(word)
-    words = [word.rstrip(",") for word in joined]
+    words = [word.rstrip(",") for word in _number_words(joined)]
     return [word for word in words if word and word not in SEPARATOR_WORDS]
+
+
+def _number_words(words: list[str]) -> list[str]:
+    """``budget=2 Billionen``, ``2 Bio.``, ``2Bio.`` → ``budget=2Bio``: a German number word joins its number."""
+    joined: list[str] = []
+    for word in words:
+        bare = word.rstrip(",")
+        if joined and joined[-1][-1:].isdigit() and (suffix := GERMAN_WORD_SPELLINGS.get(bare.casefold())):
+            joined[-1] += suffix + word[len(bare) :]
+            continue
+        head = word.rstrip(".,")
+        if head != word.rstrip(",") and head[-3:].casefold() in {"mio", "mrd", "bio"} and head[-4:-3].isdigit():
+            word = head + word[len(word.rstrip(",")) :]  # "2Bio." → "2Bio"
+        joined.append(word)
+    return joined
+
+
+def _help_topic(words: list[str]) -> str | None:
+    """The word after the first help word, if it names something rather than a value (``hilfe budget``)."""
+    folded = [word.casefold() for word in words]
+    after = next((i + 1 for i, word in enumerate(folded) if word in HELP_WORDS), len(folded))
+    if after >= len(folded):
+        return None
+    topic = folded[after]
+    if topic in HELP_WORDS | PRIVATE_WORDS or "=" in topic or any(c.isdigit() for c in topic):
+        return None
+    return topic
 
 
 def _split_sides(words: list[str]) -> list[list[str]]:

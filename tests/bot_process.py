@@ -21,11 +21,16 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+#: What every bot a test starts gets unless the test says otherwise: no drain on SIGTERM (a test that
+#: stops the bot would wait the default seconds for nothing); the drain's own tests set it.
+TEST_DEFAULTS = {"EFFBATCH_DRAIN_SECONDS": "0"}
+
+
 def clean_env(**overrides: str) -> dict[str, str]:
-    """The test process's environment without any Slack or effbatch settings, plus ``overrides``."""
+    """The test process's environment without Slack or effbatch settings, plus ``TEST_DEFAULTS``, ``overrides``."""
     names = ("SLACK_", "EFFBATCH_", "PORT", "LOG_LEVEL", "WEB_CONCURRENCY")
     env = {k: v for k, v in os.environ.items() if not k.startswith(names)}
-    return {**env, **overrides}
+    return {**env, **TEST_DEFAULTS, **overrides}
 
 
 def run_script(name: str, *args: str, env: dict[str, str], cwd: Path, stdin: str = "") -> subprocess.CompletedProcess:

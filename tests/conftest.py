@@ -9,9 +9,21 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from examples_budget import IN_CI, PROFILE
+from hypothesis import settings
 
 from bot_process import BotProcess, start_http_bot
 from fake_slack import FakeSocketModeServer, FakeWebAPI
+
+# Hypothesis: in CI the full counts and no example database to carry between runs; locally fewer (see
+# examples_budget.examples, which each test's count goes through).
+settings.register_profile("ci", database=None, print_blob=True)
+settings.register_profile("dev")
+settings.load_profile(PROFILE)
+
+
+def pytest_report_header() -> str:
+    return f"hypothesis profile: {PROFILE} ({'full counts' if IN_CI else 'a tenth of each count; CI=1 for all'})"
 
 
 @pytest.fixture

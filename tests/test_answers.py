@@ -15,6 +15,9 @@ from core.parser import KEY_ALIASES
 
 from slack_checks import all_text, assert_valid_message
 
+#: The heading for a value understood but not allowed (0, -8, 8,5, over a bound).
+NOT_ALLOWED = "Dieser Wert geht nicht"
+
 
 def answer(text: str, visibility: Visibility = Visibility.IN_CHANNEL) -> tuple[str, dict]:
     answered = answer_command(text, visibility)
@@ -301,7 +304,7 @@ def test_largest_setup_fits_slack_limits() -> None:
         (  # halving: factors below one, no warmup warning, no lr given → the hint
             "8 64 4 vs d=32",
             "comparison",
-            ["Vergleich: B ×0,5 (2.048 → 1.024)", "×0,71", "Mit `lr=3e-4` rechne ich"],
+            ["Vergleich: B ×0,5 (2.048 → 1.024)", "×0,707", "Mit `lr=3e-4` rechne ich"],
         ),
         ("gpus=64 b=2 B=2048 vs gpus=256", "comparison", ["Die effektive Batch-Größe bleibt gleich"]),
     ],
@@ -331,7 +334,7 @@ def test_no_warmup_warning_below_eight() -> None:
         ("gpus=64 tp=8 d=4 b=1 a=1", "Angegeben ist d = 4, aus den GPUs folgt aber d = 64 / (8 · 1 · 1 · 1) = 8"),
         ("b=2 B=2048", "es fehlen noch d (Datenparallele Geräte) und a (Akkumulationsschritte)"),
         ("b=2 d=8 T=4M", "Ziel-Tokens je Schritt (T): Dafür brauche ich die Sequenzlänge"),
-        ("b=1 d=1 B=1M", "Dafür wäre a = 1.000.000 nötig, mehr als die Obergrenze 65.536"),
+        ("b=1 d=1 B=1M", "Für B = 1.000.000 wäre a = 1.000.000 nötig, mehr als die Obergrenze 65.536"),
         ("8 64 4 lr=3e-4", "`lr=` skaliere ich nur im Vergleich"),
         ("8 64 4 act=2", "„2“ braucht eine Einheit"),
         ("8 64 4 vs d=abc", "(nach `vs`) Datenparallele Geräte (d): „abc“ ist keine Zahl"),
@@ -359,17 +362,17 @@ def test_planning_errors_in_german(text: str, expected: str) -> None:
             NOT_UNDERSTOOD,
             "„abc“ ist keine Zahl. Erwartet: eine positive Dezimalzahl wie `3e-4`",
         ),
-        ("8 64 4 lr=-1 vs d=128", NOT_UNDERSTOOD, "„-1“ ist nicht positiv. Erwartet: eine positive Dezimalzahl"),
-        ("8 64 4 act=0GiB", NOT_UNDERSTOOD, "„0GiB“ ist nicht positiv. Erwartet: eine Größe mit Einheit wie `1,5GiB`"),
+        ("8 64 4 lr=-1 vs d=128", NOT_ALLOWED, "„-1“ ist nicht positiv. Erwartet: eine positive Dezimalzahl"),
+        ("8 64 4 act=0GiB", NOT_ALLOWED, "„0GiB“ ist nicht positiv. Erwartet: eine Größe mit Einheit wie `1,5GiB`"),
         ("8 64 4 act=1.5GiB", NOT_UNDERSTOOD, "Erwartet: eine Größe mit Einheit wie `1,5GiB`"),
-        ("8 64 4 4096 budget=0", NOT_UNDERSTOOD, "Erwartet: eine Token-Zahl wie `2T`, `300Mrd` oder `2Bio`"),
+        ("8 64 4 4096 budget=0", NOT_ALLOWED, "Erwartet: eine Token-Zahl wie `2T`, `300Mrd` oder `2Bio`"),
         ("8 64 4 L=1e3", NOT_UNDERSTOOD, "Schreib z. B. `4k` oder `4096`."),
         ("8 64 4 4096 budget=2e12", NOT_UNDERSTOOD, "Schreib z. B. `2T` oder `2Bio`."),
         ("8 64", "Da fehlt noch etwas", "Es fehlt noch a (Akkumulationsschritte)."),
         ("8", "Da fehlt noch etwas", "Es fehlen noch d (Datenparallele Geräte) und a (Akkumulationsschritte)."),
         ("gpus=100 tp=8 b=1 a=1", "Das passt nicht zusammen", "Passend wären z. B. 96 oder 104 GPUs."),
         ("8 64 4 B=2000", "Das passt nicht zusammen", "vorgegeben ist aber B = 2.000"),
-        ("8 64 70000", "Das passt nicht zusammen", "über der Obergrenze von 65.536"),
+        ("8 64 70000", NOT_ALLOWED, "über der Obergrenze von 65.536"),  # over a bound, no contradiction
         ("8 64 4 d=64", NOT_UNDERSTOOD, "Doppelt angegeben: als 2. Zahl („64“) und als „d=64“."),
         ("8 64 4 4096 vs d=abc", NOT_UNDERSTOOD, "(nach `vs`) Datenparallele Geräte (d): „abc“ ist keine Zahl"),
         ("8 64 4 vs 8 64 4 a=4", NOT_UNDERSTOOD, "(nach `vs`) Akkumulationsschritte (a): Doppelt angegeben"),
@@ -380,7 +383,7 @@ def test_planning_errors_in_german(text: str, expected: str) -> None:
         ),
         (
             "4,096 64 4",
-            NOT_UNDERSTOOD,
+            NOT_ALLOWED,  # read as 4,096: understood, but not whole
             "Im Deutschen ist das Komma das Dezimalzeichen: Meintest du `4.096` oder `4096`?",
         ),
         ("b=2 d=8 B=4M", "Das passt nicht zusammen", "Meintest du `T=4.000.000` (Ziel-Tokens je Schritt)?"),
@@ -428,7 +431,7 @@ def test_only_cut_values_carry_an_ellipsis(text: str, fragment: str) -> None:
 def test_small_print_only_where_it_applies(text: str, parallel_note: bool, packed_note: bool) -> None:
     """What d counts only with GPUs or a degree; packed sequences only when T is computed."""
     shown = all_text(answer(text)[1])
-    assert ("d zählt nur datenparallele Replikate" in shown) is parallel_note
+    assert ("d zählt nur datenparallele Kopien" in shown) is parallel_note
     assert ("feste (gepackte) Sequenzlängen" in shown) is packed_note
 
 

@@ -67,7 +67,7 @@ def test_unexpected_error_is_logged_and_the_user_told(caplog: pytest.LogCaptureF
         status, payload = dispatch(make_app(answer=broken), "8 64 4")
     assert status == 200
     assert payload["response_type"] == "ephemeral"
-    assert "Da ist bei mir etwas schiefgegangen" in payload["text"]
+    assert "Da ist bei mir etwas schiefgegangen – es lag nicht an deiner Eingabe." in payload["text"]
     record = next(r for r in caplog.records if r.getMessage() == "unhandled error in listener")
     assert record.exc_info is not None
     assert "simulated bug" in str(record.exc_info[1])

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import pty
 import subprocess
-import time
 from pathlib import Path
 
 import jsonschema
 import pytest
+from terminal_session import console_on_a_terminal, read_until, wait_for_exit
 
 from bot_process import BIN, clean_env, free_port, run_script
 from fake_slack import BOT_TOKEN, FakeWebAPI
@@ -348,24 +346,14 @@ def test_console_numbers_apply_choices_like_clicks(env: dict[str, str], tmp_path
 
 @pytest.mark.parametrize("key", [b"\x04", b"\x03"], ids=["Ctrl+D", "Ctrl+C"])
 def test_console_leaves_on_a_fresh_line(env: dict[str, str], tmp_path: Path, key: bytes) -> None:
-    """At a terminal, Ctrl+D and Ctrl+C end the console with the prompt's line closed."""
-    pid, terminal = pty.fork()  # the child gets the pseudo-terminal as its controlling terminal
-    if pid == 0:
-        os.chdir(tmp_path)
-        os.execve(str(BIN / "effbatch-bot"), [str(BIN / "effbatch-bot")], env)
-    output = b""
-    try:
-        deadline = time.monotonic() + 30
-        while b"> " not in output:
-            assert time.monotonic() < deadline, output
-            output += os.read(terminal, 4096)
-        os.write(terminal, key)
-        with contextlib.suppress(OSError):  # the terminal closes with the process
-            while chunk := os.read(terminal, 4096):
-                output += chunk
-        _, status = os.waitpid(pid, 0)
-    finally:
-        os.close(terminal)
+    """At a terminal, Ctrl+D and Ctrl+C pressed as the prompt appears end the console with the prompt's line closed."""
+    with console_on_a_terminal(env, tmp_path) as (pid, terminal):
+        output = read_until(terminal, lambda shown: shown.endswith(b"> "), seconds=30)
+        assert output.endswith(b"> "), output
+        os.write(terminal, key)  # at once: the moment readline may not be listening yet
+        output += read_until(terminal, lambda shown: False, seconds=10)
+        status = wait_for_exit(pid, seconds=10)
+        assert status is not None, f"still running 10 s after the key: {output!r}"
     assert os.waitstatus_to_exitcode(status) == 0
     assert output.endswith(b"\r\n")
     assert b"Traceback" not in output

@@ -9,6 +9,7 @@ import contextlib
 import re
 from pathlib import Path
 
+from examples_budget import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -31,6 +32,9 @@ GERMAN = (
     "Das habe ich nicht verstanden",
     "Da fehlt noch etwas",
     "Das passt nicht zusammen",
+    "Dieser Wert geht nicht",
+    "Diese Werte gehen nicht",
+    "kein Hilfethema",
     "effbatch – Hilfe",
     "effbatch – Schlüssel",
     "Vergleich:",
@@ -90,7 +94,7 @@ tokens = st.one_of(numbers, hostile, named, keys, st.text(max_size=8))
 commands = st.one_of(st.lists(tokens, max_size=12).map(" ".join), st.text(max_size=300))
 
 
-@settings(max_examples=CASES, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
+@settings(max_examples=examples(CASES), deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
 @given(commands)
 def test_any_input_gets_a_valid_german_escaped_answer(text: str) -> None:
     """Never an exception; Block Kit that slack_sdk and Slack's limits accept; German; no control sequence."""
@@ -132,7 +136,9 @@ def mangled(draw: st.DrawFn) -> str:
 configs = st.one_of(mangled(), st.text(max_size=400), st.builds(lambda t: f"```{t}```", st.text(max_size=200)))
 
 
-@settings(max_examples=CONFIG_CASES, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
+@settings(
+    max_examples=examples(CONFIG_CASES), deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
+)
 @given(configs, st.one_of(st.none(), st.integers(1, 4096)))
 def test_any_pasted_config_gets_a_check_or_a_german_refusal(text: str, gpus: int | None) -> None:
     """check_config raises nothing but CheckError; the Slack answer is valid Block Kit, escaped, German."""

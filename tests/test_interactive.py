@@ -154,8 +154,8 @@ def test_app_home_is_published(bot: BotProcess, api: FakeWebAPI) -> None:
     view = published["view"]
     text = all_text({"blocks": view["blocks"]})
     for fragment in (
-        "Warum der globale Batch zählt",
-        "Häufige Fragen",
+        "Warum die effektive Batch-Größe zählt",
+        "Häufig gestellte Fragen",
         "Wozu Gradient Accumulation?",
         "doppelt so viele Durchläufe",  # the reference's trade-off in the worked example
         "`sp=` ist DeepSpeed-Ulysses' Sequenz-Parallelität und teilt d",

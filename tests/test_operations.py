@@ -96,7 +96,8 @@ def test_json_logs_parse_and_hold_no_secret(tmp_path: Path) -> None:
 def test_sigterm_finishes_in_flight_requests(tmp_path: Path) -> None:
     """SIGTERM during a burst: every request sent before the signal is answered, then the process exits 0."""
     with FakeWebAPI() as api:
-        bot = http_bot(api, tmp_path, WEB_CONCURRENCY="2")
+        # The drain is the subject: requests still on their way when SIGTERM comes are answered during it.
+        bot = http_bot(api, tmp_path, WEB_CONCURRENCY="2", EFFBATCH_DRAIN_SECONDS="3")
         slow = 6  # each holds a worker thread for 1,5 s in views.open
         api.script("views.open", *[Reply(delay=1.5) for _ in range(slow)])
         results: list[tuple[int, bytes] | Exception] = []

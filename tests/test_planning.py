@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from examples_budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -153,7 +154,7 @@ factor_values = {
 }
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.fixed_dictionaries(factor_values), st.sampled_from(FACTORS), st.none() | st.integers(1, 2**24))
 def test_solving_gives_back_the_original(values: dict[Argument, int], unknown: Argument, seq_len: int | None) -> None:
     """From B (or T) and any two factors, solving for the third returns the value B was made from."""

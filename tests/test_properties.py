@@ -6,6 +6,7 @@ import re
 import shlex
 import unicodedata
 
+from examples_budget import examples
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -40,7 +41,7 @@ grammar_words = st.one_of(
 command_texts = st.one_of(st.text(max_size=200), st.lists(grammar_words, max_size=8).map(" ".join))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(command_texts)
 def test_parser_raises_only_input_error(text: str) -> None:
     """Any text either parses or raises the project's own InputError, whose problems quote only what was typed."""
@@ -55,7 +56,7 @@ def test_parser_raises_only_input_error(text: str) -> None:
     assert isinstance(command, PlanCommand | CompareCommand | HelpRequest)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(command_texts)
 def test_every_answer_is_a_valid_slack_message(text: str) -> None:
     """Whatever is typed, the answer is Block Kit that slack_sdk and Slack's limits accept."""

@@ -7,6 +7,8 @@ target that whole numbers do not reach (the nearest options), a comparison; erro
 
 from __future__ import annotations
 
+import math
+
 from bot.document import (
     Answer,
     AnswerKind,
@@ -23,13 +25,12 @@ from bot.document import (
     Visibility,
 )
 from bot.rendering import formulas
-from bot.rendering.checks import check_reply
-from bot.rendering.formatting import byte_size, decimal, number, rounded, significant
+from bot.rendering.formatting import byte_size, factor, number, rounded, significant
 from bot.rendering.help import help_answer
 from bot.rendering.problems import error_answer
 from bot.rendering.whatif import comparison_choices, plan_choices
 from bot.texts import answers as texts
-from bot.texts.glossary import label
+from bot.texts.glossary import COMMAND, label, list_de
 from core import (
     FACTORS,
     Argument,
@@ -44,31 +45,43 @@ from core import (
     parse_command,
     plan,
 )
-from core.check_command import check_request, is_check
 from core.model import Solution
 
 
-def answer_command(text: str, default_visibility: Visibility) -> Answer:
-    """The answer to ``text``: its kind and its document (``prüfe …`` checks a pasted config)."""
-    if is_check(text):
-        return check_reply(check_request(text), default_visibility).answer
+def answer_command(text: str, default_visibility: Visibility, *, command: str = COMMAND) -> Answer:
+    """The answer to ``text``: its kind and its document (``prüfe …`` checks a pasted config).
+
+    ``command`` is the surface's spelling of the command (``effbatch`` in a terminal), chosen here, as the
+    document is built.
+    """
+    if text.lstrip()[:5].casefold() in _CHECK_STARTS:
+        # Only a check reads configs (YAML, eight frameworks): imported when the command may be one.
+        from bot.rendering.checks import check_reply
+        from core.check_command import check_request, is_check
+
+        if is_check(text):
+            return check_reply(check_request(text), default_visibility).answer
     try:
         match parse_command(text):
-            case HelpRequest(keys=keys):
-                return help_answer(default_visibility, keys=keys)
+            case HelpRequest(keys=keys, topic=topic):
+                return help_answer(default_visibility, keys=keys, topic=topic, command=command)
             case PlanCommand(request=request, private=private):
                 result = plan(request)
                 kind = AnswerKind.CALCULATION if result.solution is None else AnswerKind.SOLVE
                 if not result.exact:
                     kind = AnswerKind.OPTIONS
-                return Answer(kind, plan_document(result, _visibility(private, default_visibility)))
+                return Answer(kind, plan_document(result, _visibility(private, default_visibility), command))
             case CompareCommand(before=before, after=after, lr=lr, private=private):
                 compared = compare(before, after, lr)
                 return Answer(
                     AnswerKind.COMPARISON, comparison_document(compared, _visibility(private, default_visibility))
                 )
     except InputError as error:
-        return error_answer(error)
+        return error_answer(error, command)
+
+
+#: How every check word begins (prüfe, pruefe, prüfen, check); anything else is no check.
+_CHECK_STARTS = frozenset({"prüfe", "pruef", "check"})
 
 
 def _visibility(private: bool, default: Visibility) -> Visibility:
@@ -78,7 +91,7 @@ def _visibility(private: bool, default: Visibility) -> Visibility:
 # --- plans --------------------------------------------------------------------------------
 
 
-def plan_document(plan: Plan, visibility: Visibility) -> Document:
+def plan_document(plan: Plan, visibility: Visibility, command: str = COMMAND) -> Document:
     """The answer to one setup: B (and T) with every derived value broken down, and what-if choices."""
     if plan.outcome is None:
         return _unreachable_document(plan, visibility)
@@ -92,7 +105,7 @@ def plan_document(plan: Plan, visibility: Visibility) -> Document:
     batch = texts.SEQUENCES.format(formula=formulas.batch(outcome))
     parts += [
         Section(title=texts.GLOBAL_BATCH_TITLE, lines=(Formula(batch),)),
-        _token_section(outcome),
+        _token_section(outcome, command),
         *_derived_sections(outcome),
         *_notes(plan.request.model_parallel_given, outcome.tokens_per_step is not None),
     ]
@@ -150,10 +163,10 @@ def _input_fields(plan: Plan) -> Fields:
     return Fields(tuple(fields))
 
 
-def _token_section(outcome: Outcome) -> Section:
+def _token_section(outcome: Outcome, command: str) -> Section:
     formula = formulas.tokens(outcome)
     if formula is None or outcome.tokens_per_step is None:
-        return Section(title=texts.TOKENS_HINT_TITLE, lines=(texts.TOKENS_HINT,))
+        return Section(title=texts.TOKENS_HINT_TITLE, lines=(texts.TOKENS_HINT.format(command=command),))
     reading = rounded(outcome.tokens_per_step)
     remark = texts.TOKENS_ROUNDED.format(reading=reading) if reading else ""
     return Section(title=texts.TOKENS_TITLE, lines=(Formula(texts.TOKENS.format(formula=formula), remark),))
@@ -176,7 +189,7 @@ def _derived_sections(outcome: Outcome) -> list[Section]:
         remark = texts.BUDGET_READING.format(reading=reading) if reading else ""
         sections.append(Section(title=texts.BUDGET_TITLE, lines=(Formula(steps, remark),)))
     if (memory := formulas.activation(outcome)) is not None:
-        sections.append(Section(title=texts.ACTIVATION_TITLE, lines=(Formula(memory), texts.ACTIVATION_NOTE)))
+        sections.append(Section(title=texts.ACTIVATION_TITLE, lines=(Formula(memory), _activation_note(outcome))))
     return sections
 
 
@@ -187,18 +200,13 @@ def _unreachable_document(plan: Plan, visibility: Visibility) -> Document:
         msg = "only a solved-for factor can miss its target"
         raise ValueError(msg)
     solved, target = solution.argument, solution.target
+    explanation = texts.UNREACHABLE_EXPLANATION_ONE if len(plan.options) == 1 else texts.UNREACHABLE_EXPLANATION
     lines: list[str | Bullet] = [
-        texts.UNREACHABLE_EXPLANATION.format(symbol=solved.symbol, quotient=formulas.quotient(solution.quotient))
+        explanation.format(symbol=solved.symbol, quotient=formulas.quotient(solution.quotient))
     ]
-    for option in plan.options:
-        line = texts.OPTION.format(
-            symbol=solved.symbol, value=number(getattr(option.setup, solved.value)), batch=number(option.global_batch)
-        )
-        if option.tokens_per_step is not None:
-            line += texts.OPTION_TOKENS.format(tokens=number(option.tokens_per_step))
-        if option.optimizer_steps is not None:
-            line += texts.OPTION_STEPS.format(steps=number(option.optimizer_steps))
-        lines.append(Bullet(line))
+    lines += [Bullet(_option_line(option, solved)) for option in plan.options]
+    if smaller := _smaller_factors(plan, solution):
+        lines.append(smaller)
     if plan.binary is not None:
         binary = texts.BINARY_HINT.format(
             key=target.argument.key,
@@ -218,7 +226,7 @@ def _unreachable_document(plan: Plan, visibility: Visibility) -> Document:
     tokens = any(o.tokens_per_step is not None for o in plan.options)
     return Document(
         title=texts.UNREACHABLE_TITLE.format(symbol=target.argument.symbol, value=number(target.value)),
-        summary=texts.UNREACHABLE_SUMMARY.format(target=shown, choices=" oder ".join(choices)),
+        summary=texts.UNREACHABLE_SUMMARY.format(target=shown, choices=list_de(choices, texts.OR)),
         visibility=visibility,
         parts=(
             _input_fields(plan),
@@ -228,6 +236,53 @@ def _unreachable_document(plan: Plan, visibility: Visibility) -> Document:
         ),
         choices=plan_choices(plan),
     )
+
+
+def _option_line(option: Outcome, solved: Argument) -> str:
+    """One nearest feasible value: ``a = 1`` → B = 512 (, T = …, … Schritte)."""
+    line = texts.OPTION.format(
+        symbol=solved.symbol, value=number(getattr(option.setup, solved.value)), batch=number(option.global_batch)
+    )
+    if option.tokens_per_step is not None:
+        line += texts.OPTION_TOKENS.format(tokens=number(option.tokens_per_step))
+    if option.optimizer_steps is not None:
+        line += texts.OPTION_STEPS.format(steps=number(option.optimizer_steps))
+    return line
+
+
+def _activation_note(outcome: Outcome) -> str:
+    """Why accumulation costs no memory – unless a pipeline keeps several micro-batches in flight."""
+    pp = outcome.parallelism.pp if outcome.parallelism else 1
+    in_flight = min(pp, outcome.setup.accumulation)
+    if in_flight <= 1:
+        return texts.ACTIVATION_NOTE
+    return texts.ACTIVATION_NOTE_PIPELINE.format(pp=number(pp), in_flight=number(in_flight))
+
+
+#: One option at least this many times the target: the factors given are too large for it.
+FAR_OFF = 2
+
+
+def _smaller_factors(plan: Plan, solution: Solution) -> str | None:
+    """``b=8 d=64 B=100``: a = 1 already gives 512; the largest smaller b or d that stays below the target."""
+    if len(plan.options) != 1 or solution.argument not in FACTORS:
+        return None
+    option, target = plan.options[0], solution.target
+    wanted = target.value // target.per_sequence  # the target as a number of sequences
+    if option.global_batch < FAR_OFF * max(wanted, 1):
+        return None
+    given = {a: getattr(option.setup, a.value) for a in FACTORS if a is not solution.argument}
+    shown = []
+    for argument, value in given.items():
+        others = math.prod(v for a, v in given.items() if a is not argument)
+        smaller = wanted // others
+        if 1 <= smaller < value:
+            shown.append(
+                texts.SMALLER_OPTION.format(
+                    symbol=argument.symbol, value=number(smaller), batch=number(smaller * others)
+                )
+            )
+    return texts.SMALLER_FACTORS.format(options=list_de(shown, texts.OR)) if shown else None
 
 
 # --- comparisons ------------------------------------------------------------------------------
@@ -260,15 +315,15 @@ def _derived_formulas(plan: Plan, outcome: Outcome) -> tuple[Formula, ...]:
 def comparison_document(comparison: Comparison, visibility: Visibility) -> Document:
     """Both setups, k = B₂ / B₁ and the learning-rate rules, with a warmup warning from k ≥ 8 on."""
     before, after = comparison.before, comparison.after
-    k, sqrt_k = formulas.quotient(comparison.factor), decimal(comparison.sqrt_factor)
+    k, sqrt_k = formulas.quotient(comparison.factor), factor(comparison.sqrt_factor)
     sides = ((texts.BEFORE, comparison.before_plan, before), (texts.AFTER, comparison.after_plan, after))
     parts: list[Part] = [Columns(tuple(_side_column(title, side, outcome) for title, side, outcome in sides))]
     for title, side_plan, outcome in sides:
         if derived := _derived_formulas(side_plan, outcome):
             parts.append(Section(title=texts.DERIVED_TITLE.format(side=title), lines=derived))
-    factor = formulas.factor(comparison.factor, before.global_batch, after.global_batch)
-    parts.append(Section(title=texts.FACTOR_TITLE, lines=(Formula(factor),)))
-    parts += _learning_rate_sections(comparison, k, sqrt_k)
+    k_formula = formulas.factor(comparison.factor, before.global_batch, after.global_batch)
+    parts.append(Section(title=texts.FACTOR_TITLE, lines=(Formula(k_formula),)))
+    parts += _learning_rate_sections(comparison, factor(comparison.factor), sqrt_k)
     if comparison.factor >= 8:
         parts.append(Section(title=texts.WARMUP_TITLE, lines=(texts.WARMUP_WARNING,), warning=True))
     parallel = any(side.request.model_parallel_given for _, side, _ in sides)

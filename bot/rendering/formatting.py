@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import decimal as _decimal
 from contextlib import AbstractContextManager
+from fractions import Fraction
 from functools import lru_cache
 
 from babel.numbers import format_compact_decimal, format_decimal
@@ -44,6 +45,14 @@ def decimal(value: float, pattern: str = "#,##0.##") -> str:
 def significant(value: float) -> str:
     """Up to three significant digits, for learning rates: 0,000849."""
     return format_decimal(value, format="@##", locale=LOCALE)
+
+
+def factor(value: float | Fraction) -> str:
+    """A scaling factor as arithmetic shows it: whole ones exact (8, 4.096), else three significant digits
+    (0,125, 0,354, 2,83), so that ``0,0003 × 0,354 = 0,000106`` adds up as written."""
+    if float(value).is_integer():
+        return number(int(value))
+    return significant(float(value))
 
 
 _DECIMAL_UNITS = (("TB", 1000**4), ("GB", 1000**3), ("MB", 1000**2), ("KB", 1000))

@@ -5,15 +5,92 @@ from __future__ import annotations
 from bot.document import Answer, AnswerKind, Bullet, Divider, Document, Formula, Note, Section, Visibility
 from bot.rendering.formatting import number
 from bot.texts import help as texts
-from bot.texts.glossary import ARGUMENT_NAMES
+from bot.texts.glossary import ARGUMENT_NAMES, COMMAND, PROGRAM
 from core import Argument
 from core.parser import CASE_SENSITIVE_KEYS, KEY_ALIASES
 
 
-def help_answer(default_visibility: Visibility, *, keys: bool = False) -> Answer:
-    """The short help (usage, examples), or with ``keys`` the table of keys and formats; only to the caller."""
-    document = _keys_document() if keys else _short_document(default_visibility)
+def help_answer(
+    default_visibility: Visibility, *, keys: bool = False, topic: str | None = None, command: str = COMMAND
+) -> Answer:
+    """The short help, or the help on ``topic`` (``keys``: the table of keys and formats); only to the caller.
+
+    ``command`` is how the surface spells the command: ``/effbatch`` in Slack and the console, ``effbatch``
+    in a terminal, where the short help is the terminal's own.
+    """
+    chosen = topic_of(topic) if topic else ("keys" if keys else None)
+    if topic and chosen is None:
+        return Answer(AnswerKind.HELP, _unknown_topic_document(topic, command))
+    match chosen:
+        case "keys":
+            document = _keys_document()
+        case "check" | "budget" | "vs":
+            document = _topic_document(chosen, command)
+        case _:
+            document = _short_document(default_visibility) if command == COMMAND else terminal_help_document()
     return Answer(AnswerKind.HELP, document)
+
+
+def topic_of(word: str) -> str | None:
+    """The topic (its id) a word asks for: ``formate`` → ``keys``; None for no topic."""
+    folded = word.casefold()
+    return next((topic for topic, (_, words) in texts.TOPICS.items() if folded in words), None)
+
+
+def _topic_list(command: str) -> str:
+    return ", ".join(texts.TOPIC_ENTRY.format(command=command, topic=name) for name, _ in texts.TOPICS.values())
+
+
+def _topics_line(command: str) -> str:
+    return texts.TOPICS_LINE.format(topics=_topic_list(command))
+
+
+def _help_document(title: str, parts: tuple[Section | Note | Divider, ...]) -> Document:
+    return Document(title=title, summary=title, visibility=Visibility.EPHEMERAL, parts=parts)
+
+
+def _unknown_topic_document(topic: str, command: str) -> Document:
+    line = texts.UNKNOWN_TOPIC.format(topic=topic[:40], topics=_topic_list(command), command=command)
+    return _help_document(texts.UNKNOWN_TOPIC_TITLE.format(topic=topic[:40]), (Section(lines=(line,)),))
+
+
+def _topic_document(topic: str, command: str) -> Document:
+    terminal = command != COMMAND
+    lines, example = {
+        "check": (
+            (*(texts.CHECK_TOPIC_TERMINAL if terminal else texts.CHECK_TOPIC_SLACK), texts.CHECK_TOPIC_FRAMEWORKS),
+            texts.CHECK_TOPIC_EXAMPLE if terminal else texts.CHECK_TOPIC_EXAMPLE_SLACK,
+        ),
+        "budget": (texts.BUDGET_TOPIC, texts.BUDGET_TOPIC_EXAMPLE),
+        "vs": (texts.VS_TOPIC, texts.VS_TOPIC_EXAMPLE),
+    }[topic]
+    shown = tuple(Bullet(line.format(command=command)) for line in lines)
+    return _help_document(
+        texts.TOPIC_TITLE.format(topic=texts.TOPICS[topic][0]),
+        (
+            Section(lines=shown),
+            Section(lines=(texts.EXAMPLE.format(example=example.format(command=command)),)),
+            Note(_topics_line(command)),
+        ),
+    )
+
+
+def terminal_help_document() -> Document:
+    """``effbatch --help``: the calculator, ``check`` with its exit codes, ``--json``, ``--version``; no form."""
+
+    def section(title: str, lines: tuple[str, ...]) -> Section:
+        return Section(title=title, lines=tuple(Bullet(line.format(command=PROGRAM)) for line in lines))
+
+    return _help_document(
+        texts.TERMINAL_TITLE,
+        (
+            Section(lines=(texts.TERMINAL_INTRO,)),
+            section(texts.TERMINAL_CALCULATE_TITLE, texts.TERMINAL_CALCULATE),
+            section(texts.TERMINAL_CHECK_TITLE, texts.TERMINAL_CHECK),
+            section(texts.TERMINAL_OPTIONS_TITLE, texts.TERMINAL_OPTIONS),
+            Section(lines=(texts.MORE_HELP_TERMINAL.format(command=PROGRAM), _topics_line(PROGRAM))),
+        ),
+    )
 
 
 def _short_document(default_visibility: Visibility) -> Document:
@@ -27,7 +104,7 @@ def _short_document(default_visibility: Visibility) -> Document:
             Divider(),
             Section(title=texts.USAGE_TITLE, lines=texts.USAGE),
             Section(title=texts.EXAMPLES_TITLE, lines=texts.EXAMPLES),
-            Section(lines=(texts.MORE_HELP,)),
+            Section(lines=(texts.MORE_HELP, _topics_line(COMMAND))),
             Note(texts.WHATIF_HELP),
             Note(visibility + texts.ALWAYS_PRIVATE),
         ),

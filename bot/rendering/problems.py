@@ -9,46 +9,51 @@ from bot.document import Answer, AnswerKind, Bullet, Document, Note, Section, Vi
 from bot.rendering.formatting import number, quote
 from bot.rendering.formulas import degrees
 from bot.texts import problems as texts
-from bot.texts.glossary import label, list_de, symbol_first
+from bot.texts.glossary import COMMAND, label, list_de, symbol_first
 from core import MODEL_PARALLEL, Argument, InputError, Problem, ProblemKind
 
 #: At most this many problems are listed one by one; the rest are counted.
 MAX_PROBLEMS_SHOWN = 10
 
 
-def problem_text(problem: Problem) -> str:
+def problem_text(problem: Problem, command: str = COMMAND) -> str:
     """One problem in German, without naming the argument (a form shows it under the field)."""
-    return texts.TEMPLATES[problem.kind].format_map(_fields(problem))
+    return texts.TEMPLATES[problem.kind].format_map(_fields(problem) | {"command": command})
 
 
-def problem_lines(problems: Iterable[Problem]) -> list[str]:
+def problem_lines(problems: Iterable[Problem], command: str = COMMAND) -> list[str]:
     """One German sentence per problem, at most ``MAX_PROBLEMS_SHOWN`` plus a count of the rest."""
     problems = list(problems)
-    lines = [_about(p) + problem_text(p) for p in problems[:MAX_PROBLEMS_SHOWN]]
+    lines = [_about(p) + problem_text(p, command) for p in problems[:MAX_PROBLEMS_SHOWN]]
     if len(problems) > MAX_PROBLEMS_SHOWN:
         lines.append(texts.MORE_PROBLEMS.format(count=len(problems) - MAX_PROBLEMS_SHOWN))
     return lines
 
 
-def error_answer(error: InputError) -> Answer:
-    """What was wrong, what is expected, an example; always only to the caller."""
-    lines = problem_lines(error.problems)
+def error_answer(error: InputError, command: str = COMMAND) -> Answer:
+    """What was wrong, what is expected, an example; only to the caller; ``command`` as the surface spells it."""
+    lines = problem_lines(error.problems, command)
     title = heading(error.problems)
     document = Document(
         title=title,
         summary=f"{title}: {lines[0]}",
         visibility=Visibility.EPHEMERAL,
-        parts=(Section(lines=tuple(Bullet(line) for line in lines)), Note(texts.USAGE)),
+        parts=(Section(lines=tuple(Bullet(line) for line in lines)), Note(texts.USAGE.format(command=command))),
     )
     return Answer(AnswerKind.INPUT_ERROR, document)
 
 
 def heading(problems: Iterable[Problem]) -> str:
-    """'Das habe ich nicht verstanden' while anything was not understood; else what is missing or contradicts."""
+    """Not understood (while anything was); else missing, not allowed (0, -8, 8,5, over a bound) or contradicting."""
+    problems = list(problems)
     kinds = {p.kind for p in problems}
-    if kinds - texts.INCOMPLETE_KINDS - texts.CONFLICT_KINDS:
+    if kinds - texts.INCOMPLETE_KINDS - texts.CONFLICT_KINDS - texts.NOT_ALLOWED_KINDS:
         return texts.NOT_UNDERSTOOD
-    return texts.INCOMPLETE if kinds & texts.INCOMPLETE_KINDS else texts.CONFLICT
+    if kinds & texts.INCOMPLETE_KINDS:
+        return texts.INCOMPLETE
+    if not_allowed := [p for p in problems if p.kind in texts.NOT_ALLOWED_KINDS]:
+        return texts.NOT_ALLOWED if len(not_allowed) == 1 else texts.NOT_ALLOWED_SEVERAL
+    return texts.CONFLICT
 
 
 def _about(problem: Problem) -> str:
@@ -112,8 +117,15 @@ def _not_whole(problem: Problem) -> dict[str, str]:
 
 def _out_of_range(problem: Problem) -> dict[str, str]:
     """Far beyond a bound for a B target: perhaps a token count typed as B."""
-    meant = problem.ctx.get("target") is Argument.TARGET_BATCH
-    return {"tokens_meant": texts.TOKENS_MEANT.format(value=number(problem.ctx["target_value"])) if meant else ""}
+    target = problem.ctx.get("target")
+    meant = target is Argument.TARGET_BATCH
+    reason = (
+        texts.FOR_TARGET.format(symbol=target.symbol, value=number(problem.ctx["target_value"]))
+        if isinstance(target, Argument)
+        else texts.FOR_GPUS
+    )
+    tokens_meant = texts.TOKENS_MEANT.format(value=number(problem.ctx["target_value"])) if meant else ""
+    return {"tokens_meant": tokens_meant, "reason": reason}
 
 
 def _positional_after_named(problem: Problem) -> dict[str, str]:

@@ -8,51 +8,80 @@ German message on stderr (with ``--json`` ``{"error": …}`` on stdout) and exit
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import os
-import re
 import sys
 from collections.abc import Callable
-from importlib.metadata import version
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bot.document import AnswerKind, Visibility
-from bot.rendering.answers import answer_command
-from bot.rendering.checks import check_answer, check_json, problem_text
-from bot.rendering.plain_text import plain_text
-from bot.rendering.problems import problem_lines
 from bot.serving.arguments import GermanArgumentParser
 from bot.texts import operator as texts
-from bot.texts.glossary import COMMAND
-from core import CompareCommand, InputError, PlanCommand, compare, parse_command, plan
-from core.configs import BY_ID, MAX_FILE_BYTES, CheckError, ProblemKind, Source, World, check_config
+from bot.texts.glossary import COMMAND, PROGRAM
+
+if TYPE_CHECKING:
+    from core.configs import World
+
+# Each path imports only what it needs, inside the function that takes it: a check never builds the
+# calculator's pydantic models, the calculator never reads YAML, neither loads Slack's Block Kit, and
+# importlib.metadata (slow to import) is only for --version.
 
 EXIT_INPUT = 2
 EXIT_FINDINGS = 1
 JSON_FLAG = "--json"
 CHECK_COMMAND = "check"
+#: The first words that run the check: ``effbatch check`` and, as in Slack, ``effbatch prüfe``.
+CHECK_COMMANDS = frozenset({CHECK_COMMAND, "prüfe", "pruefe", "prüfen"})
+#: The words a mistyped first word is compared with; and words that are never a typo of them.
+COMMAND_WORDS = (CHECK_COMMAND, "hilfe")
+KNOWN_WORDS = frozenset({"hilfe", "help", "privat", "private", "vs", "gegen", "versus"})
 VERSION_FLAG = "--version"
-PROGRAM = "effbatch"
+
+
+#: pydantic looks for plugins in every installed distribution's entry points when it builds its first
+#: model – 0,1 to 0,3 s, more than the whole answer. effbatch uses none; whoever wants one sets the
+#: variable (to an empty value) themselves.
+PYDANTIC_PLUGINS = "PYDANTIC_DISABLE_PLUGINS"
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit code."""
+    os.environ.setdefault(PYDANTIC_PLUGINS, "__all__")
     words = sys.argv[1:] if argv is None else argv
-    if words[:1] == [CHECK_COMMAND]:
+    if words[:1] == [COMMAND]:  # a Slack command pasted into the terminal
+        words = words[1:]
+    if words[:1] and words[0].casefold() in CHECK_COMMANDS:
         return _survive_closed_pipe(lambda: run_check(words[1:]))
+    if words[:1] and (meant := mistyped_command(words[0])):
+        print(texts.UNKNOWN_COMMAND.format(typed=words[0][:40], meant=f"{PROGRAM} {meant}"), file=sys.stderr)
+        return EXIT_INPUT
     return _survive_closed_pipe(lambda: _run(words))
+
+
+def mistyped_command(word: str) -> str | None:
+    """``chek`` → ``check``: a word that is no value, key or help word but close to a command; else None."""
+    folded = word.casefold()
+    if not folded.isalpha() or folded in CHECK_COMMANDS or folded in KNOWN_WORDS:
+        return None
+    close = difflib.get_close_matches(folded, COMMAND_WORDS, n=1, cutoff=0.75)
+    return close[0] if close else None
 
 
 def _run(words: list[str]) -> int:
     if VERSION_FLAG in words:
+        from importlib.metadata import version
+
         print(f"{PROGRAM} {version(PROGRAM)}")
         return 0
+    from bot.document import AnswerKind, Visibility
+    from bot.rendering.answers import answer_command
+    from bot.rendering.plain_text import plain_text
+
     text = " ".join(word for word in words if word != JSON_FLAG)
     if JSON_FLAG in words:
         return _print_json(text)
-    answer = answer_command(text, Visibility.IN_CHANNEL)
-    rendered = for_terminal(plain_text(answer.document, choices=False))
+    answer = answer_command(text, Visibility.IN_CHANNEL, command=PROGRAM)
+    rendered = plain_text(answer.document, choices=False)
     if answer.kind is AnswerKind.INPUT_ERROR:
         print(rendered, file=sys.stderr)
         return EXIT_INPUT
@@ -60,16 +89,10 @@ def _run(words: list[str]) -> int:
     return 0
 
 
-def for_terminal(text: str) -> str:
-    """In a terminal the command is ``effbatch``, not ``/effbatch``; a path such as ``/tmp/effbatch-ci`` stays."""
-    return _SLASH_COMMAND.sub(PROGRAM, text)
-
-
-_SLASH_COMMAND = re.compile(rf"(?<![\w./-]){re.escape(COMMAND)}(?![\w./-])")
-
-
 def json_answer(text: str) -> dict[str, Any]:
     """The JSON object for ``text``; ``InputError`` for bad input."""
+    from core import CompareCommand, PlanCommand, compare, parse_command, plan
+
     match parse_command(text):
         case PlanCommand(request=request):
             return plan(request).as_json()
@@ -80,10 +103,13 @@ def json_answer(text: str) -> dict[str, Any]:
 
 
 def _print_json(text: str) -> int:
+    from bot.rendering.problems import problem_lines
+    from core import InputError
+
     try:
         answer = json_answer(text)
     except InputError as error:
-        answer = {"error": for_terminal(" ".join(line.replace("`", "") for line in problem_lines(error.problems)))}
+        answer = {"error": " ".join(line.replace("`", "") for line in problem_lines(error.problems, PROGRAM))}
     print(json.dumps(answer, ensure_ascii=False))
     return EXIT_INPUT if "error" in answer else 0
 
@@ -107,26 +133,30 @@ def run_check(argv: list[str]) -> int:
 
 
 def _check_files(names: list[str], world: World | None, args: argparse.Namespace, skip_unrelated: bool = False) -> int:
+    from bot.document import Visibility
+    from bot.rendering.checks import check_answer, check_json, problem_text
+    from bot.rendering.plain_text import plain_text
+    from bot.serving.config_files import UnreadableFileError, read_source
+    from core.configs import MAX_FILE_BYTES, CheckError, ProblemKind, check_config
+
+    #: With ``--each``: a file that is no training config at all is skipped, not refused.
+    unrelated = {ProblemKind.UNKNOWN_FORMAT, ProblemKind.NOTHING_TO_CHECK, ProblemKind.EMPTY}
     try:
-        sources = [_source(name) for name in names]
+        sources = [read_source(name) for name in names]
         framework = args.framework or None
         check = check_config(sources, world, framework, max_bytes=MAX_FILE_BYTES)
     except CheckError as error:
-        if skip_unrelated and error.kind in _UNRELATED:
+        if skip_unrelated and error.kind in unrelated:
             print(texts.CHECK_SKIPPED.format(name=names[0]), file=sys.stderr)
             return 0
         return _refuse(problem_text(error), args.json)
-    except _UsageError as error:
+    except (_UsageError, UnreadableFileError) as error:
         return _refuse(str(error), args.json)
     if args.json:
         print(json.dumps(check_json(check), ensure_ascii=False))
     else:
-        print(for_terminal(plain_text(check_answer(check, Visibility.IN_CHANNEL).document, choices=False)))
+        print(plain_text(check_answer(check, Visibility.IN_CHANNEL).document, choices=False))
     return 0 if check.ok else EXIT_FINDINGS
-
-
-#: With ``--each``: a file that is no training config at all is skipped, not refused.
-_UNRELATED = frozenset({ProblemKind.UNKNOWN_FORMAT, ProblemKind.NOTHING_TO_CHECK, ProblemKind.EMPTY})
 
 
 class _UsageError(ValueError):
@@ -134,11 +164,15 @@ class _UsageError(ValueError):
 
 
 def _check_parser() -> GermanArgumentParser:
-    parser = GermanArgumentParser(prog=f"{PROGRAM} {CHECK_COMMAND}", description=texts.CHECK_DESCRIPTION)
+    from core.configs import BY_ID
+
+    parser = GermanArgumentParser(
+        prog=f"{PROGRAM} {CHECK_COMMAND}", description=texts.CHECK_DESCRIPTION, epilog=texts.CHECK_EPILOG
+    )
     parser.add_argument("files", nargs="+", metavar="DATEI", help=texts.CHECK_FILES_HELP)
-    parser.add_argument("--world-size", type=int, help=texts.CHECK_WORLD_HELP)
-    parser.add_argument("--nnodes", type=int, help=texts.CHECK_NODES_HELP)
-    parser.add_argument("--nproc-per-node", type=int, help=texts.CHECK_PER_NODE_HELP)
+    parser.add_argument("--world-size", type=int, metavar="N", help=texts.CHECK_WORLD_HELP)
+    parser.add_argument("--nnodes", type=int, metavar="N", help=texts.CHECK_NODES_HELP)
+    parser.add_argument("--nproc-per-node", type=int, metavar="N", help=texts.CHECK_PER_NODE_HELP)
     parser.add_argument("--framework", choices=list(BY_ID), help=texts.CHECK_FRAMEWORK_HELP)
     parser.add_argument("--json", action="store_true", help=texts.CHECK_JSON_HELP)
     parser.add_argument("--each", action="store_true", help=texts.CHECK_EACH_HELP)
@@ -146,6 +180,8 @@ def _check_parser() -> GermanArgumentParser:
 
 
 def _world(args: argparse.Namespace) -> World | None:
+    from core.configs import World
+
     for option, value in (
         ("--world-size", args.world_size),
         ("--nnodes", args.nnodes),
@@ -165,22 +201,8 @@ def _world(args: argparse.Namespace) -> World | None:
     return World(size, f"--nnodes {args.nnodes} --nproc-per-node {args.nproc_per_node}")
 
 
-def _source(name: str) -> Source:
-    shown = texts.STDIN if name == "-" else name
-    try:
-        raw = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
-    except OSError:
-        raise _UsageError(texts.CHECK_NO_FILE.format(name=shown)) from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise CheckError(ProblemKind.TOO_LARGE, name=shown, size=len(raw), max=MAX_FILE_BYTES)
-    try:
-        return Source(shown, raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise _UsageError(texts.CHECK_NOT_TEXT.format(name=shown)) from None
-
-
 def _refuse(message: str, as_json: bool) -> int:
-    message = for_terminal(message.replace("`", ""))
+    message = message.replace("`", "")
     if as_json:
         print(json.dumps({"error": message}, ensure_ascii=False))
     else:

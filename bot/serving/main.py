@@ -69,10 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         "WARNING" if quiet else settings.log_level, settings.log_format, settings.effbatch_log_command_text
     )
     if mode is Mode.CONSOLE:
-        from bot.serving.console import run_console, stream_reader, terminal_reader
-
-        reader = terminal_reader if sys.stdin.isatty() else stream_reader(sys.stdin)
-        return run_console(settings, reader, sys.stdout)
+        return _console(settings)
     with _metrics_directory(mode is Mode.HTTP and settings.web_concurrency > 1):
         checks = check_pool(settings)
         bot = _connect(settings, checks)
@@ -95,6 +92,19 @@ def check_pool(settings: Settings) -> CheckPool:
         settings.effbatch_check_seconds,
         settings.effbatch_check_memory_mb * 1024 * 1024,
     )
+
+
+def _console(settings: Settings) -> int:
+    """The local console; a Ctrl+C even while it starts ends it on a fresh line, without a traceback."""
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")  # as the CLI: no plugin scan at start-up
+    try:
+        from bot.serving.console import run_console, stream_reader, terminal_pending, terminal_reader
+    except KeyboardInterrupt:
+        print()
+        return 0
+    if sys.stdin.isatty():
+        return run_console(settings, terminal_reader, sys.stdout, terminal_pending)
+    return run_console(settings, stream_reader(sys.stdin), sys.stdout)
 
 
 @contextmanager

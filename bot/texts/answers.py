@@ -27,10 +27,10 @@ TARGET_MET = "b, d und a ergeben genau das vorgegebene Ziel."
 TOKENS_HINT_TITLE = "Tokens je Optimierer-Schritt"
 TOKENS_HINT = (
     "Mit der Sequenzlänge als viertem Wert oder `L=` rechne ich auch T = B · L aus, "
-    f"z. B. `{COMMAND} 8 64 4 4096` oder `{COMMAND} 8 64 4 L=4k`."
+    "z. B. `{command} 8 64 4 4096` oder `{command} 8 64 4 L=4k`."
 )
 PARALLEL_NOTE = (
-    "d zählt nur datenparallele Replikate: Tensor-, Pipeline-, Kontext- und Sequenz-Parallelität teilen ein "
+    "d zählt nur datenparallele Kopien: Tensor-, Pipeline-, Kontext- und Sequenz-Parallelität teilen ein "
     "Replikat auf und zählen nicht mit, d = GPUs / (TP · PP · CP · SP)."
 )
 PACKED_NOTE = "T setzt feste (gepackte) Sequenzlängen voraus; mit Padding oder variabler Länge sind es weniger Tokens."
@@ -43,6 +43,12 @@ ACTIVATION_NOTE = (
     "Die Akkumulation erhöht ihn nicht: Die a Durchläufe laufen nacheinander, gleichzeitig liegen nur "
     "b Sequenzen im Speicher. Deshalb kann Akkumulation einen größeren Micro-Batch ersetzen."
 )
+#: With PP > 1 the note above is not true: 1F1B keeps up to PP micro-batches in flight per stage.
+ACTIVATION_NOTE_PIPELINE = (
+    "Mit Pipeline-Parallelität (PP = {pp}) liegen gleichzeitig mehr als b Sequenzen im Speicher: Im 1F1B-Ablauf "
+    "hält eine Stufe bis zu PP Micro-Batches auf einmal (die erste Stufe die meisten), hier bis zu {in_flight} "
+    "(das Kleinere von PP und a) – jede Stufe nur für ihre eigenen Schichten."
+)
 SUMMARY = "Effektive Batch-Größe: {batch} Sequenzen je Optimierer-Schritt"
 SUMMARY_TOKENS = "Effektive Batch-Größe: {batch} Sequenzen, {tokens} Tokens je Optimierer-Schritt"
 SUMMARY_ROUNDED = "≈ {reading}"
@@ -54,10 +60,18 @@ UNREACHABLE_EXPLANATION = (
     "{symbol} wäre {quotient} – keine ganze Zahl. Mit ganzen Werten ist das Ziel nicht genau erreichbar; "
     "am nächsten liegen:"
 )
+UNREACHABLE_EXPLANATION_ONE = (
+    "{symbol} wäre {quotient} – keine ganze Zahl. Mit ganzen Werten ist das Ziel nicht genau erreichbar; "
+    "am nächsten liegt:"
+)
+#: The one option is far above the target: the other factors are too large; smaller ones come closer.
+SMALLER_FACTORS = "Näher ans Ziel kommst du nur mit kleineren Werten, z. B. {options}."
+SMALLER_OPTION = "`{symbol} = {value}` → B = {batch}"
 BINARY_HINT = "Mit `{key}={binary}` (binär, {value}) geht es genau auf: {symbol} = {solved}."
 OPTION = "`{symbol} = {value}` → B = {batch}"
 OPTION_TOKENS = ", T = {tokens}"
 OPTION_STEPS = ", {steps} Schritte"
+OR = "oder"
 UNREACHABLE_SUMMARY = "Ziel {target} nicht genau erreichbar: {choices}"
 UNREACHABLE_CHOICE = "{symbol} = {value} (B = {batch})"
 
@@ -104,12 +118,12 @@ FORM_PARALLELISM = "Parallelität"
 FORM_SEQUENCE = "Sequenz"
 FORM_CLUSTER = "Cluster (optional)"
 FORM_CLUSTER_HINT = "Mit GPUs gesamt ergibt sich d = GPUs / (TP · PP); lass d dann leer oder setz es passend."
-FORM_DATA_PARALLEL_HINT = "Leer lassen, wenn unten die GPUs gesamt stehen."
+FORM_DATA_PARALLEL_HINT = "Leer lassen, wenn du unten „GPUs gesamt“ ausfüllst."
 FORM_VISIBILITY = "Antwort"
 FORM_SHARE = "im Channel teilen"
 FORM_PRIVATE = "nur für mich"
 FORM_NEEDS_DEVICES = "Gib d an oder unten die GPUs gesamt."
-FORM_REQUIRED = "Bitte eine ganze Zahl ab 1 eintragen."
+FORM_REQUIRED = "Trag eine ganze Zahl ab 1 ein."
 #: A form or button whose hidden state (private_metadata, a button's value) cannot be read: old, or not ours.
 FORM_DAMAGED = (
     "Dieses Formular ist abgelaufen oder beschädigt: Ich kann nicht mehr lesen, wofür es war. Öffne es neu, "
@@ -128,7 +142,7 @@ SLACK_TIMEOUT = "Zeitüberschreitung"
 SLACK_NO_CONNECTION = "keine Verbindung"
 SLACK_REFUSED = "Slack: {error}"
 INTERNAL_ERROR = (
-    ":x: Da ist bei mir etwas schiefgegangen – nicht an deiner Eingabe. Der Fehler ist protokolliert; "
+    ":x: Da ist bei mir etwas schiefgegangen – es lag nicht an deiner Eingabe. Der Fehler ist protokolliert; "
     "bitte versuch es gleich noch einmal."
 )
 
@@ -137,14 +151,21 @@ INTERNAL_ERROR = (
 CONSOLE_INTRO = (
     "effbatch – lokale Konsole: dieselbe Antwort wie in Slack, ganz ohne Slack.\n"
     f"Tipp einen Befehl wie in Slack, z. B. {COMMAND} 8 64 4 4096 oder {COMMAND} hilfe; "
-    "eine Zahl wie 1 wählt einen Button der letzten Antwort. Ende mit exit, Strg+D oder Strg+C."
+    "eine Zahl wie 1 wählt einen Button der letzten Antwort. Konfigurationen: prüfe DATEI, oder prüfe und "
+    "darunter die Konfiguration einfügen (Ende mit einer leeren Zeile). Ende mit exit, Strg+D oder Strg+C."
 )
 CONSOLE_PROMPT = "> "
+CONSOLE_MORE_PROMPT = "… "
+CONSOLE_UNKNOWN_COMMAND = "„{typed}“ kenne ich nicht – der Befehl heißt {command}, z. B. {command} 8 64 4 4096."
+CONSOLE_CHECK_FILE = (
+    "Lässt sich der eingefügte Text nicht lesen, lies die Datei direkt: prüfe DATEI hier, "
+    "oder im Terminal {program} check DATEI."
+)
 CONSOLE_EPHEMERAL = "(nur für dich sichtbar)"
 CONSOLE_NO_FORM = (
     f"Das Formular öffnet sich nur in Slack. Hier tippst du die Werte direkt, z. B. {COMMAND} 8 64 4 4096 "
     f"(b d a L) oder {COMMAND} gpus=512 tp=8 b=2 B=2048."
 )
-CONSOLE_NO_CHOICE = "Die letzte Antwort hat keinen Button {number}; wählbar: {choices}."
+CONSOLE_NO_CHOICE = "Die letzte Antwort hat keinen Button {number}; wählbar: 1 bis {last}."
 CONSOLE_NO_CHOICES = "Die letzte Antwort hat keine Buttons; tipp einen Befehl, z. B. {command} 8 64 4 4096."
 CONSOLE_CHOSEN = "→ {label}"

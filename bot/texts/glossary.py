@@ -11,7 +11,10 @@ from collections.abc import Iterable
 
 from core import Argument
 
+#: The slash command, as Slack and the console take it.
 COMMAND = "/effbatch"
+#: The program, as a terminal takes it: the same words without the slash, plus its own options.
+PROGRAM = "effbatch"
 
 GLOBAL_BATCH = "effektive Batch-Größe"
 OPTIMIZER_STEP = "Optimierer-Schritt"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from bot.texts.glossary import COMMAND
 from core import MODEL_PARALLEL, Argument
 
@@ -35,8 +37,8 @@ EXAMPLES = (
 MORE_HELP = f"Alle Schlüssel, Zahlenformate und Grenzen: `{COMMAND} hilfe schlüssel`."
 WHATIF_HELP = (
     "Unter jeder Antwort stehen Was-wäre-wenn-Buttons (Akkumulation, Geräte, Micro-Batch ×2 bzw. ÷2, Anpassen…). "
-    "Alle im Channel können sie drücken – es ist ein gemeinsames Planungswerkzeug; die Antwort wird ersetzt "
-    "und nennt, wer zuletzt geändert hat."
+    "Alle im Channel können sie anklicken – es ist ein gemeinsames Planungswerkzeug; die Antwort wird ersetzt "
+    "und nennt, wer sie zuletzt geändert hat."
 )
 SHARED_BY_DEFAULT = "Antworten sieht der ganze Channel; mit `privat` nur du."
 PRIVATE_BY_DEFAULT = "Antworten sieht in diesem Workspace nur, wer fragt."
@@ -99,7 +101,7 @@ BOUNDS_SHOWN = (Argument.MICRO_BATCH, Argument.DATA_PARALLEL, Argument.ACCUMULAT
 HOME_TITLE = "effbatch – effektive Batch-Größe"
 HOME_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
-        "Warum der globale Batch zählt",
+        "Warum die effektive Batch-Größe zählt",
         (
             "Lernrate, Warmup-Länge und veröffentlichte Rezepte sind für die effektive (globale) Batch-Größe "
             "angegeben, nicht für den Micro-Batch, der auf einen Chip passt. Wer von 8 auf 64 Geräte skaliert und "
@@ -131,7 +133,7 @@ HOME_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     (
-        "Häufige Fragen",
+        "Häufig gestellte Fragen",
         (
             "*Was ist die effektive Batch-Größe?* Die Zahl der Sequenzen, über die ein Optimierer-Schritt den "
             "Gradienten mittelt: B = b · d · a – Batch je Gerät (b) mal datenparallele Geräte (d) mal "
@@ -159,3 +161,92 @@ HOME_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
 )
 HOME_OPEN_FORM = "Rechner öffnen"
+
+# --- help topics (every surface; {command} is /effbatch in Slack and the console, effbatch in a terminal) ---
+
+TOPIC_TITLE = "effbatch – Hilfe: {topic}"
+#: Each topic (by its id in the code): its name as the help lists it, and the words that ask for it.
+TOPICS: Mapping[str, tuple[str, frozenset[str]]] = {
+    "keys": ("schlüssel", frozenset({"schlüssel", "schluessel", "keys", "formate"})),
+    "check": ("prüfe", frozenset({"prüfe", "pruefe", "prüfen", "check", "konfig", "konfiguration"})),
+    "budget": ("budget", frozenset({"budget", "schritte", "tokens"})),
+    "vs": ("vs", frozenset({"vs", "vergleich", "vergleichen", "gegen", "versus", "lr", "lernrate"})),
+}
+TOPICS_LINE = "Hilfe zu einem Thema: {topics}."
+TOPIC_ENTRY = "`{command} hilfe {topic}`"
+UNKNOWN_TOPIC_TITLE = "effbatch – kein Hilfethema „{topic}“"
+UNKNOWN_TOPIC = "Zu „{topic}“ habe ich keine Hilfe. Diese Themen gibt es: {topics}; die kurze Hilfe: `{command} hilfe`."
+
+CHECK_TOPIC_SLACK = (
+    "`{command} prüfe [gpus=64]` und dahinter eine Konfiguration oder Startzeile (gern als Codeblock): Ich sage, "
+    "mit welcher Batch-Größe das Framework wirklich trainiert, und was es ablehnt.",
+    "Ohne Startzeile, die die GPUs nennt, brauche ich sie: `gpus=64` oder `nodes=8 gpus_per_node=8` direkt "
+    "nach `prüfe`.",
+    "In Slack geht es auch ohne Befehl: im Menü einer Nachricht „Batch-Konfig prüfen“.",
+    "Im Terminal prüft `effbatch check DATEI` ganze Dateien; in der lokalen Konsole liest `prüfe DATEI` eine Datei.",
+)
+CHECK_TOPIC_TERMINAL = (
+    "`{command} check DATEI …` liest Konfigurationen und Startskripte; mehrere Dateien zusammen sind ein Lauf "
+    "(z. B. die Argumente des Trainers und das DeepSpeed-JSON daneben), `-` liest die Standardeingabe.",
+    "Die GPUs: aus der Startzeile, sonst `--world-size 64` oder `--nnodes 8 --nproc-per-node 8`.",
+    "`--each` prüft jede Datei für sich und überspringt Dateien ohne Batch-Einstellungen (pre-commit, CI); "
+    "`--framework NAME` statt der Erkennung am Inhalt; `--json` ein JSON-Objekt statt Text.",
+    "Exit-Code 0: stimmig (Warnungen erlaubt), 1: mindestens ein Fehler, 2: nicht lesbar oder es fehlt etwas.",
+    "Alle Optionen: `{command} check --help`.",
+)
+CHECK_TOPIC_FRAMEWORKS = (
+    "Ich kenne DeepSpeed, Hugging Face, Megatron-LM, NeMo, torchtitan, nanoGPT, axolotl und OLMo und rechne nach "
+    "den Regeln des jeweiligen Frameworks."
+)
+CHECK_TOPIC_EXAMPLE = "`{command} check ds_config.json --world-size 64`"
+CHECK_TOPIC_EXAMPLE_SLACK = "`{command} prüfe gpus=64` und in der nächsten Zeile das DeepSpeed-JSON"
+
+BUDGET_TOPIC = (
+    "`budget=` ist die Zahl der Tokens, die das ganze Training sehen soll; ich rechne daraus die "
+    "Optimierer-Schritte aus: Schritte = ⌈Budget / T⌉, mit T = B · L – dafür braucht es die Sequenzlänge.",
+    "Schreibweisen: `2T`, `2Bio`, `2 Bio.`, `2 Billionen` (je 2 · 10¹²), `300Mrd`, `300G` oder `300B` "
+    "(je 3 · 10¹¹). `B` hinter einer Zahl ist die englische billion (10⁹), keine deutsche Billion.",
+    "Gibst du Ziel-Tokens je Schritt (`T=`) statt b, d oder a an, rechne ich zuerst den fehlenden Wert aus.",
+)
+BUDGET_TOPIC_EXAMPLE = "`{command} 8 64 4 4096 budget=2Bio` → 238.419 Optimierer-Schritte"
+
+VS_TOPIC = (
+    "`vs` (oder `gegen`) vergleicht zwei Setups: links das bisherige, rechts das neue. Was rechts fehlt, gilt "
+    "von links weiter; `d=` ersetzt dabei `gpus=` und umgekehrt, ebenso `B=` und `T=`.",
+    "Ich zeige beide effektiven Batch-Größen und den Faktor k zwischen ihnen.",
+    "Mit `lr=` skaliere ich die Lernrate mit: linear ×k (Goyal et al. 2017, SGD) und mit der Wurzel ×√k "
+    "(Malladi et al. 2022, Adam) – Anhaltspunkte, keine Garantie; ein längeres Warmup gehört meist dazu.",
+    "Nur ein `vs` je Befehl, und vor und nach `vs` muss je ein Setup stehen.",
+)
+VS_TOPIC_EXAMPLE = "`{command} 8 64 4 4096 vs d=512 lr=3e-4` → k = 8 und die neuen Lernraten"
+
+# --- the terminal's own help (effbatch --help, effbatch hilfe) ----------------------------------
+
+TERMINAL_TITLE = "effbatch – Hilfe"
+TERMINAL_INTRO = (
+    "effbatch rechnet die effektive (globale) Batch-Größe eines verteilten Trainings aus und die Tokens je "
+    "Optimierer-Schritt, und prüft Trainingskonfigurationen: B = b · d · a, T = B · L."
+)
+TERMINAL_CALCULATE_TITLE = "Rechnen"
+TERMINAL_CALCULATE = (
+    "`{command} b d a [L]` – Batch je Gerät, datenparallele Geräte, Akkumulationsschritte, Sequenzlänge; "
+    "z. B. `{command} 8 64 4 4096` → B = 2.048, T = 8.388.608",
+    "`{command} b=8 d=64 a=4 L=4096` – benannt, in beliebiger Reihenfolge; "
+    "z. B. `{command} gpus=512 tp=8 b=2 B=2048` → a = 16",
+    "`{command} 8 64 4 4096 vs d=512` – zwei Setups vergleichen",
+)
+TERMINAL_CHECK_TITLE = "Konfigurationen prüfen"
+TERMINAL_CHECK = (
+    "`{command} check DATEI … [--world-size N | --nnodes N --nproc-per-node M] [--each] [--json]` – "
+    "z. B. `{command} check ds_config.json --world-size 64`",
+    "Exit-Code 0: stimmig (Warnungen erlaubt), 1: mindestens ein Fehler, 2: nicht lesbar oder es fehlt etwas.",
+    "Alle Optionen: `{command} check --help`",
+)
+MORE_HELP_TERMINAL = "Alle Schlüssel, Zahlenformate und Grenzen: `{command} hilfe schlüssel`."
+TERMINAL_OPTIONS_TITLE = "Optionen"
+TERMINAL_OPTIONS = (
+    "`--json` – ein JSON-Objekt statt Text (Schema: schema/effbatch.schema.json), "
+    "z. B. `{command} --json 8 64 4 4096`; Exit-Code 2 bei falscher Eingabe",
+    "`--version` – die Version, z. B. `{command} --version`",
+    "`-h`, `--help`, `hilfe` – diese Hilfe",
+)

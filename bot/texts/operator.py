@@ -48,6 +48,8 @@ ARGPARSE_MESSAGES = (
     (r"argument (\S+): expected one argument", "Argument {0}: braucht einen Wert"),
     (r"unrecognized arguments: (.+)", "unbekannte Argumente: {0}"),
     (r"ambiguous option: (\S+) could match (.+)", "mehrdeutige Option {0}, passt zu {1}"),
+    (r"the following arguments are required: (.+)", "es fehlt: {0}"),
+    (r"argument (\S+): not allowed with argument (\S+)", "Argument {0} geht nicht zusammen mit {1}"),
 )
 PORT_IN_USE = "Port {port} ist nicht verfügbar ({detail}). Wähle mit --port oder PORT einen anderen."
 
@@ -56,7 +58,8 @@ SLACK_REJECTED = (
 )
 SLACK_UNREACHABLE = "Slack ist unter {url} nicht erreichbar ({detail}). Prüfe das Netz oder SLACK_API_URL."
 
-JSON_NEEDS_VALUES = "Mit --json gibt es keine Hilfe als JSON; ohne --json aufrufen: effbatch hilfe"
+UNKNOWN_COMMAND = "„{typed}“ kenne ich nicht – meintest du {meant}? Alles Weitere: effbatch --help"
+JSON_NEEDS_VALUES = "Mit --json gibt es keine Hilfe als JSON; ruf effbatch hilfe ohne --json auf."
 
 # --- effbatch check ---------------------------------------------------------------------------
 
@@ -64,6 +67,10 @@ CHECK_DESCRIPTION = (
     "Prüft Trainingskonfigurationen (DeepSpeed, Hugging Face, Megatron-LM, NeMo, torchtitan, nanoGPT, axolotl, "
     "OLMo) und Startzeilen: die Batch-Größe, die das Framework wirklich verwendet, und was es ablehnt. "
     "Exit-Code 0: stimmig (Warnungen erlaubt), 1: mindestens ein Fehler, 2: nicht lesbar oder es fehlt etwas."
+)
+CHECK_EPILOG = (
+    "Beispiele: effbatch check ds_config.json --world-size 64 · effbatch check train.sh · "
+    "effbatch check --each --json configs/*.yaml"
 )
 CHECK_FILES_HELP = "Konfigurationsdateien oder Startskripte; - liest von der Standardeingabe"
 CHECK_WORLD_HELP = "Zahl der GPUs (Prozesse) insgesamt, wenn keine Startzeile sie nennt"

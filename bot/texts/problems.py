@@ -10,16 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.texts.glossary import COMMAND, list_de
+from bot.texts.glossary import list_de
 from core import Argument, ProblemKind, Side
 
 #: Headings, by what went wrong: the text was not understood, something is missing, or it contradicts itself.
 NOT_UNDERSTOOD = "Das habe ich nicht verstanden"
 INCOMPLETE = "Da fehlt noch etwas"
 CONFLICT = "Das passt nicht zusammen"
+#: Understood, but not allowed: 0, -8, 8,5, a value over its bound.
+NOT_ALLOWED = "Dieser Wert geht nicht"
+NOT_ALLOWED_SEVERAL = "Diese Werte gehen nicht"
 USAGE = (
-    f"So geht's: `{COMMAND} b d a [L]`, z. B. `{COMMAND} 8 64 4 4096`, "
-    f"oder benannt `{COMMAND} b=8 d=64 a=4 L=4k`. Alle Schlüssel und Formate: `{COMMAND} hilfe schlüssel`."
+    "So geht's: `{command} b d a [L]`, z. B. `{command} 8 64 4 4096`, "
+    "oder benannt `{command} b=8 d=64 a=4 L=4k`. Alle Schlüssel und Formate: `{command} hilfe schlüssel`."
 )
 POSITIVE_WHOLE = "eine ganze Zahl ab 1, z. B. `8`, `4.096`, `4_096` oder `4k`"
 #: What each argument takes, where it differs from a plain count.
@@ -46,12 +49,15 @@ SUFFIX_HINTS: Mapping[Argument, str] = {Argument.SEQ_LEN: " (bei der Sequenzlän
 POSITION = "als {position}. Zahl ({text})"
 NAMED = "als {text}"
 THOUSANDS = " Im Deutschen ist das Komma das Dezimalzeichen: Meintest du `{dotted}` oder `{plain}`?"
+#: What a solved value out of range was needed for: the target, or (for d) the GPUs given.
+FOR_TARGET = "Für {symbol} = {value}"
+FOR_GPUS = "Für die angegebenen GPUs"
 TOKENS_MEANT = " B zählt Sequenzen, nicht Tokens: Meintest du `T={value}` (Ziel-Tokens je Schritt)?"
 
 TEMPLATES: Mapping[ProblemKind, str] = {
     ProblemKind.TEXT_TOO_LONG: (
         "Der Befehl ist mit {length} Zeichen zu lang; ich lese höchstens {max}. Eine Rechnung braucht nur ein paar "
-        f"Werte, z. B. `{COMMAND} 8 64 4 4096`."
+        "Werte."
     ),
     ProblemKind.MISSING_VALUES: (
         "Es {verb} noch {missing}. Nötig sind b, d und a (für d auch `gpus=`), z. B. `8 64 4` – oder zwei davon "
@@ -68,9 +74,7 @@ TEMPLATES: Mapping[ProblemKind, str] = {
         "{texts} {verb} ohne Namen hinter einem benannten Wert. Zahlen ohne Namen kommen zuerst (b d a L), "
         "benannte danach, z. B. `8 64 a=4` – oder alles benannt: `tp=8 b=8 d=64 a=4`."
     ),
-    ProblemKind.UNKNOWN_KEY: (
-        f"Unbekannter Schlüssel {{key}} in {{text}}.{{suggestions}} Alle Schlüssel zeigt `{COMMAND} hilfe schlüssel`."
-    ),
+    ProblemKind.UNKNOWN_KEY: ("Unbekannter Schlüssel {key} in {text}.{suggestions}"),
     ProblemKind.DUPLICATE: "Doppelt angegeben: {first} und {second}. Bitte nur einmal.",
     ProblemKind.EMPTY_VALUE: "In {text} fehlt der Wert nach `=`. Erwartet: {expected}.",
     ProblemKind.NOT_A_NUMBER: "{text} ist keine Zahl. Erwartet: {expected}.",
@@ -102,15 +106,15 @@ TEMPLATES: Mapping[ProblemKind, str] = {
     ProblemKind.NEEDS_SEQ_LEN: "Dafür brauche ich die Sequenzlänge, z. B. `L=4096` oder als vierten Wert.",
     ProblemKind.TWO_TARGETS: "`B=` und `T=` zusammen geht nicht: Gib nur ein Ziel vor.",
     ProblemKind.SOLVED_OUT_OF_RANGE: (
-        "Dafür wäre {symbol} = {value} nötig, mehr als die Obergrenze {bound}.{tokens_meant}"
+        "{reason} wäre {symbol} = {value} nötig, mehr als die Obergrenze {bound}.{tokens_meant}"
     ),
     ProblemKind.LR_WITHOUT_COMPARISON: (
-        f"`lr=` skaliere ich nur im Vergleich zweier Setups, z. B. `{COMMAND} 8 64 4 4096 vs d=512 lr=3e-4`."
+        "`lr=` skaliere ich nur im Vergleich zweier Setups, z. B. `{command} 8 64 4 4096 vs d=512 lr=3e-4`."
     ),
     ProblemKind.TOO_MANY_COMPARISONS: (
-        f"Nur ein `vs` je Befehl: Ich vergleiche zwei Setups, z. B. `{COMMAND} 8 64 4 vs d=128`."
+        "Nur ein `vs` je Befehl: Ich vergleiche zwei Setups, z. B. `{command} 8 64 4 vs d=128`."
     ),
-    ProblemKind.EMPTY_SIDE: f"Vor und nach `vs` gehört ein Setup, z. B. `{COMMAND} 8 64 4 4096 vs d=512`.",
+    ProblemKind.EMPTY_SIDE: "Vor und nach `vs` muss je ein Setup stehen, z. B. `{command} 8 64 4 4096 vs d=512`.",
     ProblemKind.NOT_EXACT_IN_COMPARISON: (
         "Diese Seite geht nicht in ganzen Zahlen auf. Rechne sie erst einzeln und übernimm einen der "
         "vorgeschlagenen Werte."
@@ -118,6 +122,7 @@ TEMPLATES: Mapping[ProblemKind, str] = {
 }
 
 #: Problems of a text that was understood but is incomplete, and of one that contradicts itself (or a bound).
+NOT_ALLOWED_KINDS = frozenset({ProblemKind.NOT_POSITIVE, ProblemKind.NOT_WHOLE, ProblemKind.TOO_LARGE})
 INCOMPLETE_KINDS = frozenset(
     {ProblemKind.MISSING_VALUES, ProblemKind.NOT_ENOUGH_FACTORS, ProblemKind.NEEDS_SEQ_LEN, ProblemKind.EMPTY_SIDE}
 )
@@ -128,7 +133,6 @@ CONFLICT_KINDS = frozenset(
         ProblemKind.TARGET_CONFLICT,
         ProblemKind.TWO_TARGETS,
         ProblemKind.SOLVED_OUT_OF_RANGE,
-        ProblemKind.TOO_LARGE,
         ProblemKind.NOT_EXACT_IN_COMPARISON,
         ProblemKind.LR_WITHOUT_COMPARISON,
         ProblemKind.TOO_MANY_COMPARISONS,
