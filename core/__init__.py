@@ -4,7 +4,7 @@ Pure: no Slack, no environment, no I/O.
 """
 
 from core.arguments import FACTORS, MODEL_PARALLEL, TARGETS, Argument
-from core.calculation import compare, compute, concrete_request, plan
+from core.calculation import RunComparison, compare, compare_run, compute, concrete_request, plan
 from core.errors import InputError, Problem, ProblemKind, Side
 from core.model import BatchSetup, Comparison, Outcome, Plan, PlanRequest
 from core.parser import (
@@ -12,6 +12,8 @@ from core.parser import (
     HelpRequest,
     ParsedCommand,
     PlanCommand,
+    RunComparisonCommand,
+    RunsRequest,
     command_text,
     comparison_text,
     parse_command,
@@ -34,9 +36,13 @@ __all__ = [
     "PlanRequest",
     "Problem",
     "ProblemKind",
+    "RunComparison",
+    "RunComparisonCommand",
+    "RunsRequest",
     "Side",
     "command_text",
     "compare",
+    "compare_run",
     "comparison_text",
     "compute",
     "concrete_request",
