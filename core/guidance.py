@@ -168,3 +168,10 @@ def shape_guidance(
         flops_per_token=flops,
         guidance=guidance(params, tokens, tokens_per_step, None if flops is None else float(flops)),
     )
+
+
+def plan_guidance(params: int | None, budget: int | None, tokens_per_step: int | None) -> Guidance | None:
+    """The laws for a planned setup: N from ``params=``, D from ``budget=``; None unless both are given."""
+    if params is None or budget is None:
+        return None
+    return guidance(params, budget, tokens_per_step)

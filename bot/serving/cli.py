@@ -25,7 +25,19 @@ from bot.rendering.problems import problem_lines
 from bot.serving.arguments import GermanArgumentParser
 from bot.texts import operator as texts
 from bot.texts.glossary import COMMAND
-from core import CompareCommand, InputError, PlanCommand, compare, parse_command, plan
+from core import (
+    CompareCommand,
+    InputError,
+    PlanCommand,
+    RunComparisonCommand,
+    RunsRequest,
+    compare,
+    compare_run,
+    parse_command,
+    plan,
+)
+from core.guidance import plan_guidance
+from core.runs import filter_runs
 from core.configs import MAX_FILE_BYTES, CheckError, Framework, ProblemKind, Source, World, check_config
 
 EXIT_INPUT = 2
@@ -68,13 +80,22 @@ def for_terminal(text: str) -> str:
 _SLASH_COMMAND = re.compile(rf"(?<![\w./-]){re.escape(COMMAND)}(?![\w./-])")
 
 
-def json_answer(text: str) -> dict[str, Any]:
-    """The JSON object for ``text``; ``InputError`` for bad input."""
+def json_answer(text: str) -> dict[str, Any] | list[dict[str, Any]]:
+    """The JSON object for ``text`` (for ``läufe`` a list of runs); ``InputError`` for bad input."""
     match parse_command(text):
         case PlanCommand(request=request):
-            return plan(request).as_json()
+            planned = plan(request)
+            data = planned.as_json()
+            tokens = planned.outcome.tokens_per_step if planned.outcome else None
+            if (found := plan_guidance(request.params, request.budget, tokens)) is not None:
+                data["guidance"] = found.as_json()
+            return data
         case CompareCommand(before=before, after=after, lr=lr):
             return compare(before, after, lr).as_json()
+        case RunComparisonCommand(before=before, run=run, lr=lr):
+            return compare_run(before, run, lr).as_json()
+        case RunsRequest(query=query):
+            return [run.as_json() for run in filter_runs(query)]
         case _:
             return {"error": texts.JSON_NEEDS_VALUES}
 
