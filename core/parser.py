@@ -87,6 +87,9 @@ KEY_ALIASES = MappingProxyType(
     }
 )
 
+#: The same keys case-folded as they are looked up (``modellgröße`` folds to ``modellgrösse``).
+_FOLDED_KEYS = MappingProxyType({key.casefold(): argument for key, argument in KEY_ALIASES.items()})
+
 #: How each argument's value is read; everything else is a count (k = ×1.000).
 _VALUE_PARSERS: Mapping[Argument, Callable[[str], Any]] = MappingProxyType(
     {
@@ -369,7 +372,7 @@ class _Collector:
 
     def _add_named(self, word: str) -> None:
         key, _, value = word.partition("=")
-        argument = CASE_SENSITIVE_KEYS.get(key) or KEY_ALIASES.get(key.casefold().replace("-", "_"))
+        argument = CASE_SENSITIVE_KEYS.get(key) or _FOLDED_KEYS.get(key.casefold().replace("-", "_"))
         if argument is None:
             close = difflib.get_close_matches(key.casefold(), KEY_ALIASES, n=3, cutoff=0.6)
             if key.upper() in CASE_SENSITIVE_KEYS:

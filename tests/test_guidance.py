@@ -141,7 +141,8 @@ def test_shape_guidance_for_config_checks() -> None:
     assert found.params == 12 * 32 * 4096**2 == 6_442_450_944
     assert found.embedding_params == 32_000 * 4096
     assert found.tokens == 500_000 * 4_194_304
-    assert found.flops_per_token is None and found.guidance.flops_per_token_estimated
+    assert found.flops_per_token is None
+    assert found.guidance.flops_per_token_estimated
     shaped = shape_guidance(32, 4096, 32_000, 500_000, 4_194_304, seq_len=4096)
     assert shaped.flops_per_token == flops_per_token(32, 4096, 4096)
     assert not shaped.guidance.flops_per_token_estimated

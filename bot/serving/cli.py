@@ -36,9 +36,9 @@ from core import (
     parse_command,
     plan,
 )
+from core.configs import MAX_FILE_BYTES, CheckError, Framework, ProblemKind, Source, World, check_config
 from core.guidance import plan_guidance
 from core.runs import filter_runs
-from core.configs import MAX_FILE_BYTES, CheckError, Framework, ProblemKind, Source, World, check_config
 
 EXIT_INPUT = 2
 EXIT_FINDINGS = 1
