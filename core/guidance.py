@@ -33,8 +33,9 @@ STEP_LAW_BATCH_EXP = 0.571
 STEP_LAW_LR_COEF = 1.79
 STEP_LAW_LR_N_EXP = -0.713
 STEP_LAW_LR_D_EXP = 0.307
-#: The largest setting the paper tests its law on (abstract and §4: a 1B-parameter model on 100B
-#: tokens). The exact edges of its fitting grid were not verified; beyond these we say it extrapolates.
+#: The largest setting of the paper's grid (e.g. 400M on 40B and 1B on 100B tokens; its test point is
+#: 1B parameters on 100B tokens, 0,094 % from the grid optimum). The grid's exact lower edges were not
+#: verified; beyond these upper ones the answer says the law extrapolates.
 STEP_LAW_MAX_PARAMS = 1e9
 STEP_LAW_MAX_TOKENS = 1e11
 

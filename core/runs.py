@@ -24,7 +24,7 @@ Verified for issue 22 (public sources, read through the search tools):
   4K, batch 3.072 → 15.360 over the first 469B tokens, 2,2e-4.
 - OLMo 2 7B/13B (stage 1): allenai/OLMo ``configs/official-1124/OLMo2-{7,13}B-stage1.yaml``
   at 0482070 (global_train_batch_size, max_sequence_length, learning_rate); tokens = last
-  step of ``OLMo-2-1124-{7,13}B.csv`` (928.000 / 596.057) × batch tokens.
+  step of ``OLMo-2-1124-{7,13}B.csv`` (@32f934f: 928.000 / @c0c2b9f: 596.057) × batch tokens.
 - BLOOM 176B: bigscience-workshop/bigscience ``train/tr11-176B-ml/tr11-176B-ml.slurm`` at
   003b250: GLOBAL_BATCH_SIZE 2048, SEQ_LEN 2048, ``--rampup-batch-size 192 16 9_765_625``,
   lr 6e-5, TRAIN_SAMPLES 220M (the configured length, 450B tokens).
@@ -116,7 +116,7 @@ _GPT3 = "Brown et al. 2020 (arXiv 2005.14165), Table 2.1 und Anhang B"
 _GPT3_RAMP = Phase(32_000, 2048, None, 0, ramp=True)  # "from a small value (32k tokens)", Appendix B
 _LLAMA2 = "Touvron et al. 2023 (arXiv 2307.09288), Tabelle 1"
 _DEEPSEEK = "Bi et al. 2024 (arXiv 2401.02954), Tabelle 2; deepseek-ai/DeepSeek-LLM README.md @1b79a65"
-_OLMO2 = "allenai/OLMo configs/official-1124/OLMo2-{}B-stage1.yaml @0482070 und OLMo-2-1124-{}B.csv"
+_OLMO2 = "allenai/OLMo configs/official-1124/OLMo2-{}B-stage1.yaml @0482070 und OLMo-2-1124-{}B.csv @{}"
 _SMOLLM2 = "huggingface/smollm text/pretraining/smollm2/config_smollm2_{}.yaml @a041759"
 _PYTHIA = "EleutherAI/pythia models/{}/pythia-{}.yml @a19eecb"
 _PYTHIA_TOKENS = 143_000 * 1024 * 2048
@@ -199,7 +199,7 @@ RUNS: tuple[PublishedRun, ...] = (
         928_000 * 1024 * 4096,
         _fixed(1024, 4096),
         3.0e-4,
-        _OLMO2.format(7, 7),
+        _OLMO2.format(7, 7, "32f934f"),
     ),
     PublishedRun(
         "olmo2-13b",
@@ -209,7 +209,7 @@ RUNS: tuple[PublishedRun, ...] = (
         596_057 * 2048 * 4096,
         _fixed(2048, 4096),
         3.0e-4,
-        _OLMO2.format(13, 13),
+        _OLMO2.format(13, 13, "c0c2b9f"),
     ),
     PublishedRun(
         "bloom-176b",
