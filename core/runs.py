@@ -12,6 +12,16 @@ Verified for issue 22 (public sources, read through the search tools):
   Appendix B (the batch grows linearly from 32k tokens over the first 4-12 B tokens, by size;
   300 B tokens, context 2.048). Table 2.1 writes 0,5M/1M/2M/3,2M tokens: as sequences of 2.048
   that is 256/512/1.024/1.536, as Megatron-DeepSpeed's ``gpt-sizes.sh`` writes them.
+- Chinchilla 70B and Gopher 280B: Hoffmann et al. 2022 (arXiv 2203.15556), Table 4 (max LR,
+  batch 1,5M → 3M and 3M → 6M tokens, "we double the batch size midway through training"), §4
+  (Chinchilla: 1,4T tokens) and Table 1 (Gopher: 300B tokens); Rae et al. 2021 (Gopher, §3): 2.048
+  token context, which Chinchilla shares ("the same model architecture and training setup"). The
+  M in 1,5M/3M/6M is read as 2²⁰: whole sequences of 2.048 (768/1.536/3.072), as Llama 2's "4M"
+  is 1.024 × 4.096; the doubling is placed at half the tokens.
+- Falcon 7B/40B: the model cards tiiuae/falcon-7b and tiiuae/falcon-40b (Training
+  Hyperparameters, Technical Specifications): batch 2.304 / 1.152 sequences of 2.048 after a
+  30B / 100B-token ramp-up (its starting value is not given), LR 6e-4 / 1,85e-4, 1.500B / 1.000B
+  tokens.
 - Llama 2: Touvron et al. 2023 (arXiv 2307.09288), Table 1: 2,0 T tokens, context 4k, peak LR,
   "global batch-size of 4M tokens" (taken as 1.024 sequences of 4.096).
 - Llama 3 405B: Llama Team 2024 (arXiv 2407.21783), §3.4.1: 4M tokens at 4.096, doubled to 8M
@@ -35,8 +45,7 @@ Verified for issue 22 (public sources, read through the search tools):
   model-parallel × micro-batch × accumulation = 1.024, seq-length 2.048, train-iters 143.000,
   lr. (The README table gives 3,0e-4 for 1B; its config says 0,00025 – the config is used.)
 
-Left out because their numbers could not be verified within the look-up budget: Chinchilla,
-Gopher, Falcon 7B/40B, OLMo 2 32B.
+Left out because its numbers could not be verified within the look-up budget: OLMo 2 32B.
 """
 
 from __future__ import annotations
@@ -51,7 +60,8 @@ class Phase:
 
     ``sequences`` is None where the source gives tokens only; ``start_tokens`` is where the phase
     begins (tokens trained before it), None where the source gives no exact point; ``ramp``: the
-    batch grows linearly from here to the next phase.
+    batch grows linearly from here to the next phase. A first phase that starts after 0 tokens was
+    reached by a ramp-up whose starting batch the source does not give (Falcon).
     """
 
     tokens_per_step: int
@@ -115,6 +125,8 @@ def _ramp(first: int, last: int, seq_len: int, over_tokens: int | None) -> tuple
 _GPT3 = "Brown et al. 2020 (arXiv 2005.14165), Table 2.1 und Anhang B"
 _GPT3_RAMP = Phase(32_000, 2048, None, 0, ramp=True)  # "from a small value (32k tokens)", Appendix B
 _LLAMA2 = "Touvron et al. 2023 (arXiv 2307.09288), Tabelle 1"
+_CHINCHILLA = "Hoffmann et al. 2022 (arXiv 2203.15556), Tabelle 4 und 1, Abschnitt 4; Rae et al. 2021 (Gopher)"
+_FALCON = "Modellkarte tiiuae/falcon-{} (Hugging Face): Training Hyperparameters, Technical Specifications"
 _DEEPSEEK = "Bi et al. 2024 (arXiv 2401.02954), Tabelle 2; deepseek-ai/DeepSeek-LLM README.md @1b79a65"
 _OLMO2 = "allenai/OLMo configs/official-1124/OLMo2-{}B-stage1.yaml @0482070 und OLMo-2-1124-{}B.csv @{}"
 _SMOLLM2 = "huggingface/smollm text/pretraining/smollm2/config_smollm2_{}.yaml @a041759"
@@ -145,6 +157,26 @@ RUNS: tuple[PublishedRun, ...] = (
     _gpt3("6.7B", 6_700 * 10**6, 1024, 1.2e-4),
     _gpt3("13B", 13 * 10**9, 1024, 1.0e-4),
     _gpt3("175B", 175 * 10**9, 1536, 0.6e-4),
+    PublishedRun(
+        "chinchilla-70b",
+        "Chinchilla 70B",
+        "DeepMind",
+        70 * 10**9,
+        1_400 * 10**9,
+        (Phase(768 * 2048, 2048, 768), Phase(1536 * 2048, 2048, 1536, 700 * 10**9)),
+        1.0e-4,
+        _CHINCHILLA,
+    ),
+    PublishedRun(
+        "gopher-280b",
+        "Gopher 280B",
+        "DeepMind",
+        280 * 10**9,
+        300 * 10**9,
+        (Phase(1536 * 2048, 2048, 1536), Phase(3072 * 2048, 2048, 3072, 150 * 10**9)),
+        4.0e-5,
+        _CHINCHILLA,
+    ),
     PublishedRun("llama2-7b", "Llama 2 7B", "Llama", 7 * 10**9, 2 * 10**12, _fixed(1024, 4096), 3.0e-4, _LLAMA2),
     PublishedRun("llama2-13b", "Llama 2 13B", "Llama", 13 * 10**9, 2 * 10**12, _fixed(1024, 4096), 3.0e-4, _LLAMA2),
     PublishedRun("llama2-34b", "Llama 2 34B", "Llama", 34 * 10**9, 2 * 10**12, _fixed(1024, 4096), 1.5e-4, _LLAMA2),
@@ -220,6 +252,26 @@ RUNS: tuple[PublishedRun, ...] = (
         _ramp(192, 2048, 2048, 9_765_625 * 2048),
         6.0e-5,
         "bigscience-workshop/bigscience train/tr11-176B-ml/tr11-176B-ml.slurm @003b250",
+    ),
+    PublishedRun(
+        "falcon-7b",
+        "Falcon 7B",
+        "Falcon",
+        7 * 10**9,
+        1_500 * 10**9,
+        (Phase(2304 * 2048, 2048, 2304, 30 * 10**9),),
+        6.0e-4,
+        _FALCON.format("7b"),
+    ),
+    PublishedRun(
+        "falcon-40b",
+        "Falcon 40B",
+        "Falcon",
+        40 * 10**9,
+        1_000 * 10**9,
+        (Phase(1152 * 2048, 2048, 1152, 100 * 10**9),),
+        1.85e-4,
+        _FALCON.format("40b"),
     ),
     PublishedRun(
         "smollm2-135m",

@@ -85,6 +85,7 @@ def test_runs_listing() -> None:
     assert "`llama3-405b` Llama 3 405B: 405\u00a0Mrd. Parameter, 15,6\u00a0Bio. Tokens" in text
     assert "4,2\u00a0Mio. → 8,4\u00a0Mio. ab 252\u00a0Mio. Tokens → 16,8\u00a0Mio. ab 2,9\u00a0Bio. Tokens" in text
     assert "linear bis 62,9\u00a0Mio. nach 469\u00a0Mrd. Tokens" in text  # DeepSeek-V3's ramp
+    assert "erreicht nach 100\u00a0Mrd. Tokens Anlauf (Startwert nicht angegeben)" in text  # Falcon 40B
     assert "vs llama2-7b" in text
 
 
@@ -102,7 +103,7 @@ def test_runs_filtered_and_none_found() -> None:
     assert "`gpt3-175b`" not in text
     _, payload, _ = answer("läufe xyz")
     assert payload["response_type"] == "ephemeral"
-    assert "Kein veröffentlichter Lauf passt zu „xyz“. Es gibt: GPT-3, Llama, DeepSeek" in all_text(payload)
+    assert "Kein veröffentlichter Lauf passt zu „xyz“. Es gibt: GPT-3, DeepMind, Llama, DeepSeek" in all_text(payload)
 
 
 def test_compare_with_a_published_run() -> None:

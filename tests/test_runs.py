@@ -17,6 +17,9 @@ ROWS = [
     ("gpt3-6.7b", 6_700 * 10**6, 300 * 10**9, 2048, 1024, 1.2e-4, "Table 2.1"),
     ("gpt3-13b", 13 * 10**9, 300 * 10**9, 2048, 1024, 1.0e-4, "Table 2.1"),
     ("gpt3-175b", 175 * 10**9, 300 * 10**9, 2048, 1536, 0.6e-4, "Table 2.1"),
+    # Hoffmann et al. 2022, Table 4 (batch 1,5M → 3M / 3M → 6M tokens, M = 2²⁰), §4 and Table 1; 2.048 (Gopher).
+    ("chinchilla-70b", 70 * 10**9, 1_400 * 10**9, 2048, 1536, 1.0e-4, "2203.15556"),
+    ("gopher-280b", 280 * 10**9, 300 * 10**9, 2048, 3072, 4.0e-5, "2203.15556"),
     # Touvron et al. 2023, Table 1: 2,0T tokens, 4k context, "global batch-size of 4M tokens".
     ("llama2-7b", 7 * 10**9, 2 * 10**12, 4096, 1024, 3.0e-4, "Tabelle 1"),
     ("llama2-13b", 13 * 10**9, 2 * 10**12, 4096, 1024, 3.0e-4, "Tabelle 1"),
@@ -36,6 +39,9 @@ ROWS = [
     ("olmo2-13b", 13 * 10**9, 596_057 * 2048 * 4096, 4096, 2048, 3.0e-4, "OLMo2-13B-stage1.yaml"),
     # bigscience tr11-176B-ml.slurm: GLOBAL_BATCH_SIZE 2048, SEQ_LEN 2048, lr 6e-5, TRAIN_SAMPLES 220M.
     ("bloom-176b", 176 * 10**9, 220_000_000 * 2048, 2048, 2048, 6.0e-5, "tr11-176B-ml.slurm"),
+    # The Falcon model cards: batch 2.304 / 1.152 at 2.048, LR 6e-4 / 1,85e-4, 1.500B / 1.000B tokens.
+    ("falcon-7b", 7 * 10**9, 1_500 * 10**9, 2048, 2304, 6.0e-4, "tiiuae/falcon-7b"),
+    ("falcon-40b", 40 * 10**9, 1_000 * 10**9, 2048, 1152, 1.85e-4, "tiiuae/falcon-40b"),
     # huggingface/smollm smollm2 configs: dp 64/128/256 × micro_batch_size 8/6/4, 2.048, train_steps.
     ("smollm2-135m", 135 * 10**6, 2_000_000 * 512 * 2048, 2048, 512, 3.0e-3, "config_smollm2_135M.yaml"),
     ("smollm2-360m", 360 * 10**6, 2_600_000 * 768 * 2048, 2048, 768, 3.0e-3, "config_smollm2_360M.yaml"),
@@ -91,6 +97,10 @@ def test_the_table_is_exactly_the_verified_rows() -> None:
         ("deepseek-v2", [(2304 * 4096, 0, True), (9216 * 4096, 225 * 10**9, False)]),
         # DeepSeek-V3: 3.072 → 15.360 over the first 469B tokens.
         ("deepseek-v3", [(3072 * 4096, 0, True), (15360 * 4096, 469 * 10**9, False)]),
+        # Chinchilla Table 4: 1,5M → 3M tokens, "we double the batch size midway through training".
+        ("chinchilla-70b", [(768 * 2048, 0, False), (1536 * 2048, 700 * 10**9, False)]),
+        # Falcon-40B card: 1.152 sequences after a 100B-token ramp-up whose start the card does not give.
+        ("falcon-40b", [(1152 * 2048, 100 * 10**9, False)]),
         # BLOOM: --rampup-batch-size 192 16 9_765_625 (samples of 2.048 tokens = 20B tokens).
         ("bloom-176b", [(192 * 2048, 0, True), (2048 * 2048, 9_765_625 * 2048, False)]),
     ],
@@ -136,6 +146,7 @@ def test_filter_by_family_or_name() -> None:
         "smollm2-1.7b",
         "deepseek-67b",
         "gpt3-2.7b",
+        "falcon-7b",
     }
     assert filter_runs(None) == RUNS
     assert filter_runs("xyz") == ()

@@ -128,8 +128,9 @@ def run_line(run: PublishedRun) -> str:
 
 def schedule(run: PublishedRun) -> str:
     """'; Zeitplan: 393.216 → linear bis 4,2 Mio. nach 20 Mrd.', or nothing for a constant batch."""
+    first = run.phases[0]
     if len(run.phases) == 1:
-        return ""
+        return texts.RAMP_UNKNOWN.format(start=reading(first.start_tokens)) if first.start_tokens else ""
     parts = [texts.PHASE_START.format(batch=reading(run.phases[0].tokens_per_step))]
     for before, phase in zip(run.phases, run.phases[1:], strict=False):
         parts.append(_phase(before, phase))

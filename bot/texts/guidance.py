@@ -64,6 +64,7 @@ PHASE_START = "{batch}"
 PHASE_STEP = "{batch} ab {start} Tokens"
 PHASE_RAMP = "linear bis {batch} nach {start} Tokens"
 PHASE_UNKNOWN_START = "4–12 Mrd. (je nach Größe)"
+RAMP_UNKNOWN = "; erreicht nach {start} Tokens Anlauf (Startwert nicht angegeben)"
 NO_LR = "nicht angegeben"
 RUNS_NONE = "Kein veröffentlichter Lauf passt zu „{query}“. Es gibt: {families}."
 RUNS_USAGE = (
