@@ -37,6 +37,8 @@ ROWS = [
     # allenai/OLMo configs/official-1124: global_train_batch_size 1024/2048, 4.096, LR 3e-4; last checkpoint steps.
     ("olmo2-7b", 7 * 10**9, 928_000 * 1024 * 4096, 4096, 1024, 3.0e-4, "OLMo2-7B-stage1.yaml"),
     ("olmo2-13b", 13 * 10**9, 596_057 * 2048 * 4096, 4096, 2048, 3.0e-4, "OLMo2-13B-stage1.yaml"),
+    # allenai/OLMo-core OLMo-2-0325-32B-train.py: global_batch_size 2048 × 4096, lr 6e-4, max_duration 6,5e12.
+    ("olmo2-32b", 32 * 10**9, 6_500 * 10**9, 4096, 2048, 6.0e-4, "OLMo-2-0325-32B-train.py"),
     # bigscience tr11-176B-ml.slurm: GLOBAL_BATCH_SIZE 2048, SEQ_LEN 2048, lr 6e-5, TRAIN_SAMPLES 220M.
     ("bloom-176b", 176 * 10**9, 220_000_000 * 2048, 2048, 2048, 6.0e-5, "tr11-176B-ml.slurm"),
     # The Falcon model cards: batch 2.304 / 1.152 at 2.048, LR 6e-4 / 1,85e-4, 1.500B / 1.000B tokens.
