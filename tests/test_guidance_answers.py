@@ -9,11 +9,13 @@ from typing import Any
 import jsonschema
 import pytest
 
-from bot.document import AnswerKind, Visibility
+from bot.document import AnswerKind, Document, Visibility
 from bot.rendering.answers import answer_command
 from bot.rendering.block_kit import message
+from bot.rendering.guidance import shape_parts
 from bot.rendering.plain_text import plain_text
 from bot.serving.cli import main
+from core.guidance import shape_guidance
 from core.runs import RUNS
 
 from slack_checks import all_text, assert_valid_message
@@ -209,3 +211,19 @@ def test_schema_refuses_a_guidance_without_its_keys() -> None:
     }
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(data, SCHEMA)
+
+
+def test_shape_parts_for_config_checks() -> None:
+    """What a config check can add: N and D as formulas from the shape read, then the laws (M from the shape)."""
+    layers, hidden, steps = 32, 4096, 500_000
+    estimate = shape_guidance(layers, hidden, 32_000, steps, 4_194_304, seq_len=4096)
+    document = Document(
+        title="t", summary="t", visibility=Visibility.IN_CHANNEL, parts=shape_parts(estimate, layers, hidden, steps)
+    )
+    payload = message(document)
+    assert_valid_message(payload)
+    text = all_text(payload)
+    assert "N ≈ 12 · n_layer · d_model² = 12 × 32 × 4.096² = 6,4\u00a0Mrd. Parameter" in text
+    assert "D = Schritte × Tokens je Schritt = 500.000 × 4.194.304 = 2,1\u00a0Bio. Tokens" in text
+    assert "M = 72 · n_layer · d_model² + 12 · n_layer · d_model · l_seq" in text  # not 6 · N: the shape is known
+    assert "M ≈ 6 · N" not in text

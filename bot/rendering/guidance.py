@@ -9,7 +9,7 @@ from bot.document import Answer, AnswerKind, Bullet, Document, Formula, Line, No
 from bot.rendering.formatting import decimal, number, reading, scientific, significant
 from bot.texts import guidance as texts
 from bot.texts.glossary import COMMAND, list_de
-from core.guidance import Guidance, plan_guidance
+from core.guidance import Guidance, ShapeEstimate, plan_guidance
 from core.model import Plan
 from core.runs import RUNS, Phase, PublishedRun, filter_runs
 
@@ -23,6 +23,24 @@ def guidance_parts(plan: Plan) -> tuple[Part, ...]:
     if found is None:
         return (Section(title=texts.TITLE, lines=(texts.NEEDS_BUDGET,)),)
     return (Section(title=texts.TITLE, lines=_law_lines(found)), Note(texts.ESTIMATES))
+
+
+def shape_parts(estimate: ShapeEstimate, layers: int, hidden: int, steps: int) -> tuple[Part, ...]:
+    """For a config check: N and D as formulas from the shape and length read, then the same „Einordnung“."""
+    found = estimate.guidance
+    per_step = found.tokens_per_step or 0
+    lines: list[Line] = [
+        Formula(
+            texts.SHAPE_PARAMS.format(layers=number(layers), hidden=number(hidden), params=reading(found.params)),
+            texts.SHAPE_PARAMS_NOTE.format(embedding=reading(estimate.embedding_params)),
+        ),
+        Formula(
+            texts.SHAPE_TOKENS.format(steps=number(steps), per_step=number(per_step), tokens=reading(found.tokens))
+        ),
+        texts.SHAPE_ESTIMATED,
+        *_law_lines(found),
+    ]
+    return (Section(title=texts.TITLE, lines=tuple(lines)), Note(texts.ESTIMATES))
 
 
 def _law_lines(found: Guidance) -> tuple[Line, ...]:

@@ -1,7 +1,7 @@
 """``effbatch``: the calculation for terminals and scripts.
 
 ``effbatch 8 64 4 4096`` prints the German answer as text; ``effbatch --json …``
-prints one JSON object (schema: ``schema/effbatch.schema.json``). Bad input: the
+prints one JSON object, for ``läufe`` a list (schema: ``schema/effbatch.schema.json``). Bad input: the
 German message on stderr (with ``--json`` ``{"error": …}`` on stdout) and exit code 2.
 """
 

@@ -49,6 +49,13 @@ NEEDS_BUDGET = (
     f"z. B. `budget=2T`: `{COMMAND} 8 64 4 4096 params=7B budget=2T`."
 )
 
+# --- from a config's shape (for config checks) ----------------------------------------------
+
+SHAPE_PARAMS = "N ≈ 12 · n_layer · d_model² = 12 × {layers} × {hidden}² = {params} Parameter"
+SHAPE_PARAMS_NOTE = "(ohne Embeddings; die Embedding-Matrix hat vocab · d_model = {embedding})"
+SHAPE_TOKENS = "D = Schritte × Tokens je Schritt = {steps} × {per_step} = {tokens} Tokens"
+SHAPE_ESTIMATED = "N und D sind aus der Konfiguration geschätzt, nicht gemessen."
+
 # --- the published runs ---------------------------------------------------------------------
 
 RUNS_TITLE = "Veröffentlichte Läufe"
