@@ -227,3 +227,11 @@ def test_shape_parts_for_config_checks() -> None:
     assert "D = Schritte × Tokens je Schritt = 500.000 × 4.194.304 = 2,1\u00a0Bio. Tokens" in text
     assert "M = 72 · n_layer · d_model² + 12 · n_layer · d_model · l_seq" in text  # not 6 · N: the shape is known
     assert "M ≈ 6 · N" not in text
+
+
+def test_a_typed_filter_is_quoted_and_escaped() -> None:
+    """läufe <!channel>: the filter appears only quoted in the text, escaped – never in the (unescaped) header."""
+    _, payload, _ = answer("läufe <!channel>")
+    assert payload["blocks"][0]["text"]["text"] == "Veröffentlichte Läufe"
+    assert "„&lt;!channel&gt;“" in all_text(payload)
+    assert "<!channel>" not in json.dumps(payload)

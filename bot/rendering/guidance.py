@@ -6,7 +6,7 @@ The laws and the runs come from ``core.guidance`` and ``core.runs``; this module
 from __future__ import annotations
 
 from bot.document import Answer, AnswerKind, Bullet, Document, Formula, Line, Note, Part, Section, Visibility
-from bot.rendering.formatting import decimal, number, reading, scientific, significant
+from bot.rendering.formatting import decimal, number, quote, reading, scientific, significant
 from bot.texts import guidance as texts
 from bot.texts.glossary import COMMAND, list_de
 from core.guidance import Guidance, ShapeEstimate, plan_guidance
@@ -100,24 +100,31 @@ def _lr(run: PublishedRun) -> str:
 
 
 def runs_answer(query: str | None, visibility: Visibility) -> Answer:
-    """Every published run (or those matching ``query``), one line each, grouped by family."""
+    """Every published run (or those matching ``query``), one line each, grouped by family.
+
+    The typed filter is only quoted in the text, never in the title (a Slack header is not escaped).
+    """
     found = filter_runs(query)
     if not found:
         families = list_de(dict.fromkeys(run.family for run in RUNS))
+        none = texts.RUNS_NONE.format(query=quote(query or ""), families=families)
         document = Document(
-            title=texts.RUNS_FILTERED_TITLE.format(query=query),
-            summary=texts.RUNS_NONE.format(query=query, families=families),
+            title=texts.RUNS_TITLE,
+            summary=none,
             visibility=Visibility.EPHEMERAL,
-            parts=(Section(lines=(texts.RUNS_NONE.format(query=query, families=families),)), Note(texts.RUNS_USAGE)),
+            parts=(Section(lines=(none,)), Note(texts.RUNS_USAGE)),
         )
         return Answer(AnswerKind.RUNS, document)
-    sections = tuple(
+    sections: list[Part] = []
+    if query:
+        shown = texts.RUNS_FILTER.format(query=quote(query), count=len(found), total=len(RUNS))
+        sections.append(Section(lines=(shown,)))
+    sections += [
         Section(title=family, lines=tuple(Bullet(run_line(run)) for run in found if run.family == family))
         for family in dict.fromkeys(run.family for run in found)
-    )
-    title = texts.RUNS_FILTERED_TITLE.format(query=query) if query else texts.RUNS_TITLE
+    ]
     document = Document(
-        title=title,
+        title=texts.RUNS_TITLE,
         summary=texts.RUNS_SUMMARY.format(count=len(found)),
         visibility=visibility,
         parts=(*sections, Note(texts.RUNS_USAGE)),

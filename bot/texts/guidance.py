@@ -59,7 +59,7 @@ SHAPE_ESTIMATED = "N und D sind aus der Konfiguration geschätzt, nicht gemessen
 # --- the published runs ---------------------------------------------------------------------
 
 RUNS_TITLE = "Veröffentlichte Läufe"
-RUNS_FILTERED_TITLE = "Veröffentlichte Läufe zu „{query}“"
+RUNS_FILTER = "Gefiltert nach {query}: {count} von {total} Läufen."
 RUNS_SUMMARY = "{count} veröffentlichte Läufe: Batch-Größe, Sequenzlänge und Lernrate"
 RUN_LINE = (
     "`{name}` {title}: {params} Parameter, {tokens} Tokens, {batch} Tokens je Schritt "
@@ -73,7 +73,7 @@ PHASE_RAMP = "linear bis {batch} nach {start} Tokens"
 PHASE_UNKNOWN_START = "4–12 Mrd. (je nach Größe)"
 RAMP_UNKNOWN = "; erreicht nach {start} Tokens Anlauf (Startwert nicht angegeben)"
 NO_LR = "nicht angegeben"
-RUNS_NONE = "Kein veröffentlichter Lauf passt zu „{query}“. Es gibt: {families}."
+RUNS_NONE = "Kein veröffentlichter Lauf passt zu {query}. Es gibt: {families}."
 RUNS_USAGE = (
     f"Vergleich mit deinem Setup: `{COMMAND} 8 64 4 4096 vs llama2-7b`. Die Quelle jedes Laufs (Paper mit Tabelle "
     "oder Konfiguration mit Commit) nennt der Vergleich, alle zusammen `effbatch --json läufe`."
