@@ -42,6 +42,7 @@ def test_einordnung_beside_the_worked_example() -> None:
     assert "N ohne Embedding-Parameter" in text
     # DeepSeek with only N: M ≈ 6 · N = 4,2 · 10¹⁰, C = 8,4 · 10²², B ≈ 9,2 Mio., η ≈ 0,000425 – said to be 6 · N.
     assert "M ≈ 6 · N = 6 × 7.000.000.000 = 4,2 · 10¹⁰ FLOPs je Token" in text
+    assert "(nur N bekannt: 6 · N lässt den Aufwand der Aufmerksamkeit weg, den DeepSeeks M mitzählt)" in text
     assert "C = M · D = 4,2 · 10¹⁰ × 2 · 10¹² = 8,4 · 10²² FLOPs" in text
     assert "B_opt = 0,2920 · C^0,3271 ≈ 9,2\u00a0Mio. Tokens" in text
     assert "η_opt = 0,3118 · C^−0,1250 ≈ 0,000425" in text
