@@ -167,7 +167,8 @@ HOME_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
             f"• Aktivierungsspeicher je Gerät: `{COMMAND} 8 64 4 act=1,5GiB`",
             f"• Lernrate beim Skalieren: `{COMMAND} 8 64 4 4096 vs d=512 lr=3e-4`",
             f"• Passt die Batch-Größe zum Modell? `{COMMAND} 8 64 4 4096 params=7B budget=2T`",
-            f"• Batch-Größen veröffentlichter Läufe: `{COMMAND} läufe`, Vergleich: `{COMMAND} 8 64 4 4096 vs llama2-7b`",
+            f"• Batch-Größen veröffentlichter Läufe: `{COMMAND} läufe`, "
+            f"Vergleich: `{COMMAND} 8 64 4 4096 vs llama2-7b`",
             f"• Welche Batch-Größe nutzt meine Konfiguration wirklich? `{COMMAND} prüfe gpus=64` und die Datei, "
             "oder „Batch-Konfig prüfen“ im Menü einer Nachricht",
             f"• Alles Weitere: `{COMMAND} hilfe`",
