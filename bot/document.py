@@ -33,6 +33,7 @@ class AnswerKind(StrEnum):
     HELP = "help"
     INPUT_ERROR = "input_error"
     CHECK = "check"
+    RUNS = "runs"
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from core.arguments import FACTORS, MODEL_PARALLEL, TARGETS, Argument
-    from core.calculation import compare, compute, concrete_request, plan
+    from core.calculation import RunComparison, compare, compare_run, compute, concrete_request, plan
     from core.errors import InputError, Problem, ProblemKind, Side
     from core.model import BatchSetup, Comparison, Outcome, Plan, PlanRequest
     from core.parser import (
@@ -22,6 +22,8 @@ if TYPE_CHECKING:
         HelpRequest,
         ParsedCommand,
         PlanCommand,
+        RunComparisonCommand,
+        RunsRequest,
         command_text,
         comparison_text,
         parse_command,
@@ -30,7 +32,9 @@ if TYPE_CHECKING:
 #: Which module defines each public name.
 _HOMES = {
     **dict.fromkeys(("FACTORS", "MODEL_PARALLEL", "TARGETS", "Argument"), "core.arguments"),
-    **dict.fromkeys(("compare", "compute", "concrete_request", "plan"), "core.calculation"),
+    **dict.fromkeys(
+        ("RunComparison", "compare", "compare_run", "compute", "concrete_request", "plan"), "core.calculation"
+    ),
     **dict.fromkeys(("InputError", "Problem", "ProblemKind", "Side"), "core.errors"),
     **dict.fromkeys(("BatchSetup", "Comparison", "Outcome", "Plan", "PlanRequest"), "core.model"),
     **dict.fromkeys(
@@ -39,6 +43,8 @@ _HOMES = {
             "HelpRequest",
             "ParsedCommand",
             "PlanCommand",
+            "RunComparisonCommand",
+            "RunsRequest",
             "command_text",
             "comparison_text",
             "parse_command",
@@ -64,9 +70,13 @@ __all__ = [
     "PlanRequest",
     "Problem",
     "ProblemKind",
+    "RunComparison",
+    "RunComparisonCommand",
+    "RunsRequest",
     "Side",
     "command_text",
     "compare",
+    "compare_run",
     "comparison_text",
     "compute",
     "concrete_request",

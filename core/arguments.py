@@ -16,6 +16,7 @@ target_global_batch    B       2⁵²                the largest b · d · a
 target_tokens_per_step T       2⁷⁶                the largest B · L
 budget                 Budget  10¹⁸               a million times today's largest runs
 activation_per_sample  act     2⁵⁰ bytes (1 PiB)  per sequence
+params                 N       10¹⁵               parameters; today's largest runs have ~10¹²
 lr                     lr      10                 learning rates live far below
 =====================  ======  =================  =========================================
 
@@ -46,6 +47,7 @@ class Argument(StrEnum):
     TARGET_TOKENS = "target_tokens_per_step"
     BUDGET = "budget"
     ACTIVATION = "activation_per_sample"
+    PARAMS = "params"
     LR = "lr"
 
     @property
@@ -85,6 +87,7 @@ _SPECS = {
     Argument.TARGET_TOKENS: _Spec("T", "T", 2**76),
     Argument.BUDGET: _Spec("Budget", "budget", 10**18),
     Argument.ACTIVATION: _Spec("act", "act", 2**50),
+    Argument.PARAMS: _Spec("N", "params", 10**15),
     Argument.LR: _Spec("lr", "lr", 10),
 }
 

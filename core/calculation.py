@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
 from core.arguments import FACTORS, MODEL_PARALLEL, TARGETS, Argument
 from core.errors import InputError, Problem, ProblemKind, Side
@@ -31,6 +33,7 @@ from core.model import (
     Target,
 )
 from core.rules import missing_factors
+from core.runs import PublishedRun
 
 #: b, d and a as far as they are known: given, derived from the GPUs, or solved for.
 Factors = Mapping[Argument, int]
@@ -94,6 +97,31 @@ def compare(before: PlanRequest, after: PlanRequest, lr: float | None) -> Compar
         return comparison
     rates = LearningRates(base=lr, linear=lr * float(comparison.factor), sqrt=lr * comparison.sqrt_factor)
     return comparison.model_copy(update={"lr": rates})
+
+
+@dataclass(frozen=True)
+class RunComparison:
+    """A setup beside a published run: ``comparison.after`` is the run's last phase as one setup (b = B)."""
+
+    comparison: Comparison
+    run: PublishedRun
+
+    def as_json(self) -> dict[str, Any]:
+        return {**self.comparison.as_json(), "run": self.run.as_json()}
+
+
+def run_request(run: PublishedRun) -> PlanRequest:
+    """The run's last phase as a setup: its global batch as b, with d = a = 1 and its sequence length."""
+    sequences = run.final.sequences
+    if sequences is None:
+        msg = f"{run.name}: the last phase needs its batch in sequences"
+        raise ValueError(msg)
+    return PlanRequest(micro_batch=sequences, data_parallel=1, accumulation=1, seq_len=run.seq_len)
+
+
+def compare_run(before: PlanRequest, run: PublishedRun, lr: float | None) -> RunComparison:
+    """A setup against a published run's batch: k = B_run / B, the learning-rate rules, the run's own rate."""
+    return RunComparison(compare(before, run_request(run), lr), run)
 
 
 def _degrees(request: PlanRequest) -> dict[Argument, int]:

@@ -48,6 +48,8 @@ class ProblemKind(StrEnum):
     TOO_MANY_COMPARISONS = "too_many_comparisons"
     EMPTY_SIDE = "empty_side"
     NOT_EXACT_IN_COMPARISON = "not_exact_in_comparison"
+    UNKNOWN_RUN = "unknown_run"
+    RUN_WITH_VALUES = "run_with_values"
 
 
 class Side(StrEnum):

@@ -25,6 +25,7 @@ TargetBatch = Annotated[int, _bounded(Argument.TARGET_BATCH)]
 TargetTokens = Annotated[int, _bounded(Argument.TARGET_TOKENS)]
 Budget = Annotated[int, _bounded(Argument.BUDGET)]
 ActivationBytes = Annotated[int, _bounded(Argument.ACTIVATION)]
+Params = Annotated[int, _bounded(Argument.PARAMS)]
 
 
 class BatchSetup(BaseModel):
@@ -39,7 +40,7 @@ class BatchSetup(BaseModel):
 
 
 class PlanRequest(BaseModel):
-    """What a command asks: any of b, d, a, the parallel layout, a target, a budget, activations.
+    """What a command asks: any of b, d, a, the parallel layout, a target, a budget, activations, N.
 
     Unlike ``BatchSetup`` a factor may be missing here: it is solved for from a target.
     """
@@ -59,6 +60,7 @@ class PlanRequest(BaseModel):
     target_tokens_per_step: TargetTokens | None = None
     budget: Budget | None = None
     activation_per_sample: ActivationBytes | None = None
+    params: Params | None = None
 
     def value(self, argument: Argument) -> int | None:
         """The value given for ``argument``, or None."""

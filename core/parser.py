@@ -2,7 +2,9 @@
 
 Grammar::
 
-    command    := setup [("vs" | "gegen") setup]
+    command    := runs | setup [("vs" | "gegen") (setup | run)]
+    runs       := ("läufe" | "laeufe" | "runs") [filter]   the published runs, optionally filtered
+    run        := name ["lr=" value]                   a published run (``llama2-7b``) instead of a setup
     setup      := word*
     word       := help | private | positional | named
     help       := "hilfe" | "help" | "?"           anywhere: the whole answer is the help
@@ -39,12 +41,15 @@ from core.numbers import (
     parse_whole_number,
 )
 from core.rules import missing_factors
+from core.runs import PublishedRun, filter_runs, find_run, run_names
 
 HELP_WORDS = frozenset({"hilfe", "help", "?", "-h", "--help"})
 #: After a help word: the full table of keys and number formats instead of the short help.
 KEYS_WORDS = frozenset({"schlüssel", "schluessel", "keys", "formate"})
 PRIVATE_WORDS = frozenset({"privat", "private"})
 COMPARE_WORDS = frozenset({"vs", "vs.", "versus", "gegen"})
+#: As the first word: list the published runs (``läufe llama`` filters them).
+RUNS_WORDS = frozenset({"läufe", "laeufe", "runs"})
 #: Standalone signs people put between factors ("8 × 64 × 4"); they carry no value.
 SEPARATOR_WORDS = frozenset({"x", "×", "*", "·"})
 
@@ -78,8 +83,14 @@ KEY_ALIASES = MappingProxyType(
         **dict.fromkeys(("act", "activation", "aktivierung"), Argument.ACTIVATION),
         **dict.fromkeys(("lr", "learning_rate", "lernrate"), Argument.LR),
         **FRAMEWORK_KEYS,
+        **dict.fromkeys(
+            ("params", "parameter", "parameters", "n_params", "modellgröße", "modellgroesse"), Argument.PARAMS
+        ),
     }
 )
+
+#: The same keys case-folded as they are looked up (``modellgröße`` folds to ``modellgrösse``).
+_FOLDED_KEYS = MappingProxyType({key.casefold(): argument for key, argument in KEY_ALIASES.items()})
 
 #: How each argument's value is read; everything else is a count (k = ×1.000).
 _VALUE_PARSERS: Mapping[Argument, Callable[[str], Any]] = MappingProxyType(
@@ -87,6 +98,7 @@ _VALUE_PARSERS: Mapping[Argument, Callable[[str], Any]] = MappingProxyType(
         Argument.SEQ_LEN: lambda text: parse_whole_number(text, SEQ_LEN_SUFFIXES),
         Argument.TARGET_TOKENS: lambda text: parse_whole_number(text, TOKEN_SUFFIXES),
         Argument.BUDGET: lambda text: parse_whole_number(text, TOKEN_SUFFIXES),
+        Argument.PARAMS: lambda text: parse_whole_number(text, TOKEN_SUFFIXES),
         Argument.ACTIVATION: lambda text: parse_whole_number(text, BYTE_SUFFIXES, unit_required=True),
         Argument.LR: lambda text: parse_positive_decimal(text, Argument.LR.upper_bound),
     }
@@ -144,7 +156,25 @@ class CompareCommand:
     private: bool = False
 
 
-ParsedCommand = HelpRequest | PlanCommand | CompareCommand
+@dataclass(frozen=True)
+class RunsRequest:
+    """List the published runs, those matching ``query`` where given."""
+
+    query: str | None = None
+    private: bool = False
+
+
+@dataclass(frozen=True)
+class RunComparisonCommand:
+    """Compare a setup with a published run's (last) batch, optionally scaling a learning rate ``lr``."""
+
+    before: PlanRequest
+    run: PublishedRun
+    lr: float | None = None
+    private: bool = False
+
+
+ParsedCommand = HelpRequest | PlanCommand | CompareCommand | RunsRequest | RunComparisonCommand
 
 
 def parse_command(text: str) -> ParsedCommand:
@@ -154,8 +184,13 @@ def parse_command(text: str) -> ParsedCommand:
     words = _words(text)
     if any(word.casefold() in HELP_WORDS for word in words):
         return HelpRequest(keys=any(word.casefold() in KEYS_WORDS for word in words), topic=_help_topic(words))
-    sides = _split_sides(words)
     private = any(word.casefold() in PRIVATE_WORDS for word in words)
+    if words and words[0].casefold() in RUNS_WORDS:
+        query = " ".join(w for w in words[1:] if w.casefold() not in PRIVATE_WORDS)
+        return RunsRequest(query=query or None, private=private)
+    sides = _split_sides(words)
+    if len(sides) == 2 and (compared := _run_comparison(sides, private)) is not None:
+        return compared
     labels: tuple[Side | None, ...] = (Side.BEFORE, Side.AFTER) if len(sides) > 1 else (None,)
     collectors = [_Collector(side, label) for side, label in zip(sides, labels, strict=False)]
     problems = [p for c in collectors for p in c.problems]
@@ -182,6 +217,40 @@ def parse_command(text: str) -> ParsedCommand:
         return PlanCommand(request=requests[0], private=private)
     before, after = requests
     return CompareCommand(before=before, after=after, lr=lr_values[0] if lr_values else None, private=private)
+
+
+def _run_comparison(sides: list[list[str]], private: bool) -> RunComparisonCommand | None:
+    """``<setup> vs llama2-7b [lr=…]``: None when the second side names no run (then it is a setup)."""
+    names = [word for word in sides[1] if _names_a_run(word)]
+    if not names:
+        return None
+    problems: list[Problem] = []
+    run = find_run(names[0])
+    if run is None:
+        close = difflib.get_close_matches(names[0].casefold(), run_names(), n=3, cutoff=0.5)
+        close += [r.name for r in filter_runs(names[0]) if r.name not in close][: max(0, 3 - len(close))]
+        problems.append(Problem(ProblemKind.UNKNOWN_RUN, text=names[0], ctx={"suggestions": close}, side=Side.AFTER))
+    rest = _Collector([w for w in sides[1] if w != names[0]], Side.AFTER)
+    extra = [a for a in rest.raw if a is not Argument.LR]
+    if extra or len(names) > 1:
+        problems.append(Problem(ProblemKind.RUN_WITH_VALUES, text=names[-1], side=Side.AFTER))
+    first = _Collector(sides[0], Side.BEFORE)
+    lr_values = [c.values.pop(Argument.LR) for c in (first, rest) if Argument.LR in c.values]
+    stray = any(p.kind is ProblemKind.POSITIONAL_AFTER_NAMED for p in first.problems)
+    validated = _request(first.values, first.raw, first.given, Side.BEFORE, stray)
+    problems = first.problems + rest.problems + problems
+    if not isinstance(validated, PlanRequest):
+        problems += validated
+    if problems or run is None or not isinstance(validated, PlanRequest):
+        raise InputError(problems)
+    return RunComparisonCommand(before=validated, run=run, lr=lr_values[0] if lr_values else None, private=private)
+
+
+def _names_a_run(word: str) -> bool:
+    """A word after ``vs`` meant as a run: a run's name, a family (``llama``), or letters with digits (``llama9``)."""
+    if "=" in word or not word[:1].isalpha():
+        return False
+    return find_run(word) is not None or bool(filter_runs(word)) or any(c.isdigit() for c in word)
 
 
 def command_text(request: PlanRequest, lr: float | None = None) -> str:
@@ -337,7 +406,7 @@ class _Collector:
 
     def _add_named(self, word: str) -> None:
         key, _, value = word.partition("=")
-        argument = CASE_SENSITIVE_KEYS.get(key) or KEY_ALIASES.get(key.casefold().replace("-", "_"))
+        argument = CASE_SENSITIVE_KEYS.get(key) or _FOLDED_KEYS.get(key.casefold().replace("-", "_"))
         if argument is None:
             close = difflib.get_close_matches(key.casefold(), KEY_ALIASES, n=3, cutoff=0.6)
             if key.upper() in CASE_SENSITIVE_KEYS:

@@ -20,7 +20,8 @@ from bot.rendering.checks import check_reply, problem_text
 from bot.texts import checks as check_texts
 from core.check_command import CheckRequest
 from core.configs import CheckError, Source, World, check_config
-from core.parser import KEY_ALIASES
+from core.parser import KEY_ALIASES, RUNS_WORDS
+from core.runs import run_names
 
 from slack_checks import all_text, assert_valid_message
 
@@ -38,6 +39,8 @@ GERMAN = (
     "effbatch – Hilfe",
     "effbatch – Schlüssel",
     "Vergleich:",
+    "Vergleich mit",  # a setup beside a published run
+    "Veröffentlichte Läufe",  # läufe, filtered or not
     "erreichbar",
     check_texts.PROBLEM_TITLE,  # "prüfe …" without a config it can read
     "effektive Batch-Größe",  # a config check's title
@@ -89,8 +92,10 @@ hostile = st.sampled_from(
     ]
 )
 keys = st.sampled_from([*KEY_ALIASES, "B", "T", "t", "x", "", "b b"])
+#: Published runs and the word that lists them: `vs llama2-7b`, `läufe llama`, and near misses.
+runs = st.sampled_from([*run_names(), *RUNS_WORDS, "llama", "llama9", "Llama-2-7B", "gpt3-1.3", "pythia"])
 named = st.builds(lambda k, v: f"{k}={v}", keys, st.one_of(numbers, hostile, st.text(max_size=5)))
-tokens = st.one_of(numbers, hostile, named, keys, st.text(max_size=8))
+tokens = st.one_of(numbers, hostile, named, keys, runs, st.text(max_size=8))
 commands = st.one_of(st.lists(tokens, max_size=12).map(" ".join), st.text(max_size=300))
 
 

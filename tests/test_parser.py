@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from core import Argument, HelpRequest, InputError, PlanCommand, PlanRequest, ProblemKind, parse_command
+from core import (
+    Argument,
+    HelpRequest,
+    InputError,
+    PlanCommand,
+    PlanRequest,
+    ProblemKind,
+    RunComparisonCommand,
+    RunsRequest,
+    parse_command,
+)
 
 WORKED = PlanRequest(micro_batch=8, data_parallel=64, accumulation=4, seq_len=4096)
 NO_L = PlanRequest(micro_batch=8, data_parallel=64, accumulation=4)
@@ -110,3 +120,57 @@ def test_too_large_carries_the_bound() -> None:
     with pytest.raises(InputError) as raised:
         parse_command("8 64 65537")
     assert raised.value.problems[0].ctx == {"le": 65536}
+
+
+@pytest.mark.parametrize(
+    ("text", "params"),
+    [
+        ("8 64 4 4096 params=7B", 7 * 10**9),  # B after a number: the English billion, as for tokens
+        ("8 64 4 4096 modellgröße=7Mrd", 7 * 10**9),  # the glossary's German name, German Milliarde
+        ("8 64 4 4096 Modellgroesse=1,7B", 1_700 * 10**6),  # ASCII spelling, decimal comma that ends whole
+        ("8 64 4 4096 parameter=135M", 135 * 10**6),
+    ],
+)
+def test_params_is_n(text: str, params: int) -> None:
+    """params= (N for the batch-size laws) reads counts as token counts are read."""
+    parsed = parse_command(text)
+    assert isinstance(parsed, PlanCommand)
+    assert parsed.request.params == params
+
+
+@pytest.mark.parametrize(
+    ("text", "query", "private"),
+    [
+        ("läufe", None, False),
+        ("laeufe llama", "llama", False),
+        ("runs privat", None, True),
+        ("Läufe DeepSeek", "DeepSeek", False),
+    ],
+)
+def test_runs_word(text: str, query: str | None, private: bool) -> None:
+    """läufe (laeufe, runs) as the first word lists published runs, an optional word filters them."""
+    assert parse_command(text) == RunsRequest(query=query, private=private)
+
+
+def test_vs_a_published_run() -> None:
+    """8 64 4 4096 vs llama2-7b lr=3e-4: the second setup is the run; lr= may follow its name."""
+    parsed = parse_command("8 64 4 4096 vs Llama-2-7B lr=3e-4")
+    assert isinstance(parsed, RunComparisonCommand)
+    assert (parsed.before, parsed.run.name, parsed.lr) == (WORKED, "llama2-7b", 3e-4)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("8 64 4 4096 vs llama9", ProblemKind.UNKNOWN_RUN),  # letters with digits: meant as a run
+        ("8 64 4 4096 vs pythia", ProblemKind.UNKNOWN_RUN),  # a family, not one run
+        ("8 64 4 4096 vs llama2-7b a=8", ProblemKind.RUN_WITH_VALUES),  # a run's batch is fixed
+        ("8 64 4 4096 vs llama2-7b llama2-13b", ProblemKind.RUN_WITH_VALUES),
+        ("8 64 vs llama2-7b", ProblemKind.MISSING_VALUES),  # the setup before vs still needs b, d, a
+    ],
+)
+def test_vs_a_run_refused(text: str, kind: ProblemKind) -> None:
+    """Mistakes around a published run are named, on the side they belong to."""
+    with pytest.raises(InputError) as raised:
+        parse_command(text)
+    assert kind in [p.kind for p in raised.value.problems]

@@ -25,11 +25,13 @@ from bot.document import (
     Visibility,
 )
 from bot.rendering import formulas
-from bot.rendering.formatting import byte_size, factor, number, rounded, significant
+from bot.rendering.formatting import byte_size, decimal, factor, number, rounded, significant
+from bot.rendering.guidance import guidance_parts, runs_answer, schedule
 from bot.rendering.help import help_answer
 from bot.rendering.problems import error_answer
 from bot.rendering.whatif import comparison_choices, plan_choices
 from bot.texts import answers as texts
+from bot.texts import guidance as guidance_texts
 from bot.texts.glossary import COMMAND, label, list_de
 from core import (
     FACTORS,
@@ -41,11 +43,16 @@ from core import (
     Outcome,
     Plan,
     PlanCommand,
+    RunComparison,
+    RunComparisonCommand,
+    RunsRequest,
     compare,
+    compare_run,
     parse_command,
     plan,
 )
 from core.model import Solution
+from core.runs import PublishedRun
 
 
 def answer_command(text: str, default_visibility: Visibility, *, command: str = COMMAND) -> Answer:
@@ -76,6 +83,13 @@ def answer_command(text: str, default_visibility: Visibility, *, command: str = 
                 return Answer(
                     AnswerKind.COMPARISON, comparison_document(compared, _visibility(private, default_visibility))
                 )
+            case RunsRequest(query=query, private=private):
+                return runs_answer(query, _visibility(private, default_visibility), command)
+            case RunComparisonCommand(before=before, run=run, lr=lr, private=private):
+                document = run_comparison_document(
+                    compare_run(before, run, lr), _visibility(private, default_visibility)
+                )
+                return Answer(AnswerKind.COMPARISON, document)
     except InputError as error:
         return error_answer(error, command)
 
@@ -107,6 +121,7 @@ def plan_document(plan: Plan, visibility: Visibility, command: str = COMMAND) ->
         Section(title=texts.GLOBAL_BATCH_TITLE, lines=(Formula(batch),)),
         _token_section(outcome, command),
         *_derived_sections(outcome),
+        *guidance_parts(plan, command),
         *_notes(plan.request.model_parallel_given, outcome.tokens_per_step is not None),
     ]
     return Document(
@@ -354,3 +369,58 @@ def _learning_rate_sections(comparison: Comparison, k: str, sqrt_k: str) -> tupl
         texts.LR_RULE_SCALED.format(rule=texts.LR_SQRT, base=base, factor=sqrt_k, scaled=significant(rates.sqrt)),
     ]
     return (Section(title=texts.LR_TITLE, lines=tuple(Bullet(rule) for rule in rules)),)
+
+
+# --- a setup compared with a published run ----------------------------------------------------
+
+
+def run_comparison_document(compared: RunComparison, visibility: Visibility) -> Document:
+    """Like a comparison, with the run's last phase as the second setup, its schedule, learning rate and source."""
+    comparison, run = compared.comparison, compared.run
+    before, after = comparison.before, comparison.after
+    k = formulas.quotient(comparison.factor)
+    lr = significant(run.lr) if run.lr is not None else guidance_texts.NO_LR
+    mine = guidance_texts.RUN_BEFORE
+    parts: list[Part] = [Columns((_side_column(mine, comparison.before_plan, before), _run_column(compared, lr)))]
+    if derived := _derived_formulas(comparison.before_plan, before):
+        parts.append(Section(title=texts.DERIVED_TITLE.format(side=mine), lines=derived))
+    parts.append(_run_factor_section(comparison))
+    parts += _learning_rate_sections(comparison, k, decimal(comparison.sqrt_factor))
+    run_section = [guidance_texts.RUN_LR.format(title=run.title, lr=lr), *_schedule_line(run)]
+    parts.append(Section(title=guidance_texts.RUN_TITLE, lines=tuple(run_section)))
+    if comparison.factor >= 8:
+        parts.append(Section(title=texts.WARMUP_TITLE, lines=(texts.WARMUP_WARNING,), warning=True))
+    source = Note(guidance_texts.RUN_SOURCE.format(source=run.source))
+    parts += [Divider(), source, *_notes(False, True, texts.RULES_OF_THUMB)]
+    numbers = {"title": run.title, "factor": k, "before": number(before.global_batch)}
+    numbers["after"] = number(after.global_batch)
+    return Document(
+        title=guidance_texts.RUN_COMPARISON_TITLE.format(**numbers),
+        summary=guidance_texts.RUN_COMPARISON_SUMMARY.format(**numbers, lr=lr),
+        visibility=visibility,
+        parts=tuple(parts),
+    )
+
+
+def _run_column(compared: RunComparison, lr: str) -> Section:
+    """The run's last phase: B, T, L and its peak learning rate."""
+    after, run = compared.comparison.after, compared.run
+    lines = [f"B = {number(after.global_batch)}", f"T = {number(after.tokens_per_step or 0)}"]
+    lines += [f"L = {number(run.seq_len)}", guidance_texts.RUN_SIDE_LR.format(lr=lr)]
+    return Section(title=guidance_texts.RUN_COLUMN.format(title=run.title), lines=tuple(lines))
+
+
+def _run_factor_section(comparison: Comparison) -> Section:
+    """k = B₂ / B₁, and the tokens per step beside it (sequence lengths may differ)."""
+    before, after = comparison.before, comparison.after
+    lines: list[str | Formula] = [Formula(formulas.factor(comparison.factor, before.global_batch, after.global_batch))]
+    if before.tokens_per_step and after.tokens_per_step:
+        ratio = decimal(after.tokens_per_step / before.tokens_per_step)
+        shown = {"before": number(before.tokens_per_step), "after": number(after.tokens_per_step)}
+        lines.append(guidance_texts.TOKENS_FACTOR.format(**shown, factor=ratio))
+    return Section(title=texts.FACTOR_TITLE, lines=tuple(lines))
+
+
+def _schedule_line(run: PublishedRun) -> tuple[str, ...]:
+    shown = schedule(run)
+    return (shown.removeprefix("; "),) if shown else ()

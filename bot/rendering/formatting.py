@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import decimal as _decimal
+import math
 from contextlib import AbstractContextManager
 from fractions import Fraction
 from functools import lru_cache
@@ -53,6 +54,24 @@ def factor(value: float | Fraction) -> str:
     if float(value).is_integer():
         return number(int(value))
     return significant(float(value))
+
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def scientific(value: float) -> str:
+    """Large and small quantities as a German power of ten: 8,5 · 10²² (two significant digits)."""
+    exponent = math.floor(math.log10(value))
+    mantissa = round(value / 10**exponent, 1)
+    if mantissa >= 10:
+        mantissa, exponent = mantissa / 10, exponent + 1
+    return f"{decimal(mantissa, '0.#')} · 10{str(exponent).translate(_SUPERSCRIPT)}"
+
+
+def reading(value: float) -> str:
+    """A count as people read it: 9,2 Mio. from a million on, else the whole number (118.325)."""
+    whole = round(value)
+    return rounded(whole) or number(whole)
 
 
 _DECIMAL_UNITS = (("TB", 1000**4), ("GB", 1000**3), ("MB", 1000**2), ("KB", 1000))

@@ -150,6 +150,7 @@ _SPECIFIC: Mapping[ProblemKind, Callable[[Problem], dict[str, str]]] = {
         "key": quote(p.ctx["key"]),
         "suggestions": texts.did_you_mean(p.ctx["suggestions"]),
     },
+    ProblemKind.UNKNOWN_RUN: lambda p: {"suggestions": texts.did_you_mean_run(p.ctx["suggestions"])},
     ProblemKind.DUPLICATE: _duplicate,
     ProblemKind.NOT_WHOLE: _not_whole,
     ProblemKind.SOLVED_OUT_OF_RANGE: _out_of_range,

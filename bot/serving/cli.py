@@ -1,7 +1,7 @@
 """``effbatch``: the calculation for terminals and scripts.
 
 ``effbatch 8 64 4 4096`` prints the German answer as text; ``effbatch --json …``
-prints one JSON object (schema: ``schema/effbatch.schema.json``). Bad input: the
+prints one JSON object, for ``läufe`` a list (schema: ``schema/effbatch.schema.json``). Bad input: the
 German message on stderr (with ``--json`` ``{"error": …}`` on stdout) and exit code 2.
 """
 
@@ -89,15 +89,35 @@ def _run(words: list[str]) -> int:
     return 0
 
 
-def json_answer(text: str) -> dict[str, Any]:
-    """The JSON object for ``text``; ``InputError`` for bad input."""
-    from core import CompareCommand, PlanCommand, compare, parse_command, plan
+def json_answer(text: str) -> dict[str, Any] | list[dict[str, Any]]:
+    """The JSON object for ``text`` (for ``läufe`` a list of runs); ``InputError`` for bad input."""
+    from core import (
+        CompareCommand,
+        PlanCommand,
+        RunComparisonCommand,
+        RunsRequest,
+        compare,
+        compare_run,
+        parse_command,
+        plan,
+    )
+    from core.guidance import plan_guidance
+    from core.runs import filter_runs
 
     match parse_command(text):
         case PlanCommand(request=request):
-            return plan(request).as_json()
+            planned = plan(request)
+            data = planned.as_json()
+            tokens = planned.outcome.tokens_per_step if planned.outcome else None
+            if (found := plan_guidance(request.params, request.budget, tokens)) is not None:
+                data["guidance"] = found.as_json()
+            return data
         case CompareCommand(before=before, after=after, lr=lr):
             return compare(before, after, lr).as_json()
+        case RunComparisonCommand(before=before, run=run, lr=lr):
+            return compare_run(before, run, lr).as_json()
+        case RunsRequest(query=query):
+            return [run.as_json() for run in filter_runs(query)]
         case _:
             return {"error": texts.JSON_NEEDS_VALUES}
 

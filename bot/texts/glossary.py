@@ -35,6 +35,7 @@ ARGUMENT_NAMES = {
     Argument.BUDGET: "Token-Budget",
     Argument.ACTIVATION: "Aktivierungsspeicher je Sequenz",
     Argument.LR: "Lernrate",
+    Argument.PARAMS: "Modellgröße",
 }
 
 

@@ -20,6 +20,8 @@ USAGE = (
     "Akkumulationsschritte, Sequenzlänge",
     f"`{COMMAND} b=8 d=64 a=4 L=4096` – benannt, in beliebiger Reihenfolge, auch nach den Zahlen",
     f"`{COMMAND} 8 64 4 4096 vs d=512` – zwei Setups vergleichen; was nach `vs` fehlt, gilt aus dem ersten weiter",
+    f"`{COMMAND} 8 64 4 4096 vs llama2-7b` – mit einem veröffentlichten Lauf vergleichen; alle Läufe: "
+    f"`{COMMAND} läufe` (gefiltert: `{COMMAND} läufe llama`)",
     f"`{COMMAND}` – ohne Werte öffnet sich ein Formular",
     f"`{COMMAND} prüfe [gpus=64]` und eine Konfiguration oder Startzeile (gern als Codeblock) – ich sage, mit "
     "welcher Batch-Größe DeepSpeed, Hugging Face, Megatron-LM, NeMo, torchtitan, nanoGPT, axolotl oder OLMo "
@@ -32,6 +34,7 @@ EXAMPLES = (
     f"`{COMMAND} b=2 d=32 T=4Mi L=2048` → a = 32",
     f"`{COMMAND} 8 64 4 4096 budget=2Bio` → Optimierer-Schritte für 2 Billionen Tokens",
     f"`{COMMAND} 8 64 4 4096 vs d=512 lr=3e-4` → k = 8 und neue Lernraten",
+    f"`{COMMAND} 8 64 4 4096 params=7B budget=2T` → Einordnung: Step Law, DeepSeek und Läufe ähnlicher Größe",
     f"`{COMMAND} 8 64 4 4096 privat` → Antwort nur für dich",
 )
 MORE_HELP = f"Alle Schlüssel, Zahlenformate und Grenzen: `{COMMAND} hilfe schlüssel`."
@@ -67,6 +70,11 @@ KEY_GROUPS: tuple[tuple[str, tuple[Argument, ...], str], ...] = (
         "`8 64 4 4096 budget=2Bio` → Schritte;  `8 64 4 act=1,5GiB` → Speicher je Gerät",
     ),
     ("Vergleich", (Argument.LR,), "`8 64 4 4096 vs d=512 lr=3e-4`"),
+    (
+        "Einordnung – Modellgröße N und Token-Budget D (`budget=`)",
+        (Argument.PARAMS,),
+        "`8 64 4 4096 params=7B budget=2T` → Schätzungen nach Step Law und DeepSeek",
+    ),
 )
 KEY_LINE = "{name}: {keys}"
 EXAMPLE = "z. B. {example}"
@@ -145,6 +153,12 @@ HOME_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "Tokens, die ein Optimierer-Schritt sieht. Rezepte für Sprachmodelle nennen oft Tokens (etwa 4 Mio. je "
             "Schritt), andere Sequenzen; eine doppelte Sequenzlänge verdoppelt T bei gleichem B. Deshalb zeige "
             "ich beides.",
+            "*Wie groß sollte die Batch-Größe sein?* Eine richtige gibt es nicht, nur Anhaltspunkte: Mit "
+            f"`{COMMAND} 8 64 4 4096 params=7B budget=2T` stelle ich dein T neben zwei angepasste Gesetze "
+            "(Step Law, Li et al. 2025; DeepSeek LLM, Bi et al. 2024) und veröffentlichte Läufe ähnlicher Größe – "
+            "als Schätzung, mit dem Bereich, an dem die Gesetze angepasst sind. Llama 2 7B trainierte z. B. mit "
+            f"4,2 Mio. Tokens je Schritt, DeepSeek LLM 7B mit 9,4 Mio.; alle Läufe zeigt `{COMMAND} läufe`, "
+            f"einen Vergleich `{COMMAND} 8 64 4 4096 vs llama2-7b`.",
         ),
     ),
     (
@@ -154,6 +168,9 @@ HOME_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
             f"• Wie viele Schritte sind 2 Billionen Tokens? `{COMMAND} 8 64 4 4096 budget=2Bio`",
             f"• Aktivierungsspeicher je Gerät: `{COMMAND} 8 64 4 act=1,5GiB`",
             f"• Lernrate beim Skalieren: `{COMMAND} 8 64 4 4096 vs d=512 lr=3e-4`",
+            f"• Passt die Batch-Größe zum Modell? `{COMMAND} 8 64 4 4096 params=7B budget=2T`",
+            f"• Batch-Größen veröffentlichter Läufe: `{COMMAND} läufe`, "
+            f"Vergleich: `{COMMAND} 8 64 4 4096 vs llama2-7b`",
             f"• Welche Batch-Größe nutzt meine Konfiguration wirklich? `{COMMAND} prüfe gpus=64` und die Datei, "
             "oder „Batch-Konfig prüfen“ im Menü einer Nachricht",
             f"• Alles Weitere: `{COMMAND} hilfe`",

@@ -32,6 +32,7 @@ EXPECTED: Mapping[Argument, str] = {
     Argument.BUDGET: "eine Token-Zahl wie `2T`, `300Mrd` oder `2Bio`",
     Argument.ACTIVATION: "eine Größe mit Einheit wie `1,5GiB` oder `800MB`",
     Argument.LR: "eine positive Dezimalzahl wie `3e-4` oder `0,0003`",
+    Argument.PARAMS: "eine Parameterzahl wie `7B`, `7Mrd` oder `135M`",
 }
 #: A spelling that fits the argument, offered instead of exponent notation.
 EXAMPLES: Mapping[Argument, str] = {
@@ -39,6 +40,7 @@ EXAMPLES: Mapping[Argument, str] = {
     Argument.TARGET_TOKENS: "`4Mi` oder `4Mio`",
     Argument.BUDGET: "`2T` oder `2Bio`",
     Argument.ACTIVATION: "`1,5GiB`",
+    Argument.PARAMS: "`7B` oder `7Mrd`",
 }
 PLAIN_EXAMPLE = "`1000` oder `1k`"
 MORE_PROBLEMS = "… und {count} weitere Probleme."
@@ -115,6 +117,13 @@ TEMPLATES: Mapping[ProblemKind, str] = {
         "Nur ein `vs` je Befehl: Ich vergleiche zwei Setups, z. B. `{command} 8 64 4 vs d=128`."
     ),
     ProblemKind.EMPTY_SIDE: "Vor und nach `vs` muss je ein Setup stehen, z. B. `{command} 8 64 4 4096 vs d=512`.",
+    ProblemKind.UNKNOWN_RUN: (
+        "{text} kenne ich nicht als veröffentlichten Lauf.{suggestions} Alle Läufe: `{command} läufe`."
+    ),
+    ProblemKind.RUN_WITH_VALUES: (
+        "Nach einem veröffentlichten Lauf wie {text} nehme ich nur noch `lr=`: Seine Batch-Größe steht fest. "
+        "Beispiel: `{command} 8 64 4 4096 vs llama2-7b lr=3e-4`."
+    ),
     ProblemKind.NOT_EXACT_IN_COMPARISON: (
         "Diese Seite geht nicht in ganzen Zahlen auf. Rechne sie erst einzeln und übernimm einen der "
         "vorgeschlagenen Werte."
@@ -148,6 +157,11 @@ def verb(count: int, singular: str, plural: str) -> str:
 def did_you_mean(keys: Sequence[str]) -> str:
     """' Meintest du `seq=` oder `len=`?', or nothing without suggestions."""
     return " Meintest du " + " oder ".join(f"`{key}=`" for key in keys) + "?" if keys else ""
+
+
+def did_you_mean_run(names: Sequence[str]) -> str:
+    """' Meintest du `llama2-7b` oder `llama2-13b`?', or nothing without suggestions."""
+    return " Meintest du " + " oder ".join(f"`{name}`" for name in names) + "?" if names else ""
 
 
 def either(values: Sequence[str]) -> str:

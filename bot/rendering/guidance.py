@@ -1,0 +1,170 @@
+"""The „Einordnung“ beside a plan, the list of published runs, a setup compared with one. Pure.
+
+The laws and the runs come from ``core.guidance`` and ``core.runs``; this module only says them.
+"""
+
+from __future__ import annotations
+
+from bot.document import Answer, AnswerKind, Bullet, Document, Formula, Line, Note, Part, Section, Visibility
+from bot.rendering.formatting import decimal, number, quote, reading, scientific, significant
+from bot.texts import guidance as texts
+from bot.texts.glossary import COMMAND, list_de
+from core.guidance import Guidance, ShapeEstimate, plan_guidance
+from core.model import Plan
+from core.runs import RUNS, Phase, PublishedRun, filter_runs
+
+
+def guidance_parts(plan: Plan, command: str = COMMAND) -> tuple[Part, ...]:
+    """„Einordnung“ when ``params=`` and ``budget=`` are given; a hint when only ``params=`` is."""
+    request, outcome = plan.request, plan.outcome
+    if request.params is None or outcome is None:
+        return ()
+    found = plan_guidance(request.params, request.budget, outcome.tokens_per_step)
+    if found is None:
+        return (Section(title=texts.TITLE, lines=(texts.NEEDS_BUDGET.format(command=command),)),)
+    return (Section(title=texts.TITLE, lines=_law_lines(found, command)), Note(texts.ESTIMATES))
+
+
+def shape_parts(
+    estimate: ShapeEstimate, layers: int, hidden: int, steps: int, command: str = COMMAND
+) -> tuple[Part, ...]:
+    """For a config check: N and D as formulas from the shape and length read, then the same „Einordnung“."""
+    found = estimate.guidance
+    per_step = found.tokens_per_step or 0
+    lines: list[Line] = [
+        Formula(
+            texts.SHAPE_PARAMS.format(layers=number(layers), hidden=number(hidden), params=reading(found.params)),
+            texts.SHAPE_PARAMS_NOTE.format(embedding=reading(estimate.embedding_params)),
+        ),
+        Formula(
+            texts.SHAPE_TOKENS.format(steps=number(steps), per_step=number(per_step), tokens=reading(found.tokens))
+        ),
+        texts.SHAPE_ESTIMATED,
+        *_law_lines(found, command),
+    ]
+    return (Section(title=texts.TITLE, lines=tuple(lines)), Note(texts.ESTIMATES))
+
+
+def _law_lines(found: Guidance, command: str) -> tuple[Line, ...]:
+    step, deep = found.step_law, found.deepseek
+    lines: list[Line] = [
+        texts.INTRO.format(params=reading(found.params), tokens=reading(found.tokens)),
+        Formula(texts.STEP_LAW_BATCH.format(tokens=number(found.tokens), batch=reading(step.batch_tokens))),
+        Formula(texts.STEP_LAW_LR.format(lr=significant(step.lr))),
+        texts.STEP_LAW_N,
+        _flops_line(found),
+        Formula(texts.DEEPSEEK_COMPUTE.format(**_compute(found))),
+        Formula(texts.DEEPSEEK_BATCH.format(batch=reading(deep.batch_tokens))),
+        Formula(texts.DEEPSEEK_LR.format(lr=significant(deep.lr))),
+    ]
+    if found.ratio is not None and found.tokens_per_step is not None:
+        lines.append(texts.RATIO.format(tokens=reading(found.tokens_per_step), ratio=decimal(found.ratio, "0.0#")))
+    else:
+        lines.append(texts.RATIO_NEEDS_SEQ_LEN)
+    lines.append(texts.STEP_LAW_OUTSIDE if step.extrapolated else texts.STEP_LAW_INSIDE)
+    outside = texts.DEEPSEEK_OUTSIDE if deep.extrapolated else texts.DEEPSEEK_INSIDE
+    lines.append(outside.format(compute=scientific(found.compute)))
+    if found.runs:
+        lines.append(texts.RUNS_NEAR.format(command=command, name=found.runs[0].name))
+        lines += [Bullet(_near(run)) for run in found.runs]
+    return tuple(lines)
+
+
+def _flops_line(found: Guidance) -> Formula:
+    flops = scientific(found.flops_per_token)
+    if found.flops_per_token_estimated:
+        text = texts.DEEPSEEK_FLOPS_ESTIMATED.format(params=number(found.params), flops=flops)
+        return Formula(text, texts.DEEPSEEK_FLOPS_ESTIMATED_NOTE)
+    return Formula(texts.DEEPSEEK_FLOPS.format(flops=flops))
+
+
+def _compute(found: Guidance) -> dict[str, str]:
+    flops = scientific(found.flops_per_token)
+    return {"flops": flops, "tokens": scientific(found.tokens), "compute": scientific(found.compute)}
+
+
+def _near(run: PublishedRun) -> str:
+    final = run.final
+    return texts.RUN_NEAR.format(
+        title=run.title,
+        batch=reading(final.tokens_per_step),
+        sequences=number(final.sequences or 0),
+        seq_len=number(final.seq_len),
+        lr=_lr(run),
+    )
+
+
+def _lr(run: PublishedRun) -> str:
+    return significant(run.lr) if run.lr is not None else texts.NO_LR
+
+
+# --- the list of runs -----------------------------------------------------------------------
+
+
+def runs_answer(query: str | None, visibility: Visibility, command: str = COMMAND) -> Answer:
+    """Every published run (or those matching ``query``), one line each, grouped by family.
+
+    The typed filter is only quoted in the text, never in the title (a Slack header is not escaped).
+    """
+    found = filter_runs(query)
+    if not found:
+        families = list_de(dict.fromkeys(run.family for run in RUNS))
+        none = texts.RUNS_NONE.format(query=quote(query or ""), families=families)
+        document = Document(
+            title=texts.RUNS_TITLE,
+            summary=none,
+            visibility=Visibility.EPHEMERAL,
+            parts=(Section(lines=(none,)), Note(texts.RUNS_USAGE.format(command=command))),
+        )
+        return Answer(AnswerKind.RUNS, document)
+    sections: list[Part] = []
+    if query:
+        shown = texts.RUNS_FILTER.format(query=quote(query), count=len(found), total=len(RUNS))
+        sections.append(Section(lines=(shown,)))
+    sections += [
+        Section(title=family, lines=tuple(Bullet(run_line(run)) for run in found if run.family == family))
+        for family in dict.fromkeys(run.family for run in found)
+    ]
+    document = Document(
+        title=texts.RUNS_TITLE,
+        summary=texts.RUNS_SUMMARY.format(count=len(found)),
+        visibility=visibility,
+        parts=(*sections, Note(texts.RUNS_USAGE.format(command=command))),
+    )
+    return Answer(AnswerKind.RUNS, document)
+
+
+def run_line(run: PublishedRun) -> str:
+    """'`llama2-7b` Llama 2 7B: 7 Mrd. Parameter, 2 Bio. Tokens, 4,2 Mio. Tokens je Schritt (…), Lernrate 0,0003'."""
+    final = run.final
+    params = reading(run.params)
+    if run.active_params is not None:
+        params += texts.RUN_ACTIVE.format(active=reading(run.active_params))
+    return texts.RUN_LINE.format(
+        name=run.name,
+        title=run.title,
+        params=params,
+        tokens=reading(run.tokens),
+        batch=reading(final.tokens_per_step),
+        sequences=number(final.sequences or 0),
+        seq_len=number(final.seq_len),
+        lr=_lr(run),
+        schedule=schedule(run),
+    )
+
+
+def schedule(run: PublishedRun) -> str:
+    """'; Zeitplan: 393.216 → linear bis 4,2 Mio. nach 20 Mrd.', or nothing for a constant batch."""
+    first = run.phases[0]
+    if len(run.phases) == 1:
+        return texts.RAMP_UNKNOWN.format(start=reading(first.start_tokens)) if first.start_tokens else ""
+    parts = [texts.PHASE_START.format(batch=reading(run.phases[0].tokens_per_step))]
+    for before, phase in zip(run.phases, run.phases[1:], strict=False):
+        parts.append(_phase(before, phase))
+    return texts.SCHEDULE.format(phases=" → ".join(parts))
+
+
+def _phase(before: Phase, phase: Phase) -> str:
+    start = reading(phase.start_tokens) if phase.start_tokens is not None else texts.PHASE_UNKNOWN_START
+    template = texts.PHASE_RAMP if before.ramp else texts.PHASE_STEP
+    return template.format(batch=reading(phase.tokens_per_step), start=start)

@@ -1,0 +1,90 @@
+"""What the „Einordnung“ says (batch-size laws as estimates) and how published runs are listed.
+
+Templates take already formatted numbers; ``bot.rendering.guidance`` fills them in.
+"""
+
+from __future__ import annotations
+
+# --- „Einordnung“: the laws beside a setup ---------------------------------------------------
+
+TITLE = "Einordnung"
+INTRO = (
+    "Schätzungen aus angepassten Skalierungsgesetzen für N = {params} Parameter und D = {tokens} Tokens – "
+    "Anhaltspunkte, keine Vorschrift."
+)
+STEP_LAW_BATCH = "Step Law: B_opt = 0,58 · D^0,571 = 0,58 · {tokens}^0,571 ≈ {batch} Tokens"
+STEP_LAW_LR = "Step Law: η_opt = 1,79 · N^−0,713 · D^0,307 ≈ {lr}"
+STEP_LAW_N = "Step Law meint N ohne Embedding-Parameter; ich nehme `params=` so, wie du es angibst."
+DEEPSEEK_FLOPS_ESTIMATED = "DeepSeek LLM: M ≈ 6 · N = 6 × {params} = {flops} FLOPs je Token"
+DEEPSEEK_FLOPS_ESTIMATED_NOTE = (
+    "(nur N bekannt: 6 · N lässt den Aufwand der Aufmerksamkeit weg, den DeepSeeks M mitzählt)"
+)
+DEEPSEEK_FLOPS = "DeepSeek LLM: M = 72 · n_layer · d_model² + 12 · n_layer · d_model · l_seq = {flops} FLOPs je Token"
+DEEPSEEK_COMPUTE = "DeepSeek LLM: C = M · D = {flops} × {tokens} = {compute} FLOPs"
+DEEPSEEK_BATCH = "DeepSeek LLM: B_opt = 0,2920 · C^0,3271 ≈ {batch} Tokens"
+DEEPSEEK_LR = "DeepSeek LLM: η_opt = 0,3118 · C^−0,1250 ≈ {lr}"
+RATIO = "Dein T = {tokens} Tokens je Optimierer-Schritt ist das {ratio}-Fache der Step-Law-Schätzung."
+RATIO_NEEDS_SEQ_LEN = "Mit der Sequenzlänge (`L=`) stelle ich auch dein T neben die Schätzungen."
+STEP_LAW_OUTSIDE = (
+    "Step Law ist an Modellen bis etwa 1 Mrd. Parameter und 100 Mrd. Tokens angepasst; hier rechnet sie "
+    "darüber hinaus – eine Extrapolation."
+)
+STEP_LAW_INSIDE = "Step Law ist an Modellen bis etwa 1 Mrd. Parameter und 100 Mrd. Tokens angepasst; das passt hier."
+DEEPSEEK_OUTSIDE = (
+    "Das DeepSeek-Gesetz ist an C = 10¹⁷ bis 2 · 10¹⁹ FLOPs angepasst; C = {compute} liegt außerhalb – "
+    "eine Extrapolation (DeepSeek selbst wählte so 7B und 67B)."
+)
+DEEPSEEK_INSIDE = "Das DeepSeek-Gesetz ist an C = 10¹⁷ bis 2 · 10¹⁹ FLOPs angepasst; C = {compute} liegt darin."
+RUNS_NEAR = "Veröffentlichte Läufe ähnlicher Größe (Vergleich: `{command} … vs {name}`):"
+RUN_NEAR = "{title}: {batch} Tokens je Schritt ({sequences} × {seq_len}), Lernrate {lr}"
+ESTIMATES = (
+    "Das sind Schätzungen: Eine Batch-Größe daneben ist deshalb nicht falsch. Beide Gesetze sind an kleineren "
+    "Läufen angepasst; ein kurzer Sweep entscheidet. Quellen: Li et al. 2025 (Step Law, arXiv 2503.04715), "
+    "Bi et al. 2024 (DeepSeek LLM, arXiv 2401.02954, Abschnitt 3.1)."
+)
+NEEDS_BUDGET = (
+    "Für die Einordnung neben Step Law und DeepSeek brauche ich auch die Trainingslänge in Tokens, "
+    "z. B. `budget=2T`: `{command} 8 64 4 4096 params=7B budget=2T`."
+)
+
+# --- from a config's shape (for config checks) ----------------------------------------------
+
+SHAPE_PARAMS = "N ≈ 12 · n_layer · d_model² = 12 × {layers} × {hidden}² = {params} Parameter"
+SHAPE_PARAMS_NOTE = "(ohne Embeddings; die Embedding-Matrix hat vocab · d_model = {embedding})"
+SHAPE_TOKENS = "D = Schritte × Tokens je Schritt = {steps} × {per_step} = {tokens} Tokens"
+SHAPE_ESTIMATED = "N und D sind aus der Konfiguration geschätzt, nicht gemessen."
+
+# --- the published runs ---------------------------------------------------------------------
+
+RUNS_TITLE = "Veröffentlichte Läufe"
+RUNS_FILTER = "Gefiltert nach {query}: {count} von {total} Läufen."
+RUNS_SUMMARY = "{count} veröffentlichte Läufe: Batch-Größe, Sequenzlänge und Lernrate"
+RUN_LINE = (
+    "`{name}` {title}: {params} Parameter, {tokens} Tokens, {batch} Tokens je Schritt "
+    "({sequences} × {seq_len}), Lernrate {lr}{schedule}"
+)
+RUN_ACTIVE = " ({active} aktiv)"
+SCHEDULE = "; Zeitplan der Tokens je Schritt: {phases}"
+PHASE_START = "{batch}"
+PHASE_STEP = "{batch} ab {start} Tokens"
+PHASE_RAMP = "linear bis {batch} nach {start} Tokens"
+PHASE_UNKNOWN_START = "4–12 Mrd. (je nach Größe)"
+RAMP_UNKNOWN = "; erreicht nach {start} Tokens Anlauf (Startwert nicht angegeben)"
+NO_LR = "nicht angegeben"
+RUNS_NONE = "Kein veröffentlichter Lauf passt zu {query}. Es gibt: {families}."
+RUNS_USAGE = (
+    "Vergleich mit deinem Setup: `{command} 8 64 4 4096 vs llama2-7b`. Die Quelle jedes Laufs (Paper mit Tabelle "
+    "oder Konfiguration mit Commit) nennt der Vergleich, alle zusammen `effbatch --json läufe`."
+)
+
+# --- a setup compared with a published run ----------------------------------------------------
+
+RUN_COMPARISON_TITLE = "Vergleich mit {title}: B ×{factor} ({before} → {after})"
+RUN_COMPARISON_SUMMARY = "Vergleich mit {title}: B {before} → {after}, k = {factor}; Lernrate des Laufs {lr}"
+RUN_COLUMN = "{title} (veröffentlicht)"
+RUN_BEFORE = "Dein Setup"
+RUN_SIDE_LR = "Lernrate {lr}"
+RUN_TITLE = "Der veröffentlichte Lauf"
+RUN_LR = "{title} trainierte mit einer Spitzen-Lernrate von {lr}."
+TOKENS_FACTOR = "Tokens je Schritt: {before} → {after} (×{factor})"
+RUN_SOURCE = "Quelle: {source}."
