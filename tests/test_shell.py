@@ -382,7 +382,7 @@ FRAGMENTS = [
 
 
 @pytest.mark.timeout(120)
-@settings(max_examples=1500, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=600, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(FRAGMENTS), max_size=60).map(" ".join), st.integers(1, 40))
 def test_any_composed_script_is_read_or_refused_by_a_bound(script: str, repeat: int) -> None:
     """Whatever the grammar makes of it, reading raises nothing but CheckError (fragments repeated up to 40 times)."""
