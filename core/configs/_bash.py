@@ -635,29 +635,36 @@ class Run:
         """The words, and whether all of them are known. Parts the grammar splits without a blank between them
         (``$DIR/$NAME.out``) are one word, as bash reads them."""
         words: list[str] = []
-        known, end, previous = True, -1, None
-        fields = _Fields(self)
+        known, end, previous, plain = True, -1, None, 0
+        fields: _Fields | None = None  # the word being built from parts (None: the last word is complete)
         for node in nodes:
             if node.type == "comment":
                 continue
-            if node.start_byte == end and previous is not None and _dangling_dollar(previous) and node.type == "word":
-                self._after_dollar(node, fields)  # the grammar's split of $DIR/$NAME.out: "$DIR/$" "NAME.out"
-                known, end, previous = known and not fields.unknown, node.end_byte, node
-                continue
-            previous = node
-            if node.type == "command_name" and len(node.named_children) == 1:
+            if node.type == "command_name" and node.named_child_count == 1:
                 node = node.named_children[0]
-            if node.start_byte != end:  # a blank before it: a new word
-                words, fields = self._flush(words, fields), _Fields(self)
-                plain = node.type in ("word", "number") and not node.named_children
-                if plain and b"\\" not in (node.text or b"\\"):
-                    fields.words, fields.open = [self._plain(node)], True  # most words: nothing to expand or split
-                    end = node.end_byte
-                    continue
-            self.part(node, fields, quoted=False)
-            known = known and not fields.unknown
-            end = node.end_byte
-        return self._flush(words, fields), known
+            adjacent = node.start_byte == end
+            if not adjacent and fields is not None:
+                words, fields = self._flush(words, fields), None
+            if not adjacent and (text := _plain_text(node)) is not None:
+                words.append(text)  # most words: nothing to expand, unquote or split
+                plain += len(text)
+                self.step()
+            else:
+                if fields is None:  # a part joined to a plain word before it continues that word
+                    fields = _Fields(self)
+                    if adjacent and words:
+                        fields.words, fields.open = [words.pop()], True
+                if adjacent and previous is not None and _dangling_dollar(previous) and node.type == "word":
+                    self._after_dollar(node, fields)  # the grammar's split of $DIR/$NAME.out: "$DIR/$" "NAME.out"
+                else:
+                    self.part(node, fields, quoted=False)
+                known = known and not fields.unknown
+            previous, end = node, node.end_byte
+        words = self._flush(words, fields) if fields is not None else words
+        if len(words) > MAX_ARRAY:
+            raise too_much("shell_long_array", MAX_ARRAY, self.at)
+        self.charge(plain)
+        return words, known
 
     def _after_dollar(self, node: Node, fields: _Fields) -> None:
         """``NAME.out`` after a ``$`` the grammar left at the end of the word before: ``$NAME`` and ``.out``."""
@@ -1055,6 +1062,16 @@ def _exits(body: Sequence[Node], depth: int = 0) -> bool:
 
 def _assigns(node: Node) -> bool:
     return any(not child.is_named and child.type in _ASSIGNING for child in node.children)
+
+
+def _plain_text(node: Node) -> str | None:
+    """A word with nothing to expand, unquote or split, as it stands (None for any other node)."""
+    if node.type not in ("word", "number") or node.named_child_count:
+        return None
+    raw = node.text or b"\\"
+    if b"\\" in raw or len(raw) > MAX_VALUE_CHARS:
+        return None  # the slow path unquotes it, or refuses it as too long
+    return raw.decode("utf-8", "replace")
 
 
 def _dangling_dollar(node: Node) -> bool:
