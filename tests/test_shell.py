@@ -248,6 +248,8 @@ PREFIX_CASES = [
         16,
         "run.sh",
     ),
+    # the launcher's own options are what torchrun uses; a prefix it does not read changes nothing
+    ("NNODES=4 torchrun --nnodes 2 --nproc-per-node 8 pretrain_gpt.py --micro-batch-size 1", 16, "torchrun, run.sh:1"),
 ]
 
 
