@@ -39,7 +39,7 @@ MAX_DEPTH = 100
 #: Conditions one reading may find undecided (a real launch script has a handful).
 MAX_UNDECIDED = 64
 #: CPU time the grammar may take to parse the texts of one reading (64 KiB of a real script take ~10 ms).
-MAX_PARSE_SECONDS = 0.5
+MAX_PARSE_SECONDS = 0.25
 #: Branch choices enumerated by ``alternatives``.
 MAX_ALTERNATIVES = 8
 
@@ -102,8 +102,10 @@ def parse(text: str, seconds: float = MAX_PARSE_SECONDS) -> Node:
     """The tree-sitter-bash tree of ``text`` (syntax errors become ERROR nodes; the rest is still read).
 
     The grammar's error recovery is quadratic on some broken shapes (16 KiB of ``A=(A=(A=(…`` take over a
-    second), so parsing stops after ``seconds`` of this thread's CPU time (a clock, not the wall: a busy
-    machine does not make a script unreadable).
+    second), so a first parse stops after ``seconds`` of this thread's CPU time (a clock, not the wall: a
+    busy machine does not make a script unreadable). Only that way of parsing can be stopped, and its tree
+    reads each node's text back through the callback (80 µs a node), so the text is parsed once more from
+    its bytes for the tree that is used: ~2-10 ms for 64 KiB.
     """
     data = text.encode("utf-8", "surrogatepass")
     started = time.thread_time()
@@ -115,9 +117,10 @@ def parse(text: str, seconds: float = MAX_PARSE_SECONDS) -> Node:
         return time.thread_time() - started > seconds
 
     try:
-        return Parser(_LANGUAGE).parse(read, progress_callback=too_long).root_node
+        Parser(_LANGUAGE).parse(read, progress_callback=too_long)
     except ValueError:  # "Parsing failed": stopped by too_long
         raise too_much("shell_parse", round(MAX_PARSE_SECONDS * 1000)) from None
+    return Parser(_LANGUAGE).parse(data).root_node
 
 
 def too_much(detail: str, limit: int, line: int | None = None) -> CheckError:
@@ -632,29 +635,36 @@ class Run:
         """The words, and whether all of them are known. Parts the grammar splits without a blank between them
         (``$DIR/$NAME.out``) are one word, as bash reads them."""
         words: list[str] = []
-        known, end, previous = True, -1, None
-        fields = _Fields(self)
+        known, end, previous, plain = True, -1, None, 0
+        fields: _Fields | None = None  # the word being built from parts (None: the last word is complete)
         for node in nodes:
             if node.type == "comment":
                 continue
-            if node.start_byte == end and previous is not None and _dangling_dollar(previous) and node.type == "word":
-                self._after_dollar(node, fields)  # the grammar's split of $DIR/$NAME.out: "$DIR/$" "NAME.out"
-                known, end, previous = known and not fields.unknown, node.end_byte, node
-                continue
-            previous = node
-            if node.type == "command_name" and len(node.named_children) == 1:
+            if node.type == "command_name" and node.named_child_count == 1:
                 node = node.named_children[0]
-            if node.start_byte != end:  # a blank before it: a new word
-                words, fields = self._flush(words, fields), _Fields(self)
-                plain = node.type in ("word", "number") and not node.named_children
-                if plain and b"\\" not in (node.text or b"\\"):
-                    fields.words, fields.open = [self._plain(node)], True  # most words: nothing to expand or split
-                    end = node.end_byte
-                    continue
-            self.part(node, fields, quoted=False)
-            known = known and not fields.unknown
-            end = node.end_byte
-        return self._flush(words, fields), known
+            adjacent = node.start_byte == end
+            if not adjacent and fields is not None:
+                words, fields = self._flush(words, fields), None
+            if not adjacent and (text := _plain_text(node)) is not None:
+                words.append(text)  # most words: nothing to expand, unquote or split
+                plain += len(text)
+                self.step()
+            else:
+                if fields is None:  # a part joined to a plain word before it continues that word
+                    fields = _Fields(self)
+                    if adjacent and words:
+                        fields.words, fields.open = [words.pop()], True
+                if adjacent and previous is not None and _dangling_dollar(previous) and node.type == "word":
+                    self._after_dollar(node, fields)  # the grammar's split of $DIR/$NAME.out: "$DIR/$" "NAME.out"
+                else:
+                    self.part(node, fields, quoted=False)
+                known = known and not fields.unknown
+            previous, end = node, node.end_byte
+        words = self._flush(words, fields) if fields is not None else words
+        if len(words) > MAX_ARRAY:
+            raise too_much("shell_long_array", MAX_ARRAY, self.at)
+        self.charge(plain)
+        return words, known
 
     def _after_dollar(self, node: Node, fields: _Fields) -> None:
         """``NAME.out`` after a ``$`` the grammar left at the end of the word before: ``$NAME`` and ``.out``."""
@@ -1052,6 +1062,16 @@ def _exits(body: Sequence[Node], depth: int = 0) -> bool:
 
 def _assigns(node: Node) -> bool:
     return any(not child.is_named and child.type in _ASSIGNING for child in node.children)
+
+
+def _plain_text(node: Node) -> str | None:
+    """A word with nothing to expand, unquote or split, as it stands (None for any other node)."""
+    if node.type not in ("word", "number") or node.named_child_count:
+        return None
+    raw = node.text or b"\\"
+    if b"\\" in raw or len(raw) > MAX_VALUE_CHARS:
+        return None  # the slow path unquotes it, or refuses it as too long
+    return raw.decode("utf-8", "replace")
 
 
 def _dangling_dollar(node: Node) -> bool:

@@ -10,7 +10,8 @@ script's own values resolve resolved (``core.configs._bash`` walks the tree):
   its assignments (``(( X += 2 ))``, ``X++``, ``let``); ``read``/``getopts``/``mapfile`` make a variable unknown;
 - quoting (``'…'``, ``"…"``, ``$'…'``, backslashes), word splitting of unquoted values, continuations;
 - ``;``, ``&&``, ``||``, ``|``; ``{ …; }`` and ``( … )``; functions (their body where they are called);
-  loops (their body once, the loop variable unknown); ``exit`` ends the reading;
+  loops (their body once, the loop variable unknown, what they assign unknown after them); ``exit`` ends
+  the reading;
 - commands built in strings or arrays: ``$CMD …``, ``bash -c "$CMD"``, ``sh -c``, ``eval``;
 - ``VAR=value cmd`` and ``env VAR=value cmd``: ``Command.env`` (for that command only);
 - ``if``/``elif``/``else``, ``[ … ]``, ``[[ … ]]``, ``test``, ``(( … ))`` and ``case … esac``: the branch
@@ -29,16 +30,26 @@ branch choices, each an ``Alternative(label, script)`` with a plain-English labe
 that trains, so it is no alternative. ``read_script`` returns the first alternative (at each undecided
 condition the first feasible branch), so ``read_script(t).undecided`` non-empty means: check
 ``alternatives(t)`` and say when they differ. A script without undecided conditions has exactly one
-alternative, labelled ``"as written"``.
+alternative, labelled ``"as written"``. For example::
 
-Bounds (issue 19): parsing stops after ``MAX_PARSE_SECONDS`` of CPU time (tree-sitter's error recovery is
-quadratic on some broken shapes), no value or word longer than ``MAX_VALUE_CHARS``, no array longer than ``MAX_ARRAY``,
-no integer beyond ``MAX_DIGITS`` digits (``**`` and ``<<`` checked before computing), budgets of steps
-(``MAX_STEPS``, ~100 ms) and of characters produced (``MAX_CHARS``) per reading, a nesting depth
-(``MAX_DEPTH``) over commands, expansions, ``bash -c`` and functions, and at most ``MAX_UNDECIDED``
-undecided conditions in one reading (``alternatives`` reads a script at most ``MAX_ALTERNATIVES`` times,
-in at most ``MAX_ALTERNATIVE_STEPS`` steps together).
-Reaching one raises ``CheckError(ProblemKind.UNREADABLE, detail="shell_…", max=…, line=…)``.
+    text = 'if [ "$1" = big ]; then GBS=1024; else GBS=256; fi\ntorchrun … --global-batch-size $GBS'
+    read_script(text).undecided  # (Undecided(condition='[ "$1" = big ]', variables=('1',), line=1),)
+    [(a.label, a.script.variables["GBS"]) for a in alternatives(text)]
+    # [('[ "$1" = big ] (line 1)', '1024'), ('not [ "$1" = big ] (line 1)', '256')]
+
+Bounds (issue 19): parsing stops after ``MAX_PARSE_SECONDS`` of CPU time (tree-sitter's error recovery
+is quadratic on some broken shapes); no value or word longer than ``MAX_VALUE_CHARS``; no array longer
+than ``MAX_ARRAY``; no integer beyond ``MAX_DIGITS`` digits (``**`` and ``<<`` checked before computing);
+budgets of steps (``MAX_STEPS``) and of characters produced (``MAX_CHARS``) per reading; a nesting depth
+(``MAX_DEPTH``) over commands, expansions, ``&&`` chains, ``bash -c`` and functions; at most
+``MAX_UNDECIDED`` undecided conditions in one reading; ``alternatives`` reads a script at most
+``MAX_ALTERNATIVES`` times, in at most ``MAX_ALTERNATIVE_STEPS`` steps together. Reaching one raises
+``CheckError(ProblemKind.UNREADABLE, detail="shell_…", max=…, line=…)``; ``bot.texts.checks`` words each.
+
+Also here: ``grammar_errors(text)`` (the lines the grammar could not read), ``split_words`` (POSIX word
+splitting by regular expressions, for ``#SBATCH`` lines; a property test holds it to ``shlex``),
+``split_launch`` and ``flags`` (a command's launcher, program and flags).
+
 Nothing is ever executed.
 """
 
