@@ -186,3 +186,24 @@ def test_the_schema_names_every_framework_read() -> None:
 
     [framework_enum] = enums(SCHEMA)
     assert set(framework_enum) == set(BY_ID)
+
+
+def test_a_check_places_the_batch_beside_the_laws(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A Megatron line with the model's shape and length: the answer has „Einordnung“ with N and D as formulas,
+    spelled for the terminal; --json carries the same guidance object as the calculator's, valid by the schema."""
+    script = tmp_path / "train.sh"
+    script.write_text(
+        "torchrun --nnodes 4 --nproc-per-node 8 pretrain_gpt.py --tensor-model-parallel-size 2 --num-layers 32 "
+        "--hidden-size 4096 --seq-length 4096 --micro-batch-size 1 --global-batch-size 512 --train-iters 500000\n"
+    )
+    code, out, _ = run(capsys, str(script))
+    assert code == 0
+    assert "Einordnung" in out
+    assert "N ≈ 12 · n_layer · d_model² = 12 × 32 × 4.096² = 6,4\u00a0Mrd. Parameter (ohne Embeddings)" in out
+    assert "D = Schritte × Tokens je Schritt = 500.000 × 2.097.152 = 1\u00a0Bio. Tokens" in out
+    assert "Step Law meint N ohne Embedding" not in out
+    assert "(Vergleich: effbatch … vs gpt3-6.7b)" in out
+    code, out, _ = run(capsys, "--json", str(script))
+    data = json.loads(out)
+    jsonschema.validate(data, SCHEMA)
+    assert data["guidance"]["runs"] == ["gpt3-6.7b", "pythia-6.9b", "llama2-7b"]

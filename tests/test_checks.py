@@ -569,3 +569,28 @@ def test_configs_near_the_size_cap_are_checked(name: str, world: int | None, bat
     """Long data lists, arrays and sections do not change the numbers read."""
     given = World(world, "--world-size") if world else None
     assert check_config([large_configs()[name]], given).global_batch == batch
+
+
+def test_megatron_shape_and_length_give_the_batch_size_laws() -> None:
+    """--num-layers 32 --hidden-size 4096 --train-iters 500000 at T = 512 × 4.096: N = 12 · 32 · 4.096² ≈ 6,4 Mrd.,
+    D = 500.000 × 2.097.152 ≈ 1,05 Bio. tokens; the laws are core.guidance's (their own tests hold them to the
+    papers), here only that the check hands them the numbers it read."""
+    from core.guidance import shape_guidance
+
+    check = pasted(
+        "torchrun --nnodes 4 --nproc-per-node 8 pretrain_gpt.py --tensor-model-parallel-size 2 --num-layers 32 "
+        "--hidden-size 4096 --seq-length 4096 --micro-batch-size 1 --global-batch-size 512 --train-iters 500000"
+    )
+    estimate = check.estimate()
+    assert estimate is not None
+    assert (estimate.params, estimate.tokens) == (12 * 32 * 4096**2, 500_000 * 512 * 4096)
+    assert estimate == shape_guidance(32, 4096, 0, 500_000, 512 * 4096, 4096)
+    data = check.as_json(lambda finding: finding.code)
+    assert data["guidance"]["step_law_batch_tokens"] == round(estimate.guidance.step_law.batch_tokens)
+
+
+def test_no_laws_without_the_length() -> None:
+    """Without --train-iters or --train-samples there is no D, so no estimate and no guidance in the JSON."""
+    check = pasted(f"{LAUNCH} --num-layers 32 --hidden-size 4096 --seq-length 4096 --global-batch-size 64")
+    assert check.estimate() is None
+    assert "guidance" not in check.as_json(lambda finding: finding.code)

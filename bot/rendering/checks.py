@@ -9,7 +9,9 @@ from typing import Any
 from bot.check_runner import CheckAborted, CheckRunner
 from bot.document import Answer, AnswerKind, Bullet, Choice, Document, Field, Fields, Formula, Note, Section, Visibility
 from bot.rendering.formatting import byte_size, decimal, number, quote, rounded
+from bot.rendering.guidance import shape_parts
 from bot.texts import checks as texts
+from bot.texts.glossary import COMMAND
 from core.check_command import CheckRequest, sources_of
 from core.configs import (
     BY_ID,
@@ -33,8 +35,8 @@ MAX_READS_SHOWN = 20
 SHARE_ACTION = "check_share"
 
 
-def check_answer(check: Check, visibility: Visibility, share: str | None = None) -> Answer:
-    """The answer to a check; ``share`` (a button value) adds "Im Thread teilen"."""
+def check_answer(check: Check, visibility: Visibility, share: str | None = None, *, command: str = COMMAND) -> Answer:
+    """The answer to a check; ``share`` (a button value) adds "Im Thread teilen"; ``command`` as the user types it."""
     name = texts.FRAMEWORKS[check.framework]
     fields = _fields(check)
     parts: list[Any] = [fields] if fields.fields else []
@@ -46,6 +48,9 @@ def check_answer(check: Check, visibility: Visibility, share: str | None = None)
         parts.append(Section(title=texts.FINDINGS_TITLE, lines=lines))
     if check.schedule:
         parts.append(Section(title=texts.SCHEDULE_TITLE, lines=_schedule(check.schedule, check.seq_len)))
+    if check.shape is not None and (estimate := check.estimate()) is not None:
+        shape = check.shape
+        parts.extend(shape_parts(estimate, shape.layers, shape.hidden, shape.steps, command))
     if check.read:
         parts.append(Section(title=texts.READ_TITLE, lines=_reads(check)))
     parts.append(Note(_note(check, name)))

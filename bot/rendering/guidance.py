@@ -34,24 +34,26 @@ def shape_parts(
     lines: list[Line] = [
         Formula(
             texts.SHAPE_PARAMS.format(layers=number(layers), hidden=number(hidden), params=reading(found.params)),
-            texts.SHAPE_PARAMS_NOTE.format(embedding=reading(estimate.embedding_params)),
+            texts.SHAPE_PARAMS_NOTE.format(embedding=reading(estimate.embedding_params))
+            if estimate.embedding_params
+            else texts.SHAPE_PARAMS_NO_VOCAB,
         ),
         Formula(
             texts.SHAPE_TOKENS.format(steps=number(steps), per_step=number(per_step), tokens=reading(found.tokens))
         ),
         texts.SHAPE_ESTIMATED,
-        *_law_lines(found, command),
+        *_law_lines(found, command, params_given=False),
     ]
     return (Section(title=texts.TITLE, lines=tuple(lines)), Note(texts.ESTIMATES))
 
 
-def _law_lines(found: Guidance, command: str) -> tuple[Line, ...]:
+def _law_lines(found: Guidance, command: str, *, params_given: bool = True) -> tuple[Line, ...]:
     step, deep = found.step_law, found.deepseek
     lines: list[Line] = [
         texts.INTRO.format(params=reading(found.params), tokens=reading(found.tokens)),
         Formula(texts.STEP_LAW_BATCH.format(tokens=number(found.tokens), batch=reading(step.batch_tokens))),
         Formula(texts.STEP_LAW_LR.format(lr=significant(step.lr))),
-        texts.STEP_LAW_N,
+        *((texts.STEP_LAW_N,) if params_given else ()),
         _flops_line(found),
         Formula(texts.DEEPSEEK_COMPUTE.format(**_compute(found))),
         Formula(texts.DEEPSEEK_BATCH.format(batch=reading(deep.batch_tokens))),

@@ -175,7 +175,7 @@ def _check_files(names: list[str], world: World | None, args: argparse.Namespace
     if args.json:
         print(json.dumps(check_json(check), ensure_ascii=False))
     else:
-        print(plain_text(check_answer(check, Visibility.IN_CHANNEL).document, choices=False))
+        print(plain_text(check_answer(check, Visibility.IN_CHANNEL, command=PROGRAM).document, choices=False))
     return 0 if check.ok else EXIT_FINDINGS
 
 

@@ -51,6 +51,7 @@ NEEDS_BUDGET = (
 
 SHAPE_PARAMS = "N ≈ 12 · n_layer · d_model² = 12 × {layers} × {hidden}² = {params} Parameter"
 SHAPE_PARAMS_NOTE = "(ohne Embeddings; die Embedding-Matrix hat vocab · d_model = {embedding})"
+SHAPE_PARAMS_NO_VOCAB = "(ohne Embeddings)"
 SHAPE_TOKENS = "D = Schritte × Tokens je Schritt = {steps} × {per_step} = {tokens} Tokens"
 SHAPE_ESTIMATED = "N und D sind aus der Konfiguration geschätzt, nicht gemessen."
 

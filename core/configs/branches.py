@@ -55,7 +55,11 @@ def with_alternatives(
         return check
     index, script = found_at
     batches: list[int | None] = []
-    for alternative in alternatives(parsed[index].source.text):
+    try:
+        readings = alternatives(parsed[index].source.text)
+    except CheckError as error:  # the reader's bounds, over all alternatives together
+        raise CheckError(error.kind, **{**error.ctx, "name": parsed[index].source.name}) from None
+    for alternative in readings:
         sources = [*parsed[:index], replace(parsed[index], script=alternative.script), *parsed[index + 1 :]]
         try:
             batches.append(run(sources, world).global_batch)

@@ -14,6 +14,7 @@ from core.configs.model import (
     Effect,
     Finding,
     Fix,
+    ModelShape,
     Phase,
     ProblemKind,
     Read,
@@ -120,6 +121,7 @@ class Reading:
         seq_len: int | None = None,
         schedule: tuple[Phase, ...] = (),
         intended: int | None = None,
+        shape: ModelShape | None = None,
     ) -> Check:
         """The check; where a finding says the framework refuses to start, there is no global batch."""
         refused = any(f.effect is Effect.REFUSED for f in self.findings)
@@ -136,6 +138,7 @@ class Reading:
             findings=tuple(self.findings),
             schedule=schedule,
             intended=None if refused else intended,
+            shape=shape,
         )
 
 

@@ -26,14 +26,15 @@ import math
 from dataclasses import dataclass
 
 from core.configs.common import Reading, fix, neighbours, program_flags, world_fix
-from core.configs.model import Check, Derivation, Effect, Nothing, Phase, Rule, World
+from core.configs.model import Check, Derivation, Effect, ModelShape, Nothing, Phase, Rule, World
 from core.configs.reading import Format, Parsed
 
 ID = "megatron"
 MICRO = "--micro-batch-size"
 GLOBAL = "--global-batch-size"
 SEQ, ENCODER_SEQ = "--seq-length", "--encoder-seq-length"
-LAYERS = "--num-layers"
+LAYERS, HIDDEN, VOCAB = "--num-layers", "--hidden-size", "--vocab-size"
+TRAIN_ITERS, TRAIN_SAMPLES = "--train-iters", "--train-samples"
 TP, PP, CP = "--tensor-model-parallel-size", "--pipeline-model-parallel-size", "--context-parallel-size"
 EP, ETP = "--expert-model-parallel-size", "--expert-tensor-parallel-size"
 SEQUENCE_PARALLEL = "--sequence-parallel"
@@ -184,7 +185,7 @@ def check(sources: list[Parsed], world: World | None) -> Check:
     seq_len = reading.flag(parsed, found, SEQ) or reading.flag(parsed, found, ENCODER_SEQ)
     tp, pp, cp = (reading.flag(parsed, found, name) or 1 for name in (TP, PP, CP))
     _sequence_parallel(reading, parsed, found, tp)
-    _layers(reading, parsed, found, pp)
+    layers = _layers(reading, parsed, found, pp)
     world = reading.world(world)
     data_parallel = model_parallel(reading, world.size, tp, pp, cp, WORLD)
     if data_parallel is None:
@@ -194,6 +195,7 @@ def check(sources: list[Parsed], world: World | None) -> Check:
     accumulation = microbatches(reading, parsed, gbs, micro, data_parallel, GBS)
     if accumulation is not None and seq_len is not None:
         reading.step(Derivation.T_PRODUCT, (gbs, seq_len), gbs * seq_len)
+    shape = _shape(reading, parsed, found, layers, gbs)
     return reading.finish(
         world,
         data_parallel=data_parallel,
@@ -202,7 +204,21 @@ def check(sources: list[Parsed], world: World | None) -> Check:
         global_batch=gbs if accumulation is not None else None,
         seq_len=seq_len,
         schedule=schedule,
+        shape=shape,
     )
+
+
+def _shape(
+    reading: Reading, parsed: Parsed, found: dict[str, list[str]], layers: int | None, gbs: int
+) -> ModelShape | None:
+    """--num-layers, --hidden-size and the length (--train-iters, or --train-samples / B) for the laws."""
+    hidden = reading.flag(parsed, found, HIDDEN)
+    steps = reading.flag(parsed, found, TRAIN_ITERS)
+    if steps is None and (samples := reading.flag(parsed, found, TRAIN_SAMPLES)) is not None:
+        steps = samples // gbs
+    if layers is None or hidden is None or not steps:
+        return None
+    return ModelShape(layers, hidden, steps, reading.flag(parsed, found, VOCAB))
 
 
 def _sequence_parallel(reading: Reading, parsed: Parsed, found: dict[str, list[str]], tp: int) -> None:
@@ -211,13 +227,14 @@ def _sequence_parallel(reading: Reading, parsed: Parsed, found: dict[str, list[s
         reading.add(SEQUENCE_PARALLEL_RULE(TensorParallel(tp)) if tp > 1 else SEQUENCE_PARALLEL_OFF(Nothing()))
 
 
-def _layers(reading: Reading, parsed: Parsed, found: dict[str, list[str]], pp: int) -> None:
+def _layers(reading: Reading, parsed: Parsed, found: dict[str, list[str]], pp: int) -> int | None:
     """Equal pipeline stages: --num-layers must divide by PP."""
     layers = reading.flag(parsed, found, LAYERS)
     if layers is None or pp == 1 or layers % pp == 0 or any(flag in found for flag in UNEVEN_STAGES):
-        return
+        return layers
     below, above = neighbours(layers, pp)
     reading.add(NUM_LAYERS(Layers(layers, pp), fix=fix(parsed, LAYERS, below, above)))
+    return layers
 
 
 def _expert(reading: Reading, parsed: Parsed, found: dict[str, list[str]], world: int, tp: int, pp: int) -> None:

@@ -7,6 +7,8 @@ from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from core.guidance import ShapeEstimate, shape_guidance
+
 if TYPE_CHECKING:
     from core.configs.reading import Parsed
 
@@ -197,6 +199,17 @@ class Phase:
 
 
 @dataclass(frozen=True)
+class ModelShape:
+    """What a config says of the model and the training length, for the batch-size laws (``core.guidance``)."""
+
+    layers: int
+    hidden: int
+    #: Optimizer steps the run trains for.
+    steps: int
+    vocab: int | None = None
+
+
+@dataclass(frozen=True)
 class World:
     """How many processes (GPUs) train, and where that number came from."""
 
@@ -223,6 +236,16 @@ class Check:
     schedule: tuple[Phase, ...] = ()
     #: The global batch the config asks for, where the framework silently trains another.
     intended: int | None = None
+    #: The model's shape and the run's length, where the config states them.
+    shape: ModelShape | None = None
+
+    def estimate(self) -> ShapeEstimate | None:
+        """N and D from the shape and length read, and the batch-size laws on them (estimates)."""
+        tokens = self.tokens_per_step
+        if self.shape is None or tokens is None:
+            return None
+        shape = self.shape
+        return shape_guidance(shape.layers, shape.hidden, shape.vocab or 0, shape.steps, tokens, self.seq_len)
 
     @property
     def tokens_per_step(self) -> int | None:
@@ -262,6 +285,8 @@ class Check:
         }
         if self.intended is not None:
             data["intended_global_batch"] = self.intended
+        if (estimate := self.estimate()) is not None:
+            data["guidance"] = estimate.guidance.as_json()
         if self.schedule:
             data["schedule"] = [
                 {
