@@ -594,3 +594,14 @@ def test_no_laws_without_the_length() -> None:
     check = pasted(f"{LAUNCH} --num-layers 32 --hidden-size 4096 --seq-length 4096 --global-batch-size 64")
     assert check.estimate() is None
     assert "guidance" not in check.as_json(lambda finding: finding.code)
+
+
+def test_nemo_shape_and_max_steps_give_the_batch_size_laws() -> None:
+    """NeMo's megatron_gpt_config.yaml names model.num_layers, model.hidden_size and trainer.max_steps."""
+    check = pasted(
+        "trainer:\n  devices: 8\n  num_nodes: 2\n  max_steps: 300000\nmodel:\n  micro_batch_size: 2\n"
+        "  global_batch_size: 256\n  encoder_seq_length: 2048\n  num_layers: 24\n  hidden_size: 2048\n"
+    )
+    estimate = check.estimate()
+    assert estimate is not None
+    assert (estimate.params, estimate.tokens) == (12 * 24 * 2048**2, 300_000 * 256 * 2048)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from core.configs.common import Reading, lookup
 from core.configs.megatron import DEFAULT_GBS, Default, Divisor, ModelParallel, microbatches, model_parallel
-from core.configs.model import Check, Derivation, Effect, Rule, World
+from core.configs.model import Check, Derivation, Effect, ModelShape, Rule, World
 from core.configs.reading import Format, Parsed
 
 ID = "nemo"
@@ -57,7 +57,17 @@ def check(sources: list[Parsed], world: World | None) -> Check:
         accumulation=accumulation,
         global_batch=gbs,
         seq_len=seq_len,
+        shape=_shape(reading, parsed),
     )
+
+
+def _shape(reading: Reading, parsed: Parsed) -> ModelShape | None:
+    """``model.num_layers``, ``model.hidden_size`` and ``trainer.max_steps``, for the batch-size laws."""
+    layers, hidden = reading.value(parsed, "model.num_layers"), reading.value(parsed, "model.hidden_size")
+    steps = reading.value(parsed, "trainer.max_steps", minimum=None)
+    if layers is None or hidden is None or steps is None or steps < 1:
+        return None
+    return ModelShape(layers, hidden, steps)
 
 
 def _trainer_world(reading: Reading, parsed: Parsed) -> World | None:
