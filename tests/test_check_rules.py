@@ -25,6 +25,7 @@ LAUNCH = "torchrun --nproc-per-node 8 pretrain_gpt.py --micro-batch-size 1"
 AXOLOTL = "base_model: x\nsequence_len: 2048\n"
 OLMO = "model:\n  max_sequence_length: 4096\ndevice_train_microbatch_size: 4\n"
 TITAN = "[training]\nseq_len = 2048\n"
+FOUNDRY = "max_seq_len: 2048\ntrain_loader:\n  name: text\n"
 DS_THREE = '{"train_batch_size": 256, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 8}'
 
 #: code → (sources as (name, text), world size given or None)
@@ -147,6 +148,53 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
                 "a.yaml",
                 f"{AXOLOTL}micro_batch_size: 4\ngradient_accumulation_steps: 2\n"
                 "dp_shard_size: 3\nfsdp_config: {a: 1}\n",
+            ),
+        ),
+        8,
+    ),
+    "llmfoundry/global-batch-size-divisible": (
+        (("f.yaml", f"{FOUNDRY}global_train_batch_size: 100\ndevice_train_microbatch_size: 4\n"),),
+        8,
+    ),
+    "llmfoundry/missing-batch-key": ((("f.yaml", f"{FOUNDRY}global_train_batch_size: 256\n"),), 8),
+    "llmfoundry/microbatch-reduced": (
+        (("f.yaml", f"{FOUNDRY}global_train_batch_size: 16\ndevice_train_microbatch_size: 8\n"),),
+        8,
+    ),
+    "llmfoundry/uneven-microbatches": (
+        (("f.yaml", f"{FOUNDRY}global_train_batch_size: 96\ndevice_train_microbatch_size: 5\n"),),
+        8,
+    ),
+    "llmfoundry/auto-microbatch": (
+        (("f.yaml", f"{FOUNDRY}global_train_batch_size: 512\ndevice_train_microbatch_size: auto\n"),),
+        8,
+    ),
+    "llmfoundry/replication": (
+        (
+            (
+                "f.yaml",
+                "max_seq_len: 2048\ntrain_loader:\n  dataset:\n    replication: 2\n"
+                "global_train_batch_size: 64\ndevice_train_microbatch_size: 4\n",
+            ),
+        ),
+        8,
+    ),
+    "llmfoundry/replication-divides-world": (
+        (
+            (
+                "f.yaml",
+                "max_seq_len: 2048\ntrain_loader:\n  dataset:\n    replication: 3\n"
+                "global_train_batch_size: 64\ndevice_train_microbatch_size: 4\n",
+            ),
+        ),
+        8,
+    ),
+    "llmfoundry/tensor-parallel-keeps-batch": (
+        (
+            (
+                "f.yaml",
+                f"{FOUNDRY}global_train_batch_size: 64\ndevice_train_microbatch_size: 4\n"
+                "tp_config:\n  strategy: ffn\n  tensor_parallel_degree: 2\n",
             ),
         ),
         8,
