@@ -26,6 +26,7 @@ AXOLOTL = "base_model: x\nsequence_len: 2048\n"
 OLMO = "model:\n  max_sequence_length: 4096\ndevice_train_microbatch_size: 4\n"
 TITAN = "[training]\nseq_len = 2048\n"
 FOUNDRY = "max_seq_len: 2048\ntrain_loader:\n  name: text\n"
+LITGPT = "out_dir: out\ndevices: 8\ntrain:\n  max_seq_length: 512\n"
 DS_THREE = '{"train_batch_size": 256, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 8}'
 
 #: code → (sources as (name, text), world size given or None)
@@ -198,6 +199,31 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
             ),
         ),
         8,
+    ),
+    "litgpt/per-device-floored": (
+        (("l.yaml", f"{LITGPT}  global_batch_size: 100\n  micro_batch_size: 4\n"),),
+        None,
+    ),
+    "litgpt/accumulation-floored": (
+        (("l.yaml", f"{LITGPT}  global_batch_size: 96\n  micro_batch_size: 5\n"),),
+        None,
+    ),
+    "litgpt/nothing-per-device": ((("l.yaml", f"{LITGPT}  global_batch_size: 4\n  micro_batch_size: 1\n"),), None),
+    "litgpt/micro-batch-larger-than-per-device": (
+        (("l.yaml", f"{LITGPT}  global_batch_size: 32\n  micro_batch_size: 8\n"),),
+        None,
+    ),
+    "litgpt/per-machine-in-old-versions": (
+        (("l.yaml", f"{LITGPT}  global_batch_size: 512\n  micro_batch_size: 4\nnum_nodes: 4\n"),),
+        None,
+    ),
+    "litgpt/devices-auto": (
+        (("l.yaml", "out_dir: out\ndevices: auto\ntrain:\n  global_batch_size: 64\n  micro_batch_size: 4\n"),),
+        8,
+    ),
+    "litgpt/pretrain-requires": (
+        (("l.yaml", f"{LITGPT}  global_batch_size: 512\n  micro_batch_size: 4\n  max_tokens: null\n"),),
+        None,
     ),
     "olmo/floored": ((("o.yaml", f"{OLMO}global_train_batch_size: 1024\n"),), 24),
     "olmo/nothing-per-device": ((("o.yaml", f"{OLMO}global_train_batch_size: 16\n"),), 24),
