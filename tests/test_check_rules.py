@@ -27,6 +27,7 @@ OLMO = "model:\n  max_sequence_length: 4096\ndevice_train_microbatch_size: 4\n"
 TITAN = "[training]\nseq_len = 2048\n"
 FOUNDRY = "max_seq_len: 2048\ntrain_loader:\n  name: text\n"
 LITGPT = "out_dir: out\ndevices: 8\ntrain:\n  max_seq_length: 512\n"
+TUNE = "model:\n  _component_: torchtune.models.llama3_1.llama3_1_8b\ntokenizer:\n  max_seq_len: 2048\nbatch_size: 2\n"
 DS_THREE = '{"train_batch_size": 256, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 8}'
 
 #: code → (sources as (name, text), world size given or None)
@@ -224,6 +225,54 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
     "litgpt/pretrain-requires": (
         (("l.yaml", f"{LITGPT}  global_batch_size: 512\n  micro_batch_size: 4\n  max_tokens: null\n"),),
         None,
+    ),
+    "torchtune/parallel-dims": ((("t.yaml", f"{TUNE}gradient_accumulation_steps: 1\ntensor_parallel_dim: 3\n"),), 8),
+    "torchtune/data-parallel-excludes-tp-cp": (
+        (
+            (
+                "t.yaml",
+                f"{TUNE}gradient_accumulation_steps: 1\ntensor_parallel_dim: 2\ntensor_parallel_plan: {{a: 1}}\n",
+            ),
+        ),
+        8,
+    ),
+    "torchtune/tensor-parallel-plan": (
+        (("t.yaml", f"{TUNE}gradient_accumulation_steps: 1\ntensor_parallel_dim: 2\n"),),
+        8,
+    ),
+    "torchtune/optimizer-in-bwd-accumulation": (
+        (("t.yaml", f"{TUNE}gradient_accumulation_steps: 4\noptimizer_in_bwd: True\n"),),
+        8,
+    ),
+    "torchtune/packed-without-max-seq-len": (
+        (
+            (
+                "t.yaml",
+                "model:\n  _component_: torchtune.models.llama3_1.llama3_1_8b\ndataset:\n  packed: True\n"
+                "batch_size: 2\ngradient_accumulation_steps: 1\n",
+            ),
+        ),
+        8,
+    ),
+    "torchtune/single-device-recipe-distributed": (
+        (
+            (
+                "t.yaml",
+                f"# tune run --nproc_per_node 2 full_finetune_single_device --config t.yaml\n{TUNE}"
+                "gradient_accumulation_steps: 1\n",
+            ),
+        ),
+        None,
+    ),
+    "torchtune/no-max-seq-len": (
+        (
+            (
+                "t.yaml",
+                "model:\n  _component_: torchtune.models.llama3_1.llama3_1_8b\nbatch_size: 2\n"
+                "gradient_accumulation_steps: 1\n",
+            ),
+        ),
+        8,
     ),
     "olmo/floored": ((("o.yaml", f"{OLMO}global_train_batch_size: 1024\n"),), 24),
     "olmo/nothing-per-device": ((("o.yaml", f"{OLMO}global_train_batch_size: 16\n"),), 24),
