@@ -28,6 +28,7 @@ TITAN = "[training]\nseq_len = 2048\n"
 FOUNDRY = "max_seq_len: 2048\ntrain_loader:\n  name: text\n"
 LITGPT = "out_dir: out\ndevices: 8\ntrain:\n  max_seq_length: 512\n"
 TUNE = "model:\n  _component_: torchtune.models.llama3_1.llama3_1_8b\ntokenizer:\n  max_seq_len: 2048\nbatch_size: 2\n"
+MAXTEXT = "python3 -m MaxText.train MaxText/configs/base.yml max_target_length=2048"
 DS_THREE = '{"train_batch_size": 256, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 8}'
 
 #: code → (sources as (name, text), world size given or None)
@@ -272,6 +273,22 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
                 "gradient_accumulation_steps: 1\n",
             ),
         ),
+        8,
+    ),
+    "maxtext/mesh": ((("m.sh", f"{MAXTEXT} per_device_batch_size=2 ici_tensor_parallelism=3"),), 8),
+    "maxtext/floored": ((("m.sh", f"{MAXTEXT} per_device_batch_size=1.125"),), 4),
+    "maxtext/per-device-counts-every-chip": (
+        (("m.sh", f"{MAXTEXT} per_device_batch_size=2 ici_tensor_parallelism=4"),),
+        8,
+    ),
+    "maxtext/below-one-per-device": ((("m.sh", f"{MAXTEXT} per_device_batch_size=0.25"),), 16),
+    "maxtext/fp8-accumulation": (
+        (("m.sh", f"{MAXTEXT} per_device_batch_size=2 gradient_accumulation_steps=4 quantization=fp8"),),
+        8,
+    ),
+    "maxtext/vocab-tiling": ((("m.sh", f"{MAXTEXT} per_device_batch_size=1.3"),), 8),
+    "maxtext/pipeline-microbatches": (
+        (("m.sh", f"{MAXTEXT} per_device_batch_size=0.5 ici_pipeline_parallelism=4 num_pipeline_microbatches=8"),),
         8,
     ),
     "olmo/floored": ((("o.yaml", f"{OLMO}global_train_batch_size: 1024\n"),), 24),

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.document import Answer, AnswerKind, Bullet, Choice, Document, Field, Fields, Formula, Note, Section, Visibility
-from bot.rendering.formatting import byte_size, number, quote, rounded
+from bot.rendering.formatting import byte_size, decimal, number, quote, rounded
 from bot.texts import checks as texts
 from core.check_command import CheckRequest, sources_of
 from core.configs import (
@@ -261,6 +261,8 @@ def _shown(value: Any) -> str:
         return "ja" if value else "nein"
     if isinstance(value, int):
         return number(value)
+    if isinstance(value, float):  # MaxText's per_device_batch_size: 0,25, not 0.25
+        return decimal(value, "#,##0.######")
     return str(value)
 
 
