@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.configs.common import Reading, fix, lookup, neighbours, world_fix
+from core.configs.common import Reading, fix, lookup, neighbours, whole, world_fix
 from core.configs.model import Check, Derivation, Effect, Nothing, Rule, World
 from core.configs.reading import Format, Parsed
 from core.configs.shell import split_words
@@ -41,6 +41,7 @@ SINGLE_DEVICE_MESSAGE = (
 )
 DATA_PARALLEL = "torchtune/data-parallel"  # d = dp_replicate · dp_shard = world / (TP · CP)
 _TUNE_RUN = re.compile(r"\btune run\s+(.+)$", re.MULTILINE)
+_OVERRIDE = re.compile(r"([A-Za-z_][\w.]*)=(.+)")
 #: torchrun's options that take no value.
 _SWITCHES = frozenset({"--standalone", "--no-python", "--no_python", "--run-path", "--run_path", "-m", "--module"})
 
@@ -74,12 +75,32 @@ class SingleDevice:
 
 @dataclass(frozen=True)
 class TuneRun:
-    """What a ``tune run`` line says: the recipe, the processes its torchrun options start, and where."""
+    """What a ``tune run`` line says: the recipe, the processes its torchrun options start, where, and the
+    ``key=value`` overrides after ``--config``."""
 
     recipe: str
     world: int
     distributed: bool
     where: str
+    overrides: dict[str, str]
+
+
+@dataclass
+class Values:
+    """The recipe's values as torchtune's config parser merges them: an override on the tune run line wins."""
+
+    reading: Reading
+    parsed: Parsed
+    run: TuneRun | None
+
+    def get(self, key: str, *, minimum: int | None = 1) -> int | None:
+        """The whole number at ``key`` (recorded with where it was written); None when absent."""
+        if self.run is None or key not in self.run.overrides:
+            return self.reading.value(self.parsed, key, minimum=minimum)
+        value, where = self.run.overrides[key], self.run.where
+        if not any(read.key == key and read.where == where for read in self.reading.read):
+            self.reading.note(key, value, where)
+        return whole(value, key, where, minimum=minimum)
 
 
 PARALLEL_DIMS = Rule("torchtune/parallel-dims", Effect.REFUSED, Dims)
@@ -105,26 +126,25 @@ def detect(parsed: Parsed) -> bool:
 
 def check(sources: list[Parsed], world: World | None) -> Check:
     parsed = next((p for p in sources if detect(p)), sources[0])
-    reading = Reading(ID)
-    batch_size = reading.value(parsed, "batch_size") or 1
-    accumulation = reading.value(parsed, "gradient_accumulation_steps") or 1
-    seq_len = reading.value(parsed, "tokenizer.max_seq_len")
+    reading, run = Reading(ID), _tune_run(sources)
+    values = Values(reading, parsed, run)
+    batch_size = values.get("batch_size") or 1
+    accumulation = values.get("gradient_accumulation_steps") or 1
+    seq_len = values.get("tokenizer.max_seq_len")
     _refusals(reading, parsed, accumulation, seq_len)
-    run = _tune_run(sources)
     if run is not None and run.distributed and run.recipe.endswith("_single_device"):
         message = SINGLE_DEVICE_MESSAGE.format(recipe=run.recipe)
         reading.add(SINGLE_DEVICE(SingleDevice(run.recipe, run.world), message=message))
     if world is None and run is not None:
         world = World(run.world, run.where)
     world = reading.world(world)
-    data_parallel = _data_parallel(reading, parsed, world.size)
+    data_parallel = _data_parallel(values, world.size)
     if data_parallel is None:
         return reading.finish(world, micro_batch=batch_size, accumulation=accumulation, seq_len=seq_len)
     batch = batch_size * data_parallel * accumulation
     reading.step(Derivation.B_PRODUCT, (batch_size, data_parallel, accumulation), batch)
     if data_parallel != world.size:
-        tp = reading.value(parsed, "tensor_parallel_dim") or 1
-        cp = reading.value(parsed, "context_parallel_dim") or 1
+        tp, cp = (values.get(key) or 1 for key in ("tensor_parallel_dim", "context_parallel_dim"))
         docstring = batch_size * world.size * accumulation
         reading.add(DOCSTRING(Docstring(world.size, tp, cp, data_parallel, docstring, batch)))
     if seq_len is not None:
@@ -153,13 +173,14 @@ def _refusals(reading: Reading, parsed: Parsed, accumulation: int, seq_len: int 
         reading.add(PACKED(Nothing(), message=PACKED_MESSAGE) if packed else NO_LENGTH(Nothing()))
 
 
-def _data_parallel(reading: Reading, parsed: Parsed, world: int) -> int | None:
+def _data_parallel(values: Values, world: int) -> int | None:
     """``ParallelDims``: shard -1 is the rest of the world; the product of all four must be the world size."""
-    tp = reading.value(parsed, "tensor_parallel_dim") or 1
-    cp = reading.value(parsed, "context_parallel_dim") or 1
-    replicate = reading.value(parsed, "data_parallel_replicate_dim") or 1
-    shard = reading.value(parsed, "data_parallel_shard_dim", minimum=-1) or -1
-    if tp > 1 and lookup(parsed.data, "tensor_parallel_plan") is None:
+    reading = values.reading
+    tp = values.get("tensor_parallel_dim") or 1
+    cp = values.get("context_parallel_dim") or 1
+    replicate = values.get("data_parallel_replicate_dim") or 1
+    shard = values.get("data_parallel_shard_dim", minimum=-1) or -1
+    if tp > 1 and lookup(values.parsed.data, "tensor_parallel_plan") is None:
         reading.add(PLAN(Nothing(), message=PLAN_MESSAGE))
     if shard < 0:
         shard = world // (replicate * tp * cp)
@@ -202,7 +223,9 @@ def _read_run(words: list[str], where: str) -> TuneRun | None:
     nodes, per_node = (_count(options.get(key, "1").rsplit(":", 1)[-1]) for key in ("nnodes", "nproc_per_node"))
     if nodes is None or per_node is None:
         return None
-    return TuneRun(words[index], nodes * per_node, bool(options), where)
+    found = (_OVERRIDE.fullmatch(word) for word in words[index + 1 :])
+    overrides = {match.group(1): match.group(2) for match in found if match is not None}
+    return TuneRun(words[index], nodes * per_node, bool(options), where, overrides)
 
 
 def _count(text: str) -> int | None:
