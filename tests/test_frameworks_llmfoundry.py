@@ -146,3 +146,19 @@ def test_olmo_v1_with_the_same_key_names_stays_olmo() -> None:
     assert checked("olmo_v1_full.yaml", 24).framework == "olmo"
     pasted = '{"global_train_batch_size": 1024, "device_train_microbatch_size": 4}'
     assert check_config([Source("eingefügt", pasted)], World(24, "gpus")).framework == "olmo"
+
+
+@pytest.mark.parametrize(
+    ("line", "world"),
+    [
+        ("composer -n 8 train/train.py 01_plain.yaml", 8),  # the fixtures' launch line: the processes of one node
+        ("composer --nproc=8 --world_size 16 --node_rank 0 train/train.py 01_plain.yaml", 16),  # multi-node
+    ],
+)
+def test_the_composer_launch_line_gives_the_world(line: str, world: int) -> None:
+    """composer/cli/launcher.py: ``--world_size`` where given, else ``-n``/``--nproc``."""
+    config = Source("01_plain.yaml", (CONFIGS / "llmfoundry" / "01_plain.yaml").read_text())
+    check = check_config([Source("run.sh", line), config])
+    assert check.framework == "llmfoundry"
+    assert check.world is not None
+    assert (check.world.size, check.global_batch) == (world, 256)

@@ -16,6 +16,8 @@
   ``world // r`` replicas, while each rank still loads ``global / world``: B = global / r. torch's
   ``DistributedSampler`` refuses a rank outside ``[0, world // r - 1]``, which happens where r does not
   divide the world.
+- The world size: ``composer -n N train/train.py x.yaml`` (``composer/cli/launcher.py``: ``--world_size``,
+  else ``-n``/``--nproc``, the processes of this node).
 - The MosaicML platform's run YAML (``mcli/*.yaml``) holds the train config under ``parameters`` and
   the GPUs in ``compute.gpus``; ``${variables.x}`` is OmegaConf's interpolation (config_utils.py:311).
 """
@@ -47,6 +49,8 @@ BATCH = "llmfoundry/batch"  # B = device · d
 #: Keys only llm-foundry's train YAML has beside the batch keys (OLMo v1 shares those, not these).
 OWN_KEYS = frozenset({"train_loader", "max_seq_len", "variables", "icl_tasks", "eval_loader", "eval_gauntlet"})
 _INTERPOLATION = re.compile(r"\$\{([\w.]+)\}")
+#: The launcher's options that take no value (composer/cli/launcher.py).
+_COMPOSER_SWITCHES = frozenset({"-v", "--verbose", "-m", "--module_mode", "-c", "--command_mode"})
 
 
 @dataclass(frozen=True)
@@ -134,7 +138,7 @@ def check(sources: list[Parsed], world: World | None) -> Check:
         key = GLOBAL if configured is None else MICRO
         reading.add(MISSING(Missing(key), message=f"KeyError: '{key}'"))
         return reading.finish(world, seq_len=seq_len)
-    world = reading.world(world or _platform_world(reading, parsed))
+    world = reading.world(world or _composer_world(sources) or _platform_world(reading, parsed))
     if not _divides(reading, parsed, configured, world.size):
         return reading.finish(world, seq_len=seq_len)
     device = configured // world.size
@@ -184,6 +188,26 @@ def _resolved(reading: Reading, parsed: Parsed, root: str, key: str) -> str:
             break
         path = f"{root}{found.group(1)}"
     return path
+
+
+def _composer_world(sources: list[Parsed]) -> World | None:
+    """``composer -n 8 train/train.py …``: ``--world_size`` where given, else the processes ``-n`` starts."""
+    for parsed in sources:
+        commands = parsed.script.commands if parsed.script is not None else []
+        for command in (c for c in commands if c.words and c.words[0].rsplit("/", 1)[-1] == "composer"):
+            options: dict[str, str] = {}
+            words, index = command.words, 1
+            while index < len(words) and words[index].startswith("-"):
+                name, has_value, value = words[index].partition("=")
+                if not has_value and name not in _COMPOSER_SWITCHES and index + 1 < len(words):
+                    index += 1
+                    value = words[index]
+                options[name] = value
+                index += 1
+            count = next((options[key] for key in ("--world_size", "-n", "--nproc") if key in options), "")
+            if count.isdigit() and int(count) > 0:
+                return World(int(count), f"composer, {parsed.source.name}:{command.line}")
+    return None
 
 
 def _platform_world(reading: Reading, parsed: Parsed) -> World | None:
