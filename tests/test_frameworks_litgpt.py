@@ -117,3 +117,24 @@ def test_a_file_without_batch_keys_takes_the_commands_defaults() -> None:
     check = check_config([Source("ft.yaml", "checkpoint_dir: x\ntrain:\n  micro_batch_size: 1\n")])
     assert numbers(check)[:5] == (1, 1, 1, 16, 16)
     assert ("train.global_batch_size", "litgpt/finetune/full.py:55") in {(r.key, r.where) for r in check.read}
+
+
+def test_flags_of_the_launch_line_win_over_the_yaml() -> None:
+    """``litgpt finetune_full --config 02_finetune_floors.yaml --devices 4 --train.global_batch_size 80``: jsonargparse
+    takes the flags over the YAML: 80 // 4 = 20 a device, 20 // 5 = 4, B = 5 · 4 · 4 = 80 without a floor."""
+    line = "litgpt finetune_full --config 02_finetune_floors.yaml --devices 4 --train.global_batch_size 80\n"
+    config = Source("02_finetune_floors.yaml", (CONFIGS / "02_finetune_floors.yaml").read_text())
+    check = check_config([Source("run.sh", line), config])
+    assert numbers(check)[:5] == (4, 4, 5, 4, 80)
+    assert not check.findings
+    assert ("--train.global_batch_size", "run.sh:1") in {(r.key, r.where) for r in check.read}
+
+
+def test_a_launch_line_alone_takes_the_commands_defaults_and_offers_flags() -> None:
+    """``litgpt pretrain --devices 8 --train.global_batch_size 100`` with pretrain's micro-batch 4 (pretrain.py:60):
+    100 // 8 = 12, 12 // 4 = 3, B = 96; the fix is written as a flag."""
+    line = "litgpt pretrain --model_name pythia-14m --devices 8 --train.global_batch_size 100 --train.max_tokens 1000\n"
+    check = check_config([Source("run.sh", line)])
+    assert check.framework == "litgpt"
+    assert numbers(check)[:5] == (8, 8, 4, 3, 96)
+    assert "Passend wäre: --train.global_batch_size 96 oder --train.global_batch_size 128." in shown(check)
