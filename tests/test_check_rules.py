@@ -25,6 +25,10 @@ LAUNCH = "torchrun --nproc-per-node 8 pretrain_gpt.py --micro-batch-size 1"
 AXOLOTL = "base_model: x\nsequence_len: 2048\n"
 OLMO = "model:\n  max_sequence_length: 4096\ndevice_train_microbatch_size: 4\n"
 TITAN = "[training]\nseq_len = 2048\n"
+FOUNDRY = "max_seq_len: 2048\ntrain_loader:\n  name: text\n"
+LITGPT = "out_dir: out\ndevices: 8\ntrain:\n  max_seq_length: 512\n"
+TUNE = "model:\n  _component_: torchtune.models.llama3_1.llama3_1_8b\ntokenizer:\n  max_seq_len: 2048\nbatch_size: 2\n"
+MAXTEXT = "python3 -m MaxText.train MaxText/configs/base.yml max_target_length=2048"
 DS_THREE = '{"train_batch_size": 256, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 8}'
 
 #: code → (sources as (name, text), world size given or None)
@@ -149,6 +153,142 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
                 "dp_shard_size: 3\nfsdp_config: {a: 1}\n",
             ),
         ),
+        8,
+    ),
+    "llmfoundry/global-batch-size-divisible": (
+        (("f.yaml", f"{FOUNDRY}global_train_batch_size: 100\ndevice_train_microbatch_size: 4\n"),),
+        8,
+    ),
+    "llmfoundry/missing-batch-key": ((("f.yaml", f"{FOUNDRY}global_train_batch_size: 256\n"),), 8),
+    "llmfoundry/microbatch-reduced": (
+        (("f.yaml", f"{FOUNDRY}global_train_batch_size: 16\ndevice_train_microbatch_size: 8\n"),),
+        8,
+    ),
+    "llmfoundry/uneven-microbatches": (
+        (("f.yaml", f"{FOUNDRY}global_train_batch_size: 96\ndevice_train_microbatch_size: 5\n"),),
+        8,
+    ),
+    "llmfoundry/auto-microbatch": (
+        (("f.yaml", f"{FOUNDRY}global_train_batch_size: 512\ndevice_train_microbatch_size: auto\n"),),
+        8,
+    ),
+    "llmfoundry/replication": (
+        (
+            (
+                "f.yaml",
+                "max_seq_len: 2048\ntrain_loader:\n  dataset:\n    replication: 2\n"
+                "global_train_batch_size: 64\ndevice_train_microbatch_size: 4\n",
+            ),
+        ),
+        8,
+    ),
+    "llmfoundry/replication-divides-world": (
+        (
+            (
+                "f.yaml",
+                "max_seq_len: 2048\ntrain_loader:\n  dataset:\n    replication: 3\n"
+                "global_train_batch_size: 64\ndevice_train_microbatch_size: 4\n",
+            ),
+        ),
+        8,
+    ),
+    "llmfoundry/tensor-parallel-keeps-batch": (
+        (
+            (
+                "f.yaml",
+                f"{FOUNDRY}global_train_batch_size: 64\ndevice_train_microbatch_size: 4\n"
+                "tp_config:\n  strategy: ffn\n  tensor_parallel_degree: 2\n",
+            ),
+        ),
+        8,
+    ),
+    "litgpt/per-device-floored": (
+        (("l.yaml", f"{LITGPT}  global_batch_size: 100\n  micro_batch_size: 4\n"),),
+        None,
+    ),
+    "litgpt/accumulation-floored": (
+        (("l.yaml", f"{LITGPT}  global_batch_size: 96\n  micro_batch_size: 5\n"),),
+        None,
+    ),
+    "litgpt/nothing-per-device": ((("l.yaml", f"{LITGPT}  global_batch_size: 4\n  micro_batch_size: 1\n"),), None),
+    "litgpt/micro-batch-larger-than-per-device": (
+        (("l.yaml", f"{LITGPT}  global_batch_size: 32\n  micro_batch_size: 8\n"),),
+        None,
+    ),
+    "litgpt/per-machine-in-old-versions": (
+        (("l.yaml", f"{LITGPT}  global_batch_size: 512\n  micro_batch_size: 4\nnum_nodes: 4\n"),),
+        None,
+    ),
+    "litgpt/devices-auto": (
+        (("l.yaml", "out_dir: out\ndevices: auto\ntrain:\n  global_batch_size: 64\n  micro_batch_size: 4\n"),),
+        8,
+    ),
+    "litgpt/pretrain-requires": (
+        (("l.yaml", f"{LITGPT}  global_batch_size: 512\n  micro_batch_size: 4\n  max_tokens: null\n"),),
+        None,
+    ),
+    "torchtune/parallel-dims": ((("t.yaml", f"{TUNE}gradient_accumulation_steps: 1\ntensor_parallel_dim: 3\n"),), 8),
+    "torchtune/data-parallel-excludes-tp-cp": (
+        (
+            (
+                "t.yaml",
+                f"{TUNE}gradient_accumulation_steps: 1\ntensor_parallel_dim: 2\ntensor_parallel_plan: {{a: 1}}\n",
+            ),
+        ),
+        8,
+    ),
+    "torchtune/tensor-parallel-plan": (
+        (("t.yaml", f"{TUNE}gradient_accumulation_steps: 1\ntensor_parallel_dim: 2\n"),),
+        8,
+    ),
+    "torchtune/optimizer-in-bwd-accumulation": (
+        (("t.yaml", f"{TUNE}gradient_accumulation_steps: 4\noptimizer_in_bwd: True\n"),),
+        8,
+    ),
+    "torchtune/packed-without-max-seq-len": (
+        (
+            (
+                "t.yaml",
+                "model:\n  _component_: torchtune.models.llama3_1.llama3_1_8b\ndataset:\n  packed: True\n"
+                "batch_size: 2\ngradient_accumulation_steps: 1\n",
+            ),
+        ),
+        8,
+    ),
+    "torchtune/single-device-recipe-distributed": (
+        (
+            (
+                "t.yaml",
+                f"# tune run --nproc_per_node 2 full_finetune_single_device --config t.yaml\n{TUNE}"
+                "gradient_accumulation_steps: 1\n",
+            ),
+        ),
+        None,
+    ),
+    "torchtune/no-max-seq-len": (
+        (
+            (
+                "t.yaml",
+                "model:\n  _component_: torchtune.models.llama3_1.llama3_1_8b\nbatch_size: 2\n"
+                "gradient_accumulation_steps: 1\n",
+            ),
+        ),
+        8,
+    ),
+    "maxtext/mesh": ((("m.sh", f"{MAXTEXT} per_device_batch_size=2 ici_tensor_parallelism=3"),), 8),
+    "maxtext/floored": ((("m.sh", f"{MAXTEXT} per_device_batch_size=1.125"),), 4),
+    "maxtext/per-device-counts-every-chip": (
+        (("m.sh", f"{MAXTEXT} per_device_batch_size=2 ici_tensor_parallelism=4"),),
+        8,
+    ),
+    "maxtext/below-one-per-device": ((("m.sh", f"{MAXTEXT} per_device_batch_size=0.25"),), 16),
+    "maxtext/fp8-accumulation": (
+        (("m.sh", f"{MAXTEXT} per_device_batch_size=2 gradient_accumulation_steps=4 quantization=fp8"),),
+        8,
+    ),
+    "maxtext/vocab-tiling": ((("m.sh", f"{MAXTEXT} per_device_batch_size=1.3"),), 8),
+    "maxtext/pipeline-microbatches": (
+        (("m.sh", f"{MAXTEXT} per_device_batch_size=0.5 ici_pipeline_parallelism=4 num_pipeline_microbatches=8"),),
         8,
     ),
     "olmo/floored": ((("o.yaml", f"{OLMO}global_train_batch_size: 1024\n"),), 24),

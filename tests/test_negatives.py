@@ -40,7 +40,7 @@ def test_the_pre_commit_hook_passes_on_every_negative(capsys: pytest.CaptureFixt
     """``effbatch check --each`` (the hook's entry) exits 0 and says which files it skipped."""
     assert main(["check", "--each", *map(str, NEGATIVES)]) == 0
     err = capsys.readouterr().err
-    assert "torchtune_recipe.yaml: keine Batch-Einstellungen eines Frameworks gefunden – übersprungen" in err
+    assert "torchtune_eleuther_eval.yaml: keine Batch-Einstellungen eines Frameworks gefunden – übersprungen" in err
 
 
 def test_an_unrecognised_file_is_refused_with_what_was_looked_for(capsys: pytest.CaptureFixture[str]) -> None:

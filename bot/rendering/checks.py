@@ -283,6 +283,8 @@ def _shown(value: Any) -> str:
         return "ja" if value else "nein"
     if isinstance(value, int):
         return number(value)
+    if isinstance(value, float):  # MaxText's per_device_batch_size: 0,25, not 0.25
+        return decimal(value, "#,##0.######")
     return str(value)
 
 

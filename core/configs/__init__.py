@@ -12,7 +12,21 @@ launch beside a DeepSpeed JSON is the Trainer's run).
 from collections.abc import Sequence
 from typing import Any
 
-from core.configs import axolotl, branches, deepspeed, huggingface, megatron, nanogpt, nemo, olmo, torchtitan
+from core.configs import (
+    axolotl,
+    branches,
+    deepspeed,
+    huggingface,
+    litgpt,
+    llmfoundry,
+    maxtext,
+    megatron,
+    nanogpt,
+    nemo,
+    olmo,
+    torchtitan,
+    torchtune,
+)
 from core.configs.common import launched_world, partial_world
 from core.configs.model import (
     Check,
@@ -36,7 +50,20 @@ from core.configs.reading import MAX_CONFIG_BYTES, MAX_FILE_BYTES, Parsed, Sourc
 
 FRAMEWORKS: tuple[Framework, ...] = tuple(
     Framework(module.ID, module.detect, module.check, module.RULES)
-    for module in (megatron, huggingface, olmo, nemo, torchtitan, nanogpt, axolotl, deepspeed)
+    for module in (
+        megatron,
+        huggingface,
+        llmfoundry,
+        olmo,
+        litgpt,
+        torchtune,
+        maxtext,
+        nemo,
+        torchtitan,
+        nanogpt,
+        axolotl,
+        deepspeed,
+    )
 )
 BY_ID = {framework.id: framework for framework in FRAMEWORKS}
 
