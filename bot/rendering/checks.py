@@ -9,7 +9,6 @@ from typing import Any
 from bot.check_runner import CheckAborted, CheckRunner
 from bot.document import Answer, AnswerKind, Bullet, Choice, Document, Field, Fields, Formula, Note, Section, Visibility
 from bot.rendering.formatting import byte_size, decimal, number, quote, rounded
-from bot.rendering.guidance import shape_parts
 from bot.texts import checks as texts
 from bot.texts.glossary import COMMAND
 from core.check_command import CheckRequest, sources_of
@@ -49,6 +48,9 @@ def check_answer(check: Check, visibility: Visibility, share: str | None = None,
     if check.schedule:
         parts.append(Section(title=texts.SCHEDULE_TITLE, lines=_schedule(check.schedule, check.seq_len)))
     if check.shape is not None and (estimate := check.estimate()) is not None:
+        # the laws' section shares the calculator's rendering (pydantic models): imported only where it is shown
+        from bot.rendering.guidance import shape_parts
+
         shape = check.shape
         parts.extend(shape_parts(estimate, shape.layers, shape.hidden, shape.steps, command))
     if check.read:
