@@ -439,7 +439,9 @@ def test_hostile_checks_leave_plain_commands_and_health_alone(tmp_path: Path) ->
     for status, body, _ in answers:
         assert status == 200
         text = all_text(json.loads(body))
-        assert check_texts.ABORTED_TITLE in text or check_texts.PROBLEM_TITLE in text, text[:300]
+        # stopped, refused as unreadable, or (a ramp-up to 10¹², computed in closed form) answered in full
+        answered = "So startet dieser Lauf nicht" in text
+        assert check_texts.ABORTED_TITLE in text or check_texts.PROBLEM_TITLE in text or answered, text[:300]
     assert grown < 100 * 1024 * 1024, f"the worker grew by {grown / 2**20:.0f} MiB"
     assert bot.returncode == 0, output
 
