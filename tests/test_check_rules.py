@@ -25,6 +25,7 @@ LAUNCH = "torchrun --nproc-per-node 8 pretrain_gpt.py --micro-batch-size 1"
 AXOLOTL = "base_model: x\nsequence_len: 2048\n"
 OLMO = "model:\n  max_sequence_length: 4096\ndevice_train_microbatch_size: 4\n"
 TITAN = "[training]\nseq_len = 2048\n"
+GRPO = "reward_funcs: [accuracy_reward]\nnum_processes: 2\nper_device_train_batch_size: 4\n"
 DS_THREE = '{"train_batch_size": 256, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 8}'
 
 #: code → (sources as (name, text), world size given or None)
@@ -154,6 +155,18 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
     "olmo/floored": ((("o.yaml", f"{OLMO}global_train_batch_size: 1024\n"),), 24),
     "olmo/nothing-per-device": ((("o.yaml", f"{OLMO}global_train_batch_size: 16\n"),), 24),
     "olmo/uneven-microbatches": ((("o.yaml", f"{OLMO}global_train_batch_size: 1024\n"),), 24),
+    # TRL GRPO: the fixtures of /work/research/trl_grpo/fixtures, run through TRL 1.16.0's GRPOConfig
+    "trl/generation-batch-divisible": ((("g.yaml", f"{GRPO}num_generations: 3\n"),), None),
+    "trl/generation-batch-multiple": ((("g.yaml", f"{GRPO}generation_batch_size: 12\n"),), None),
+    "trl/generation-keys-both": ((("g.yaml", f"{GRPO}generation_batch_size: 16\nsteps_per_generation: 2\n"),), None),
+    "trl/one-generation": ((("g.yaml", f"{GRPO}num_generations: 1\n"),), None),
+    "trl/auto-find-batch-size": ((("g.yaml", f"{GRPO}auto_find_batch_size: true\n"),), None),
+    "trl/max-prompt-length-removed": ((("g.yaml", f"{GRPO}max_prompt_length: 512\n"),), None),
+    "trl/steps-straddle-generations": (
+        (("g.yaml", f"{GRPO}gradient_accumulation_steps: 2\nsteps_per_generation: 3\n"),),
+        None,
+    ),
+    "trl/counts-completions": ((("g.yaml", GRPO),), None),
 }
 #: A decimal point as English writes it (German groups thousands with a point: 1.008); code in backticks is exempt.
 ENGLISH_DECIMAL = re.compile(r"\d\.(?!\d{3}(?!\d))\d")
