@@ -26,6 +26,19 @@ AXOLOTL = "base_model: x\nsequence_len: 2048\n"
 OLMO = "model:\n  max_sequence_length: 4096\ndevice_train_microbatch_size: 4\n"
 TITAN = "[training]\nseq_len = 2048\n"
 GRPO = "reward_funcs: [accuracy_reward]\nnum_processes: 2\nper_device_train_batch_size: 4\n"
+VERL_BASE = (
+    "python3 -m verl.trainer.main_ppo data.train_batch_size=64 actor_rollout_ref.rollout.n=4"
+    " actor_rollout_ref.actor.ppo_mini_batch_size=16"
+)
+VERL = f"{VERL_BASE} trainer.n_gpus_per_node=8"
+VERL_MICRO = f"{VERL} actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2"
+VERL_DYNAMIC = f"{VERL_BASE} actor_rollout_ref.actor.use_dynamic_bsz=True"
+#: fixtures/06: 60 prompts × 5 on 6 GPUs, mini 20 · 5 = 100 // 6 = 16 per GPU
+VERL_SIX = (
+    "python3 -m verl.trainer.main_ppo data.train_batch_size=60 actor_rollout_ref.rollout.n=5"
+    " actor_rollout_ref.actor.ppo_mini_batch_size=20 actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=4"
+    " trainer.n_gpus_per_node=6"
+)
 DS_THREE = '{"train_batch_size": 256, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 8}'
 
 #: code → (sources as (name, text), world size given or None)
@@ -167,6 +180,44 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
         None,
     ),
     "trl/counts-completions": ((("g.yaml", GRPO),), None),
+    # verl: the shapes of /work/research/verl/fixtures, numbers by verl's lifted lines
+    "verl/micro-batch-missing": ((("run.sh", VERL),), None),
+    "verl/micro-batch-both": ((("run.sh", f"{VERL_MICRO} actor_rollout_ref.actor.ppo_micro_batch_size=16"),), None),
+    "verl/model-parallel-divisible": (
+        (("run.sh", f"{VERL_MICRO} actor_rollout_ref.actor.megatron.tensor_model_parallel_size=3"),),
+        None,
+    ),
+    "verl/real-train-batch-divisible": ((("run.sh", VERL_MICRO.replace("n=4", "n=5").replace("=64", "=50")),), None),
+    "verl/train-batch-below-mini-batch": ((("run.sh", VERL_MICRO.replace("=64", "=8")),), None),
+    "verl/global-micro-batch-divisible": (
+        (("run.sh", f"{VERL} actor_rollout_ref.actor.ppo_micro_batch_size=12"),),
+        None,
+    ),
+    "verl/global-micro-batch-too-small": (
+        (("run.sh", f"{VERL} actor_rollout_ref.actor.ppo_micro_batch_size=4"),),
+        None,
+    ),
+    "verl/sequence-parallel-remove-padding": (
+        (("run.sh", f"{VERL_MICRO} actor_rollout_ref.actor.ulysses_sequence_parallel_size=2"),),
+        None,
+    ),
+    "verl/mini-batch-zero": ((("run.sh", f"{VERL_DYNAMIC} trainer.nnodes=16"),), None),
+    "verl/mini-batch-micro-batch-divisible": (
+        (("run.sh", VERL_MICRO.replace("size_per_gpu=2", "size_per_gpu=3")),),
+        None,
+    ),
+    "verl/equal-chunks": ((("run.sh", f"{VERL_DYNAMIC} trainer.n_gpus_per_node=6"),), None),
+    "verl/token-bound-below-length": (
+        (("run.sh", f"{VERL_DYNAMIC} actor_rollout_ref.actor.ppo_max_token_len_per_gpu=512"),),
+        None,
+    ),
+    "verl/mini-batch-floored": ((("run.sh", VERL_SIX),), None),
+    "verl/short-last-mini-batch": ((("run.sh", VERL_SIX),), None),
+    "verl/dynamic-batch": ((("run.sh", VERL_DYNAMIC),), None),
+    "verl/sequence-parallel-new-key": (
+        (("run.sh", f"{VERL_MICRO} actor_rollout_ref.actor.fsdp_config.ulysses_sequence_parallel_size=2"),),
+        None,
+    ),
 }
 #: A decimal point as English writes it (German groups thousands with a point: 1.008); code in backticks is exempt.
 ENGLISH_DECIMAL = re.compile(r"\d\.(?!\d{3}(?!\d))\d")

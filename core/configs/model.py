@@ -233,7 +233,7 @@ class Rollout:
             "prompts_per_rollout": self.prompts,
             "samples_per_prompt": self.samples,
             "sequences_per_rollout": self.sequences,
-            "optimizer_steps_per_rollout": int(steps) if steps is not None and steps.is_integer() else steps,
+            "optimizer_steps_per_rollout": int(steps) if steps is not None and float(steps).is_integer() else steps,
         }
 
 
