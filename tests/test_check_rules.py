@@ -39,6 +39,15 @@ VERL_SIX = (
     " actor_rollout_ref.actor.ppo_mini_batch_size=20 actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=4"
     " trainer.n_gpus_per_node=6"
 )
+ORLHF = (
+    "python3 -m openrlhf.cli.train_ppo_ray --actor.num_nodes 1 --actor.num_gpus_per_node 8 --rollout.batch_size 128"
+    " --train.batch_size 128"
+)
+#: fixtures/07 with micro 8: 400 samples, train.batch_size 128 (3 steps, floored), 50 a GPU in micro-batches of 8
+ORLHF_FLOORED = (
+    ORLHF.replace("rollout.batch_size 128", "rollout.batch_size 100")
+    + " --rollout.n_samples_per_prompt 4 --train.micro_batch_size 8"
+)
 DS_THREE = '{"train_batch_size": 256, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 8}'
 
 #: code → (sources as (name, text), world size given or None)
@@ -214,6 +223,17 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
     "verl/mini-batch-floored": ((("run.sh", VERL_SIX),), None),
     "verl/short-last-mini-batch": ((("run.sh", VERL_SIX),), None),
     "verl/dynamic-batch": ((("run.sh", VERL_DYNAMIC),), None),
+    # OpenRLHF: the shapes of /work/research/openrlhf/fixtures, numbers by its CLI run and DeepSpeed lines lifted
+    "openrlhf/flag-spellings-mixed": ((("run.sh", f"{ORLHF} --n_samples_per_prompt 8"),), None),
+    "openrlhf/sample-batches-below-processes": (
+        (("run.sh", ORLHF.replace("batch_size 128 ", "batch_size 4 ") + " --train.micro_batch_size 1"),),
+        None,
+    ),
+    "openrlhf/estimator-needs-samples": ((("run.sh", f"{ORLHF} --algo.advantage.estimator group_norm"),), None),
+    "openrlhf/deepspeed-batch-assertion": ((("run.sh", f"{ORLHF} --train.micro_batch_size 3"),), None),
+    "openrlhf/steps-floored": ((("run.sh", ORLHF_FLOORED),), None),
+    "openrlhf/drop-last": ((("run.sh", ORLHF_FLOORED),), None),
+    "openrlhf/dynamic-batch": ((("run.sh", f"{ORLHF} --train.dynamic_batch_enable"),), None),
     "verl/sequence-parallel-new-key": (
         (("run.sh", f"{VERL_MICRO} actor_rollout_ref.actor.fsdp_config.ulysses_sequence_parallel_size=2"),),
         None,
