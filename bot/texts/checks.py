@@ -63,6 +63,16 @@ FIELDS: Mapping[str, str] = {
     "seq_len": "Sequenzlänge (L)",
     "tokens": "Tokens je Optimierer-Schritt (T)",
 }
+#: A reinforcement-learning run's rollout (TRL: its generation batch), beside the fields above.
+RL_FIELDS: Mapping[str, str] = {
+    "prompts": "Prompts je Rollout (P)",
+    "samples": "Antworten je Prompt (n)",
+    "sequences": "Sequenzen je Rollout (P · n)",
+    "steps": "Optimierer-Schritte je Rollout (k)",
+    "prompt_len": "Prompt-Länge höchstens",
+    "response_len": "Antwort-Länge höchstens",
+    "token_bound": "Tokens je Micro-Batch und GPU höchstens",
+}
 
 #: Each derivation as its formula; ``{0}``, ``{1}`` … are the operands, ``{r}`` the result.
 FORMULAS: Mapping[str, str] = {

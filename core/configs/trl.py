@@ -26,6 +26,7 @@ Only GRPO is read here; its keys (``num_generations`` …) tell it from an SFT c
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -203,10 +204,11 @@ class _Values:
     def __init__(self, reading: Reading, sources: list[Parsed]) -> None:
         self.reading = reading
         self.given: dict[str, tuple[Parsed, Any, str]] = {}
+        self.noted: set[str] = set()
         for parsed in sorted(sources, key=lambda p: p.format is Format.SHELL):
             if parsed.format in (Format.YAML, Format.JSON):
                 for key, value in parsed.data.items():
-                    self.given[key] = (parsed, value, parsed.where(key))
+                    self.given[key] = (parsed, value, _where(parsed, key))
             elif parsed.format is Format.SHELL:
                 for flag, words in program_flags(parsed, GRPO_FLAGS).items():
                     value = words[0] if len(words) == 1 else " ".join(words) if words else True
@@ -216,7 +218,9 @@ class _Values:
         if key not in self.given:
             return None
         _, value, where = self.given[key]
-        self.reading.note(key, value, where)
+        if key not in self.noted:
+            self.noted.add(key)
+            self.reading.note(key, value, where)
         return value
 
     def number(self, key: str) -> int:
@@ -242,3 +246,12 @@ class _Values:
             return fix(parsed, f"--{key}", *candidates)
         given = tuple(v for v in candidates if v is not None and v >= 1)
         return Fix(key, given, Syntax.YAML) if given else None
+
+
+def _where(parsed: Parsed, key: str) -> str:
+    """``name:line`` of the line that sets ``key`` (``key:`` or ``"key":``), not a comment naming it."""
+    pattern = re.compile(rf"""^\s*["']?{re.escape(key)}["']?\s*:""", re.MULTILINE)
+    found = pattern.search(parsed.source.text)
+    if found is None:
+        return parsed.where(key)
+    return f"{parsed.source.name}:{parsed.source.text.count(chr(10), 0, found.start()) + 1}"

@@ -409,6 +409,7 @@ class _Values:
         self.reading = reading
         self.given: dict[str, tuple[Parsed, Any]] = {}
         self.config_name = ""
+        self.noted: set[str] = set()
         for parsed in sources:
             if parsed.format in (Format.YAML, Format.JSON) and detect(parsed):
                 for key in (*DEFAULTS, MICRO, MICRO_GLOBAL, DYNAMIC, SP_NEW, REMOVE_PADDING, ACTOR + "strategy"):
@@ -437,7 +438,9 @@ class _Values:
         if key not in self.given:
             return None
         value = self.given[key][1]
-        self.reading.note(key, value, self.where(key) or "")
+        if key not in self.noted:
+            self.noted.add(key)
+            self.reading.note(key, value, self.where(key) or "")
         return value
 
     def optional(self, key: str) -> int | None:
