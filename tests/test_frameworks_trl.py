@@ -159,3 +159,16 @@ def test_a_fractional_step_count_is_shown_in_german() -> None:
     """k = 1,5: a German decimal comma in the answer, a number in JSON."""
     shown = plain_text(check_answer(checked("10_silent_fractional_k.yaml"), Visibility.IN_CHANNEL).document)
     assert "Optimierer-Schritte je Rollout (k): 1,5" in shown
+
+
+def test_a_grpo_script_run_with_python_is_read() -> None:
+    """docs/source/peft_integration.md's line on one process: TRL 1.16.0 refuses G = 2 with 8 generations."""
+    line = (
+        "python trl/scripts/grpo.py --model_name_or_path Qwen/Qwen2-0.5B --dataset_name trl-lib/math-reasoning"
+        " --learning_rate 1.0e-5 --per_device_train_batch_size 2 --use_peft --output_dir Qwen2-0.5B-GRPO-LoRA"
+    )
+    check = check_config([Source("run.sh", line)], World(1, "python: one process"))
+    [finding] = [f for f in check.findings if f.code == "trl/generation-batch-divisible"]
+    assert finding.message == "generation_batch_size (2) must be divisible by num_generations (8)."
+    assert finding.fix is not None
+    assert finding.fix.written() == ("--num_generations 2",)

@@ -33,11 +33,14 @@ from typing import Any
 from core.configs.common import Reading, fix, neighbours, program_flags, whole
 from core.configs.model import Check, Derivation, Effect, Fix, Nothing, Rollout, Rule, Syntax, World
 from core.configs.reading import Format, Parsed
+from core.configs.shell import split_launch
 
 ID = "trl"
 #: Keys only GRPO (and RLOO, read as GRPO's rule) writes; SFT has none of them.
 GRPO_KEYS = ("num_generations", "generation_batch_size", "steps_per_generation", "num_iterations", "reward_funcs")
 GRPO_FLAGS = tuple(f"--{key}" for key in GRPO_KEYS)
+#: Flags that mark the training command of a launch line (TrainingArguments' as well as GRPO's own).
+MARKERS = (*GRPO_FLAGS, "--per_device_train_batch_size", "--gradient_accumulation_steps", "--max_completion_length")
 DEFAULTS = {
     "per_device_train_batch_size": 8,
     "gradient_accumulation_steps": 1,
@@ -128,7 +131,12 @@ def detect(parsed: Parsed) -> bool:
 
 
 def _trl_grpo(words: tuple[str, ...]) -> bool:
-    return any(word.rsplit("/", 1)[-1] == "trl" and words[i + 1 : i + 2] == ("grpo",) for i, word in enumerate(words))
+    """``trl grpo …``, or a GRPO script (TRL's examples/scripts/grpo_*.py, gspo*.py) run by python or accelerate."""
+    if any(word.rsplit("/", 1)[-1] == "trl" and words[i + 1 : i + 2] == ("grpo",) for i, word in enumerate(words)):
+        return True
+    program = split_launch(words).program or ""
+    name = program.rsplit("/", 1)[-1]
+    return name.endswith(".py") and ("grpo" in name or "gspo" in name)
 
 
 def check(sources: list[Parsed], world: World | None) -> Check:
@@ -205,12 +213,14 @@ class _Values:
         self.reading = reading
         self.given: dict[str, tuple[Parsed, Any, str]] = {}
         self.noted: set[str] = set()
+        #: Where a key not written yet would go: the config file, else the launch line.
+        self.main = next((p for p in sources if p.format is not Format.SHELL), sources[0] if sources else None)
         for parsed in sorted(sources, key=lambda p: p.format is Format.SHELL):
             if parsed.format in (Format.YAML, Format.JSON):
                 for key, value in parsed.data.items():
                     self.given[key] = (parsed, value, _where(parsed, key))
             elif parsed.format is Format.SHELL:
-                for flag, words in program_flags(parsed, GRPO_FLAGS).items():
+                for flag, words in program_flags(parsed, MARKERS).items():
                     value = words[0] if len(words) == 1 else " ".join(words) if words else True
                     self.given[flag.removeprefix("--").replace("-", "_")] = (parsed, value, parsed.where(flag))
 
@@ -240,8 +250,8 @@ class _Values:
         return World(whole(value, "num_processes", where), where)
 
     def fix(self, key: str, *candidates: int | None) -> Fix | None:
-        """The fix written as the config names ``key`` (a YAML key, or a flag), YAML where it is not given."""
-        parsed = self.given[key][0] if key in self.given else None
+        """The fix written as the config names ``key``: a YAML key, or a flag where only a launch line is given."""
+        parsed = self.given[key][0] if key in self.given else self.main
         if parsed is not None and parsed.format is Format.SHELL:
             return fix(parsed, f"--{key}", *candidates)
         given = tuple(v for v in candidates if v is not None and v >= 1)
