@@ -131,3 +131,25 @@ def test_openrlhfs_sft_is_not_a_rollout() -> None:
         " --train_batch_size 256 --micro_train_batch_size 2 --pretrain meta-llama/Meta-Llama-3-8B"
     )
     assert not openrlhf.detect(parse(Source("train_sft.sh", line)))
+
+
+def test_a_command_inside_bash_c_is_read() -> None:
+    """examples/scripts/train_ppo_ray_slurm.sh runs OpenRLHF in ``srun … bash -c "…"``: 4 GPUs, a = 128 // 8 // 4."""
+    script = (
+        'srun --overlap --nodes=1 --ntasks=1 -w "$node_1" bash -c \\\n'
+        '"pip install ray[default] \\\n'
+        "&& ray job submit --address=http://localhost:8265 \\\n"
+        "    -- python3 -m openrlhf.cli.train_ppo_ray \\\n"
+        "    --actor.num_nodes 1 \\\n"
+        "    --actor.num_gpus_per_node 4 \\\n"
+        "    --train.micro_batch_size 8 \\\n"
+        "    --train.batch_size 128 \\\n"
+        "    --rollout.micro_batch_size 16 \\\n"
+        '    --rollout.batch_size 1024" &>> ${JOBLOG}\n'
+    )
+    check = check_config([Source("train_ppo_ray_slurm.sh", script)])
+    # OpenRLHF's own lines on that example (research examples.md): d 4, b 8, a 4, B 128, k 8
+    assert numbers(check) == (4, 4, 8, 4, 128, 1024, 1, 1024, 8, 2048, None)
+    assert "--train.batch_size = 128 (train_ppo_ray_slurm.sh:8)" in plain_text(
+        check_answer(check, Visibility.IN_CHANNEL).document
+    )

@@ -29,6 +29,7 @@ from math import gcd
 from core.configs.common import Reading, neighbours, program_flags
 from core.configs.model import Check, Derivation, Effect, Fix, Rollout, Rule, Syntax, World
 from core.configs.reading import Format, Parsed
+from core.configs.shell import read_script
 
 ID = "openrlhf"
 MODULE = "openrlhf.cli.train_ppo_ray"
@@ -136,7 +137,8 @@ def detect(parsed: Parsed) -> bool:
     """``openrlhf.cli.train_ppo_ray`` on a command line, or its rollout flags (either spelling)."""
     if parsed.format is not Format.SHELL or parsed.script is None:
         return False
-    words = [word for command in parsed.script.commands for word in command.words]
+    inner = _inner(parsed).script
+    words = [word for command in (inner.commands if inner else []) for word in command.words]
     if MODULE in words or any(word.endswith("train_ppo_ray.py") for word in words):
         return True
     rollout = {*FLAGS["prompts"][:2], *FLAGS["samples"][:2]}
@@ -145,7 +147,7 @@ def detect(parsed: Parsed) -> bool:
 
 def check(sources: list[Parsed], world: World | None) -> Check:
     reading = Reading(ID)
-    values = _Flags(reading, next((p for p in sources if detect(p)), sources[0]))
+    values = _Flags(reading, _inner(next((p for p in sources if detect(p)), sources[0])))
     p, n, train, micro, epochs = (values.number(key) for key in ("prompts", "samples", "train", "micro", "epochs"))
     ring, tp = values.number("ring"), values.number("tp")
     dynamic = values.switch(DYNAMIC)
@@ -164,7 +166,7 @@ def check(sources: list[Parsed], world: World | None) -> Check:
     if not dynamic and (p * n) % data_parallel == 0 and (p * n // data_parallel) % micro:
         share = p * n // data_parallel
         reading.add(DROP_LAST_RULE(DropLast(share, micro, share % micro)))
-    if length is not None:
+    if length is not None and not any(f.effect is Effect.REFUSED for f in reading.findings):
         reading.step(Derivation.T_PRODUCT, (train, length), train * length)
     return reading.finish(
         world,
@@ -175,6 +177,18 @@ def check(sources: list[Parsed], world: World | None) -> Check:
         seq_len=length,
         rl=Rollout(p, n, steps if steps else None, token_bound=bound),
     )
+
+
+def _inner(parsed: Parsed) -> Parsed:
+    """The script itself, or the command a word of it runs (``srun … bash -c "ray job submit -- python3 -m
+    openrlhf.cli.train_ppo_ray …"``, OpenRLHF's SLURM example), lines still counted in the file."""
+    if parsed.script is None:
+        return parsed
+    for command in parsed.script.commands:
+        for word in command.words:
+            if MODULE in word and any(space in word for space in " \n\t"):
+                return Parsed(parsed.source, Format.SHELL, script=read_script(word))
+    return parsed
 
 
 def _length(reading: Reading, values: _Flags) -> int | None:
