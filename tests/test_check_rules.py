@@ -189,6 +189,14 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
         None,
     ),
     "trl/counts-completions": ((("g.yaml", GRPO),), None),
+    "trl/sequence-parallel": (
+        (("g.py", "args = GRPOConfig(parallelism_config=ParallelismConfig(dp_shard_size=4, cp_size=2))\n"),),
+        8,
+    ),
+    "trl/tensor-parallel-counted": (
+        (("g.py", "args = GRPOConfig(parallelism_config=ParallelismConfig(dp_shard_size=4, tp_size=2))\n"),),
+        8,
+    ),
     # verl: the shapes of /work/research/verl/fixtures, numbers by verl's lifted lines
     "verl/micro-batch-missing": ((("run.sh", VERL),), None),
     "verl/micro-batch-both": ((("run.sh", f"{VERL_MICRO} actor_rollout_ref.actor.ppo_micro_batch_size=16"),), None),

@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 
 from bot.document import Visibility
-from bot.rendering.checks import check_answer, check_json
+from bot.rendering.checks import check_answer, check_json, problem_text
 from bot.rendering.plain_text import plain_text
-from core.configs import Check, Source, World, check_config
+from core.configs import Check, CheckError, ProblemKind, Source, World, check_config, trl
+from core.configs.reading import parse
 
 TRL = Path(__file__).parent / "data" / "configs" / "trl"
 
@@ -45,6 +46,9 @@ def numbers(check: Check) -> tuple[object, ...]:
         ("06_steps_per_generation_iterations.yaml", None, (8, 8, 4, 2, 64, 8, 16, 128, 4), set()),
         # steps_per_generation 3 with GA 2: TRL accepts, k = 1.5 (TRL run: 1.5, no warning)
         ("10_silent_fractional_k.yaml", None, (4, 4, 8, 2, 64, 12, 8, 96, 1.5), {"trl/steps-straddle-generations"}),
+        # GRPOConfig(...) in Python with ParallelismConfig(tp_size=2) on 8 processes: GRPOConfig counts all 8
+        # (TRL run: G = 4 · 8 · 2 = 64); the Trainer would divide by TP, which the pitfall says
+        ("11_model_parallel_tp.py", 8, (8, 8, 4, 2, 64, 8, 8, 64, 1), {"trl/tensor-parallel-counted"}),
     ],
 )
 def test_grpo_numbers_are_trls_own(name: str, world: int | None, expected: tuple[object, ...], codes: set[str]) -> None:
@@ -80,6 +84,14 @@ def test_grpo_numbers_are_trls_own(name: str, world: int | None, expected: tuple
             "Accelerate launch command: error: unrecognized arguments: --max_prompt_length",
         ),
         (
+            "09_model_parallel_cp.py",
+            "trl/sequence-parallel",
+            "GRPOTrainer does not support sequence-dim parallelism (`parallelism_config.cp_size > 1` or"
+            " `parallelism_config.sp_size > 1`) yet. GRPO builds model inputs after generation inside the trainer, so"
+            " Transformers' context-parallel / Ulysses sequence-parallel input sharding cannot be applied to the raw"
+            " generation batch. Set both `cp_size=1` and `sp_size=1`, or disable `parallelism_config`.",
+        ),
+        (
             "08_refuse_num_generations_1.yaml",
             "trl/one-generation",
             "GRPO requires at least 2 generations per prompt to calculate the advantages. You provided 1, which is"
@@ -89,7 +101,7 @@ def test_grpo_numbers_are_trls_own(name: str, world: int | None, expected: tuple
 )
 def test_grpo_refusals_quote_trl(name: str, code: str, message: str) -> None:
     """Where TRL refuses, there is no batch, no step count, and its message is quoted verbatim."""
-    check = checked(name)
+    check = checked(name, 8 if name.endswith(".py") else None)
     [finding] = [f for f in check.findings if f.code == code]
     assert finding.message == message
     assert check.global_batch is None
@@ -172,3 +184,21 @@ def test_a_grpo_script_run_with_python_is_read() -> None:
     assert finding.message == "generation_batch_size (2) must be divisible by num_generations (8)."
     assert finding.fix is not None
     assert finding.fix.written() == ("--num_generations 2",)
+
+
+def test_a_value_the_script_computes_is_named_not_guessed() -> None:
+    """examples/scripts/openenv/sudoku.py passes ``args.per_device_batch_size``: known only when it runs."""
+    text = (
+        "config = GRPOConfig(\n    num_generations=8,\n    per_device_train_batch_size=args.per_device_batch_size,\n)\n"
+    )
+    with pytest.raises(CheckError) as raised:
+        check_config([Source("sudoku.py", text)], World(1, "one process"))
+    assert raised.value.kind is ProblemKind.BAD_VALUE
+    assert "steht erst beim Start fest" in problem_text(raised.value)
+    assert "(sudoku.py:3)" in problem_text(raised.value)
+
+
+def test_async_grpo_is_not_read_as_grpo() -> None:
+    """trl.experimental's AsyncGRPOConfig (examples/scripts/async_grpo.py) has rules of its own."""
+    text = "from trl.experimental.async_grpo import AsyncGRPOConfig\nconfig = AsyncGRPOConfig(num_generations=8)\n"
+    assert not trl.detect(parse(Source("async_grpo.py", text)))

@@ -122,7 +122,7 @@ def _problem_template(error: CheckError) -> str:
         return texts.EMPTY_COMMAND
     if error.kind is ProblemKind.UNREADABLE:
         return texts.UNREADABLE_REASONS.get(str(ctx.get("detail")), texts.PROBLEMS[error.kind])
-    if error.kind is ProblemKind.BAD_VALUE and "$" in str(ctx.get("value", "")):
+    if error.kind is ProblemKind.BAD_VALUE and ("$" in str(ctx.get("value", "")) or ctx.get("runtime")):
         return texts.UNRESOLVED
     if error.kind is ProblemKind.BAD_VALUE and "max" in ctx:
         return texts.TOO_BIG

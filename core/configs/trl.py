@@ -26,12 +26,25 @@ Only GRPO is read here; its keys (``num_generations`` …) tell it from an SFT c
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass
 from typing import Any
 
 from core.configs.common import Reading, fix, neighbours, program_flags, whole
-from core.configs.model import Check, Derivation, Effect, Fix, Nothing, Rollout, Rule, Syntax, World
+from core.configs.model import (
+    Check,
+    CheckError,
+    Derivation,
+    Effect,
+    Fix,
+    Nothing,
+    ProblemKind,
+    Rollout,
+    Rule,
+    Syntax,
+    World,
+)
 from core.configs.reading import Format, Parsed
 from core.configs.shell import split_launch
 
@@ -61,6 +74,12 @@ AUTO_FIND = (
     " auto_find_batch_size=False and lower per_device_train_batch_size instead."
 )
 REMOVED = "Accelerate launch command: error: unrecognized arguments: --max_prompt_length"
+SEQUENCE_PARALLEL = (
+    "GRPOTrainer does not support sequence-dim parallelism (`parallelism_config.cp_size > 1` or"
+    " `parallelism_config.sp_size > 1`) yet. GRPO builds model inputs after generation inside the trainer, so"
+    " Transformers' context-parallel / Ulysses sequence-parallel input sharding cannot be applied to the raw"
+    " generation batch. Set both `cp_size=1` and `sp_size=1`, or disable `parallelism_config`."
+)
 
 GENERATION = "trl/generation"  # G = b · GPUs · steps_per_generation
 STEPS_FROM_G = "trl/steps-from-generation"  # steps_per_generation = G / (b · GPUs)
@@ -98,6 +117,13 @@ class Completions:
     generations: int
 
 
+@dataclass(frozen=True)
+class TensorParallel:
+    tp: int
+    world: int
+    data_parallel: int
+
+
 NOT_DIVISIBLE_RULE = Rule("trl/generation-batch-divisible", Effect.REFUSED, Divisible)
 NOT_MULTIPLE_RULE = Rule("trl/generation-batch-multiple", Effect.REFUSED, Multiple)
 BOTH_RULE = Rule("trl/generation-keys-both", Effect.REFUSED, Nothing)
@@ -106,6 +132,8 @@ AUTO_FIND_RULE = Rule("trl/auto-find-batch-size", Effect.REFUSED, Nothing)
 REMOVED_RULE = Rule("trl/max-prompt-length-removed", Effect.REFUSED, Nothing)
 STRADDLE_RULE = Rule("trl/steps-straddle-generations", Effect.PITFALL, Straddle)
 COMPLETIONS_RULE = Rule("trl/counts-completions", Effect.NOTE, Completions)
+SEQUENCE_PARALLEL_RULE = Rule("trl/sequence-parallel", Effect.REFUSED, Nothing)
+TENSOR_PARALLEL_RULE = Rule("trl/tensor-parallel-counted", Effect.PITFALL, TensorParallel)
 RULES = (
     NOT_DIVISIBLE_RULE,
     NOT_MULTIPLE_RULE,
@@ -115,6 +143,8 @@ RULES = (
     REMOVED_RULE,
     STRADDLE_RULE,
     COMPLETIONS_RULE,
+    SEQUENCE_PARALLEL_RULE,
+    TENSOR_PARALLEL_RULE,
 )
 
 
@@ -122,6 +152,8 @@ def detect(parsed: Parsed) -> bool:
     """A GRPO config: its own keys in YAML/JSON, or ``trl grpo`` / GRPO's flags on a launch line."""
     if parsed.format in (Format.YAML, Format.JSON):
         return bool(set(GRPO_KEYS) & set(parsed.data))
+    if parsed.format is Format.PYTHON:  # not AsyncGRPOConfig (trl.experimental, its own rules)
+        return re.search(r"(?<!\w)GRPOConfig\(", parsed.source.text) is not None
     if parsed.format is Format.SHELL and parsed.script is not None:
         commands = (command.words for command in parsed.script.commands)
         return any(_trl_grpo(words) for words in commands) or bool(
@@ -152,6 +184,19 @@ def check(sources: list[Parsed], world: World | None) -> Check:
     world = reading.world(world or values.world())
     reading.step(Derivation.DP_WORLD, (world.size,), world.size)
     generation, steps = _generation(reading, values, (b, a, world.size, given_g, given_s))
+    _generations(reading, values, generation, n)
+    _parallelism(reading, values, world.size)
+    reading.add(COMPLETIONS_RULE(Completions(b, n)))
+    batch = b * world.size * a
+    reading.step(Derivation.B_PRODUCT, (b, world.size, a), batch)
+    rollout = _rollout(reading, (generation, steps, n, mu, a), completion)
+    return reading.finish(
+        world, data_parallel=world.size, micro_batch=b, accumulation=a, global_batch=batch, rl=rollout
+    )
+
+
+def _generations(reading: Reading, values: _Values, generation: int | None, n: int) -> None:
+    """G divisible by ``num_generations`` (grpo_config.py:1110), and at least 2 of them (1116)."""
     if n < 2:
         reading.add(ONE_RULE(Generations(n), message=ONE.format(generations=n), fix=values.fix("num_generations", 2)))
     if generation is not None and generation % n:
@@ -160,13 +205,19 @@ def check(sources: list[Parsed], world: World | None) -> Check:
         message = NOT_DIVISIBLE.format(generation=generation, generations=n)
         fixed = values.fix("num_generations", below, above)
         reading.add(NOT_DIVISIBLE_RULE(Divisible(generation, n), message=message, fix=fixed))
-    reading.add(COMPLETIONS_RULE(Completions(b, n)))
-    batch = b * world.size * a
-    reading.step(Derivation.B_PRODUCT, (b, world.size, a), batch)
-    rollout = _rollout(reading, (generation, steps, n, mu, a), completion)
-    return reading.finish(
-        world, data_parallel=world.size, micro_batch=b, accumulation=a, global_batch=batch, rl=rollout
-    )
+
+
+def _parallelism(reading: Reading, values: _Values, world: int) -> None:
+    """accelerate's ParallelismConfig: CP or SP refused (grpo_config.py:1049-1055); TP counted in the world.
+
+    GRPOConfig takes ``num_processes = self.world_size``, all processes with the TP ranks, while the Trainer's
+    "Total train batch size" divides by TP (transformers trainer.py:2602-2618): both are said, as not run on GPUs.
+    """
+    cp, sp, tp = (values.optional(key) or 1 for key in ("cp_size", "sp_size", "tp_size"))
+    if cp > 1 or sp > 1:
+        reading.add(SEQUENCE_PARALLEL_RULE(Nothing(), message=SEQUENCE_PARALLEL))
+    if tp > 1:
+        reading.add(TENSOR_PARALLEL_RULE(TensorParallel(tp, world, world // tp)))
 
 
 def _generation(
@@ -219,6 +270,10 @@ class _Values:
             if parsed.format in (Format.YAML, Format.JSON):
                 for key, value in parsed.data.items():
                     self.given[key] = (parsed, value, _where(parsed, key))
+            elif parsed.format is Format.PYTHON:
+                for call in ("GRPOConfig", "ParallelismConfig"):
+                    for key, (value, where) in _keywords(parsed, call).items():
+                        self.given[key] = (parsed, value, where)
             elif parsed.format is Format.SHELL:
                 for flag, words in program_flags(parsed, MARKERS).items():
                     value = words[0] if len(words) == 1 else " ".join(words) if words else True
@@ -234,13 +289,14 @@ class _Values:
         return value
 
     def number(self, key: str) -> int:
-        value = self.raw(key)
-        if value is None:
-            return DEFAULTS[key]
-        return whole(value, key, self.given[key][2])
+        value = self.optional(key)
+        return DEFAULTS[key] if value is None else value
 
     def optional(self, key: str) -> int | None:
-        return None if self.raw(key) is None else whole(self.given[key][1], key, self.given[key][2])
+        value = self.raw(key)
+        if isinstance(value, Runtime):
+            raise CheckError(ProblemKind.BAD_VALUE, key=key, value=str(value), where=self.given[key][2], runtime=True)
+        return None if value is None else whole(value, key, self.given[key][2])
 
     def world(self) -> World | None:
         """``num_processes`` in the config or after ``trl grpo``: ``trl grpo`` hands it to ``accelerate launch``."""
@@ -256,6 +312,34 @@ class _Values:
             return fix(parsed, f"--{key}", *candidates)
         given = tuple(v for v in candidates if v is not None and v >= 1)
         return Fix(key, given, Syntax.YAML) if given else None
+
+
+def _keywords(parsed: Parsed, name: str) -> dict[str, tuple[Any, str]]:
+    """The keyword arguments of the first ``name(…)`` call in a Python file, each with its line: literals as values,
+    anything else as written (so the check names it instead of assuming a default); nothing is run."""
+    tree = ast.parse(parsed.source.text)
+    call = next((n for n in ast.walk(tree) if isinstance(n, ast.Call) and _called(n) == name), None)
+    found: dict[str, tuple[Any, str]] = {}
+    for keyword in call.keywords if call else ():
+        if keyword.arg is None:
+            continue
+        try:
+            value = ast.literal_eval(keyword.value)
+        except ValueError:
+            value = Runtime((ast.get_source_segment(parsed.source.text, keyword.value) or "")[:60])
+        found[keyword.arg] = (value, f"{parsed.source.name}:{keyword.value.lineno}")
+    return found
+
+
+class Runtime(str):
+    """A value a script computes when it runs (``args.per_device_batch_size``): named, never guessed."""
+
+    __slots__ = ()
+
+
+def _called(call: ast.Call) -> str:
+    func = call.func
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
 
 
 def _where(parsed: Parsed, key: str) -> str:

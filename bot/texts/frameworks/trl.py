@@ -39,6 +39,15 @@ FINDINGS: dict[str, str] = {
         "per_device_train_batch_size = {per_device} zählt bei GRPO Antworten (Completions), nicht Prompts:"
         " Je Prompt entstehen {generations} Antworten."
     ),
+    "trl/sequence-parallel": (
+        "TRL bricht ab: GRPO erzeugt die Eingaben erst nach der Generierung und kann sie nicht nach Kontext- oder"
+        " Sequenz-Parallelität aufteilen; setze cp_size und sp_size auf 1."
+    ),
+    "trl/tensor-parallel-counted": (
+        "GRPOConfig zählt alle {world} Prozesse mit, auch die Ränge der Tensor-Parallelität (TP = {tp}); der Trainer"
+        " meldet als Batch-Größe nur {data_parallel} datenparallele Geräte. Prüfe, welche Zahl dein Lauf wirklich"
+        " nutzt."
+    ),
 }
 #: This framework's own derivations; ``{0}``, ``{1}`` … are the operands, ``{r}`` the result.
 FORMULAS: dict[str, str] = {
