@@ -46,6 +46,7 @@ def test_a_pasted_verl_line_is_answered_with_its_rollout(bot: BotProcess, api: F
     assert_valid_message(payload)
     assert payload["response_type"] == "in_channel"
     assert payload["text"].startswith("verl: effektive Batch-Größe 1.280 Sequenzen")
+    assert "je Rollout 5.120 Sequenzen in 4 Optimierer-Schritten" in payload["text"]
     text = all_text(payload)
     for fragment in (
         "*Prompts je Rollout (P)*\n1.024",

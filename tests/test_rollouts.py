@@ -141,3 +141,11 @@ def test_help_and_app_home_explain_the_rollout() -> None:
     home = json.dumps(home_view().to_dict(), ensure_ascii=False)
     assert "Reinforcement Learning: Rollouts" in home
     assert "k = P / mini · Epochen" in home
+
+
+def test_a_comparison_shows_each_rollout() -> None:
+    """``… vs n=16``: twice the answers per prompt doubles B and a; k stays 4 in both columns."""
+    shown = plain_text(answer_command("prompts=512 n=8 mini=128 b=4 gpus=64 vs n=16", Visibility.IN_CHANNEL).document)
+    assert "P = 512, n = 8, mini = 128, k = 4" in shown
+    assert "P = 512, n = 16, mini = 128, k = 4" in shown
+    assert "k = B₂ / B₁ = 2.048 / 1.024 = 2" in shown

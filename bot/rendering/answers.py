@@ -260,6 +260,9 @@ def _side_column(title: str, plan: Plan, outcome: Outcome) -> Section:
         f"{a.symbol} = {number(v)}" for a in (*FACTORS, Argument.SEQ_LEN) if (v := getattr(setup, a.value)) is not None
     )
     lines = [values, f"B = {number(outcome.global_batch)}"]
+    if (rollout := outcome.rollout) is not None:
+        shown = (rollout.prompts, rollout.samples, rollout.mini, rollout.optimizer_steps)
+        lines.append(texts.ROLLOUT_COLUMN.format(*(number(v) for v in shown)))
     if outcome.tokens_per_step is not None:
         lines.append(f"T = {number(outcome.tokens_per_step)}")
     if plan.solution is not None:

@@ -229,6 +229,12 @@ def _summary(check: Check, name: texts.Name) -> str:
     tokens = check.tokens_per_step
     reading = (rounded(tokens) or number(tokens)) if tokens else None
     shown = texts.SUMMARY_TOKENS.format(tokens=reading) if reading else ""
+    if check.rl is not None and check.rl.sequences is not None and check.rl.optimizer_steps is not None:
+        steps = check.rl.optimizer_steps
+        shown += texts.SUMMARY_ROLLOUT.format(
+            sequences=number(check.rl.sequences),
+            steps=number(int(steps)) if float(steps).is_integer() else decimal(steps),
+        )
     return texts.SUMMARY_OK.format(
         framework=framework, batch=number(check.global_batch), tokens=shown, findings=findings
     )

@@ -41,6 +41,8 @@ ROLLOUT_LINES = (
     ("B = mini · n = {mini} × {samples} = {batch} Sequenzen", "je Optimierer-Schritt"),
     ("k = P / mini · Epochen = {prompts} / {mini} × {epochs} = {steps}", "Optimierer-Schritte je Rollout"),
 )
+#: A rollout in a comparison's column: P, n, mini, k.
+ROLLOUT_COLUMN = "P = {0}, n = {1}, mini = {2}, k = {3}"
 ROLLOUT_NOTE = (
     "Der Mini-Batch zählt Prompts wie verls ppo_mini_batch_size; TRL und OpenRLHF zählen ihre Batch-Größe in "
     "Antworten (Sequenzen)."

@@ -27,6 +27,7 @@ TITLE_CHANGED = "{framework}: trainiert mit B = {batch} – anders als angegeben
 TITLE_UNKNOWN = "{framework}: Batch-Größe offen"
 SUMMARY_OK = "{framework}: effektive Batch-Größe {batch} Sequenzen{tokens}, {findings}"
 SUMMARY_TOKENS = ", {tokens} Tokens je Optimierer-Schritt"
+SUMMARY_ROLLOUT = ", je Rollout {sequences} Sequenzen in {steps} Optimierer-Schritten"
 SUMMARY_FAILED = "{framework}: {count} Fehler – der Lauf startet so nicht"
 SUMMARY_DIFFERS = "{framework}: trainiert mit B = {batch} statt {intended} Sequenzen"
 SUMMARY_UNKNOWN = "{framework}: Die Batch-Größe lässt sich aus dieser Konfiguration allein nicht bestimmen"
