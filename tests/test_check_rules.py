@@ -189,6 +189,7 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
         None,
     ),
     "trl/counts-completions": ((("g.yaml", GRPO),), None),
+    "trl/defaults": ((("g.yaml", GRPO),), None),
     "trl/sequence-parallel": (
         (("g.py", "args = GRPOConfig(parallelism_config=ParallelismConfig(dp_shard_size=4, cp_size=2))\n"),),
         8,
@@ -231,6 +232,7 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
     "verl/mini-batch-floored": ((("run.sh", VERL_SIX),), None),
     "verl/short-last-mini-batch": ((("run.sh", VERL_SIX),), None),
     "verl/dynamic-batch": ((("run.sh", VERL_DYNAMIC),), None),
+    "verl/defaults": ((("run.sh", VERL_MICRO),), None),
     # OpenRLHF: the shapes of /work/research/openrlhf/fixtures, numbers by its CLI run and DeepSpeed lines lifted
     "openrlhf/flag-spellings-mixed": ((("run.sh", f"{ORLHF} --n_samples_per_prompt 8"),), None),
     "openrlhf/sample-batches-below-processes": (
@@ -242,6 +244,7 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
     "openrlhf/steps-floored": ((("run.sh", ORLHF_FLOORED),), None),
     "openrlhf/drop-last": ((("run.sh", ORLHF_FLOORED),), None),
     "openrlhf/dynamic-batch": ((("run.sh", f"{ORLHF} --train.dynamic_batch_enable"),), None),
+    "openrlhf/defaults": ((("run.sh", ORLHF),), None),
     "verl/sequence-parallel-new-key": (
         (("run.sh", f"{VERL_MICRO} actor_rollout_ref.actor.fsdp_config.ulysses_sequence_parallel_size=2"),),
         None,

@@ -46,12 +46,16 @@ def numbers(check: Check) -> tuple[object, ...]:
         (
             "07_silent_rollout_not_multiple_defaults.sh",
             (8, 8, 2, 8, 128, 100, 4, 400, 3, 2048, None),
-            {"openrlhf/steps-floored"},
+            {"openrlhf/steps-floored", "openrlhf/defaults"},
         ),
         # ring attention 2 × DeepSpeed TP 2 on 8 GPUs: d = 2, a = 64·2·2 // 4 // 8 = 8, two epochs
         ("08_model_parallel_ring_tp.sh", (8, 2, 4, 8, 64, 64, 8, 512, 16, 8192, None), set()),
         # train_prorlv2_math_hybrid_engine.sh: dynamic batch, micro-batches ≤ 32.768 tokens per GPU
-        ("09_dynamic_batch.sh", (8, 8, None, None, 1024, 512, 16, 8192, 8, 9216, 32768), {"openrlhf/dynamic-batch"}),
+        (
+            "09_dynamic_batch.sh",
+            (8, 8, None, None, 1024, 512, 16, 8192, 8, 9216, 32768),
+            {"openrlhf/dynamic-batch", "openrlhf/defaults"},
+        ),
     ],
 )
 def test_openrlhf_numbers_are_openrlhfs_own(name: str, expected: tuple[object, ...], codes: set[str]) -> None:

@@ -41,7 +41,7 @@ def numbers(check: Check) -> tuple[object, ...]:
         # clis.md GRPO YAML on 8 processes: G = 8·8·4 = 256 completions, 32 prompts × 8, one optimizer step
         ("01_plain_8gpu.yaml", None, (8, 8, 8, 4, 256, 32, 8, 256, 1), set()),
         # nothing batch-related set, one process: TRL's defaults give one prompt × 8 completions (TRL run: world 1)
-        ("05_defaults_only.yaml", 1, (1, 1, 8, 1, 8, 1, 8, 8, 1), set()),
+        ("05_defaults_only.yaml", 1, (1, 1, 8, 1, 8, 1, 8, 8, 1), {"trl/defaults"}),
         # steps_per_generation 4, GA 2, num_iterations 2: k = 4·2/2 = 4 (TRL run: 4)
         ("06_steps_per_generation_iterations.yaml", None, (8, 8, 4, 2, 64, 8, 16, 128, 4), set()),
         # steps_per_generation 3 with GA 2: TRL accepts, k = 1.5 (TRL run: 1.5, no warning)
@@ -202,3 +202,12 @@ def test_async_grpo_is_not_read_as_grpo() -> None:
     """trl.experimental's AsyncGRPOConfig (examples/scripts/async_grpo.py) has rules of its own."""
     text = "from trl.experimental.async_grpo import AsyncGRPOConfig\nconfig = AsyncGRPOConfig(num_generations=8)\n"
     assert not trl.detect(parse(Source("async_grpo.py", text)))
+
+
+def test_defaults_that_decide_are_said() -> None:
+    """Nothing batch-related set: TRL's defaults per_device 8, accumulation 1, 8 generations are named."""
+    check = checked("05_defaults_only.yaml", 1)
+    [finding] = [f for f in check.findings if f.code == "trl/defaults"]
+    assert finding.context.settings == (
+        "`per_device_train_batch_size: 8`, `gradient_accumulation_steps: 1`, `num_generations: 8`"
+    )

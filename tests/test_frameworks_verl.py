@@ -114,7 +114,7 @@ def test_verl_refusals_quote_verl(name: str, code: str, message: str) -> None:
 def test_fixes_are_hydra_overrides() -> None:
     """On a ``main_ppo`` line a fix is written ``key=value``: a micro-batch that divides the 4 per GPU."""
     check = checked("04_refuse_normalized_mini_vs_micro.sh")
-    [finding] = check.findings
+    [finding] = [f for f in check.findings if f.code == "verl/mini-batch-micro-batch-divisible"]
     assert "`actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=4`" in finding_text(check, finding)
 
 

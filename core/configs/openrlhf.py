@@ -115,6 +115,11 @@ class Dynamic:
     bound: int
 
 
+@dataclass(frozen=True)
+class Defaults:
+    settings: str
+
+
 MIXED_RULE = Rule("openrlhf/flag-spellings-mixed", Effect.REFUSED, Mixed)
 SAMPLE_BATCHES_RULE = Rule("openrlhf/sample-batches-below-processes", Effect.REFUSED, SampleBatches)
 NEEDS_SAMPLES_RULE = Rule("openrlhf/estimator-needs-samples", Effect.REFUSED, NeedsSamples)
@@ -122,6 +127,7 @@ ASSERTION_RULE = Rule("openrlhf/deepspeed-batch-assertion", Effect.REFUSED, Asse
 FLOORED_RULE = Rule("openrlhf/steps-floored", Effect.PITFALL, Floored)
 DROP_LAST_RULE = Rule("openrlhf/drop-last", Effect.PITFALL, DropLast)
 DYNAMIC_RULE = Rule("openrlhf/dynamic-batch", Effect.NOTE, Dynamic)
+DEFAULTS_RULE = Rule("openrlhf/defaults", Effect.NOTE, Defaults)
 RULES = (
     MIXED_RULE,
     SAMPLE_BATCHES_RULE,
@@ -130,7 +136,10 @@ RULES = (
     FLOORED_RULE,
     DROP_LAST_RULE,
     DYNAMIC_RULE,
+    DEFAULTS_RULE,
 )
+#: Settings whose default decides the batch without a word, said when a command leaves them out.
+SHOWN_DEFAULTS = ("prompts", "samples", "train", "micro", "nodes", "gpus")
 
 
 def detect(parsed: Parsed) -> bool:
@@ -153,6 +162,8 @@ def check(sources: list[Parsed], world: World | None) -> Check:
     dynamic = values.switch(DYNAMIC)
     length = _length(reading, values)
     world = reading.world(values.world(world))
+    if values.defaulted:
+        reading.add(DEFAULTS_RULE(Defaults(", ".join(f"`{flag} {value}`" for flag, value in values.defaulted))))
     data_parallel = world.size // ring // tp
     reading.step(DATA_PARALLEL, (world.size, ring, tp), data_parallel)
     reading.step(SEQUENCES, (p, n), p * n)
@@ -253,6 +264,7 @@ class _Flags:
         dotted = {spellings[0] for spellings in FLAGS.values()} | {DYNAMIC[0], ESTIMATOR[0]}
         flat = {spellings[1] for spellings in FLAGS.values()} | {DYNAMIC[1], ESTIMATOR[1]}
         self.era_old = not dotted & set(self.found)
+        self.defaulted: list[tuple[str, int]] = []
         self.mixed = [] if self.era_old else [_written(flag, self.found[flag]) for flag in self.found if flag in flat]
 
     def flag(self, flag: str) -> int | None:
@@ -260,7 +272,10 @@ class _Flags:
 
     def number(self, key: str) -> int:
         dotted, flat, default = FLAGS[key]
-        value = self.flag(flat if self.era_old else dotted)
+        name = flat if self.era_old else dotted
+        value = self.flag(name)
+        if value is None and key in SHOWN_DEFAULTS and (name, default) not in self.defaulted:
+            self.defaulted.append((name, default))
         return default if value is None else value
 
     def switch(self, spellings: tuple[str, str]) -> bool:

@@ -118,6 +118,11 @@ class Completions:
 
 
 @dataclass(frozen=True)
+class Defaults:
+    settings: str
+
+
+@dataclass(frozen=True)
 class TensorParallel:
     tp: int
     world: int
@@ -134,6 +139,7 @@ STRADDLE_RULE = Rule("trl/steps-straddle-generations", Effect.PITFALL, Straddle)
 COMPLETIONS_RULE = Rule("trl/counts-completions", Effect.NOTE, Completions)
 SEQUENCE_PARALLEL_RULE = Rule("trl/sequence-parallel", Effect.REFUSED, Nothing)
 TENSOR_PARALLEL_RULE = Rule("trl/tensor-parallel-counted", Effect.PITFALL, TensorParallel)
+DEFAULTS_RULE = Rule("trl/defaults", Effect.NOTE, Defaults)
 RULES = (
     NOT_DIVISIBLE_RULE,
     NOT_MULTIPLE_RULE,
@@ -145,7 +151,10 @@ RULES = (
     COMPLETIONS_RULE,
     SEQUENCE_PARALLEL_RULE,
     TENSOR_PARALLEL_RULE,
+    DEFAULTS_RULE,
 )
+#: Settings whose default decides the batch without a word, said when a config leaves them out.
+SHOWN_DEFAULTS = ("per_device_train_batch_size", "gradient_accumulation_steps", "num_generations")
 
 
 def detect(parsed: Parsed) -> bool:
@@ -182,6 +191,8 @@ def check(sources: list[Parsed], world: World | None) -> Check:
         if values.raw(flag) not in (None, False, "false", "False"):
             reading.add(rule(Nothing(), message=AUTO_FIND if rule is AUTO_FIND_RULE else REMOVED))
     world = reading.world(world or values.world())
+    if defaulted := [key for key in SHOWN_DEFAULTS if key not in values.given]:
+        reading.add(DEFAULTS_RULE(Defaults(", ".join(f"`{key}: {DEFAULTS[key]}`" for key in defaulted))))
     reading.step(Derivation.DP_WORLD, (world.size,), world.size)
     generation, steps = _generation(reading, values, (b, a, world.size, given_g, given_s))
     _generations(reading, values, generation, n)

@@ -166,6 +166,11 @@ class NewSp:
     sp: int
 
 
+@dataclass(frozen=True)
+class Defaults:
+    settings: str
+
+
 NO_MICRO_RULE = Rule("verl/micro-batch-missing", Effect.REFUSED, Nothing)
 BOTH_MICRO_RULE = Rule("verl/micro-batch-both", Effect.REFUSED, Nothing)
 MODEL_PARALLEL_RULE = Rule("verl/model-parallel-divisible", Effect.REFUSED, ModelParallel)
@@ -182,6 +187,7 @@ FLOORED_RULE = Rule("verl/mini-batch-floored", Effect.CHANGED, Floored)
 SHORT_LAST_RULE = Rule("verl/short-last-mini-batch", Effect.PITFALL, ShortLast)
 DYNAMIC_RULE = Rule("verl/dynamic-batch", Effect.NOTE, Dynamic)
 NEW_SP_RULE = Rule("verl/sequence-parallel-new-key", Effect.PITFALL, NewSp)
+DEFAULTS_RULE = Rule("verl/defaults", Effect.NOTE, Defaults)
 RULES = (
     NO_MICRO_RULE,
     BOTH_MICRO_RULE,
@@ -199,7 +205,10 @@ RULES = (
     SHORT_LAST_RULE,
     DYNAMIC_RULE,
     NEW_SP_RULE,
+    DEFAULTS_RULE,
 )
+#: Settings whose default decides the batch without a word, said when a config leaves them out.
+SHOWN_DEFAULTS = (PROMPTS, SAMPLES, MINI, GPUS, NODES)
 
 
 def detect(parsed: Parsed) -> bool:
@@ -221,6 +230,8 @@ def check(sources: list[Parsed], world: World | None) -> Check:
     dynamic = values.switch(DYNAMIC)
     length = _length(reading, values)
     world = reading.world(_world(values, world))
+    if values.defaulted:
+        reading.add(DEFAULTS_RULE(Defaults(", ".join(f"`{key}={DEFAULTS[key]}`" for key in values.defaulted))))
     data_parallel, megatron = _data_parallel(reading, values, world.size)
     reading.step(SEQUENCES, (p, n), p * n)
     if not dynamic:
@@ -410,6 +421,7 @@ class _Values:
         self.given: dict[str, tuple[Parsed, Any]] = {}
         self.config_name = ""
         self.noted: set[str] = set()
+        self.defaulted: list[str] = []
         for parsed in sources:
             if parsed.format in (Format.YAML, Format.JSON) and detect(parsed):
                 for key in (*DEFAULTS, MICRO, MICRO_GLOBAL, DYNAMIC, SP_NEW, REMOVE_PADDING, ACTOR + "strategy"):
@@ -451,6 +463,8 @@ class _Values:
 
     def number(self, key: str) -> int:
         value = self.optional(key)
+        if value is None and key in SHOWN_DEFAULTS and key not in self.defaulted:
+            self.defaulted.append(key)
         return DEFAULTS[key] if value is None else value
 
     def switch(self, key: str) -> bool:

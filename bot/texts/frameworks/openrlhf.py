@@ -34,6 +34,7 @@ FINDINGS: dict[str, str] = {
         "Dynamische Batch-Größe: Micro-Batches werden bis {bound} Tokens je GPU gepackt; b und a stehen daher nicht"
         " fest, B und die Optimierer-Schritte schon."
     ),
+    "openrlhf/defaults": "Nicht angegeben, es gilt die Voreinstellung von OpenRLHF: {settings}.",
 }
 #: This framework's own derivations; ``{0}``, ``{1}`` … are the operands, ``{r}`` the result.
 FORMULAS: dict[str, str] = {

@@ -48,6 +48,7 @@ FINDINGS: dict[str, str] = {
         " meldet als Batch-Größe nur {data_parallel} datenparallele Geräte. Prüfe, welche Zahl dein Lauf wirklich"
         " nutzt."
     ),
+    "trl/defaults": "Nicht angegeben, es gilt die Voreinstellung von TRL: {settings}.",
 }
 #: This framework's own derivations; ``{0}``, ``{1}`` … are the operands, ``{r}`` the result.
 FORMULAS: dict[str, str] = {

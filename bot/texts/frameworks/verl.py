@@ -66,6 +66,7 @@ FINDINGS: dict[str, str] = {
         "fsdp_config.ulysses_sequence_parallel_size = {sp} ist gesetzt, der FSDP-Worker teilt den Mini-Batch aber"
         " nach actor.ulysses_sequence_parallel_size (hier 1); setze den Wert dort."
     ),
+    "verl/defaults": "Nicht angegeben, es gilt die Voreinstellung von verl: {settings}.",
 }
 #: This framework's own derivations; ``{0}``, ``{1}`` … are the operands, ``{r}`` the result.
 FORMULAS: dict[str, str] = {
