@@ -173,10 +173,17 @@ def _rollout(request: PlanRequest, data_parallel: int | None, problems: list[Pro
 
 
 def _split(request: PlanRequest, data_parallel: int | None, sequences: int) -> Problem | None:
-    """mini · n sequences over b · d GPUs: a whole a, else the mini values just below and above that give one."""
+    """mini · n sequences over b · d GPUs: a whole a (or the a given), else the mini values that give one."""
     micro, samples, mini = request.micro_batch, request.samples or 1, request.mini or 1
-    if micro is None or data_parallel is None or request.accumulation is not None:
+    if micro is None or data_parallel is None:
         return None
+    if (accumulation := request.accumulation) is not None:
+        if micro * data_parallel * accumulation == sequences:
+            return None
+        given = {"mini": mini, "samples": samples, "sequences": sequences, "micro": micro}
+        given |= {"data_parallel": data_parallel, "accumulation": accumulation}
+        given["product"] = micro * data_parallel * accumulation
+        return Problem(ProblemKind.ROLLOUT_CONFLICT, argument=Argument.ACCUMULATION, ctx=given)
     if sequences % (micro * data_parallel) == 0:
         return None
     step = micro * data_parallel // math.gcd(samples, micro * data_parallel)

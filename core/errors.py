@@ -53,6 +53,7 @@ class ProblemKind(StrEnum):
     MINI_NOT_DIVIDING = "mini_not_dividing"
     ROLLOUT_NOT_DIVISIBLE = "rollout_not_divisible"
     ROLLOUT_WITH_TARGET = "rollout_with_target"
+    ROLLOUT_CONFLICT = "rollout_conflict"
 
 
 class Side(StrEnum):

@@ -77,6 +77,12 @@ def test_a_rollout_is_counted_as_verl_counts_it(text: str, expected: tuple[int, 
         ("prompts=512 n=3 mini=128 b=4 gpus=64", ProblemKind.ROLLOUT_NOT_DIVISIBLE, "`mini=256`"),
         ("prompts=512 mini=128 b=4 gpus=64", ProblemKind.ROLLOUT_INCOMPLETE, "n (Antworten je Prompt)"),
         ("prompts=512 n=8 mini=128 b=4 gpus=64 B=1024", ProblemKind.ROLLOUT_WITH_TARGET, "B = mini · n"),
+        # a given too: b · d · a must be the mini-batch's sequences (verl: gradient_accumulation = mini / micro)
+        (
+            "prompts=512 n=8 mini=128 b=4 gpus=64 a=2",
+            ProblemKind.ROLLOUT_CONFLICT,
+            "b · d · a = 4 × 64 × 2 = 512, ein Mini-Batch hat aber mini · n = 128 × 8 = 1.024 Sequenzen",
+        ),
     ],
 )
 def test_bad_combinations_get_a_specific_german_message(text: str, kind: ProblemKind, shown: str) -> None:
@@ -149,3 +155,12 @@ def test_a_comparison_shows_each_rollout() -> None:
     assert "P = 512, n = 8, mini = 128, k = 4" in shown
     assert "P = 512, n = 16, mini = 128, k = 4" in shown
     assert "k = B₂ / B₁ = 2.048 / 1.024 = 2" in shown
+
+
+def test_a_rollout_may_give_a_or_solve_for_d() -> None:
+    """a given and consistent: no "Ziel erreicht" (nobody typed B=); b and a given: d = 1.024 / (4 · 4) = 64."""
+    shown = plain_text(answer_command("prompts=512 n=8 mini=128 b=4 gpus=64 a=4", Visibility.IN_CHANNEL).document)
+    assert "Ziel erreicht" not in shown
+    assert rollout_numbers("prompts=512 n=8 mini=128 b=4 a=4") == (4096, 1024, 4, 4)
+    solved = plain_text(answer_command("prompts=512 n=8 mini=128 b=4 a=4", Visibility.IN_CHANNEL).document)
+    assert "d = B / (b · a) = 1.024 / (4 · 4) = 64" in solved

@@ -86,7 +86,7 @@ def plan_document(plan: Plan, visibility: Visibility) -> Document:
     parts: list[Part] = [_input_fields(plan)]
     if plan.solution is not None:
         parts.append(_solution_section(plan, plan.solution))
-    elif plan.target is not None:
+    elif plan.target is not None and not plan.request.rollout_given:
         met = texts.TARGET_MET_TITLE.format(symbol=plan.target.argument.symbol, value=number(plan.target.value))
         parts.append(Section(title=met, lines=(texts.TARGET_MET,)))
     batch = texts.SEQUENCES.format(formula=formulas.batch(outcome))

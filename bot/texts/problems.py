@@ -131,6 +131,10 @@ TEMPLATES: Mapping[ProblemKind, str] = {
         "Ein Mini-Batch hat mini · n = {mini} × {samples} = {sequences} Sequenzen; die lassen sich nicht auf "
         "b · d = {micro} × {data_parallel} aufteilen, a wäre keine ganze Zahl. Passend wäre z. B. {fits}."
     ),
+    ProblemKind.ROLLOUT_CONFLICT: (
+        "Die Werte geben b · d · a = {micro} × {data_parallel} × {accumulation} = {product}, ein Mini-Batch hat "
+        "aber mini · n = {mini} × {samples} = {sequences} Sequenzen. Lass a weg, dann rechne ich es passend aus."
+    ),
     ProblemKind.ROLLOUT_WITH_TARGET: (
         "Bei einem Rollout legt der Mini-Batch die Batch-Größe fest (B = mini · n); `B=` oder `T=` dazu geht nicht. "
         "Lass das Ziel weg."
@@ -162,6 +166,7 @@ CONFLICT_KINDS = frozenset(
         ProblemKind.MINI_NOT_DIVIDING,
         ProblemKind.ROLLOUT_NOT_DIVISIBLE,
         ProblemKind.ROLLOUT_WITH_TARGET,
+        ProblemKind.ROLLOUT_CONFLICT,
     }
 )
 
