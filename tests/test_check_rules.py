@@ -245,6 +245,8 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
     "openrlhf/drop-last": ((("run.sh", ORLHF_FLOORED),), None),
     "openrlhf/dynamic-batch": ((("run.sh", f"{ORLHF} --train.dynamic_batch_enable"),), None),
     "openrlhf/defaults": ((("run.sh", ORLHF),), None),
+    # train_ppo_ray.py HEAD 694-698
+    "openrlhf/generate-batch-without-async": ((("run.sh", f"{ORLHF} --rollout.vllm_generate_batch_size 256"),), None),
     "verl/sequence-parallel-new-key": (
         (("run.sh", f"{VERL_MICRO} actor_rollout_ref.actor.fsdp_config.ulysses_sequence_parallel_size=2"),),
         None,

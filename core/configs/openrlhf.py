@@ -65,6 +65,11 @@ ASSERTION = (
     " world_size {train} != {micro} * {accumulation} * {world}"
 )
 ZERO = "Gradient accumulation steps: 0 has to be greater than 0"
+GENERATE = (
+    "--rollout.vllm_generate_batch_size > --rollout.batch_size requires --train.async_enable (over-sampling needs"
+    " async queue to buffer extra batches)."
+)
+GENERATE_FLAG, ASYNC_FLAG = "--rollout.vllm_generate_batch_size", "--train.async_enable"
 
 DATA_PARALLEL = "openrlhf/data-parallel"  # d = GPUs // ring // TP
 ACCUMULATION = "openrlhf/accumulation"  # a = train · ring · TP // b // GPUs
@@ -120,6 +125,12 @@ class Defaults:
     settings: str
 
 
+@dataclass(frozen=True)
+class Generate:
+    generate: int
+    prompts: int
+
+
 MIXED_RULE = Rule("openrlhf/flag-spellings-mixed", Effect.REFUSED, Mixed)
 SAMPLE_BATCHES_RULE = Rule("openrlhf/sample-batches-below-processes", Effect.REFUSED, SampleBatches)
 NEEDS_SAMPLES_RULE = Rule("openrlhf/estimator-needs-samples", Effect.REFUSED, NeedsSamples)
@@ -128,6 +139,7 @@ FLOORED_RULE = Rule("openrlhf/steps-floored", Effect.PITFALL, Floored)
 DROP_LAST_RULE = Rule("openrlhf/drop-last", Effect.PITFALL, DropLast)
 DYNAMIC_RULE = Rule("openrlhf/dynamic-batch", Effect.NOTE, Dynamic)
 DEFAULTS_RULE = Rule("openrlhf/defaults", Effect.NOTE, Defaults)
+GENERATE_RULE = Rule("openrlhf/generate-batch-without-async", Effect.REFUSED, Generate)
 RULES = (
     MIXED_RULE,
     SAMPLE_BATCHES_RULE,
@@ -137,6 +149,7 @@ RULES = (
     DROP_LAST_RULE,
     DYNAMIC_RULE,
     DEFAULTS_RULE,
+    GENERATE_RULE,
 )
 #: Settings whose default decides the batch without a word, said when a command leaves them out.
 SHOWN_DEFAULTS = ("prompts", "samples", "train", "micro", "nodes", "gpus")
@@ -223,6 +236,9 @@ def _cli(reading: Reading, values: _Flags, numbers: tuple[int, int, int, int]) -
         reading.add(
             NEEDS_SAMPLES_RULE(NeedsSamples(estimator), message=NEEDS_SAMPLES.format(estimator=estimator), fix=fixed)
         )
+    generate = None if values.era_old else values.flag(GENERATE_FLAG)
+    if generate is not None and generate > p and not values.reading.present(values.parsed, values.found, ASYNC_FLAG):
+        reading.add(GENERATE_RULE(Generate(generate, p), message=GENERATE, fix=values.fix("prompts", generate)))
     batches = n * p // rollout_micro
     if batches < processes:
         fixed = values.fix("rollout_micro", max(1, n * p // processes))

@@ -35,6 +35,10 @@ FINDINGS: dict[str, str] = {
         " fest, B und die Optimierer-Schritte schon."
     ),
     "openrlhf/defaults": "Nicht angegeben, es gilt die Voreinstellung von OpenRLHF: {settings}.",
+    "openrlhf/generate-batch-without-async": (
+        "OpenRLHF bricht ab: vLLM soll {generate} Prompts je Durchgang erzeugen, ein Rollout nimmt aber nur"
+        " {prompts}; das Überschüssige puffert nur das asynchrone Training (`--train.async_enable`)."
+    ),
 }
 #: This framework's own derivations; ``{0}``, ``{1}`` … are the operands, ``{r}`` the result.
 FORMULAS: dict[str, str] = {
