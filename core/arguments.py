@@ -18,6 +18,10 @@ budget                 Budget  10¹⁸               a million times today's lar
 activation_per_sample  act     2⁵⁰ bytes (1 PiB)  per sequence
 params                 N       10¹⁵               parameters; today's largest runs have ~10¹²
 lr                     lr      10                 learning rates live far below
+prompts                P       16.777.216 (2²⁴)   prompts per rollout (reinforcement learning)
+samples                n       65.536 (2¹⁶)       responses per prompt
+mini                   mini    16.777.216 (2²⁴)   prompts per optimizer step (verl's ppo_mini_batch_size)
+epochs                 epochs  4.096 (2¹²)        passes over one rollout
 =====================  ======  =================  =========================================
 
 Dependency-free: the parser, the calculation and the presentation all import it.
@@ -49,6 +53,10 @@ class Argument(StrEnum):
     ACTIVATION = "activation_per_sample"
     PARAMS = "params"
     LR = "lr"
+    PROMPTS = "prompts"
+    SAMPLES = "samples"
+    MINI = "mini"
+    EPOCHS = "epochs"
 
     @property
     def symbol(self) -> str:
@@ -89,6 +97,10 @@ _SPECS = {
     Argument.ACTIVATION: _Spec("act", "act", 2**50),
     Argument.PARAMS: _Spec("N", "params", 10**15),
     Argument.LR: _Spec("lr", "lr", 10),
+    Argument.PROMPTS: _Spec("P", "prompts", 2**24),
+    Argument.SAMPLES: _Spec("n", "n", 2**16),
+    Argument.MINI: _Spec("mini", "mini", 2**24),
+    Argument.EPOCHS: _Spec("epochs", "epochs", 2**12),
 }
 
 #: The three factors of B, in formula order.
@@ -115,3 +127,5 @@ FRAMEWORK_KEYS: Mapping[str, Argument] = MappingProxyType(
         "world_size": Argument.GPUS,
     }
 )
+#: A reinforcement-learning rollout: P prompts, n responses each, mini prompts per optimizer step, epochs.
+ROLLOUT = (Argument.PROMPTS, Argument.SAMPLES, Argument.MINI, Argument.EPOCHS)

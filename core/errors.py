@@ -50,6 +50,12 @@ class ProblemKind(StrEnum):
     NOT_EXACT_IN_COMPARISON = "not_exact_in_comparison"
     UNKNOWN_RUN = "unknown_run"
     RUN_WITH_VALUES = "run_with_values"
+    ROLLOUT_INCOMPLETE = "rollout_incomplete"
+    MINI_ABOVE_ROLLOUT = "mini_above_rollout"
+    MINI_NOT_DIVIDING = "mini_not_dividing"
+    ROLLOUT_NOT_DIVISIBLE = "rollout_not_divisible"
+    ROLLOUT_WITH_TARGET = "rollout_with_target"
+    ROLLOUT_CONFLICT = "rollout_conflict"
 
 
 class Side(StrEnum):

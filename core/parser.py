@@ -86,6 +86,10 @@ KEY_ALIASES = MappingProxyType(
         **dict.fromkeys(
             ("params", "parameter", "parameters", "n_params", "modellgröße", "modellgroesse"), Argument.PARAMS
         ),
+        **dict.fromkeys(("prompts", "prompt", "p_rollout"), Argument.PROMPTS),
+        **dict.fromkeys(("n", "samples", "antworten", "n_samples", "num_generations"), Argument.SAMPLES),
+        **dict.fromkeys(("mini", "mini_batch", "minibatch", "ppo_mini_batch_size"), Argument.MINI),
+        **dict.fromkeys(("epochs", "epochen", "ppo_epochs"), Argument.EPOCHS),
     }
 )
 

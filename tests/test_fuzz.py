@@ -35,7 +35,7 @@ GERMAN = (
     "Das passt nicht zusammen",
     "Dieser Wert geht nicht",
     "Diese Werte gehen nicht",
-    "kein Hilfethema",
+    "kein solches Thema",
     "effbatch – Hilfe",
     "effbatch – Schlüssel",
     "Vergleich:",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.document import Answer, AnswerKind, Bullet, Divider, Document, Formula, Note, Section, Visibility
-from bot.rendering.formatting import number
+from bot.rendering.formatting import number, quote
 from bot.texts import help as texts
 from bot.texts.glossary import ARGUMENT_NAMES, COMMAND, PROGRAM
 from core import Argument
@@ -50,8 +50,9 @@ def _help_document(title: str, parts: tuple[Section | Note | Divider, ...]) -> D
 
 
 def _unknown_topic_document(topic: str, command: str) -> Document:
-    line = texts.UNKNOWN_TOPIC.format(topic=topic[:40], topics=_topic_list(command), command=command)
-    return _help_document(texts.UNKNOWN_TOPIC_TITLE.format(topic=topic[:40]), (Section(lines=(line,)),))
+    # the typed word only quoted (escaped) in the text, never in the header, which Slack shows as it is
+    line = texts.UNKNOWN_TOPIC.format(topic=quote(topic[:40]), topics=_topic_list(command), command=command)
+    return _help_document(texts.UNKNOWN_TOPIC_TITLE, (Section(lines=(line,)),))
 
 
 def _topic_document(topic: str, command: str) -> Document:
@@ -104,6 +105,7 @@ def _short_document(default_visibility: Visibility) -> Document:
             Divider(),
             Section(title=texts.USAGE_TITLE, lines=texts.USAGE),
             Section(title=texts.EXAMPLES_TITLE, lines=texts.EXAMPLES),
+            Section(title=texts.RL_TITLE, lines=(texts.RL_HELP,)),
             Section(lines=(texts.MORE_HELP, _topics_line(COMMAND))),
             Note(texts.WHATIF_HELP),
             Note(visibility + texts.ALWAYS_PRIVATE),

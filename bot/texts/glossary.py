@@ -36,6 +36,10 @@ ARGUMENT_NAMES = {
     Argument.ACTIVATION: "Aktivierungsspeicher je Sequenz",
     Argument.LR: "Lernrate",
     Argument.PARAMS: "Modellgröße",
+    Argument.PROMPTS: "Prompts je Rollout",
+    Argument.SAMPLES: "Antworten je Prompt",
+    Argument.MINI: "Mini-Batch in Prompts",
+    Argument.EPOCHS: "Epochen je Rollout",
 }
 
 

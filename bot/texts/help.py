@@ -24,8 +24,8 @@ USAGE = (
     f"`{COMMAND} läufe` (gefiltert: `{COMMAND} läufe llama`)",
     f"`{COMMAND}` – ohne Werte öffnet sich ein Formular",
     f"`{COMMAND} prüfe [gpus=64]` und eine Konfiguration oder Startzeile (gern als Codeblock) – ich sage, mit "
-    "welcher Batch-Größe DeepSpeed, Hugging Face, Megatron-LM, NeMo, torchtitan, nanoGPT, axolotl oder OLMo "
-    "wirklich trainieren; im Menü einer Nachricht heißt das „Batch-Konfig prüfen“",
+    "welcher Batch-Größe DeepSpeed, Hugging Face, Megatron-LM, NeMo, torchtitan, nanoGPT, axolotl, OLMo, "
+    "TRL (GRPO), verl oder OpenRLHF wirklich trainieren; im Menü einer Nachricht heißt das „Batch-Konfig prüfen“",
 )
 EXAMPLES_TITLE = "Beispiele"
 EXAMPLES = (
@@ -36,6 +36,16 @@ EXAMPLES = (
     f"`{COMMAND} 8 64 4 4096 vs d=512 lr=3e-4` → k = 8 und neue Lernraten",
     f"`{COMMAND} 8 64 4 4096 params=7B budget=2T` → Einordnung: Step Law, DeepSeek und Läufe ähnlicher Größe",
     f"`{COMMAND} 8 64 4 4096 privat` → Antwort nur für dich",
+    f"`{COMMAND} prompts=512 n=8 mini=128 b=4 gpus=64` → Rollout: 4.096 Sequenzen, B = 1.024, a = 4, k = 4",
+)
+#: The batch of reinforcement learning, in three sentences (help and App Home).
+RL_TITLE = "Reinforcement Learning: Rollouts"
+RL_HELP = (
+    "Beim Reinforcement Learning (GRPO, PPO) erzeugt ein Rollout für jeden von P Prompts n Antworten, zusammen "
+    "P · n Sequenzen. Diese werden in Mini-Batches geteilt: Jeder ist ein Optimierer-Schritt, seine mini · n "
+    "Sequenzen sind die effektive Batch-Größe B = b · d · a. So macht ein Rollout k = P / mini · Epochen "
+    f"Optimierer-Schritte – `{COMMAND} prompts=512 n=8 mini=128 b=4 gpus=64` rechnet es aus (mini in Prompts wie "
+    "bei verl; TRL und OpenRLHF zählen in Antworten)."
 )
 MORE_HELP = f"Alle Schlüssel, Zahlenformate und Grenzen: `{COMMAND} hilfe schlüssel`."
 WHATIF_HELP = (
@@ -74,6 +84,11 @@ KEY_GROUPS: tuple[tuple[str, tuple[Argument, ...], str], ...] = (
         "Einordnung – Modellgröße N und Token-Budget D (`budget=`)",
         (Argument.PARAMS,),
         "`8 64 4 4096 params=7B budget=2T` → Schätzungen nach Step Law und DeepSeek",
+    ),
+    (
+        "Reinforcement Learning – ein Rollout, mini in Prompts wie verls ppo_mini_batch_size",
+        (Argument.PROMPTS, Argument.SAMPLES, Argument.MINI, Argument.EPOCHS),
+        "`prompts=512 n=8 mini=128 b=4 gpus=64` → B = 1.024, a = 4, k = 4",
     ),
 )
 KEY_LINE = "{name}: {keys}"
@@ -140,6 +155,7 @@ HOME_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "nach den Regeln deines Frameworks.",
         ),
     ),
+    (RL_TITLE, (RL_HELP,)),
     (
         "Häufig gestellte Fragen",
         (
@@ -191,8 +207,8 @@ TOPICS: Mapping[str, tuple[str, frozenset[str]]] = {
 }
 TOPICS_LINE = "Hilfe zu einem Thema: {topics}."
 TOPIC_ENTRY = "`{command} hilfe {topic}`"
-UNKNOWN_TOPIC_TITLE = "effbatch – kein Hilfethema „{topic}“"
-UNKNOWN_TOPIC = "Zu „{topic}“ habe ich keine Hilfe. Diese Themen gibt es: {topics}; die kurze Hilfe: `{command} hilfe`."
+UNKNOWN_TOPIC_TITLE = "effbatch – Hilfe: kein solches Thema"
+UNKNOWN_TOPIC = "Zu {topic} habe ich keine Hilfe. Diese Themen gibt es: {topics}; die kurze Hilfe: `{command} hilfe`."
 
 CHECK_TOPIC_SLACK = (
     "`{command} prüfe [gpus=64]` und dahinter eine Konfiguration oder Startzeile (gern als Codeblock): Ich sage, "

@@ -24,8 +24,11 @@ from core.configs import (
     nanogpt,
     nemo,
     olmo,
+    openrlhf,
     torchtitan,
     torchtune,
+    trl,
+    verl,
 )
 from core.configs.common import launched_world, partial_world
 from core.configs.model import (
@@ -41,6 +44,7 @@ from core.configs.model import (
     Phase,
     ProblemKind,
     Read,
+    Rollout,
     Rule,
     Step,
     Syntax,
@@ -52,6 +56,9 @@ FRAMEWORKS: tuple[Framework, ...] = tuple(
     Framework(module.ID, module.detect, module.check, module.RULES)
     for module in (
         megatron,
+        verl,
+        openrlhf,
+        trl,
         huggingface,
         llmfoundry,
         olmo,
@@ -128,6 +135,7 @@ __all__ = [
     "Phase",
     "ProblemKind",
     "Read",
+    "Rollout",
     "Rule",
     "Source",
     "Step",

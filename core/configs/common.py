@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
@@ -18,6 +18,7 @@ from core.configs.model import (
     Phase,
     ProblemKind,
     Read,
+    Rollout,
     Step,
     Syntax,
     World,
@@ -122,6 +123,7 @@ class Reading:
         schedule: tuple[Phase, ...] = (),
         intended: int | None = None,
         shape: ModelShape | None = None,
+        rl: Rollout | None = None,
     ) -> Check:
         """The check; where a finding says the framework refuses to start, there is no global batch."""
         refused = any(f.effect is Effect.REFUSED for f in self.findings)
@@ -139,6 +141,7 @@ class Reading:
             schedule=schedule,
             intended=None if refused else intended,
             shape=shape,
+            rl=replace(rl, optimizer_steps=None) if refused and rl is not None else rl,
         )
 
 

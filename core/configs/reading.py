@@ -47,6 +47,13 @@ MAX_NESTING = 64
 MAX_DIGITS = 100
 _LONG_NUMBER = re.compile(rf"(?<!\d)\d{{{MAX_DIGITS + 1}}}")  # tried only where a run of digits starts: linear
 _NAME_CHAR = re.compile(r"[\w-]")
+#: A command that starts a program, at a line's start or after ``&&``/``;``: Hydra overrides have no ``--`` flags
+#: (``python3 -m verl.trainer.main_ppo data.train_batch_size=1024 …``). Prefix values stop at separators: linear.
+_LAUNCH = re.compile(
+    r"(?:^|&&|;)[ \t]*(?:[A-Za-z_]\w*=[^\s;&]*[ \t]+)*"
+    r"(?:python\d*(?:\.\d+)?[ \t]+-m[ \t]|torchrun[ \t]|accelerate[ \t]+launch[ \t])",
+    re.MULTILINE,
+)
 # [ \t], not \s: with re.MULTILINE, ^\s* at every line start would run over all following blank lines (quadratic)
 _FENCE = re.compile(r"^[ \t]*```[\w+-]*[ \t\r]*$", re.MULTILINE)
 # no < inside: each attempt stops at the next link's start, so many unclosed links stay linear
@@ -229,7 +236,7 @@ def _format_by_content(text: str) -> Format | None:
                 seen.add(name)
     if {"table", "assignment"} <= seen:
         return Format.TOML
-    if stripped.startswith("#!") or _LONG_OPTION.search(text):
+    if stripped.startswith("#!") or _LONG_OPTION.search(text) or _LAUNCH.search(text):
         return Format.SHELL
     if "python" in seen and "key_space" not in seen:
         return Format.PYTHON
