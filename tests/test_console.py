@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
-from terminal_session import console_on_a_terminal, read_until
+from terminal_session import console_on_a_terminal, read_until, wait_for_exit
 
 from bot.serving.console import gathered, path_in, stream_reader
 
@@ -118,3 +118,24 @@ def test_a_paste_at_the_terminal_keeps_its_blank_lines(tmp_path: Path) -> None:
     assert "DeepSpeed: effektive Batch-Größe 64 Sequenzen" in shown
     assert "B = b · d · a = 4 × 8 × 2 = 64" in shown  # all three keys, the blank line inside the paste kept
     assert "nicht verstanden" not in shown
+
+
+def test_ctrl_c_while_the_bot_starts_leaves_no_traceback(tmp_path: Path) -> None:
+    """Ctrl+C while effbatch-bot still imports (before the console shows): it ends, without a traceback."""
+    with console_on_a_terminal(clean_env(), tmp_path) as (pid, terminal):
+        deadline = time.monotonic() + 10
+
+        def loaded(marker: bytes) -> bool:
+            assert time.monotonic() < deadline, marker
+            proc = Path(f"/proc/{pid}")
+            # After exec (before it, the fork still maps this test process's modules), mid-import: pydantic's
+            # compiled core is loaded, the settings, Bolt and the app are still to come.
+            return b"effbatch-bot" in (proc / "cmdline").read_bytes() and marker in (proc / "maps").read_bytes()
+
+        while not loaded(b"_pydantic_core"):
+            time.sleep(0.001)
+        os.write(terminal, b"\x03")
+        output = read_until(terminal, lambda shown: False, seconds=10)
+        assert wait_for_exit(pid, seconds=10) is not None, output
+    assert b"Traceback" not in output
+    assert output.endswith(b"\r\n")  # on a fresh line
