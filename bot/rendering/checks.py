@@ -306,7 +306,7 @@ def _shortened(text: str, limit: int = 80, *, keep_end: bool = False) -> str:
 
 def _shown(value: Any) -> str:
     if isinstance(value, bool):
-        return "ja" if value else "nein"
+        return texts.READ_TRUE if value else texts.READ_FALSE
     if isinstance(value, int):
         return number(value)
     if isinstance(value, float):  # MaxText's per_device_batch_size: 0,25, not 0.25

@@ -37,6 +37,8 @@ WARNINGS = ("{count} Warnungen", "eine Warnung")
 READ_TITLE = "Gelesen"
 READ_LINE = "{key} = {value} ({where})"
 READ_MORE = "… und {count} weitere Werte"
+#: A switch read (a flag given, ``packing: true``).
+READ_TRUE, READ_FALSE = "ja", "nein"
 DERIVED_TITLE = "So rechnet {framework}"
 FINDINGS_TITLE = "Befunde"
 FINDING_LINE = "{mark} {level}: {text}"
