@@ -138,7 +138,8 @@ FILE_CASES = [
     # axolotl/utils/config: batch_size = micro_batch_size · gradient_accumulation_steps, · world = 64.
     (("axolotl.yaml",), 8, "axolotl", (8, 8, 2, 4, 64, 4096, 262144), set()),
     # OLMo scripts/train.py floors 1024 // 24 = 42 a device: B = 1.008; 42 in micro-batches of 4 are ten full ones
-    # and one of 2, so there is no whole a to show (b · d · a would not be B).
+    # and one of 2, so there is no whole a to show (b · d · a would not be B). scripts/train.py's two floor
+    # divisions and olmo/train.py's split_batch (tensor.split(micro): [4] · 10 + [2]) lifted and run: B 1.008.
     (
         ("olmo.yaml",),
         24,
@@ -438,7 +439,8 @@ PASTED_CASES = [
     ),
     # axolotl at 067b021: the schema (utils/schemas/training.py) fills gradient_accumulation_steps = 1 before
     # normalize_config's `gradient_accumulation_steps or batch_size // micro_batch_size`, so batch_size 32 does not
-    # change what trains: B = 4 · 1 · 2 = 8 (lifted from utils/config/__init__.py and run with these values).
+    # change what trains: B = 4 · 1 · 2 = 8 (check_batch_size_fields, the schema's defaults and normalize_config
+    # lifted verbatim and run with these values: b 4, a 1, B 8; with the explicit null below b 4, a 7, B 28).
     (
         "base_model: x\nmicro_batch_size: 4\nbatch_size: 32\nsequence_len: 2048\n",
         2,
