@@ -25,6 +25,9 @@ LAUNCH = "torchrun --nproc-per-node 8 pretrain_gpt.py --micro-batch-size 1"
 AXOLOTL = "base_model: x\nsequence_len: 2048\n"
 OLMO = "model:\n  max_sequence_length: 4096\ndevice_train_microbatch_size: 4\n"
 TITAN = "[training]\nseq_len = 2048\n"
+ACC = "distributed_type: MULTI_GPU\nnum_machines: 1\nnum_processes: 8\n"
+ACC_PARALLEL = "distributed_type: FSDP\nfsdp_config:\n  fsdp_version: 2\nnum_processes: 8\nparallelism_config:\n"
+SPLIT = "per_device_train_batch_size: {}\naccelerator_config:\n  split_batches: true\n"
 DS_THREE = '{"train_batch_size": 256, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 8}'
 
 #: code → (sources as (name, text), world size given or None)
@@ -154,6 +157,20 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
     "olmo/floored": ((("o.yaml", f"{OLMO}global_train_batch_size: 1024\n"),), 24),
     "olmo/nothing-per-device": ((("o.yaml", f"{OLMO}global_train_batch_size: 16\n"),), 24),
     "olmo/uneven-microbatches": ((("o.yaml", f"{OLMO}global_train_batch_size: 1024\n"),), 24),
+    "accelerate/num-processes-unset": ((("acc.yaml", ACC.replace("8", "-1")),), None),
+    "accelerate/processes-floored": ((("acc.yaml", ACC.replace("1", "4").replace("8", "10")),), None),
+    "accelerate/parallelism-total": ((("acc.yaml", f"{ACC_PARALLEL}  parallelism_config_tp_size: 2\n"),), None),
+    "accelerate/fsdp-no-shard-dimension": (
+        (("acc.yaml", f"{ACC_PARALLEL}  parallelism_config_tp_size: 8\n"),),
+        None,
+    ),
+    "accelerate/model-parallel": (
+        (("acc.yaml", f"{ACC_PARALLEL}  parallelism_config_tp_size: 2\n  parallelism_config_dp_shard_size: 4\n"),),
+        None,
+    ),
+    "accelerate/loader-batch": ((("acc.yaml", ACC),), None),
+    "accelerate/split-batches": ((("args.yaml", SPLIT.format(32)), ("acc.yaml", ACC)), None),
+    "accelerate/split-batches-divisible": ((("args.yaml", SPLIT.format(30)), ("acc.yaml", ACC)), None),
     "script/branches-agree": ((("run.sh", 'if [ "$1" = a ]; then X=1; fi\n' + LAUNCH),), None),
     "script/branches-differ": (
         (("run.sh", 'if [ "$1" = a ]; then G=16; else G=8; fi\n' + LAUNCH + " --global-batch-size $G"),),

@@ -12,7 +12,18 @@ launch beside a DeepSpeed JSON is the Trainer's run).
 from collections.abc import Sequence
 from typing import Any
 
-from core.configs import axolotl, branches, deepspeed, huggingface, megatron, nanogpt, nemo, olmo, torchtitan
+from core.configs import (
+    accelerate,
+    axolotl,
+    branches,
+    deepspeed,
+    huggingface,
+    megatron,
+    nanogpt,
+    nemo,
+    olmo,
+    torchtitan,
+)
 from core.configs.common import launched_world, partial_world
 from core.configs.model import (
     Check,
@@ -36,7 +47,7 @@ from core.configs.reading import MAX_CONFIG_BYTES, MAX_FILE_BYTES, Parsed, Sourc
 
 FRAMEWORKS: tuple[Framework, ...] = tuple(
     Framework(module.ID, module.detect, module.check, module.RULES)
-    for module in (megatron, huggingface, olmo, nemo, torchtitan, nanogpt, axolotl, deepspeed)
+    for module in (megatron, huggingface, olmo, nemo, torchtitan, nanogpt, axolotl, deepspeed, accelerate)
 )
 BY_ID = {framework.id: framework for framework in FRAMEWORKS}
 
