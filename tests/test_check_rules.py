@@ -28,6 +28,12 @@ TITAN = "[training]\nseq_len = 2048\n"
 ACC = "distributed_type: MULTI_GPU\nnum_machines: 1\nnum_processes: 8\n"
 ACC_PARALLEL = "distributed_type: FSDP\nfsdp_config:\n  fsdp_version: 2\nnum_processes: 8\nparallelism_config:\n"
 SPLIT = "per_device_train_batch_size: {}\naccelerator_config:\n  split_batches: true\n"
+PL = "trainer:\n  devices: 8\n  {}\ndata:\n  batch_size: 4\n"
+PL_SCHEDULER = (
+    "callbacks:\n  - class_path: lightning.pytorch.callbacks.GradientAccumulationScheduler\n"
+    "    init_args:\n      scheduling:\n        4: 2\n"
+)
+PL_MODEL_PARALLEL = "strategy:\n    class_path: lightning.pytorch.strategies.ModelParallelStrategy\n"
 DS_THREE = '{"train_batch_size": 256, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 8}'
 
 #: code → (sources as (name, text), world size given or None)
@@ -171,6 +177,26 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
     "accelerate/loader-batch": ((("acc.yaml", ACC),), None),
     "accelerate/split-batches": ((("args.yaml", SPLIT.format(32)), ("acc.yaml", ACC)), None),
     "accelerate/split-batches-divisible": ((("args.yaml", SPLIT.format(30)), ("acc.yaml", ACC)), None),
+    "lightning/strategy-removed": ((("pl.yaml", PL.format("strategy: dp")),), None),
+    "lightning/scheduler-and-accumulate": (
+        (("pl.yaml", PL.format("accumulate_grad_batches: 2\n  " + PL_SCHEDULER.replace("\n", "\n  "))),),
+        None,
+    ),
+    "lightning/model-parallel-world-size": (
+        (("pl.yaml", PL.format(PL_MODEL_PARALLEL + "    init_args:\n      data_parallel_size: 2")),),
+        None,
+    ),
+    "lightning/model-parallel": ((("pl.yaml", PL.format("num_nodes: 2\n  " + PL_MODEL_PARALLEL)),), None),
+    "lightning/devices-from-machine": ((("pl.yaml", PL.format("strategy: ddp").replace("8", "-1")),), 4),
+    "lightning/accumulation-schedule": (
+        (("pl.yaml", PL.format(PL_SCHEDULER.replace("\n", "\n  "))),),
+        None,
+    ),
+    "lightning/last-window": ((("pl.yaml", PL.format("accumulate_grad_batches: 2")),), None),
+    "lightning/batch-in-datamodule": (
+        (("pl.yaml", PL.format("strategy: ddp").replace("batch_size: 4", "num_workers: 4")),),
+        None,
+    ),
     "script/branches-agree": ((("run.sh", 'if [ "$1" = a ]; then X=1; fi\n' + LAUNCH),), None),
     "script/branches-differ": (
         (("run.sh", 'if [ "$1" = a ]; then G=16; else G=8; fi\n' + LAUNCH + " --global-batch-size $G"),),

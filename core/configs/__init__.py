@@ -18,6 +18,7 @@ from core.configs import (
     branches,
     deepspeed,
     huggingface,
+    lightning,
     megatron,
     nanogpt,
     nemo,
@@ -47,7 +48,7 @@ from core.configs.reading import MAX_CONFIG_BYTES, MAX_FILE_BYTES, Parsed, Sourc
 
 FRAMEWORKS: tuple[Framework, ...] = tuple(
     Framework(module.ID, module.detect, module.check, module.RULES)
-    for module in (megatron, huggingface, olmo, nemo, torchtitan, nanogpt, axolotl, deepspeed, accelerate)
+    for module in (megatron, huggingface, olmo, nemo, torchtitan, nanogpt, axolotl, deepspeed, lightning, accelerate)
 )
 BY_ID = {framework.id: framework for framework in FRAMEWORKS}
 
