@@ -34,6 +34,9 @@ PL_SCHEDULER = (
     "    init_args:\n      scheduling:\n        4: 2\n"
 )
 PL_MODEL_PARALLEL = "strategy:\n    class_path: lightning.pytorch.strategies.ModelParallelStrategy\n"
+LF = "stage: sft\ntemplate: llama3\nper_device_train_batch_size: 1\ngradient_accumulation_steps: {}\n"
+LF_BRIDGE = "USE_MEGATRON_BRIDGE=1 NPROC_PER_NODE=8 llamafactory-cli train x.yaml"
+LF_V1 = "model_class: llm\ntrain_dataset: data/v1_sft_demo.yaml\nmicro_batch_size: 2\n"
 DS_THREE = '{"train_batch_size": 256, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 8}'
 
 #: code → (sources as (name, text), world size given or None)
@@ -197,6 +200,42 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
         (("pl.yaml", PL.format("strategy: ddp").replace("batch_size: 4", "num_workers: 4")),),
         None,
     ),
+    "llamafactory/neat-packing-outside-sft": (
+        (("lf.yaml", LF.format(1).replace("sft", "pt") + "neat_packing: true\n"),),
+        8,
+    ),
+    "llamafactory/packing-cutoff": ((("lf.yaml", LF.format(1) + "packing: true\ncutoff_len: 4096\n"),), 8),
+    "llamafactory/pretrain-packs": ((("lf.yaml", LF.format(1).replace("sft", "pt")),), 8),
+    "llamafactory/megatron-bridge-parallel-exceeds": (
+        (("run.sh", LF_BRIDGE), ("lf.yaml", LF.format(1) + "tensor_model_parallel_size: 16\n")),
+        None,
+    ),
+    "llamafactory/megatron-bridge-parallel-divisible": (
+        (("run.sh", LF_BRIDGE), ("lf.yaml", LF.format(1) + "tensor_model_parallel_size: 3\n")),
+        None,
+    ),
+    "llamafactory/megatron-bridge-divides-by-ep": (
+        (("run.sh", LF_BRIDGE), ("lf.yaml", LF.format(4) + "expert_model_parallel_size: 4\n")),
+        None,
+    ),
+    "llamafactory/megatron-bridge-global-batch-divisible": (
+        (("run.sh", LF_BRIDGE), ("lf.yaml", LF.format(1) + "expert_model_parallel_size: 4\n")),
+        None,
+    ),
+    "llamafactory/megatron-bridge-needs-env": (
+        (("lf.yaml", LF.format(1) + "tensor_model_parallel_size: 2\n"),),
+        8,
+    ),
+    "llamafactory/unused-keys": (
+        (
+            ("run.sh", LF_BRIDGE.replace("USE_MEGATRON_BRIDGE", "FORCE_TORCHRUN")),
+            ("lf.yaml", LF.format(1) + "tensor_model_parallel_size: 2\n"),
+        ),
+        None,
+    ),
+    "llamafactory/v1-global-batch-divisible": ((("lf.yaml", LF_V1 + "global_batch_size: 30\ncp_size: 2\n"),), 8),
+    "llamafactory/v1-cp-divisible": ((("lf.yaml", LF_V1 + "cp_size: 3\n"),), 8),
+    "llamafactory/v1-token-budget": ((("lf.yaml", LF_V1 + "batching_strategy: dynamic_batching\n"),), 8),
     "script/branches-agree": ((("run.sh", 'if [ "$1" = a ]; then X=1; fi\n' + LAUNCH),), None),
     "script/branches-differ": (
         (("run.sh", 'if [ "$1" = a ]; then G=16; else G=8; fi\n' + LAUNCH + " --global-batch-size $G"),),

@@ -19,6 +19,7 @@ from core.configs import (
     deepspeed,
     huggingface,
     lightning,
+    llamafactory,
     megatron,
     nanogpt,
     nemo,
@@ -48,7 +49,19 @@ from core.configs.reading import MAX_CONFIG_BYTES, MAX_FILE_BYTES, Parsed, Sourc
 
 FRAMEWORKS: tuple[Framework, ...] = tuple(
     Framework(module.ID, module.detect, module.check, module.RULES)
-    for module in (megatron, huggingface, olmo, nemo, torchtitan, nanogpt, axolotl, deepspeed, lightning, accelerate)
+    for module in (
+        megatron,
+        llamafactory,
+        huggingface,
+        olmo,
+        nemo,
+        torchtitan,
+        nanogpt,
+        axolotl,
+        deepspeed,
+        lightning,
+        accelerate,
+    )
 )
 BY_ID = {framework.id: framework for framework in FRAMEWORKS}
 

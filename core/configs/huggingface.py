@@ -154,7 +154,7 @@ def _arguments(sources: list[Parsed]) -> tuple[dict[str, Any], dict[str, str]]:
                 key = flag.removeprefix("--").replace("-", "_")
                 values[key] = given[0] if given else True
                 where[key] = parsed.where(flag)
-        elif PER_DEVICE in parsed.data:
+        elif {PER_DEVICE, ACCUMULATION} & set(parsed.data) and not deepspeed.detect(parsed):
             for key, value in parsed.data.items():
                 values[key] = value
                 where[key] = parsed.where(key)
