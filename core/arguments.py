@@ -17,6 +17,10 @@ target_tokens_per_step T       2⁷⁶                the largest B · L
 budget                 Budget  10¹⁸               a million times today's largest runs
 activation_per_sample  act     2⁵⁰ bytes (1 PiB)  per sequence
 lr                     lr      10                 learning rates live far below
+prompts                P       16.777.216 (2²⁴)   prompts per rollout (reinforcement learning)
+samples                n       65.536 (2¹⁶)       responses per prompt
+mini                   mini    16.777.216 (2²⁴)   prompts per optimizer step (verl's ppo_mini_batch_size)
+epochs                 epochs  4.096 (2¹²)        passes over one rollout
 =====================  ======  =================  =========================================
 
 Dependency-free: the parser, the calculation and the presentation all import it.
@@ -45,6 +49,10 @@ class Argument(StrEnum):
     BUDGET = "budget"
     ACTIVATION = "activation_per_sample"
     LR = "lr"
+    PROMPTS = "prompts"
+    SAMPLES = "samples"
+    MINI = "mini"
+    EPOCHS = "epochs"
 
     @property
     def symbol(self) -> str:
@@ -84,6 +92,10 @@ _SPECS = {
     Argument.BUDGET: _Spec("Budget", "budget", 10**18),
     Argument.ACTIVATION: _Spec("act", "act", 2**50),
     Argument.LR: _Spec("lr", "lr", 10),
+    Argument.PROMPTS: _Spec("P", "prompts", 2**24),
+    Argument.SAMPLES: _Spec("n", "n", 2**16),
+    Argument.MINI: _Spec("mini", "mini", 2**24),
+    Argument.EPOCHS: _Spec("epochs", "epochs", 2**12),
 }
 
 #: The three factors of B, in formula order.
@@ -92,3 +104,5 @@ FACTORS = (Argument.MICRO_BATCH, Argument.DATA_PARALLEL, Argument.ACCUMULATION)
 MODEL_PARALLEL = (Argument.TP, Argument.PP, Argument.CP, Argument.SP)
 #: The targets a missing factor is solved for.
 TARGETS = (Argument.TARGET_BATCH, Argument.TARGET_TOKENS)
+#: A reinforcement-learning rollout: P prompts, n responses each, mini prompts per optimizer step, epochs.
+ROLLOUT = (Argument.PROMPTS, Argument.SAMPLES, Argument.MINI, Argument.EPOCHS)

@@ -27,6 +27,7 @@ from core.model import (
     Parallelism,
     Plan,
     PlanRequest,
+    Rollout,
     Solution,
     Target,
 )
@@ -47,7 +48,8 @@ def plan(request: PlanRequest) -> Plan:
     """Resolve d from the GPUs, solve for a missing factor, add budget and memory; or InputError."""
     problems: list[Problem] = []
     data_parallel = _data_parallel(request, problems)
-    target = _target(request, problems)
+    rollout = _rollout(request, data_parallel, problems)
+    target = _target(request, problems) if rollout is None else Target(argument=Argument.TARGET_BATCH, value=rollout)
     given = [Argument(key) for key in request.model_dump(exclude_none=True)]
     if (missing := missing_factors(given)) is not None:
         problems.append(missing)
@@ -66,12 +68,13 @@ def plan(request: PlanRequest) -> Plan:
 def concrete_request(request: PlanRequest, outcome: Outcome) -> PlanRequest:
     """``request`` with the outcome's b, d, a filled in and no target: the setup as it now stands.
 
-    A GPU count stays the source of d (so doubling the devices doubles the GPUs).
+    A GPU count stays the source of d (so doubling the devices doubles the GPUs); in a rollout a stays what
+    mini · n / (b · d) makes it, so doubling n or mini doubles it.
     """
     data = request.model_dump(exclude={"target_global_batch", "target_tokens_per_step"})
     data |= {
         "micro_batch": outcome.setup.micro_batch,
-        "accumulation": outcome.setup.accumulation,
+        "accumulation": request.accumulation if request.rollout_given else outcome.setup.accumulation,
         "data_parallel": None if request.gpus is not None else outcome.setup.data_parallel,
     }
     return PlanRequest.model_validate(data)
@@ -138,6 +141,63 @@ def _data_parallel(request: PlanRequest, problems: list[Problem]) -> int | None:
         problems.append(_out_of_range(Argument.DATA_PARALLEL, derived))
         return None
     return derived
+
+
+def _rollout(request: PlanRequest, data_parallel: int | None, problems: list[Problem]) -> int | None:
+    """A rollout's sequences per optimizer step, B = mini · n, as the target a is solved for; problems appended.
+
+    mini counts prompts (verl's ``ppo_mini_batch_size``): it must fit into P (verl refuses ``train_batch_size <
+    ppo_mini_batch_size``) and divide it (else the last mini-batch is short and k not whole), and mini · n must
+    split evenly over b · d (verl asserts the mini-batch per GPU divides by the micro-batch).
+    """
+    if not request.rollout_given:
+        return None
+    prompts, samples, mini = request.prompts, request.samples, request.mini
+    missing = [a for a in (Argument.PROMPTS, Argument.SAMPLES, Argument.MINI) if request.value(a) is None]
+    if prompts is None or samples is None or mini is None:
+        problems.append(Problem(ProblemKind.ROLLOUT_INCOMPLETE, ctx={"missing": missing}))
+        return None
+    if request.target_global_batch is not None or request.target_tokens_per_step is not None:
+        problems.append(Problem(ProblemKind.ROLLOUT_WITH_TARGET, argument=Argument.MINI))
+        return None
+    if mini > prompts:
+        problems.append(Problem(ProblemKind.MINI_ABOVE_ROLLOUT, argument=Argument.MINI, ctx=_mini_ctx(prompts, mini)))
+        return None
+    if prompts % mini:
+        problems.append(Problem(ProblemKind.MINI_NOT_DIVIDING, argument=Argument.MINI, ctx=_mini_ctx(prompts, mini)))
+        return None
+    if (split := _split(request, data_parallel, mini * samples)) is not None:
+        problems.append(split)
+        return None
+    return mini * samples
+
+
+def _split(request: PlanRequest, data_parallel: int | None, sequences: int) -> Problem | None:
+    """mini · n sequences over b · d GPUs: a whole a (or the a given), else the mini values that give one."""
+    micro, samples, mini = request.micro_batch, request.samples or 1, request.mini or 1
+    if micro is None or data_parallel is None:
+        return None
+    if (accumulation := request.accumulation) is not None:
+        if micro * data_parallel * accumulation == sequences:
+            return None
+        given = {"mini": mini, "samples": samples, "sequences": sequences, "micro": micro}
+        given |= {"data_parallel": data_parallel, "accumulation": accumulation}
+        given["product"] = micro * data_parallel * accumulation
+        return Problem(ProblemKind.ROLLOUT_CONFLICT, argument=Argument.ACCUMULATION, ctx=given)
+    if sequences % (micro * data_parallel) == 0:
+        return None
+    step = micro * data_parallel // math.gcd(samples, micro * data_parallel)
+    below = mini // step * step
+    ctx: dict[str, int | None] = {"mini": mini, "samples": samples, "sequences": sequences, "micro": micro}
+    ctx |= {"data_parallel": data_parallel, "below": below or None, "above": below + step}
+    return Problem(ProblemKind.ROLLOUT_NOT_DIVISIBLE, argument=Argument.MINI, ctx=ctx)
+
+
+def _mini_ctx(prompts: int, mini: int) -> dict[str, int | None]:
+    """P and mini, with the divisors of P just below and above mini."""
+    below = next((m for m in range(min(mini, prompts), 0, -1) if prompts % m == 0), None)
+    above = next((m for m in range(mini + 1, prompts + 1) if prompts % m == 0), None)
+    return {"prompts": prompts, "mini": mini, "below": below, "above": above}
 
 
 def _target(request: PlanRequest, problems: list[Problem]) -> Target | None:
@@ -251,8 +311,14 @@ def _outcome(request: PlanRequest, factors: Factors) -> Outcome:
             per_sample=request.activation_per_sample,
             per_device=setup.micro_batch * request.activation_per_sample,
         )
+    rollout = None
+    if request.prompts is not None and request.samples is not None and request.mini is not None:
+        rollout = Rollout(
+            prompts=request.prompts, samples=request.samples, mini=request.mini, epochs=request.epochs or 1
+        )
     return result.model_copy(
         update={
+            "rollout": rollout,
             "parallelism": parallelism,
             "budget": request.budget,
             "optimizer_steps": steps,

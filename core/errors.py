@@ -48,6 +48,12 @@ class ProblemKind(StrEnum):
     TOO_MANY_COMPARISONS = "too_many_comparisons"
     EMPTY_SIDE = "empty_side"
     NOT_EXACT_IN_COMPARISON = "not_exact_in_comparison"
+    ROLLOUT_INCOMPLETE = "rollout_incomplete"
+    MINI_ABOVE_ROLLOUT = "mini_above_rollout"
+    MINI_NOT_DIVIDING = "mini_not_dividing"
+    ROLLOUT_NOT_DIVISIBLE = "rollout_not_divisible"
+    ROLLOUT_WITH_TARGET = "rollout_with_target"
+    ROLLOUT_CONFLICT = "rollout_conflict"
 
 
 class Side(StrEnum):

@@ -25,6 +25,10 @@ TargetBatch = Annotated[int, _bounded(Argument.TARGET_BATCH)]
 TargetTokens = Annotated[int, _bounded(Argument.TARGET_TOKENS)]
 Budget = Annotated[int, _bounded(Argument.BUDGET)]
 ActivationBytes = Annotated[int, _bounded(Argument.ACTIVATION)]
+Prompts = Annotated[int, _bounded(Argument.PROMPTS)]
+Samples = Annotated[int, _bounded(Argument.SAMPLES)]
+Mini = Annotated[int, _bounded(Argument.MINI)]
+Epochs = Annotated[int, _bounded(Argument.EPOCHS)]
 
 
 class BatchSetup(BaseModel):
@@ -59,6 +63,10 @@ class PlanRequest(BaseModel):
     target_tokens_per_step: TargetTokens | None = None
     budget: Budget | None = None
     activation_per_sample: ActivationBytes | None = None
+    prompts: Prompts | None = None
+    samples: Samples | None = None
+    mini: Mini | None = None
+    epochs: Epochs | None = None
 
     def value(self, argument: Argument) -> int | None:
         """The value given for ``argument``, or None."""
@@ -69,6 +77,46 @@ class PlanRequest(BaseModel):
     def model_parallel_given(self) -> bool:
         """Whether the command speaks about GPUs at all (gpus or any of TP, PP, CP, SP)."""
         return any(v is not None for v in (self.gpus, self.tp, self.pp, self.cp, self.sp))
+
+    @property
+    def rollout_given(self) -> bool:
+        """Whether the command describes a reinforcement-learning rollout (prompts, n, mini or epochs)."""
+        return any(v is not None for v in (self.prompts, self.samples, self.mini, self.epochs))
+
+
+class Rollout(BaseModel):
+    """One rollout: P prompts, n responses each; a mini-batch of ``mini`` prompts is one optimizer step (verl's
+    ``ppo_mini_batch_size``), ``epochs`` passes over the rollout."""
+
+    model_config = ConfigDict(frozen=True)
+
+    prompts: int
+    samples: int
+    mini: int
+    epochs: int = 1
+
+    @property
+    def sequences(self) -> int:
+        """P · n."""
+        return self.prompts * self.samples
+
+    @property
+    def mini_sequences(self) -> int:
+        """mini · n: the sequences of one optimizer step, B."""
+        return self.mini * self.samples
+
+    @property
+    def optimizer_steps(self) -> int:
+        """k = P / mini · epochs."""
+        return self.prompts // self.mini * self.epochs
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "prompts_per_rollout": self.prompts,
+            "samples_per_prompt": self.samples,
+            "sequences_per_rollout": self.sequences,
+            "optimizer_steps_per_rollout": self.optimizer_steps,
+        }
 
 
 class Parallelism(BaseModel):
@@ -105,6 +153,7 @@ class Outcome(BaseModel):
     budget: int | None = None
     optimizer_steps: int | None = None
     activation: Activation | None = None
+    rollout: Rollout | None = None
 
     def as_json(self) -> dict[str, Any]:
         """Flat JSON: the first issue's keys, plus the others where they apply."""
@@ -119,6 +168,8 @@ class Outcome(BaseModel):
             data["optimizer_steps"] = self.optimizer_steps
         if self.activation is not None:
             data["activation_memory_bytes"] = self.activation.per_device
+        if self.rollout is not None:
+            data["rl"] = self.rollout.as_json()
         return data
 
 
@@ -193,7 +244,8 @@ class Plan(BaseModel):
         if self.target is not None:
             data["solved_for"] = self.solution.argument.value if self.solution else None
             data["exact"] = self.exact
-            data[self.target.argument.value] = self.target.value
+            if not self.request.rollout_given:  # a rollout's B = mini · n is no target anyone typed
+                data[self.target.argument.value] = self.target.value
         if not self.exact:
             data["options"] = [option.as_json() for option in self.options]
         return data

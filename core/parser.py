@@ -76,6 +76,10 @@ KEY_ALIASES = MappingProxyType(
         **dict.fromkeys(("budget", "total_tokens"), Argument.BUDGET),
         **dict.fromkeys(("act", "activation", "aktivierung"), Argument.ACTIVATION),
         **dict.fromkeys(("lr", "learning_rate", "lernrate"), Argument.LR),
+        **dict.fromkeys(("prompts", "prompt", "p_rollout"), Argument.PROMPTS),
+        **dict.fromkeys(("n", "samples", "antworten", "n_samples", "num_generations"), Argument.SAMPLES),
+        **dict.fromkeys(("mini", "mini_batch", "minibatch", "ppo_mini_batch_size"), Argument.MINI),
+        **dict.fromkeys(("epochs", "epochen", "ppo_epochs"), Argument.EPOCHS),
     }
 )
 

@@ -9,8 +9,10 @@ from core.errors import Problem, ProblemKind
 
 
 def missing_factors(given: Collection[Argument]) -> Problem | None:
-    """Too few of b, d, a: all three without a target, two with one (GPUs stand in for d)."""
+    """Too few of b, d, a: all three without a target, two with one (GPUs stand in for d; a rollout's mini-batch
+    sets B = mini · n, a target)."""
     present = set(given) | ({Argument.DATA_PARALLEL} if Argument.GPUS in given else set())
+    present |= {Argument.TARGET_BATCH} if Argument.MINI in given else set()
     missing = [a for a in FACTORS if a not in present]
     if any(target in present for target in TARGETS):
         if len(missing) > 1:

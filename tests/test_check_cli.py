@@ -78,6 +78,10 @@ JSON_CASES = [
     [config("axolotl.yaml"), "--world-size", "8"],
     [config("olmo.yaml"), "--world-size", "24"],
     [config("axolotl.yaml")],  # an error object
+    [config("trl/10_silent_fractional_k.yaml")],  # a rollout whose k is a fraction
+    [config("verl/08_ulysses_dynamic_bsz.sh")],  # a rollout with a dynamic batch size
+    [config("verl/04_refuse_normalized_mini_vs_micro.sh")],  # a refused rollout: k null
+    [config("openrlhf/02_plain_flat_pre_rename.sh")],
 ]
 
 

@@ -37,6 +37,29 @@ PL_MODEL_PARALLEL = "strategy:\n    class_path: lightning.pytorch.strategies.Mod
 LF = "stage: sft\ntemplate: llama3\nper_device_train_batch_size: 1\ngradient_accumulation_steps: {}\n"
 LF_BRIDGE = "USE_MEGATRON_BRIDGE=1 NPROC_PER_NODE=8 llamafactory-cli train x.yaml"
 LF_V1 = "model_class: llm\ntrain_dataset: data/v1_sft_demo.yaml\nmicro_batch_size: 2\n"
+GRPO = "reward_funcs: [accuracy_reward]\nnum_processes: 2\nper_device_train_batch_size: 4\n"
+VERL_BASE = (
+    "python3 -m verl.trainer.main_ppo data.train_batch_size=64 actor_rollout_ref.rollout.n=4"
+    " actor_rollout_ref.actor.ppo_mini_batch_size=16"
+)
+VERL = f"{VERL_BASE} trainer.n_gpus_per_node=8"
+VERL_MICRO = f"{VERL} actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2"
+VERL_DYNAMIC = f"{VERL_BASE} actor_rollout_ref.actor.use_dynamic_bsz=True"
+#: fixtures/06: 60 prompts × 5 on 6 GPUs, mini 20 · 5 = 100 // 6 = 16 per GPU
+VERL_SIX = (
+    "python3 -m verl.trainer.main_ppo data.train_batch_size=60 actor_rollout_ref.rollout.n=5"
+    " actor_rollout_ref.actor.ppo_mini_batch_size=20 actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=4"
+    " trainer.n_gpus_per_node=6"
+)
+ORLHF = (
+    "python3 -m openrlhf.cli.train_ppo_ray --actor.num_nodes 1 --actor.num_gpus_per_node 8 --rollout.batch_size 128"
+    " --train.batch_size 128"
+)
+#: fixtures/07 with micro 8: 400 samples, train.batch_size 128 (3 steps, floored), 50 a GPU in micro-batches of 8
+ORLHF_FLOORED = (
+    ORLHF.replace("rollout.batch_size 128", "rollout.batch_size 100")
+    + " --rollout.n_samples_per_prompt 4 --train.micro_batch_size 8"
+)
 DS_THREE = '{"train_batch_size": 256, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 8}'
 
 #: code → (sources as (name, text), world size given or None)
@@ -243,6 +266,80 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
     ),
     "script/branch-refused": (
         (("run.sh", 'if [ "$1" = a ]; then G=16; else G=12; fi\n' + LAUNCH + " --global-batch-size $G"),),
+        None,
+    ),
+    # TRL GRPO: the fixtures of /work/research/trl_grpo/fixtures, run through TRL 1.16.0's GRPOConfig
+    "trl/generation-batch-divisible": ((("g.yaml", f"{GRPO}num_generations: 3\n"),), None),
+    "trl/generation-batch-multiple": ((("g.yaml", f"{GRPO}generation_batch_size: 12\n"),), None),
+    "trl/generation-keys-both": ((("g.yaml", f"{GRPO}generation_batch_size: 16\nsteps_per_generation: 2\n"),), None),
+    "trl/one-generation": ((("g.yaml", f"{GRPO}num_generations: 1\n"),), None),
+    "trl/auto-find-batch-size": ((("g.yaml", f"{GRPO}auto_find_batch_size: true\n"),), None),
+    "trl/max-prompt-length-removed": ((("g.yaml", f"{GRPO}max_prompt_length: 512\n"),), None),
+    "trl/steps-straddle-generations": (
+        (("g.yaml", f"{GRPO}gradient_accumulation_steps: 2\nsteps_per_generation: 3\n"),),
+        None,
+    ),
+    "trl/counts-completions": ((("g.yaml", GRPO),), None),
+    "trl/defaults": ((("g.yaml", GRPO),), None),
+    "trl/sequence-parallel": (
+        (("g.py", "args = GRPOConfig(parallelism_config=ParallelismConfig(dp_shard_size=4, cp_size=2))\n"),),
+        8,
+    ),
+    "trl/tensor-parallel-counted": (
+        (("g.py", "args = GRPOConfig(parallelism_config=ParallelismConfig(dp_shard_size=4, tp_size=2))\n"),),
+        8,
+    ),
+    # verl: the shapes of /work/research/verl/fixtures, numbers by verl's lifted lines
+    "verl/micro-batch-missing": ((("run.sh", VERL),), None),
+    "verl/micro-batch-both": ((("run.sh", f"{VERL_MICRO} actor_rollout_ref.actor.ppo_micro_batch_size=16"),), None),
+    "verl/model-parallel-divisible": (
+        (("run.sh", f"{VERL_MICRO} actor_rollout_ref.actor.megatron.tensor_model_parallel_size=3"),),
+        None,
+    ),
+    "verl/real-train-batch-divisible": ((("run.sh", VERL_MICRO.replace("n=4", "n=5").replace("=64", "=50")),), None),
+    "verl/train-batch-below-mini-batch": ((("run.sh", VERL_MICRO.replace("=64", "=8")),), None),
+    "verl/global-micro-batch-divisible": (
+        (("run.sh", f"{VERL} actor_rollout_ref.actor.ppo_micro_batch_size=12"),),
+        None,
+    ),
+    "verl/global-micro-batch-too-small": (
+        (("run.sh", f"{VERL} actor_rollout_ref.actor.ppo_micro_batch_size=4"),),
+        None,
+    ),
+    "verl/sequence-parallel-remove-padding": (
+        (("run.sh", f"{VERL_MICRO} actor_rollout_ref.actor.ulysses_sequence_parallel_size=2"),),
+        None,
+    ),
+    "verl/mini-batch-zero": ((("run.sh", f"{VERL_DYNAMIC} trainer.nnodes=16"),), None),
+    "verl/mini-batch-micro-batch-divisible": (
+        (("run.sh", VERL_MICRO.replace("size_per_gpu=2", "size_per_gpu=3")),),
+        None,
+    ),
+    "verl/equal-chunks": ((("run.sh", f"{VERL_DYNAMIC} trainer.n_gpus_per_node=6"),), None),
+    "verl/token-bound-below-length": (
+        (("run.sh", f"{VERL_DYNAMIC} actor_rollout_ref.actor.ppo_max_token_len_per_gpu=512"),),
+        None,
+    ),
+    "verl/mini-batch-floored": ((("run.sh", VERL_SIX),), None),
+    "verl/short-last-mini-batch": ((("run.sh", VERL_SIX),), None),
+    "verl/dynamic-batch": ((("run.sh", VERL_DYNAMIC),), None),
+    "verl/defaults": ((("run.sh", VERL_MICRO),), None),
+    # OpenRLHF: the shapes of /work/research/openrlhf/fixtures, numbers by its CLI run and DeepSpeed lines lifted
+    "openrlhf/flag-spellings-mixed": ((("run.sh", f"{ORLHF} --n_samples_per_prompt 8"),), None),
+    "openrlhf/sample-batches-below-processes": (
+        (("run.sh", ORLHF.replace("batch_size 128 ", "batch_size 4 ") + " --train.micro_batch_size 1"),),
+        None,
+    ),
+    "openrlhf/estimator-needs-samples": ((("run.sh", f"{ORLHF} --algo.advantage.estimator group_norm"),), None),
+    "openrlhf/deepspeed-batch-assertion": ((("run.sh", f"{ORLHF} --train.micro_batch_size 3"),), None),
+    "openrlhf/steps-floored": ((("run.sh", ORLHF_FLOORED),), None),
+    "openrlhf/drop-last": ((("run.sh", ORLHF_FLOORED),), None),
+    "openrlhf/dynamic-batch": ((("run.sh", f"{ORLHF} --train.dynamic_batch_enable"),), None),
+    "openrlhf/defaults": ((("run.sh", ORLHF),), None),
+    # train_ppo_ray.py HEAD 694-698
+    "openrlhf/generate-batch-without-async": ((("run.sh", f"{ORLHF} --rollout.vllm_generate_batch_size 256"),), None),
+    "verl/sequence-parallel-new-key": (
+        (("run.sh", f"{VERL_MICRO} actor_rollout_ref.actor.fsdp_config.ulysses_sequence_parallel_size=2"),),
         None,
     ),
 }

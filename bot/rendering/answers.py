@@ -86,12 +86,13 @@ def plan_document(plan: Plan, visibility: Visibility) -> Document:
     parts: list[Part] = [_input_fields(plan)]
     if plan.solution is not None:
         parts.append(_solution_section(plan, plan.solution))
-    elif plan.target is not None:
+    elif plan.target is not None and not plan.request.rollout_given:
         met = texts.TARGET_MET_TITLE.format(symbol=plan.target.argument.symbol, value=number(plan.target.value))
         parts.append(Section(title=met, lines=(texts.TARGET_MET,)))
     batch = texts.SEQUENCES.format(formula=formulas.batch(outcome))
     parts += [
         Section(title=texts.GLOBAL_BATCH_TITLE, lines=(Formula(batch),)),
+        *_rollout_sections(outcome),
         _token_section(outcome),
         *_derived_sections(outcome),
         *_notes(plan.request.model_parallel_given, outcome.tokens_per_step is not None),
@@ -141,13 +142,33 @@ def _input_fields(plan: Plan) -> Fields:
         fields.append(Field(label(Argument.GPUS), number(parallelism.gpus)))
         shown = formulas.degrees((parallelism.tp, parallelism.pp, parallelism.cp, parallelism.sp))
         fields.append(Field(texts.MODEL_PARALLEL_FIELD, shown))
-    if plan.target is not None:
+    if plan.target is not None and not request.rollout_given:
         fields.append(Field(label(plan.target.argument), number(plan.target.value)))
+    rollout = (Argument.PROMPTS, Argument.SAMPLES, Argument.MINI, Argument.EPOCHS)
+    fields += [Field(label(a), number(v)) for a in rollout if (v := request.value(a)) is not None]
     if request.budget is not None:
         fields.append(Field(label(Argument.BUDGET), number(request.budget)))
     if request.activation_per_sample is not None:
         fields.append(Field(label(Argument.ACTIVATION), byte_size(request.activation_per_sample)))
     return Fields(tuple(fields))
+
+
+def _rollout_sections(outcome: Outcome) -> tuple[Section, ...]:
+    """A rollout: P · n sequences, B = mini · n, and k = P / mini · epochs optimizer steps."""
+    rollout = outcome.rollout
+    if rollout is None:
+        return ()
+    values = {
+        "prompts": number(rollout.prompts),
+        "samples": number(rollout.samples),
+        "sequences": number(rollout.sequences),
+        "mini": number(rollout.mini),
+        "batch": number(rollout.mini_sequences),
+        "epochs": number(rollout.epochs),
+        "steps": number(rollout.optimizer_steps),
+    }
+    formulas_shown = tuple(Formula(line.format(**values), remark) for line, remark in texts.ROLLOUT_LINES)
+    return (Section(title=texts.ROLLOUT_TITLE, lines=(*formulas_shown, texts.ROLLOUT_NOTE)),)
 
 
 def _token_section(outcome: Outcome) -> Section:
@@ -239,6 +260,9 @@ def _side_column(title: str, plan: Plan, outcome: Outcome) -> Section:
         f"{a.symbol} = {number(v)}" for a in (*FACTORS, Argument.SEQ_LEN) if (v := getattr(setup, a.value)) is not None
     )
     lines = [values, f"B = {number(outcome.global_batch)}"]
+    if (rollout := outcome.rollout) is not None:
+        shown = (rollout.prompts, rollout.samples, rollout.mini, rollout.optimizer_steps)
+        lines.append(texts.ROLLOUT_COLUMN.format(*(number(v) for v in shown)))
     if outcome.tokens_per_step is not None:
         lines.append(f"T = {number(outcome.tokens_per_step)}")
     if plan.solution is not None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.document import Answer, AnswerKind, Bullet, Choice, Document, Field, Fields, Formula, Note, Section, Visibility
-from bot.rendering.formatting import byte_size, number, quote, rounded
+from bot.rendering.formatting import byte_size, decimal, number, quote, rounded
 from bot.texts import checks as texts
 from core.check_command import CheckRequest, sources_of
 from core.configs import (
@@ -19,6 +19,7 @@ from core.configs import (
     Level,
     Phase,
     ProblemKind,
+    Rollout,
     Source,
     Step,
     Syntax,
@@ -37,6 +38,8 @@ def check_answer(check: Check, visibility: Visibility, share: str | None = None)
     name = texts.FRAMEWORKS[check.framework]
     fields = _fields(check)
     parts: list[Any] = [fields] if fields.fields else []
+    if check.rl is not None:
+        parts.append(_rollout_fields(check.rl))
     if check.steps:
         formulas = tuple(Formula(formula(step)) for step in check.steps)
         parts.append(Section(title=texts.DERIVED_TITLE.format(framework=name.subject), lines=formulas))
@@ -119,7 +122,7 @@ def _problem_template(error: CheckError) -> str:
         return texts.EMPTY_COMMAND
     if error.kind is ProblemKind.UNREADABLE:
         return texts.UNREADABLE_REASONS.get(str(ctx.get("detail")), texts.PROBLEMS[error.kind])
-    if error.kind is ProblemKind.BAD_VALUE and "$" in str(ctx.get("value", "")):
+    if error.kind is ProblemKind.BAD_VALUE and ("$" in str(ctx.get("value", "")) or ctx.get("runtime")):
         return texts.UNRESOLVED
     if error.kind is ProblemKind.BAD_VALUE and "max" in ctx:
         return texts.TOO_BIG
@@ -196,6 +199,21 @@ def _fields(check: Check) -> Fields:
     return Fields(tuple(Field(texts.FIELDS[key], number(value)) for key, value in values.items() if value is not None))
 
 
+def _rollout_fields(rollout: Rollout) -> Fields:
+    """P, n, P · n and k of a reinforcement-learning run; lengths and the token bound where the config fixes them."""
+    steps = rollout.optimizer_steps
+    values = {
+        "prompts": number(rollout.prompts) if rollout.prompts is not None else None,
+        "samples": number(rollout.samples) if rollout.samples is not None else None,
+        "sequences": number(rollout.sequences) if rollout.sequences is not None else None,
+        "steps": None if steps is None else number(int(steps)) if float(steps).is_integer() else decimal(steps),
+        "prompt_len": number(rollout.prompt_len) if rollout.prompt_len is not None else None,
+        "response_len": number(rollout.response_len) if rollout.response_len is not None else None,
+        "token_bound": number(rollout.token_bound) if rollout.token_bound is not None else None,
+    }
+    return Fields(tuple(Field(texts.RL_FIELDS[key], value) for key, value in values.items() if value is not None))
+
+
 def _summary(check: Check, name: texts.Name) -> str:
     framework = name.title
     errors = sum(f.level is Level.ERROR for f in check.findings)
@@ -212,6 +230,12 @@ def _summary(check: Check, name: texts.Name) -> str:
     tokens = check.tokens_per_step
     reading = (rounded(tokens) or number(tokens)) if tokens else None
     shown = texts.SUMMARY_TOKENS.format(tokens=reading) if reading else ""
+    if check.rl is not None and check.rl.sequences is not None and check.rl.optimizer_steps is not None:
+        steps = check.rl.optimizer_steps
+        shown += texts.SUMMARY_ROLLOUT.format(
+            sequences=number(check.rl.sequences),
+            steps=number(int(steps)) if float(steps).is_integer() else decimal(steps),
+        )
     return texts.SUMMARY_OK.format(
         framework=framework, batch=number(check.global_batch), tokens=shown, findings=findings
     )

@@ -27,6 +27,7 @@ def _short_document(default_visibility: Visibility) -> Document:
             Divider(),
             Section(title=texts.USAGE_TITLE, lines=texts.USAGE),
             Section(title=texts.EXAMPLES_TITLE, lines=texts.EXAMPLES),
+            Section(title=texts.RL_TITLE, lines=(texts.RL_HELP,)),
             Section(lines=(texts.MORE_HELP,)),
             Note(texts.WHATIF_HELP),
             Note(visibility + texts.ALWAYS_PRIVATE),

@@ -130,6 +130,12 @@ def _target_conflict(problem: Problem) -> dict[str, str]:
     }
 
 
+def _mini_fits(problem: Problem) -> dict[str, str]:
+    """„`mini=64` oder `mini=128`“: the mini-batches just below and above that would work."""
+    values = [v for v in (problem.ctx["below"], problem.ctx["above"]) if v]
+    return {"fits": texts.either([f"`mini={v}`" for v in values])}
+
+
 _SPECIFIC: Mapping[ProblemKind, Callable[[Problem], dict[str, str]]] = {
     ProblemKind.MISSING_VALUES: _missing,
     ProblemKind.NOT_ENOUGH_FACTORS: _missing,
@@ -151,4 +157,7 @@ _SPECIFIC: Mapping[ProblemKind, Callable[[Problem], dict[str, str]]] = {
     ),
     ProblemKind.DATA_PARALLEL_CONFLICT: _degrees,
     ProblemKind.TARGET_CONFLICT: _target_conflict,
+    ProblemKind.ROLLOUT_INCOMPLETE: _missing,
+    ProblemKind.MINI_NOT_DIVIDING: lambda p: _mini_fits(p),
+    ProblemKind.ROLLOUT_NOT_DIVISIBLE: lambda p: _mini_fits(p),
 }

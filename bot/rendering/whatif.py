@@ -54,6 +54,8 @@ CHANGES: tuple[tuple[str, str, Change], ...] = (
     ("devices_half", texts.WHATIF_DEVICES_HALF, _scaled(Argument.DATA_PARALLEL, 0.5)),
     ("micro_double", texts.WHATIF_MICRO_DOUBLE, _scaled(Argument.MICRO_BATCH, 2)),
     ("micro_half", texts.WHATIF_MICRO_HALF, _scaled(Argument.MICRO_BATCH, 0.5)),
+    ("samples_double", texts.WHATIF_SAMPLES_DOUBLE, _scaled(Argument.SAMPLES, 2)),
+    ("mini_double", texts.WHATIF_MINI_DOUBLE, _scaled(Argument.MINI, 2)),
 )
 #: The label of every action the bot defines; a click names its action by id, never by its text.
 LABELS = {WHATIF_PREFIX + suffix: label for suffix, label, _ in CHANGES} | {ADJUST_ACTION: texts.WHATIF_ADJUST}
@@ -75,7 +77,7 @@ def _variant(request: PlanRequest, change: Change) -> PlanRequest | None:
         return None
     try:
         changed = PlanRequest.model_validate(request.model_dump() | update)
-        if Argument.GPUS.value in update:
+        if Argument.GPUS.value in update or changed.rollout_given:  # a rollout's mini-batch must still fit
             plan(changed)
     except (ValidationError, InputError):
         return None
@@ -97,7 +99,8 @@ def plan_choices(answered: Plan) -> tuple[Choice, ...]:
     """×2 / ÷2 for a, d and b where the value allows, and "Anpassen…"; or, when not exact, one per option."""
     if answered.outcome is not None:
         current = concrete_request(answered.request, answered.outcome)
-        return _choices(current, command_text, adjustable=True)
+        # the form asks for b, d, a and L; a rollout's P, n and mini are changed by the buttons or by typing
+        return _choices(current, command_text, adjustable=not current.rollout_given)
     if answered.solution is None:
         return ()
     solved = answered.solution.argument

@@ -34,6 +34,19 @@ PARALLEL_NOTE = (
     "Replikat auf und zählen nicht mit, d = GPUs / (TP · PP · CP · SP)."
 )
 PACKED_NOTE = "T setzt feste (gepackte) Sequenzlängen voraus; mit Padding oder variabler Länge sind es weniger Tokens."
+ROLLOUT_TITLE = "Rollout – Prompts, Antworten und Optimierer-Schritte"
+#: (formula, remark) per line of a rollout.
+ROLLOUT_LINES = (
+    ("P · n = {prompts} × {samples} = {sequences} Sequenzen", "je Rollout"),
+    ("B = mini · n = {mini} × {samples} = {batch} Sequenzen", "je Optimierer-Schritt"),
+    ("k = P / mini · Epochen = {prompts} / {mini} × {epochs} = {steps}", "Optimierer-Schritte je Rollout"),
+)
+#: A rollout in a comparison's column: P, n, mini, k.
+ROLLOUT_COLUMN = "P = {0}, n = {1}, mini = {2}, k = {3}"
+ROLLOUT_NOTE = (
+    "Der Mini-Batch zählt Prompts wie verls ppo_mini_batch_size; TRL und OpenRLHF zählen ihre Batch-Größe in "
+    "Antworten (Sequenzen)."
+)
 BUDGET_TITLE = "Optimierer-Schritte für das Token-Budget"
 BUDGET_READING = "(Budget ≈ {reading} Tokens)"
 STEPS = "Schritte"
@@ -91,6 +104,8 @@ WHATIF_DEVICES_DOUBLE = "Geräte ×2"
 WHATIF_DEVICES_HALF = "Geräte ÷2"
 WHATIF_MICRO_DOUBLE = "Micro-Batch ×2"
 WHATIF_MICRO_HALF = "Micro-Batch ÷2"
+WHATIF_SAMPLES_DOUBLE = "Antworten ×2"
+WHATIF_MINI_DOUBLE = "Mini-Batch ×2"
 WHATIF_ADJUST = "Anpassen…"
 WHATIF_TAKE = "{symbol} = {value} übernehmen"
 WHATIF_TAKEN = "Vorschlag übernommen"

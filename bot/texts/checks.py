@@ -27,6 +27,7 @@ TITLE_CHANGED = "{framework}: trainiert mit B = {batch} – anders als angegeben
 TITLE_UNKNOWN = "{framework}: Batch-Größe offen"
 SUMMARY_OK = "{framework}: effektive Batch-Größe {batch} Sequenzen{tokens}, {findings}"
 SUMMARY_TOKENS = ", {tokens} Tokens je Optimierer-Schritt"
+SUMMARY_ROLLOUT = ", je Rollout {sequences} Sequenzen in {steps} Optimierer-Schritten"
 SUMMARY_FAILED = "{framework}: {count} Fehler – der Lauf startet so nicht"
 SUMMARY_DIFFERS = "{framework}: trainiert mit B = {batch} statt {intended} Sequenzen"
 SUMMARY_UNKNOWN = "{framework}: Die Batch-Größe lässt sich aus dieser Konfiguration allein nicht bestimmen"
@@ -62,6 +63,16 @@ FIELDS: Mapping[str, str] = {
     "global_batch": "Effektive Batch-Größe (B)",
     "seq_len": "Sequenzlänge (L)",
     "tokens": "Tokens je Optimierer-Schritt (T)",
+}
+#: A reinforcement-learning run's rollout (TRL: its generation batch), beside the fields above.
+RL_FIELDS: Mapping[str, str] = {
+    "prompts": "Prompts je Rollout (P)",
+    "samples": "Antworten je Prompt (n)",
+    "sequences": "Sequenzen je Rollout (P · n)",
+    "steps": "Optimierer-Schritte je Rollout (k)",
+    "prompt_len": "Prompt-Länge höchstens",
+    "response_len": "Antwort-Länge höchstens",
+    "token_bound": "Tokens je Micro-Batch und GPU höchstens",
 }
 
 #: Each derivation as its formula; ``{0}``, ``{1}`` … are the operands, ``{r}`` the result.

@@ -32,6 +32,10 @@ ARGUMENT_NAMES = {
     Argument.BUDGET: "Token-Budget",
     Argument.ACTIVATION: "Aktivierungsspeicher je Sequenz",
     Argument.LR: "Lernrate",
+    Argument.PROMPTS: "Prompts je Rollout",
+    Argument.SAMPLES: "Antworten je Prompt",
+    Argument.MINI: "Mini-Batch in Prompts",
+    Argument.EPOCHS: "Epochen je Rollout",
 }
 
 

@@ -20,8 +20,8 @@ USAGE = (
     f"`{COMMAND} 8 64 4 4096 vs d=512` – zwei Setups vergleichen; was nach `vs` fehlt, gilt aus dem ersten weiter",
     f"`{COMMAND}` – ohne Werte öffnet sich ein Formular",
     f"`{COMMAND} prüfe [gpus=64]` und eine Konfiguration oder Startzeile (gern als Codeblock) – ich sage, mit "
-    "welcher Batch-Größe DeepSpeed, Hugging Face, Megatron-LM, NeMo, torchtitan, nanoGPT, axolotl oder OLMo "
-    "wirklich trainieren; im Menü einer Nachricht heißt das „Batch-Konfig prüfen“",
+    "welcher Batch-Größe DeepSpeed, Hugging Face, Megatron-LM, NeMo, torchtitan, nanoGPT, axolotl, OLMo, "
+    "TRL (GRPO), verl oder OpenRLHF wirklich trainieren; im Menü einer Nachricht heißt das „Batch-Konfig prüfen“",
 )
 EXAMPLES_TITLE = "Beispiele"
 EXAMPLES = (
@@ -31,6 +31,16 @@ EXAMPLES = (
     f"`{COMMAND} 8 64 4 4096 budget=2Bio` → Optimierer-Schritte für 2 Billionen Tokens",
     f"`{COMMAND} 8 64 4 4096 vs d=512 lr=3e-4` → k = 8 und neue Lernraten",
     f"`{COMMAND} 8 64 4 4096 privat` → Antwort nur für dich",
+    f"`{COMMAND} prompts=512 n=8 mini=128 b=4 gpus=64` → Rollout: 4.096 Sequenzen, B = 1.024, a = 4, k = 4",
+)
+#: The batch of reinforcement learning, in three sentences (help and App Home).
+RL_TITLE = "Reinforcement Learning: Rollouts"
+RL_HELP = (
+    "Beim Reinforcement Learning (GRPO, PPO) erzeugt ein Rollout für jeden von P Prompts n Antworten, zusammen "
+    "P · n Sequenzen. Diese werden in Mini-Batches geteilt: Jeder ist ein Optimierer-Schritt, seine mini · n "
+    "Sequenzen sind die effektive Batch-Größe B = b · d · a. So macht ein Rollout k = P / mini · Epochen "
+    f"Optimierer-Schritte – `{COMMAND} prompts=512 n=8 mini=128 b=4 gpus=64` rechnet es aus (mini in Prompts wie "
+    "bei verl; TRL und OpenRLHF zählen in Antworten)."
 )
 MORE_HELP = f"Alle Schlüssel, Zahlenformate und Grenzen: `{COMMAND} hilfe schlüssel`."
 WHATIF_HELP = (
@@ -65,6 +75,11 @@ KEY_GROUPS: tuple[tuple[str, tuple[Argument, ...], str], ...] = (
         "`8 64 4 4096 budget=2Bio` → Schritte;  `8 64 4 act=1,5GiB` → Speicher je Gerät",
     ),
     ("Vergleich", (Argument.LR,), "`8 64 4 4096 vs d=512 lr=3e-4`"),
+    (
+        "Reinforcement Learning – ein Rollout, mini in Prompts wie verls ppo_mini_batch_size",
+        (Argument.PROMPTS, Argument.SAMPLES, Argument.MINI, Argument.EPOCHS),
+        "`prompts=512 n=8 mini=128 b=4 gpus=64` → B = 1.024, a = 4, k = 4",
+    ),
 )
 KEY_LINE = "{name}: {keys}"
 EXAMPLE = "z. B. {example}"
@@ -130,6 +145,7 @@ HOME_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "nach den Regeln deines Frameworks.",
         ),
     ),
+    (RL_TITLE, (RL_HELP,)),
     (
         "Häufige Fragen",
         (

@@ -115,11 +115,41 @@ TEMPLATES: Mapping[ProblemKind, str] = {
         "Diese Seite geht nicht in ganzen Zahlen auf. Rechne sie erst einzeln und übernimm einen der "
         "vorgeschlagenen Werte."
     ),
+    ProblemKind.ROLLOUT_INCOMPLETE: (
+        f"Für einen Rollout {{verb}} noch {{missing}}. Nötig sind Prompts je Rollout, Antworten je Prompt und der "
+        f"Mini-Batch in Prompts, z. B. `{COMMAND} prompts=512 n=8 mini=128 b=4 gpus=64`."
+    ),
+    ProblemKind.MINI_ABOVE_ROLLOUT: (
+        "Der Mini-Batch von {mini} Prompts ist größer als der Rollout mit {prompts} Prompts; verl bricht so ab "
+        "(train_batch_size must be >= ppo_mini_batch_size). Passend wäre z. B. `mini={below}`."
+    ),
+    ProblemKind.MINI_NOT_DIVIDING: (
+        "Die {prompts} Prompts je Rollout lassen sich nicht in Mini-Batches zu {mini} Prompts teilen: Der letzte wäre "
+        "kürzer und trotzdem ein eigener Optimierer-Schritt. Passend wäre z. B. {fits}."
+    ),
+    ProblemKind.ROLLOUT_NOT_DIVISIBLE: (
+        "Ein Mini-Batch hat mini · n = {mini} × {samples} = {sequences} Sequenzen; die lassen sich nicht auf "
+        "b · d = {micro} × {data_parallel} aufteilen, a wäre keine ganze Zahl. Passend wäre z. B. {fits}."
+    ),
+    ProblemKind.ROLLOUT_CONFLICT: (
+        "Die Werte geben b · d · a = {micro} × {data_parallel} × {accumulation} = {product}, ein Mini-Batch hat "
+        "aber mini · n = {mini} × {samples} = {sequences} Sequenzen. Lass a weg, dann rechne ich es passend aus."
+    ),
+    ProblemKind.ROLLOUT_WITH_TARGET: (
+        "Bei einem Rollout legt der Mini-Batch die Batch-Größe fest (B = mini · n); `B=` oder `T=` dazu geht nicht. "
+        "Lass das Ziel weg."
+    ),
 }
 
 #: Problems of a text that was understood but is incomplete, and of one that contradicts itself (or a bound).
 INCOMPLETE_KINDS = frozenset(
-    {ProblemKind.MISSING_VALUES, ProblemKind.NOT_ENOUGH_FACTORS, ProblemKind.NEEDS_SEQ_LEN, ProblemKind.EMPTY_SIDE}
+    {
+        ProblemKind.MISSING_VALUES,
+        ProblemKind.NOT_ENOUGH_FACTORS,
+        ProblemKind.NEEDS_SEQ_LEN,
+        ProblemKind.EMPTY_SIDE,
+        ProblemKind.ROLLOUT_INCOMPLETE,
+    }
 )
 CONFLICT_KINDS = frozenset(
     {
@@ -132,6 +162,11 @@ CONFLICT_KINDS = frozenset(
         ProblemKind.NOT_EXACT_IN_COMPARISON,
         ProblemKind.LR_WITHOUT_COMPARISON,
         ProblemKind.TOO_MANY_COMPARISONS,
+        ProblemKind.MINI_ABOVE_ROLLOUT,
+        ProblemKind.MINI_NOT_DIVIDING,
+        ProblemKind.ROLLOUT_NOT_DIVISIBLE,
+        ProblemKind.ROLLOUT_WITH_TARGET,
+        ProblemKind.ROLLOUT_CONFLICT,
     }
 )
 

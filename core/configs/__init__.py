@@ -24,7 +24,10 @@ from core.configs import (
     nanogpt,
     nemo,
     olmo,
+    openrlhf,
     torchtitan,
+    trl,
+    verl,
 )
 from core.configs.common import launched_world, partial_world
 from core.configs.model import (
@@ -40,6 +43,7 @@ from core.configs.model import (
     Phase,
     ProblemKind,
     Read,
+    Rollout,
     Rule,
     Step,
     Syntax,
@@ -51,6 +55,9 @@ FRAMEWORKS: tuple[Framework, ...] = tuple(
     Framework(module.ID, module.detect, module.check, module.RULES)
     for module in (
         megatron,
+        verl,
+        openrlhf,
+        trl,
         llamafactory,
         huggingface,
         olmo,
@@ -126,6 +133,7 @@ __all__ = [
     "Phase",
     "ProblemKind",
     "Read",
+    "Rollout",
     "Rule",
     "Source",
     "Step",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
@@ -17,6 +17,7 @@ from core.configs.model import (
     Phase,
     ProblemKind,
     Read,
+    Rollout,
     Step,
     Syntax,
     World,
@@ -120,6 +121,7 @@ class Reading:
         seq_len: int | None = None,
         schedule: tuple[Phase, ...] = (),
         intended: int | None = None,
+        rl: Rollout | None = None,
     ) -> Check:
         """The check; where a finding says the framework refuses to start, there is no global batch."""
         refused = any(f.effect is Effect.REFUSED for f in self.findings)
@@ -136,6 +138,7 @@ class Reading:
             findings=tuple(self.findings),
             schedule=schedule,
             intended=None if refused else intended,
+            rl=replace(rl, optimizer_steps=None) if refused and rl is not None else rl,
         )
 
 

@@ -205,6 +205,39 @@ class World:
 
 
 @dataclass(frozen=True)
+class Rollout:
+    """One rollout of a reinforcement-learning run: P prompts, n samples (responses) each, and how many optimizer
+    steps the P · n sequences feed (epochs included); the lengths where the config fixes them."""
+
+    #: P, prompts per rollout (TRL: per generation batch).
+    prompts: int | None
+    #: n, samples (responses, completions) per prompt.
+    samples: int | None
+    #: k, optimizer steps one rollout feeds, epochs included; a fraction where they straddle rollouts; None: refused.
+    optimizer_steps: float | None
+    prompt_len: int | None = None
+    response_len: int | None = None
+    #: With a dynamic batch size: at most this many tokens in one micro-batch on one GPU (b and a are not fixed).
+    token_bound: int | None = None
+
+    @property
+    def sequences(self) -> int | None:
+        """P · n."""
+        if self.prompts is None or self.samples is None:
+            return None
+        return self.prompts * self.samples
+
+    def as_json(self) -> dict[str, Any]:
+        steps = self.optimizer_steps
+        return {
+            "prompts_per_rollout": self.prompts,
+            "samples_per_prompt": self.samples,
+            "sequences_per_rollout": self.sequences,
+            "optimizer_steps_per_rollout": int(steps) if steps is not None and float(steps).is_integer() else steps,
+        }
+
+
+@dataclass(frozen=True)
 class Check:
     """What a framework will really use for a config, how it got there, and what it finds."""
 
@@ -223,6 +256,8 @@ class Check:
     schedule: tuple[Phase, ...] = ()
     #: The global batch the config asks for, where the framework silently trains another.
     intended: int | None = None
+    #: A reinforcement-learning run's rollout (TRL GRPO, verl, OpenRLHF); None for pre-training and fine-tuning.
+    rl: Rollout | None = None
 
     @property
     def tokens_per_step(self) -> int | None:
@@ -262,6 +297,8 @@ class Check:
         }
         if self.intended is not None:
             data["intended_global_batch"] = self.intended
+        if self.rl is not None:
+            data["rl"] = self.rl.as_json()
         if self.schedule:
             data["schedule"] = [
                 {

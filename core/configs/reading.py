@@ -34,6 +34,13 @@ MAX_ALIASES = 50
 MAX_DIGITS = 100
 _LONG_NUMBER = re.compile(rf"(?<!\d)\d{{{MAX_DIGITS + 1}}}")  # tried only where a run of digits starts: linear
 _NAME_CHAR = re.compile(r"[\w-]")
+#: A command that starts a program, at a line's start or after ``&&``/``;``: Hydra overrides have no ``--`` flags
+#: (``python3 -m verl.trainer.main_ppo data.train_batch_size=1024 …``).
+_LAUNCH = re.compile(
+    r"(?:^|&&|;)[ \t]*(?:[A-Za-z_]\w*=\S*[ \t]+)*"
+    r"(?:python\d*(?:\.\d+)?[ \t]+-m[ \t]|torchrun[ \t]|accelerate[ \t]+launch[ \t])",
+    re.MULTILINE,
+)
 _FENCE = re.compile(r"^\s*```[\w+-]*\s*$", re.MULTILINE)
 _SLACK_LINK = re.compile(r"<((?:https?|mailto):[^|>]+)(?:\|[^>]*)?>")
 
@@ -121,7 +128,7 @@ def _format_by_content(text: str) -> Format | None:
         return Format.JSON
     if re.search(r"^\s*\[[\w.]+\]\s*$", text, re.MULTILINE) and re.search(r"^\s*\w+\s*=", text, re.MULTILINE):
         return Format.TOML
-    if stripped.startswith("#!") or re.search(r"(^|\s)--[a-z][\w-]*", text):
+    if stripped.startswith("#!") or re.search(r"(^|\s)--[a-z][\w-]*", text) or _LAUNCH.search(text):
         return Format.SHELL
     if re.search(r"^\s*[A-Za-z_]\w*\s*=[^=]", text, re.MULTILINE) and not re.search(r"^\s*\w+:\s", text, re.M):
         return Format.PYTHON

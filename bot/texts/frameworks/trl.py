@@ -1,0 +1,59 @@
+"""TRL (GRPO): its name, its findings (one row per rule code) and its own formulas, in German."""
+
+from bot.texts.frameworks import Name
+
+NAME = Name("TRL (GRPO)", "TRL", "von TRL")
+
+#: One row per rule code; the placeholders are exactly the fields of the rule's context.
+FINDINGS: dict[str, str] = {
+    "trl/generation-batch-divisible": (
+        "TRL bricht ab: Die Generierungs-Batch-Größe {generation} ist kein Vielfaches von num_generations"
+        " {generations}; jeder Prompt braucht seine volle Gruppe von Antworten."
+    ),
+    "trl/generation-batch-multiple": (
+        "TRL bricht ab: generation_batch_size {generation} ist kein Vielfaches von b · GPUs = {global_batch}"
+        " Antworten je Micro-Schritt."
+    ),
+    "trl/generation-keys-both": (
+        "TRL bricht ab: generation_batch_size und steps_per_generation dürfen nicht beide gesetzt sein;"
+        " setze nur eins von beiden."
+    ),
+    "trl/one-generation": (
+        "TRL bricht ab: GRPO braucht mindestens 2 Antworten je Prompt für den Vorteil (Advantage), hier"
+        " num_generations = {generations}."
+    ),
+    "trl/auto-find-batch-size": (
+        "TRL bricht ab: auto_find_batch_size würde bei Speichermangel die Batch-Größe halbieren und damit"
+        " Prompt-Gruppen zerreißen; setze es auf false und verkleinere per_device_train_batch_size."
+    ),
+    "trl/max-prompt-length-removed": (
+        "max_prompt_length gibt es in GRPOConfig seit Januar 2026 (TRL-PR #4847) nicht mehr; `trl grpo` reicht"
+        " den Schlüssel an `accelerate launch` weiter, und das bricht ab. Streiche ihn."
+    ),
+    "trl/steps-straddle-generations": (
+        "steps_per_generation {steps_per_generation} · num_iterations {iterations} ist kein Vielfaches der"
+        " Akkumulationsschritte {accumulation}: Optimierer-Schritte reichen über zwei Generierungs-Batches,"
+        " TRL warnt nicht."
+    ),
+    "trl/counts-completions": (
+        "per_device_train_batch_size = {per_device} zählt bei GRPO Antworten (Completions), nicht Prompts:"
+        " Je Prompt entstehen {generations} Antworten."
+    ),
+    "trl/sequence-parallel": (
+        "TRL bricht ab: GRPO erzeugt die Eingaben erst nach der Generierung und kann sie nicht nach Kontext- oder"
+        " Sequenz-Parallelität aufteilen; setze cp_size und sp_size auf 1."
+    ),
+    "trl/tensor-parallel-counted": (
+        "GRPOConfig zählt alle {world} Prozesse mit, auch die Ränge der Tensor-Parallelität (TP = {tp}); der Trainer"
+        " meldet als Batch-Größe nur {data_parallel} datenparallele Geräte. Prüfe, welche Zahl dein Lauf wirklich"
+        " nutzt."
+    ),
+    "trl/defaults": "Nicht angegeben, es gilt die Voreinstellung von TRL: {settings}.",
+}
+#: This framework's own derivations; ``{0}``, ``{1}`` … are the operands, ``{r}`` the result.
+FORMULAS: dict[str, str] = {
+    "trl/generation": "G = b · GPUs · steps_per_generation = {0} × {1} × {2} = {r} Antworten",
+    "trl/steps-from-generation": "steps_per_generation = G / (b · GPUs) = {0} / ({1} · {2}) = {r}",
+    "trl/prompts": "P = G / n = {0} / {1} = {r} Prompts je Generierungs-Batch",
+    "trl/optimizer-steps": "k = steps_per_generation · num_iterations / a = {0} × {1} / {2} = {r}",
+}
