@@ -20,8 +20,9 @@ USAGE = (
     f"`{COMMAND} 8 64 4 4096 vs d=512` – zwei Setups vergleichen; was nach `vs` fehlt, gilt aus dem ersten weiter",
     f"`{COMMAND}` – ohne Werte öffnet sich ein Formular",
     f"`{COMMAND} prüfe [gpus=64]` und eine Konfiguration oder Startzeile (gern als Codeblock) – ich sage, mit "
-    "welcher Batch-Größe DeepSpeed, Hugging Face, Megatron-LM, NeMo, torchtitan, nanoGPT, axolotl, OLMo, "
-    "TRL (GRPO), verl oder OpenRLHF wirklich trainieren; im Menü einer Nachricht heißt das „Batch-Konfig prüfen“",
+    "welcher Batch-Größe DeepSpeed, Hugging Face, accelerate, Lightning, LLaMA-Factory, Megatron-LM, NeMo, "
+    "torchtitan, nanoGPT, axolotl, OLMo, TRL (SFT und GRPO), verl oder OpenRLHF wirklich trainieren; im Menü "
+    "einer Nachricht heißt das „Batch-Konfig prüfen“",
 )
 EXAMPLES_TITLE = "Beispiele"
 EXAMPLES = (

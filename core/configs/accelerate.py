@@ -148,17 +148,24 @@ def layout(reading: Reading, sources: list[Parsed], world: World | None) -> Layo
     if processes == -1:
         reading.add(NUM_PROCESSES(Unset(machines), message=NUM_PROCESSES_MESSAGE))
         return Layout(world, None, 1)
+    if config is not None and config.data.get("distributed_type") == "NO" and "num_processes" not in options:
+        processes = 1  # launch_command: no distributed type, one process (simple_launcher)
     if processes is not None:
-        real = processes // machines * machines
-        if machines > 1:
-            reading.step(PROCESSES, (processes, machines, machines), real)
-        if real != processes and (world is None or world.size == real):
-            fixed = world_fix(real, (processes // machines + 1) * machines)
-            reading.add(FLOORED(Floored(processes, machines, real), fix=fixed))
-        where = f"num_processes {processes}, num_machines {machines}, {line or config_name(config)}"
-        world = world or World(real, where)
+        world = processes_world(reading, processes, machines, world, line or config_name(config))
     world = reading.world(world)
     return Layout(world, _data_parallel(reading, config, world.size), _accumulation(reading, config, options, line))
+
+
+def processes_world(reading: Reading, processes: int, machines: int, world: World | None, where: str) -> World:
+    """``num_processes // num_machines`` a machine (``utils/launch.py:216-218``), said where that starts fewer; a
+    world size given from outside wins."""
+    real = processes // machines * machines
+    if machines > 1:
+        reading.step(PROCESSES, (processes, machines, machines), real)
+    if real != processes and (world is None or world.size == real):
+        fixed = world_fix(real, (processes // machines + 1) * machines)
+        reading.add(FLOORED(Floored(processes, machines, real), fix=fixed))
+    return world or World(real, f"num_processes {processes}, num_machines {machines}, {where}")
 
 
 def config_name(config: Parsed | None) -> str:

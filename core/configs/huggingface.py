@@ -86,6 +86,8 @@ class Batch:
     per_device: int | None = None
     accumulation: int | None = None
     total: int | None = None
+    #: What the Trainer reports where accelerate trains another batch (split_batches).
+    intended: int | None = None
 
     def number(self, reading: Reading, key: str, default: int = 0) -> int:
         return _number(reading, self.arguments, self.where, key, default)
@@ -100,12 +102,14 @@ class Batch:
             accumulation=self.accumulation,
             global_batch=self.total,
             seq_len=seq_len,
+            intended=self.intended,
         )
 
 
-def trainer_batch(reading: Reading, sources: list[Parsed], world: World | None) -> Batch:
-    """``get_total_train_batch_size`` on the arguments among ``sources``; an accelerate config gives world and d."""
-    arguments, where = _arguments(sources)
+def trainer_batch(reading: Reading, sources: list[Parsed], world: World | None, config: Parsed | None = None) -> Batch:
+    """``get_total_train_batch_size`` on the arguments among ``sources`` (``config`` holds them even without batch
+    keys); an accelerate config gives the world size and d."""
+    arguments, where = _arguments(sources, config)
     batch = Batch(arguments, where, world)
     per_device, accumulation = batch.number(reading, PER_DEVICE), batch.number(reading, ACCUMULATION)
     degrees = {name: batch.number(reading, name, default=1) for name in DEGREES}
@@ -116,7 +120,7 @@ def trainer_batch(reading: Reading, sources: list[Parsed], world: World | None) 
     launched = accelerate.layout(reading, sources, world)
     if launched is not None and launched.world is None:
         return batch  # accelerate refuses num_processes -1
-    batch.world = reading.world(launched.world if launched else world)
+    batch.world = launched.world if launched is not None and launched.world else reading.world(world)
     if launched is None or launched.data_parallel == batch.world.size:
         data_parallel: int | None = batch.world.size // degrees["tp_size"] // degrees["cp_size"] // degrees["sp_size"]
         reading.step(Derivation.DP_HF, (batch.world.size, *degrees.values()), data_parallel or 0)
@@ -130,7 +134,7 @@ def trainer_batch(reading: Reading, sources: list[Parsed], world: World | None) 
         holder = next((p for p in sources if PER_DEVICE in p.data or p.format is Format.SHELL), sources[0])
         if (split := accelerate.split_batches(reading, holder, per_device, data_parallel, total)) is None:
             return batch
-        per_device, total = split, split * data_parallel * accumulation
+        batch.intended, per_device, total = total, split, split * data_parallel * accumulation
     reading.step(Derivation.B_PRODUCT, (per_device, data_parallel, accumulation), total)
     batch.data_parallel, batch.per_device, batch.accumulation, batch.total = (
         data_parallel,
@@ -143,18 +147,19 @@ def trainer_batch(reading: Reading, sources: list[Parsed], world: World | None) 
     return batch
 
 
-def _arguments(sources: list[Parsed]) -> tuple[dict[str, Any], dict[str, str]]:
-    """TrainingArguments from a YAML/JSON file or from ``--flags`` in a launch line; where each came from."""
+def _arguments(sources: list[Parsed], config: Parsed | None) -> tuple[dict[str, Any], dict[str, str]]:
+    """TrainingArguments from a YAML/JSON file (``config``, or one with the Trainer's batch keys) and from ``--flags``
+    in a launch line, which win (HfArgumentParser, TrlParser); where each came from."""
     values: dict[str, Any] = {}
     where: dict[str, str] = {}
-    for parsed in sources:
+    for parsed in sorted(sources, key=lambda p: p.format is Format.SHELL):
         if parsed.format is Format.SHELL:
-            found = program_flags(parsed, FLAGS)
+            found = program_flags(parsed, (*FLAGS, "--gradient_accumulation_steps", "--config"))
             for flag, given in found.items():
                 key = flag.removeprefix("--").replace("-", "_")
                 values[key] = given[0] if given else True
                 where[key] = parsed.where(flag)
-        elif {PER_DEVICE, ACCUMULATION} & set(parsed.data) and not deepspeed.detect(parsed):
+        elif parsed is config or ({PER_DEVICE, ACCUMULATION} & set(parsed.data) and not deepspeed.detect(parsed)):
             for key, value in parsed.data.items():
                 values[key] = value
                 where[key] = parsed.where(key)
