@@ -48,6 +48,23 @@ PROCESSES = "accelerate/processes"  # world = num_processes // num_machines · n
 DATA_PARALLEL = "accelerate/data_parallel"  # d = dp_replicate · dp_shard
 SPLIT = "accelerate/split"  # b = loader batch / d
 SIZES = ("dp_replicate", "dp_shard", "tp", "cp", "sp")
+#: utils/dataclasses.py DistributedType (the values an ``accelerate config`` writes).
+DISTRIBUTED_TYPES = {
+    "NO",
+    "MULTI_CPU",
+    "MULTI_GPU",
+    "MULTI_NPU",
+    "MULTI_MLU",
+    "MULTI_SDAA",
+    "MULTI_MUSA",
+    "MULTI_XPU",
+    "MULTI_HPU",
+    "MULTI_NEURON",
+    "DEEPSPEED",
+    "FSDP",
+    "XLA",
+    "MEGATRON_LM",
+}
 OWN_KEYS = {"num_processes", "num_machines", "machine_rank", "compute_environment", "main_training_function"}
 
 
@@ -119,11 +136,11 @@ class Layout:
 
 
 def detect(parsed: Parsed) -> bool:
-    """An ``accelerate config`` file: ``distributed_type`` beside the launcher's own keys."""
+    """An ``accelerate config`` file: ``distributed_type`` (one of accelerate's) or beside the launcher's own keys."""
     return (
         parsed.format in (Format.YAML, Format.JSON)
         and "distributed_type" in parsed.data
-        and bool(OWN_KEYS & set(parsed.data))
+        and (parsed.data["distributed_type"] in DISTRIBUTED_TYPES or bool(OWN_KEYS & set(parsed.data)))
     )
 
 
@@ -145,11 +162,13 @@ def layout(reading: Reading, sources: list[Parsed], world: World | None) -> Layo
         return None
     processes = _setting(reading, config, options, line, "num_processes", minimum=-1)
     machines = _setting(reading, config, options, line, "num_machines") or 1
-    if processes == -1:
-        reading.add(NUM_PROCESSES(Unset(machines), message=NUM_PROCESSES_MESSAGE))
-        return Layout(world, None, 1)
     if config is not None and config.data.get("distributed_type") == "NO" and "num_processes" not in options:
         processes = 1  # launch_command: no distributed type, one process (simple_launcher)
+    elif config is not None and processes is None and world is None:
+        processes = -1  # ClusterConfig's default (config_args.py:180), refused at launch without --num_processes
+    if processes == -1:  # written, or ClusterConfig's default where the YAML leaves it out
+        reading.add(NUM_PROCESSES(Unset(machines), message=NUM_PROCESSES_MESSAGE))
+        return Layout(world, None, 1)
     if processes is not None:
         world = processes_world(reading, processes, machines, world, line or config_name(config))
     world = reading.world(world)
