@@ -248,9 +248,10 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
         None,
     ),
     "llamafactory/megatron-bridge-needs-env": (
-        (("lf.yaml", LF.format(1) + "tensor_model_parallel_size: 2\n"),),
+        (("lf.yaml", LF.format(1) + "tensor_model_parallel_size: 2\nuse_packed_sequences: false\n"),),
         8,
     ),
+    "llamafactory/mca-not-read": ((("lf.yaml", LF.format(8) + "pipeline_model_parallel_size: 4\n"),), 8),
     "llamafactory/unused-keys": (
         (
             ("run.sh", LF_BRIDGE.replace("USE_MEGATRON_BRIDGE", "FORCE_TORCHRUN")),

@@ -89,6 +89,8 @@ ROWS = [
     ),
     # EXPECTED.md 12: global_batch_size unset: d · micro = 16, a = 1.
     (("v1_1x8.sh", "12_v1_default_global.yaml"), None, (8, 8, 2, 1, 16, 4096), set()),
+    # examples/megatron/qwen3_moe_full.yaml's shape (an MCA config, USE_MCA=1): mcore_adapter counts, not read here.
+    (("mca_moe.yaml",), 8, (8, None, 1, None, None, 4096), {"llamafactory/mca-not-read"}),
     # EXPECTED.md 13: packing: true in SFT, 4096 − 1 = 4095.
     (("train_1x8.sh", "13_packing_sft.yaml"), None, (8, 8, 2, 4, 64, 4095), {TOTAL, PACKED}),
 ]

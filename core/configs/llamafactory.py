@@ -12,6 +12,8 @@ The environment of ``llamafactory-cli train x.yaml`` chooses one of three paths,
   smaller batch, and refuses where GA is no multiple of EP. ``hparams/parser.py:336-349`` first refuses a
   parallel size that exceeds or does not divide the world. Without the variable a YAML with Megatron-Bridge
   keys is refused by HfArgumentParser for its unknown keys.
+- ``USE_MCA=1`` (``examples/megatron/``): the batch is counted inside the external mcore_adapter package, which
+  effbatch does not read (said as a note, no batch given).
 - ``USE_V1=1``: ``v1/core/utils/batching.py:184-195`` ``micro_batch_size`` (1) and ``global_batch_size``
   (None: dp · micro), a = global // dp // micro, refused where not whole; dp = world // cp_size
   (``v1/accelerator/interface.py:88-99``).
@@ -49,6 +51,8 @@ BRIDGE_KEYS = (
     "context_parallel_size",
     "expert_model_parallel_size",
 )
+#: Keys only the Megatron-Bridge path reads (hparams/megatron_bridge_args.py), not MCA's.
+BRIDGE_ONLY = ("use_packed_sequences", "export_hf_on_finish", "megatron_pretrained_checkpoint")
 CUTOFF = "llamafactory/cutoff"  # L = cutoff_len - 1
 BRIDGE_GLOBAL = "llamafactory/bridge_global"  # global = max(mbs · GA · world // (TP · PP · CP · EP), mbs)
 V1_DATA_PARALLEL = "llamafactory/v1_dp"  # dp = world // cp_size
@@ -100,6 +104,7 @@ DIVIDE = Rule("llamafactory/megatron-bridge-parallel-divisible", Effect.REFUSED,
 DIVIDES_BY_EP = Rule("llamafactory/megatron-bridge-divides-by-ep", Effect.CHANGED, Expert)
 BRIDGE_DIVISIBLE = Rule("llamafactory/megatron-bridge-global-batch-divisible", Effect.REFUSED, megatron.Divisor)
 BRIDGE_ENV = Rule("llamafactory/megatron-bridge-needs-env", Effect.NOTE, Nothing)
+MCA = Rule("llamafactory/mca-not-read", Effect.NOTE, Nothing)
 UNUSED = Rule("llamafactory/unused-keys", Effect.REFUSED, Keys)
 V1_GLOBAL = Rule("llamafactory/v1-global-batch-divisible", Effect.REFUSED, V1Global)
 V1_CP = Rule("llamafactory/v1-cp-divisible", Effect.REFUSED, Parallel)
@@ -113,6 +118,7 @@ RULES = (
     DIVIDES_BY_EP,
     BRIDGE_DIVISIBLE,
     BRIDGE_ENV,
+    MCA,
     UNUSED,
     V1_GLOBAL,
     V1_CP,
@@ -135,22 +141,37 @@ def check(sources: list[Parsed], world: World | None) -> Check:
     reading = Reading(ID)
     env, line = environment(sources)
     world = world or _launched(env, line)
-    v1 = env.get("USE_V1") == "1" or ("micro_batch_size" in parsed.data and bool(V1_KEYS & set(parsed.data)))
-    if v1:
+    path = _path(parsed, env, line)
+    if path == "v1":
         return _v1(reading, parsed, world)
-    bridge_keys = sorted(key for key in parsed.data if key in BRIDGE_KEYS or key == "use_packed_sequences")
-    if env.get("USE_MEGATRON_BRIDGE") != "1" and bridge_keys and line:
-        reading.add(UNUSED(Keys(str(bridge_keys)), message=UNUSED_MESSAGE.format(keys=bridge_keys)))
+    megatron_keys = sorted(key for key in parsed.data if key in (*BRIDGE_KEYS, *BRIDGE_ONLY))
+    if path == "hf" and megatron_keys and line:
+        reading.add(UNUSED(Keys(str(megatron_keys)), message=UNUSED_MESSAGE.format(keys=megatron_keys)))
         return reading.finish(world)
     seq_len = _cutoff(reading, parsed)
     if any(finding.effect is Effect.REFUSED for finding in reading.findings):
         return reading.finish(world, seq_len=seq_len)
-    if env.get("USE_MEGATRON_BRIDGE") == "1" or bridge_keys:
+    if path == "mca":
+        reading.add(MCA(Nothing()))
+        return reading.finish(world, micro_batch=reading.value(parsed, huggingface.PER_DEVICE), seq_len=seq_len)
+    if path == "bridge":
         if env.get("USE_MEGATRON_BRIDGE") != "1":
             reading.add(BRIDGE_ENV(Nothing()))
         return _bridge(reading, parsed, reading.world(world), seq_len)
-    batch = huggingface.trainer_batch(reading, sources, world)
-    return batch.finish(reading, seq_len)
+    return huggingface.trainer_batch(reading, sources, world, parsed).finish(reading, seq_len)
+
+
+def _path(parsed: Parsed, env: dict[str, str], line: str) -> str:
+    """The environment's choice (``cli.py``, ``hparams/parser.py:397-408``); without a launch line, the YAML's keys:
+    Megatron-Bridge's own keys, else Megatron keys without them are an MCA config (``examples/megatron/``)."""
+    keys = set(parsed.data)
+    if env.get("USE_V1") == "1" or ("micro_batch_size" in keys and bool(V1_KEYS & keys)):
+        return "v1"
+    if env.get("USE_MCA") == "1":
+        return "mca"
+    if env.get("USE_MEGATRON_BRIDGE") == "1" or (not line and set(BRIDGE_ONLY) & keys):
+        return "bridge"
+    return "mca" if not line and set(BRIDGE_KEYS) & keys else "hf"
 
 
 def environment(sources: list[Parsed]) -> tuple[dict[str, str], str]:

@@ -34,8 +34,12 @@ FINDINGS: dict[str, str] = {
         "Diese YAML ist für den Megatron-Bridge-Weg geschrieben: Starte sie mit USE_MEGATRON_BRIDGE=1, sonst "
         "bricht LLaMA-Factory an den unbekannten Schlüsseln ab."
     ),
+    "llamafactory/mca-not-read": (
+        "Diese YAML gehört zum MCA-Weg (USE_MCA=1): Dort zählt das Paket mcore_adapter die Batch-Größe, und dessen "
+        "Regel lese ich nicht. Für den Megatron-Bridge-Weg starte mit USE_MEGATRON_BRIDGE=1."
+    ),
     "llamafactory/unused-keys": (
-        "LLaMA-Factory bricht ab: Ohne USE_MEGATRON_BRIDGE=1 kennt es die Schlüssel {keys} nicht."
+        "LLaMA-Factory bricht ab: Ohne USE_MEGATRON_BRIDGE=1 (oder USE_MCA=1) kennt es die Schlüssel {keys} nicht."
     ),
     "llamafactory/v1-global-batch-divisible": (
         "LLaMA-Factory bricht ab: global_batch_size {gbs} ist nicht durch d × micro_batch_size = {data_parallel} × "
