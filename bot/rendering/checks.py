@@ -159,7 +159,9 @@ def finding_text(check: Check, finding: Finding) -> str:
     if finding.message:
         # the quote is inline code: a backtick of the framework's own (accelerate's `DataLoader`) would end it early
         message = finding.message.replace("\n", " ").replace("`", "'")
-        text += " " + texts.QUOTED.format(framework=texts.FRAMEWORKS[check.framework].title, message=message)
+        # the rule's framework says it (accelerate's refusal inside a Hugging Face Trainer run)
+        speaker = texts.FRAMEWORKS.get(finding.code.split("/", 1)[0], texts.FRAMEWORKS[check.framework])
+        text += " " + texts.QUOTED.format(framework=speaker.title, message=message)
         text += "" if message.rstrip().endswith((".", "!", "?")) else "."  # one full stop, never two
     if finding.fix is not None:
         text += " " + fix_text(finding.fix)
