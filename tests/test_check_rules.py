@@ -192,6 +192,7 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
     "olmo/nothing-per-device": ((("o.yaml", f"{OLMO}global_train_batch_size: 16\n"),), 24),
     "olmo/uneven-microbatches": ((("o.yaml", f"{OLMO}global_train_batch_size: 1024\n"),), 24),
     "accelerate/num-processes-unset": ((("acc.yaml", ACC.replace("8", "-1")),), None),
+    "accelerate/num-processes-missing": ((("acc.yaml", "distributed_type: FSDP\nfsdp_config: {}\n"),), None),
     "accelerate/processes-floored": ((("acc.yaml", ACC.replace("1", "4").replace("8", "10")),), None),
     "accelerate/parallelism-total": ((("acc.yaml", f"{ACC_PARALLEL}  parallelism_config_tp_size: 2\n"),), None),
     "accelerate/fsdp-no-shard-dimension": (

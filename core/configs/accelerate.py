@@ -6,8 +6,8 @@ An ``accelerate config`` YAML carries no batch size: the loader batch comes from
 
 - ``utils/launch.py:216-218``: ``nproc_per_node = num_processes // num_machines``, ``nnodes = num_machines``:
   10 processes over 4 machines start 8, without a word. Launch flags (``--num_processes``, ``--num_machines``)
-  win over the YAML; ``num_processes: -1`` is refused (``commands/launch.py:1299-1300``); absent, it is the
-  number of GPUs the launching machine sees.
+  win over the YAML; ``num_processes: -1`` is refused (``commands/launch.py:1299-1300``), and so is a YAML
+  without it (ClusterConfig's default -1) unless the launch line passes ``--num_processes``.
 - ``parallelism_config.py:177-179``: with a ``parallelism_config`` d = dp_replicate · dp_shard (the loader is
   sharded over those only, ``data_loader.py:1152-1165``); the product of all sizes must be the number of
   processes (``_validate_accelerator``, 1.16.0 ``parallelism_config.py:362-375``; a product of 1 becomes pure
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from math import prod
 
 from core.configs.common import Reading, fix, lookup, main_command, whole, world_fix
-from core.configs.model import Check, Effect, Rule, World
+from core.configs.model import Check, Effect, Nothing, Rule, World
 from core.configs.reading import Format, Parsed
 
 ID = "accelerate"
@@ -116,6 +116,7 @@ class Unset:
 
 
 NUM_PROCESSES = Rule("accelerate/num-processes-unset", Effect.REFUSED, Unset)
+NUM_PROCESSES_MISSING = Rule("accelerate/num-processes-missing", Effect.PITFALL, Nothing)
 FLOORED = Rule("accelerate/processes-floored", Effect.CHANGED, Floored)
 TOTAL = Rule("accelerate/parallelism-total", Effect.REFUSED, Sizes)
 NO_SHARD = Rule("accelerate/fsdp-no-shard-dimension", Effect.REFUSED, Sizes)
@@ -123,7 +124,17 @@ MODEL_PARALLEL = Rule("accelerate/model-parallel", Effect.NOTE, ModelParallel)
 LOADER = Rule("accelerate/loader-batch", Effect.NOTE, LoaderBatch)
 SPLIT_BATCHES = Rule("accelerate/split-batches", Effect.CHANGED, Split)
 SPLIT_INDIVISIBLE = Rule("accelerate/split-batches-divisible", Effect.REFUSED, Indivisible)
-RULES = (NUM_PROCESSES, FLOORED, TOTAL, NO_SHARD, MODEL_PARALLEL, LOADER, SPLIT_BATCHES, SPLIT_INDIVISIBLE)
+RULES = (
+    NUM_PROCESSES,
+    NUM_PROCESSES_MISSING,
+    FLOORED,
+    TOTAL,
+    NO_SHARD,
+    MODEL_PARALLEL,
+    LOADER,
+    SPLIT_BATCHES,
+    SPLIT_INDIVISIBLE,
+)
 
 
 @dataclass(frozen=True)
@@ -165,8 +176,11 @@ def layout(reading: Reading, sources: list[Parsed], world: World | None) -> Layo
     if config is not None and config.data.get("distributed_type") == "NO" and "num_processes" not in options:
         processes = 1  # launch_command: no distributed type, one process (simple_launcher)
     elif config is not None and processes is None and world is None:
-        processes = -1  # ClusterConfig's default (config_args.py:180), refused at launch without --num_processes
-    if processes == -1:  # written, or ClusterConfig's default where the YAML leaves it out
+        # ClusterConfig's default -1 (config_args.py:180): fine where the launch line passes --num_processes, as
+        # accelerate's SLURM example does, refused where it does not
+        reading.add(NUM_PROCESSES_MISSING(Nothing(), message=NUM_PROCESSES_MESSAGE))
+        return Layout(None, None, 1)
+    if processes == -1:
         reading.add(NUM_PROCESSES(Unset(machines), message=NUM_PROCESSES_MESSAGE))
         return Layout(world, None, 1)
     if processes is not None:

@@ -7,8 +7,13 @@ NAME = Name("Accelerate", "accelerate", "von accelerate")
 #: One row per rule code; the placeholders are exactly the fields of the rule's context.
 FINDINGS: dict[str, str] = {
     "accelerate/num-processes-unset": (
-        "accelerate bricht ab: num_processes fehlt oder ist -1; bei {machines} Maschinen musst du --num_processes "
-        "beim Start angeben."
+        "accelerate bricht ab: num_processes ist -1; bei {machines} Maschinen musst du --num_processes beim Start "
+        "angeben."
+    ),
+    "accelerate/num-processes-missing": (
+        "num_processes fehlt in der accelerate-Konfiguration: accelerate launch bricht ab, "
+        "wenn die Startzeile nicht --num_processes angibt (so macht es accelerates SLURM-Beispiel). Nenne mir die "
+        "Zahl der GPUs, dann rechne ich."
     ),
     "accelerate/processes-floored": (
         "accelerate rundet stillschweigend ab: {processes} Prozesse auf {machines} Maschinen werden "
