@@ -260,6 +260,10 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
         ),
         None,
     ),
+    "llamafactory/world-from-machine": (
+        (("run.sh", "FORCE_TORCHRUN=1 llamafactory-cli train x.yaml"), ("lf.yaml", LF.format(1))),
+        8,
+    ),
     "llamafactory/v1-global-batch-divisible": ((("lf.yaml", LF_V1 + "global_batch_size: 30\ncp_size: 2\n"),), 8),
     "llamafactory/v1-cp-divisible": ((("lf.yaml", LF_V1 + "cp_size: 3\n"),), 8),
     "llamafactory/v1-token-budget": ((("lf.yaml", LF_V1 + "batching_strategy: dynamic_batching\n"),), 8),

@@ -46,6 +46,13 @@ ROWS = [
     # EXPECTED.md 03: neat_packing, 4096 − 1 = 4095; without NPROC_PER_NODE the machine's 8 GPUs (or 1: B 8).
     (("03_neat_packing_sft.yaml",), 8, (8, 8, 2, 4, 64, 4095), {TOTAL, PACKED}),
     (("03_neat_packing_sft.yaml",), 1, (1, 1, 2, 4, 8, 4095), {TOTAL, PACKED}),
+    # ... started by a plain `llamafactory-cli train` line on the 8-GPU machine: the same, and said to depend on it.
+    (
+        ("train_plain.sh", "03_neat_packing_sft.yaml"),
+        8,
+        (8, 8, 2, 4, 64, 4095),
+        {TOTAL, PACKED, "llamafactory/world-from-machine"},
+    ),
     # EXPECTED.md 04: neat_packing with stage pt, refused by get_train_args.
     (
         ("04_neat_packing_pt_refused.yaml",),

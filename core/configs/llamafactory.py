@@ -105,6 +105,7 @@ DIVIDES_BY_EP = Rule("llamafactory/megatron-bridge-divides-by-ep", Effect.CHANGE
 BRIDGE_DIVISIBLE = Rule("llamafactory/megatron-bridge-global-batch-divisible", Effect.REFUSED, megatron.Divisor)
 BRIDGE_ENV = Rule("llamafactory/megatron-bridge-needs-env", Effect.NOTE, Nothing)
 MCA = Rule("llamafactory/mca-not-read", Effect.NOTE, Nothing)
+FROM_MACHINE = Rule("llamafactory/world-from-machine", Effect.PITFALL, Nothing)
 UNUSED = Rule("llamafactory/unused-keys", Effect.REFUSED, Keys)
 V1_GLOBAL = Rule("llamafactory/v1-global-batch-divisible", Effect.REFUSED, V1Global)
 V1_CP = Rule("llamafactory/v1-cp-divisible", Effect.REFUSED, Parallel)
@@ -119,6 +120,7 @@ RULES = (
     BRIDGE_DIVISIBLE,
     BRIDGE_ENV,
     MCA,
+    FROM_MACHINE,
     UNUSED,
     V1_GLOBAL,
     V1_CP,
@@ -141,6 +143,8 @@ def check(sources: list[Parsed], world: World | None) -> Check:
     reading = Reading(ID)
     env, line = environment(sources)
     world = world or _launched(env, line)
+    if line and "NPROC_PER_NODE" not in env:
+        reading.add(FROM_MACHINE(Nothing()))
     path = _path(parsed, env, line)
     if path == "v1":
         return _v1(reading, parsed, world)

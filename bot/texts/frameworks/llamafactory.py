@@ -38,6 +38,11 @@ FINDINGS: dict[str, str] = {
         "Diese YAML gehört zum MCA-Weg (USE_MCA=1): Dort zählt das Paket mcore_adapter die Batch-Größe, und dessen "
         "Regel lese ich nicht. Für den Megatron-Bridge-Weg starte mit USE_MEGATRON_BRIDGE=1."
     ),
+    "llamafactory/world-from-machine": (
+        "Die Startzeile setzt kein NPROC_PER_NODE: llamafactory-cli startet dann so viele Prozesse, wie der Rechner "
+        "GPUs sieht (bei nur einer ohne FORCE_TORCHRUN=1 gar kein torchrun); auf einem anderen Rechner ändert sich "
+        "die Batch-Größe."
+    ),
     "llamafactory/unused-keys": (
         "LLaMA-Factory bricht ab: Ohne USE_MEGATRON_BRIDGE=1 (oder USE_MCA=1) kennt es die Schlüssel {keys} nicht."
     ),
