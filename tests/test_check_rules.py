@@ -304,6 +304,13 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
     "trl/sft-accelerate-config": ((("sft.yaml", f"{SFT}accelerate_config: zero3\nmax_length: 2048\n"),), None),
     "trl/sft-packing": ((("sft.yaml", f"{SFT}packing: true\nmax_length: 4096\n"),), 8),
     "trl/sft-max-length-default": ((("sft.yaml", SFT),), 8),
+    "trl/sft-unknown-keys-in-script": (
+        (
+            ("run.sh", "accelerate launch --num_processes 8 trl/scripts/sft.py --config sft.yaml"),
+            ("sft.yaml", f"{SFT}accelerate_config: zero3\n"),
+        ),
+        None,
+    ),
     "trl/sft-unknown-batch-key": ((("sft.yaml", SFT.replace("per_device_train", "per_device")),), 8),
     # verl: the shapes of /work/research/verl/fixtures, numbers by verl's lifted lines
     "verl/micro-batch-missing": ((("run.sh", VERL),), None),

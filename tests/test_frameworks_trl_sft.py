@@ -73,6 +73,20 @@ ROWS = [
     (("sft_gpt_oss.sh", "deepspeed_zero3.yaml"), None, (8, 8, 2, 1, 16, 4096), {TOTAL, PACKING}),
     # examples_out.txt "trl/scripts/sft.py docstring #1 … as `trl sft` on 8 GPUs": 2 · 8 · 8 = 128, L 1024.
     (("trl_sft_line.sh",), None, (8, 8, 2, 8, 128, 1024), {TOTAL, DEFAULT_LENGTH, PACKING}),
+    # example_config.yaml under `accelerate launch … sft.py --config`: the zero3 file's 8 processes, 8 · 8 = 64.
+    (
+        ("script_line.sh", "deepspeed_zero3.yaml", "01_example_config.yaml"),
+        None,
+        (8, 8, 8, 1, 64, 1024),
+        {TOTAL, DEFAULT_LENGTH},
+    ),
+    # NOTES.md refusal 2: 02's accelerate_config key, read by TrlParser in sft.py itself: "Unknown arguments …".
+    (
+        ("script_line.sh", "deepspeed_zero3.yaml", "02_packing_zero3_in_yaml.yaml"),
+        None,
+        (None, None, None, None, None, None),
+        {"trl/sft-unknown-keys-in-script"},
+    ),
     # The former negative (clis.md's SFT YAML): 01's defaults with 09's packing: 8 · 8 = 64 bins of 1024 tokens.
     (("10_clis_sft.yaml",), 8, (8, 8, 8, 1, 64, 1024), {TOTAL, PACKING}),
 ]

@@ -417,6 +417,12 @@ ENV = "`env` field should be a dict in the YAML file."
 #: ``accelerate launch``, whose parser refuses it (run: fixtures/05_typo_key.yaml).
 BATCH_FIELDS = {"per_device_train_batch_size", "per_device_eval_batch_size", "auto_find_batch_size"}
 UNRECOGNIZED = "Accelerate launch command: error: unrecognized arguments: --{key}"
+#: Keys ``trl sft`` hands to ``accelerate launch``; a script run another way has no field for them.
+LAUNCH_KEYS = ("accelerate_config", "num_processes", "num_machines", "config_file", "machine_rank")
+SCRIPT_UNKNOWN = (
+    "Unknown arguments from config file: {remaining}. Please remove them, add them to the dataclass, or set "
+    "`fail_with_unknown_args=False`."
+)
 UNKNOWN_CONFIG = (
     "Accelerate config {name} is neither a file nor a valid config in the `trl` package. Please provide a valid "
     "config name or a path to a config file."
@@ -444,6 +450,11 @@ class Unknown:
     key: str
 
 
+@dataclass(frozen=True)
+class Keys:
+    keys: str
+
+
 SFT_PADDING_FREE = Rule("trl/sft-padding-free-without-packing", Effect.REFUSED, Nothing)
 SFT_ENV = Rule("trl/sft-env-not-a-mapping", Effect.REFUSED, Nothing)
 SFT_UNKNOWN_CONFIG = Rule("trl/sft-accelerate-config-unknown", Effect.REFUSED, ConfigName)
@@ -451,6 +462,7 @@ SFT_NAMED_CONFIG = Rule("trl/sft-accelerate-config", Effect.NOTE, Named)
 SFT_PACKING = Rule("trl/sft-packing", Effect.NOTE, Length)
 SFT_DEFAULT_LENGTH = Rule("trl/sft-max-length-default", Effect.NOTE, Length)
 SFT_UNKNOWN_KEY = Rule("trl/sft-unknown-batch-key", Effect.REFUSED, Unknown)
+SFT_SCRIPT_UNKNOWN = Rule("trl/sft-unknown-keys-in-script", Effect.REFUSED, Keys)
 SFT_RULES = (
     SFT_PADDING_FREE,
     SFT_ENV,
@@ -459,6 +471,7 @@ SFT_RULES = (
     SFT_PACKING,
     SFT_DEFAULT_LENGTH,
     SFT_UNKNOWN_KEY,
+    SFT_SCRIPT_UNKNOWN,
 )
 RULES: tuple[Rule[Any], ...] = (*GRPO_RULES, *SFT_RULES)
 
@@ -489,10 +502,13 @@ def _sft(sources: list[Parsed], world: World | None) -> Check:
     values = _sft_values(sources, config)
     if "env" in values and not isinstance(values["env"][0], dict):
         reading.add(SFT_ENV(Nothing(), message=ENV))
-    for key in sorted(k for k in values if "batch_size" in k and k not in BATCH_FIELDS):
+    by_script = any(_sft_script(p) for p in sources)
+    if by_script and config is not None:
+        _unknown_in_script(reading, config)
+    for key in sorted(k for k in values if "batch_size" in k and k not in BATCH_FIELDS and not by_script):
         fixed = Fix("per_device_train_batch_size", (whole(values[key][0], key, values[key][1]),), Syntax.YAML)
         reading.add(SFT_UNKNOWN_KEY(Unknown(key), message=UNRECOGNIZED.format(key=key), fix=fixed))
-    world = world or _sft_world(reading, values)
+    world = world or (None if by_script else _sft_world(reading, values))
     if any(finding.effect is Effect.REFUSED for finding in reading.findings):
         return reading.finish(world)
     batch = huggingface.trainer_batch(reading, sources, world, config)
@@ -503,6 +519,22 @@ def _sft(sources: list[Parsed], world: World | None) -> Check:
     elif packing and seq_len is not None:
         reading.add(SFT_PACKING(Length(seq_len)))
     return batch.finish(reading, seq_len)
+
+
+def _sft_script(parsed: Parsed) -> bool:
+    """A launch line that runs an SFT script (``accelerate launch … sft.py``, ``python sft.py``), not ``trl sft``."""
+    commands = parsed.script.commands if parsed.format is Format.SHELL and parsed.script is not None else []
+    return any(_trl_sft(c.words) and not any(w.rsplit("/", 1)[-1] == "trl" for w in c.words) for c in commands)
+
+
+def _unknown_in_script(reading: Reading, config: Parsed) -> None:
+    """TrlParser (``fail_with_unknown_args``) refuses what ``trl sft`` would hand to accelerate: its launcher keys
+    and misspelt batch keys in the YAML (trl/scripts/utils.py:353-357, ``set_defaults_with_config``)."""
+    unknown = [k for k in config.data if k in LAUNCH_KEYS or ("batch_size" in k and k not in BATCH_FIELDS)]
+    if unknown:
+        remaining = [item for key in unknown for item in (f"--{key}", str(config.data[key]))]
+        message = SCRIPT_UNKNOWN.format(remaining=remaining)
+        reading.add(SFT_SCRIPT_UNKNOWN(Keys(", ".join(unknown)), message=message))
 
 
 def _truthy(value: tuple[Any, str] | None) -> bool:

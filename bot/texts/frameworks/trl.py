@@ -70,6 +70,11 @@ FINDINGS: dict[str, str] = {
         "TRL bricht ab: {key} ist kein Feld von SFTConfig; `trl sft` reicht den Schlüssel an `accelerate launch` "
         "weiter, und das kennt ihn nicht. Gemeint ist wohl per_device_train_batch_size."
     ),
+    "trl/sft-unknown-keys-in-script": (
+        "TRL bricht ab: {keys} reicht nur `trl sft` an accelerate weiter; ein Skript, das die YAML selbst liest "
+        "(`accelerate launch sft.py --config`), kennt diese Schlüssel nicht. Gib sie `accelerate launch` als "
+        "Optionen mit oder starte mit `trl sft`."
+    ),
     "trl/sft-max-length-default": (
         "max_length ist nicht angegeben: SFTConfig kürzt jedes Beispiel still auf {max_length} Tokens."
     ),
