@@ -162,7 +162,7 @@ def _arguments(sources: list[Parsed], config: Parsed | None) -> tuple[dict[str, 
         elif parsed is config or ({PER_DEVICE, ACCUMULATION} & set(parsed.data) and not deepspeed.detect(parsed)):
             for key, value in parsed.data.items():
                 values[key] = value
-                where[key] = parsed.where(key)
+                where[key] = parsed.where(str(key))  # YAML allows keys that are numbers
             parallelism = parsed.data.get("parallelism_config")
             if isinstance(parallelism, dict):
                 for key in DEGREES:

@@ -543,7 +543,7 @@ def _truthy(value: tuple[Any, str] | None) -> bool:
 
 def _sft_values(sources: list[Parsed], config: Parsed | None) -> dict[str, tuple[Any, str]]:
     """SFT's arguments as written: the YAML's, then the flags of ``trl sft`` (which win), each with where."""
-    values = {key: (value, _where(config, key)) for key, value in config.data.items()} if config else {}
+    values = {str(key): (value, _where(config, str(key))) for key, value in config.data.items()} if config else {}
     for parsed in sources:
         if parsed.format is Format.SHELL:
             for flag, words in program_flags(parsed, SFT_MARKERS).items():
