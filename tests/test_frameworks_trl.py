@@ -150,10 +150,10 @@ def test_flags_win_over_the_config_file() -> None:
 
 
 def test_a_trl_sft_config_is_not_grpo() -> None:
-    """An SFT YAML (clis.md "SFT": max_length, packing, no generations) stays the Trainer's rule."""
+    """An SFT YAML (clis.md "SFT": max_length, packing, no generations) is TRL's SFT, by the Trainer's rule."""
     sft = "model_name_or_path: Qwen/Qwen2.5-0.5B\ndataset_name: x\nper_device_train_batch_size: 4\npacking: true\n"
     check = check_config([Source("sft.yaml", sft)], World(8, "gpus"))
-    assert check.framework == "huggingface"
+    assert (check.framework, check.global_batch) == ("trl", 32)
     assert check.rl is None
 
 

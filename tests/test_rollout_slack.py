@@ -67,7 +67,7 @@ def test_the_shortcut_reads_a_grpo_config(bot: BotProcess, api: FakeWebAPI) -> N
     assert name == "shortcut"
     assert_valid_message(answer)
     text = all_text(answer)
-    assert "TRL (GRPO): effektive Batch-Größe 256 Sequenzen" in text
+    assert "TRL: effektive Batch-Größe 256 Sequenzen" in text
     assert "P = G / n = 256 / 8 = 32 Prompts je Generierungs-Batch" in text
     assert "zählt bei GRPO Antworten (Completions), nicht Prompts" in text
 

@@ -180,8 +180,11 @@ def finding_text(check: Check, finding: Finding) -> str:
     """The finding in German, the framework's own message quoted, the fix in the config's own syntax."""
     text = texts.FINDINGS[finding.code].format_map({k: _shown(v) for k, v in finding.fields().items()})
     if finding.message:
-        message = finding.message.replace("\n", " ")
-        text += " " + texts.QUOTED.format(framework=texts.FRAMEWORKS[check.framework].title, message=message)
+        # the quote is inline code: a backtick of the framework's own (accelerate's `DataLoader`) would end it early
+        message = finding.message.replace("\n", " ").replace("`", "'")
+        # the rule's framework says it (accelerate's refusal inside a Hugging Face Trainer run)
+        speaker = texts.FRAMEWORKS.get(finding.code.split("/", 1)[0], texts.FRAMEWORKS[check.framework])
+        text += " " + texts.QUOTED.format(framework=speaker.title, message=message)
         text += "" if message.rstrip().endswith((".", "!", "?")) else "."  # one full stop, never two
     if finding.fix is not None:
         text += " " + fix_text(finding.fix)

@@ -24,8 +24,9 @@ USAGE = (
     f"`{COMMAND} läufe` (gefiltert: `{COMMAND} läufe llama`)",
     f"`{COMMAND}` – ohne Werte öffnet sich ein Formular",
     f"`{COMMAND} prüfe [gpus=64]` und eine Konfiguration oder Startzeile (gern als Codeblock) – ich sage, mit "
-    "welcher Batch-Größe DeepSpeed, Hugging Face, Megatron-LM, NeMo, torchtitan, nanoGPT, axolotl, OLMo, "
-    "TRL (GRPO), verl oder OpenRLHF wirklich trainieren; im Menü einer Nachricht heißt das „Batch-Konfig prüfen“",
+    "welcher Batch-Größe DeepSpeed, Hugging Face, accelerate, Lightning, LLaMA-Factory, Megatron-LM, NeMo, "
+    "torchtitan, nanoGPT, axolotl, OLMo, TRL (SFT und GRPO), verl oder OpenRLHF wirklich trainieren; im Menü "
+    "einer Nachricht heißt das „Batch-Konfig prüfen“",
 )
 EXAMPLES_TITLE = "Beispiele"
 EXAMPLES = (

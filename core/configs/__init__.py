@@ -13,11 +13,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.configs import (
+    accelerate,
     axolotl,
     branches,
     deepspeed,
     huggingface,
+    lightning,
     litgpt,
+    llamafactory,
     llmfoundry,
     maxtext,
     megatron,
@@ -58,6 +61,7 @@ FRAMEWORKS: tuple[Framework, ...] = tuple(
         megatron,
         verl,
         openrlhf,
+        llamafactory,
         trl,
         huggingface,
         llmfoundry,
@@ -70,6 +74,8 @@ FRAMEWORKS: tuple[Framework, ...] = tuple(
         nanogpt,
         axolotl,
         deepspeed,
+        lightning,
+        accelerate,
     )
 )
 BY_ID = {framework.id: framework for framework in FRAMEWORKS}

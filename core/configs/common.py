@@ -316,9 +316,12 @@ def _from_launcher(parsed: Parsed, command: Command, launch: Launch) -> World | 
     options = launch.launcher_options
     where = f"{launch.launcher}, {parsed.source.name}:{command.line}"
     total = next((_int(options[name]) for name in _TOTAL if name in options), None)
+    nodes_text = next((options[name] for name in _NODES if name in options), None)
+    machines = _int(nodes_text)
+    if total is not None and launch.launcher == "accelerate" and machines:
+        total = total // machines * machines  # accelerate's utils/launch.py: num_processes // num_machines a node
     if total is not None:
         return World(total, where)
-    nodes_text = next((options[name] for name in _NODES if name in options), None)
     if nodes_text is None and "--standalone" in options:
         nodes_text = "1"
     per_node = next((_int(options[name]) for name in _PER_NODE if name in options), None)

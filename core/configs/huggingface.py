@@ -6,6 +6,9 @@
   ``"auto"`` with the Trainer's values (``train_batch_size`` = world_size · per_device · accumulation)
   and refuses values that disagree, listing them ("Please correct the following DeepSpeed config
   values that mismatch TrainingArguments values"); DeepSpeed's own check then runs on the result.
+- Launched by ``accelerate launch`` with a config (``core.configs.accelerate``): its processes are the world
+  size, its ``parallelism_config`` d; ``accelerator_config: {split_batches: true}`` makes
+  per_device_train_batch_size the global micro-batch (the Trainer still logs b · a · world).
 - Defaults of TrainingArguments: per_device_train_batch_size 8, gradient_accumulation_steps 1.
 """
 
@@ -14,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from core.configs import deepspeed
+from core.configs import accelerate, deepspeed
 from core.configs.common import Auto, Reading, lookup, program_flags, whole
 from core.configs.model import Check, Derivation, Effect, Nothing, Rule, World
 from core.configs.reading import Format, Parsed
@@ -67,50 +70,99 @@ def _words(parsed: Parsed) -> set[str]:
 
 def check(sources: list[Parsed], world: World | None) -> Check:
     reading = Reading(ID)
-    arguments, where = _arguments(sources)
-    per_device = _number(reading, arguments, where, PER_DEVICE)
-    accumulation = _number(reading, arguments, where, ACCUMULATION)
-    degrees = {name: _number(reading, arguments, where, name, default=1) for name in DEGREES}
-    seq_len = next((v for key in SEQ_LEN_KEYS if (v := _number(reading, arguments, where, key, default=0))), None)
+    batch = trainer_batch(reading, sources, world)
+    seq_len = next((v for key in SEQ_LEN_KEYS if (v := batch.number(reading, key, default=0))), None)
+    return batch.finish(reading, seq_len)
+
+
+@dataclass
+class Batch:
+    """What the Trainer trains with: TrainingArguments as read, the world, d, b, a and B (None where refused)."""
+
+    arguments: dict[str, Any]
+    where: dict[str, str]
+    world: World | None
+    data_parallel: int | None = None
+    per_device: int | None = None
+    accumulation: int | None = None
+    total: int | None = None
+    #: What the Trainer reports where accelerate trains another batch (split_batches).
+    intended: int | None = None
+
+    def number(self, reading: Reading, key: str, default: int = 0) -> int:
+        return _number(reading, self.arguments, self.where, key, default)
+
+    def finish(self, reading: Reading, seq_len: int | None) -> Check:
+        if seq_len is not None and self.total is not None:
+            reading.step(Derivation.T_PRODUCT, (self.total, seq_len), self.total * seq_len)
+        return reading.finish(
+            self.world,
+            data_parallel=self.data_parallel,
+            micro_batch=self.per_device,
+            accumulation=self.accumulation,
+            global_batch=self.total,
+            seq_len=seq_len,
+            intended=self.intended,
+        )
+
+
+def trainer_batch(reading: Reading, sources: list[Parsed], world: World | None, config: Parsed | None = None) -> Batch:
+    """``get_total_train_batch_size`` on the arguments among ``sources`` (``config`` holds them even without batch
+    keys); an accelerate config gives the world size and d."""
+    arguments, where = _arguments(sources, config)
+    batch = Batch(arguments, where, world)
+    per_device, accumulation = batch.number(reading, PER_DEVICE), batch.number(reading, ACCUMULATION)
+    degrees = {name: batch.number(reading, name, default=1) for name in DEGREES}
     ds_config = deepspeed.deepspeed_config(sources)
     autotp = lookup(ds_config.data, deepspeed.AUTOTP) if ds_config else None
     if isinstance(autotp, int) and autotp > 1 and degrees["tp_size"] == 1:
         degrees["tp_size"] = autotp  # get_tp_size falls back to DeepSpeed's AutoTP size
-    world = reading.world(world)
-    data_parallel = world.size // degrees["tp_size"] // degrees["cp_size"] // degrees["sp_size"]
-    reading.step(Derivation.DP_HF, (world.size, *degrees.values()), data_parallel)
+    launched = accelerate.layout(reading, sources, world)
+    if launched is not None and launched.world is None:
+        return batch  # accelerate refuses num_processes -1
+    batch.world = launched.world if launched is not None and launched.world else reading.world(world)
+    if launched is None or launched.data_parallel == batch.world.size:
+        data_parallel: int | None = batch.world.size // degrees["tp_size"] // degrees["cp_size"] // degrees["sp_size"]
+        reading.step(Derivation.DP_HF, (batch.world.size, *degrees.values()), data_parallel or 0)
+    else:
+        data_parallel = launched.data_parallel  # the accelerate config's parallelism_config: None where refused
+    if not data_parallel:
+        return batch
     total = per_device * accumulation * data_parallel
-    reading.step(Derivation.B_PRODUCT, (per_device, data_parallel, accumulation), total)
     reading.add(TOTAL(Total(total)))
-    if ds_config is not None:
-        _combine(reading, ds_config, per_device, accumulation, world.size)
-    if seq_len is not None:
-        reading.step(Derivation.T_PRODUCT, (total, seq_len), total * seq_len)
-    return reading.finish(
-        world,
-        data_parallel=data_parallel,
-        micro_batch=per_device,
-        accumulation=accumulation,
-        global_batch=total,
-        seq_len=seq_len,
+    if lookup(arguments, "accelerator_config.split_batches") is True:
+        holder = next((p for p in sources if PER_DEVICE in p.data or p.format is Format.SHELL), sources[0])
+        if (split := accelerate.split_batches(reading, holder, per_device, data_parallel, total)) is None:
+            return batch
+        batch.intended, per_device, total = total, split, split * data_parallel * accumulation
+    reading.step(Derivation.B_PRODUCT, (per_device, data_parallel, accumulation), total)
+    batch.data_parallel, batch.per_device, batch.accumulation, batch.total = (
+        data_parallel,
+        per_device,
+        accumulation,
+        total,
     )
+    if ds_config is not None:
+        _combine(reading, ds_config, batch.number(reading, PER_DEVICE), accumulation, batch.world.size)
+    return batch
 
 
-def _arguments(sources: list[Parsed]) -> tuple[dict[str, Any], dict[str, str]]:
-    """TrainingArguments from a YAML/JSON file or from ``--flags`` in a launch line; where each came from."""
+def _arguments(sources: list[Parsed], config: Parsed | None) -> tuple[dict[str, Any], dict[str, str]]:
+    """TrainingArguments from a YAML/JSON file (``config``, or one with the Trainer's batch keys) and from ``--flags``
+    in a launch line, which win (HfArgumentParser, TrlParser); where each came from."""
     values: dict[str, Any] = {}
     where: dict[str, str] = {}
-    for parsed in sources:
+    for parsed in sorted(sources, key=lambda p: p.format is Format.SHELL):
         if parsed.format is Format.SHELL:
-            found = program_flags(parsed, FLAGS)
+            found = program_flags(parsed, (*FLAGS, "--gradient_accumulation_steps", "--config"))
             for flag, given in found.items():
                 key = flag.removeprefix("--").replace("-", "_")
                 values[key] = given[0] if given else True
                 where[key] = parsed.where(flag)
-        elif PER_DEVICE in parsed.data:
+        elif parsed is config or ({PER_DEVICE, ACCUMULATION} & set(parsed.data) and not deepspeed.detect(parsed)):
             for key, value in parsed.data.items():
                 values[key] = value
-                where[key] = parsed.where(key)
+                where[key] = parsed.where(str(key))  # YAML allows keys that are numbers
             parallelism = parsed.data.get("parallelism_config")
             if isinstance(parallelism, dict):
                 for key in DEGREES:

@@ -26,7 +26,7 @@ import math
 from dataclasses import dataclass
 
 from core.configs.common import Reading, fix, neighbours, program_flags, world_fix
-from core.configs.model import Check, Derivation, Effect, ModelShape, Nothing, Phase, Rule, World
+from core.configs.model import Check, Derivation, Effect, Fix, ModelShape, Nothing, Phase, Rule, World
 from core.configs.reading import Format, Parsed
 
 ID = "megatron"
@@ -292,13 +292,18 @@ def microbatches(
     data_parallel: int,
     rule: Rule[Divisor],
     setting: str = GLOBAL,
+    fixed: Fix | None = None,
 ) -> int | None:
-    """``ConstantNumMicroBatchesCalculator``: a = gbs // (mbs · d), refused when that is not whole."""
+    """``ConstantNumMicroBatchesCalculator``: a = gbs // (mbs · d), refused when that is not whole.
+
+    The fix offers the global batch sizes that would pass, or ``fixed`` where another setting decides it.
+    """
     divisor = micro * data_parallel
     if gbs % divisor or gbs < divisor:
         below, above = neighbours(gbs, divisor)
         message = GBS_MESSAGE.format(gbs=gbs, mbs=micro, dp=data_parallel)
-        reading.add(rule(Divisor(gbs, divisor), message=message, fix=fix(parsed, setting, below, above)))
+        fixed = fixed or fix(parsed, setting, below, above)
+        reading.add(rule(Divisor(gbs, divisor), message=message, fix=fixed))
         return None
     reading.step(Derivation.A_FROM_B, (gbs, micro, data_parallel), gbs // divisor)
     return gbs // divisor

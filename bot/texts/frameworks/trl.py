@@ -1,8 +1,8 @@
-"""TRL (GRPO): its name, its findings (one row per rule code) and its own formulas, in German."""
+"""TRL (SFT and GRPO): its name, its findings (one row per rule code) and its own formulas, in German."""
 
 from bot.texts.frameworks import Name
 
-NAME = Name("TRL (GRPO)", "TRL", "von TRL")
+NAME = Name("TRL", "TRL", "von TRL")
 
 #: One row per rule code; the placeholders are exactly the fields of the rule's context.
 FINDINGS: dict[str, str] = {
@@ -49,6 +49,35 @@ FINDINGS: dict[str, str] = {
         " nutzt."
     ),
     "trl/defaults": "Nicht angegeben, es gilt die Voreinstellung von TRL: {settings}.",
+    "trl/sft-padding-free-without-packing": (
+        "TRL bricht ab: padding_free ohne packing setzt max_length nicht durch; schalte packing ein oder setze "
+        "max_length auf null."
+    ),
+    "trl/sft-env-not-a-mapping": "TRL bricht ab: env muss in der YAML ein Mapping sein (VAR: Wert).",
+    "trl/sft-accelerate-config-unknown": (
+        "TRL bricht ab: accelerate_config „{name}“ ist weder eine Datei noch eine der Konfigurationen, die TRL "
+        "mitbringt (single_gpu, multi_gpu, fsdp1, fsdp2, zero1, zero2, zero3)."
+    ),
+    "trl/sft-accelerate-config": (
+        "accelerate_config {name} ist eine der accelerate-Konfigurationen, die TRL mitbringt; damit starten "
+        "{processes} Prozesse."
+    ),
+    "trl/sft-packing": (
+        "Mit packing schaltet TRL padding_free ein: Ein Micro-Batch ist eine Zeile aus b Paketen zu höchstens "
+        "{max_length} Tokens; B zählt Pakete, nicht Beispiele."
+    ),
+    "trl/sft-unknown-batch-key": (
+        "TRL bricht ab: {key} ist kein Feld von SFTConfig; `trl sft` reicht den Schlüssel an `accelerate launch` "
+        "weiter, und das kennt ihn nicht. Gemeint ist wohl per_device_train_batch_size."
+    ),
+    "trl/sft-unknown-keys-in-script": (
+        "TRL bricht ab: {keys} reicht nur `trl sft` an accelerate weiter; ein Skript, das die YAML selbst liest "
+        "(`accelerate launch sft.py --config`), kennt diese Schlüssel nicht. Gib sie `accelerate launch` als "
+        "Optionen mit oder starte mit `trl sft`."
+    ),
+    "trl/sft-max-length-default": (
+        "max_length ist nicht angegeben: SFTConfig kürzt jedes Beispiel still auf {max_length} Tokens."
+    ),
 }
 #: This framework's own derivations; ``{0}``, ``{1}`` … are the operands, ``{r}`` the result.
 FORMULAS: dict[str, str] = {
