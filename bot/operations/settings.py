@@ -60,7 +60,7 @@ class Settings(BaseSettings):
     #: Config checks: processes per bot process, seconds and MiB of address space each check may take.
     effbatch_check_processes: int = Field(default=2, ge=1, le=16)
     effbatch_check_seconds: float = Field(default=2, gt=0, le=2.5)
-    effbatch_check_memory_mb: int = Field(default=512, ge=128, le=4096)
+    effbatch_check_memory_mb: int = Field(default=256, ge=128, le=4096)
     #: Socket Mode: seconds without a connection to Slack after which /healthz fails (Kubernetes restarts the pod).
     effbatch_reconnect_seconds: float = Field(default=60, gt=0, le=3600)
 
