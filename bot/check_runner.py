@@ -256,6 +256,8 @@ def serve_checks(descriptor: int, memory: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     with contextlib.suppress(OSError):
         os.nice(19)  # the lowest priority: under load, the bot's own answers come first
+    with contextlib.suppress(OSError), open("/proc/self/oom_score_adj", "w") as adjust:  # Linux
+        adjust.write("1000")  # if the pod's memory runs out, the kernel ends a check, never the bot
     import core.configs  # noqa: F401 - the readers imported under the cap, before saying ready
 
     try:

@@ -53,7 +53,7 @@ class Settings(BaseSettings):
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     log_format: Literal["plain", "json"] = "plain"
     effbatch_log_command_text: bool = False
-    #: ~9 MB per 1.024 cached answers (measured): 4.096 keep a process well inside the manifests' 256 MiB.
+    #: ~9 MB per 1.024 cached answers (measured): 4.096 keep a process well inside the manifests' limits.
     effbatch_answer_cache: int = Field(default=1024, ge=0, le=4096)
     #: HTTP mode: seconds after SIGTERM with /readyz at 503 while every request is still answered.
     effbatch_drain_seconds: float = Field(default=5, ge=0, le=60)

@@ -41,6 +41,7 @@ from bot.serving.request_guard import (
 )
 from bot.slack.app import PlainCommand
 from bot.slack.listeners import on_error
+from bot.texts.glossary import COMMAND
 
 EVENTS_PATH = "/slack/events"
 #: Seconds a request body may take to arrive; Slack sends a few KiB at once and waits 3 s for the answer.
@@ -168,16 +169,19 @@ class _Route(Enum):
 
 
 #: A slash command's fields, found in the raw form without parsing all of it (Bolt parses it once more anyway).
-_COMMAND_FIELD = re.compile(rb"(?:^|&)command=")
+_COMMAND_FIELD = re.compile(rb"(?:^|&)command=([^&]*)")
 _TEXT_FIELD = re.compile(rb"(?:^|&)text=([^&]*)")
 _ANSWER_FIELDS = re.compile(rb"(?:^|&)(text|team_id|channel_id)=([^&]*)")
 
 
 def _route(body: bytes) -> _Route:
     """Where a request is handled: only plain commands on the loop, never a config check."""
-    text = _TEXT_FIELD.search(body) if _COMMAND_FIELD.search(body) else None
-    if text is None:
+    command = _COMMAND_FIELD.search(body)
+    text = _TEXT_FIELD.search(body) if command else None
+    if command is None or text is None:
         return _Route.POOL
+    if unquote_plus(command.group(1).decode("utf-8")) != COMMAND:
+        return _Route.POOL  # another command: Bolt says it has no listener for it
     words = unquote_plus(text.group(1).decode("utf-8"))
     if not words.strip():
         return _Route.POOL
