@@ -140,6 +140,16 @@ class CheckPool:
             self._free.release()
         return _result(outcome, self)
 
+    def pids(self) -> set[int]:
+        """The process ids of this pool's check processes (for an operator's ``ps``, and the tests)."""
+        with self._lock:
+            return {worker.process.pid for worker in self._all}
+
+    def running(self) -> int:
+        """How many checks are running now."""
+        with self._lock:
+            return len(self._all) - len(self._idle)
+
     def close(self) -> None:
         """Stop every process, busy or not (a check still running is answered as stopped)."""
         with self._lock:
@@ -165,7 +175,7 @@ class CheckPool:
             # the modules this process sees (the package, or a test's stand-ins), whatever the working directory
             env = {**os.environ, "PYTHONPATH": os.pathsep.join(path for path in sys.path if path)}
             process = subprocess.Popen(
-                [sys.executable, "-c", code], pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, env=env
+                [sys.executable, "-P", "-c", code], pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, env=env
             )
         worker = _Worker(process, Connection(ours.detach()))
         self._all.add(worker)
