@@ -244,52 +244,24 @@ class Siege:
 def siege(env: dict[str, str]) -> Siege:
     """effbatch's HTTP mode under hostile config checks (8 per worker, always in flight, for 15 s): the latency of
     plain commands and /healthz meanwhile, how the checks were answered, and the workers' memory."""
-    from hostile_configs import HOSTILE_CHECKS
-
     port = free_port()
     command = [str(BIN / "effbatch-bot"), "--mode", "http", "--host", "127.0.0.1", "--port", str(port)]
     process, _ = start(command, env, port)
     result = Siege()
     stop = threading.Event()
-    lock = threading.Lock()
-    texts = list(HOSTILE_CHECKS.values())
-
-    def attacker(index: int) -> None:
-        n = index
-        while not stop.is_set():
-            body = urlencode(slack_payloads.command("prüfe " + texts[n % len(texts)], "https://hooks.slack.com/c/1"))
-            n += 1
-            started = time.perf_counter()
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-            connection.request("POST", "/slack/events", body=body, headers=signed_headers(SECRET, body))
-            answer = connection.getresponse().read().decode()
-            connection.close()
-            kind = "stopped" if "zu aufwendig" in answer else "busy" if "zu viele Prüfungen" in answer else "refused"
-            with lock:
-                result.checks[kind] = result.checks.get(kind, 0) + 1
-                result.check_seconds.append(time.perf_counter() - started)
-
     try:
         time.sleep(1)
         sequential(port)  # warm
         result.rss_before = rss_mb(process.pid)
-        threads = [threading.Thread(target=attacker, args=(i,)) for i in range(HOSTILE_PER_WORKER * WORKERS)]
+        lock = threading.Lock()
+        threads = [
+            threading.Thread(target=attack, args=(port, i, stop, lock, result))
+            for i in range(HOSTILE_PER_WORKER * WORKERS)
+        ]
         for thread in threads:
             thread.start()
         time.sleep(1)
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        deadline = time.perf_counter() + HOSTILE_SECONDS
-        while time.perf_counter() < deadline:
-            started = time.perf_counter()
-            request(connection)
-            result.plain.append(time.perf_counter() - started)
-            started = time.perf_counter()
-            health = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-            health.request("GET", "/healthz")
-            health.getresponse().read()
-            health.close()
-            result.health.append(time.perf_counter() - started)
-            time.sleep(0.01)
+        measure_under_siege(port, result)
         result.rss_after = rss_mb(process.pid)
         stop.set()
         for thread in threads:
@@ -299,6 +271,44 @@ def siege(env: dict[str, str]) -> Siege:
         stop.set()
         process.terminate()
         process.wait(timeout=30)
+
+
+def attack(port: int, index: int, stop: threading.Event, lock: threading.Lock, result: Siege) -> None:
+    """One attacker: hostile checks one after another until ``stop``, each answer counted by its kind."""
+    from hostile_configs import HOSTILE_CHECKS
+
+    texts = list(HOSTILE_CHECKS.values())
+    n = index
+    while not stop.is_set():
+        body = urlencode(slack_payloads.command("prüfe " + texts[n % len(texts)], "https://hooks.slack.com/c/1"))
+        n += 1
+        started = time.perf_counter()
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        connection.request("POST", "/slack/events", body=body, headers=signed_headers(SECRET, body))
+        answer = connection.getresponse().read().decode()
+        connection.close()
+        kind = "stopped" if "zu aufwendig" in answer else "busy" if "zu viele Prüfungen" in answer else "refused"
+        with lock:
+            result.checks[kind] = result.checks.get(kind, 0) + 1
+            result.check_seconds.append(time.perf_counter() - started)
+
+
+def measure_under_siege(port: int, result: Siege) -> None:
+    """Plain commands on one kept-alive connection and /healthz on fresh ones, alternately, for HOSTILE_SECONDS."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    deadline = time.perf_counter() + HOSTILE_SECONDS
+    while time.perf_counter() < deadline:
+        started = time.perf_counter()
+        request(connection)
+        result.plain.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        health = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        health.request("GET", "/healthz")
+        health.getresponse().read()
+        health.close()
+        result.health.append(time.perf_counter() - started)
+        time.sleep(0.01)
+    connection.close()
 
 
 def print_siege(result: Siege) -> None:
