@@ -276,6 +276,25 @@ def test_healthz_fails_when_unable_to_reconnect(web_api: FakeWebAPI, tmp_path: P
     assert process.returncode == 0, output
 
 
+def test_hostile_checks_do_not_hold_up_plain_commands_over_socket_mode(
+    socket_bot: BotProcess, socket_mode_server: FakeSocketModeServer
+) -> None:
+    """20 hostile checks (each a stopped or "busy" answer, 0,5–2,5 s), then a plain command: its ack comes
+    before theirs, as the checks wait on threads of their own (behind them it came after at least ten)."""
+    slow = [HOSTILE_CHECKS[name] for name in ("variable doubled", "array doubled", "ramp-up to 10^12")]
+    checks = {socket_mode_server.send_slash_command(f"prüfe {slow[n % 3]}") for n in range(20)}
+    plain = socket_mode_server.send_slash_command(COMMAND_TEXT)
+    before: list[str] = []
+    while True:
+        ack = socket_mode_server.acks.get(timeout=30)  # a hang guard, not a timing
+        if ack.get("envelope_id") == plain:
+            break
+        if ack.get("envelope_id") in checks:
+            before.append(ack["envelope_id"])
+    assert "2.048" in all_text(ack["payload"])
+    assert len(before) <= 2, f"{len(before)} check answers came first"
+
+
 def test_readyz_waits_for_hello(web_api: FakeWebAPI, tmp_path: Path) -> None:
     """A server that accepts the WebSocket but never says hello leaves /readyz at 503 (and /healthz at 200)."""
     with FakeSocketModeServer(hello=False) as silent:
