@@ -26,6 +26,7 @@ from core.configs import (
     check_config,
     clean,
 )
+from core.configs.reading import MAX_DIGITS, MAX_NESTING
 
 #: Schedule phases listed one by one; the rest are counted.
 MAX_PHASES_SHOWN = 8
@@ -117,11 +118,17 @@ def problem_text(error: CheckError, slack: bool = False) -> str:
     template = texts.PROBLEMS[error.kind]
     if error.kind is ProblemKind.UNREADABLE:
         template = texts.UNREADABLE_REASONS.get(str(ctx.get("detail")), template)
+        # a reader that names the reason without its limit still gets a sentence with the number in it
+        fields.setdefault("max", number(_READER_LIMITS.get(str(ctx.get("detail")), 0)))
     if error.kind is ProblemKind.BAD_VALUE and "$" in str(ctx.get("value", "")):
         template = texts.UNRESOLVED
     if error.kind is ProblemKind.BAD_VALUE and "max" in ctx:
         template = texts.TOO_BIG
     return template.format_map(fields)
+
+
+#: The readers' limits, by the reason that names them (``core.configs.reading``).
+_READER_LIMITS = {"nesting": MAX_NESTING, "long_number": MAX_DIGITS}
 
 
 def formula(step: Step) -> str:
