@@ -524,3 +524,37 @@ def test_the_parent_closes_its_listening_socket_on_sigterm(tmp_path: Path) -> No
         assert signed_command(bot.port)[0] == 200  # the workers still answer while they drain
         output = bot.stop()
     assert bot.returncode == 0, output
+
+
+def test_hostile_shortcuts_do_not_hold_up_button_clicks(tmp_path: Path) -> None:
+    """12 message shortcuts on hostile configs at once, then a what-if click: the click is answered before
+    them, as checks wait on threads of their own (sharing the form's threads, it came after at least six)."""
+    slow = [HOSTILE_CHECKS[name] for name in ("variable doubled", "array doubled", "ramp-up to 10^12")]
+    done: list[str] = []
+    with FakeWebAPI() as api:
+        bot = start_http_bot(api.url, tmp_path, WEB_CONCURRENCY="1", EFFBATCH_DRAIN_SECONDS="0")
+
+        def send(name: str, payload: dict[str, object]) -> None:
+            interaction(bot.port, payload)
+            done.append(name)
+
+        shortcuts = [
+            threading.Thread(
+                target=send, args=("shortcut", slack_payloads.message_shortcut(slow[n % 3], api.response_url("s")))
+            )
+            for n in range(12)
+        ]
+        for thread in shortcuts:
+            thread.start()
+        time.sleep(0.3)  # all of them in
+        click = {
+            "action_id": "whatif_accumulation_double",
+            "text": {"type": "plain_text", "text": "Akkumulation ×2"},
+            "value": "b=8 d=64 a=8 L=4096",
+        }
+        send("click", slack_payloads.block_actions(click, api.response_url("msg")))
+        for thread in shortcuts:
+            thread.join(timeout=60)
+        bot.stop()
+    assert done.count("shortcut") == 12
+    assert done.index("click") <= 2, done
