@@ -388,6 +388,104 @@ def print_startup(baseline: float, timings: dict[str, float]) -> None:
     )
 
 
+#: Hostile checks in flight per worker while plain commands are measured (issue 19: 8 per worker).
+HOSTILE_PER_WORKER = 8
+HOSTILE_SECONDS = 15
+
+
+@dataclass
+class Siege:
+    plain: list[float] = field(default_factory=list)
+    health: list[float] = field(default_factory=list)
+    checks: dict[str, int] = field(default_factory=dict)
+    check_seconds: list[float] = field(default_factory=list)
+    rss_before: list[float] = field(default_factory=list)
+    rss_after: list[float] = field(default_factory=list)
+
+
+def siege(env: dict[str, str]) -> Siege:
+    """effbatch's HTTP mode under hostile config checks (8 per worker, always in flight, for 15 s): the latency of
+    plain commands and /healthz meanwhile, how the checks were answered, and the workers' memory."""
+    port = free_port()
+    command = [str(BIN / "effbatch-bot"), "--mode", "http", "--host", "127.0.0.1", "--port", str(port)]
+    process, _ = start(command, env, port)
+    result = Siege()
+    stop = threading.Event()
+    try:
+        time.sleep(1)
+        sequential(port)  # warm
+        result.rss_before = rss_mb(process.pid)
+        lock = threading.Lock()
+        threads = [
+            threading.Thread(target=attack, args=(port, i, stop, lock, result))
+            for i in range(HOSTILE_PER_WORKER * WORKERS)
+        ]
+        for thread in threads:
+            thread.start()
+        time.sleep(1)
+        measure_under_siege(port, result)
+        result.rss_after = rss_mb(process.pid)
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=60)
+        return result
+    finally:
+        stop.set()
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def attack(port: int, index: int, stop: threading.Event, lock: threading.Lock, result: Siege) -> None:
+    """One attacker: hostile checks one after another until ``stop``, each answer counted by its kind."""
+    from hostile_configs import HOSTILE_CHECKS
+
+    texts = list(HOSTILE_CHECKS.values())
+    n = index
+    while not stop.is_set():
+        body = urlencode(slack_payloads.command("prüfe " + texts[n % len(texts)], "https://hooks.slack.com/c/1"))
+        n += 1
+        started = time.perf_counter()
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        connection.request("POST", "/slack/events", body=body, headers=signed_headers(SECRET, body))
+        answer = connection.getresponse().read().decode()
+        connection.close()
+        kind = "stopped" if "zu aufwendig" in answer else "busy" if "zu viele Prüfungen" in answer else "refused"
+        with lock:
+            result.checks[kind] = result.checks.get(kind, 0) + 1
+            result.check_seconds.append(time.perf_counter() - started)
+
+
+def measure_under_siege(port: int, result: Siege) -> None:
+    """Plain commands on one kept-alive connection and /healthz on fresh ones, alternately, for HOSTILE_SECONDS."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    deadline = time.perf_counter() + HOSTILE_SECONDS
+    while time.perf_counter() < deadline:
+        started = time.perf_counter()
+        request(connection)
+        result.plain.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        health = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        health.request("GET", "/healthz")
+        health.getresponse().read()
+        health.close()
+        result.health.append(time.perf_counter() - started)
+        time.sleep(0.01)
+    connection.close()
+
+
+def print_siege(result: Siege) -> None:
+    workers_before, workers_after = result.rss_before[1 : 1 + WORKERS], result.rss_after[1 : 1 + WORKERS]
+    grown = max(after - before for before, after in zip(workers_before, workers_after, strict=False))
+    answered = ", ".join(f"{count} {kind}" for kind, count in sorted(result.checks.items()))
+    print(
+        f"Under hostile config checks ({HOSTILE_PER_WORKER} per worker always in flight, {HOSTILE_SECONDS} s; "
+        f"{answered}; each answered within {max(result.check_seconds):.1f} s): plain commands "
+        f"median {ms(statistics.median(result.plain))} ms, p99 {ms(percentile(result.plain, 0.99))} ms "
+        f"(target ≤ 50 ms, {len(result.plain)} sent), /healthz p99 {ms(percentile(result.health, 0.99))} ms, "
+        f"max {ms(max(result.health))} ms; worker memory grew by at most {grown:.0f} MB (target < 100 MB)."
+    )
+
+
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:.2f}"
 
@@ -402,7 +500,8 @@ def main() -> None:
             PYTHONPATH=str(ROOT),
         )
         servers = bench_servers(env)
-        results = [measure(name, command, env, port) for name, command, port in servers]
+        results = [measure(name, command, server_env, port) for name, command, port, server_env in servers]
+        hostile = siege(env)
     core_same, core_varied, parse_compute = core_microseconds()
     socket = socket_mode_round_trip()
     checks = config_check_milliseconds()
@@ -412,27 +511,28 @@ def main() -> None:
     print(f"Config check of a 64 KiB config (read, checked, rendered; median of 30): {shown} (target < 20 ms).")
     print_shell_table()
     print_startup(*startup)
+    print_siege(hostile)
 
 
-def bench_servers(env: dict[str, str]) -> list[tuple[str, list[str], int]]:
+def bench_servers(env: dict[str, str]) -> list[tuple[str, list[str], int, dict[str, str]]]:
+    """effbatch as deployed (a log line per answer), effbatch without that line (as the baselines, which log
+    nothing), and the baselines."""
     servers = []
-    port = free_port()
-    servers.append(
-        (
-            "effbatch (HTTP mode)",
-            [str(BIN / "effbatch-bot"), "--mode", "http", "--host", "127.0.0.1", "--port", str(port)],
-            port,
-        )
-    )
+    for name, extra in (
+        ("effbatch (HTTP mode)", {}),
+        ("effbatch, LOG_LEVEL=WARNING (no line per answer)", {"LOG_LEVEL": "WARNING"}),
+    ):
+        port = free_port()
+        command = [str(BIN / "effbatch-bot"), "--mode", "http", "--host", "127.0.0.1", "--port", str(port)]
+        servers.append((name, command, port, env | extra))
     for name, kind in (
         ("bare Bolt, defaults", "bolt"),
         ("bare Bolt, process_before_response", "bolt-pbr"),
         ("floor (HMAC + constant JSON)", "floor"),
     ):
         port = free_port()
-        servers.append(
-            (name, [sys.executable, str(ROOT / "bench" / "servers.py"), kind, str(port), str(WORKERS)], port)
-        )
+        command = [sys.executable, str(ROOT / "bench" / "servers.py"), kind, str(port), str(WORKERS)]
+        servers.append((name, command, port, env))
     return servers
 
 
@@ -447,15 +547,17 @@ def print_table(
         f"Linux {platform.release()}; uvicorn (httptools), {WORKERS} forked workers; client: Python http.client "
         f"keep-alive on the same machine.\n"
     )
-    columns = ("server", "median (seq.)", "p99 (seq.)", "median / floor", "p99 @ 64 conc.", "req/s @ 16 conc.")
-    print("| " + " | ".join((*columns, "cold start", "RSS per process")) + " |")
-    print("|---|---|---|---|---|---|---|---|")
+    columns = ("server", "median (seq.)", "p99 (seq.)", "median / floor", "median / Bolt (pbr)", "p99 @ 64 conc.")
+    print("| " + " | ".join((*columns, "req/s @ 16 conc.", "cold start", "RSS per process")) + " |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    bolt = statistics.median(next(r for r in results if r.name.endswith("process_before_response")).sequential)
     for r in results:
         median = statistics.median(r.sequential)
         rss = " / ".join(f"{size:.0f}" for size in r.rss_mb)
         print(
             f"| {r.name} | {ms(median)} ms | {ms(percentile(r.sequential, 0.99))} ms | {median / floor_median:.2f}× | "
-            f"{ms(percentile(r.concurrent, 0.99))} ms | {r.throughput:.0f} | {r.cold_start:.2f} s | {rss} MB |"
+            f"{median / bolt:.2f}× | {ms(percentile(r.concurrent, 0.99))} ms | {r.throughput:.0f} | "
+            f"{r.cold_start:.2f} s | {rss} MB |"
         )
     print(
         f"\nCore alone (parse + validate + compute + render to Slack's payload): {core_same:.0f} µs for `8 64 4 4096`, "

@@ -21,6 +21,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -35,13 +36,14 @@ log = logging.getLogger("effbatch")
 #: Seconds one check may run (Slack waits 3 s for the acknowledgement that carries the answer).
 CHECK_SECONDS = 2.0
 #: Address space of a check process; an import of the readers takes ~60 MB of it, a real check a few more.
-CHECK_MEMORY = 512 * 1024 * 1024
+CHECK_MEMORY = 256 * 1024 * 1024
 #: Check processes per bot process.
 CHECK_PROCESSES = 2
-#: Seconds a check waits for a free (and started) process before it is answered "busy".
-WAIT_SECONDS = 0.8
-#: Seconds a fresh process may take to import the readers (a loaded machine), once.
-START_SECONDS = 20.0
+#: Seconds a check waits for a free, started process before it is answered "busy": with the deadline, the answer
+#: comes within Slack's 3 s.
+WAIT_SECONDS = 0.5
+#: Seconds the first checks may wait for the first process to start (an import on a loaded machine).
+START_SECONDS = 15.0
 
 
 class CheckRunner(Protocol):
@@ -101,6 +103,7 @@ class CheckPool:
         self._work = work
         self._size = processes
         self._owner = 0
+        self._started = False
         self._lock = threading.Lock()
         self._idle: list[_Worker] = []
         self._all: set[_Worker] = set()
@@ -119,14 +122,33 @@ class CheckPool:
         max_bytes: int = MAX_CONFIG_BYTES,
     ) -> Check:
         self.start()
+        waited_until = time.monotonic() + self.wait
         if not self._free.acquire(timeout=self.wait):
             raise CheckAborted(Abort.BUSY, self.seconds, self.memory)
         try:
-            worker = self._take()
+            worker = self._take(waited_until)
             outcome = self._run(worker, (self._work, list(sources), world, framework, max_bytes))
-        finally:
+        except BaseException:
+            self._free.release()
+            raise
+        if outcome[0] in (Abort.DEADLINE, Abort.MEMORY):
+            log.warning("config check stopped", extra={"detail": outcome[0]})
+            # killing it and starting another takes a while: not on the caller's time (Slack waits 3 s)
+            threading.Thread(target=self._replace_then_free, args=(worker,), daemon=True).start()
+        else:
+            self._give_back(worker)
             self._free.release()
         return _result(outcome, self)
+
+    def pids(self) -> set[int]:
+        """The process ids of this pool's check processes (for an operator's ``ps``, and the tests)."""
+        with self._lock:
+            return {worker.process.pid for worker in self._all}
+
+    def running(self) -> int:
+        """How many checks are running now."""
+        with self._lock:
+            return len(self._all) - len(self._idle)
 
     def close(self) -> None:
         """Stop every process, busy or not (a check still running is answered as stopped)."""
@@ -140,6 +162,7 @@ class CheckPool:
         if self._owner == os.getpid():
             return
         self._owner = os.getpid()
+        self._started = False
         self._all = set()
         self._idle = [self._spawn() for _ in range(self._size)]
         self._free = threading.Semaphore(self._size)
@@ -152,43 +175,51 @@ class CheckPool:
             # the modules this process sees (the package, or a test's stand-ins), whatever the working directory
             env = {**os.environ, "PYTHONPATH": os.pathsep.join(path for path in sys.path if path)}
             process = subprocess.Popen(
-                [sys.executable, "-c", code], pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, env=env
+                [sys.executable, "-P", "-c", code], pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, env=env
             )
         worker = _Worker(process, Connection(ours.detach()))
         self._all.add(worker)
         return worker
 
-    def _take(self) -> _Worker:
-        """An idle process, one that has started first; waits for a starting one (a replacement) if need be."""
+    def _take(self, waited_until: float) -> _Worker:
+        """An idle process, one that has started first; waits for a starting one (a replacement) until
+        ``waited_until``, then gives up ("busy"; the process goes on starting for the next check)."""
         with self._lock:
             started = [w for w in self._idle if _ready(w, 0)]
             worker = started[0] if started else self._idle[0] if self._idle else self._spawn()
             if worker in self._idle:
                 self._idle.remove(worker)
-        if not _ready(worker, START_SECONDS):
-            self._replace(worker)
+        if not self._started:  # the pool's first processes are still importing: worth the wait, once
+            waited_until = time.monotonic() + START_SECONDS
+        if not _ready(worker, max(0.0, waited_until - time.monotonic())):
+            if worker.process.poll() is None:
+                self._give_back(worker)  # still starting: ready for a later check
+            else:
+                self._replace(worker)
             raise CheckAborted(Abort.BUSY, self.seconds, self.memory)
+        self._started = True
         return worker
 
     def _run(self, worker: _Worker, job: tuple[Any, ...]) -> tuple[Any, ...]:
-        """The job's outcome; a process past the deadline or out of memory is killed and replaced."""
+        """The job's outcome: ``check_config``'s, or ``("deadline",)``, or ``("memory",)``."""
         try:
             worker.connection.send(job)
             answered = worker.connection.poll(self.seconds)
             outcome: tuple[Any, ...] = worker.connection.recv() if answered else ("deadline",)
         except (OSError, EOFError):  # it died (the kernel's OOM killer, a signal): as if out of memory
             outcome = ("memory",)
-        if outcome[0] in (Abort.DEADLINE, Abort.MEMORY):
-            self._replace(worker)
-            log.warning("config check stopped", extra={"detail": outcome[0]})
-        else:
-            self._give_back(worker)
         return outcome
 
     def _give_back(self, worker: _Worker) -> None:
         with self._lock:
             if worker in self._all:  # else the pool was closed meanwhile
                 self._idle.append(worker)
+
+    def _replace_then_free(self, worker: _Worker) -> None:
+        try:
+            self._replace(worker)
+        finally:
+            self._free.release()
 
     def _replace(self, worker: _Worker) -> None:
         _stop(worker)
@@ -234,7 +265,9 @@ def serve_checks(descriptor: int, memory: int) -> None:
     connection = Connection(descriptor)
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     with contextlib.suppress(OSError):
-        os.nice(10)  # under load, the bot's own answers come first
+        os.nice(19)  # the lowest priority: under load, the bot's own answers come first
+    with contextlib.suppress(OSError), open("/proc/self/oom_score_adj", "w") as adjust:  # Linux
+        adjust.write("1000")  # if the pod's memory runs out, the kernel ends a check, never the bot
     import core.configs  # noqa: F401 - the readers imported under the cap, before saying ready
 
     try:

@@ -45,3 +45,14 @@ def crashes(
 ) -> Check:
     msg = "a bug in a reader"
     raise KeyError(msg)
+
+
+#: What ``scripted`` does for each source text.
+SCRIPT = {"endless": endless, "hungry": hungry, "crashes": crashes, "refuses": refuses}
+
+
+def scripted(
+    sources: Sequence[Source], world: World | None = None, framework: str | None = None, max_bytes: int = 0
+) -> Check:
+    """The stand-in named by the first source's text (``SCRIPT``); ``answers`` for any other text."""
+    return SCRIPT.get(sources[0].text, answers)(sources, world, framework, max_bytes)

@@ -23,7 +23,6 @@ from core.configs import CheckError, ProblemKind, Source
 
 from slack_checks import all_text
 
-SOURCE = [Source("ds_config.json", "{}")]
 #: Far above a stand-in's own start (~1 s on a loaded machine), far below a hang.
 GUARD = 30
 
@@ -31,34 +30,33 @@ GUARD = 30
 @pytest.fixture
 def pool() -> Iterator[CheckPool]:
     """Two processes, half a second per check, 256 MiB each (an import of the readers takes ~60 MB)."""
-    checks = CheckPool(processes=2, seconds=0.5, memory=256 * 1024 * 1024, wait=GUARD, work=fake_checks.answers)
+    checks = CheckPool(processes=2, seconds=0.5, memory=256 * 1024 * 1024, wait=GUARD, work=fake_checks.scripted)
     try:
         yield checks
     finally:
         checks.close()
 
 
-def run(pool: CheckPool, work: object) -> object:
-    """``work`` run in ``pool`` (the stand-in replaced for one call); the check, or the exception raised."""
-    pool._work = work  # type: ignore[assignment]
+def run(pool: CheckPool, script: str) -> object:
+    """A check of ``script`` (``fake_checks.SCRIPT``: endless, hungry …) in ``pool``; its result or exception."""
     try:
-        return pool(SOURCE)
+        return pool([Source("ds_config.json", script)])
     except Exception as error:
         return error
 
 
 def test_an_answer_comes_back_from_another_process(pool: CheckPool) -> None:
     """The check's result crosses the process boundary whole; the same process answers the next one."""
-    first = run(pool, fake_checks.answers)
-    second = run(pool, fake_checks.answers)
+    first = run(pool, "answers")
+    second = run(pool, "answers")
     assert first.global_batch == 256  # type: ignore[attr-defined]
     assert first.world.where != str(__import__("os").getpid())  # type: ignore[attr-defined]
-    assert {first.world.where, second.world.where} <= {str(w.process.pid) for w in pool._all}  # type: ignore[attr-defined]
+    assert {first.world.where, second.world.where} <= {str(pid) for pid in pool.pids()}  # type: ignore[attr-defined]
 
 
 def test_a_check_error_keeps_its_kind_and_context(pool: CheckPool) -> None:
     """CheckError does not pickle with its context; the pool rebuilds it on this side."""
-    error = run(pool, fake_checks.refuses)
+    error = run(pool, "refuses")
     assert isinstance(error, CheckError)
     assert (error.kind, error.ctx) == (ProblemKind.EMPTY, {"name": "ds_config.json"})
 
@@ -66,47 +64,52 @@ def test_a_check_error_keeps_its_kind_and_context(pool: CheckPool) -> None:
 @pytest.mark.parametrize(
     ("work", "reason"),
     [
-        (fake_checks.endless, Abort.DEADLINE),  # a loop that never ends: killed at the deadline
-        (fake_checks.hungry, Abort.MEMORY),  # asks for 8 GiB under a 256 MiB cap: MemoryError inside
+        ("endless", Abort.DEADLINE),  # a loop that never ends: killed at the deadline
+        ("hungry", Abort.MEMORY),  # asks for 8 GiB under a 256 MiB cap: MemoryError inside
     ],
 )
-def test_a_stopped_check_is_replaced_and_the_next_one_answered(pool: CheckPool, work: object, reason: Abort) -> None:
+def test_a_stopped_check_is_replaced_and_the_next_one_answered(pool: CheckPool, work: str, reason: Abort) -> None:
     """Three stopped checks in a row, then an ordinary one: answered by a fresh process."""
-    pids = {w.process.pid for w in pool._all}
+    pids = pool.pids()
     for _ in range(3):
         stopped = run(pool, work)
         assert isinstance(stopped, CheckAborted)
         assert stopped.reason is reason
-    check = run(pool, fake_checks.answers)
+    check = run(pool, "answers")
     assert check.global_batch == 256  # type: ignore[attr-defined]
-    assert len(pool._all) == 2
+    assert len(pool.pids()) == 2
     if reason is Abort.DEADLINE:
-        assert not pids & {w.process.pid for w in pool._all}
+        assert not pids & pool.pids()
 
 
 def test_a_full_pool_answers_busy_and_recovers() -> None:
-    """One process busy with an endless check: a second check waits its short wait, then is told "busy"."""
-    checks = CheckPool(processes=1, seconds=3, memory=256 * 1024 * 1024, wait=0.2, work=fake_checks.endless)
+    """One process busy with an endless check: a second check waits its short wait, then is told "busy";
+    once the endless one is stopped and its replacement has started, checks are answered again."""
+    checks = CheckPool(processes=1, seconds=3, memory=256 * 1024 * 1024, wait=0.2, work=fake_checks.scripted)
     try:
         checks.start()
         outcomes: list[object] = []
-        first = threading.Thread(target=lambda: outcomes.append(run(checks, fake_checks.endless)))
+        first = threading.Thread(target=lambda: outcomes.append(run(checks, "endless")))
         first.start()
         deadline = time.monotonic() + GUARD
-        while checks._idle and time.monotonic() < deadline:
+        while not checks.running() and time.monotonic() < deadline:
             time.sleep(0.01)
-        busy = [run(checks, fake_checks.endless) for _ in range(3)]
+        busy = [run(checks, "endless") for _ in range(3)]
         first.join(GUARD)
         assert [b.reason for b in busy if isinstance(b, CheckAborted)] == [Abort.BUSY] * 3
         assert isinstance(outcomes[0], CheckAborted)
-        assert run(checks, fake_checks.answers).global_batch == 256  # type: ignore[attr-defined]
+        # the killed process's replacement is starting: "busy" until it has, then answered
+        deadline = time.monotonic() + GUARD
+        while isinstance(answer := run(checks, "answers"), CheckAborted) and time.monotonic() < deadline:
+            assert answer.reason is Abort.BUSY
+        assert answer.global_batch == 256  # type: ignore[attr-defined]
     finally:
         checks.close()
 
 
 def test_an_unexpected_exception_is_a_crash_with_its_traceback(pool: CheckPool) -> None:
     """A bug is not hidden as "too complex": it reaches the error handler with the child's traceback."""
-    crashed = run(pool, fake_checks.crashes)
+    crashed = run(pool, "crashes")
     assert isinstance(crashed, CheckCrashedError)
     assert "KeyError: 'a bug in a reader'" in str(crashed)
 

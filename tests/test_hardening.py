@@ -15,6 +15,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
+from hostile_configs import HOSTILE_CHECKS
 
 from bot.texts import checks as check_texts
 
@@ -275,6 +276,25 @@ def test_healthz_fails_when_unable_to_reconnect(web_api: FakeWebAPI, tmp_path: P
     assert process.returncode == 0, output
 
 
+def test_hostile_checks_do_not_hold_up_plain_commands_over_socket_mode(
+    socket_bot: BotProcess, socket_mode_server: FakeSocketModeServer
+) -> None:
+    """20 hostile checks (each a stopped or "busy" answer, 0,5–2,5 s), then a plain command: its ack comes
+    before theirs, as the checks wait on threads of their own (behind them it came after at least ten)."""
+    slow = [HOSTILE_CHECKS[name] for name in ("variable doubled", "array doubled", "ramp-up to 10^12")]
+    checks = {socket_mode_server.send_slash_command(f"prüfe {slow[n % 3]}") for n in range(20)}
+    plain = socket_mode_server.send_slash_command(COMMAND_TEXT)
+    before: list[str] = []
+    while True:
+        ack = socket_mode_server.acks.get(timeout=30)  # a hang guard, not a timing
+        if ack.get("envelope_id") == plain:
+            break
+        if ack.get("envelope_id") in checks:
+            before.append(ack["envelope_id"])
+    assert "2.048" in all_text(ack["payload"])
+    assert len(before) <= 2, f"{len(before)} check answers came first"
+
+
 def test_readyz_waits_for_hello(web_api: FakeWebAPI, tmp_path: Path) -> None:
     """A server that accepts the WebSocket but never says hello leaves /readyz at 503 (and /healthz at 200)."""
     with FakeSocketModeServer(hello=False) as silent:
@@ -391,22 +411,16 @@ def test_no_metrics_directory_is_left_behind(tmp_path: Path) -> None:
 
 # --- 6. hostile configs: a check never takes the worker with it -------------------------------------
 
-#: Pasted configs that took a worker minutes or gigabytes (issue 19's measurements), each a few hundred bytes
-#: to 60 KB: a shell variable doubled 40 times (4 GB), an array doubled 30 times (1 GB, 60 s), a Megatron
-#: ramp-up to a global batch of 10¹² (4 GB), 20.000 blank lines before a key (format detection), a Python
-#: config of unknown names (quadratic source segments).
-HOSTILE_CHECKS = {
-    "variable doubled": "A=x\n"
-    + 'A="$A$A"\n' * 40
-    + "torchrun --nproc-per-node 8 pretrain_gpt.py --micro-batch-size $A\n",
-    "array doubled": "A=(x)\n"
-    + 'A=("${A[@]}" "${A[@]}")\n' * 30
-    + "torchrun --nproc-per-node 8 pretrain_gpt.py --micro-batch-size 1 --global-batch-size 64\n",
-    "ramp-up to 10^12": "torchrun --nproc-per-node 8 pretrain_gpt.py --micro-batch-size 1 "
-    "--global-batch-size 1000000000000 --rampup-batch-size 1 1 1000000000000\n",
-    "blank lines": "\n" * 20_000 + "micro_batch_size: 1\n",
-    "unknown names": "\n".join(f"n{i} = u{i}" for i in range(1500)) + "\nbatch_size = 8\n",
-}
+
+#: Every German frame a check's answer has: stopped, refused, or checked.
+CHECK_FRAMES = (
+    check_texts.ABORTED_TITLE,
+    check_texts.PROBLEM_TITLE,
+    "effektive Batch-Größe",
+    "so startet dieser Lauf nicht",
+    "anders als angegeben",
+    "Konfiguration geprüft",
+)
 
 
 def test_hostile_checks_leave_plain_commands_and_health_alone(tmp_path: Path) -> None:
@@ -439,9 +453,10 @@ def test_hostile_checks_leave_plain_commands_and_health_alone(tmp_path: Path) ->
     for status, body, _ in answers:
         assert status == 200
         text = all_text(json.loads(body))
-        # stopped, refused as unreadable, or (a ramp-up to 10¹², computed in closed form) answered in full
-        answered = "So startet dieser Lauf nicht" in text
-        assert check_texts.ABORTED_TITLE in text or check_texts.PROBLEM_TITLE in text or answered, text[:300]
+        # stopped, or refused by a reader; once the shell and Megatron readers bound these shapes themselves,
+        # a check's own answer – never the internal error
+        assert any(frame in text for frame in CHECK_FRAMES), text[:300]
+        assert "schiefgegangen" not in text
     assert grown < 100 * 1024 * 1024, f"the worker grew by {grown / 2**20:.0f} MiB"
     assert bot.returncode == 0, output
 
@@ -509,3 +524,37 @@ def test_the_parent_closes_its_listening_socket_on_sigterm(tmp_path: Path) -> No
         assert signed_command(bot.port)[0] == 200  # the workers still answer while they drain
         output = bot.stop()
     assert bot.returncode == 0, output
+
+
+def test_hostile_shortcuts_do_not_hold_up_button_clicks(tmp_path: Path) -> None:
+    """12 message shortcuts on hostile configs at once, then a what-if click: the click is answered before
+    them, as checks wait on threads of their own (sharing the form's threads, it came after at least six)."""
+    slow = [HOSTILE_CHECKS[name] for name in ("variable doubled", "array doubled", "ramp-up to 10^12")]
+    done: list[str] = []
+    with FakeWebAPI() as api:
+        bot = start_http_bot(api.url, tmp_path, WEB_CONCURRENCY="1", EFFBATCH_DRAIN_SECONDS="0")
+
+        def send(name: str, payload: dict[str, object]) -> None:
+            interaction(bot.port, payload)
+            done.append(name)
+
+        shortcuts = [
+            threading.Thread(
+                target=send, args=("shortcut", slack_payloads.message_shortcut(slow[n % 3], api.response_url("s")))
+            )
+            for n in range(12)
+        ]
+        for thread in shortcuts:
+            thread.start()
+        time.sleep(0.3)  # all of them in
+        click = {
+            "action_id": "whatif_accumulation_double",
+            "text": {"type": "plain_text", "text": "Akkumulation ×2"},
+            "value": "b=8 d=64 a=8 L=4096",
+        }
+        send("click", slack_payloads.block_actions(click, api.response_url("msg")))
+        for thread in shortcuts:
+            thread.join(timeout=60)
+        bot.stop()
+    assert done.count("shortcut") == 12
+    assert done.index("click") <= 2, done

@@ -154,3 +154,10 @@ def test_the_pure_python_reader_refuses_the_same(case: str) -> None:
     finally:
         loader.dispose()
     assert (caught.value.kind, caught.value.ctx.get("detail")) == (kind, detail)
+
+
+@pytest.mark.parametrize(("detail", "limit"), [("nesting", "64 Ebenen"), ("long_number", "über 100 Ziffern")])
+def test_a_reason_without_its_limit_still_names_it(detail: str, limit: str) -> None:
+    """Another reader (the shell's) may name the reason alone: the sentence takes the readers' limit."""
+    german = problem_text(CheckError(ProblemKind.UNREADABLE, name="train.sh", line=None, detail=detail))
+    assert limit in german

@@ -117,6 +117,15 @@ def test_a_forged_command_is_refused_before_any_answer(bot: BotProcess) -> None:
     assert post(bot, COMMAND.encode(), {**signed_at(0), "Content-Type": FORM})[0] == 200
 
 
+def test_the_fast_path_answers_only_its_own_command(bot: BotProcess) -> None:
+    """A signed slash command of another name is not answered as /effbatch (Bolt has no listener for it)."""
+    other = COMMAND.replace("command=%2Feffbatch", "command=%2Fother")
+    assert other != COMMAND
+    status, body = post(bot, other.encode(), {**signed_headers(SIGNING_SECRET, other), "Content-Type": FORM})
+    assert status == 404
+    assert b"2.048" not in body
+
+
 @pytest.mark.parametrize("chunked", [False, True], ids=["content-length", "chunked"])
 def test_oversized_bodies_get_413(bot: BotProcess, chunked: bool) -> None:
     """A body over 64 KiB is refused with 413, whether its length is declared or streamed."""

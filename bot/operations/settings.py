@@ -53,14 +53,14 @@ class Settings(BaseSettings):
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     log_format: Literal["plain", "json"] = "plain"
     effbatch_log_command_text: bool = False
-    #: ~9 MB per 1.024 cached answers (measured): 4.096 keep a process well inside the manifests' 256 MiB.
+    #: ~9 MB per 1.024 cached answers (measured): 4.096 keep a process well inside the manifests' limits.
     effbatch_answer_cache: int = Field(default=1024, ge=0, le=4096)
     #: HTTP mode: seconds after SIGTERM with /readyz at 503 while every request is still answered.
     effbatch_drain_seconds: float = Field(default=5, ge=0, le=60)
     #: Config checks: processes per bot process, seconds and MiB of address space each check may take.
     effbatch_check_processes: int = Field(default=2, ge=1, le=16)
     effbatch_check_seconds: float = Field(default=2, gt=0, le=2.5)
-    effbatch_check_memory_mb: int = Field(default=512, ge=128, le=4096)
+    effbatch_check_memory_mb: int = Field(default=256, ge=128, le=4096)
     #: Socket Mode: seconds without a connection to Slack after which /healthz fails (Kubernetes restarts the pod).
     effbatch_reconnect_seconds: float = Field(default=60, gt=0, le=3600)
 

@@ -27,6 +27,7 @@ from core.configs import (
     Syntax,
     check_config,
 )
+from core.configs.reading import MAX_DIGITS, MAX_NESTING
 
 #: Schedule phases listed one by one; the rest are counted.
 MAX_PHASES_SHOWN = 8
@@ -136,6 +137,9 @@ def problem_text(error: CheckError, slack: bool = False) -> str:
         fields["max"] = byte_size(ctx["max"])
     if error.kind is ProblemKind.BAD_VALUE:
         fields["value"] = quote(str(ctx.get("value", "")))
+    if error.kind is ProblemKind.UNREADABLE:
+        # a reader that names the reason without its limit still gets a sentence with the number in it
+        fields.setdefault("max", number(_READER_LIMITS.get(str(ctx.get("detail")), 0)))
     return _problem_template(error).format_map(fields)
 
 
@@ -169,6 +173,10 @@ def _in_sources(names: list[str]) -> str:
         name = names[0]
         return f"In {name}" if name.startswith(texts.BLOCK) else texts.IN_FILE.format(name=quote(name))
     return "In " + ", ".join(quote(n or texts.PASTED) for n in names)
+
+
+#: The readers' limits, by the reason that names them (``core.configs.reading``).
+_READER_LIMITS = {"nesting": MAX_NESTING, "long_number": MAX_DIGITS}
 
 
 def formula(step: Step) -> str:

@@ -25,6 +25,7 @@ from slack_sdk.signature import SignatureVerifier
 
 from bot.check_runner import CheckPool
 from bot.operations.metrics import LATENCY, exposition
+from bot.rendering.checks import SHARE_ACTION
 from bot.serving.request_guard import (
     INTERACTIVE_PREFIX,
     MALFORMED,
@@ -39,7 +40,9 @@ from bot.serving.request_guard import (
     unprocessable,
 )
 from bot.slack.app import PlainCommand
+from bot.slack.check_listeners import CHECK_SHORTCUT
 from bot.slack.listeners import on_error
+from bot.texts.glossary import COMMAND
 from core.check_command import is_check
 
 EVENTS_PATH = "/slack/events"
@@ -168,16 +171,25 @@ class _Route(Enum):
 
 
 #: A slash command's fields, found in the raw form without parsing all of it (Bolt parses it once more anyway).
-_COMMAND_FIELD = re.compile(rb"(?:^|&)command=")
+_COMMAND_FIELD = re.compile(rb"(?:^|&)command=([^&]*)")
 _TEXT_FIELD = re.compile(rb"(?:^|&)text=([^&]*)")
+#: Interactions that run a config check, as their names appear in the raw form (a forged body naming one
+#: only waits on the check threads instead of the others).
+_CHECK_INTERACTIONS = (CHECK_SHORTCUT.encode(), SHARE_ACTION.encode())  # effbatch_check also in _world
 _ANSWER_FIELDS = re.compile(rb"(?:^|&)(text|team_id|channel_id)=([^&]*)")
 
 
 def _route(body: bytes) -> _Route:
-    """Where a request is handled: only plain commands on the loop, never a config check."""
-    text = _TEXT_FIELD.search(body) if _COMMAND_FIELD.search(body) else None
-    if text is None:
+    """Where a request is handled: only plain commands on the loop, never a config check; checks (the command,
+    the shortcut, the world-size form, sharing) on threads of their own."""
+    if body.startswith(INTERACTIVE_PREFIX):
+        return _Route.CHECK if any(name in body for name in _CHECK_INTERACTIONS) else _Route.POOL
+    command = _COMMAND_FIELD.search(body)
+    text = _TEXT_FIELD.search(body) if command else None
+    if command is None or text is None:
         return _Route.POOL
+    if unquote_plus(command.group(1).decode("utf-8")) != COMMAND:
+        return _Route.POOL  # another command: Bolt says it has no listener for it
     words = unquote_plus(text.group(1).decode("utf-8"))
     if not words.strip():
         return _Route.POOL

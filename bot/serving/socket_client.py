@@ -32,6 +32,8 @@ from slack_sdk.socket_mode.client import BaseSocketModeClient
 from slack_sdk.socket_mode.request import SocketModeRequest
 from websocket import WebSocketApp, WebSocketException
 
+from core.check_command import is_check
+
 #: Seconds a new connection has to say hello before it is given up and another one tried.
 HELLO_TIMEOUT = 5.0
 #: Seconds before the first retry while Slack cannot be reached, doubling up to ``MAX_RETRY_DELAY``.
@@ -43,6 +45,8 @@ WATCH_INTERVAL = 1.0
 RETIRE_GRACE = 10.0
 #: Envelopes remembered until acknowledged (Bolt acknowledges each within a second or so).
 MAX_PENDING = 1000
+#: Threads waiting on config checks (the check processes bound the work; these only wait).
+CHECK_THREADS = 8
 
 
 class _Connection:
@@ -105,6 +109,9 @@ class ReliableSocketModeClient(BaseSocketModeClient):
         self.socket_mode_request_listeners = []
         self.message_queue = Queue()  # unused: messages are handed to the workers as they arrive
         self.message_workers = ThreadPoolExecutor(max_workers=10, thread_name_prefix="socket-mode-request")
+        # Config checks wait on their check process (up to its deadline): threads of their own, so that a burst
+        # of them cannot hold up plain commands, clicks and forms.
+        self.check_workers = ThreadPoolExecutor(max_workers=CHECK_THREADS, thread_name_prefix="socket-mode-check")
         self.closed = False
         self.connect_operation_lock = threading.Lock()
         self._current: _Connection | None = None
@@ -144,6 +151,7 @@ class ReliableSocketModeClient(BaseSocketModeClient):
         self.closed = True
         self.disconnect()
         self.message_workers.shutdown(wait=False)
+        self.check_workers.shutdown(wait=False)
 
     def send_message(self, message: str) -> None:
         """An acknowledgement goes out on the connection its envelope came in on, while that one is open."""
@@ -172,7 +180,8 @@ class ReliableSocketModeClient(BaseSocketModeClient):
             self._origins[envelope_id] = connection
             if len(self._origins) > MAX_PENDING:
                 self._origins.pop(next(iter(self._origins)), None)
-        self.message_workers.submit(self.run_message_listeners, message, raw)
+        workers = self.check_workers if _is_check(message) else self.message_workers
+        workers.submit(self.run_message_listeners, message, raw)
 
     def connection_ended(self, connection: _Connection) -> None:
         """A connection's receive loop ended: if it was the current one, the link to Slack is gone."""
@@ -235,6 +244,14 @@ class ReliableSocketModeClient(BaseSocketModeClient):
         connection.close()
         self.logger.warning("socket mode connection without hello", extra={"detail": f"{HELLO_TIMEOUT:g} s"})
         return None
+
+
+def _is_check(message: dict[str, Any]) -> bool:
+    """A ``slash_commands`` envelope of ``/effbatch prüfe …`` (the shortcut's checks wait on the other pool)."""
+    payload = message.get("payload")
+    if message.get("type") != "slash_commands" or not isinstance(payload, dict):
+        return False
+    return is_check(str(payload.get("text", "")))
 
 
 class SocketModeHandler(BaseSocketModeHandler):
