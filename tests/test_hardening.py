@@ -416,10 +416,13 @@ def test_no_metrics_directory_is_left_behind(tmp_path: Path) -> None:
 CHECK_FRAMES = (
     check_texts.ABORTED_TITLE,
     check_texts.PROBLEM_TITLE,
-    "effektive Batch-Größe",
-    "so startet dieser Lauf nicht",
-    "anders als angegeben",
-    "Konfiguration geprüft",
+    # a check's own headings, without their framework and numbers
+    *(
+        title.split("{batch}")[0].removeprefix("{framework}: ")
+        for title in (check_texts.TITLE_OK, check_texts.TITLE_CHANGED)
+    ),
+    check_texts.TITLE_FAILED.removeprefix("{framework}: "),
+    check_texts.TITLE_UNKNOWN.removeprefix("{framework}: "),
 )
 
 
@@ -552,9 +555,10 @@ def test_hostile_shortcuts_do_not_hold_up_button_clicks(tmp_path: Path) -> None:
             "text": {"type": "plain_text", "text": "Akkumulation ×2"},
             "value": "b=8 d=64 a=8 L=4096",
         }
+        before_click = len(done)  # shortcuts whose reader bounds them fast may already be answered
         send("click", slack_payloads.block_actions(click, api.response_url("msg")))
         for thread in shortcuts:
             thread.join(timeout=60)
         bot.stop()
     assert done.count("shortcut") == 12
-    assert done.index("click") <= 2, done
+    assert done.index("click") <= before_click + 2, done
