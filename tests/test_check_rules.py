@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import re
 import string
-from dataclasses import fields
 from typing import Any
 
 import pytest
@@ -20,6 +19,7 @@ from bot.rendering.checks import check_answer, finding_text, formula
 from bot.rendering.plain_text import plain_text
 from bot.texts import checks as texts
 from core.configs import FRAMEWORKS, Check, Source, World, check_config, rules
+from core.configs.model import context_fields
 
 DS = "ds.json"
 LAUNCH = "torchrun --nproc-per-node 8 pretrain_gpt.py --micro-batch-size 1"
@@ -527,7 +527,7 @@ def test_every_framework_has_a_german_name() -> None:
 @pytest.mark.parametrize("rule", rules(), ids=lambda rule: rule.code)
 def test_template_says_exactly_what_the_rule_provides(rule: Any) -> None:
     """One German row per rule; its placeholders are the fields of the rule's typed context, no more, no fewer."""
-    assert placeholders(texts.FINDINGS[rule.code]) == {f.name for f in fields(rule.context)}
+    assert placeholders(texts.FINDINGS[rule.code]) == set(context_fields(rule.context))
 
 
 def test_every_rule_has_a_sample_and_no_row_is_orphaned() -> None:

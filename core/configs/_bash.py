@@ -13,13 +13,29 @@ import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-
-import tree_sitter_bash
-from tree_sitter import Language, Node, Parser, Point
+from functools import cache
+from typing import TYPE_CHECKING
 
 from core.configs.model import CheckError, ProblemKind
 
-_LANGUAGE = Language(tree_sitter_bash.language())
+if TYPE_CHECKING:
+    from tree_sitter import Language, Node, Parser, Point
+
+
+@cache
+def _language() -> Language:
+    """The bash grammar, loaded when the first script is read (a check of a YAML file never pays for it)."""
+    import tree_sitter_bash
+    from tree_sitter import Language
+
+    return Language(tree_sitter_bash.language())
+
+
+def _parser() -> Parser:
+    from tree_sitter import Parser
+
+    return Parser(_language())
+
 
 #: The longest value or word a script may build (a long Megatron argument string is ~4 KiB).
 MAX_VALUE_CHARS = 64 * 1024
@@ -117,10 +133,10 @@ def parse(text: str, seconds: float = MAX_PARSE_SECONDS) -> Node:
         return time.thread_time() - started > seconds
 
     try:
-        Parser(_LANGUAGE).parse(read, progress_callback=too_long)
+        _parser().parse(read, progress_callback=too_long)
     except ValueError:  # "Parsing failed": stopped by too_long
         raise too_much("shell_parse", round(MAX_PARSE_SECONDS * 1000)) from None
-    return Parser(_LANGUAGE).parse(data).root_node
+    return _parser().parse(data).root_node
 
 
 def too_much(detail: str, limit: int, line: int | None = None) -> CheckError:

@@ -20,11 +20,10 @@ An ``accelerate config`` YAML carries no batch size: the loader batch comes from
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from math import prod
 
 from core.configs.common import Reading, fix, lookup, main_command, whole, world_fix
-from core.configs.model import Check, Effect, Nothing, Rule, World
+from core.configs.model import Check, Effect, Nothing, Rule, World, context
 from core.configs.reading import Format, Parsed
 
 ID = "accelerate"
@@ -68,20 +67,20 @@ DISTRIBUTED_TYPES = {
 OWN_KEYS = {"num_processes", "num_machines", "machine_rank", "compute_environment", "main_training_function"}
 
 
-@dataclass(frozen=True)
+@context
 class Floored:
     processes: int
     machines: int
     real: int
 
 
-@dataclass(frozen=True)
+@context
 class Sizes:
     total: int
     world: int
 
 
-@dataclass(frozen=True)
+@context
 class ModelParallel:
     tp: int
     cp: int
@@ -89,14 +88,14 @@ class ModelParallel:
     data_parallel: int
 
 
-@dataclass(frozen=True)
+@context
 class LoaderBatch:
     data_parallel: int
     accumulation: int
     factor: int
 
 
-@dataclass(frozen=True)
+@context
 class Split:
     loader: int
     data_parallel: int
@@ -104,13 +103,13 @@ class Split:
     reported: int
 
 
-@dataclass(frozen=True)
+@context
 class Indivisible:
     loader: int
     data_parallel: int
 
 
-@dataclass(frozen=True)
+@context
 class Unset:
     machines: int
 
@@ -137,7 +136,7 @@ RULES = (
 )
 
 
-@dataclass(frozen=True)
+@context
 class Layout:
     """What accelerate launches: the world, d (None where it refuses) and DeepSpeed's accumulation."""
 

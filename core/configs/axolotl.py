@@ -15,10 +15,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from core.configs.common import Reading, fix, lookup
-from core.configs.model import Check, Derivation, Effect, Nothing, Rule, World
+from core.configs.model import Check, Derivation, Effect, Nothing, Rule, World, context
 from core.configs.reading import Format, Parsed
 
 ID = "axolotl"
@@ -30,7 +28,7 @@ TOTAL_MESSAGE = "total_size ({total}) does not match num_processes ({world})"
 A_FLOORED = "axolotl/accumulation"  # a = batch_size // micro_batch_size
 
 
-@dataclass(frozen=True)
+@context
 class Floored:
     batch_size: int
     micro: int
@@ -38,19 +36,19 @@ class Floored:
     real: int
 
 
-@dataclass(frozen=True)
+@context
 class BatchSizeIgnored:
     batch_size: int
     micro: int
 
 
-@dataclass(frozen=True)
+@context
 class Parallel:
     tp: int
     cp: int
 
 
-@dataclass(frozen=True)
+@context
 class Sizes:
     world: int
     total: int

@@ -9,21 +9,21 @@ naming the smallest and largest when they differ, a warning when one of them is 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-from core.configs.model import Check, CheckError, Effect, Rule, World
+from core.configs.model import Check, CheckError, Effect, Rule, World, context
 from core.configs.reading import Parsed
 from core.configs.shell import alternatives
 
 
-@dataclass(frozen=True)
+@context
 class Agree:
     variables: str
     line: int
     count: int
 
 
-@dataclass(frozen=True)
+@context
 class Differ:
     variables: str
     line: int
@@ -32,7 +32,7 @@ class Differ:
     largest: int
 
 
-@dataclass(frozen=True)
+@context
 class Refused:
     variables: str
     line: int

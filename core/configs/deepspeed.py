@@ -13,10 +13,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from core.configs.common import Auto, Reading, fix, neighbours, world_fix
-from core.configs.model import Check, CheckError, Derivation, Effect, Nothing, ProblemKind, Rule, World
+from core.configs.model import Check, CheckError, Derivation, Effect, Nothing, ProblemKind, Rule, World, context
 from core.configs.reading import Format, Parsed
 
 ID = "deepspeed"
@@ -37,7 +35,7 @@ ASSERTION_MESSAGE = (
 MISSING_MESSAGE = "Either train_batch_size or train_micro_batch_size_per_gpu needs to be provided"
 
 
-@dataclass(frozen=True)
+@context
 class Batch:
     train: int
     micro: int
@@ -46,7 +44,7 @@ class Batch:
     product: int
 
 
-@dataclass(frozen=True)
+@context
 class Divided:
     key: str
     value: int
@@ -54,18 +52,18 @@ class Divided:
     divisor: int
 
 
-@dataclass(frozen=True)
+@context
 class Multiplied:
     value: int
 
 
-@dataclass(frozen=True)
+@context
 class Required:
     world: int
     data_parallel: int
 
 
-@dataclass(frozen=True)
+@context
 class NoWorld:
     train: int
     micro: int
@@ -73,32 +71,32 @@ class NoWorld:
     step: int
 
 
-@dataclass(frozen=True)
+@context
 class SequenceParallel:
     sequence_parallel: int
     world: int
     data_parallel: int
 
 
-@dataclass(frozen=True)
+@context
 class SequenceParallelWorld:
     sequence_parallel: int
     world: int
 
 
-@dataclass(frozen=True)
+@context
 class AutoTP:
     autotp: int
     world: int
     distinct: int
 
 
-@dataclass(frozen=True)
+@context
 class WorldUnset:
     world: int
 
 
-@dataclass(frozen=True)
+@context
 class AutoKeys:
     keys: str
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from core.configs import accelerate, deepspeed
 from core.configs.common import Auto, Reading, lookup, program_flags, whole
-from core.configs.model import Check, Derivation, Effect, Nothing, Rule, World
+from core.configs.model import Check, Derivation, Effect, Nothing, Rule, World, context
 from core.configs.reading import Format, Parsed
 
 ID = "huggingface"
@@ -37,12 +37,12 @@ MISMATCH = (
 )
 
 
-@dataclass(frozen=True)
+@context
 class Total:
     total: int
 
 
-@dataclass(frozen=True)
+@context
 class Filled:
     filled: str
 

@@ -19,12 +19,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from core.configs import nemo
 from core.configs.common import Reading, lookup, whole, world_fix
-from core.configs.model import Check, Derivation, Effect, Nothing, Rule, World
+from core.configs.model import Check, Derivation, Effect, Nothing, Rule, World, context
 from core.configs.reading import Format, Parsed
 
 ID = "lightning"
@@ -50,30 +49,30 @@ SCHEDULER = "GradientAccumulationScheduler"
 WORLD = "lightning/world"  # world = devices · num_nodes
 
 
-@dataclass(frozen=True)
+@context
 class Strategy:
     strategy: str
 
 
-@dataclass(frozen=True)
+@context
 class Sizes:
     data_parallel: int
     tensor_parallel: int
     world: int
 
 
-@dataclass(frozen=True)
+@context
 class FromMachine:
     devices: str
     world: int
 
 
-@dataclass(frozen=True)
+@context
 class Schedule:
     schedule: str
 
 
-@dataclass(frozen=True)
+@context
 class Window:
     accumulation: int
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.configs.common import Reading, fix, lookup, neighbours, whole
-from core.configs.model import Check, Derivation, Effect, Fix, Rule, Syntax, World
+from core.configs.model import Check, Derivation, Effect, Fix, Rule, Syntax, World, context
 from core.configs.reading import Format, Parsed
 from core.configs.shell import flags
 
@@ -41,7 +41,7 @@ COMMANDS = frozenset(
 OWN_KEYS = frozenset({"out_dir", "checkpoint_dir", "model_name", "initial_checkpoint_dir", "tokenizer_dir"})
 
 
-@dataclass(frozen=True)
+@context
 class Defaults:
     """What a command's ``setup()`` sets where the YAML is silent, and where it says so."""
 
@@ -58,14 +58,14 @@ DEFAULTS = {
 }
 
 
-@dataclass(frozen=True)
+@context
 class PerDevice:
     configured: int
     world: int
     per_device: int
 
 
-@dataclass(frozen=True)
+@context
 class Accumulation:
     per_device: int
     micro: int
@@ -73,30 +73,30 @@ class Accumulation:
     real: int
 
 
-@dataclass(frozen=True)
+@context
 class Empty:
     configured: int
     world: int
 
 
-@dataclass(frozen=True)
+@context
 class MicroTooLarge:
     per_device: int
     micro: int
 
 
-@dataclass(frozen=True)
+@context
 class PerMachine:
     nodes: int
     old: int
 
 
-@dataclass(frozen=True)
+@context
 class DevicesAuto:
     world: int
 
 
-@dataclass(frozen=True)
+@context
 class Required:
     key: str
 
@@ -133,7 +133,7 @@ def detect(parsed: Parsed) -> bool:
     )
 
 
-@dataclass(frozen=True)
+@context
 class Launch:
     """A ``litgpt`` command: its subcommand, its flags and where it is."""
 

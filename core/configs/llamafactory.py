@@ -25,11 +25,9 @@ The sequence length is ``cutoff_len`` (2048, ``hparams/data_args.py:46-49``); ``
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from core.configs import huggingface, megatron
 from core.configs.common import Reading, fix, lookup, neighbours
-from core.configs.model import Check, Derivation, Effect, Nothing, Rule, World
+from core.configs.model import Check, Derivation, Effect, Nothing, Rule, World, context
 from core.configs.reading import Format, Parsed
 
 ID = "llamafactory"
@@ -59,38 +57,38 @@ V1_DATA_PARALLEL = "llamafactory/v1_dp"  # dp = world // cp_size
 DYNAMIC = ("dynamic_batching", "dynamic_padding_free")
 
 
-@dataclass(frozen=True)
+@context
 class Cutoff:
     cutoff: int
     real: int
 
 
-@dataclass(frozen=True)
+@context
 class Parallel:
     parallel: int
     world: int
 
 
-@dataclass(frozen=True)
+@context
 class Expert:
     expert: int
     accumulation: int
     real: int
 
 
-@dataclass(frozen=True)
+@context
 class Keys:
     keys: str
 
 
-@dataclass(frozen=True)
+@context
 class V1Global:
     gbs: int
     data_parallel: int
     micro: int
 
 
-@dataclass(frozen=True)
+@context
 class Dynamic:
     strategy: str
     budget: int

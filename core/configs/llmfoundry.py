@@ -25,11 +25,10 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from core.configs.common import Auto, Reading, fix, lookup, neighbours, world_fix
-from core.configs.model import Check, Derivation, Effect, Rule, World
+from core.configs.model import Check, Derivation, Effect, Rule, World, context
 from core.configs.reading import Format, Parsed
 
 ID = "llmfoundry"
@@ -53,24 +52,24 @@ _INTERPOLATION = re.compile(r"\$\{([\w.]+)\}")
 _COMPOSER_SWITCHES = frozenset({"-v", "--verbose", "-m", "--module_mode", "-c", "--command_mode"})
 
 
-@dataclass(frozen=True)
+@context
 class Divisible:
     configured: int
     world: int
 
 
-@dataclass(frozen=True)
+@context
 class Missing:
     key: str
 
 
-@dataclass(frozen=True)
+@context
 class Reduced:
     micro: int
     device: int
 
 
-@dataclass(frozen=True)
+@context
 class Uneven:
     device: int
     micro: int
@@ -78,25 +77,25 @@ class Uneven:
     rest: int
 
 
-@dataclass(frozen=True)
+@context
 class AutoMicro:
     device: int
 
 
-@dataclass(frozen=True)
+@context
 class Replicated:
     configured: int
     replication: int
     real: int
 
 
-@dataclass(frozen=True)
+@context
 class ReplicationWorld:
     world: int
     replication: int
 
 
-@dataclass(frozen=True)
+@context
 class TensorParallel:
     tp: int
 

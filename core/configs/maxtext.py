@@ -25,12 +25,23 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from core.configs.common import Reading, whole, world_fix
-from core.configs.model import Check, CheckError, Derivation, Effect, Fix, Nothing, ProblemKind, Rule, Syntax, World
+from core.configs.model import (
+    Check,
+    CheckError,
+    Derivation,
+    Effect,
+    Fix,
+    Nothing,
+    ProblemKind,
+    Rule,
+    Syntax,
+    World,
+    context,
+)
 from core.configs.reading import Format, Parsed
 
 ID = "maxtext"
@@ -88,36 +99,36 @@ _OWN_KEYS = frozenset(
 _DIFFUSION_KEYS = frozenset({"pretrained_model_name_or_path", "resolution"})
 
 
-@dataclass(frozen=True)
+@context
 class Mesh:
     kind: str
     count: int
 
 
-@dataclass(frozen=True)
+@context
 class Floored:
     chips: int
     real: int
 
 
-@dataclass(frozen=True)
+@context
 class ChipsCount:
     chips: int
     data_parallel: int
 
 
-@dataclass(frozen=True)
+@context
 class BelowOne:
     chips: int
     micro: int
 
 
-@dataclass(frozen=True)
+@context
 class Fp8:
     accumulation: int
 
 
-@dataclass(frozen=True)
+@context
 class Pipeline:
     micro: int
     microbatches: int

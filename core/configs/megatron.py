@@ -23,10 +23,9 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
 
 from core.configs.common import Reading, fix, neighbours, program_flags, world_fix
-from core.configs.model import Check, Derivation, Effect, Fix, ModelShape, Nothing, Phase, Rule, World
+from core.configs.model import Check, Derivation, Effect, Fix, ModelShape, Nothing, Phase, Rule, World, context
 from core.configs.reading import Format, Parsed
 
 ID = "megatron"
@@ -67,62 +66,62 @@ RAMPUP_INTERVAL_MESSAGE = (
 _SUFFIXES = {"K": 10**3, "M": 10**6, "B": 10**9, "T": 10**12}
 
 
-@dataclass(frozen=True)
+@context
 class ModelParallel:
     world: int
     total: int
 
 
-@dataclass(frozen=True)
+@context
 class Default:
     value: int
 
 
-@dataclass(frozen=True)
+@context
 class Divisor:
     gbs: int
     divisor: int
 
 
-@dataclass(frozen=True)
+@context
 class TensorParallel:
     tp: int
 
 
-@dataclass(frozen=True)
+@context
 class Expert:
     world: int
     size: int
 
 
-@dataclass(frozen=True)
+@context
 class Rampup:
     gbs: int
 
 
-@dataclass(frozen=True)
+@context
 class RampupInterval:
     start: int
     gbs: int
     increment: int
 
 
-@dataclass(frozen=True)
+@context
 class RampupStart:
     start: int
 
 
-@dataclass(frozen=True)
+@context
 class First:
     first: int
 
 
-@dataclass(frozen=True)
+@context
 class Entry:
     entry: str
 
 
-@dataclass(frozen=True)
+@context
 class PhaseDivisor:
     count: int
     start: int
@@ -130,7 +129,7 @@ class PhaseDivisor:
     divisor: int
 
 
-@dataclass(frozen=True)
+@context
 class Layers:
     layers: int
     pp: int

@@ -9,11 +9,10 @@ world size: the configured accumulation is global, and each GPU accumulates the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from core.configs.common import Reading, fix, program_flags, whole
-from core.configs.model import Check, Derivation, Effect, Fix, Rule, Syntax, World
+from core.configs.model import Check, Derivation, Effect, Fix, Rule, Syntax, World, context
 from core.configs.reading import Format, Parsed
 
 ID = "nanogpt"
@@ -33,20 +32,20 @@ DIVISIBLE_MESSAGE = "assert gradient_accumulation_steps % ddp_world_size == 0"
 A_GLOBAL = "nanogpt/accumulation"  # a = gradient_accumulation_steps / world
 
 
-@dataclass(frozen=True)
+@context
 class Global:
     configured: int
     world: int
     per_gpu: int
 
 
-@dataclass(frozen=True)
+@context
 class Divisible:
     accumulation: int
     world: int
 
 
-@dataclass(frozen=True)
+@context
 class Defaults:
     defaults: str
 

@@ -10,10 +10,8 @@ the last one is smaller (42 in micro-batches of 4: ten of 4 and one of 2).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from core.configs.common import Reading, fix, neighbours
-from core.configs.model import Check, Derivation, Effect, Rule, World
+from core.configs.model import Check, Derivation, Effect, Rule, World, context
 from core.configs.reading import Format, Parsed
 
 ID = "olmo"
@@ -23,20 +21,20 @@ MICROBATCHES = "olmo/microbatches"  # micro-batches a device = ⌈device / b⌉
 BATCH = "olmo/batch"  # B = device · world
 
 
-@dataclass(frozen=True)
+@context
 class Floored:
     configured: int
     real: int
     world: int
 
 
-@dataclass(frozen=True)
+@context
 class Empty:
     configured: int
     world: int
 
 
-@dataclass(frozen=True)
+@context
 class Uneven:
     device: int
     micro: int

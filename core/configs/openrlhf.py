@@ -23,11 +23,10 @@ argparse of either era refuses the other's flags: "unrecognized arguments").
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from math import gcd
 
 from core.configs.common import Reading, neighbours, program_flags
-from core.configs.model import Check, Derivation, Effect, Fix, Rollout, Rule, Syntax, World
+from core.configs.model import Check, Derivation, Effect, Fix, Rollout, Rule, Syntax, World, context
 from core.configs.reading import Format, Parsed
 from core.configs.shell import read_script
 
@@ -78,54 +77,54 @@ SEQUENCES = "openrlhf/sequences"  # P · n
 LENGTH = "openrlhf/length"  # L = prompt_max_len + generate_max_len
 
 
-@dataclass(frozen=True)
+@context
 class Mixed:
     flags: str
 
 
-@dataclass(frozen=True)
+@context
 class SampleBatches:
     batches: int
     processes: int
 
 
-@dataclass(frozen=True)
+@context
 class NeedsSamples:
     estimator: str
 
 
-@dataclass(frozen=True)
+@context
 class Assertion:
     train: int
     micro: int
     world: int
 
 
-@dataclass(frozen=True)
+@context
 class Floored:
     sequences: int
     train: int
     steps: int
 
 
-@dataclass(frozen=True)
+@context
 class DropLast:
     share: int
     micro: int
     dropped: int
 
 
-@dataclass(frozen=True)
+@context
 class Dynamic:
     bound: int
 
 
-@dataclass(frozen=True)
+@context
 class Defaults:
     settings: str
 
 
-@dataclass(frozen=True)
+@context
 class Generate:
     generate: int
     prompts: int

@@ -17,22 +17,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from core.configs.common import Reading, fix, neighbours, world_fix
-from core.configs.model import Check, Derivation, Effect, Nothing, Rule, World
+from core.configs.model import Check, Derivation, Effect, Nothing, Rule, World, context
 from core.configs.reading import Format, Parsed
 
 ID = "torchtitan"
 ACCUMULATION_TOKENS = "torchtitan/accumulation"  # a = T / (tokens per microbatch · PP microbatches · d)
 
 
-@dataclass(frozen=True)
+@context
 class Legacy:
     local: int
 
 
-@dataclass(frozen=True)
+@context
 class Registry:
     function: str
     count: int

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 
 from core.configs.common import Reading, fix, lookup, neighbours, whole, world_fix
-from core.configs.model import Check, Derivation, Effect, Nothing, Rule, World
+from core.configs.model import Check, Derivation, Effect, Nothing, Rule, World, context
 from core.configs.reading import Format, Parsed
 from core.configs.shell import split_words
 
@@ -46,13 +46,13 @@ _OVERRIDE = re.compile(r"([A-Za-z_][\w.]*)=(.+)")
 _SWITCHES = frozenset({"--standalone", "--no-python", "--no_python", "--run-path", "--run_path", "-m", "--module"})
 
 
-@dataclass(frozen=True)
+@context
 class Dims:
     world: int
     product: int
 
 
-@dataclass(frozen=True)
+@context
 class Docstring:
     world: int
     tp: int
@@ -62,18 +62,18 @@ class Docstring:
     real: int
 
 
-@dataclass(frozen=True)
+@context
 class InBackward:
     accumulation: int
 
 
-@dataclass(frozen=True)
+@context
 class SingleDevice:
     recipe: str
     world: int
 
 
-@dataclass(frozen=True)
+@context
 class TuneRun:
     """What a ``tune run`` line says: the recipe, the processes its torchrun options start, where, and the
     ``key=value`` overrides after ``--config``."""

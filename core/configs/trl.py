@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from core.configs import accelerate, huggingface
@@ -54,6 +53,7 @@ from core.configs.model import (
     Rule,
     Syntax,
     World,
+    context,
 )
 from core.configs.reading import Format, Parsed
 from core.configs.shell import split_launch
@@ -97,42 +97,42 @@ PROMPTS = "trl/prompts"  # P = G / n
 STEPS = "trl/optimizer-steps"  # k = steps_per_generation · num_iterations / a
 
 
-@dataclass(frozen=True)
+@context
 class Divisible:
     generation: int
     generations: int
 
 
-@dataclass(frozen=True)
+@context
 class Multiple:
     generation: int
     global_batch: int
 
 
-@dataclass(frozen=True)
+@context
 class Generations:
     generations: int
 
 
-@dataclass(frozen=True)
+@context
 class Straddle:
     steps_per_generation: int
     iterations: int
     accumulation: int
 
 
-@dataclass(frozen=True)
+@context
 class Completions:
     per_device: int
     generations: int
 
 
-@dataclass(frozen=True)
+@context
 class Defaults:
     settings: str
 
 
-@dataclass(frozen=True)
+@context
 class TensorParallel:
     tp: int
     world: int
@@ -429,28 +429,28 @@ UNKNOWN_CONFIG = (
 )
 
 
-@dataclass(frozen=True)
+@context
 class Named:
     name: str
     processes: int
 
 
-@dataclass(frozen=True)
+@context
 class Length:
     max_length: int
 
 
-@dataclass(frozen=True)
+@context
 class ConfigName:
     name: str
 
 
-@dataclass(frozen=True)
+@context
 class Unknown:
     key: str
 
 
-@dataclass(frozen=True)
+@context
 class Keys:
     keys: str
 

@@ -21,12 +21,11 @@ Hydra overrides on ``python3 -m verl.trainer.main_ppo key=value …`` or a YAML 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from math import gcd
 from typing import Any
 
 from core.configs.common import Reading, lookup, neighbours, whole
-from core.configs.model import Check, Derivation, Effect, Fix, Nothing, Rollout, Rule, Syntax, World
+from core.configs.model import Check, Derivation, Effect, Fix, Nothing, Rollout, Rule, Syntax, World, context
 from core.configs.reading import Format, Parsed
 
 ID = "verl"
@@ -84,64 +83,64 @@ BOUND = "verl/token-bound"  # tokens per micro-batch = ppo_max_token_len_per_gpu
 LENGTH = "verl/length"  # L = prompt + response
 
 
-@dataclass(frozen=True)
+@context
 class ModelParallel:
     gpus: int
     model_parallel: int
     cp: int
 
 
-@dataclass(frozen=True)
+@context
 class RealTrain:
     sequences: int
     minimal: int
 
 
-@dataclass(frozen=True)
+@context
 class BelowMini:
     prompts: int
     mini: int
 
 
-@dataclass(frozen=True)
+@context
 class GlobalMicro:
     mini: int
     micro: int
 
 
-@dataclass(frozen=True)
+@context
 class GlobalMicroSmall:
     micro: int
     sp: int
     gpus: int
 
 
-@dataclass(frozen=True)
+@context
 class Zero:
     mini: int
     samples: int
     data_parallel: int
 
 
-@dataclass(frozen=True)
+@context
 class MiniMicro:
     normalized: int
     micro: int
 
 
-@dataclass(frozen=True)
+@context
 class Chunks:
     sequences: int
     data_parallel: int
 
 
-@dataclass(frozen=True)
+@context
 class TokenBound:
     bound: int
     length: int
 
 
-@dataclass(frozen=True)
+@context
 class Floored:
     sequences: int
     data_parallel: int
@@ -149,24 +148,24 @@ class Floored:
     real: int
 
 
-@dataclass(frozen=True)
+@context
 class ShortLast:
     share: int
     per_gpu: int
     rest: int
 
 
-@dataclass(frozen=True)
+@context
 class Dynamic:
     bound: int
 
 
-@dataclass(frozen=True)
+@context
 class NewSp:
     sp: int
 
 
-@dataclass(frozen=True)
+@context
 class Defaults:
     settings: str
 
