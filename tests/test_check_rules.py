@@ -25,6 +25,11 @@ LAUNCH = "torchrun --nproc-per-node 8 pretrain_gpt.py --micro-batch-size 1"
 AXOLOTL = "base_model: x\nsequence_len: 2048\n"
 OLMO = "model:\n  max_sequence_length: 4096\ndevice_train_microbatch_size: 4\n"
 TITAN = "[training]\nseq_len = 2048\n"
+NANOTRON = (
+    "parallelism:\n  dp: 4\n  pp: 1\n  tp: 2\n"
+    "tokens:\n  sequence_length: 4096\n  train_steps: 10\n  micro_batch_size: 3\n  batch_accumulation_per_replica: 1\n"
+)
+NANOTRON_HEADS = "model:\n  model_config:\n    num_attention_heads: {}\n    num_key_value_heads: {}\n"
 DS_THREE = '{"train_batch_size": 256, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 8}'
 
 #: code → (sources as (name, text), world size given or None)
@@ -154,6 +159,20 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
     "olmo/floored": ((("o.yaml", f"{OLMO}global_train_batch_size: 1024\n"),), 24),
     "olmo/nothing-per-device": ((("o.yaml", f"{OLMO}global_train_batch_size: 16\n"),), 24),
     "olmo/uneven-microbatches": ((("o.yaml", f"{OLMO}global_train_batch_size: 1024\n"),), 24),
+    "nanotron/world-size": ((("n.yaml", NANOTRON),), 16),
+    "nanotron/1f1b-microbatches": (
+        (("n.yaml", NANOTRON.replace("dp: 4\n  pp: 1\n  tp: 2", "dp: 2\n  pp: 4\n  tp: 1\n  pp_engine: 1f1b")),),
+        None,
+    ),
+    "nanotron/heads-divisible-by-tp": ((("n.yaml", NANOTRON + NANOTRON_HEADS.format(15, 5)),), None),
+    "nanotron/kv-heads-below-tp": ((("n.yaml", NANOTRON + NANOTRON_HEADS.format(16, 1)),), None),
+    "nanotron/unknown-key": ((("n.yaml", f"{NANOTRON}  global_batch_size: 256\n"),), None),
+    "nanotron/missing-key": ((("n.yaml", NANOTRON.replace("  micro_batch_size: 3\n", "")),), None),
+    "nanotron/expert-parallel": ((("n.yaml", NANOTRON.replace("tp: 2", "tp: 2\n  expert_parallel_size: 2")),), None),
+    "nanotron/context-parallel": (
+        (("n.yaml", NANOTRON.replace("tp: 2", "tp: 2\n  context_parallel_size: 2")),),
+        None,
+    ),
 }
 #: A decimal point as English writes it (German groups thousands with a point: 1.008); code in backticks is exempt.
 ENGLISH_DECIMAL = re.compile(r"\d\.(?!\d{3}(?!\d))\d")
