@@ -30,6 +30,25 @@ NANOTRON = (
     "tokens:\n  sequence_length: 4096\n  train_steps: 10\n  micro_batch_size: 3\n  batch_accumulation_per_replica: 1\n"
 )
 NANOTRON_HEADS = "model:\n  model_config:\n    num_attention_heads: {}\n    num_key_value_heads: {}\n"
+DP_CONFIG = "dp_config=TransformerDataParallelConfig(name=DataParallelType.{})"
+TP_CONFIG = "tp_config=TransformerTensorParallelConfig(degree={})"
+EP_CONFIG = "ep_config=TransformerExpertParallelConfig(degree=2)"
+SCHEDULE_CALL = (
+    "callback = BatchSizeSchedulerCallback(batch_sizes=[16 * S, {} * S], "
+    "schedule=[Duration.tokens(0), Duration.tokens(10**9)])\n"
+)
+
+
+def olmo_core(gbs: str = "16 * S", micro: str = "2 * S", extra: str = "", tail: str = "") -> tuple[tuple[str, str]]:
+    """A launch script in the shape of OLMo-core's src/scripts/train/template.py, batches in tokens."""
+    text = (
+        "from olmo_core.data import NumpyDataLoaderConfig\nS = 4096\n"
+        f"loader = NumpyDataLoaderConfig(global_batch_size={gbs})\n"
+        f"module = TransformerTrainModuleConfig(rank_microbatch_size={micro}, max_sequence_length=S{extra})\n{tail}"
+    )
+    return (("train.py", text),)
+
+
 DS_THREE = '{"train_batch_size": 256, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 8}'
 
 #: code → (sources as (name, text), world size given or None)
@@ -159,6 +178,25 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
     "olmo/floored": ((("o.yaml", f"{OLMO}global_train_batch_size: 1024\n"),), 24),
     "olmo/nothing-per-device": ((("o.yaml", f"{OLMO}global_train_batch_size: 16\n"),), 24),
     "olmo/uneven-microbatches": ((("o.yaml", f"{OLMO}global_train_batch_size: 1024\n"),), 24),
+    "olmo_core/microbatch-multiple-of-length": (olmo_core(micro="12_000"), 8),
+    "olmo_core/degree-divides-world": (olmo_core(extra=f", {DP_CONFIG.format('fsdp')}, {TP_CONFIG.format(3)}"), 8),
+    "olmo_core/data-parallel-required": (olmo_core(extra=f", {TP_CONFIG.format(2)}"), 8),
+    "olmo_core/expert-with-tensor-parallel": (
+        olmo_core(extra=f", {DP_CONFIG.format('hsdp')}, {TP_CONFIG.format(2)}, {EP_CONFIG}"),
+        8,
+    ),
+    "olmo_core/expert-without-hsdp": (olmo_core(extra=f", {DP_CONFIG.format('fsdp')}, {EP_CONFIG}"), 8),
+    "olmo_core/hsdp-degree": (
+        olmo_core(extra=", dp_config=TransformerDataParallelConfig(name=DataParallelType.hsdp, shard_degree=64)"),
+        8,
+    ),
+    "olmo_core/rank-batch-multiple-of-length": (olmo_core(gbs="256 * S"), 512),
+    "olmo_core/global-batch-divisible": (olmo_core(gbs="512 * S", micro="16 * S"), 64),
+    "olmo_core/global-batch-in-tokens": (olmo_core(gbs="1024"), 8),
+    "olmo_core/changed-at-run-time": (olmo_core(tail="if big:\n    module.rank_microbatch_size //= 2\n"), 8),
+    "olmo_core/changed-at-run-time-refused": (olmo_core(tail="if b200:\n    module.rank_microbatch_size *= 2\n"), 8),
+    "olmo_core/batch-size-schedule-invalid": (olmo_core(tail=SCHEDULE_CALL.format(24)), 8),
+    "olmo_core/batch-size-schedule": (olmo_core(tail=SCHEDULE_CALL.format(32)), 8),
     "nanotron/world-size": ((("n.yaml", NANOTRON),), 16),
     "nanotron/1f1b-microbatches": (
         (("n.yaml", NANOTRON.replace("dp: 4\n  pp: 1\n  tp: 2", "dp: 2\n  pp: 4\n  tp: 1\n  pp_engine: 1f1b")),),
