@@ -49,6 +49,26 @@ def olmo_core(gbs: str = "16 * S", micro: str = "2 * S", extra: str = "", tail: 
     return (("train.py", text),)
 
 
+NEMO2 = (
+    "import nemo_run as run\nfrom nemo import lightning as nl\n\n\n"
+    "def trainer(tensor_parallelism: int = 4, num_nodes: int = 4, num_gpus_per_node: int = 8):\n"
+    "    strategy = run.Config(nl.MegatronStrategy, tensor_model_parallel_size=tensor_parallelism)\n"
+    "    return run.Config(nl.Trainer, devices=num_gpus_per_node, num_nodes=num_nodes, strategy=strategy)\n\n\n"
+    "def pretrain_recipe(num_nodes: int = 1, num_gpus_per_node: int = 8):\n"
+    "    data = run.Config(MockDataModule, seq_length=8192, global_batch_size=512, micro_batch_size=1)\n"
+    "    return run.Partial(pretrain, trainer=trainer(num_nodes=num_nodes), data=data)\n"
+)
+
+
+def bridge(*lines: str, base: str = "_pretrain_common", name: str = "x_pretrain_config") -> tuple[tuple[str, str]]:
+    """A Megatron-Bridge recipe in the shape of recipes/llama/h100/llama3.py: a base, then ``cfg.…`` assignments."""
+    body = "".join(f"    cfg.{line}\n" for line in lines)
+    imports = f"from megatron.bridge.recipes.common import {base}\n\n\n"
+    text = f"{imports}def {name}():\n    cfg = {base}()\n{body}    return cfg\n"
+    return (("recipe.py", text),)
+
+
+GBS_100 = ("train.global_batch_size = 100", "train.micro_batch_size = 2")
 DS_THREE = '{"train_batch_size": 256, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 8}'
 
 #: code → (sources as (name, text), world size given or None)
@@ -197,6 +217,38 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
     "olmo_core/changed-at-run-time-refused": (olmo_core(tail="if b200:\n    module.rank_microbatch_size *= 2\n"), 8),
     "olmo_core/batch-size-schedule-invalid": (olmo_core(tail=SCHEDULE_CALL.format(24)), 8),
     "olmo_core/batch-size-schedule": (olmo_core(tail=SCHEDULE_CALL.format(32)), 8),
+    "megatron_bridge/world-size-divisible": (bridge("model.tensor_model_parallel_size = 3"), 8),
+    "megatron_bridge/eval-batch-divisible": (bridge(*GBS_100), 16),
+    "megatron_bridge/global-batch-size-divisible": (bridge(*GBS_100, "validation.eval_global_batch_size = 32"), 16),
+    "megatron_bridge/batch-size-decreased": (
+        bridge(*GBS_100, "validation.eval_global_batch_size = 32", "train.decrease_batch_size_if_needed = True"),
+        16,
+    ),
+    "megatron_bridge/context-parallel-sequence-length": (
+        bridge("model.context_parallel_size = 4", "dataset.seq_length = 65530"),
+        8,
+    ),
+    "megatron_bridge/packed-micro-batch": (bridge("train.micro_batch_size = 2", base="_sft_common"), 8),
+    "megatron_bridge/in-batch-packing-micro-batch": (bridge("train.micro_batch_size = 1", base="_sft_common_vlm"), 8),
+    "megatron_bridge/packed-sequences": (bridge("train.global_batch_size = 64", base="_sft_common"), 8),
+    "megatron_bridge/inherited-global-batch-size": (bridge("train.micro_batch_size = 1"), 8),
+    "megatron_bridge/world-from-recipe-name": (
+        bridge("train.global_batch_size = 64", name="x_pretrain_8gpu_config"),
+        None,
+    ),
+    "megatron_bridge/first-recipe-of-file": (
+        (("recipes.py", "\n\n".join(bridge(name=name)[0][1] for name in ("a_pretrain_config", "b_sft_config"))),),
+        8,
+    ),
+    "megatron_bridge/rampup": (
+        bridge("train.global_batch_size = 1024", "train.rampup_batch_size = [64, 64, 100000]"),
+        16,
+    ),
+    "megatron_bridge/rampup-divisible": (
+        bridge("train.global_batch_size = 96", "train.rampup_batch_size = [48, 48, 1000]"),
+        16,
+    ),
+    "megatron_bridge/nemo2-num-nodes": ((("llama3_70b.py", NEMO2),), None),
     "nanotron/world-size": ((("n.yaml", NANOTRON),), 16),
     "nanotron/1f1b-microbatches": (
         (("n.yaml", NANOTRON.replace("dp: 4\n  pp: 1\n  tp: 2", "dp: 2\n  pp: 4\n  tp: 1\n  pp_engine: 1f1b")),),

@@ -12,7 +12,19 @@ launch beside a DeepSpeed JSON is the Trainer's run).
 from collections.abc import Sequence
 from typing import Any
 
-from core.configs import axolotl, deepspeed, huggingface, megatron, nanogpt, nanotron, nemo, olmo, olmo_core, torchtitan
+from core.configs import (
+    axolotl,
+    deepspeed,
+    huggingface,
+    megatron,
+    megatron_bridge,
+    nanogpt,
+    nanotron,
+    nemo,
+    olmo,
+    olmo_core,
+    torchtitan,
+)
 from core.configs.common import launched_world, partial_world
 from core.configs.model import (
     Check,
@@ -36,7 +48,19 @@ from core.configs.reading import MAX_CONFIG_BYTES, MAX_FILE_BYTES, Parsed, Sourc
 
 FRAMEWORKS: tuple[Framework, ...] = tuple(
     Framework(module.ID, module.detect, module.check, module.RULES)
-    for module in (megatron, huggingface, nanotron, olmo, nemo, olmo_core, torchtitan, nanogpt, axolotl, deepspeed)
+    for module in (
+        megatron,
+        huggingface,
+        nanotron,
+        olmo,
+        nemo,
+        olmo_core,
+        megatron_bridge,
+        torchtitan,
+        nanogpt,
+        axolotl,
+        deepspeed,
+    )
 )
 BY_ID = {framework.id: framework for framework in FRAMEWORKS}
 
