@@ -69,6 +69,8 @@ def bridge(*lines: str, base: str = "_pretrain_common", name: str = "x_pretrain_
 
 
 GBS_100 = ("train.global_batch_size = 100", "train.micro_batch_size = 2")
+LEVANTER = "model:\n  type: gpt2\n  seq_len: 1024\ntrainer:\n"
+LEVANTER_SCHEDULE = "  train_batch_size:\n    - start: 0\n      value: 60\n    - start: 64\n      value: 128\n"
 DS_THREE = '{"train_batch_size": 256, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 8}'
 
 #: code → (sources as (name, text), world size given or None)
@@ -249,6 +251,26 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
         16,
     ),
     "megatron_bridge/nemo2-num-nodes": ((("llama3_70b.py", NEMO2),), None),
+    "levanter/batch-divisible": ((("l.yaml", f"{LEVANTER}  train_batch_size: 100\n"),), 8),
+    "levanter/batch-below-data-axis": ((("l.yaml", f"{LEVANTER}  train_batch_size: 4\n"),), 8),
+    "levanter/phase-divisible": ((("l.yaml", f"{LEVANTER}  per_device_parallelism: 8\n{LEVANTER_SCHEDULE}"),), 8),
+    "levanter/batch-or-per-device": ((("l.yaml", f"{LEVANTER}  train_batch_size: -1\n"),), 8),
+    "levanter/model-axis-divisible": ((("l.yaml", f"{LEVANTER}  model_axis_size: 3\n"),), 8),
+    "levanter/mesh-axes": ((("l.yaml", f"{LEVANTER}  mesh:\n    axes: {{model: 3}}\n"),), 8),
+    "levanter/phase-divisible-by-data-axis": ((("l.yaml", f"{LEVANTER}{LEVANTER_SCHEDULE}"),), 8),
+    "levanter/padded-with-zeros": (
+        (("l.yaml", f"{LEVANTER}{LEVANTER_SCHEDULE}  allow_nondivisible_batch_size: true\n"),),
+        8,
+    ),
+    "levanter/batch-from-per-device": (
+        (("l.yaml", f"{LEVANTER}  train_batch_size: -1\n  per_device_parallelism: 4\n"),),
+        8,
+    ),
+    "levanter/default-batch-size": ((("l.yaml", f"{LEVANTER}  num_train_steps: 100\n"),), 8),
+    "levanter/schedule-without-microbatching": (
+        (("l.yaml", f"{LEVANTER}{LEVANTER_SCHEDULE.replace('60', '64')}"),),
+        8,
+    ),
     "nanotron/world-size": ((("n.yaml", NANOTRON),), 16),
     "nanotron/1f1b-microbatches": (
         (("n.yaml", NANOTRON.replace("dp: 4\n  pp: 1\n  tp: 2", "dp: 2\n  pp: 4\n  tp: 1\n  pp_engine: 1f1b")),),

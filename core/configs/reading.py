@@ -170,6 +170,20 @@ class _BoundedLoader(yaml.SafeLoader):
         return super().compose_node(parent, index)
 
 
+def _include(loader: yaml.SafeLoader, node: yaml.Node) -> str:
+    """Levanter's ``data: !include data/openwebtext_source.yaml``: kept as written (a path); nothing is read."""
+    return f"!include {node.value}" if isinstance(node, yaml.ScalarNode) else "!include"
+
+
+_BoundedLoader.add_constructor("!include", _include)
+if yaml.__with_libyaml__:  # the fast path below is taken only then
+
+    class _IncludingLoader(yaml.CSafeLoader):
+        """libyaml's safe loader that keeps ``!include`` as text (every other tag is still refused)."""
+
+    _IncludingLoader.add_constructor("!include", _include)
+
+
 #: Where an alias can start (``*name`` at a line's start, after white space or in a flow); counts a few too many.
 _ALIAS = re.compile(r"(?<![^\s\[{,])\*[^\s,\[\]{}]")
 
@@ -181,7 +195,7 @@ def _parse_yaml(source: Source) -> Parsed:
     loader: yaml.SafeLoader | yaml.CSafeLoader | None = None
     try:
         # either reader refuses control characters itself
-        loader = yaml.CSafeLoader(source.text) if fast else _BoundedLoader(source.text)
+        loader = _IncludingLoader(source.text) if fast else _BoundedLoader(source.text)
         data = loader.get_single_data()
     except CheckError as error:
         raise CheckError(error.kind, name=source.name, **error.ctx) from None
