@@ -106,8 +106,10 @@ def test_any_input_gets_a_valid_german_escaped_answer(text: str) -> None:
 
 # --- pasted configs -------------------------------------------------------------------------------
 
-#: Configs of every format to mangle: the fixtures (JSON, YAML, TOML, Python, shell).
-CONFIG_TEXTS = sorted(path.read_text() for path in (Path(__file__).parent / "data" / "configs").iterdir())
+#: Configs of every format to mangle: the fixtures (JSON, YAML, TOML, Python, shell), those in a framework's folder too.
+CONFIG_TEXTS = sorted(
+    path.read_text() for path in (Path(__file__).parent / "data" / "configs").rglob("*") if path.is_file()
+)
 CONFIG_CASES = 3_000
 
 

@@ -199,7 +199,7 @@ class Plan:
 def check(sources: list[Parsed], world: World | None) -> Check:
     parsed = next((p for p in sources if detect(p)), sources[0])
     reading = Reading(ID)
-    script = python_calls.read(parsed.source.text)
+    script = python_calls.read(parsed.source.text, parsed.source.name)
     nemo2 = bool(script.called("MockDataModule") or [c for c in script.calls if c.first.endswith("DataModule")])
     plan, world = _nemo2(reading, parsed, script, world) if nemo2 else _recipe(reading, parsed, script, world)
     template = NEMO2_WORLD_MESSAGE if nemo2 else WORLD_MESSAGE

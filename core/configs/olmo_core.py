@@ -167,7 +167,7 @@ class Sizes:
 def check(sources: list[Parsed], world: World | None) -> Check:
     parsed = next((p for p in sources if detect(p)), sources[0])
     reading = Reading(ID)
-    script = python_calls.read(parsed.source.text)
+    script = python_calls.read(parsed.source.text, parsed.source.name)
     sizes = _sizes(reading, parsed, script)
     world = reading.world(world)
     seq_len = sizes.length

@@ -15,6 +15,8 @@ import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from core.configs.model import CheckError, ProblemKind
+
 #: How deep an expression is folded; a config's arithmetic is a few operators deep.
 MAX_DEPTH = 40
 #: The largest number folded (a batch in tokens is ~10⁷); larger arithmetic stays unread.
@@ -30,12 +32,17 @@ _OPERATORS: Mapping[type[ast.operator], Callable[[int, int], int]] = {
 
 @dataclass(frozen=True)
 class Value:
-    """A value as written (``16 * SEQUENCE_LENGTH``), what it folds to (None: not without running it), its line."""
+    """What a value folds to (None: not without running it), its line, and how it is written
+    (``16 * SEQUENCE_LENGTH``, cut out of the text only when asked for)."""
 
-    written: str
     number: int | None
     line: int
     node: ast.expr | None = field(default=None, compare=False, repr=False)
+    source: _Text | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def written(self) -> str:
+        return self.source.written(self.node) if self.source is not None and self.node is not None else "…"
 
 
 @dataclass(frozen=True)
@@ -119,12 +126,18 @@ def _binary(node: ast.BinOp, known: Mapping[str, int], depth: int) -> int | None
     return result if result is not None and abs(result) <= MAX_NUMBER else None
 
 
-def read(text: str, known: Mapping[str, int] | None = None) -> Script:
-    """``text`` (already parsed once by ``core.configs.reading``) read: constants first, then every statement."""
-    tree = ast.parse(text)
+def read(text: str, name: str = "") -> Script:
+    """``text`` (the source ``name``) read: constants first, then every statement; ``CheckError`` where Python's
+    own parser gives up (nesting too deep for it)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, RecursionError, MemoryError, ValueError) as error:
+        line = getattr(error, "lineno", None)
+        raise CheckError(ProblemKind.UNREADABLE, name=name, line=line, detail=type(error).__name__) from None
+    source = _Text(text)
     script = Script()
     script.constants = _constants(tree)
-    env = {**script.constants, **(known or {})}
+    env = dict(script.constants)
     functions = [node for node in tree.body if isinstance(node, ast.FunctionDef)]
     script.functions = [f.name for f in functions]
     for function in functions:
@@ -134,11 +147,11 @@ def read(text: str, known: Mapping[str, int] | None = None) -> Script:
     for node in sorted(ast.walk(tree), key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0))):
         where = owner.get(id(node), "")
         if isinstance(node, ast.Call):
-            script.calls.append(_call(node, text, env, where))
+            script.calls.append(_call(node, source, env, where))
         elif isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
-            _assigned(script, node, text, env, where)
+            _assigned(script, node, source, env, where)
         elif isinstance(node, ast.AugAssign) and (target := dotted(node.target)):
-            script.changes.append((target, _written(text, node), node.lineno))
+            script.changes.append((target, source.written(node), node.lineno))
     return script
 
 
@@ -168,34 +181,53 @@ def _defaults(function: ast.FunctionDef, env: Mapping[str, int]) -> dict[str, in
     return {a.arg: number for a, d in pairs if (number := fold(d, env)) is not None}
 
 
-def _call(node: ast.Call, text: str, env: Mapping[str, int], function: str) -> Call:
+def _call(node: ast.Call, source: _Text, env: Mapping[str, int], function: str) -> Call:
     keywords = {
-        k.arg: Value(_written(text, k.value), fold(k.value, env), k.value.lineno, k.value)
-        for k in node.keywords
-        if k.arg is not None
+        k.arg: Value(fold(k.value, env), k.value.lineno, k.value, source) for k in node.keywords if k.arg is not None
     }
     first = dotted(node.args[0]) if node.args else ""
     return Call(dotted(node.func), first, keywords, node.lineno, function)
 
 
-def _assigned(script: Script, node: ast.Assign | ast.AnnAssign, text: str, env: Mapping[str, int], where: str) -> None:
+def _assigned(
+    script: Script, node: ast.Assign | ast.AnnAssign, source: _Text, env: Mapping[str, int], where: str
+) -> None:
     target, value = _target(node)
     name = dotted(target) if target is not None else ""
     if not name or value is None:
         return
     own = script.assigned.setdefault(where, {})
-    own.setdefault(name, Value(_written(text, value), fold(value, env), node.lineno, value))
+    own.setdefault(name, Value(fold(value, env), node.lineno, value, source))
 
 
-def _written(text: str, node: ast.AST) -> str:
-    return (ast.get_source_segment(text, node) or "…")[:60]
+class _Text:
+    """The script's lines as UTF-8 (ast's columns count bytes), split once: ``ast.get_source_segment`` splits the
+    whole text again for every node, quadratic on a long script."""
+
+    def __init__(self, text: str) -> None:
+        self.lines = [line.encode() for line in text.splitlines(keepends=True)]
+
+    def written(self, node: ast.AST, limit: int = 60) -> str:
+        """The first ``limit`` characters of ``node`` as written (its later lines folded onto one)."""
+        first, last = getattr(node, "lineno", 0), getattr(node, "end_lineno", None) or 0
+        if not 1 <= first <= len(self.lines):
+            return "…"
+        start, end = getattr(node, "col_offset", 0), getattr(node, "end_col_offset", None)
+        parts: list[str] = []
+        for number in range(first, min(last, len(self.lines)) + 1):
+            line = self.lines[number - 1]
+            piece = line[start if number == first else 0 : end if number == last else None]
+            parts.append(piece[: limit * 4].decode(errors="replace").strip())
+            if sum(len(p) for p in parts) >= limit:
+                break
+        return " ".join(p for p in parts if p)[:limit] or "…"
 
 
 def resolve(value: Value, known: Mapping[str, int]) -> Value:
     """``value`` folded again with names only its function knows (a local, ``common.*``, a parameter)."""
     if value.number is not None or value.node is None:
         return value
-    return Value(value.written, fold(value.node, known), value.line, value.node)
+    return Value(fold(value.node, known), value.line, value.node, value.source)
 
 
 def known_from(values: Mapping[str, Value]) -> dict[str, int]:
