@@ -146,3 +146,10 @@ def test_the_world_from_the_name_is_said() -> None:
     shown = plain_text(check_answer(checked("05_tp_pp_cp.py"), Visibility.IN_CHANNEL).document)
     assert "d = GPUs / (TP · PP · CP) = 16 / (4 · 2 · 2) = 1" in shown
     assert "Die GPU-Zahl (16) steht im Namen des Rezepts llama3_8b_pretrain_16gpu_h100_bf16_16k_config" in shown
+
+
+def test_a_pasted_recipe_is_read_as_python() -> None:
+    """Pasted without a file name, NeMo 2's annotated ``def trainer(num_nodes: int = 1, …)`` is Python, not YAML."""
+    check = check_config([Source("eingefügt", (CONFIGS / "09_nemo2_recipe.py").read_text())])
+    assert check.framework == "megatron_bridge"
+    assert numbers(check) == (8, 4, 1, 128, 512, 8192)

@@ -115,10 +115,21 @@ def _format_by_name(name: str) -> Format | None:
     }.get(suffix)
 
 
+#: A line only Python starts with (OLMo-core's launch scripts, Megatron-Bridge and NeMo 2 recipes, pasted): their
+#: argparse flags would read as a launch line, their annotations (``num_nodes: int = 1``) as YAML.
+_PYTHON_LINE = re.compile(r"^(?:def [A-Za-z_]\w*\(|import [A-Za-z_]|from [A-Za-z_][\w.]* import )", re.MULTILINE)
+
+
+def _python_by_content(text: str) -> bool:
+    return _PYTHON_LINE.search(text) is not None
+
+
 def _format_by_content(text: str) -> Format | None:
     stripped = text.lstrip()
     if stripped.startswith("{"):
         return Format.JSON
+    if _python_by_content(text):
+        return Format.PYTHON
     if re.search(r"^\s*\[[\w.]+\]\s*$", text, re.MULTILINE) and re.search(r"^\s*\w+\s*=", text, re.MULTILINE):
         return Format.TOML
     if stripped.startswith("#!") or re.search(r"(^|\s)--[a-z][\w-]*", text):
