@@ -66,6 +66,52 @@ ORLHF_FLOORED = (
     + " --rollout.n_samples_per_prompt 4 --train.micro_batch_size 8"
 )
 SFT = "model_name_or_path: Qwen/Qwen2.5-0.5B\ndataset_name: trl-lib/Capybara\nper_device_train_batch_size: 4\n"
+NANOTRON = (
+    "parallelism:\n  dp: 4\n  pp: 1\n  tp: 2\n"
+    "tokens:\n  sequence_length: 4096\n  train_steps: 10\n  micro_batch_size: 3\n  batch_accumulation_per_replica: 1\n"
+)
+NANOTRON_HEADS = "model:\n  model_config:\n    num_attention_heads: {}\n    num_key_value_heads: {}\n"
+DP_CONFIG = "dp_config=TransformerDataParallelConfig(name=DataParallelType.{})"
+TP_CONFIG = "tp_config=TransformerTensorParallelConfig(degree={})"
+EP_CONFIG = "ep_config=TransformerExpertParallelConfig(degree=2)"
+SCHEDULE_CALL = (
+    "callback = BatchSizeSchedulerCallback(batch_sizes=[16 * S, {} * S], "
+    "schedule=[Duration.tokens(0), Duration.tokens(10**9)])\n"
+)
+
+
+def olmo_core(gbs: str = "16 * S", micro: str = "2 * S", extra: str = "", tail: str = "") -> tuple[tuple[str, str]]:
+    """A launch script in the shape of OLMo-core's src/scripts/train/template.py, batches in tokens."""
+    text = (
+        "from olmo_core.data import NumpyDataLoaderConfig\nS = 4096\n"
+        f"loader = NumpyDataLoaderConfig(global_batch_size={gbs})\n"
+        f"module = TransformerTrainModuleConfig(rank_microbatch_size={micro}, max_sequence_length=S{extra})\n{tail}"
+    )
+    return (("train.py", text),)
+
+
+NEMO2 = (
+    "import nemo_run as run\nfrom nemo import lightning as nl\n\n\n"
+    "def trainer(tensor_parallelism: int = 4, num_nodes: int = 4, num_gpus_per_node: int = 8):\n"
+    "    strategy = run.Config(nl.MegatronStrategy, tensor_model_parallel_size=tensor_parallelism)\n"
+    "    return run.Config(nl.Trainer, devices=num_gpus_per_node, num_nodes=num_nodes, strategy=strategy)\n\n\n"
+    "def pretrain_recipe(num_nodes: int = 1, num_gpus_per_node: int = 8):\n"
+    "    data = run.Config(MockDataModule, seq_length=8192, global_batch_size=512, micro_batch_size=1)\n"
+    "    return run.Partial(pretrain, trainer=trainer(num_nodes=num_nodes), data=data)\n"
+)
+
+
+def bridge(*lines: str, base: str = "_pretrain_common", name: str = "x_pretrain_config") -> tuple[tuple[str, str]]:
+    """A Megatron-Bridge recipe in the shape of recipes/llama/h100/llama3.py: a base, then ``cfg.…`` assignments."""
+    body = "".join(f"    cfg.{line}\n" for line in lines)
+    imports = f"from megatron.bridge.recipes.common import {base}\n\n\n"
+    text = f"{imports}def {name}():\n    cfg = {base}()\n{body}    return cfg\n"
+    return (("recipe.py", text),)
+
+
+GBS_100 = ("train.global_batch_size = 100", "train.micro_batch_size = 2")
+LEVANTER = "model:\n  type: gpt2\n  seq_len: 1024\ntrainer:\n"
+LEVANTER_SCHEDULE = "  train_batch_size:\n    - start: 0\n      value: 60\n    - start: 64\n      value: 128\n"
 DS_THREE = '{"train_batch_size": 256, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 8}'
 
 #: code → (sources as (name, text), world size given or None)
@@ -505,6 +551,91 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
         (("run.sh", f"{VERL_MICRO} actor_rollout_ref.actor.fsdp_config.ulysses_sequence_parallel_size=2"),),
         None,
     ),
+    "olmo_core/microbatch-multiple-of-length": (olmo_core(micro="12_000"), 8),
+    "olmo_core/degree-divides-world": (olmo_core(extra=f", {DP_CONFIG.format('fsdp')}, {TP_CONFIG.format(3)}"), 8),
+    "olmo_core/data-parallel-required": (olmo_core(extra=f", {TP_CONFIG.format(2)}"), 8),
+    "olmo_core/expert-with-tensor-parallel": (
+        olmo_core(extra=f", {DP_CONFIG.format('hsdp')}, {TP_CONFIG.format(2)}, {EP_CONFIG}"),
+        8,
+    ),
+    "olmo_core/expert-without-hsdp": (olmo_core(extra=f", {DP_CONFIG.format('fsdp')}, {EP_CONFIG}"), 8),
+    "olmo_core/hsdp-degree": (
+        olmo_core(extra=", dp_config=TransformerDataParallelConfig(name=DataParallelType.hsdp, shard_degree=64)"),
+        8,
+    ),
+    "olmo_core/rank-batch-multiple-of-length": (olmo_core(gbs="256 * S"), 512),
+    "olmo_core/global-batch-divisible": (olmo_core(gbs="512 * S", micro="16 * S"), 64),
+    "olmo_core/global-batch-in-tokens": (olmo_core(gbs="1024"), 8),
+    "olmo_core/changed-at-run-time": (olmo_core(tail="if big:\n    module.rank_microbatch_size //= 2\n"), 8),
+    "olmo_core/changed-at-run-time-refused": (olmo_core(tail="if b200:\n    module.rank_microbatch_size *= 2\n"), 8),
+    "olmo_core/batch-size-schedule-invalid": (olmo_core(tail=SCHEDULE_CALL.format(24)), 8),
+    "olmo_core/batch-size-schedule": (olmo_core(tail=SCHEDULE_CALL.format(32)), 8),
+    "megatron_bridge/world-size-divisible": (bridge("model.tensor_model_parallel_size = 3"), 8),
+    "megatron_bridge/eval-batch-divisible": (bridge(*GBS_100), 16),
+    "megatron_bridge/global-batch-size-divisible": (bridge(*GBS_100, "validation.eval_global_batch_size = 32"), 16),
+    "megatron_bridge/batch-size-decreased": (
+        bridge(*GBS_100, "validation.eval_global_batch_size = 32", "train.decrease_batch_size_if_needed = True"),
+        16,
+    ),
+    "megatron_bridge/context-parallel-sequence-length": (
+        bridge("model.context_parallel_size = 4", "dataset.seq_length = 65530"),
+        8,
+    ),
+    "megatron_bridge/packed-micro-batch": (bridge("train.micro_batch_size = 2", base="_sft_common"), 8),
+    "megatron_bridge/in-batch-packing-micro-batch": (bridge("train.micro_batch_size = 1", base="_sft_common_vlm"), 8),
+    "megatron_bridge/packed-sequences": (bridge("train.global_batch_size = 64", base="_sft_common"), 8),
+    "megatron_bridge/inherited-global-batch-size": (bridge("train.micro_batch_size = 1"), 8),
+    "megatron_bridge/world-from-recipe-name": (
+        bridge("train.global_batch_size = 64", name="x_pretrain_8gpu_config"),
+        None,
+    ),
+    "megatron_bridge/first-recipe-of-file": (
+        (("recipes.py", "\n\n".join(bridge(name=name)[0][1] for name in ("a_pretrain_config", "b_sft_config"))),),
+        8,
+    ),
+    "megatron_bridge/rampup": (
+        bridge("train.global_batch_size = 1024", "train.rampup_batch_size = [64, 64, 100000]"),
+        16,
+    ),
+    "megatron_bridge/rampup-divisible": (
+        bridge("train.global_batch_size = 96", "train.rampup_batch_size = [48, 48, 1000]"),
+        16,
+    ),
+    "megatron_bridge/nemo2-num-nodes": ((("llama3_70b.py", NEMO2),), None),
+    "levanter/batch-divisible": ((("l.yaml", f"{LEVANTER}  train_batch_size: 100\n"),), 8),
+    "levanter/batch-below-data-axis": ((("l.yaml", f"{LEVANTER}  train_batch_size: 4\n"),), 8),
+    "levanter/phase-divisible": ((("l.yaml", f"{LEVANTER}  per_device_parallelism: 8\n{LEVANTER_SCHEDULE}"),), 8),
+    "levanter/batch-or-per-device": ((("l.yaml", f"{LEVANTER}  train_batch_size: -1\n"),), 8),
+    "levanter/model-axis-divisible": ((("l.yaml", f"{LEVANTER}  model_axis_size: 3\n"),), 8),
+    "levanter/mesh-axes": ((("l.yaml", f"{LEVANTER}  mesh:\n    axes: {{model: 3}}\n"),), 8),
+    "levanter/phase-divisible-by-data-axis": ((("l.yaml", f"{LEVANTER}{LEVANTER_SCHEDULE}"),), 8),
+    "levanter/padded-with-zeros": (
+        (("l.yaml", f"{LEVANTER}{LEVANTER_SCHEDULE}  allow_nondivisible_batch_size: true\n"),),
+        8,
+    ),
+    "levanter/batch-from-per-device": (
+        (("l.yaml", f"{LEVANTER}  train_batch_size: -1\n  per_device_parallelism: 4\n"),),
+        8,
+    ),
+    "levanter/default-batch-size": ((("l.yaml", f"{LEVANTER}  num_train_steps: 100\n"),), 8),
+    "levanter/schedule-without-microbatching": (
+        (("l.yaml", f"{LEVANTER}{LEVANTER_SCHEDULE.replace('60', '64')}"),),
+        8,
+    ),
+    "nanotron/world-size": ((("n.yaml", NANOTRON),), 16),
+    "nanotron/1f1b-microbatches": (
+        (("n.yaml", NANOTRON.replace("dp: 4\n  pp: 1\n  tp: 2", "dp: 2\n  pp: 4\n  tp: 1\n  pp_engine: 1f1b")),),
+        None,
+    ),
+    "nanotron/heads-divisible-by-tp": ((("n.yaml", NANOTRON + NANOTRON_HEADS.format(15, 5)),), None),
+    "nanotron/kv-heads-below-tp": ((("n.yaml", NANOTRON + NANOTRON_HEADS.format(16, 1)),), None),
+    "nanotron/unknown-key": ((("n.yaml", f"{NANOTRON}  global_batch_size: 256\n"),), None),
+    "nanotron/missing-key": ((("n.yaml", NANOTRON.replace("  micro_batch_size: 3\n", "")),), None),
+    "nanotron/expert-parallel": ((("n.yaml", NANOTRON.replace("tp: 2", "tp: 2\n  expert_parallel_size: 2")),), None),
+    "nanotron/context-parallel": (
+        (("n.yaml", NANOTRON.replace("tp: 2", "tp: 2\n  context_parallel_size: 2")),),
+        None,
+    ),
 }
 #: A decimal point as English writes it (German groups thousands with a point: 1.008); code in backticks is exempt.
 ENGLISH_DECIMAL = re.compile(r"\d\.(?!\d{3}(?!\d))\d")
@@ -640,3 +771,28 @@ def test_a_quoted_message_ends_with_exactly_one_full_stop() -> None:
     ramp = sample("megatron/rampup-start")
     [start] = [f for f in ramp.findings if f.code == "megatron/rampup-start"]
     assert finding_text(ramp, start).endswith("got 0.`")
+
+
+def test_a_context_record_behaves_like_a_frozen_dataclass() -> None:
+    """@context: positional or keyword construction, defaults, equality and hash by value, frozen, a readable repr."""
+    from dataclasses import FrozenInstanceError
+
+    from core.configs.model import context
+
+    @context
+    class Pair:
+        left: int
+        right: str = "x"
+
+    assert Pair(1) == Pair(left=1, right="x") != Pair(1, "y")
+    assert hash(Pair(1)) == hash(Pair(1))
+    assert (
+        repr(Pair(2, "z")) == "test_a_context_record_behaves_like_a_frozen_dataclass.<locals>.Pair(left=2, right='z')"
+    )
+    assert context_fields(Pair) == ("left", "right")
+    with pytest.raises(FrozenInstanceError):
+        Pair(1).left = 2  # type: ignore[misc]
+    with pytest.raises(TypeError, match="misses left"):
+        Pair()  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="takes left, right"):
+        Pair(1, "a", 3)  # type: ignore[call-arg]

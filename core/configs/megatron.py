@@ -271,12 +271,21 @@ def _schedules(
     return schedule, gbs
 
 
-def model_parallel(reading: Reading, world: int, tp: int, pp: int, cp: int, rule: Rule[ModelParallel]) -> int | None:
-    """d = world // (TP · PP · CP), or a refusal when TP · PP · CP does not divide the world size."""
+def model_parallel(
+    reading: Reading,
+    world: int,
+    tp: int,
+    pp: int,
+    cp: int,
+    rule: Rule[ModelParallel],
+    template: str = WORLD_MESSAGE,
+) -> int | None:
+    """d = world // (TP · PP · CP), or a refusal when TP · PP · CP does not divide the world size; ``template`` is
+    the message of the code that checks it (``world``, ``total``, ``tp``, ``pp``, ``cp``), Megatron-LM's by default."""
     total = tp * pp * cp
     if world % total:
         below, above = neighbours(world, total)
-        message = WORLD_MESSAGE.format(world=world, total=total)
+        message = template.format(world=world, total=total, tp=tp, pp=pp, cp=cp)
         reading.add(rule(ModelParallel(world, total), message=message, fix=world_fix(below, above)))
         return None
     reading.step(Derivation.DP_MODEL_PARALLEL, (world, tp, pp, cp), world // total)
@@ -292,15 +301,18 @@ def microbatches(
     rule: Rule[Divisor],
     setting: str = GLOBAL,
     fixed: Fix | None = None,
+    template: str = GBS_MESSAGE,
 ) -> int | None:
     """``ConstantNumMicroBatchesCalculator``: a = gbs // (mbs · d), refused when that is not whole.
 
-    The fix offers the global batch sizes that would pass, or ``fixed`` where another setting decides it.
+    The fix offers the global batch sizes that would pass, or ``fixed`` where another setting decides it;
+    ``template`` is the message of the code that checks it (``gbs``, ``mbs``, ``dp``, ``product``), Megatron-LM's
+    by default.
     """
     divisor = micro * data_parallel
     if gbs % divisor or gbs < divisor:
         below, above = neighbours(gbs, divisor)
-        message = GBS_MESSAGE.format(gbs=gbs, mbs=micro, dp=data_parallel)
+        message = template.format(gbs=gbs, mbs=micro, dp=data_parallel, product=divisor)
         fixed = fixed or fix(parsed, setting, below, above)
         reading.add(rule(Divisor(gbs, divisor), message=message, fix=fixed))
         return None

@@ -96,12 +96,13 @@ def context(cls: type[_T]) -> type[_T]:
     ``effbatch check`` (and every pre-commit run) would pay for all of them.
     """
     names = tuple(cls.__dict__.get("__annotations__", {}))  # noqa: RUF063 - inspect costs ~10 ms to import
+    defaults = {name: cls.__dict__[name] for name in names if name in cls.__dict__}  # immutable values only
 
     def init(self: object, *args: object, **kwargs: object) -> None:
         if len(args) > len(names) or set(kwargs) - set(names[len(args) :]):
             msg = f"{cls.__name__} takes {', '.join(names)}"
             raise TypeError(msg)
-        values = dict(zip(names, args, strict=False)) | kwargs
+        values = defaults | dict(zip(names, args, strict=False)) | kwargs
         if missing := [name for name in names if name not in values]:
             msg = f"{cls.__name__} misses {', '.join(missing)}"
             raise TypeError(msg)

@@ -220,12 +220,24 @@ _YAML_KEY_SPACE = re.compile(r"\w+:(?:\s|$)")
 _YAML_KEY = re.compile(r"[\w.-]+\s*:")
 _LONG_OPTION = re.compile(r"(?:^|\s)--[a-z]")
 
+#: A line only Python starts with (OLMo-core's launch scripts, Megatron-Bridge and NeMo 2 recipes, pasted): their
+#: argparse flags would read as a launch line, their annotations (``num_nodes: int = 1``) as YAML.
+_PYTHON_LINE = re.compile(r"^(?:def [A-Za-z_]\w*\(|import [A-Za-z_]|from [A-Za-z_][\w.]* import )", re.MULTILINE)
+
+
+def _python_by_content(text: str) -> bool:
+    return _PYTHON_LINE.search(text) is not None
+
 
 def _format_by_content(text: str) -> Format | None:
     """The format the text looks like, from each line's start once (linear: no multi-line pattern rescans)."""
     stripped = text.lstrip()
     if stripped.startswith("{"):
         return Format.JSON
+    if stripped.startswith("#!"):  # a shebang names the interpreter: a heredoc of Python in bash stays bash
+        return Format.PYTHON if "python" in stripped.split("\n", 1)[0] else Format.SHELL
+    if _python_by_content(text):
+        return Format.PYTHON
     seen: set[str] = set()
     for raw in text.split("\n"):
         line = raw.lstrip()
@@ -378,6 +390,15 @@ def _bounded_int(loader: Any, node: yaml.ScalarNode) -> int:
 
 _BoundedLoader.add_constructor("tag:yaml.org,2002:int", _bounded_int)
 _LOADER.add_constructor("tag:yaml.org,2002:int", _bounded_int)
+
+
+def _include(loader: yaml.SafeLoader, node: yaml.Node) -> str:
+    """Levanter's ``data: !include data/openwebtext_source.yaml``: kept as written (a path); nothing is read."""
+    return f"!include {node.value}" if isinstance(node, yaml.ScalarNode) else "!include"
+
+
+_BoundedLoader.add_constructor("!include", _include)
+_LOADER.add_constructor("!include", _include)
 
 
 def _parse_yaml(source: Source) -> Parsed:

@@ -1,0 +1,26 @@
+# shape: src/scripts/train/private-olmo.py ; assumed world: 512 GPUs (64 nodes)
+from functools import partial
+
+from olmo_core.internal.experiment import CommonComponents, build_config, main
+from olmo_core.train.train_module import TransformerTrainModuleConfig
+
+CONTEXT_LENGTH = 4096
+GLOBAL_BATCH_SIZE = 256 * CONTEXT_LENGTH
+
+
+def build_train_module_config(common: CommonComponents) -> TransformerTrainModuleConfig:
+    return TransformerTrainModuleConfig(
+        rank_microbatch_size=1 * common.max_sequence_length,
+        max_sequence_length=common.max_sequence_length,
+        optim=None,
+    )
+
+
+if __name__ == "__main__":
+    config_builder = partial(
+        build_config,
+        global_batch_size=GLOBAL_BATCH_SIZE,
+        max_sequence_length=CONTEXT_LENGTH,
+        train_module_config_builder=build_train_module_config,
+    )
+    main(config_builder=config_builder)
