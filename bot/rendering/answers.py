@@ -62,7 +62,7 @@ def answer_command(text: str, default_visibility: Visibility, *, command: str = 
     document is built.
     """
     if text.lstrip()[:5].casefold() in _CHECK_STARTS:
-        # Only a check reads configs (YAML, eight frameworks): imported when the command may be one.
+        # Only a check reads configs (YAML, 22 frameworks): imported when the command may be one.
         from bot.rendering.checks import check_reply
         from core.check_command import check_request, is_check
 

@@ -10,7 +10,7 @@ from bot.check_runner import CheckAborted, CheckRunner
 from bot.document import Answer, AnswerKind, Bullet, Choice, Document, Field, Fields, Formula, Note, Section, Visibility
 from bot.rendering.formatting import byte_size, decimal, number, quote, rounded
 from bot.texts import checks as texts
-from bot.texts.glossary import COMMAND
+from bot.texts.glossary import COMMAND, list_de
 from core.check_command import CheckRequest, sources_of
 from core.configs import (
     BY_ID,
@@ -125,7 +125,7 @@ def problem_text(error: CheckError, slack: bool = False) -> str:
     fields["name"] = _source_name(names[0] if names else "")
     fields["in_name"] = _in_sources(names)
     fields["line"] = texts.UNREADABLE_LINE.format(line=ctx["line"]) if ctx.get("line") else ""
-    fields["frameworks"] = ", ".join(texts.FRAMEWORKS[f.id].title for f in BY_ID.values())
+    fields["frameworks"] = list_de(sorted((texts.FRAMEWORKS[f].title for f in BY_ID), key=str.casefold))
     fields["how"] = texts.NOTHING_HOW_SLACK if slack else texts.NOTHING_HOW_CLI
     if error.kind is ProblemKind.UNSAFE:
         fields["detail"] = texts.UNSAFE_DETAILS.get(str(ctx.get("detail")), str(ctx.get("detail"))).format(**fields)

@@ -105,7 +105,7 @@ PROBLEMS: Mapping[ProblemKind, str] = {
     ),
     ProblemKind.NOTHING_TO_CHECK: (
         "{in_name} finde ich keine Batch-Einstellungen, die ich einem Framework sicher zuordnen kann. Ich lese "
-        "Konfigurationen von {frameworks} und erkenne sie an Schlüsseln, die nur das jeweilige Framework schreibt "
+        "Konfigurationen von {frameworks}; ich erkenne sie an Schlüsseln, die nur das jeweilige Framework schreibt "
         "(z. B. train_micro_batch_size_per_gpu bei DeepSpeed, --micro-batch-size bei Megatron-LM). {how}"
     ),
     ProblemKind.WORLD_SIZE_NEEDED: (
