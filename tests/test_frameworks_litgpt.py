@@ -14,10 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from check_numbers import numbers, shown
 
-from bot.document import Visibility
-from bot.rendering.checks import check_answer
-from bot.rendering.plain_text import plain_text
 from core.configs import Check, CheckError, ProblemKind, Source, World, check_config
 
 CONFIGS = Path(__file__).parent / "data" / "configs" / "litgpt"
@@ -26,24 +24,6 @@ CONFIGS = Path(__file__).parent / "data" / "configs" / "litgpt"
 def checked(name: str, world: int | None = None) -> Check:
     given = World(world, f"--world-size {world}") if world else None
     return check_config([Source(name, (CONFIGS / name).read_text())], given)
-
-
-def numbers(check: Check) -> tuple[int | None, ...]:
-    """(world, d, b, a, B, L, T) as LitGPT will use them."""
-    world = check.world.size if check.world else None
-    return (
-        world,
-        check.data_parallel,
-        check.micro_batch,
-        check.accumulation,
-        check.global_batch,
-        check.seq_len,
-        check.tokens_per_step,
-    )
-
-
-def shown(check: Check) -> str:
-    return plain_text(check_answer(check, Visibility.IN_CHANNEL).document, choices=False)
 
 
 # (fixture, world given or None: devices × num_nodes, (world, d, b, a, B, L, T), findings); EXPECTED.md's rows.

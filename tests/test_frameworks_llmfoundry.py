@@ -14,10 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from check_numbers import numbers, shown
 
-from bot.document import Visibility
-from bot.rendering.checks import check_answer
-from bot.rendering.plain_text import plain_text
 from core.configs import Check, Source, World, check_config
 
 CONFIGS = Path(__file__).parent / "data" / "configs"
@@ -26,20 +24,6 @@ CONFIGS = Path(__file__).parent / "data" / "configs"
 def checked(name: str, world: int | None = 8) -> Check:
     given = World(world, f"--world-size {world}") if world else None
     return check_config([Source(name, (CONFIGS / name).read_text())], given)
-
-
-def numbers(check: Check) -> tuple[int | None, ...]:
-    """(world, d, b, a, B, L, T) as llm-foundry will use them."""
-    world = check.world.size if check.world else None
-    return (
-        world,
-        check.data_parallel,
-        check.micro_batch,
-        check.accumulation,
-        check.global_batch,
-        check.seq_len,
-        check.tokens_per_step,
-    )
 
 
 # (fixture, composer -n, (world, d, b, a, B, L, T), findings); every row: EXPECTED.md's row of that fixture.
@@ -92,10 +76,6 @@ def test_llmfoundry_computes_what_it_will_really_use(
     assert check.framework == "llmfoundry"
     assert numbers(check) == expected
     assert {finding.code for finding in check.findings} == found
-
-
-def shown(check: Check) -> str:
-    return plain_text(check_answer(check, Visibility.IN_CHANNEL).document, choices=False)
 
 
 def test_a_refusal_quotes_llmfoundrys_message_and_the_fix() -> None:

@@ -15,10 +15,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from check_numbers import numbers, shown
 
-from bot.document import Visibility
-from bot.rendering.checks import check_answer
-from bot.rendering.plain_text import plain_text
 from core.configs import Check, CheckError, ProblemKind, Source, World, check_config
 
 CONFIGS = Path(__file__).parent / "data" / "configs" / "maxtext"
@@ -27,24 +25,6 @@ CONFIGS = Path(__file__).parent / "data" / "configs" / "maxtext"
 def checked(names: tuple[str, ...], chips: int | None) -> Check:
     given = World(chips, f"--world-size {chips}") if chips else None
     return check_config([Source(name, (CONFIGS / name).read_text()) for name in names], given)
-
-
-def numbers(check: Check) -> tuple[int | None, ...]:
-    """(chips, d, b per data replica, a, B, L, T) as MaxText will use them."""
-    world = check.world.size if check.world else None
-    return (
-        world,
-        check.data_parallel,
-        check.micro_batch,
-        check.accumulation,
-        check.global_batch,
-        check.seq_len,
-        check.tokens_per_step,
-    )
-
-
-def shown(check: Check) -> str:
-    return plain_text(check_answer(check, Visibility.IN_CHANNEL).document, choices=False)
 
 
 EVERY_CHIP = "maxtext/per-device-counts-every-chip"
