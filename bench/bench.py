@@ -291,9 +291,9 @@ def _old_shell_reader() -> Callable[[str], object] | None:
 
 def _with_reader(reader: Callable[[str], object], measure: Callable[[], float]) -> float:
     """``measure()`` with the check reading shell through ``reader`` (the benchmark's before column only)."""
-    from core.configs import reading
+    from core.configs.read import reader as read_module
 
-    namespace = vars(reading)
+    namespace = vars(read_module)
     today = namespace["read_script"]
     namespace["read_script"] = reader
     try:

@@ -19,7 +19,7 @@ from bot.rendering.checks import check_answer, finding_text, formula
 from bot.rendering.plain_text import plain_text
 from bot.texts import checks as texts
 from core.configs import FRAMEWORKS, Check, Source, World, check_config, rules
-from core.configs.model import context_fields
+from core.configs.base import context_fields
 
 DS = "ds.json"
 LAUNCH = "torchrun --nproc-per-node 8 pretrain_gpt.py --micro-batch-size 1"
@@ -777,7 +777,7 @@ def test_a_context_record_behaves_like_a_frozen_dataclass() -> None:
     """@context: positional or keyword construction, defaults, equality and hash by value, frozen, a readable repr."""
     from dataclasses import FrozenInstanceError
 
-    from core.configs.model import context
+    from core.configs.base import context
 
     @context
     class Pair:

@@ -15,8 +15,9 @@ import pytest
 from bot.document import Visibility
 from bot.rendering.checks import check_answer, check_json, problem_text
 from bot.rendering.plain_text import plain_text
-from core.configs import Check, CheckError, ProblemKind, Source, World, check_config, trl
-from core.configs.reading import parse
+from core.configs import Check, CheckError, ProblemKind, Source, World, check_config
+from core.configs.frameworks import trl
+from core.configs.read import parse
 
 TRL = Path(__file__).parent / "data" / "configs" / "trl"
 

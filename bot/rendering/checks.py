@@ -27,7 +27,7 @@ from core.configs import (
     Syntax,
     check_config,
 )
-from core.configs.reading import MAX_DIGITS, MAX_NESTING
+from core.configs.read import MAX_DIGITS, MAX_NESTING
 
 #: Schedule phases listed one by one; the rest are counted.
 MAX_PHASES_SHOWN = 8
@@ -175,7 +175,7 @@ def _in_sources(names: list[str]) -> str:
     return "In " + ", ".join(quote(n or texts.PASTED) for n in names)
 
 
-#: The readers' limits, by the reason that names them (``core.configs.reading``).
+#: The readers' limits, by the reason that names them (``core.configs.read.bounds``).
 _READER_LIMITS = {"nesting": MAX_NESTING, "long_number": MAX_DIGITS}
 
 

@@ -178,7 +178,7 @@ UNREADABLE_REASONS: Mapping[str, str] = {
         "Batch-Einstellungen und die Startzeile."
     ),
     "invalid": "{name} lässt sich nicht lesen: Der Text enthält Zeichen, die in diesem Format nicht stehen dürfen.",
-    # the bounds of the bash reader (core/configs/_bash.py): what it refused, then what to paste instead
+    # the bounds of the bash reader (core/configs/shell/limits.py): what it refused, then what to paste instead
     "shell_long_value": "{name} lässt sich nicht lesen: Ein Wert im Skript würde länger als {max} Zeichen{line}. "
     + SHELL_INSTEAD,
     "shell_long_array": "{name} lässt sich nicht lesen: Ein Array im Skript bekäme mehr als {max} Einträge{line}. "

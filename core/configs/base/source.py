@@ -1,0 +1,50 @@
+"""One input as the readers hand it on: its name and text (``Source``), and read (``Parsed``: format, data, script)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from core.configs.base.script import Script
+
+_NAME_CHAR = re.compile(r"[\w-]")
+
+
+class Format(StrEnum):
+    JSON = "json"
+    YAML = "yaml"
+    TOML = "toml"
+    PYTHON = "python"
+    SHELL = "shell"
+
+
+@dataclass(frozen=True)
+class Source:
+    """One input: a file's name (or where it was pasted) and its text."""
+
+    name: str
+    text: str
+
+
+@dataclass
+class Parsed:
+    """One source, read: its format, its data (a mapping for JSON, YAML, TOML and Python), or its script."""
+
+    source: Source
+    format: Format
+    data: dict[str, Any] = field(default_factory=dict)
+    script: Script | None = None
+
+    def where(self, needle: str) -> str:
+        """``name:line`` of the first line that names ``needle`` (a key or flag), or just the name."""
+        text, start = self.source.text, 0
+        while (start := text.find(needle, start)) >= 0:  # str.find: a regex with a lookbehind scans every position
+            end = start + len(needle)
+            if not _NAME_CHAR.match(text[start - 1 : start] or " ") and not _NAME_CHAR.match(
+                text[end : end + 1] or " "
+            ):
+                return f"{self.source.name}:{text.count(chr(10), 0, start) + 1}"
+            start = end
+        return self.source.name

@@ -1,0 +1,47 @@
+"""One check: the texts read, the framework detected (or taken as named), the world size found, that framework's
+arithmetic run, and each branch of a launch script the start decides checked as well."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from core.configs import branches
+from core.configs.base import Check, CheckError, ProblemKind, Rule, Source, World, launched_world, partial_world
+from core.configs.read import MAX_CONFIG_BYTES, parse
+from core.configs.registry import BY_ID, FRAMEWORKS, detect
+
+
+def rules() -> tuple[Rule[Any], ...]:
+    """Every rule of every framework, and of the checking itself, each once."""
+    seen: dict[str, Rule[Any]] = {}
+    for group in (*(framework.rules for framework in FRAMEWORKS), branches.RULES):
+        for rule in group:
+            seen.setdefault(rule.code, rule)
+    return tuple(seen.values())
+
+
+def check_config(
+    sources: Sequence[Source],
+    world: World | None = None,
+    framework: str | None = None,
+    max_bytes: int = MAX_CONFIG_BYTES,
+) -> Check:
+    """What ``framework`` (an id; detected when not named) does with ``sources``; ``CheckError`` when it cannot
+    be said.
+
+    ``world`` (the world size given from outside) wins over one a launcher in the sources sets;
+    ``max_bytes`` caps each source (pasted text by default; the CLI reads files up to ``MAX_FILE_BYTES``).
+    When the world size is needed, the error's ``nodes`` and ``per_node`` hold what the sources say of it.
+    """
+    if not sources:
+        raise CheckError(ProblemKind.EMPTY, name="")
+    parsed = [parse(source, max_bytes) for source in sources]
+    chosen = BY_ID[framework] if framework else detect(parsed)
+    try:
+        check = chosen.check(parsed, world or launched_world(parsed))
+        return branches.with_alternatives(check, parsed, world, lambda p, w: chosen.check(p, w or launched_world(p)))
+    except CheckError as error:
+        if error.kind is ProblemKind.WORLD_SIZE_NEEDED:
+            error.ctx["nodes"], error.ctx["per_node"] = partial_world(parsed)
+        raise
