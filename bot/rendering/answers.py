@@ -51,7 +51,7 @@ from core import (
     parse_command,
     plan,
 )
-from core.model import Solution
+from core.model import BinaryTarget, Solution
 from core.runs import PublishedRun
 
 
@@ -244,14 +244,7 @@ def _unreachable_document(plan: Plan, visibility: Visibility) -> Document:
     if smaller := _smaller_factors(plan, solution):
         lines.append(smaller)
     if plan.binary is not None:
-        binary = texts.BINARY_HINT.format(
-            key=target.argument.key,
-            binary=plan.binary.text,
-            value=number(plan.binary.value),
-            symbol=solved.symbol,
-            solved=number(plan.binary.solved),
-        )
-        lines.append(binary)
+        lines.append(_binary_hint(plan.binary, target.argument.key, solved.symbol))
     shown = f"{target.argument.symbol} = {number(target.value)}"
     choices = [
         texts.UNREACHABLE_CHOICE.format(
@@ -271,6 +264,13 @@ def _unreachable_document(plan: Plan, visibility: Visibility) -> Document:
             *_notes(plan.request.model_parallel_given, tokens),
         ),
         choices=plan_choices(plan),
+    )
+
+
+def _binary_hint(binary: BinaryTarget, key: str, symbol: str) -> str:
+    """The target read as a binary size (``T=8M`` meant 8 Mi): the value it gives and what it solves to."""
+    return texts.BINARY_HINT.format(
+        key=key, binary=binary.text, value=number(binary.value), symbol=symbol, solved=number(binary.solved)
     )
 
 

@@ -116,12 +116,8 @@ def context(cls: type[_T]) -> type[_T]:
     def shown(self: object) -> str:
         return f"{cls.__qualname__}({', '.join(f'{n}={getattr(self, n)!r}' for n in names)})"
 
-    def frozen(self: object, name: str, value: object = None) -> None:
-        msg = f"cannot assign to field {name!r}"
-        raise FrozenInstanceError(msg)
-
     methods: dict[str, object] = {"__init__": init, "__eq__": equal, "__repr__": shown}
-    methods |= {"__hash__": lambda self: hash(values(self)), "__setattr__": frozen, "__delattr__": frozen}
+    methods |= {"__hash__": lambda self: hash(values(self)), "__setattr__": _frozen, "__delattr__": _frozen}
     methods |= {"__match_args__": names, CONTEXT_FIELDS: names}
     for name, method in methods.items():
         setattr(cls, name, method)
@@ -129,6 +125,11 @@ def context(cls: type[_T]) -> type[_T]:
 
 
 CONTEXT_FIELDS = "__context_fields__"
+
+
+def _frozen(self: object, name: str, value: object = None) -> None:
+    msg = f"cannot assign to field {name!r}"
+    raise FrozenInstanceError(msg)
 
 
 def context_fields(cls: type) -> tuple[str, ...]:

@@ -265,7 +265,6 @@ def _recipe(reading: Reading, parsed: Parsed, script: Script, world: World | Non
         reading.add(INHERITED(Inherited(gbs_default, seq_len, f"{base}()")))
     flags = {key: assigned[key].written for key in assigned if key.startswith(("dataset.enable_", "train.decrease"))}
     packing = _packing(packing, flags)
-    rampup = assigned.get("train.rampup_batch_size")
     tp, pp, cp = (number(f"model.{key}", 1) or 1 for key in PARALLEL)
     plan = Plan(
         gbs or gbs_default,
@@ -279,9 +278,14 @@ def _recipe(reading: Reading, parsed: Parsed, script: Script, world: World | Non
         eval_gbs=number("validation.eval_global_batch_size", None),
         eval_micro=number("validation.eval_micro_batch_size", None),
         decrease=flags.get("train.decrease_batch_size_if_needed") == "True",
-        rampup=tuple(python_calls.numbers(rampup, known) or ()) if rampup is not None else (),
+        rampup=_rampup(assigned.get("train.rampup_batch_size"), known),
     )
     return plan, _named_world(reading, function, world)
+
+
+def _rampup(value: Value | None, known: dict[str, int]) -> tuple[int, ...]:
+    """``cfg.train.rampup_batch_size = [start, increment, samples]`` folded; () where absent or not foldable."""
+    return tuple(python_calls.numbers(value, known) or ()) if value is not None else ()
 
 
 def _helpers(script: Script, function: str, known: Mapping[str, int]) -> dict[str, Value]:
