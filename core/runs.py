@@ -36,11 +36,23 @@ Verified for issue 22 (public sources, read through the search tools):
   at 0482070 (global_train_batch_size, max_sequence_length, learning_rate); tokens = last
   step of ``OLMo-2-1124-{7,13}B.csv`` (@32f934f: 928.000 / @c0c2b9f: 596.057) × batch tokens.
 - OLMo 2 32B: allenai/OLMo-core ``src/scripts/official/OLMo2/OLMo-2-0325-32B-train.py`` at
-  138b1fc: global_batch_size 2048 × 4096 tokens, lr 6e-4, max_duration 6,5e12 tokens (the
-  configured length).
+  138b1fc: global_batch_size 2048 × 4096 tokens, lr 6e-4; max_duration 6,5e12 tokens was the plan.
+  Stage 1 ended at step 721.901: the last row of ``src/scripts/official/OLMo2/OLMo-2-0325-32B.csv``
+  (OLMo-core @fa6c501) and the README's stage-1 checkpoint ``stage1-step721901-tokens6056B``:
+  721.901 × 2.048 × 4.096 = 6,056 T tokens (issue 30).
 - BLOOM 176B: bigscience-workshop/bigscience ``train/tr11-176B-ml/tr11-176B-ml.slurm`` at
   003b250: GLOBAL_BATCH_SIZE 2048, SEQ_LEN 2048, ``--rampup-batch-size 192 16 9_765_625``,
-  lr 6e-5, TRAIN_SAMPLES 220M (the configured length, 450B tokens).
+  lr 6e-5; TRAIN_SAMPLES 220M (450B tokens) was the plan. Trained: 366B tokens, the model card
+  bigscience/bloom README.md at 1015162 ("Training Iteration 95000", "total seen tokens: 366B";
+  issue 30).
+- SmolLM3 3B: huggingface/smollm ``text/pretraining/smollm3/stage1_8T.yaml`` at a041759 (the same
+  in stage2/stage3): dp 192 × micro_batch_size 3 × batch_accumulation_per_replica 1 = 576 sequences
+  of 4.096 = 2.359.296 tokens (the HuggingFaceTB/SmolLM3-3B-checkpoints card: "The GBS … is
+  2,359,296"), learning_rate 0.0002; HuggingFaceTB/SmolLM3-3B-Base model card: "pretrained on
+  11.2T tokens", a 3B model.
+- DeepSeek-V2-Lite: deepseek-ai/DeepSeek-V2-Lite README.md at 901a97a, §5 (15,7B total, 2,4B
+  activated) and §6 Training Details ("constant batch size of 4608 sequences", "maximum sequence
+  length to 4K", "5.7T tokens", maximum learning rate 4,2e-4).
 - SmolLM2: huggingface/smollm ``text/pretraining/smollm2/config_smollm2_{135M,360M,1B}.yaml``
   at a041759: dp × micro_batch_size × batch_accumulation_per_replica, sequence_length,
   learning_rate, train_steps.
@@ -135,6 +147,10 @@ _OLMO2 = "allenai/OLMo configs/official-1124/OLMo2-{}B-stage1.yaml @0482070 und 
 _SMOLLM2 = "huggingface/smollm text/pretraining/smollm2/config_smollm2_{}.yaml @a041759"
 _PYTHIA = "EleutherAI/pythia models/{}/pythia-{}.yml @a19eecb"
 _PYTHIA_TOKENS = 143_000 * 1024 * 2048
+_SMOLLM3 = (
+    "huggingface/smollm text/pretraining/smollm3/stage1_8T.yaml @a041759; Modellkarte HuggingFaceTB/SmolLM3-3B-Base"
+)
+_DEEPSEEK_V2_LITE = "deepseek-ai/DeepSeek-V2-Lite README.md @901a97a, Abschnitte 5 und 6"
 
 
 def _gpt3(size: str, params: int, sequences: int, lr: float) -> PublishedRun:
@@ -227,6 +243,17 @@ RUNS: tuple[PublishedRun, ...] = (
         active_params=37 * 10**9,
     ),
     PublishedRun(
+        "deepseek-v2-lite",
+        "DeepSeek-V2-Lite",
+        "DeepSeek",
+        15_700 * 10**6,
+        5_700 * 10**9,
+        _fixed(4608, 4096),
+        4.2e-4,
+        _DEEPSEEK_V2_LITE,
+        active_params=2_400 * 10**6,
+    ),
+    PublishedRun(
         "olmo2-7b",
         "OLMo 2 7B",
         "OLMo",
@@ -251,20 +278,22 @@ RUNS: tuple[PublishedRun, ...] = (
         "OLMo 2 32B",
         "OLMo",
         32 * 10**9,
-        6_500 * 10**9,
+        721_901 * 2048 * 4096,  # stage 1's last step: 6,056 T tokens
         _fixed(2048, 4096),
         6.0e-4,
-        "allenai/OLMo-core src/scripts/official/OLMo2/OLMo-2-0325-32B-train.py @138b1fc",
+        "allenai/OLMo-core src/scripts/official/OLMo2/OLMo-2-0325-32B-train.py @138b1fc und "
+        "OLMo-2-0325-32B.csv @fa6c501",
     ),
     PublishedRun(
         "bloom-176b",
         "BLOOM 176B",
         "BLOOM",
         176 * 10**9,
-        220_000_000 * 2048,
+        366 * 10**9,  # trained (the model card); TRAIN_SAMPLES 220M × 2.048 = 450B was the plan
         _ramp(192, 2048, 2048, 9_765_625 * 2048),
         6.0e-5,
-        "bigscience-workshop/bigscience train/tr11-176B-ml/tr11-176B-ml.slurm @003b250",
+        "bigscience-workshop/bigscience train/tr11-176B-ml/tr11-176B-ml.slurm @003b250; Modellkarte "
+        "bigscience/bloom README.md @1015162",
     ),
     PublishedRun(
         "falcon-7b",
@@ -289,7 +318,7 @@ RUNS: tuple[PublishedRun, ...] = (
     PublishedRun(
         "smollm2-135m",
         "SmolLM2 135M",
-        "SmolLM2",
+        "SmolLM",
         135 * 10**6,
         2_000_000 * 512 * 2048,
         _fixed(512, 2048),
@@ -299,7 +328,7 @@ RUNS: tuple[PublishedRun, ...] = (
     PublishedRun(
         "smollm2-360m",
         "SmolLM2 360M",
-        "SmolLM2",
+        "SmolLM",
         360 * 10**6,
         2_600_000 * 768 * 2048,
         _fixed(768, 2048),
@@ -309,13 +338,14 @@ RUNS: tuple[PublishedRun, ...] = (
     PublishedRun(
         "smollm2-1.7b",
         "SmolLM2 1.7B",
-        "SmolLM2",
+        "SmolLM",
         1_700 * 10**6,
         5_240_000 * 1024 * 2048,
         _fixed(1024, 2048),
         5.0e-4,
         _SMOLLM2.format("1B"),
     ),
+    PublishedRun("smollm3-3b", "SmolLM3 3B", "SmolLM", 3 * 10**9, 11_200 * 10**9, _fixed(576, 4096), 2.0e-4, _SMOLLM3),
     _pythia("70M", 70 * 10**6, 1.0e-3),
     _pythia("160M", 160 * 10**6, 6.0e-4),
     _pythia("410M", 410 * 10**6, 3.0e-4),

@@ -34,13 +34,19 @@ ROWS = [
     ("deepseek-v2", 236 * 10**9, 8_100 * 10**9, 4096, 9216, 2.4e-4, "2405.04434"),
     # DeepSeek-V3 (arXiv 2412.19437) §4.2: 671B, 14,8T tokens, 3.072 → 15.360 sequences of 4K, LR 2,2e-4.
     ("deepseek-v3", 671 * 10**9, 14_800 * 10**9, 4096, 15360, 2.2e-4, "2412.19437"),
+    # deepseek-ai/DeepSeek-V2-Lite README @901a97a, §6 Training Details: "constant batch size of 4608 sequences",
+    # "maximum sequence length to 4K", "5.7T tokens", "4.2 × 10^-4"; §5: 15,7B total, 2,4B activated.
+    ("deepseek-v2-lite", 15_700 * 10**6, 5_700 * 10**9, 4096, 4608, 4.2e-4, "DeepSeek-V2-Lite README"),
     # allenai/OLMo configs/official-1124: global_train_batch_size 1024/2048, 4.096, LR 3e-4; last checkpoint steps.
     ("olmo2-7b", 7 * 10**9, 928_000 * 1024 * 4096, 4096, 1024, 3.0e-4, "OLMo2-7B-stage1.yaml"),
     ("olmo2-13b", 13 * 10**9, 596_057 * 2048 * 4096, 4096, 2048, 3.0e-4, "OLMo2-13B-stage1.yaml"),
-    # allenai/OLMo-core OLMo-2-0325-32B-train.py: global_batch_size 2048 × 4096, lr 6e-4, max_duration 6,5e12.
-    ("olmo2-32b", 32 * 10**9, 6_500 * 10**9, 4096, 2048, 6.0e-4, "OLMo-2-0325-32B-train.py"),
-    # bigscience tr11-176B-ml.slurm: GLOBAL_BATCH_SIZE 2048, SEQ_LEN 2048, lr 6e-5, TRAIN_SAMPLES 220M.
-    ("bloom-176b", 176 * 10**9, 220_000_000 * 2048, 2048, 2048, 6.0e-5, "tr11-176B-ml.slurm"),
+    # allenai/OLMo-core OLMo-2-0325-32B-train.py: global_batch_size 2048 × 4096, lr 6e-4 (max_duration 6,5e12 was
+    # the plan); stage 1 ended at step 721.901 (OLMo-2-0325-32B.csv's last row, the README's checkpoint
+    # stage1-step721901-tokens6056B): 721.901 × 2.048 × 4.096 = 6,056 T tokens (issue 30).
+    ("olmo2-32b", 32 * 10**9, 721_901 * 2048 * 4096, 4096, 2048, 6.0e-4, "OLMo-2-0325-32B.csv"),
+    # bigscience tr11-176B-ml.slurm: GLOBAL_BATCH_SIZE 2048, SEQ_LEN 2048, lr 6e-5 (TRAIN_SAMPLES 220M = 450B was the
+    # plan); the bigscience/bloom model card @1015162: "total seen tokens: 366B" (issue 30).
+    ("bloom-176b", 176 * 10**9, 366 * 10**9, 2048, 2048, 6.0e-5, "tr11-176B-ml.slurm"),
     # The Falcon model cards: batch 2.304 / 1.152 at 2.048, LR 6e-4 / 1,85e-4, 1.500B / 1.000B tokens.
     ("falcon-7b", 7 * 10**9, 1_500 * 10**9, 2048, 2304, 6.0e-4, "tiiuae/falcon-7b"),
     ("falcon-40b", 40 * 10**9, 1_000 * 10**9, 2048, 1152, 1.85e-4, "tiiuae/falcon-40b"),
@@ -48,6 +54,10 @@ ROWS = [
     ("smollm2-135m", 135 * 10**6, 2_000_000 * 512 * 2048, 2048, 512, 3.0e-3, "config_smollm2_135M.yaml"),
     ("smollm2-360m", 360 * 10**6, 2_600_000 * 768 * 2048, 2048, 768, 3.0e-3, "config_smollm2_360M.yaml"),
     ("smollm2-1.7b", 1_700 * 10**6, 5_240_000 * 1024 * 2048, 2048, 1024, 5.0e-4, "config_smollm2_1B.yaml"),
+    # huggingface/smollm text/pretraining/smollm3/stage1_8T.yaml @a041759: dp 192 × micro_batch_size 3 ×
+    # batch_accumulation_per_replica 1 = 576 × 4.096 = 2.359.296 tokens (the SmolLM3-3B-checkpoints card:
+    # "GBS … 2,359,296"), learning_rate 0.0002; the SmolLM3-3B-Base model card: "pretrained on 11.2T tokens".
+    ("smollm3-3b", 3 * 10**9, 11_200 * 10**9, 4096, 576, 2.0e-4, "stage1_8T.yaml"),
     # EleutherAI/pythia models/*: GPUs / model-parallel × micro-batch × accumulation = 1.024, 143.000 iterations.
     ("pythia-70m", 70 * 10**6, 143_000 * 1024 * 2048, 2048, 1024, 1.0e-3, "pythia-70m.yml"),
     ("pythia-160m", 160 * 10**6, 143_000 * 1024 * 2048, 2048, 1024, 6.0e-4, "pythia-160m.yml"),
