@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from core.model import BatchSetup, Comparison, Outcome, Plan, PlanRequest
     from core.parser import (
         CompareCommand,
+        GuidanceCommand,
         HelpRequest,
         ParsedCommand,
         PlanCommand,
@@ -40,6 +41,7 @@ _HOMES = {
     **dict.fromkeys(
         (
             "CompareCommand",
+            "GuidanceCommand",
             "HelpRequest",
             "ParsedCommand",
             "PlanCommand",
@@ -61,6 +63,7 @@ __all__ = [
     "BatchSetup",
     "CompareCommand",
     "Comparison",
+    "GuidanceCommand",
     "HelpRequest",
     "InputError",
     "Outcome",

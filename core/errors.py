@@ -32,7 +32,7 @@ class ProblemKind(StrEnum):
     BAD_GROUPING = "bad_grouping"
     NOT_WHOLE = "not_whole"
     NOT_POSITIVE = "not_positive"
-    SCIENTIFIC = "scientific"
+    THOUSANDS_COMMA = "thousands_comma"
     UNKNOWN_SUFFIX = "unknown_suffix"
     TOO_LONG = "too_long"
     TOO_LARGE = "too_large"
@@ -56,6 +56,7 @@ class ProblemKind(StrEnum):
     ROLLOUT_NOT_DIVISIBLE = "rollout_not_divisible"
     ROLLOUT_WITH_TARGET = "rollout_with_target"
     ROLLOUT_CONFLICT = "rollout_conflict"
+    GUIDANCE_INCOMPLETE = "guidance_incomplete"
 
 
 class Side(StrEnum):

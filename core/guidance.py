@@ -15,13 +15,17 @@ DeepSeek LLM – Bi et al. 2024 (arXiv 2401.02954), §3.1, Eq. (1)::
     η_opt = 0,3118 · C^−0,1250
     C = M · D,  M = 72 · n_layer · d_model² + 12 · n_layer · d_model · l_seq  (§3.2, Eq. (2))
 
-M is the non-embedding FLOPs per token including attention. With only a parameter count N the
-shape is unknown and M is taken as 6 · N (the C = 6ND convention DeepSeek compares M with in
-§3.2; it leaves out the attention term), and the answer says so.
+M is the non-embedding FLOPs per token including attention. Where the shape is known (a config
+check reads n_layer, d_model and the sequence length) M is computed from it; with only a parameter
+count N the shape is unknown and M is taken as 6 · N (the C = 6ND convention DeepSeek compares M
+with in §3.2). 6 · N leaves out the attention term 12 · n_layer · d_model · l_seq, l_seq / (6 · d_model)
+of 72 · n_layer · d_model²: at d_model 4.096 and 4K-8K context M comes out 14-25 % small and B_opt
+(∝ C^0,3271) 5-10 % low. The answer says which M it used.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from core.runs import PublishedRun, nearest_runs
@@ -52,6 +56,19 @@ FLOPS_PER_PARAM = 6
 
 
 @dataclass(frozen=True)
+class Shape:
+    """n_layer, d_model and l_seq: what DeepSeek's M needs (§3.2, Eq. (2))."""
+
+    layers: int
+    hidden: int
+    seq_len: int
+
+    @property
+    def flops_per_token(self) -> int:
+        return flops_per_token(self.layers, self.hidden, self.seq_len)
+
+
+@dataclass(frozen=True)
 class Estimate:
     """A law's estimate: batch in tokens and peak learning rate; ``extrapolated`` outside its range."""
 
@@ -62,16 +79,24 @@ class Estimate:
 
 @dataclass(frozen=True)
 class Guidance:
-    """The laws beside one setup: N, D, the team's T, both estimates and the nearest published runs."""
+    """The laws beside one setup: N, D, the team's T, both estimates and the nearest published runs.
+
+    ``shape`` is the shape DeepSeek's M was computed from; None where M was taken as 6 · N.
+    """
 
     params: int
     tokens: int
     tokens_per_step: int | None
     flops_per_token: float
-    flops_per_token_estimated: bool
     step_law: Estimate
     deepseek: Estimate
     runs: tuple[PublishedRun, ...]
+    shape: Shape | None = None
+
+    @property
+    def flops_per_token_estimated(self) -> bool:
+        """M taken as 6 · N (the shape unknown), not from the shape."""
+        return self.shape is None
 
     @property
     def compute(self) -> float:
@@ -123,19 +148,18 @@ def flops_per_token(layers: int, hidden: int, seq_len: int) -> int:
     return 72 * layers * hidden**2 + 12 * layers * hidden * seq_len
 
 
-def guidance(params: int, tokens: int, tokens_per_step: int | None = None, flops: float | None = None) -> Guidance:
-    """Both laws for N = ``params`` and D = ``tokens``; M = ``flops`` per token, or 6 · N without it."""
-    estimated = flops is None
-    per_token = float(FLOPS_PER_PARAM * params) if flops is None else flops
+def guidance(params: int, tokens: int, tokens_per_step: int | None = None, shape: Shape | None = None) -> Guidance:
+    """Both laws for N = ``params`` and D = ``tokens``; DeepSeek's M from ``shape``, or 6 · N without it."""
+    per_token = float(FLOPS_PER_PARAM * params if shape is None else shape.flops_per_token)
     return Guidance(
         params=params,
         tokens=tokens,
         tokens_per_step=tokens_per_step,
         flops_per_token=per_token,
-        flops_per_token_estimated=estimated,
         step_law=step_law(params, tokens),
         deepseek=deepseek_law(per_token * tokens),
         runs=nearest_runs(params),
+        shape=shape,
     )
 
 
@@ -161,14 +185,56 @@ def shape_guidance(
     """
     params = 12 * layers * hidden**2
     tokens = train_iters * tokens_per_step
-    flops = flops_per_token(layers, hidden, seq_len) if seq_len else None
+    shape = Shape(layers, hidden, seq_len) if seq_len else None
     return ShapeEstimate(
         params=params,
         embedding_params=vocab * hidden,
         tokens=tokens,
-        flops_per_token=flops,
-        guidance=guidance(params, tokens, tokens_per_step, None if flops is None else float(flops)),
+        flops_per_token=shape.flops_per_token if shape else None,
+        guidance=guidance(params, tokens, tokens_per_step, shape),
     )
+
+
+@dataclass(frozen=True)
+class BatchRange:
+    """Where the two laws put the batch: between their estimates, in tokens and (with L) in whole sequences."""
+
+    low_tokens: int
+    high_tokens: int
+    seq_len: int | None = None
+
+    @property
+    def sequences(self) -> tuple[int, int] | None:
+        """The whole numbers of sequences inside the range (rounded inwards), or None without L."""
+        if self.seq_len is None:
+            return None
+        low, high = math.ceil(self.low_tokens / self.seq_len), self.high_tokens // self.seq_len
+        if low > high:  # both estimates within one sequence (or below one): the nearest whole number
+            low = high = max(1, round((self.low_tokens + self.high_tokens) / 2 / self.seq_len))
+        return low, high
+
+    @property
+    def power_of_two(self) -> int | None:
+        """A power of two of sequences inside the range (the batch people pick), the largest if several."""
+        if self.sequences is None:
+            return None
+        low, high = self.sequences
+        power = 1 << (high.bit_length() - 1)
+        return power if power >= low else None
+
+    def as_json(self) -> dict[str, object]:
+        sequences = self.sequences
+        return {
+            "tokens": [self.low_tokens, self.high_tokens],
+            "sequences": list(sequences) if sequences else None,
+            "seq_len": self.seq_len,
+        }
+
+
+def batch_range(found: Guidance, seq_len: int | None = None) -> BatchRange:
+    """The range between Step Law's and DeepSeek's batch estimates (rounded to whole tokens)."""
+    estimates = sorted(round(e.batch_tokens) for e in (found.step_law, found.deepseek))
+    return BatchRange(estimates[0], estimates[1], seq_len)
 
 
 def plan_guidance(params: int | None, budget: int | None, tokens_per_step: int | None) -> Guidance | None:

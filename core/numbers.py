@@ -3,7 +3,12 @@
 Accepted: ``4096``; German thousands ``4.096``, ``1.048.576`` (a dot only between
 groups of exactly three digits); Python-style ``4_096``; a suffix from a table
 (``8k``, ``1M``, ``2Ki``), optionally after a decimal comma when the product is
-whole (``1,5k``). Only ASCII digits count: a number is something one can retype.
+whole (``1,5k``); exponent notation as papers write counts (``7e9``, ``1.5e9``,
+``1,5e9``) when the value is whole. Only ASCII digits count: a number is something one
+can retype.
+
+A comma before exactly three digits (``2,000``, ``1,024``, ``1,000T``) is a German decimal comma
+or an English thousands separator; it is refused with both readings, never guessed.
 """
 
 from __future__ import annotations
@@ -67,7 +72,12 @@ _NUMBER = re.compile(
     """,
     re.VERBOSE | re.ASCII,
 )
-_SCIENTIFIC = re.compile(r"[0-9][0-9.,_]*[eE][+-]?[0-9]+", re.ASCII)
+#: 7e9, 1.5e9, 1,5e9, 2000e-3: a mantissa with one decimal point or comma, then the power of ten.
+_SCIENTIFIC = re.compile(r"(?P<whole>[0-9]+)(?:[.,](?P<fraction>[0-9]+))?[eE](?P<exponent>[+-]?[0-9]+)", re.ASCII)
+#: Beyond this the exponent changes nothing a bound would not say: 10⁻³⁰ · 10⁶⁰ still exceeds every bound (2⁷⁶).
+_MAX_EXPONENT = 60
+#: 1,000 / 1,024T / 1,048,576: a comma before exactly three digits after one to three digits.
+_ENGLISH_THOUSANDS = re.compile(r"(?P<groups>[0-9]{1,3}(?:,[0-9]{3})+)(?P<suffix>[A-Za-z]*)", re.ASCII)
 _NEGATIVE = re.compile(r"[-−–][0-9]", re.ASCII)
 _DOTTED = re.compile(r"[0-9][0-9.]*\.[0-9.]*[A-Za-z]*", re.ASCII)
 
@@ -88,37 +98,49 @@ class NumberError(ValueError):
 def parse_whole_number(text: str, suffixes: Mapping[str, int] = COUNT_SUFFIXES, *, unit_required: bool = False) -> int:
     """The positive whole number ``text`` denotes, or ``NumberError``."""
     if len(text) > MAX_NUMBER_TEXT:
-        raise NumberError(ProblemKind.TOO_LONG, max_chars=MAX_NUMBER_TEXT)
+        # a long word is no number at all ("vs ääää…"); only a long run of digits has too many of them
+        has_digits = any("0" <= c <= "9" for c in text)
+        raise NumberError(ProblemKind.TOO_LONG if has_digits else ProblemKind.NOT_A_NUMBER, max_chars=MAX_NUMBER_TEXT)
     if _NEGATIVE.match(text):
         raise NumberError(ProblemKind.NOT_POSITIVE)
-    if _SCIENTIFIC.fullmatch(text):
-        raise NumberError(ProblemKind.SCIENTIFIC)
+    if english := _ENGLISH_THOUSANDS.fullmatch(text):
+        groups, suffix = english["groups"], english["suffix"]
+        dotted, plain = groups.replace(",", ".") + suffix, groups.replace(",", "") + suffix
+        raise NumberError(ProblemKind.THOUSANDS_COMMA, dotted=dotted, plain=plain)
+    if scientific := _SCIENTIFIC.fullmatch(text):
+        return _whole(_mantissa(scientific["whole"], scientific["fraction"]) * _power(int(scientific["exponent"])))
     match = _NUMBER.fullmatch(text)
     if match is None:
         dotted = _DOTTED.fullmatch(text) is not None
         raise NumberError(ProblemKind.BAD_GROUPING if dotted else ProblemKind.NOT_A_NUMBER)
-    value = Fraction(int(match["whole"].replace(".", "").replace("_", "")))
-    if match["fraction"]:
-        value += Fraction(int(match["fraction"]), 10 ** len(match["fraction"]))
+    value = _mantissa(match["whole"].replace(".", "").replace("_", ""), match["fraction"])
     if unit_required and not match["suffix"]:
         raise NumberError(ProblemKind.MISSING_UNIT, allowed=list(suffixes))
     if match["suffix"]:
         if match["suffix"] not in suffixes:
             raise NumberError(ProblemKind.UNKNOWN_SUFFIX, suffix=match["suffix"], allowed=list(suffixes))
         value *= suffixes[match["suffix"]]
+    return _whole(value)
+
+
+def _mantissa(whole: str, fraction: str | None) -> Fraction:
+    """``whole,fraction`` exactly (no float on the way)."""
+    value = Fraction(int(whole))
+    return value + Fraction(int(fraction), 10 ** len(fraction)) if fraction else value
+
+
+def _power(exponent: int) -> Fraction:
+    """10 to ``exponent``, clamped so that a typed ``1e99999`` costs nothing and still exceeds every bound."""
+    return Fraction(10) ** max(-_MAX_EXPONENT, min(_MAX_EXPONENT, exponent))
+
+
+def _whole(value: Fraction) -> int:
+    """``value`` as a positive whole number, or why not."""
     if value.denominator != 1:
-        raise NumberError(ProblemKind.NOT_WHOLE, **_thousands_guess(match))
+        raise NumberError(ProblemKind.NOT_WHOLE)
     if value < 1:
         raise NumberError(ProblemKind.NOT_POSITIVE)
     return int(value)
-
-
-def _thousands_guess(match: re.Match[str]) -> dict[str, str]:
-    """'4,096' is English for 4.096: what it was probably meant as, for the message."""
-    whole, fraction = match["whole"], match["fraction"]
-    if match["suffix"] or len(fraction) != 3 or not whole.isdigit() or len(whole) > 3:
-        return {}
-    return {"dotted": f"{whole}.{fraction}", "plain": f"{whole}{fraction}"}
 
 
 _DECIMAL = re.compile(r"(?P<int>[0-9]+)?(?:[.,](?P<frac>[0-9]+))?(?:[eE](?P<exp>[-+]?[0-9]{1,3}))?", re.ASCII)

@@ -2,7 +2,8 @@
 
 Grammar::
 
-    command    := runs | setup [("vs" | "gegen") (setup | run)]
+    command    := runs | laws | setup [("vs" | "gegen") (setup | run)]
+    laws       := "params=" N "budget=" D ["L=" L]     only these: the batch-size laws' question
     runs       := ("läufe" | "laeufe" | "runs") [filter]   the published runs, optionally filtered
     run        := name ["lr=" value]                   a published run (``llama2-7b``) instead of a setup
     setup      := word*
@@ -169,6 +170,16 @@ class RunsRequest:
 
 
 @dataclass(frozen=True)
+class GuidanceCommand:
+    """Only N and D (and L): what batch the laws suggest for a model of ``params`` trained on ``budget`` tokens."""
+
+    params: int
+    budget: int
+    seq_len: int | None = None
+    private: bool = False
+
+
+@dataclass(frozen=True)
 class RunComparisonCommand:
     """Compare a setup with a published run's (last) batch, optionally scaling a learning rate ``lr``."""
 
@@ -178,7 +189,10 @@ class RunComparisonCommand:
     private: bool = False
 
 
-ParsedCommand = HelpRequest | PlanCommand | CompareCommand | RunsRequest | RunComparisonCommand
+ParsedCommand = HelpRequest | PlanCommand | CompareCommand | RunsRequest | RunComparisonCommand | GuidanceCommand
+
+#: The arguments of the laws' question; a command giving nothing else asks it (``params=7B budget=2T``).
+GUIDANCE_ARGUMENTS = frozenset({Argument.PARAMS, Argument.BUDGET, Argument.SEQ_LEN})
 
 
 def parse_command(text: str) -> ParsedCommand:
@@ -197,6 +211,8 @@ def parse_command(text: str) -> ParsedCommand:
         return compared
     labels: tuple[Side | None, ...] = (Side.BEFORE, Side.AFTER) if len(sides) > 1 else (None,)
     collectors = [_Collector(side, label) for side, label in zip(sides, labels, strict=False)]
+    if len(collectors) == 1 and (laws := _guidance(collectors[0], private)) is not None:
+        return laws
     problems = [p for c in collectors for p in c.problems]
     if len(sides) > 2:
         problems.append(Problem(ProblemKind.TOO_MANY_COMPARISONS))
@@ -206,13 +222,7 @@ def parse_command(text: str) -> ParsedCommand:
     if lr_values and len(sides) == 1:
         problems.append(Problem(ProblemKind.LR_WITHOUT_COMPARISON, argument=Argument.LR))
     stray = any(p.kind is ProblemKind.POSITIONAL_AFTER_NAMED for p in problems)  # the cause of anything missing
-    first = collectors[0]
-    validated = [_request(first.values, first.raw, first.given, first.side, stray)]
-    if len(collectors) > 1:
-        second = collectors[1]
-        values, raw = _inherit(first.values, second.values), _inherit(first.raw, second.raw)
-        given = {a for a in first.given if _REPLACES.get(a) not in second.given} | second.given
-        validated.append(_request(values, raw, given, second.side, stray))
+    validated = _validated(collectors, stray)
     requests = [r for r in validated if isinstance(r, PlanRequest)]
     problems += [p for r in validated if not isinstance(r, PlanRequest) for p in r]
     if problems:
@@ -221,6 +231,18 @@ def parse_command(text: str) -> ParsedCommand:
         return PlanCommand(request=requests[0], private=private)
     before, after = requests
     return CompareCommand(before=before, after=after, lr=lr_values[0] if lr_values else None, private=private)
+
+
+def _validated(collectors: list[_Collector], stray: bool) -> list[PlanRequest | list[Problem]]:
+    """Each side as a request (or its problems); the second inherits what it does not repeat."""
+    first = collectors[0]
+    validated = [_request(first.values, first.raw, first.given, first.side, stray)]
+    if len(collectors) > 1:
+        second = collectors[1]
+        values, raw = _inherit(first.values, second.values), _inherit(first.raw, second.raw)
+        given = {a for a in first.given if _REPLACES.get(a) not in second.given} | second.given
+        validated.append(_request(values, raw, given, second.side, stray))
+    return validated
 
 
 def _run_comparison(sides: list[list[str]], private: bool) -> RunComparisonCommand | None:
@@ -248,6 +270,20 @@ def _run_comparison(sides: list[list[str]], private: bool) -> RunComparisonComma
     if problems or run is None or not isinstance(validated, PlanRequest):
         raise InputError(problems)
     return RunComparisonCommand(before=validated, run=run, lr=lr_values[0] if lr_values else None, private=private)
+
+
+def _guidance(collector: _Collector, private: bool) -> GuidanceCommand | None:
+    """N and D alone: the laws' question; None when anything of a setup was given (or nothing at all)."""
+    given = collector.given
+    if not given & {Argument.PARAMS, Argument.BUDGET} or not given <= GUIDANCE_ARGUMENTS:
+        return None
+    problems = list(collector.problems)
+    if missing := [a for a in (Argument.PARAMS, Argument.BUDGET) if a not in given]:
+        problems.append(Problem(ProblemKind.GUIDANCE_INCOMPLETE, ctx={"missing": missing}))
+    if problems:
+        raise InputError(problems)
+    values = collector.values
+    return GuidanceCommand(values[Argument.PARAMS], values[Argument.BUDGET], values.get(Argument.SEQ_LEN), private)
 
 
 def _names_a_run(word: str) -> bool:

@@ -163,7 +163,8 @@ def test_key_help_lists_every_key_and_format() -> None:
         ("8,5 64 4", "Batch je Gerät (b): „8,5“ ist keine ganze Zahl"),
         ("-8 64 4", "Batch je Gerät (b): „-8“ ist nicht positiv"),
         ("8 0 4", "Datenparallele Geräte (d): „0“ ist nicht positiv"),
-        ("8 64 4 1e3", "Sequenzlänge (L): „1e3“: Exponentenschreibweise"),
+        ("8 64 4 1.5e0", "Sequenzlänge (L): „1.5e0“ ist keine ganze Zahl"),  # exponent notation read, not whole
+        ("8 2,000 4", "Datenparallele Geräte (d): „2,000“ lese ich nicht eindeutig"),  # issue 30: not d = 2
         ("acht 64 4", "Batch je Gerät (b): „acht“ ist keine Zahl"),
         ("8 64 4 4.09", "Sequenzlänge (L): „4.09“ ist keine ganze Zahl: Der Punkt trennt nur Dreiergruppen"),
         ("8 64 4m", "Akkumulationsschritte (a): „4m“ hat die unbekannte Endung „m“"),
@@ -366,8 +367,10 @@ def test_planning_errors_in_german(text: str, expected: str) -> None:
         ("8 64 4 act=0GiB", NOT_ALLOWED, "„0GiB“ ist nicht positiv. Erwartet: eine Größe mit Einheit wie `1,5GiB`"),
         ("8 64 4 act=1.5GiB", NOT_UNDERSTOOD, "Erwartet: eine Größe mit Einheit wie `1,5GiB`"),
         ("8 64 4 4096 budget=0", NOT_ALLOWED, "Erwartet: eine Token-Zahl wie `2T`, `300Mrd` oder `2Bio`"),
-        ("8 64 4 L=1e3", NOT_UNDERSTOOD, "Schreib z. B. `4k` oder `4096`."),
-        ("8 64 4 4096 budget=2e12", NOT_UNDERSTOOD, "Schreib z. B. `2T` oder `2Bio`."),
+        ("8 64 4 L=1e-3", NOT_ALLOWED, "„1e-3“ ist keine ganze Zahl. Erwartet: eine ganze Zahl ab 1, z. B. `4096`"),
+        ("8 64 4 L=1,000", NOT_ALLOWED, "Meintest du `1.000` oder `1000`? Erwartet: eine ganze Zahl ab 1"),
+        ("8 64 4 4096 budget=1,000T", NOT_ALLOWED, "Meintest du `1.000T` oder `1000T`?"),
+        ("params=7,000B budget=2T", NOT_ALLOWED, "Modellgröße (N): „7,000B“ lese ich nicht eindeutig"),
         ("8 64", "Da fehlt noch etwas", "Es fehlt noch a (Akkumulationsschritte)."),
         ("8", "Da fehlt noch etwas", "Es fehlen noch d (Datenparallele Geräte) und a (Akkumulationsschritte)."),
         ("gpus=100 tp=8 b=1 a=1", "Das passt nicht zusammen", "Passend wären z. B. 96 oder 104 GPUs."),

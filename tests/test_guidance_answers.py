@@ -39,10 +39,12 @@ def test_einordnung_beside_the_worked_example() -> None:
     # Step Law: 0,58 · (2 · 10¹²)^0,571 ≈ 6,1 Mio.; η = 1,79 · (7 · 10⁹)^−0,713 · (2 · 10¹²)^0,307 ≈ 0,00102.
     assert "B_opt = 0,58 · D^0,571 = 0,58 · 2.000.000.000.000^0,571 ≈ 6,1\u00a0Mio. Tokens" in text
     assert "η_opt = 1,79 · N^−0,713 · D^0,307 ≈ 0,00102" in text
-    assert "N ohne Embedding-Parameter" in text
-    # DeepSeek with only N: M ≈ 6 · N = 4,2 · 10¹⁰, C = 8,4 · 10²², B ≈ 9,2 Mio., η ≈ 0,000425 – said to be 6 · N.
+    assert "Step Law zählt N ohne Embedding-Parameter; `params=` ist meist die Gesamtzahl" in text  # issue 30
+    # DeepSeek with only N: M ≈ 6 · N = 4,2 · 10¹⁰, C = 8,4 · 10²², B ≈ 9,2 Mio., η ≈ 0,000425 – said to be 6 · N,
+    # and what that leaves out (issue 30): 12 · n · d · l is l / (6 · d) of 72 · n · d², 1/6 to 1/3 at d = 4.096.
     assert "M ≈ 6 · N = 6 × 7.000.000.000 = 4,2 · 10¹⁰ FLOPs je Token" in text
-    assert "(nur N bekannt: 6 · N lässt den Aufwand der Aufmerksamkeit weg, den DeepSeeks M mitzählt)" in text
+    assert "(nur N bekannt, nicht die Form: 6 · N lässt den Attention-Anteil 12 · n_layer · d_model · l_seq weg" in text
+    assert "B_opt 5 bis 10 % zu niedrig" in text
     assert "C = M · D = 4,2 · 10¹⁰ × 2 · 10¹² = 8,4 · 10²² FLOPs" in text
     assert "B_opt = 0,2920 · C^0,3271 ≈ 9,2\u00a0Mio. Tokens" in text
     assert "η_opt = 0,3118 · C^−0,1250 ≈ 0,000425" in text
@@ -226,7 +228,12 @@ def test_shape_parts_for_config_checks() -> None:
     text = all_text(payload)
     assert "N ≈ 12 · n_layer · d_model² = 12 × 32 × 4.096² = 6,4\u00a0Mrd. Parameter" in text
     assert "D = Schritte × Tokens je Schritt = 500.000 × 4.194.304 = 2,1\u00a0Bio. Tokens" in text
-    assert "M = 72 · n_layer · d_model² + 12 · n_layer · d_model · l_seq" in text  # not 6 · N: the shape is known
+    # not 6 · N: the shape is known, and the answer says so with its numbers (issue 30):
+    # 72 · 32 · 4.096² + 12 · 32 · 4.096 · 4.096 = 38.654.705.664 + 6.442.450.944 = 45.097.156.608 ≈ 4,5 · 10¹⁰
+    assert (
+        "M = 72 · n_layer · d_model² + 12 · n_layer · d_model · l_seq = 72 × 32 × 4.096² + 12 × 32 × 4.096 × 4.096 "
+        "= 4,5 · 10¹⁰ FLOPs je Token` (aus der Form der Konfiguration, mit dem Attention-Anteil)"
+    ) in text
     assert "M ≈ 6 · N" not in text
 
 
@@ -236,3 +243,73 @@ def test_a_typed_filter_is_quoted_and_escaped() -> None:
     assert payload["blocks"][0]["text"]["text"] == "Veröffentlichte Läufe"
     assert "„&lt;!channel&gt;“" in all_text(payload)
     assert "<!channel>" not in json.dumps(payload)
+
+
+def test_params_and_budget_alone_answer_the_laws_question() -> None:
+    """`params=7B budget=2T L=4096` (issue 30): no b, d, a needed – the batch range in tokens and in sequences.
+
+    Step Law 0,58 · (2 · 10¹²)^0,571 = 6.127.963 tokens, DeepSeek (M ≈ 6 · N) 9.202.686 tokens; at L = 4.096 that is
+    1.496,08 … 2.246,75 sequences, so whole sequences 1.497 to 2.246, and 2.048 = 2¹¹ lies in between.
+    """
+    kind, payload, printed = answer("params=7B budget=2T L=4096")
+    assert kind == AnswerKind.GUIDANCE
+    text = all_text(payload)
+    assert payload["blocks"][0]["text"]["text"] == "Batch-Größe für 7\u00a0Mrd. Parameter auf 2\u00a0Bio. Tokens"
+    assert "6,1\u00a0Mio. bis 9,2\u00a0Mio. Tokens je Optimierer-Schritt" in text
+    assert "1.497 bis 2.246 Sequenzen" in text
+    assert "B = 2.048 Sequenzen = 8,4\u00a0Mio. Tokens" in text  # the power of two inside the range
+    assert "B_opt = 0,58 · D^0,571" in text
+    assert "B_opt = 0,2920 · C^0,3271" in text
+    assert "Das sind Schätzungen" in text
+    assert "Mit der Sequenzlänge (`L=`)" not in text  # L is given
+    assert "Es fehlen" not in printed
+
+
+def test_params_and_budget_without_l_give_tokens_and_ask_for_l() -> None:
+    """Without L the range stays in tokens, and the answer says how to get sequences."""
+    kind, payload, _ = answer("params=7e9 budget=2e12")
+    assert kind == AnswerKind.GUIDANCE
+    text = all_text(payload)
+    assert "6,1\u00a0Mio. bis 9,2\u00a0Mio. Tokens je Optimierer-Schritt" in text
+    assert "Sequenzen" in text
+    assert "L=4096" in text
+
+
+def test_guidance_alone_in_the_terminal_and_as_json(capsys: pytest.CaptureFixture[str]) -> None:
+    """`effbatch params=7B budget=2T`: exit 0 with the same text; `--json` carries the laws and the range."""
+    assert main(["params=7B", "budget=2T", "L=4096"]) == 0
+    assert "1.497 bis 2.246 Sequenzen" in capsys.readouterr().out
+    assert main(["--json", "params=7B", "budget=2T", "L=4096"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    jsonschema.validate(data, SCHEMA)
+    assert data["guidance"]["step_law_batch_tokens"] == 6_127_963
+    assert data["guidance"]["deepseek_batch_tokens"] == 9_202_686
+    assert data["batch_range"] == {"tokens": [6_127_963, 9_202_686], "sequences": [1497, 2246], "seq_len": 4096}
+
+
+def test_half_a_guidance_question_says_what_is_missing() -> None:
+    """`params=7B` alone: the laws need the training length too – said with the key to type, not „b, d, a fehlen“."""
+    kind, payload, _ = answer("params=7B")
+    assert kind == AnswerKind.INPUT_ERROR
+    text = all_text(payload)
+    assert "es fehlt noch `budget=` (Token-Budget)" in text
+    assert "Es fehlen noch b" not in text
+
+
+@pytest.mark.parametrize(
+    ("text", "hint"),
+    [
+        ("params=7 budget=2T", "`params=7` sind 7 Parameter – meintest du `params=7B`?"),  # review row 13
+        ("params=7B budget=2", "`budget=2` sind 2 Tokens – meintest du `budget=2T`?"),
+    ],
+)
+def test_a_tiny_n_or_d_is_questioned(text: str, hint: str) -> None:
+    """7 parameters or 2 tokens are typos for 7B and 2T; the answer asks, as it does for an odd b."""
+    assert hint in all_text(answer(text)[1])
+
+
+def test_tiny_values_read_as_numbers_not_powers() -> None:
+    """Review row 13: η_opt ≈ 2.670 (with its thousands point), M = 42 (not 4,2 · 10¹)."""
+    text = all_text(answer("8 64 4 4096 params=7 budget=2T")[1])
+    assert "η_opt = 1,79 · N^−0,713 · D^0,307 ≈ 2.670" in text
+    assert "M ≈ 6 · N = 6 × 7 = 42 FLOPs je Token" in text

@@ -6,6 +6,7 @@ import pytest
 
 from core import (
     Argument,
+    GuidanceCommand,
     HelpRequest,
     InputError,
     PlanCommand,
@@ -72,7 +73,8 @@ MB, DP, AC, SL = Argument.MICRO_BATCH, Argument.DATA_PARALLEL, Argument.ACCUMULA
         ("8,5 64 4", [(ProblemKind.NOT_WHOLE, MB, "8,5")]),
         ("8 -8 4", [(ProblemKind.NOT_POSITIVE, DP, "-8")]),
         ("8 64 0", [(ProblemKind.NOT_POSITIVE, AC, "0")]),
-        ("8 64 4 1e3", [(ProblemKind.SCIENTIFIC, SL, "1e3")]),
+        ("8 64 4 4.0965e3", [(ProblemKind.NOT_WHOLE, SL, "4.0965e3")]),  # 4.096,5: e is ×10, the point a decimal
+        ("8 64 4 4.096e0", [(ProblemKind.NOT_WHOLE, SL, "4.096e0")]),
         ("acht 64 4", [(ProblemKind.NOT_A_NUMBER, MB, "acht")]),
         ("8 64 4 4096 5", [(ProblemKind.TOO_MANY_VALUES, None, "5")]),
         ("b=8 64 4", [(ProblemKind.POSITIONAL_AFTER_NAMED, None, "64")]),  # the stray values explain the gap
@@ -87,11 +89,74 @@ MB, DP, AC, SL = Argument.MICRO_BATCH, Argument.DATA_PARALLEL, Argument.ACCUMULA
         ("8 64 4 " + "9" * 1900, [(ProblemKind.TOO_LONG, SL, "9" * 1900)]),  # under the 2.000-character cap
         ("8 64 4 " + "9" * 6000, [(ProblemKind.TEXT_TOO_LONG, None, None)]),  # the whole text over the cap
         ("<!channel> 64 4", [(ProblemKind.NOT_A_NUMBER, MB, "<!channel>")]),
+        # issue 30, item 4: a decimal comma before three digits in a whole-number key, every key alike
+        ("8 2,000 4 4096", [(ProblemKind.THOUSANDS_COMMA, DP, "2,000")]),  # read as d = 2 before
+        ("8 64 4 L=1,000", [(ProblemKind.THOUSANDS_COMMA, SL, "1,000")]),
+        ("8 64 4 4096 vs d=2,000", [(ProblemKind.THOUSANDS_COMMA, DP, "2,000")]),
+        ("prompts=1,000 n=8 mini=125 b=4 gpus=64", [(ProblemKind.THOUSANDS_COMMA, Argument.PROMPTS, "1,000")]),
+        ("8 64 4 4096 params=7B budget=1,000T", [(ProblemKind.THOUSANDS_COMMA, Argument.BUDGET, "1,000T")]),
+        ("8 64 4 4096 params=7,000B budget=2T", [(ProblemKind.THOUSANDS_COMMA, Argument.PARAMS, "7,000B")]),
+        ("8 64 4 4096 act=1,000GiB", [(ProblemKind.THOUSANDS_COMMA, Argument.ACTIVATION, "1,000GiB")]),
+        ("8 64 4 4096 gpus=1,024 tp=8", [(ProblemKind.THOUSANDS_COMMA, Argument.GPUS, "1,024")]),
+        ("8 64 4 vs " + "ä" * 40, [(ProblemKind.NOT_A_NUMBER, MB, "ä" * 40)]),  # was "too many digits"
+        ("8 64 4 1e-3", [(ProblemKind.NOT_WHOLE, SL, "1e-3")]),
     ],
 )
 def test_refused_commands(text: str, expected: list[tuple[ProblemKind, str | None, str | None]]) -> None:
     """Every problem is reported, naming the argument and quoting the text as typed."""
     assert problems(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("1e3 64 4 4096", "micro_batch", 1000),  # whole: accepted for b, d, a and L too
+        ("8 64 4 4.096e3", "seq_len", 4096),
+        ("8 64 4 4096 params=7e9 budget=2e12", "params", 7 * 10**9),  # the issue's refused newcomer command
+        ("8 64 4 4096 params=7e9 budget=2e12", "budget", 2 * 10**12),
+        ("8 64 4 4096 params=1.5e9 budget=2T", "params", 1_500_000_000),
+        ("8 64 4 4096 act=1e9B", "activation_per_sample", None),  # an exponent and a unit: refused below
+    ],
+)
+def test_exponent_notation_is_read_where_a_number_is(text: str, field: str, value: int | None) -> None:
+    """`7e9`, `2e12`, `1.5e9` wherever a count is accepted; for b, d, a and L only when whole."""
+    if value is None:
+        with pytest.raises(InputError):
+            parse_command(text)
+        return
+    parsed = parse_command(text)
+    assert isinstance(parsed, PlanCommand)
+    assert getattr(parsed.request, field) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("params=7B budget=2T", GuidanceCommand(params=7 * 10**9, budget=2 * 10**12)),  # the issue's question
+        ("params=7e9 budget=2e12", GuidanceCommand(params=7 * 10**9, budget=2 * 10**12)),
+        ("budget=2T params=7B L=4096", GuidanceCommand(params=7 * 10**9, budget=2 * 10**12, seq_len=4096)),
+        ("params=7B budget=2T L=4k privat", GuidanceCommand(7 * 10**9, 2 * 10**12, seq_len=4096, private=True)),
+    ],
+)
+def test_params_and_budget_alone_ask_the_laws(text: str, expected: GuidanceCommand) -> None:
+    """N and D without b, d, a: the question „what batch suits a 7B model on 2T tokens?“, answered by the laws."""
+    assert parse_command(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("params=7B", ProblemKind.GUIDANCE_INCOMPLETE),  # N without D: the laws need both
+        ("budget=2T L=4096", ProblemKind.GUIDANCE_INCOMPLETE),
+        ("params=7B budget=2T gpus=64", ProblemKind.MISSING_VALUES),  # a setup begun: b, d, a as always
+        ("params=7B budget=2T vs d=8", ProblemKind.MISSING_VALUES),
+    ],
+)
+def test_guidance_alone_needs_both(text: str, kind: ProblemKind) -> None:
+    """Only N and D (and L) make the laws' question; anything of a setup asks for the setup."""
+    with pytest.raises(InputError) as raised:
+        parse_command(text)
+    assert kind in [p.kind for p in raised.value.problems]
 
 
 def test_missing_names_what_is_missing() -> None:

@@ -26,7 +26,7 @@ from bot.document import (
 )
 from bot.rendering import formulas
 from bot.rendering.formatting import byte_size, decimal, factor, number, rounded, significant
-from bot.rendering.guidance import guidance_parts, runs_answer, schedule
+from bot.rendering.guidance import guidance_parts, laws_answer, runs_answer, schedule
 from bot.rendering.help import help_answer
 from bot.rendering.problems import error_answer
 from bot.rendering.whatif import comparison_choices, plan_choices
@@ -38,6 +38,7 @@ from core import (
     Argument,
     CompareCommand,
     Comparison,
+    GuidanceCommand,
     HelpRequest,
     InputError,
     Outcome,
@@ -69,7 +70,7 @@ def answer_command(text: str, default_visibility: Visibility, *, command: str = 
         if is_check(text):
             return check_reply(check_request(text), default_visibility).answer
     try:
-        match parse_command(text):
+        match parsed := parse_command(text):
             case HelpRequest(keys=keys, topic=topic):
                 return help_answer(default_visibility, keys=keys, topic=topic, command=command)
             case PlanCommand(request=request, private=private):
@@ -85,6 +86,8 @@ def answer_command(text: str, default_visibility: Visibility, *, command: str = 
                 )
             case RunsRequest(query=query, private=private):
                 return runs_answer(query, _visibility(private, default_visibility), command)
+            case GuidanceCommand(private=private):
+                return laws_answer(parsed, _visibility(private, default_visibility), command)
             case RunComparisonCommand(before=before, run=run, lr=lr, private=private):
                 document = run_comparison_document(
                     compare_run(before, run, lr), _visibility(private, default_visibility)

@@ -44,7 +44,9 @@ def decimal(value: float, pattern: str = "#,##0.##") -> str:
 
 
 def significant(value: float) -> str:
-    """Up to three significant digits, for learning rates: 0,000849."""
+    """Up to three significant digits, for learning rates: 0,000849; from 1.000 on grouped: 2.670."""
+    if abs(value) >= 1000:
+        return number(int(float(f"{value:.3g}")))
     return format_decimal(value, format="@##", locale=LOCALE)
 
 
@@ -59,8 +61,14 @@ def factor(value: float | Fraction) -> str:
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
+#: Below this a quantity reads better as a number (42, 4.200) than as a power of ten.
+SCIENTIFIC_FROM = 1_000_000
+
+
 def scientific(value: float) -> str:
-    """Large and small quantities as a German power of ten: 8,5 · 10²² (two significant digits)."""
+    """Large quantities as a German power of ten: 8,5 · 10²² (two significant digits); below a million plain: 42."""
+    if 1 <= value < SCIENTIFIC_FROM:
+        return decimal(float(f"{value:.2g}"), "#,##0.#")
     exponent = math.floor(math.log10(value))
     mantissa = round(value / 10**exponent, 1)
     if mantissa >= 10:

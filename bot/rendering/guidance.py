@@ -9,9 +9,17 @@ from bot.document import Answer, AnswerKind, Bullet, Document, Formula, Line, No
 from bot.rendering.formatting import decimal, number, quote, reading, scientific, significant
 from bot.texts import guidance as texts
 from bot.texts.glossary import COMMAND, list_de
-from core.guidance import Guidance, ShapeEstimate, plan_guidance
+from core.guidance import BatchRange, Guidance, ShapeEstimate, batch_range, guidance, plan_guidance
 from core.model import Plan
+from core.parser import GuidanceCommand
 from core.runs import RUNS, Phase, PublishedRun, filter_runs
+
+#: Below these N and D are surely typos (7 parameters, 2 tokens): the answer asks whether 7B or 2T was meant.
+TINY = 1000
+#: A budget typed below this was more likely meant in T (2 → 2T), above it in B (300 → 300B).
+BUDGET_IN_T_BELOW = 100
+#: How N and D are written back into a command: the largest unit that divides them.
+_UNITS = (("T", 10**12), ("B", 10**9), ("M", 10**6), ("k", 10**3))
 
 
 def guidance_parts(plan: Plan, command: str = COMMAND) -> tuple[Part, ...]:
@@ -47,9 +55,73 @@ def shape_parts(
     return (Section(title=texts.TITLE, lines=tuple(lines)), Note(texts.ESTIMATES))
 
 
-def _law_lines(found: Guidance, command: str, *, params_given: bool = True) -> tuple[Line, ...]:
+def laws_answer(asked: GuidanceCommand, visibility: Visibility, command: str = COMMAND) -> Answer:
+    """Only N and D (and L): the batch range between the two laws, in tokens and sequences, then the laws."""
+    found = guidance(asked.params, asked.budget)
+    found_range = batch_range(found, asked.seq_len)
+    low, high = reading(found_range.low_tokens), reading(found_range.high_tokens)
+    shown = _range_sequences(found_range)
+    sequences = (
+        texts.LAWS_SUMMARY_SEQUENCES.format(seq_len=number(asked.seq_len), low=shown[0], high=shown[1])
+        if shown and asked.seq_len
+        else ""
+    )
+    document = Document(
+        title=texts.LAWS_TITLE.format(params=reading(asked.params), tokens=reading(asked.budget)),
+        summary=texts.LAWS_SUMMARY.format(low=low, high=high, sequences=sequences),
+        visibility=visibility,
+        parts=(
+            Section(title=texts.RANGE_TITLE, lines=_range_lines(found, found_range, command)),
+            Section(title=texts.TITLE, lines=_law_lines(found, command, ratio=False)),
+            Note(texts.ESTIMATES),
+        ),
+    )
+    return Answer(AnswerKind.GUIDANCE, document)
+
+
+def _range_sequences(found_range: BatchRange) -> tuple[str, str] | None:
+    sequences = found_range.sequences
+    return (number(sequences[0]), number(sequences[1])) if sequences else None
+
+
+def _range_lines(found: Guidance, found_range: BatchRange, command: str) -> tuple[Line, ...]:
+    """T between the estimates; with L, B in sequences and a power of two inside; what to type next."""
+    typed = {"command": command, "params": _typed(found.params), "budget": _typed(found.tokens)}
+    step, deep = reading(found.step_law.batch_tokens), reading(found.deepseek.batch_tokens)
+    low, high = reading(found_range.low_tokens), reading(found_range.high_tokens)
+    lines: list[Line] = [texts.RANGE_TOKENS.format(low=low, high=high, step=step, deepseek=deep)]
+    shown, seq_len = _range_sequences(found_range), found_range.seq_len
+    if shown is None or seq_len is None:
+        lines.append(texts.RANGE_NEEDS_SEQ_LEN.format(**typed))
+    else:
+        remark = texts.RANGE_SEQUENCES_REMARK.format(seq_len=number(seq_len))
+        lines.append(Formula(texts.RANGE_SEQUENCES.format(low=shown[0], high=shown[1]), remark))
+        if (power := found_range.power_of_two) is not None:
+            lines.append(texts.RANGE_POWER.format(sequences=number(power), tokens=reading(power * seq_len)))
+    lines.append(texts.RANGE_NEXT.format(**typed))
+    return tuple(lines)
+
+
+def _typed(value: int) -> str:
+    """7.000.000.000 → '7B', 2 · 10¹² → '2T': N and D as a command takes them back."""
+    return next((f"{value // size}{unit}" for unit, size in _UNITS if value % size == 0), str(value))
+
+
+def _tiny(found: Guidance) -> tuple[str, ...]:
+    """`params=7`, `budget=2`: surely meant as 7B and 2T (or 300B); asked, never changed."""
+    hints = []
+    if found.params < TINY:
+        hints.append(texts.TINY_PARAMS.format(value=found.params, shown=number(found.params)))
+    if found.tokens < TINY:
+        unit = "T" if found.tokens < BUDGET_IN_T_BELOW else "B"
+        hints.append(texts.TINY_BUDGET.format(value=found.tokens, shown=number(found.tokens), unit=unit))
+    return tuple(hints)
+
+
+def _law_lines(found: Guidance, command: str, *, params_given: bool = True, ratio: bool = True) -> tuple[Line, ...]:
     step, deep = found.step_law, found.deepseek
     lines: list[Line] = [
+        *_tiny(found),
         texts.INTRO.format(params=reading(found.params), tokens=reading(found.tokens)),
         Formula(texts.STEP_LAW_BATCH.format(tokens=number(found.tokens), batch=reading(step.batch_tokens))),
         Formula(texts.STEP_LAW_LR.format(lr=significant(step.lr))),
@@ -61,7 +133,7 @@ def _law_lines(found: Guidance, command: str, *, params_given: bool = True) -> t
     ]
     if found.ratio is not None and found.tokens_per_step is not None:
         lines.append(texts.RATIO.format(tokens=reading(found.tokens_per_step), ratio=decimal(found.ratio, "0.0#")))
-    else:
+    elif ratio:
         lines.append(texts.RATIO_NEEDS_SEQ_LEN)
     lines.append(texts.STEP_LAW_OUTSIDE if step.extrapolated else texts.STEP_LAW_INSIDE)
     outside = texts.DEEPSEEK_OUTSIDE if deep.extrapolated else texts.DEEPSEEK_INSIDE
@@ -73,11 +145,14 @@ def _law_lines(found: Guidance, command: str, *, params_given: bool = True) -> t
 
 
 def _flops_line(found: Guidance) -> Formula:
+    """Which M DeepSeek's law got: from the shape (its numbers filled in), or 6 · N, said as such."""
     flops = scientific(found.flops_per_token)
-    if found.flops_per_token_estimated:
+    shape = found.shape
+    if shape is None:
         text = texts.DEEPSEEK_FLOPS_ESTIMATED.format(params=number(found.params), flops=flops)
         return Formula(text, texts.DEEPSEEK_FLOPS_ESTIMATED_NOTE)
-    return Formula(texts.DEEPSEEK_FLOPS.format(flops=flops))
+    numbers = {"layers": number(shape.layers), "hidden": number(shape.hidden), "seq_len": number(shape.seq_len)}
+    return Formula(texts.DEEPSEEK_FLOPS.format(flops=flops, **numbers), texts.DEEPSEEK_FLOPS_NOTE)
 
 
 def _compute(found: Guidance) -> dict[str, str]:

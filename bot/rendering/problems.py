@@ -9,7 +9,7 @@ from bot.document import Answer, AnswerKind, Bullet, Document, Note, Section, Vi
 from bot.rendering.formatting import number, quote
 from bot.rendering.formulas import degrees
 from bot.texts import problems as texts
-from bot.texts.glossary import COMMAND, label, list_de, symbol_first
+from bot.texts.glossary import ARGUMENT_NAMES, COMMAND, label, list_de, symbol_first
 from core import MODEL_PARALLEL, Argument, InputError, Problem, ProblemKind
 
 #: At most this many problems are listed one by one; the rest are counted.
@@ -67,7 +67,6 @@ def _fields(problem: Problem) -> dict[str, str]:
     fields = {
         "text": quote(problem.text or ""),
         "expected": texts.EXPECTED.get(argument, texts.POSITIVE_WHOLE) if argument else texts.POSITIVE_WHOLE,
-        "example": texts.EXAMPLES.get(argument, texts.PLAIN_EXAMPLE) if argument else texts.PLAIN_EXAMPLE,
         "symbol": argument.symbol if argument else "",
         "bound": number(argument.upper_bound) if argument else "",
     }
@@ -109,10 +108,11 @@ def _duplicate(problem: Problem) -> dict[str, str]:
     return {"first": first, "second": _origin(ctx["second_origin"], problem.text or "")}
 
 
-def _not_whole(problem: Problem) -> dict[str, str]:
-    if "dotted" not in problem.ctx:
-        return {"thousands": ""}
-    return {"thousands": texts.THOUSANDS.format(dotted=problem.ctx["dotted"], plain=problem.ctx["plain"])}
+def _missing_keys(problem: Problem) -> dict[str, str]:
+    """„`budget=` (Token-Budget)“: what the laws' question still needs, as it is typed."""
+    missing = problem.ctx["missing"]
+    named = [texts.KEY_NAMED.format(key=a.key, name=ARGUMENT_NAMES[a]) for a in missing]
+    return {"missing": list_de(named), "verb": texts.verb(len(missing), "fehlt", "fehlen")}
 
 
 def _out_of_range(problem: Problem) -> dict[str, str]:
@@ -158,7 +158,7 @@ _SPECIFIC: Mapping[ProblemKind, Callable[[Problem], dict[str, str]]] = {
     },
     ProblemKind.UNKNOWN_RUN: lambda p: {"suggestions": texts.did_you_mean_run(p.ctx["suggestions"])},
     ProblemKind.DUPLICATE: _duplicate,
-    ProblemKind.NOT_WHOLE: _not_whole,
+    ProblemKind.GUIDANCE_INCOMPLETE: _missing_keys,
     ProblemKind.SOLVED_OUT_OF_RANGE: _out_of_range,
     ProblemKind.UNKNOWN_SUFFIX: lambda p: {
         "suffix": quote(p.ctx["suffix"]),

@@ -93,6 +93,7 @@ def json_answer(text: str) -> dict[str, Any] | list[dict[str, Any]]:
     """The JSON object for ``text`` (for ``läufe`` a list of runs); ``InputError`` for bad input."""
     from core import (
         CompareCommand,
+        GuidanceCommand,
         PlanCommand,
         RunComparisonCommand,
         RunsRequest,
@@ -101,7 +102,7 @@ def json_answer(text: str) -> dict[str, Any] | list[dict[str, Any]]:
         parse_command,
         plan,
     )
-    from core.guidance import plan_guidance
+    from core.guidance import batch_range, guidance, plan_guidance
     from core.runs import filter_runs
 
     match parse_command(text):
@@ -118,6 +119,9 @@ def json_answer(text: str) -> dict[str, Any] | list[dict[str, Any]]:
             return compare_run(before, run, lr).as_json()
         case RunsRequest(query=query):
             return [run.as_json() for run in filter_runs(query)]
+        case GuidanceCommand(params=params, budget=budget, seq_len=seq_len):
+            found = guidance(params, budget)
+            return {"guidance": found.as_json(), "batch_range": batch_range(found, seq_len).as_json()}
         case _:
             return {"error": texts.JSON_NEEDS_VALUES}
 

@@ -14,12 +14,21 @@ INTRO = (
 )
 STEP_LAW_BATCH = "Step Law: B_opt = 0,58 · D^0,571 = 0,58 · {tokens}^0,571 ≈ {batch} Tokens"
 STEP_LAW_LR = "Step Law: η_opt = 1,79 · N^−0,713 · D^0,307 ≈ {lr}"
-STEP_LAW_N = "Step Law meint N ohne Embedding-Parameter; ich nehme `params=` so, wie du es angibst."
+STEP_LAW_N = (
+    "Step Law zählt N ohne Embedding-Parameter; `params=` ist meist die Gesamtzahl mit Embeddings. Ich rechne mit "
+    "dem angegebenen Wert, das N der Step-Law-Formel liegt dann etwas zu hoch."
+)
 DEEPSEEK_FLOPS_ESTIMATED = "DeepSeek LLM: M ≈ 6 · N = 6 × {params} = {flops} FLOPs je Token"
 DEEPSEEK_FLOPS_ESTIMATED_NOTE = (
-    "(nur N bekannt: 6 · N lässt den Aufwand der Aufmerksamkeit weg, den DeepSeeks M mitzählt)"
+    "(nur N bekannt, nicht die Form: 6 · N lässt den Attention-Anteil 12 · n_layer · d_model · l_seq weg, den "
+    "DeepSeeks M mitzählt – bei d_model = 4.096 und 4K bis 8K Kontext ist M so 14 bis 25 % zu klein und B_opt "
+    "5 bis 10 % zu niedrig)"
 )
-DEEPSEEK_FLOPS = "DeepSeek LLM: M = 72 · n_layer · d_model² + 12 · n_layer · d_model · l_seq = {flops} FLOPs je Token"
+DEEPSEEK_FLOPS = (
+    "DeepSeek LLM: M = 72 · n_layer · d_model² + 12 · n_layer · d_model · l_seq = 72 × {layers} × {hidden}² + "
+    "12 × {layers} × {hidden} × {seq_len} = {flops} FLOPs je Token"
+)
+DEEPSEEK_FLOPS_NOTE = "(aus der Form der Konfiguration, mit dem Attention-Anteil)"
 DEEPSEEK_COMPUTE = "DeepSeek LLM: C = M · D = {flops} × {tokens} = {compute} FLOPs"
 DEEPSEEK_BATCH = "DeepSeek LLM: B_opt = 0,2920 · C^0,3271 ≈ {batch} Tokens"
 DEEPSEEK_LR = "DeepSeek LLM: η_opt = 0,3118 · C^−0,1250 ≈ {lr}"
@@ -45,6 +54,28 @@ ESTIMATES = (
 NEEDS_BUDGET = (
     "Für die Einordnung neben Step Law und DeepSeek brauche ich auch die Trainingslänge in Tokens, "
     "z. B. `budget=2T`: `{command} 8 64 4 4096 params=7B budget=2T`."
+)
+
+#: A value so small it is surely a typo (7 parameters, 2 tokens): asked, as an odd b is.
+TINY_PARAMS = "`params={value}` sind {shown} Parameter – meintest du `params={value}B`?"
+TINY_BUDGET = "`budget={value}` sind {shown} Tokens – meintest du `budget={value}{unit}`?"
+
+# --- only N and D: the laws' question on its own (`params=7B budget=2T L=4096`) ----------------
+
+LAWS_TITLE = "Batch-Größe für {params} Parameter auf {tokens} Tokens"
+LAWS_SUMMARY = "Step Law und DeepSeek LLM: {low} bis {high} Tokens je Optimierer-Schritt{sequences}"
+LAWS_SUMMARY_SEQUENCES = ", bei L = {seq_len} {low} bis {high} Sequenzen"
+RANGE_TITLE = "Batch-Größe nach den Gesetzen"
+RANGE_TOKENS = "T = {low} bis {high} Tokens je Optimierer-Schritt (Step Law {step}, DeepSeek LLM {deepseek})."
+RANGE_SEQUENCES = "B = T / L = {low} bis {high} Sequenzen"
+RANGE_SEQUENCES_REMARK = "je Optimierer-Schritt bei L = {seq_len}"
+RANGE_POWER = "Als Zweierpotenz: B = {sequences} Sequenzen = {tokens} Tokens je Schritt."
+RANGE_NEEDS_SEQ_LEN = (
+    "Mit der Sequenzlänge rechne ich das in Sequenzen um, z. B. `{command} params={params} budget={budget} L=4096`."
+)
+RANGE_NEXT = (
+    "Mit b, d und a rechne ich nach, wo dein Setup liegt, z. B. `{command} 8 64 4 4096 params={params} "
+    "budget={budget}`."
 )
 
 # --- from a config's shape (for config checks) ----------------------------------------------

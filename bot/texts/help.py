@@ -110,7 +110,10 @@ PARALLELISM = (
 NUMBERS_TITLE = "Zahlen"
 NUMBERS = (
     "`4096`, `4.096`, `1.048.576` (Punkt zwischen Dreiergruppen), `4_096`; das Komma ist das Dezimalzeichen "
-    "(`1,5k` = 1.500, `4,096` ist also keine Ganzzahl)",
+    "(`1,5k` = 1.500). Ein Komma vor genau drei Ziffern (`2,000`, `1,024`) frage ich nach: deutsch ein Dezimalbruch, "
+    "englisch ein Tausender.",
+    "Exponentenschreibweise wie in Papers: `7e9`, `2e12`, `1.5e9` oder `1,5e9` – für b, d, a und L nur, wenn "
+    "die Zahl ganz ist.",
     "Endungen: `k` ×1.000, `M` oder `Mio` ×1.000.000, `Mrd` ×10⁹, `Bio` ×10¹², `Ki` ×1.024, `Mi` ×1.048.576 – "
     "bei der Sequenzlänge heißt `k` ×1.024 (`4k` = 4.096, `128k` = 131.072)",
     "Bei Tokens auch `G` und `B` ×10⁹ und `T` ×10¹² (`budget=2T`). Achtung: `B` hinter einer Zahl ist die "

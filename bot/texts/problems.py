@@ -1,8 +1,7 @@
 """Messages for bad input, one template per ``ProblemKind``, filled from the problem.
 
 Every template may use ``{text}`` (what was typed, quoted), ``{expected}`` (what the
-argument takes, with an example), ``{example}`` (a spelling that fits the argument),
-``{symbol}`` and ``{bound}`` (the argument's), and the problem's ``ctx`` values,
+argument takes, with an example), ``{symbol}`` and ``{bound}`` (the argument's), and the problem's ``ctx`` values,
 formatted. Functions remain only where grammar needs logic.
 """
 
@@ -24,7 +23,9 @@ USAGE = (
     "So geht's: `{command} b d a [L]`, z. B. `{command} 8 64 4 4096`, "
     "oder benannt `{command} b=8 d=64 a=4 L=4k`. Alle Schlüssel und Formate: `{command} hilfe schlüssel`."
 )
-POSITIVE_WHOLE = "eine ganze Zahl ab 1, z. B. `8`, `4.096`, `4_096` oder `4k`"
+POSITIVE_WHOLE = "eine ganze Zahl ab 1, z. B. `8`, `4.096`, `4_096`, `4k` oder `4e3`"
+#: A missing value of the laws' question: its key, then its name.
+KEY_NAMED = "`{key}=` ({name})"
 #: What each argument takes, where it differs from a plain count.
 EXPECTED: Mapping[Argument, str] = {
     Argument.SEQ_LEN: "eine ganze Zahl ab 1, z. B. `4096`, `4.096` oder `4k` (k = 1.024)",
@@ -34,15 +35,6 @@ EXPECTED: Mapping[Argument, str] = {
     Argument.LR: "eine positive Dezimalzahl wie `3e-4` oder `0,0003`",
     Argument.PARAMS: "eine Parameterzahl wie `7B`, `7Mrd` oder `135M`",
 }
-#: A spelling that fits the argument, offered instead of exponent notation.
-EXAMPLES: Mapping[Argument, str] = {
-    Argument.SEQ_LEN: "`4k` oder `4096`",
-    Argument.TARGET_TOKENS: "`4Mi` oder `4Mio`",
-    Argument.BUDGET: "`2T` oder `2Bio`",
-    Argument.ACTIVATION: "`1,5GiB`",
-    Argument.PARAMS: "`7B` oder `7Mrd`",
-}
-PLAIN_EXAMPLE = "`1000` oder `1k`"
 MORE_PROBLEMS = "… und {count} weitere Probleme."
 SIDES = {Side.BEFORE: "vor `vs`", Side.AFTER: "nach `vs`"}
 ON_SIDE = "({side}) "
@@ -50,7 +42,6 @@ ABOUT = "{label}: "
 SUFFIX_HINTS: Mapping[Argument, str] = {Argument.SEQ_LEN: " (bei der Sequenzlänge heißt k ×1.024, also 4k = 4.096)"}
 POSITION = "als {position}. Zahl ({text})"
 NAMED = "als {text}"
-THOUSANDS = " Im Deutschen ist das Komma das Dezimalzeichen: Meintest du `{dotted}` oder `{plain}`?"
 #: What a solved value out of range was needed for: the target, or (for d) the GPUs given.
 FOR_TARGET = "Für {symbol} = {value}"
 FOR_GPUS = "Für die angegebenen GPUs"
@@ -84,9 +75,12 @@ TEMPLATES: Mapping[ProblemKind, str] = {
         "{text} ist keine ganze Zahl: Der Punkt trennt nur Dreiergruppen (4.096, 1.048.576), Dezimalstellen "
         "stehen hinter einem Komma. Erwartet: {expected}."
     ),
-    ProblemKind.NOT_WHOLE: "{text} ist keine ganze Zahl.{thousands} Erwartet: {expected}.",
+    ProblemKind.NOT_WHOLE: "{text} ist keine ganze Zahl. Erwartet: {expected}.",
+    ProblemKind.THOUSANDS_COMMA: (
+        "{text} lese ich nicht eindeutig. Im Deutschen ist das Komma das Dezimalzeichen: Meintest du `{dotted}` "
+        "oder `{plain}`? Erwartet: {expected}."
+    ),
     ProblemKind.NOT_POSITIVE: "{text} ist nicht positiv. Erwartet: {expected}.",
-    ProblemKind.SCIENTIFIC: "{text}: Exponentenschreibweise lese ich hier nicht. Schreib z. B. {example}.",
     ProblemKind.UNKNOWN_SUFFIX: "{text} hat die unbekannte Endung {suffix}. Erlaubt: {allowed}{hint}.",
     ProblemKind.TOO_LONG: "{text} hat zu viele Stellen. Erwartet: höchstens {bound}.",
     ProblemKind.TOO_LARGE: "{text} liegt über der Obergrenze von {le}. Das ist vermutlich ein Tippfehler.",
@@ -148,6 +142,11 @@ TEMPLATES: Mapping[ProblemKind, str] = {
         "Die Werte geben b · d · a = {micro} × {data_parallel} × {accumulation} = {product}, ein Mini-Batch hat "
         "aber mini · n = {mini} × {samples} = {sequences} Sequenzen. Lass a weg, dann rechne ich es passend aus."
     ),
+    ProblemKind.GUIDANCE_INCOMPLETE: (
+        "Für die Einordnung nach Step Law und DeepSeek brauche ich Modellgröße und Trainingslänge; es {verb} noch "
+        "{missing}, z. B. `{command} params=7B budget=2T L=4096`. Für eine Rechnung gib b, d und a an, "
+        "z. B. `{command} 8 64 4 4096`."
+    ),
     ProblemKind.ROLLOUT_WITH_TARGET: (
         "Bei einem Rollout legt der Mini-Batch die Batch-Größe fest (B = mini · n); `B=` oder `T=` dazu geht nicht. "
         "Lass das Ziel weg."
@@ -155,7 +154,9 @@ TEMPLATES: Mapping[ProblemKind, str] = {
 }
 
 #: Problems of a text that was understood but is incomplete, and of one that contradicts itself (or a bound).
-NOT_ALLOWED_KINDS = frozenset({ProblemKind.NOT_POSITIVE, ProblemKind.NOT_WHOLE, ProblemKind.TOO_LARGE})
+NOT_ALLOWED_KINDS = frozenset(
+    {ProblemKind.NOT_POSITIVE, ProblemKind.NOT_WHOLE, ProblemKind.THOUSANDS_COMMA, ProblemKind.TOO_LARGE}
+)
 INCOMPLETE_KINDS = frozenset(
     {
         ProblemKind.MISSING_VALUES,
@@ -163,6 +164,7 @@ INCOMPLETE_KINDS = frozenset(
         ProblemKind.NEEDS_SEQ_LEN,
         ProblemKind.EMPTY_SIDE,
         ProblemKind.ROLLOUT_INCOMPLETE,
+        ProblemKind.GUIDANCE_INCOMPLETE,
     }
 )
 CONFLICT_KINDS = frozenset(
