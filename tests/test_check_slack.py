@@ -8,6 +8,7 @@ import zlib
 from typing import Any
 
 import pytest
+from hostile_sizes import nanotron_unknown_keys
 from slack_http import command, interaction, opened_view
 
 import slack_payloads
@@ -163,6 +164,52 @@ def test_shortcut_on_a_message_of_40000_characters(bot: BotProcess, api: FakeWeb
     assert status == 200
     _, answer = api.next_response()
     assert "Megatron-LM: effektive Batch-Größe 256 Sequenzen" in all_text(answer)
+
+
+#: The issue's Nanotron YAML: 110 unknown keys, all named in one message Slack refused (3.000 characters a section).
+NANOTRON_110 = f"```\n{nanotron_unknown_keys(110)}```"
+
+
+def test_check_command_answers_the_issues_nanotron_yaml(bot: BotProcess, api: FakeWebAPI) -> None:
+    """`/effbatch prüfe` with 110 unknown keys: the answer itself (the internal-error text before), three keys named."""
+    status, payload = command(bot, api, f"prüfe gpus=8 {NANOTRON_110}")
+    assert status == 200
+    assert_valid_message(payload)
+    text = all_text(payload)
+    assert payload["text"].startswith("Nanotron: 1 Fehler")
+    assert "… und 106 weitere …" in text
+    assert "schiefgegangen" not in text
+
+
+def test_shortcut_answers_the_issues_nanotron_yaml(bot: BotProcess, api: FakeWebAPI) -> None:
+    """The message shortcut on the same YAML: the answer on the response URL (nothing at all before)."""
+    status, _ = shortcut(bot, api, NANOTRON_110)
+    assert status == 200
+    name, answer = api.next_response()
+    assert name == "shortcut"
+    assert_valid_message(answer)
+    assert "Nanotron bricht ab: parallelism.unknown_key_number_000 gibt es nicht" in all_text(answer)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (LAUNCH.replace("pretrain_gpt.py", "pretrain_gpt.py \ud800"), "Megatron-LM: effektive Batch-Größe 256"),
+        ("```\nmicro_batch_size: 2\ud800\n```", "Diese Konfiguration kann ich nicht prüfen"),
+        ("\ud800", "Diese Konfiguration kann ich nicht prüfen"),
+        ("\udfff\ud800" * 1000, "Diese Konfiguration kann ich nicht prüfen"),
+    ],
+)
+def test_shortcut_on_a_lone_surrogate_answers_in_german(
+    bot: BotProcess, api: FakeWebAPI, text: str, expected: str
+) -> None:
+    """A lone surrogate is valid in Slack's JSON (issue 30): the shortcut still answers, in German, where it waits."""
+    status, _ = shortcut(bot, api, text)
+    assert status == 200
+    name, answer = api.next_response()
+    assert name == "shortcut"
+    assert_valid_message(answer)
+    assert expected in all_text(answer)
 
 
 def test_shortcut_in_a_thread_shares_into_that_thread(bot: BotProcess, api: FakeWebAPI) -> None:

@@ -25,7 +25,7 @@ from bot.document import (
     Visibility,
 )
 from bot.rendering import formulas
-from bot.rendering.formatting import byte_size, decimal, factor, number, rounded, significant
+from bot.rendering.formatting import byte_size, decimal, factor, number, readable, rounded, significant
 from bot.rendering.guidance import guidance_parts, laws_answer, runs_answer, schedule
 from bot.rendering.help import help_answer
 from bot.rendering.problems import error_answer
@@ -60,8 +60,9 @@ def answer_command(text: str, default_visibility: Visibility, *, command: str = 
     """The answer to ``text``: its kind and its document (``prüfe …`` checks a pasted config).
 
     ``command`` is the surface's spelling of the command (``effbatch`` in a terminal), chosen here, as the
-    document is built.
+    document is built. Any text is answered: lone surrogates (valid in Slack's JSON) become U+FFFD first.
     """
+    text = readable(text)
     if text.lstrip()[:5].casefold() in _CHECK_STARTS:
         # Only a check reads configs (YAML, 22 frameworks): imported when the command may be one.
         from bot.rendering.checks import check_reply

@@ -2,10 +2,21 @@
 
 All text the document holds is plain; here it is escaped once for mrkdwn, so nothing a
 user typed can become a mention, a link or a broadcast.
+
+Every text is bounded by construction, so Slack takes any answer, however large: a section longer
+than Slack's 3.000 characters is split into several at line ends (a single longer line is cut),
+more than ten fields into several sections, headers, field texts, button labels and values are cut
+to their limits (a button whose value does not fit is left out), and a message keeps within 50
+blocks (a modal within 100), saying how many sections it left out. The limits are Slack's
+(https://api.slack.com/reference/block-kit/blocks, …/block-elements, …/surfaces/views), the same
+slack_sdk's classes check; the content is shortened before this (a finding names a few keys, then
+„und 107 weitere“), so these cuts are the last guard, not the usual case.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from slack_sdk.models.blocks import (
@@ -22,6 +33,7 @@ from slack_sdk.models.blocks import (
 from bot.document import (
     Bullet,
     ChangedBy,
+    Choice,
     Columns,
     Divider,
     Document,
@@ -39,9 +51,46 @@ from bot.texts import answers as texts
 ACTIONS_BLOCK = "whatif"
 
 
+@dataclass(frozen=True)
+class Limits:
+    """Slack's limits for what a surface shows (characters, or counts)."""
+
+    blocks: int = 50  # a message; a modal or the App Home holds 100
+    section_text: int = 3000
+    fields: int = 10
+    field_text: int = 2000
+    header_text: int = 150
+    context_text: int = 3000
+    button_text: int = 75
+    button_value: int = 2000
+    buttons: int = 25
+    #: The notification text beside the blocks: Slack cuts at 40.000, a notification shows far less.
+    fallback_text: int = 3000
+
+
+MESSAGE = Limits()
+#: A modal's or the App Home's view: 100 blocks.
+VIEW = Limits(blocks=100)
+ELLIPSIS = "…"
+
+
 def message(document: Document) -> dict[str, Any]:
     """The payload Slack receives for a new answer (``ack(message(document))``)."""
     return {"response_type": document.visibility.value, **_content(document)}
+
+
+def cut(text: str, limit: int, render: Callable[[str], str] = str) -> str:
+    """``text`` shortened with „…“ until ``render`` of it fits into ``limit`` characters (escaping grows text)."""
+    if len(render(text)) <= limit:
+        return text
+    low, high = 0, min(len(text), limit)  # the longest prefix whose rendering still fits, by bisection
+    while low < high:
+        middle = (low + high + 1) // 2
+        if len(render(text[:middle] + ELLIPSIS)) <= limit:
+            low = middle
+        else:
+            high = middle - 1
+    return text[:low] + ELLIPSIS
 
 
 def replacing(document: Document) -> dict[str, Any]:
@@ -49,16 +98,23 @@ def replacing(document: Document) -> dict[str, Any]:
     return {"replace_original": True, **_content(document)}
 
 
-def blocks(document: Document, *, choices: bool = True) -> list[Block]:
-    """Header, parts, buttons and who changed it last; without buttons where nothing can be clicked (a modal)."""
-    laid_out: list[Block] = [HeaderBlock(text=document.title)]
-    laid_out += [_part(part) for part in document.parts]
-    if choices and document.choices:
-        buttons = [ButtonElement(text=c.label, action_id=c.action_id, value=c.value) for c in document.choices]
-        laid_out.append(ActionsBlock(block_id=ACTIONS_BLOCK, elements=buttons))
+def blocks(document: Document, *, choices: bool = True, limits: Limits = MESSAGE, reserved: int = 0) -> list[Block]:
+    """Header, parts, buttons and who changed it last; without buttons where nothing can be clicked (a modal).
+
+    Within ``limits``, ``reserved`` blocks left for what the caller adds (a modal's warning).
+    """
+    tail: list[Block] = []
+    buttons = [_button(c, limits) for c in document.choices if len(c.value) <= limits.button_value] if choices else []
+    if buttons:
+        tail.append(ActionsBlock(block_id=ACTIONS_BLOCK, elements=buttons[: limits.buttons]))
     if document.changed_by is not None:
-        laid_out.append(_context(_changed_by(document.changed_by)))
-    return laid_out
+        tail.append(_context(_changed_by(document.changed_by), limits))
+    body = [block for part in document.parts for block in _part(part, limits)]
+    room = limits.blocks - reserved - 1 - len(tail)  # the header, and what follows the parts
+    if len(body) > room:
+        left_out = len(body) - (room - 1)
+        body = [*body[: room - 1], _context(escape(texts.LEFT_OUT.format(count=left_out)), limits)]
+    return [HeaderBlock(text=cut(document.title, limits.header_text)), *body, *tail]
 
 
 def escape(text: str) -> str:
@@ -66,54 +122,103 @@ def escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def section(text: str) -> SectionBlock:
+def section(text: str, limits: Limits = MESSAGE) -> SectionBlock:
     """A section of plain text (escaped here)."""
-    return SectionBlock(text=MarkdownTextObject(text=escape(text)))
+    return SectionBlock(text=MarkdownTextObject(text=escape(cut(text, limits.section_text, escape))))
 
 
 def _content(document: Document) -> dict[str, Any]:
-    return {"text": escape(document.summary), "blocks": [block.to_dict() for block in blocks(document)]}
+    text = escape(cut(document.summary, MESSAGE.fallback_text, escape))
+    return {"text": text, "blocks": [block.to_dict() for block in blocks(document)]}
 
 
-def _part(part: Part) -> Block:
+def _button(choice: Choice, limits: Limits) -> ButtonElement:
+    return ButtonElement(text=cut(choice.label, limits.button_text), action_id=choice.action_id, value=choice.value)
+
+
+def _part(part: Part, limits: Limits) -> list[Block]:
+    """One part as one block, or several where it outgrows a block's limits."""
     match part:
         case Fields(fields=fields):
-            return SectionBlock(fields=[MarkdownTextObject(text=_field(field)) for field in fields])
+            texts_ = [_field(field, limits.field_text) for field in fields]
+            return _field_sections(texts_, limits)
         case Section():
-            return SectionBlock(text=MarkdownTextObject(text=_mrkdwn(part)))
+            return [
+                SectionBlock(text=MarkdownTextObject(text=chunk)) for chunk in _chunks(_mrkdwn(part, limits), limits)
+            ]
         case Columns(columns=columns):
-            return SectionBlock(fields=[MarkdownTextObject(text=_mrkdwn(column)) for column in columns])
+            texts_ = [cut_rendered(_mrkdwn(column, limits), limits.field_text) for column in columns]
+            return _field_sections(texts_, limits)
         case Note(text=text):
-            return _context(escape(text))
+            return [_context(escape(cut(text, limits.context_text, escape)), limits)]
         case Divider():
-            return DividerBlock()
+            return [DividerBlock()]
 
 
-def _field(field: Field) -> str:
-    """'*Datenparallele Geräte (d)*\n8 _aus den GPUs_'."""
-    return f"*{escape(field.name)}*\n{escape(field.value)}" + (f" _{escape(field.mark)}_" if field.mark else "")
+def _field_sections(texts_: list[str], limits: Limits) -> list[Block]:
+    """Ten fields a section (Slack's limit), as many sections as needed."""
+    groups = [texts_[i : i + limits.fields] for i in range(0, len(texts_), limits.fields)]
+    return [SectionBlock(fields=[MarkdownTextObject(text=text) for text in group]) for group in groups]
 
 
-def _mrkdwn(section: Section) -> str:
+def _field(field: Field, limit: int) -> str:
+    """'*Datenparallele Geräte (d)*\n8 _aus den GPUs_', each part cut so that the whole stays within ``limit``."""
+    share = limit // 3 - 8  # name, value and mark each get a third, less their markup
+    name, value = cut(field.name, share, escape), cut(field.value, share, escape)
+    mark = f" _{escape(cut(field.mark, share, escape))}_" if field.mark else ""
+    return f"*{escape(name)}*\n{escape(value)}{mark}"
+
+
+def _mrkdwn(section: Section, limits: Limits) -> list[str]:
+    """The section's lines as mrkdwn, each within a section's limit."""
     lines = []
     if section.title:
-        lines.append((":warning: " if section.warning else "") + f"*{escape(section.title)}*")
-    lines += [_line(line) for line in section.lines]
-    return "\n".join(lines)
+        title = cut(section.title, limits.header_text, escape)
+        lines.append((":warning: " if section.warning else "") + f"*{escape(title)}*")
+    lines += [_line(line, limits.section_text) for line in section.lines]
+    return lines
 
 
-def _line(line: Line) -> str:
+def _chunks(lines: list[str], limits: Limits) -> Iterator[str]:
+    """Lines joined into as few texts as fit a section each (Slack's 3.000 characters)."""
+    chunk: list[str] = []
+    size = 0
+    for line in lines:
+        if chunk and size + 1 + len(line) > limits.section_text:
+            yield "\n".join(chunk)
+            chunk, size = [], 0
+        size += (1 if chunk else 0) + len(line)
+        chunk.append(line)
+    if chunk:
+        yield "\n".join(chunk)
+
+
+def cut_rendered(lines: list[str], limit: int) -> str:
+    """Rendered lines joined, the lines that do not fit into ``limit`` left out (a column of a comparison)."""
+    kept: list[str] = []
+    for line in lines:
+        if len("\n".join([*kept, line])) > limit - len(ELLIPSIS) - 1:
+            return "\n".join([*kept, ELLIPSIS])
+        kept.append(line)
+    return "\n".join(kept)
+
+
+def _line(line: Line, limit: int) -> str:
+    """One line as mrkdwn, its text cut so that the line stays within ``limit`` (markup and escaping counted)."""
     match line:
         case Formula(text=text, remark=remark):
-            return f"`{escape(text)}`" + (f" {escape(remark)}" if remark else "")
+            shown = cut(text, limit - 2, escape) if len(escape(text)) + 2 > limit else text
+            rest = limit - len(escape(shown)) - 3
+            tail = f" {escape(cut(remark, rest, escape))}" if remark and rest > len(ELLIPSIS) else ""
+            return f"`{escape(shown)}`{tail}"
         case Bullet(text=text):
-            return f"• {escape(text)}"
+            return f"• {escape(cut(text, limit - 2, escape))}"
         case str():
-            return escape(line)
+            return escape(cut(line, limit, escape))
 
 
-def _context(mrkdwn: str) -> ContextBlock:
-    return ContextBlock(elements=[MarkdownTextObject(text=mrkdwn)])
+def _context(mrkdwn: str, limits: Limits = MESSAGE) -> ContextBlock:
+    return ContextBlock(elements=[MarkdownTextObject(text=mrkdwn[: limits.context_text])])
 
 
 def _changed_by(changed_by: ChangedBy) -> str:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.check_runner import CheckAborted, CheckRunner
 from bot.document import Answer, AnswerKind, Bullet, Choice, Document, Field, Fields, Formula, Note, Section, Visibility
-from bot.rendering.formatting import byte_size, decimal, number, quote, rounded
+from bot.rendering.formatting import byte_size, decimal, number, quote, readable, rounded
 from bot.texts import checks as texts
 from bot.texts.glossary import COMMAND, list_de
 from core.check_command import CheckRequest, sources_of
@@ -33,6 +33,19 @@ from core.configs.read import MAX_DIGITS, MAX_NESTING
 MAX_PHASES_SHOWN = 8
 #: Values read listed one by one (a section holds 3.000 characters); the rest are counted.
 MAX_READS_SHOWN = 20
+#: Findings listed one by one; the rest are counted (a hostile config can trip a rule per key).
+MAX_FINDINGS_SHOWN = 20
+#: Items of a list a finding names (unknown keys, defaults) before „und 107 weitere“.
+MAX_LISTED = 3
+#: The framework's own message, quoted: at most this many characters (its lists shortened first; the longest
+#: real one, accelerate's FSDP refusal, has 471).
+MAX_QUOTED = 800
+#: A text value of a rule's context (a key, a flag's value) as a finding shows it.
+MAX_VALUE_SHOWN = 300
+#: A quoted message with more comma-separated parts than this holds a list (its prose has a few commas at most).
+MAX_QUOTED_PARTS = 10
+#: Fixes offered one by one.
+MAX_FIXES = 3
 SHARE_ACTION = "check_share"
 
 
@@ -47,8 +60,7 @@ def check_answer(check: Check, visibility: Visibility, share: str | None = None,
         formulas = tuple(Formula(formula(step)) for step in check.steps)
         parts.append(Section(title=texts.DERIVED_TITLE.format(framework=name.subject), lines=formulas))
     if check.findings:
-        lines = tuple(Bullet(_marked(f, finding_text(check, f))) for f in check.ordered())
-        parts.append(Section(title=texts.FINDINGS_TITLE, lines=lines))
+        parts.append(Section(title=texts.FINDINGS_TITLE, lines=_findings(check)))
     if check.schedule:
         parts.append(Section(title=texts.SCHEDULE_TITLE, lines=_schedule(check.schedule, check.seq_len)))
     if check.shape is not None and (estimate := check.estimate()) is not None:
@@ -166,13 +178,18 @@ def _source_name(name: str) -> str:
 
 
 def _in_sources(names: list[str]) -> str:
-    """„Im eingefügten Text“, „In Codeblock 2“, „In der Datei „x.yaml““, or „In „a“, „b““ for several."""
+    """„Im eingefügten Text“, „In Codeblock 2“, „In der Datei „x.yaml““; several: „In den Dateien „a“ und „b““."""
     if len(names) == 1 and names[0] in ("", texts.PASTED):
         return texts.IN_PASTED
     if len(names) == 1:
         name = names[0]
-        return f"In {name}" if name.startswith(texts.BLOCK) else texts.IN_FILE.format(name=quote(name))
-    return "In " + ", ".join(quote(n or texts.PASTED) for n in names)
+        if name.startswith(texts.BLOCK):
+            return texts.IN_SEVERAL.format(names=name)
+        return texts.IN_FILE.format(name=quote(name, keep_end=True))
+    if all(name and name != texts.PASTED and not name.startswith(texts.BLOCK) for name in names):
+        return texts.IN_FILES.format(names=list_de((quote(n, keep_end=True) for n in names), limit=MAX_LISTED))
+    shown = (n if n.startswith(texts.BLOCK) else quote(n or texts.PASTED, keep_end=True) for n in names)
+    return texts.IN_SEVERAL.format(names=list_de(shown, limit=MAX_LISTED))
 
 
 #: The readers' limits, by the reason that names them (``core.configs.read.bounds``).
@@ -189,7 +206,7 @@ def finding_text(check: Check, finding: Finding) -> str:
     text = texts.FINDINGS[finding.code].format_map({k: _shown(v) for k, v in finding.fields().items()})
     if finding.message:
         # the quote is inline code: a backtick of the framework's own (accelerate's `DataLoader`) would end it early
-        message = finding.message.replace("\n", " ").replace("`", "'")
+        message = _bounded_quote(finding.message.replace("\n", " ").replace("`", "'"))
         # the rule's framework says it (accelerate's refusal inside a Hugging Face Trainer run)
         speaker = texts.FRAMEWORKS.get(finding.code.split("/", 1)[0], texts.FRAMEWORKS[check.framework])
         text += " " + texts.QUOTED.format(framework=speaker.title, message=message)
@@ -199,11 +216,30 @@ def finding_text(check: Check, finding: Finding) -> str:
     return text
 
 
+def _findings(check: Check) -> tuple[Bullet | str, ...]:
+    """Each finding a bullet, the first ``MAX_FINDINGS_SHOWN`` of them; the rest counted."""
+    ordered = check.ordered()
+    lines: list[Bullet | str] = [Bullet(_marked(f, finding_text(check, f))) for f in ordered[:MAX_FINDINGS_SHOWN]]
+    if len(ordered) > MAX_FINDINGS_SHOWN:
+        lines.append(texts.FINDINGS_MORE.format(count=len(ordered) - MAX_FINDINGS_SHOWN))
+    return tuple(lines)
+
+
+def _bounded_quote(message: str) -> str:
+    """The framework's message with a long list in it shortened (its first items, the count, its last part) and
+    the whole cut to ``MAX_QUOTED`` characters: nanotron names every unknown key, 110 of them."""
+    parts = message.split(", ")
+    if len(parts) > MAX_QUOTED_PARTS:
+        rest = len(parts) - MAX_LISTED - 1
+        message = ", ".join(parts[:MAX_LISTED]) + texts.QUOTED_MORE.format(count=rest) + parts[-1]
+    return message if len(message) <= MAX_QUOTED else message[: MAX_QUOTED - 1] + "…"
+
+
 def fix_text(fix: Fix) -> str:
     """„Passend wäre: `global_train_batch_size: 1008` oder …“, or GPU counts."""
     if fix.syntax is Syntax.WORLD:
-        return texts.FIX_WORLD.format(fix=texts.FIX_OR.join(number(v) for v in fix.values))
-    shown = texts.FIX_OR.join(f"`{written}`" for written in fix.written())
+        return texts.FIX_WORLD.format(fix=texts.FIX_OR.join(number(v) for v in fix.values[:MAX_FIXES]))
+    shown = texts.FIX_OR.join(f"`{written}`" for written in fix.written()[:MAX_FIXES])
     if fix.section:
         shown = texts.FIX_SECTION.format(fix=shown, section=fix.section)
     return texts.FIX.format(fix=shown)
@@ -322,7 +358,16 @@ def _shown(value: Any) -> str:
         return number(value)
     if isinstance(value, float):  # MaxText's per_device_batch_size: 0,25, not 0.25
         return decimal(value, "#,##0.######")
-    return str(value)
+    return _listed(str(value))
+
+
+def _listed(text: str) -> str:
+    """A context's text as a finding names it: a list joined in core („a, b, c, …“) shortened to a few items and
+    „und 107 weitere“, any text to ``MAX_VALUE_SHOWN`` characters."""
+    items = text.split(", ")
+    if len(items) > MAX_LISTED + 1:
+        text = list_de(items, limit=MAX_LISTED)
+    return text if len(text) <= MAX_VALUE_SHOWN else text[: MAX_VALUE_SHOWN - 1] + "…"
 
 
 # --- a check asked for in text: /effbatch prüfe …, the message shortcut -------------------------
@@ -352,6 +397,7 @@ def check_reply(
     """The answer to a check request, checked by ``runner`` (in a check process in the bot); ``share`` turns the
     config text into a share button's value (Slack)."""
     shown = Visibility.EPHEMERAL if request.private else visibility
+    request = replace(request, text=readable(request.text))  # a lone surrogate from Slack's JSON: any text is checked
     if not request.text.strip():
         return CheckReply(problem_answer(CheckError(ProblemKind.EMPTY, name=""), slack=True))
     try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import decimal as _decimal
 import math
+import re
 from contextlib import AbstractContextManager
 from fractions import Fraction
 from functools import lru_cache
@@ -100,8 +101,21 @@ def unescape(text: str) -> str:
     return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
 
 
-def quote(text: str) -> str:
-    """User text as typed, shortened, in German quotes: „acht“. Each layout escapes it for its medium."""
+def quote(text: str, *, keep_end: bool = False) -> str:
+    """User text as typed, shortened, in German quotes: „acht“. Each layout escapes it for its medium.
+
+    ``keep_end``: a file name or place keeps its end (``„…/lightning__imagenet.py“``), where it differs.
+    """
     typed = unescape(text)
-    shortened = typed if len(typed) <= MAX_QUOTE else typed[: MAX_QUOTE - 1] + "…"
-    return f"„{shortened}“"
+    if len(typed) <= MAX_QUOTE:
+        return f"„{typed}“"
+    return f"„…{typed[1 - MAX_QUOTE :]}“" if keep_end else f"„{typed[: MAX_QUOTE - 1]}…“"
+
+
+#: Lone UTF-16 surrogates (``\ud800``): valid in Slack's JSON, no character; nothing can encode them.
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def readable(text: str) -> str:
+    """``text`` with every lone surrogate replaced by U+FFFD, so that it can be checked, quoted and sent."""
+    return _SURROGATES.sub("\ufffd", text)

@@ -14,6 +14,8 @@ from core import MODEL_PARALLEL, Argument, InputError, Problem, ProblemKind
 
 #: At most this many problems are listed one by one; the rest are counted.
 MAX_PROBLEMS_SHOWN = 10
+#: Words a problem quotes one by one (stray values), before „und 107 weitere“.
+MAX_LISTED = 3
 
 
 def problem_text(problem: Problem, command: str = COMMAND) -> str:
@@ -130,7 +132,8 @@ def _out_of_range(problem: Problem) -> dict[str, str]:
 
 def _positional_after_named(problem: Problem) -> dict[str, str]:
     typed = problem.ctx["texts"]
-    return {"texts": list_de(quote(t) for t in typed), "verb": texts.verb(len(typed), "steht", "stehen")}
+    shown = list_de((quote(t) for t in typed), limit=MAX_LISTED)
+    return {"texts": shown, "verb": texts.verb(len(typed), "steht", "stehen")}
 
 
 def _target_conflict(problem: Problem) -> dict[str, str]:

@@ -195,8 +195,8 @@ def _errors_by_block(error: InputError) -> dict[str, str]:
 
 def result_view(document: Document, warning: str | None = None) -> View:
     """An answer shown in the modal itself, where there is no channel to post to (from the App Home)."""
-    blocks: list[Block] = [block_kit.section(f":warning: {warning}")] if warning else []
-    blocks += block_kit.blocks(document, choices=False)
+    blocks: list[Block] = [block_kit.section(f":warning: {warning}", block_kit.VIEW)] if warning else []
+    blocks += block_kit.blocks(document, choices=False, limits=block_kit.VIEW, reserved=len(blocks))
     return View(
         type="modal", callback_id=RESULT_CALLBACK, title=texts.FORM_TITLE, close=texts.RESULT_CLOSE, blocks=blocks
     )

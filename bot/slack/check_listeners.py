@@ -18,6 +18,7 @@ from slack_sdk import WebClient
 from bot.document import Visibility
 from bot.rendering import views
 from bot.rendering.checks import CheckReply, check_reply, pasted_sources
+from bot.rendering.formatting import readable
 from bot.slack.listeners import Dependencies, answered, open_form, team_of
 from bot.slack.web_api import SLACK_FAILURES, describe, failed
 from bot.texts import checks as texts
@@ -80,7 +81,7 @@ def _well_typed(data: object) -> bool:
 
 def on_check_command(deps: Dependencies, ack: Ack, command: dict[str, Any], client: WebClient) -> None:
     """``/effbatch prüfe …``: the answer in the acknowledgement, or the world-size form when only that is missing."""
-    request = check_request(command.get("text", ""))
+    request = check_request(readable(command.get("text", "")))
     reply = check_reply(request, deps.visibility, runner=deps.checks)
     state = {"text": request.text, "url": command.get("response_url"), "private": request.private}
     if _asked_for_world(client, command.get("trigger_id", ""), reply, state):
@@ -96,7 +97,7 @@ def on_check_shortcut(deps: Dependencies, ack: Ack, shortcut: dict[str, Any], cl
     message = shortcut.get("message") or {}
     channel = (shortcut.get("channel") or {}).get("id")
     state = {
-        "text": str(message.get("text", "")),
+        "text": readable(str(message.get("text", ""))),  # a lone surrogate would break the packed state
         "url": shortcut.get("response_url"),
         "private": True,
         "channel": channel,

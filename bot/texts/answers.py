@@ -124,6 +124,11 @@ WHATIF_ADJUST = "Anpassen…"
 WHATIF_TAKE = "{symbol} = {value} übernehmen"
 WHATIF_TAKEN = "Vorschlag übernommen"
 CHANGED_BY = "Zuletzt geändert von {user}: {action}"
+#: A message holds 50 blocks: what did not fit is counted, and where the whole answer is.
+LEFT_OUT = (
+    "… und {count} weitere Abschnitte – mehr fasst eine Slack-Nachricht nicht. Die ganze Antwort zeigt `effbatch` "
+    "im Terminal."
+)
 
 FORM_TITLE = "Effektive Batch-Größe"
 FORM_SUBMIT = "Berechnen"

@@ -48,6 +48,10 @@ FIX_SECTION = "{fix} (unter `{section}`)"
 FIX_WORLD = "Passend wären {fix} GPUs."
 FIX_OR = " oder "
 QUOTED = "Meldung von {framework}: `{message}`"
+#: Where a long list in the framework's own message was shortened (inside the quote).
+QUOTED_MORE = " … und {count} weitere … "
+#: Findings beyond those shown one by one.
+FINDINGS_MORE = "… und {count} weitere Befunde; alle zeigt `effbatch check --json`."
 SCHEDULE_TITLE = "Batch-Größen-Plan"
 SCHEDULE_PHASE = "ab {start} Sequenzen: B = {batch}{until}"
 SCHEDULE_UNTIL = " für {samples} Sequenzen ≈ {steps} Optimierer-Schritte{tokens}"
@@ -126,6 +130,8 @@ EMPTY_COMMAND = (
 PASTED_SUBJECT = "Der eingefügte Text"
 FILE_SUBJECT = "Die Datei {name}"
 IN_PASTED = "Im eingefügten Text"
+IN_FILES = "In den Dateien {names}"
+IN_SEVERAL = "In {names}"
 IN_FILE = "In der Datei {name}"
 #: A value that is still a shell variable or a script argument once everything readable is resolved.
 UNRESOLVED = (

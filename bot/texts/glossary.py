@@ -55,7 +55,13 @@ def symbol_first(argument: Argument) -> str:
     return f"{argument.symbol} ({ARGUMENT_NAMES[argument]})"
 
 
-def list_de(items: Iterable[str], conjunction: str = "und") -> str:
-    """'a', 'a und b', 'a, b und c'."""
+#: The rest of a list too long to name: „a, b, c und 107 weitere“.
+MORE = "{count} weitere"
+
+
+def list_de(items: Iterable[str], conjunction: str = "und", limit: int | None = None) -> str:
+    """'a', 'a und b', 'a, b und c'; beyond ``limit`` items 'a, b, c und 107 weitere'."""
     items = list(items)
+    if limit is not None and len(items) > limit + 1:
+        items = [*items[:limit], MORE.format(count=len(items) - limit)]
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {conjunction} " + items[-1]
