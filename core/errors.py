@@ -57,6 +57,7 @@ class ProblemKind(StrEnum):
     ROLLOUT_WITH_TARGET = "rollout_with_target"
     ROLLOUT_CONFLICT = "rollout_conflict"
     GUIDANCE_INCOMPLETE = "guidance_incomplete"
+    UNKNOWN_WORD = "unknown_word"
 
 
 class Side(StrEnum):

@@ -203,6 +203,8 @@ def parse_command(text: str) -> ParsedCommand:
     if any(word.casefold() in HELP_WORDS for word in words):
         return HelpRequest(keys=any(word.casefold() in KEYS_WORDS for word in words), topic=_help_topic(words))
     private = any(word.casefold() in PRIVATE_WORDS for word in words)
+    if words and (meant := _mistyped_word(words[0])):
+        raise InputError([Problem(ProblemKind.UNKNOWN_WORD, text=words[0], ctx={"meant": meant})])
     if words and words[0].casefold() in RUNS_WORDS:
         query = " ".join(w for w in words[1:] if w.casefold() not in PRIVATE_WORDS)
         return RunsRequest(query=query or None, private=private)
@@ -319,7 +321,8 @@ def _words(text: str) -> list[str]:
     """The words of ``text``, with ``key = value`` joined to ``key=value``; linear in the length of the text."""
     joined: list[str] = []
     for word in unicodedata.normalize("NFC", text).split():
-        if joined and (joined[-1].endswith("=") or word.startswith("=")):
+        # `b = 8` is b=8, but `b= d=64` is an empty b and d=64, not b="d=64"
+        if joined and (word.startswith("=") or (joined[-1].endswith("=") and "=" not in word)):
             joined[-1] += word
         else:
             joined.append(word)
@@ -340,6 +343,19 @@ def _number_words(words: list[str]) -> list[str]:
             word = head + word[len(word.rstrip(",")) :]  # "2Bio." → "2Bio"
         joined.append(word)
     return joined
+
+
+#: First words a mistyped word is compared with (``laufe`` on a keyboard without umlauts), and what is shown.
+_COMMAND_WORDS = MappingProxyType({"läufe": "läufe", "laeufe": "läufe", "hilfe": "hilfe", "help": "hilfe"})
+
+
+def _mistyped_word(word: str) -> str | None:
+    """``laufe`` → ``läufe``: a first word of letters close to a command word, and not one itself; else None."""
+    folded = word.casefold()
+    if not folded.isalpha() or folded in RUNS_WORDS | HELP_WORDS | PRIVATE_WORDS | COMPARE_WORDS:
+        return None
+    close = difflib.get_close_matches(folded, _COMMAND_WORDS, n=1, cutoff=0.75)
+    return _COMMAND_WORDS[close[0]] if close else None
 
 
 def _help_topic(words: list[str]) -> str | None:
@@ -400,6 +416,10 @@ def _bound_problems(error: ValidationError, raw: dict[Argument, str]) -> list[Pr
     return problems
 
 
+#: Unknown keys that mean a batch without saying which: suggested as b= (per device) or B= (the target).
+_BATCH_WORDS = frozenset({"batch", "batch_size", "batchsize", "bs"})
+
+
 class _Collector:
     """Assigns the words of one setup to arguments, reads their values, gathers problems."""
 
@@ -451,6 +471,8 @@ class _Collector:
             close = difflib.get_close_matches(key.casefold(), KEY_ALIASES, n=3, cutoff=0.6)
             if key.upper() in CASE_SENSITIVE_KEYS:
                 close.insert(0, key.upper())
+            if key.casefold() in _BATCH_WORDS:  # the micro-batch or the target, not the RL mini-batch
+                close = ["b", "B"]
             self._problem(ProblemKind.UNKNOWN_KEY, text=word, ctx={"key": key, "suggestions": close})
         elif not value:
             self._empty.add(argument)

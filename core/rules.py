@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from core.arguments import FACTORS, TARGETS, Argument
+from core.arguments import FACTORS, ROLLOUT, TARGETS, Argument
 from core.errors import Problem, ProblemKind
 
 
 def missing_factors(given: Collection[Argument]) -> Problem | None:
     """Too few of b, d, a: all three without a target, two with one (GPUs stand in for d; a rollout's mini-batch
-    sets B = mini · n, a target)."""
+    sets B = mini · n, a target); a rollout begun without its prompts, answers or mini-batch names those."""
+    rollout = [a for a in (Argument.PROMPTS, Argument.SAMPLES, Argument.MINI) if a not in given]
+    if rollout and any(a in given for a in ROLLOUT):  # a rollout begun: what it lacks, not a of b · d · a
+        return Problem(ProblemKind.ROLLOUT_INCOMPLETE, ctx={"missing": rollout})
     present = set(given) | ({Argument.DATA_PARALLEL} if Argument.GPUS in given else set())
     present |= {Argument.TARGET_BATCH} if Argument.MINI in given else set()
     missing = [a for a in FACTORS if a not in present]

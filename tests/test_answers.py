@@ -34,8 +34,8 @@ def test_worked_example() -> None:
     header, fields, batch, tokens, context, actions = payload["blocks"]
     assert header["text"]["text"] == "Effektive Batch-Größe: 2.048 Sequenzen"
     assert [f["text"] for f in fields["fields"]] == [
-        "*Batch je Gerät (b)*\n8",
-        "*Datenparallele Geräte (d)*\n64",
+        "*Micro-Batch je Gerät (b)*\n8",
+        "*Datenparallele Replikate (d)*\n64",
         "*Akkumulationsschritte (a)*\n4",
         "*Sequenzlänge (L)*\n4.096",
     ]
@@ -49,8 +49,8 @@ def test_worked_example() -> None:
     assert buttons == {
         "Akkumulation ×2": "b=8 d=64 a=8 L=4096",
         "Akkumulation ÷2": "b=8 d=64 a=2 L=4096",
-        "Geräte ×2": "b=8 d=128 a=4 L=4096",
-        "Geräte ÷2": "b=8 d=32 a=4 L=4096",
+        "Replikate ×2": "b=8 d=128 a=4 L=4096",
+        "Replikate ÷2": "b=8 d=32 a=4 L=4096",
         "Micro-Batch ×2": "b=16 d=64 a=4 L=4096",
         "Micro-Batch ÷2": "b=4 d=64 a=4 L=4096",
         "Anpassen…": "b=8 d=64 a=4 L=4096",
@@ -159,13 +159,13 @@ def test_key_help_lists_every_key_and_format() -> None:
     ("text", "expected"),
     [
         ("8 64", "Es fehlt noch a (Akkumulationsschritte)"),
-        ("8", "Es fehlen noch d (Datenparallele Geräte) und a (Akkumulationsschritte)"),
-        ("8,5 64 4", "Batch je Gerät (b): „8,5“ ist keine ganze Zahl"),
-        ("-8 64 4", "Batch je Gerät (b): „-8“ ist nicht positiv"),
-        ("8 0 4", "Datenparallele Geräte (d): „0“ ist nicht positiv"),
+        ("8", "Es fehlen noch d (Datenparallele Replikate) und a (Akkumulationsschritte)"),
+        ("8,5 64 4", "Micro-Batch je Gerät (b): „8,5“ ist keine ganze Zahl"),
+        ("-8 64 4", "Micro-Batch je Gerät (b): „-8“ ist nicht positiv"),
+        ("8 0 4", "Datenparallele Replikate (d): „0“ ist nicht positiv"),
         ("8 64 4 1.5e0", "Sequenzlänge (L): „1.5e0“ ist keine ganze Zahl"),  # exponent notation read, not whole
-        ("8 2,000 4", "Datenparallele Geräte (d): „2,000“ lese ich nicht eindeutig"),  # issue 30: not d = 2
-        ("acht 64 4", "Batch je Gerät (b): „acht“ ist keine Zahl"),
+        ("8 2,000 4", "Datenparallele Replikate (d): „2,000“ lese ich nicht eindeutig"),  # issue 30: not d = 2
+        ("acht 64 4", "Micro-Batch je Gerät (b): „acht“ ist keine Zahl"),
         ("8 64 4 4.09", "Sequenzlänge (L): „4.09“ ist keine ganze Zahl: Der Punkt trennt nur Dreiergruppen"),
         ("8 64 4m", "Akkumulationsschritte (a): „4m“ hat die unbekannte Endung „m“"),
         ("8 64 4 4096 1", "„1“ ist ein Wert zu viel"),
@@ -248,7 +248,7 @@ def test_largest_setup_fits_slack_limits() -> None:
                 "*Gesucht: Akkumulationsschritte (a)*\n`a = B / (b · d) = 2.048 / (2 · 8) = 128`",
                 "d = GPUs / (TP · PP · CP · SP).",  # GPUs given: the note on what d counts applies
                 "`d = GPUs / (TP · PP · CP · SP) = 384 / (4 · 12 · 1 · 1) = 8`",
-                "*Datenparallele Geräte (d)*\n8 _aus den GPUs_",
+                "*Datenparallele Replikate (d)*\n8 _aus den GPUs_",
                 "*Akkumulationsschritte (a)*\n128 _berechnet_",
                 "`T = B · L = 2.048 × 2.048 = 4.194.304 Tokens`",
             ],
@@ -299,7 +299,7 @@ def test_largest_setup_fits_slack_limits() -> None:
                 "`0,0003 × 8 = 0,0024`",
                 "Malladi et al. 2022",
                 "`0,0003 × 2,83 = 0,000849`",
-                "Ab k ≥ 8 das Warmup anpassen",
+                "Bei k ≥ 8 das Warmup anpassen",
             ],
         ),
         (  # halving: factors below one, no warmup warning, no lr given → the hint
@@ -333,12 +333,12 @@ def test_no_warmup_warning_below_eight() -> None:
         ("gpus=100 tp=8 b=1 a=1", "100 GPUs lassen sich nicht auf TP · PP · CP · SP = 8 · 1 · 1 · 1 = 8 aufteilen"),
         ("gpus=100 tp=8 b=1 a=1", "(Rest 4). Passend wären z. B. 96 oder 104 GPUs."),
         ("gpus=64 tp=8 d=4 b=1 a=1", "Angegeben ist d = 4, aus den GPUs folgt aber d = 64 / (8 · 1 · 1 · 1) = 8"),
-        ("b=2 B=2048", "es fehlen noch d (Datenparallele Geräte) und a (Akkumulationsschritte)"),
+        ("b=2 B=2048", "es fehlen noch d (Datenparallele Replikate) und a (Akkumulationsschritte)"),
         ("b=2 d=8 T=4M", "Ziel-Tokens je Schritt (T): Dafür brauche ich die Sequenzlänge"),
         ("b=1 d=1 B=1M", "Für B = 1.000.000 wäre a = 1.000.000 nötig, mehr als die Obergrenze 65.536"),
         ("8 64 4 lr=3e-4", "`lr=` skaliere ich nur im Vergleich"),
         ("8 64 4 act=2", "„2“ braucht eine Einheit"),
-        ("8 64 4 vs d=abc", "(nach `vs`) Datenparallele Geräte (d): „abc“ ist keine Zahl"),
+        ("8 64 4 vs d=abc", "(nach `vs`) Datenparallele Replikate (d): „abc“ ist keine Zahl"),
         ("8 64 4 t=4M", "Meintest du `T=`"),
         ("tp=8 8 64 4", "„8“, „64“ und „4“ stehen ohne Namen hinter einem benannten Wert"),
     ],
@@ -372,13 +372,18 @@ def test_planning_errors_in_german(text: str, expected: str) -> None:
         ("8 64 4 4096 budget=1,000T", NOT_ALLOWED, "Meintest du `1.000T` oder `1000T`?"),
         ("params=7,000B budget=2T", NOT_ALLOWED, "Modellgröße (N): „7,000B“ lese ich nicht eindeutig"),
         ("8 64", "Da fehlt noch etwas", "Es fehlt noch a (Akkumulationsschritte)."),
-        ("8", "Da fehlt noch etwas", "Es fehlen noch d (Datenparallele Geräte) und a (Akkumulationsschritte)."),
+        ("8", "Da fehlt noch etwas", "Es fehlen noch d (Datenparallele Replikate) und a (Akkumulationsschritte)."),
         ("gpus=100 tp=8 b=1 a=1", "Das passt nicht zusammen", "Passend wären z. B. 96 oder 104 GPUs."),
         ("8 64 4 B=2000", "Das passt nicht zusammen", "vorgegeben ist aber B = 2.000"),
         ("8 64 70000", NOT_ALLOWED, "über der Obergrenze von 65.536"),  # over a bound, no contradiction
-        ("8 64 4 d=64", NOT_UNDERSTOOD, "Doppelt angegeben: als 2. Zahl („64“) und als „d=64“."),
-        ("8 64 4 4096 vs d=abc", NOT_UNDERSTOOD, "(nach `vs`) Datenparallele Geräte (d): „abc“ ist keine Zahl"),
-        ("8 64 4 vs 8 64 4 a=4", NOT_UNDERSTOOD, "(nach `vs`) Akkumulationsschritte (a): Doppelt angegeben"),
+        # native review row 8: both values were understood, they contradict each other
+        ("8 64 4 d=64", "Das passt nicht zusammen", "Doppelt angegeben: als 2. Zahl („64“) und als „d=64“."),
+        ("8 64 4 4096 vs d=abc", NOT_UNDERSTOOD, "(nach `vs`) Datenparallele Replikate (d): „abc“ ist keine Zahl"),
+        (
+            "8 64 4 vs 8 64 4 a=4",
+            "Das passt nicht zusammen",
+            "(nach `vs`) Akkumulationsschritte (a): Doppelt angegeben",
+        ),
         (
             "b=3 d=8 B=2000 vs d=16",
             "Das passt nicht zusammen",
@@ -434,7 +439,7 @@ def test_only_cut_values_carry_an_ellipsis(text: str, fragment: str) -> None:
 def test_small_print_only_where_it_applies(text: str, parallel_note: bool, packed_note: bool) -> None:
     """What d counts only with GPUs or a degree; packed sequences only when T is computed."""
     shown = all_text(answer(text)[1])
-    assert ("d zählt nur datenparallele Kopien" in shown) is parallel_note
+    assert ("d zählt die datenparallelen Replikate" in shown) is parallel_note
     assert ("feste (gepackte) Sequenzlängen" in shown) is packed_note
 
 
@@ -448,7 +453,7 @@ def test_unreachable_answer_lists_the_cluster_and_the_derived_d() -> None:
     """gpus=256 tp=8 b=1 T=4M L=8k misses: the inputs still show GPUs, TP and d = 256 / 8 = 32."""
     _, payload = answer("gpus=256 tp=8 b=1 T=4M L=8k")
     fields = [f["text"] for f in payload["blocks"][1]["fields"]]
-    assert "*Datenparallele Geräte (d)*\n32 _aus den GPUs_" in fields
+    assert "*Datenparallele Replikate (d)*\n32 _aus den GPUs_" in fields
     assert "*GPUs gesamt*\n256" in fields
     assert "*TP · PP · CP · SP*\n8 · 1 · 1 · 1" in fields
 

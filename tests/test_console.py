@@ -47,7 +47,7 @@ def test_an_unreadable_paste_points_to_the_file(tmp_path: Path) -> None:
     """A paste that cannot be read: why, and how to check the file itself instead."""
     out = console("prüfe\nkaputt: [\n  1, 2\n\n", tmp_path)
     assert "lässt sich nicht lesen" in out
-    assert "prüfe DATEI hier, oder im Terminal effbatch check DATEI" in out
+    assert "prüfe stattdessen die Datei: hier mit `prüfe DATEI` oder im Terminal mit `effbatch check DATEI`" in out
 
 
 def test_a_mistyped_command_names_the_one_that_exists(tmp_path: Path) -> None:

@@ -114,7 +114,7 @@ def test_cli_json_bad_input(env: dict[str, str], tmp_path: Path) -> None:
     result = run_script("effbatch", "--json", "acht", "64", "4", env=env, cwd=tmp_path)
     assert result.returncode == 2
     error = json.loads(result.stdout)["error"]
-    assert "Batch je Gerät (b): „acht“ ist keine Zahl" in error
+    assert "Micro-Batch je Gerät (b): „acht“ ist keine Zahl" in error
     assert "`" not in error
 
 

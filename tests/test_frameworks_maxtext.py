@@ -74,7 +74,7 @@ def test_the_mesh_refusal_quotes_maxtext_and_names_chip_counts_that_fit() -> Non
     """TP 3 on 8 chips: the assertion as MaxText prints it and the chip counts TP 3 divides."""
     text = shown(checked(("05_refuse_mesh.sh",), 8))
     assert "Unspecified value unable to be determined with the given      ICI parallelism values" in text
-    assert "6 oder 9 GPUs" in text
+    assert "Passend wären 6 oder 9 Chips." in text  # a TPU slice counts chips (native review row 33)
 
 
 def test_the_chips_are_asked_for() -> None:

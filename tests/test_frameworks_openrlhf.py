@@ -119,7 +119,7 @@ def test_the_answer_and_json_show_the_rollout() -> None:
     check = checked("02_plain_flat_pre_rename.sh")
     shown = plain_text(check_answer(check, Visibility.IN_CHANNEL).document, choices=False)
     assert "P · n = 128 Prompts × 8 Antworten = 1.024 Sequenzen je Rollout" in shown
-    assert "k = P · n // train.batch_size · Epochen = 128 × 8 // 128 × 1 = 8" in shown
+    assert "s = P · n // train.batch_size · Epochen = 128 × 8 // 128 × 1 = 8" in shown
     assert "--rollout_batch_size = 128 (02_plain_flat_pre_rename.sh:16)" in shown
     assert check_json(check)["rl"] == {
         "prompts_per_rollout": 128,

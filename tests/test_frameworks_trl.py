@@ -164,14 +164,14 @@ def test_the_answer_shows_the_rollout() -> None:
     assert "P = G / n = 256 / 8 = 32 Prompts je Generierungs-Batch" in shown
     assert "G = b · GPUs · steps_per_generation = 8 × 8 × 4 = 256 Antworten" in shown
     assert "Prompts je Rollout (P): 32\nAntworten je Prompt (n): 8\nSequenzen je Rollout (P · n): 256" in shown
-    assert "Optimierer-Schritte je Rollout (k): 1\n" in shown
+    assert "Optimierer-Schritte je Rollout (s): 1\n" in shown
     assert "num_generations = 8 (01_plain_8gpu.yaml:8)" in shown
 
 
 def test_a_fractional_step_count_is_shown_in_german() -> None:
     """k = 1,5: a German decimal comma in the answer, a number in JSON."""
     shown = plain_text(check_answer(checked("10_silent_fractional_k.yaml"), Visibility.IN_CHANNEL).document)
-    assert "Optimierer-Schritte je Rollout (k): 1,5" in shown
+    assert "Optimierer-Schritte je Rollout (s): 1,5" in shown
 
 
 def test_a_grpo_script_run_with_python_is_read() -> None:

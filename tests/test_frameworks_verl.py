@@ -124,7 +124,7 @@ def test_the_answer_explains_the_rollout() -> None:
     shown = plain_text(check_answer(check, Visibility.IN_CHANNEL).document, choices=False)
     assert "P · n = 1.024 Prompts × 5 Antworten = 5.120 Sequenzen je Rollout" in shown
     assert "Mini-Batch je GPU = ppo_mini_batch_size · n // d = 256 × 5 // 8 = 160" in shown
-    assert "k = ⌈Sequenzen je GPU / Mini-Batch je GPU⌉ · Epochen = ⌈640 / 160⌉ × 1 = 4" in shown
+    assert "s = ⌈Sequenzen je GPU / Mini-Batch je GPU⌉ · Epochen = ⌈640 / 160⌉ × 1 = 4" in shown
     assert "actor_rollout_ref.actor.ppo_mini_batch_size = 256 (01_plain_grpo.sh:15)" in shown
     assert check_json(check)["rl"] == {
         "prompts_per_rollout": 1024,

@@ -49,7 +49,8 @@ def test_einordnung_beside_the_worked_example() -> None:
     assert "B_opt = 0,2920 · C^0,3271 ≈ 9,2\u00a0Mio. Tokens" in text
     assert "η_opt = 0,3118 · C^−0,1250 ≈ 0,000425" in text
     assert "das 1,37-Fache der Step-Law-Schätzung" in text
-    assert text.count("Extrapolation") == 2  # 7B beyond Step Law's 1B, 8,4e22 beyond DeepSeek's 2e19
+    assert "hier wird es extrapoliert" in text  # 7B beyond Step Law's 1B
+    assert "liegt außerhalb – eine Extrapolation" in text  # 8,4e22 beyond DeepSeek's 2e19
     assert "Llama 2 7B: 4,2\u00a0Mio. Tokens je Schritt (1.024 × 4.096), Lernrate 0,0003" in text
     assert "Das sind Schätzungen" in text
     assert "falsch" not in text.replace("nicht falsch", "")
@@ -90,7 +91,7 @@ def test_runs_listing() -> None:
     assert "`llama3-405b` Llama 3 405B: 405\u00a0Mrd. Parameter, 15,6\u00a0Bio. Tokens" in text
     assert "4,2\u00a0Mio. → 8,4\u00a0Mio. ab 252\u00a0Mio. Tokens → 16,8\u00a0Mio. ab 2,9\u00a0Bio. Tokens" in text
     assert "linear bis 62,9\u00a0Mio. nach 469\u00a0Mrd. Tokens" in text  # DeepSeek-V3's ramp
-    assert "erreicht nach 100\u00a0Mrd. Tokens Anlauf (Startwert nicht angegeben)" in text  # Falcon 40B
+    assert "Hochlauf über 100\u00a0Mrd. Tokens (Startwert nicht angegeben)" in text  # Falcon 40B
     assert "vs llama2-7b" in text
 
 

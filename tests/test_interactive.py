@@ -35,7 +35,7 @@ def test_command_without_arguments_opens_the_prefilled_form(bot: BotProcess, api
     view = opened_view(api)
     assert view["title"]["text"] == "Effektive Batch-Größe"
     assert [b["text"]["text"] for b in view["blocks"] if b["type"] == "header"] == [
-        "Parallelität",
+        "Batch-Aufteilung",
         "Sequenz",
         "Cluster (optional)",
     ]
@@ -51,8 +51,8 @@ def test_command_without_arguments_opens_the_prefilled_form(bot: BotProcess, api
         "visibility": None,
     }
     labels = {b["block_id"]: b["label"]["text"] for b in view["blocks"] if b["type"] == "input"}
-    assert labels["micro_batch"] == "Batch je Gerät (b)"
-    assert labels["data_parallel"] == "Datenparallele Geräte (d)"
+    assert labels["micro_batch"] == "Micro-Batch je Gerät (b)"
+    assert labels["data_parallel"] == "Datenparallele Replikate (d)"
     radio = next(b for b in view["blocks"] if b.get("block_id") == "visibility")["element"]
     assert [o["text"]["text"] for o in radio["options"]] == ["im Channel teilen", "nur für mich"]
 
@@ -85,7 +85,7 @@ def test_form_submission_only_for_me(bot: BotProcess, api: FakeWebAPI) -> None:
     [
         ({"micro_batch": "0"}, "micro_batch", "„0“ ist nicht positiv"),
         ({"accumulation": "100000"}, "accumulation", "über der Obergrenze von 65.536"),
-        ({"data_parallel": None}, "data_parallel", "Gib d an oder unten die GPUs gesamt."),
+        ({"data_parallel": None}, "data_parallel", "Gib d an oder füll unten „GPUs gesamt“ aus."),
         ({"gpus": "100", "tp": "8", "data_parallel": None}, "gpus", "Passend wären z. B. 96 oder 104 GPUs."),
         ({"gpus": "1024", "tp": "8"}, "data_parallel", "aus den GPUs folgt aber d = 1.024 / (8 · 1 · 1 · 1) = 128"),
     ],

@@ -47,6 +47,6 @@ def test_an_unrecognised_file_is_refused_with_what_was_looked_for(capsys: pytest
     """Without --each: exit 2 and a message naming the frameworks read and --framework."""
     assert main(["check", str(NEGATIVES[0])]) == 2
     err = capsys.readouterr().err
-    assert "Ich lese Konfigurationen von Accelerate, axolotl, DeepSpeed, " in err  # in alphabetical order
+    assert "Ich lese Konfigurationen von accelerate, axolotl, DeepSpeed, " in err  # in alphabetical order
     assert "Hugging Face Trainer" in err
     assert "--framework deepspeed" in err

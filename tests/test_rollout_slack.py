@@ -51,10 +51,10 @@ def test_a_pasted_verl_line_is_answered_with_its_rollout(bot: BotProcess, api: F
     for fragment in (
         "*Prompts je Rollout (P)*\n1.024",
         "*Sequenzen je Rollout (P · n)*\n5.120",
-        "*Optimierer-Schritte je Rollout (k)*\n4",
+        "*Optimierer-Schritte je Rollout (s)*\n4",
         "Mini-Batch je GPU = ppo_mini_batch_size · n // d = 256 × 5 // 8 = 160",
         "a = Mini-Batch je GPU / b = 160 / 40 = 4",
-        "actor_rollout_ref.rollout.n = 5 (Codeblock 1:4)",
+        "`actor_rollout_ref.rollout.n = 5` (Codeblock 1:4)",  # as the config writes it, as code
     ):
         assert fragment in text, fragment
 
@@ -77,7 +77,7 @@ def test_the_calculators_rollout_and_its_samples_button(bot: BotProcess, api: Fa
     status, answer = command(bot, api, "prompts=512 n=8 mini=128 b=4 gpus=64")
     assert status == 200
     assert_valid_message(answer)
-    assert "`k = P / mini · Epochen = 512 / 128 × 1 = 4` Optimierer-Schritte je Rollout" in all_text(answer)
+    assert "`s = P / mini · Epochen = 512 / 128 × 1 = 4` Optimierer-Schritte je Rollout" in all_text(answer)
     click = slack_payloads.block_actions(button(answer, "Antworten ×2"), api.response_url("msg"))
     assert interaction(bot, click) == (200, None)
     name, replaced = api.next_response()

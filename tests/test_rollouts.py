@@ -76,6 +76,8 @@ def test_a_rollout_is_counted_as_verl_counts_it(text: str, expected: tuple[int, 
         # 128 · 3 = 384 sequences over 4 · 64: verl asserts the mini-batch per GPU divides by the micro-batch
         ("prompts=512 n=3 mini=128 b=4 gpus=64", ProblemKind.ROLLOUT_NOT_DIVISIBLE, "`mini=256`"),
         ("prompts=512 mini=128 b=4 gpus=64", ProblemKind.ROLLOUT_INCOMPLETE, "n (Antworten je Prompt)"),
+        # review row 11: mini missing is the rollout's gap, not „a fehlt“
+        ("prompts=512 n=8 b=4 gpus=64", ProblemKind.ROLLOUT_INCOMPLETE, "fehlt noch mini (Mini-Batch in Prompts)"),
         ("prompts=512 n=8 mini=128 b=4 gpus=64 B=1024", ProblemKind.ROLLOUT_WITH_TARGET, "B = mini · n"),
         # a given too: b · d · a must be the mini-batch's sequences (verl: gradient_accumulation = mini / micro)
         (
@@ -86,10 +88,9 @@ def test_a_rollout_is_counted_as_verl_counts_it(text: str, expected: tuple[int, 
     ],
 )
 def test_bad_combinations_get_a_specific_german_message(text: str, kind: ProblemKind, shown: str) -> None:
-    """What was wrong, what fits, as the problem machinery words it."""
-    command = parse_command(text)
+    """What was wrong, what fits, as the problem machinery words it (a rollout missing n already in the parser)."""
     with pytest.raises(InputError) as raised:
-        plan(command.request)  # type: ignore[union-attr]
+        plan(parse_command(text).request)  # type: ignore[union-attr]
     assert [p.kind for p in raised.value.problems] == [kind]
     answered = answer_command(text, Visibility.IN_CHANNEL)
     assert answered.kind == "input_error"
@@ -105,7 +106,7 @@ def test_the_answer_shows_the_rollout_with_what_if_buttons() -> None:
     assert "`P · n = 512 × 8 = 4.096 Sequenzen` je Rollout" in text
     assert "`B = mini · n = 128 × 8 = 1.024 Sequenzen` je Optimierer-Schritt" in text
     assert "`a = B / (b · d) = 1.024 / (4 · 64) = 4`" in text
-    assert "`k = P / mini · Epochen = 512 / 128 × 1 = 4` Optimierer-Schritte je Rollout" in text
+    assert "`s = P / mini · Epochen = 512 / 128 × 1 = 4` Optimierer-Schritte je Rollout" in text
     buttons = {c.label: c.value for c in answered.document.choices}
     assert buttons["Antworten ×2"] == "b=4 gpus=64 prompts=512 n=16 mini=128"
     assert buttons["Mini-Batch ×2"] == "b=4 gpus=64 prompts=512 n=8 mini=256"
@@ -142,19 +143,19 @@ def test_help_and_app_home_explain_the_rollout() -> None:
     """``hilfe`` and App Home explain the RL batch; ``hilfe schlüssel`` lists its keys."""
     shown = plain_text(answer_command("hilfe", Visibility.IN_CHANNEL).document)
     assert "Reinforcement Learning: Rollouts" in shown
-    assert "k = P / mini · Epochen" in shown
+    assert "s = P / mini · Epochen" in shown
     keys = plain_text(answer_command("hilfe schlüssel", Visibility.IN_CHANNEL).document)
     assert "Mini-Batch in Prompts: mini, mini_batch" in keys
     home = json.dumps(home_view().to_dict(), ensure_ascii=False)
     assert "Reinforcement Learning: Rollouts" in home
-    assert "k = P / mini · Epochen" in home
+    assert "s = P / mini · Epochen" in home
 
 
 def test_a_comparison_shows_each_rollout() -> None:
     """``… vs n=16``: twice the answers per prompt doubles B and a; k stays 4 in both columns."""
     shown = plain_text(answer_command("prompts=512 n=8 mini=128 b=4 gpus=64 vs n=16", Visibility.IN_CHANNEL).document)
-    assert "P = 512, n = 8, mini = 128, k = 4" in shown
-    assert "P = 512, n = 16, mini = 128, k = 4" in shown
+    assert "P = 512, n = 8, mini = 128, s = 4" in shown
+    assert "P = 512, n = 16, mini = 128, s = 4" in shown
     assert "k = B₂ / B₁ = 2.048 / 1.024 = 2" in shown
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import collections
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +17,9 @@ from bot.document import Visibility
 from bot.rendering import views
 from bot.rendering.answers import answer_command
 from bot.rendering.block_kit import message
+from bot.rendering.grammar import singular_after_one
+from bot.rendering.plain_text import plain_text
+from bot.serving.cli import main as cli_main
 from bot.texts import answers, checks, glossary, help, operator, problems
 from bot.texts.problems import TEMPLATES
 from core import ProblemKind
@@ -80,6 +84,14 @@ SAMPLES = [
     "hilfe schlüssel",
     "8 64",
     "gpus=100 tp=8 b=1 a=1",
+    "läufe",
+    "8 64 4 4096 vs llama2-7b lr=3e-4",
+    "prompts=512 n=8 mini=128 b=4 gpus=64 epochs=2 vs n=16",
+    "params=7B budget=2T L=4096",
+    "hilfe prüfe",
+    "hilfe budget",
+    "hilfe vs",
+    "8 64 4 4096 vs gpus=1024",
 ]
 
 
@@ -126,7 +138,12 @@ def test_retired_spellings_appear_nowhere(retired: str) -> None:
 def test_the_glossary_terms_are_used() -> None:
     """The reference's words appear where the worked example is answered."""
     shown = all_text(message(answer_command("8 64 4 4096", Visibility.IN_CHANNEL).document))
-    for term in ("Effektive Batch-Größe", "Optimierer-Schritt", "Batch je Gerät (b)", "Datenparallele Geräte (d)"):
+    for term in (
+        "Effektive Batch-Größe",
+        "Optimierer-Schritt",
+        "Micro-Batch je Gerät (b)",
+        "Datenparallele Replikate (d)",
+    ):
         assert term in shown
 
 
@@ -169,3 +186,111 @@ def test_german_lives_in_bot_texts() -> None:
         if (literals := _german_literals(path))
     }
     assert found == {}
+
+
+# --- the native review (../shared/review/german.md): its classes of error, caught wherever they recur ---------
+
+#: Loan translations and retired spellings of the review, as patterns (a plain substring would catch
+#: „Micro-Batch je Gerät“ in „Batch je Gerät“, „stillschweigend“ in „still“).
+RETIRED_PATTERNS = {
+    r"(?<!Micro-)Batch je Gerät": "row 7: one name for b, „Micro-Batch je Gerät“",
+    r"[Dd]atenparallele Geräte": "row 5: d counts replicas, „Datenparallele Replikate“",
+    r"\bRäng": "row 22: ranks are „Ranks“",
+    r"\bstill (ab|auf)\b": "row 21: „stillschweigend“",
+    r"angepasste[nm]? (Skalierungs)?[Gg]esetz|Gesetze angepasst|angepasst;": "rows 16/17: laws are „gefittet“",
+    r"Aufmerksamkeit": "row 18: „Attention-Anteil“",
+    r"\bverls\b|\baccelerates\b": "row 23: no genitive s on a lower-case product name",
+    r"Expertenparallelität": "row 41: „Experten-Parallelität“",
+    r"\bPakete": "row 41: packed units are „Packs“",
+    r"Schaltfläche": "row 41: „Button“",
+    r"Vorteil \(Advantage\)": "row 52: „Advantage-Berechnung“",
+    r"Ab k ≥": "row 27: „Bei k ≥ 8“",
+    r"– hergeleitet": "row 28: „Vorher: abgeleitete Werte“",
+    r"achtmal weniger": "row 19: „nur ein Achtel der Schritte“",
+    r"nicht doppelt abziehen": "row 20: d is divided, not subtracted",
+    r"Gerechnet ist|gerechnet ist": "row 40: „gerechnet habe ich“",
+    r"in allen \d+ Varianten|\d+ von \d+ Varianten": "row 39: „beide Varianten“, „keine der beiden“",
+    r"zusammen geht nicht|dazu geht nicht": "row 26: two subjects, „lassen sich nicht kombinieren“",
+    r"Die Werte geben": "row 26: „ergeben“",
+    r"wäre\s+kürzer": "row 25: a batch is „kleiner“",
+    r"es gilt die Voreinstellung": "row 38: several defaults",
+    r"ohne Meldung\)": "row 36: „ohne Text“ beside a quoted assertion",
+    r"ändert nicht, was trainiert": "row 37",
+    r"höchstens\W*$|Länge höchstens|GPU höchstens": "row 42: „Max. …“",
+    r"Zeitplan der Tokens": "row 41: „Batch-Größen-Plan“",
+    r"Anlauf": "row 44: „Hochlauf“",
+    r"lies die Datei": "row 48: the file is checked, not read by the user",
+    r"Ende mit einer leeren Zeile": "row 48",
+}
+
+
+def _texts_of_every_framework() -> Iterator[tuple[str, str]]:
+    yield from checks.FINDINGS.items()
+
+
+@pytest.mark.parametrize("pattern", RETIRED_PATTERNS)
+def test_the_reviews_loan_translations_appear_nowhere(pattern: str) -> None:
+    """Each row of the native review that names a class of error: nowhere in what a user reads."""
+    everywhere = [*user_facing(), *_texts_of_every_framework()]
+    found = [where for where, text in everywhere if re.search(pattern, text)]
+    assert found == [], f"{RETIRED_PATTERNS[pattern]}: {found}"
+
+
+#: Answers whose numbers can be 1 (review row 4): B, T, the rollout's n, a check's title.
+ONES = [
+    "1 1 1 1",
+    "b=1 d=1 a=1 L=1 vs a=2",
+    "prompts=1 n=1 mini=1 b=1 gpus=1 L=1",
+    "params=1 budget=1 L=1",
+    'prüfe gpus=1 ```\n{"train_micro_batch_size_per_gpu": 1, "gradient_accumulation_steps": 1}\n```',
+]
+_ONE_PLURAL = re.compile(r"(?<![\d.,])1[\u00a0 ](Sequenzen|Tokens|Antworten|Prompts|GPUs|Optimierer-Schritte[n]?)\b")
+
+
+@pytest.mark.parametrize("command", ONES)
+def test_one_takes_the_singular(command: str) -> None:
+    """„1 Sequenz“, „1 Token“, „× 1 Antwort“ – in Slack and in the terminal alike (review row 4)."""
+    answered = answer_command(command, Visibility.IN_CHANNEL)
+    shown = [all_text(message(answered.document)), plain_text(answered.document)]
+    assert [_ONE_PLURAL.findall(text) for text in shown] == [[], []]
+
+
+def test_every_findings_template_agrees_after_one() -> None:
+    """Each framework row filled with 1 everywhere reads „1 Sequenz“ once the answer is laid out (review row 4)."""
+    for code, template in checks.FINDINGS.items():
+        filled = template.format_map(collections.defaultdict(lambda: "1"))
+        assert not _ONE_PLURAL.search(singular_after_one(filled)), code
+
+
+def registered_frameworks() -> list[str]:
+    """Every framework the registry checks, by its German title (core.configs.FRAMEWORKS, bot.texts.frameworks)."""
+    from core.configs import FRAMEWORKS
+
+    return [checks.FRAMEWORKS[framework.id].title for framework in FRAMEWORKS]
+
+
+@pytest.mark.parametrize(
+    "where",
+    ["hilfe", "hilfe prüfe", "check --help", "slack-manifest.yaml", "slack-manifest.http.yaml"],
+)
+def test_every_list_of_frameworks_names_all_of_them(where: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """The help, `check --help` and the manifests name all 22 frameworks, from the registry (review row 1)."""
+    if where.endswith(".yaml"):
+        text = yaml.safe_load((ROOT / "deploy" / where).read_text())["display_information"]["long_description"]
+    elif where == "check --help":
+        with pytest.raises(SystemExit):
+            cli_main(["check", "--help"])
+        text = " ".join(capsys.readouterr().out.split()).replace("- ", "-")  # argparse wraps after a hyphen
+    else:
+        text = all_text(message(answer_command(where, Visibility.IN_CHANNEL).document))
+    missing = [name for name in registered_frameworks() if name not in text]
+    assert len(registered_frameworks()) == 22
+    assert missing == []
+    assert "wirklich trainieren" not in text  # „… oder OpenRLHF wirklich trainieren“: the verb of one framework
+
+
+def test_review_row_2_du_siehst() -> None:
+    """„Hilfe und Fehlermeldungen siehst immer nur du“ – the verb agrees with du."""
+    text = all_text(message(answer_command("hilfe", Visibility.IN_CHANNEL).document))
+    assert "siehst immer nur du" in text
+    assert "sieht immer nur du" not in text

@@ -31,14 +31,16 @@ CASES = [
     ("b=8 d=64 B=100", "kleineren Werten, z. B. b = 1 → B = 64 oder d = 12 → B = 96.", None),
     # Two options keep the plural: a = 1000 / 512 = 1,95… → 1 or 2.
     ("b=8 d=64 B=1000", "am nächsten liegen:", "kleineren Werten"),
-    # √k = √(1/8) = 0,3536 shown as 0,354, so 0,0003 × 0,354 = 0,000106 adds up (it said 0,35).
-    ("8 64 4 vs d=8 lr=3e-4", "0,0003 × 0,354 = 0,000106", "× 0,35 ="),
-    ("8 64 4 vs d=512 lr=3e-4", "0,0003 × 2,83 = 0,000849", None),  # √8 = 2,828
+    # √k = √(1/8) = 0,3536 shown as 0,354; 0,0003 × 0,354 = 0,0001062, shown 0,000106: „≈“, not „=“ (native
+    # review row 14: as written the equation does not hold); the linear rule's 0,0003 × 8 = 0,0024 is exact.
+    ("8 64 4 vs d=8 lr=3e-4", "0,0003 × 0,354 ≈ 0,000106", "× 0,35 "),
+    ("8 64 4 vs d=512 lr=3e-4", "0,0003 × 2,83 = 0,000849", None),  # √8 = 2,828, shown 2,83: exact as shown
+    ("8 64 4 vs d=512 lr=3e-4", "0,0003 × 8 = 0,0024", None),
     # With PP > 1, 1F1B keeps up to PP micro-batches in flight: min(8, a = 4) = 4.
     ("gpus=512 pp=8 b=8 a=4 act=1GiB", "hält eine Stufe bis zu PP Micro-Batches", "gleichzeitig liegen nur"),
     ("8 64 4 act=1GiB", "gleichzeitig liegen nur b Sequenzen im Speicher", "1F1B"),
-    # The reference's term.
-    ("gpus=512 tp=8 b=2 a=16", "d zählt nur datenparallele Kopien", "Replikate"),
+    # One term for what d counts (native review rows 5 and 6): replicas, not „Kopien“ beside „Replikat“.
+    ("gpus=512 tp=8 b=2 a=16", "d zählt die datenparallelen Replikate", "Kopien"),
     ("8 64 4 4096 vs", "Vor und nach vs muss je ein Setup stehen", "gehört ein Setup"),
     ("hilfe", "Alle im Channel können sie anklicken", "drücken"),
     ("hilfe", "nennt, wer sie zuletzt geändert hat", None),

@@ -8,6 +8,7 @@ target that whole numbers do not reach (the nearest options), a comparison; erro
 from __future__ import annotations
 
 import math
+from decimal import Decimal, InvalidOperation
 
 from bot.document import (
     Answer,
@@ -393,10 +394,24 @@ def _learning_rate_sections(comparison: Comparison, k: str, sqrt_k: str) -> tupl
         return (Section(title=texts.LR_TITLE, lines=(*(Bullet(rule) for rule in rules), texts.LR_HINT)),)
     base = significant(rates.base)
     rules = [
-        texts.LR_RULE_SCALED.format(rule=texts.LR_LINEAR, base=base, factor=k, scaled=significant(rates.linear)),
-        texts.LR_RULE_SCALED.format(rule=texts.LR_SQRT, base=base, factor=sqrt_k, scaled=significant(rates.sqrt)),
+        _scaled(texts.LR_LINEAR, base, k, significant(rates.linear)),
+        _scaled(texts.LR_SQRT, base, sqrt_k, significant(rates.sqrt)),
     ]
     return (Section(title=texts.LR_TITLE, lines=tuple(Bullet(rule) for rule in rules)),)
+
+
+def _scaled(rule: str, base: str, factor_shown: str, scaled: str) -> str:
+    """„0,0003 × 8 = 0,0024“, but „0,0003 × 0,354 ≈ 0,000106“: „=“ only where the shown numbers multiply exactly."""
+
+    def value(shown: str) -> Decimal:
+        return Decimal(shown.replace(".", "").replace(",", "."))
+
+    try:
+        exact = value(base) * value(factor_shown) == value(scaled)
+    except InvalidOperation:  # a factor shown cut short („0,03…“) is no exact number
+        exact = False
+    equals = texts.EXACT if exact else texts.ROUNDED
+    return texts.LR_RULE_SCALED.format(rule=rule, base=base, factor=factor_shown, equals=equals, scaled=scaled)
 
 
 # --- a setup compared with a published run ----------------------------------------------------
@@ -413,7 +428,7 @@ def run_comparison_document(compared: RunComparison, visibility: Visibility) -> 
     if derived := _derived_formulas(comparison.before_plan, before):
         parts.append(Section(title=texts.DERIVED_TITLE.format(side=mine), lines=derived))
     parts.append(_run_factor_section(comparison))
-    parts += _learning_rate_sections(comparison, k, decimal(comparison.sqrt_factor))
+    parts += _learning_rate_sections(comparison, k, factor(comparison.sqrt_factor))  # as beside a setup: 0,707
     run_section = [guidance_texts.RUN_LR.format(title=run.title, lr=lr), *_schedule_line(run)]
     parts.append(Section(title=guidance_texts.RUN_TITLE, lines=tuple(run_section)))
     if comparison.factor >= 8:

@@ -45,6 +45,7 @@ from bot.document import (
     Part,
     Section,
 )
+from bot.rendering.grammar import agreed
 from bot.texts import answers as texts
 
 #: The block of what-if buttons; its id travels back with every click.
@@ -103,6 +104,10 @@ def blocks(document: Document, *, choices: bool = True, limits: Limits = MESSAGE
 
     Within ``limits``, ``reserved`` blocks left for what the caller adds (a modal's warning).
     """
+    return _blocks(agreed(document), choices, limits, reserved)
+
+
+def _blocks(document: Document, choices: bool, limits: Limits, reserved: int) -> list[Block]:
     tail: list[Block] = []
     buttons = [_button(c, limits) for c in document.choices if len(c.value) <= limits.button_value] if choices else []
     if buttons:
@@ -128,8 +133,10 @@ def section(text: str, limits: Limits = MESSAGE) -> SectionBlock:
 
 
 def _content(document: Document) -> dict[str, Any]:
-    text = escape(cut(document.summary, MESSAGE.fallback_text, escape))
-    return {"text": text, "blocks": [block.to_dict() for block in blocks(document)]}
+    """The notification text and the blocks; the text is plain (a notification shows `code` marks as they are)."""
+    document = agreed(document)
+    text = escape(cut(document.summary.replace("`", ""), MESSAGE.fallback_text, escape))
+    return {"text": text, "blocks": [block.to_dict() for block in _blocks(document, True, MESSAGE, 0)]}
 
 
 def _button(choice: Choice, limits: Limits) -> ButtonElement:

@@ -13,7 +13,6 @@ from bot.texts import checks as texts
 from bot.texts.glossary import COMMAND, list_de
 from core.check_command import CheckRequest, sources_of
 from core.configs import (
-    BY_ID,
     Check,
     CheckError,
     Finding,
@@ -99,8 +98,11 @@ def _title(check: Check, name: texts.Name) -> str:
 
 
 def _note(check: Check, name: texts.Name) -> str:
+    """Whose rules; with T what it assumes: packed sequences, or for a rollout that L is only the longest."""
     note = texts.NOTE.format(framework=name.rules_of)
-    return f"{note} {texts.NOTE_TOKENS}" if check.tokens_per_step else note
+    if not check.tokens_per_step:
+        return note
+    return f"{note} {texts.NOTE_TOKENS_RL if check.rl is not None else texts.NOTE_TOKENS}"
 
 
 def problem_answer(error: CheckError, slack: bool = False) -> Answer:
@@ -137,7 +139,7 @@ def problem_text(error: CheckError, slack: bool = False) -> str:
     fields["name"] = _source_name(names[0] if names else "")
     fields["in_name"] = _in_sources(names)
     fields["line"] = texts.UNREADABLE_LINE.format(line=ctx["line"]) if ctx.get("line") else ""
-    fields["frameworks"] = list_de(sorted((texts.FRAMEWORKS[f].title for f in BY_ID), key=str.casefold))
+    fields["frameworks"] = texts.framework_list()[1]
     fields["how"] = texts.NOTHING_HOW_SLACK if slack else texts.NOTHING_HOW_CLI
     if error.kind is ProblemKind.UNSAFE:
         fields["detail"] = texts.UNSAFE_DETAILS.get(str(ctx.get("detail")), str(ctx.get("detail"))).format(**fields)
@@ -209,18 +211,20 @@ def finding_text(check: Check, finding: Finding) -> str:
         message = _bounded_quote(finding.message.replace("\n", " ").replace("`", "'"))
         # the rule's framework says it (accelerate's refusal inside a Hugging Face Trainer run)
         speaker = texts.FRAMEWORKS.get(finding.code.split("/", 1)[0], texts.FRAMEWORKS[check.framework])
-        text += " " + texts.QUOTED.format(framework=speaker.title, message=message)
+        quoted = texts.QUOTED_ASSERT if message.startswith("assert ") else texts.QUOTED  # LitGPT's bare asserts
+        text += " " + quoted.format(framework=speaker.title, message=message)
         text += "" if message.rstrip().endswith((".", "!", "?")) else "."  # one full stop, never two
     if finding.fix is not None:
-        text += " " + fix_text(finding.fix)
+        text += " " + fix_text(finding.fix, check.framework)
     return text
 
 
 def _findings(check: Check) -> tuple[Bullet | str, ...]:
     """Each finding a bullet, the first ``MAX_FINDINGS_SHOWN`` of them; the rest counted."""
     ordered = check.ordered()
-    lines: list[Bullet | str] = [Bullet(_marked(f, finding_text(check, f))) for f in ordered[:MAX_FINDINGS_SHOWN]]
-    if len(ordered) > MAX_FINDINGS_SHOWN:
+    shown = ordered if len(ordered) <= MAX_FINDINGS_SHOWN + 1 else ordered[:MAX_FINDINGS_SHOWN]  # never „1 weitere“
+    lines: list[Bullet | str] = [Bullet(_marked(f, finding_text(check, f))) for f in shown]
+    if len(shown) < len(ordered):
         lines.append(texts.FINDINGS_MORE.format(count=len(ordered) - MAX_FINDINGS_SHOWN))
     return tuple(lines)
 
@@ -235,10 +239,11 @@ def _bounded_quote(message: str) -> str:
     return message if len(message) <= MAX_QUOTED else message[: MAX_QUOTED - 1] + "…"
 
 
-def fix_text(fix: Fix) -> str:
-    """„Passend wäre: `global_train_batch_size: 1008` oder …“, or GPU counts."""
+def fix_text(fix: Fix, framework: str = "") -> str:
+    """„Passend wäre: `global_train_batch_size: 1008` oder …“, or GPU counts (chips for MaxText's TPU slices)."""
     if fix.syntax is Syntax.WORLD:
-        return texts.FIX_WORLD.format(fix=texts.FIX_OR.join(number(v) for v in fix.values[:MAX_FIXES]))
+        devices = texts.DEVICES_BY_FRAMEWORK.get(framework, texts.DEVICES)
+        return texts.FIX_WORLD.format(fix=texts.FIX_OR.join(number(v) for v in fix.values[:MAX_FIXES]), devices=devices)
     shown = texts.FIX_OR.join(f"`{written}`" for written in fix.written()[:MAX_FIXES])
     if fix.section:
         shown = texts.FIX_SECTION.format(fix=shown, section=fix.section)
@@ -266,7 +271,10 @@ def _fields(check: Check) -> Fields:
         "seq_len": check.seq_len,
         "tokens": check.tokens_per_step,
     }
-    return Fields(tuple(Field(texts.FIELDS[key], number(value)) for key, value in values.items() if value is not None))
+    names = {**texts.FIELDS, **texts.FIELDS_BY_FRAMEWORK.get(check.framework, {})}
+    if check.rl is not None:  # L is the longest prompt and answer: T only a bound
+        names["tokens"] = texts.FIELD_TOKENS_RL
+    return Fields(tuple(Field(names[key], number(value)) for key, value in values.items() if value is not None))
 
 
 def _rollout_fields(rollout: Rollout) -> Fields:
@@ -312,7 +320,8 @@ def _summary(check: Check, name: texts.Name) -> str:
 
 
 def _schedule(phases: tuple[Phase, ...], seq_len: int | None) -> tuple[str, ...]:
-    shown = phases if len(phases) <= MAX_PHASES_SHOWN else (*phases[: MAX_PHASES_SHOWN - 1], phases[-1])
+    whole = len(phases) <= MAX_PHASES_SHOWN + 1  # never „1 weitere“: one more is shown instead
+    shown = phases if whole else (*phases[: MAX_PHASES_SHOWN - 1], phases[-1])
     lines = []
     for phase in shown:
         until = ""
@@ -324,24 +333,47 @@ def _schedule(phases: tuple[Phase, ...], seq_len: int | None) -> tuple[str, ...]
         lines.append(
             texts.SCHEDULE_PHASE.format(start=number(phase.start), batch=number(phase.global_batch), until=until)
         )
-    if len(phases) > MAX_PHASES_SHOWN:
+    if not whole:
         lines.insert(-1, texts.SCHEDULE_MORE.format(count=len(phases) - MAX_PHASES_SHOWN))
     return tuple(lines)
 
 
 def _reads(check: Check) -> tuple[Bullet | str, ...]:
-    """Each value read and where from; long values shortened and a long list counted, so Slack takes the section."""
+    """Each value read, as the file writes it (32768, not 32.768: findable there), and where from; long values
+    shortened and a long list counted, so Slack takes the section."""
+    shown = check.read if len(check.read) <= MAX_READS_SHOWN + 1 else check.read[:MAX_READS_SHOWN]
     lines: list[Bullet | str] = [
         Bullet(
-            texts.READ_LINE.format(
-                key=_shortened(r.key), value=_shortened(_shown(r.value)), where=_shortened(r.where, keep_end=True)
-            )
+            texts.READ_LINE.format(key=_shortened(r.key), value=_shortened(_written(r.value)), where=_place(r.where))
         )
-        for r in check.read[:MAX_READS_SHOWN]
+        for r in shown
     ]
-    if len(check.read) > MAX_READS_SHOWN:
+    if len(shown) < len(check.read):
         lines.append(texts.READ_MORE.format(count=len(check.read) - MAX_READS_SHOWN))
     return tuple(lines)
+
+
+def _written(value: Any) -> str:
+    """A value read, as its file writes it: numbers without German grouping, switches as ja/nein."""
+    if isinstance(value, bool):
+        return texts.READ_TRUE if value else texts.READ_FALSE
+    if isinstance(value, int | float):
+        return repr(value)
+    return str(value)
+
+
+def _place(where: str) -> str:
+    """Where a value was read, each place („a.sh:14 · a.sh:15“) shortened at its front: the file's name and line
+    stay, and a second line of the same file is only its number („…/run_grpo.sh:14 · 15“)."""
+    places = where.split(" · ")
+    files = [place.rpartition(":")[0] for place in places]
+    shown = [
+        place.rpartition(":")[2]
+        if i and files[i] and files[i] == files[i - 1]
+        else _shortened(place, 48, keep_end=True)
+        for i, place in enumerate(places)
+    ]
+    return _shortened(" · ".join(shown), 120, keep_end=True)
 
 
 def _shortened(text: str, limit: int = 80, *, keep_end: bool = False) -> str:

@@ -214,13 +214,12 @@ def runs_answer(query: str | None, visibility: Visibility, command: str = COMMAN
 def run_line(run: PublishedRun) -> str:
     """'`llama2-7b` Llama 2 7B: 7 Mrd. Parameter, 2 Bio. Tokens, 4,2 Mio. Tokens je Schritt (…), Lernrate 0,0003'."""
     final = run.final
-    params = reading(run.params)
-    if run.active_params is not None:
-        params += texts.RUN_ACTIVE.format(active=reading(run.active_params))
+    active = texts.RUN_ACTIVE.format(active=reading(run.active_params)) if run.active_params is not None else ""
     return texts.RUN_LINE.format(
         name=run.name,
         title=run.title,
-        params=params,
+        params=reading(run.params),
+        active=active,
         tokens=reading(run.tokens),
         batch=reading(final.tokens_per_step),
         sequences=number(final.sequences or 0),
@@ -231,7 +230,7 @@ def run_line(run: PublishedRun) -> str:
 
 
 def schedule(run: PublishedRun) -> str:
-    """'; Zeitplan: 393.216 → linear bis 4,2 Mio. nach 20 Mrd.', or nothing for a constant batch."""
+    """'; Batch-Größen-Plan …: 393.216 → linear bis 4,2 Mio. nach 20 Mrd. Tokens', or nothing for a constant batch."""
     first = run.phases[0]
     if len(run.phases) == 1:
         return texts.RAMP_UNKNOWN.format(start=reading(first.start_tokens)) if first.start_tokens else ""
@@ -242,6 +241,7 @@ def schedule(run: PublishedRun) -> str:
 
 
 def _phase(before: Phase, phase: Phase) -> str:
-    start = reading(phase.start_tokens) if phase.start_tokens is not None else texts.PHASE_UNKNOWN_START
+    if phase.start_tokens is None:  # GPT-3: "over the first 4-12 billion tokens, depending on the model size"
+        return texts.PHASE_RAMP_UNKNOWN.format(batch=reading(phase.tokens_per_step))
     template = texts.PHASE_RAMP if before.ramp else texts.PHASE_STEP
-    return template.format(batch=reading(phase.tokens_per_step), start=start)
+    return template.format(batch=reading(phase.tokens_per_step), start=reading(phase.start_tokens))

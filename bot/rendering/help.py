@@ -65,7 +65,7 @@ def _topic_document(topic: str, command: str) -> Document:
         "budget": (texts.BUDGET_TOPIC, texts.BUDGET_TOPIC_EXAMPLE),
         "vs": (texts.VS_TOPIC, texts.VS_TOPIC_EXAMPLE),
     }[topic]
-    shown = tuple(Bullet(line.format(command=command)) for line in lines)
+    shown = tuple(Bullet(line.format(command=command, **_frameworks())) for line in lines)
     return _help_document(
         texts.TOPIC_TITLE.format(topic=texts.TOPICS[topic][0]),
         (
@@ -103,7 +103,7 @@ def _short_document(default_visibility: Visibility) -> Document:
         parts=(
             Section(lines=(texts.HELP_INTRO, *(Formula(f) for f in texts.HELP_FORMULAS))),
             Divider(),
-            Section(title=texts.USAGE_TITLE, lines=texts.USAGE),
+            Section(title=texts.USAGE_TITLE, lines=tuple(line.format(**_frameworks()) for line in texts.USAGE)),
             Section(title=texts.EXAMPLES_TITLE, lines=texts.EXAMPLES),
             Section(title=texts.RL_TITLE, lines=(texts.RL_HELP,)),
             Section(lines=(texts.MORE_HELP, _topics_line(COMMAND))),
@@ -111,6 +111,14 @@ def _short_document(default_visibility: Visibility) -> Document:
             Note(visibility + texts.ALWAYS_PRIVATE),
         ),
     )
+
+
+def _frameworks() -> dict[str, str]:
+    """The frameworks a check knows, from the registry: read only where the help names them (it loads them all)."""
+    from bot.texts.checks import framework_list
+
+    count, frameworks = framework_list()
+    return {"count": str(count), "frameworks": frameworks}
 
 
 def _keys_document() -> Document:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.document import Bullet, ChangedBy, Columns, Divider, Document, Fields, Formula, Line, Note, Part, Section
+from bot.rendering.grammar import agreed, singular_after_one
 from bot.texts import answers as texts
 
 RULE = "-" * 40
@@ -10,7 +11,9 @@ RULE = "-" * 40
 
 def plain_text(document: Document, *, choices: bool = True) -> str:
     """Title underlined, fields as 'Name: Wert', sections as paragraphs, small print indented, choices numbered."""
-    parts = [f"{document.title}\n{'=' * len(document.title)}", *(_part(part) for part in document.parts)]
+    document = agreed(document)
+    title = _unquoted(document.title)
+    parts = [f"{title}\n{'=' * len(title)}", *(_part(part) for part in document.parts)]
     if choices and document.choices:
         parts.append("\n".join(f"[{n}] {choice.label}" for n, choice in enumerate(document.choices, start=1)))
     if document.changed_by is not None:
@@ -33,14 +36,14 @@ def _part(part: Part) -> str:
 
 
 def _section(section: Section) -> str:
-    lines = [("⚠ " if section.warning else "") + section.title] if section.title else []
+    lines = [("⚠ " if section.warning else "") + _unquoted(section.title)] if section.title else []
     return "\n".join(lines + [_line(line) for line in section.lines])
 
 
 def _line(line: Line) -> str:
     match line:
-        case Formula(text=text, remark=remark):
-            return text + (f" {remark}" if remark else "")
+        case Formula(text=text, remark=remark):  # joined here, so agreement once more: „= 1 Optimierer-Schritt …“
+            return singular_after_one(text + (f" {remark}" if remark else ""))
         case Bullet(text=text):
             return f"• {_unquoted(text)}"
         case str():

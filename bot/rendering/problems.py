@@ -26,8 +26,9 @@ def problem_text(problem: Problem, command: str = COMMAND) -> str:
 def problem_lines(problems: Iterable[Problem], command: str = COMMAND) -> list[str]:
     """One German sentence per problem, at most ``MAX_PROBLEMS_SHOWN`` plus a count of the rest."""
     problems = list(problems)
-    lines = [_about(p) + problem_text(p, command) for p in problems[:MAX_PROBLEMS_SHOWN]]
-    if len(problems) > MAX_PROBLEMS_SHOWN:
+    shown = problems if len(problems) <= MAX_PROBLEMS_SHOWN + 1 else problems[:MAX_PROBLEMS_SHOWN]  # no „1 weitere“
+    lines = [_about(p) + problem_text(p, command) for p in shown]
+    if len(shown) < len(problems):
         lines.append(texts.MORE_PROBLEMS.format(count=len(problems) - MAX_PROBLEMS_SHOWN))
     return lines
 

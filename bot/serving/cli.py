@@ -188,11 +188,12 @@ class _UsageError(ValueError):
 
 
 def _check_parser() -> GermanArgumentParser:
+    from bot.texts.checks import framework_list
     from core.configs import BY_ID
 
-    parser = GermanArgumentParser(
-        prog=f"{PROGRAM} {CHECK_COMMAND}", description=texts.CHECK_DESCRIPTION, epilog=texts.CHECK_EPILOG
-    )
+    count, frameworks = framework_list()  # from the registry, as the help and the exit-2 message name them
+    description = texts.CHECK_DESCRIPTION.format(count=count, frameworks=frameworks)
+    parser = GermanArgumentParser(prog=f"{PROGRAM} {CHECK_COMMAND}", description=description, epilog=texts.CHECK_EPILOG)
     parser.add_argument("files", nargs="+", metavar="DATEI", help=texts.CHECK_FILES_HELP)
     parser.add_argument("--world-size", type=int, metavar="N", help=texts.CHECK_WORLD_HELP)
     parser.add_argument("--nnodes", type=int, metavar="N", help=texts.CHECK_NODES_HELP)

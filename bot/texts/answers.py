@@ -19,7 +19,7 @@ TOKENS_ROUNDED = "(≈ {reading})"
 SOLVED_MARK = "berechnet"
 DERIVED_MARK = "aus den GPUs"
 MODEL_PARALLEL_FIELD = "TP · PP · CP · SP"
-GPUS_TITLE = "Datenparallele Geräte aus den GPUs"
+GPUS_TITLE = "d aus den GPUs"
 GPUS_DERIVED_TITLE = "GPUs gesamt"
 SOLVED_TITLE = "Gesucht: {label}"
 TARGET_MET_TITLE = "Ziel erreicht: {symbol} = {value}"
@@ -30,8 +30,8 @@ TOKENS_HINT = (
     "z. B. `{command} 8 64 4 4096` oder `{command} 8 64 4 L=4k`."
 )
 PARALLEL_NOTE = (
-    "d zählt nur datenparallele Kopien: Tensor-, Pipeline-, Kontext- und Sequenz-Parallelität teilen ein "
-    "Replikat auf und zählen nicht mit, d = GPUs / (TP · PP · CP · SP)."
+    "d zählt die datenparallelen Replikate; Tensor-, Pipeline-, Kontext- und Sequenz-Parallelität verteilen ein "
+    "Replikat auf mehrere GPUs und zählen nicht mit: d = GPUs / (TP · PP · CP · SP)."
 )
 PACKED_NOTE = "T setzt feste (gepackte) Sequenzlängen voraus; mit Padding oder variabler Länge sind es weniger Tokens."
 ROLLOUT_TITLE = "Rollout – Prompts, Antworten und Optimierer-Schritte"
@@ -39,12 +39,12 @@ ROLLOUT_TITLE = "Rollout – Prompts, Antworten und Optimierer-Schritte"
 ROLLOUT_LINES = (
     ("P · n = {prompts} × {samples} = {sequences} Sequenzen", "je Rollout"),
     ("B = mini · n = {mini} × {samples} = {batch} Sequenzen", "je Optimierer-Schritt"),
-    ("k = P / mini · Epochen = {prompts} / {mini} × {epochs} = {steps}", "Optimierer-Schritte je Rollout"),
+    ("s = P / mini · Epochen = {prompts} / {mini} × {epochs} = {steps}", "Optimierer-Schritte je Rollout"),
 )
-#: A rollout in a comparison's column: P, n, mini, k.
-ROLLOUT_COLUMN = "P = {0}, n = {1}, mini = {2}, k = {3}"
+#: A rollout in a comparison's column: P, n, mini and s, the optimizer steps a rollout makes (k is B₂ / B₁ there).
+ROLLOUT_COLUMN = "P = {0}, n = {1}, mini = {2}, s = {3}"
 ROLLOUT_NOTE = (
-    "Der Mini-Batch zählt Prompts wie verls ppo_mini_batch_size; TRL und OpenRLHF zählen ihre Batch-Größe in "
+    "Der Mini-Batch zählt Prompts wie ppo_mini_batch_size bei verl; TRL und OpenRLHF zählen ihre Batch-Größe in "
     "Antworten (Sequenzen)."
 )
 BUDGET_TITLE = "Optimierer-Schritte für das Token-Budget"
@@ -92,18 +92,20 @@ UNREACHABLE_CHOICE = "{symbol} = {value} (B = {batch})"
 
 BEFORE = "Vorher"
 AFTER = "Nachher"
-DERIVED_TITLE = "{side} – hergeleitet"
+DERIVED_TITLE = "{side}: abgeleitete Werte"
 FACTOR_TITLE = "Faktor der effektiven Batch-Größe"
 LR_TITLE = "Lernrate"
 LR_LINEAR = "Linear ×k (Goyal et al. 2017, für SGD mit Warmup)"
 LR_SQRT = "Wurzel ×√k (Malladi et al. 2022, für Adam-artige Optimierer)"
 LR_RULE = "{rule}: ×{factor}"
-LR_RULE_SCALED = "{rule}: `{base} × {factor} = {scaled}`"
+LR_RULE_SCALED = "{rule}: `{base} × {factor} {equals} {scaled}`"
+#: Between a scaled learning rate's factors and its result: „=“ where the numbers shown multiply exactly.
+EXACT, ROUNDED = "=", "≈"
 LR_HINT = "Mit `lr=3e-4` rechne ich die neuen Lernraten aus."
 LR_UNCHANGED = "Die effektive Batch-Größe bleibt gleich – die Lernrate auch."
-WARMUP_TITLE = "Ab k ≥ 8 das Warmup anpassen"
+WARMUP_TITLE = "Bei k ≥ 8 das Warmup anpassen"
 WARMUP_WARNING = (
-    "Einen so großen Sprung verträgt die hochskalierte Lernrate nur mit längerem Warmup "
+    "Einen so großen Sprung verträgt das Training mit hochskalierter Lernrate nur mit längerem Warmup "
     "(Goyal et al. fahren sie über 5 Epochen hoch); achte früh auf Divergenz."
 )
 RULES_OF_THUMB = "Skalierungsregeln sind Faustregeln für den Start, kein Ersatz für einen kurzen Sweep."
@@ -114,8 +116,8 @@ COMPARISON_SUMMARY = "Vergleich: B {before} → {after}, k = {factor}; Lernrate 
 
 WHATIF_ACCUMULATION_DOUBLE = "Akkumulation ×2"
 WHATIF_ACCUMULATION_HALF = "Akkumulation ÷2"
-WHATIF_DEVICES_DOUBLE = "Geräte ×2"
-WHATIF_DEVICES_HALF = "Geräte ÷2"
+WHATIF_DEVICES_DOUBLE = "Replikate ×2"
+WHATIF_DEVICES_HALF = "Replikate ÷2"
 WHATIF_MICRO_DOUBLE = "Micro-Batch ×2"
 WHATIF_MICRO_HALF = "Micro-Batch ÷2"
 WHATIF_SAMPLES_DOUBLE = "Antworten ×2"
@@ -134,15 +136,17 @@ FORM_TITLE = "Effektive Batch-Größe"
 FORM_SUBMIT = "Berechnen"
 FORM_CLOSE = "Abbrechen"
 RESULT_CLOSE = "Schließen"
-FORM_PARALLELISM = "Parallelität"
+FORM_PARALLELISM = "Batch-Aufteilung"
 FORM_SEQUENCE = "Sequenz"
 FORM_CLUSTER = "Cluster (optional)"
-FORM_CLUSTER_HINT = "Mit GPUs gesamt ergibt sich d = GPUs / (TP · PP); lass d dann leer oder setz es passend."
+FORM_CLUSTER_HINT = (
+    "Mit „GPUs gesamt“ ergibt sich d = GPUs / (TP · PP); lass d dann leer oder trag den passenden Wert ein."
+)
 FORM_DATA_PARALLEL_HINT = "Leer lassen, wenn du unten „GPUs gesamt“ ausfüllst."
 FORM_VISIBILITY = "Antwort"
 FORM_SHARE = "im Channel teilen"
 FORM_PRIVATE = "nur für mich"
-FORM_NEEDS_DEVICES = "Gib d an oder unten die GPUs gesamt."
+FORM_NEEDS_DEVICES = "Gib d an oder füll unten „GPUs gesamt“ aus."
 FORM_REQUIRED = "Trag eine ganze Zahl ab 1 ein."
 #: A form or button whose hidden state (private_metadata, a button's value) cannot be read: old, or not ours.
 FORM_DAMAGED = (
@@ -171,15 +175,15 @@ INTERNAL_ERROR = (
 CONSOLE_INTRO = (
     "effbatch – lokale Konsole: dieselbe Antwort wie in Slack, ganz ohne Slack.\n"
     f"Tipp einen Befehl wie in Slack, z. B. {COMMAND} 8 64 4 4096 oder {COMMAND} hilfe; "
-    "eine Zahl wie 1 wählt einen Button der letzten Antwort. Konfigurationen: prüfe DATEI, oder prüfe und "
-    "darunter die Konfiguration einfügen (Ende mit einer leeren Zeile). Ende mit exit, Strg+D oder Strg+C."
+    "eine Zahl wie 1 wählt einen Button der letzten Antwort. Konfigurationen: `prüfe DATEI` oder `prüfe` und die "
+    "Konfiguration darunter einfügen (abschließen mit einer Leerzeile). Beenden mit exit, Strg+D oder Strg+C."
 )
 CONSOLE_PROMPT = "> "
 CONSOLE_MORE_PROMPT = "… "
 CONSOLE_UNKNOWN_COMMAND = "„{typed}“ kenne ich nicht – der Befehl heißt {command}, z. B. {command} 8 64 4 4096."
 CONSOLE_CHECK_FILE = (
-    "Lässt sich der eingefügte Text nicht lesen, lies die Datei direkt: prüfe DATEI hier, "
-    "oder im Terminal {program} check DATEI."
+    "Lässt sich der eingefügte Text nicht lesen, prüfe stattdessen die Datei: hier mit `prüfe DATEI` oder im "
+    "Terminal mit `{program} check DATEI`."
 )
 CONSOLE_EPHEMERAL = "(nur für dich sichtbar)"
 CONSOLE_NO_FORM = (

@@ -9,14 +9,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.texts.frameworks import Name, collected
-from bot.texts.glossary import COMMAND
+from bot.texts.glossary import COMMAND, list_de
 from core.configs import Derivation, Level, ProblemKind
 
 #: Names by framework id; each rule's finding by its code, its placeholders exactly the fields of the rule's context
 #: (the framework's own message is quoted after it, the fix after that); each framework's own formulas. One module
 #: per framework in ``bot.texts.frameworks``.
 FRAMEWORKS, FINDINGS, _FRAMEWORK_FORMULAS = collected()
-__all__ = ["FINDINGS", "FRAMEWORKS", "Name"]
+__all__ = ["FINDINGS", "FRAMEWORKS", "Name", "framework_list"]
+
+
+def framework_list() -> tuple[int, str]:
+    """How many frameworks the registry checks, and their German titles in alphabetical order, as a list."""
+    from core.configs import FRAMEWORKS as REGISTERED
+
+    titles = sorted((FRAMEWORKS[framework.id].title for framework in REGISTERED), key=str.casefold)
+    return len(titles), list_de(titles)
+
+
 LEVELS: Mapping[Level, str] = {Level.ERROR: "Fehler", Level.WARNING: "Warnung", Level.INFO: "Hinweis"}
 LEVEL_MARKS: Mapping[Level, str] = {Level.ERROR: "✖", Level.WARNING: "⚠", Level.INFO: "ℹ"}
 
@@ -35,7 +45,8 @@ NO_FINDINGS = "keine Auffälligkeiten"
 #: How many warnings, by whether it is one: (several, one).
 WARNINGS = ("{count} Warnungen", "eine Warnung")
 READ_TITLE = "Gelesen"
-READ_LINE = "{key} = {value} ({where})"
+#: A value read: key and value as the file writes them, as code (findable there), then where.
+READ_LINE = "`{key} = {value}` ({where})"
 READ_MORE = "… und {count} weitere Werte"
 #: A switch read (a flag given, ``packing: true``).
 READ_TRUE, READ_FALSE = "ja", "nein"
@@ -45,9 +56,14 @@ FINDING_LINE = "{mark} {level}: {text}"
 #: A fix in the config's own syntax: each alternative as code, joined by ``FIX_OR``.
 FIX = "Passend wäre: {fix}."
 FIX_SECTION = "{fix} (unter `{section}`)"
-FIX_WORLD = "Passend wären {fix} GPUs."
+FIX_WORLD = "Passend wären {fix} {devices}."
+#: What a world size counts, by framework where it is not GPUs (MaxText's configs are TPU slices: chips).
+DEVICES = "GPUs"
+DEVICES_BY_FRAMEWORK: Mapping[str, str] = {"maxtext": "Chips"}
 FIX_OR = " oder "
 QUOTED = "Meldung von {framework}: `{message}`"
+#: A bare ``assert`` a framework fails with has no message of its own: the assertion is quoted instead.
+QUOTED_ASSERT = "Assertion in {framework}: `{message}`"
 #: Where a long list in the framework's own message was shortened (inside the quote).
 QUOTED_MORE = " … und {count} weitere … "
 #: Findings beyond those shown one by one.
@@ -59,26 +75,31 @@ SCHEDULE_TOKENS = ", {tokens} Tokens"
 SCHEDULE_MORE = "… und {count} weitere Stufen"
 NOTE = "Geprüft nach den Regeln {framework}, wie sie in dessen Quelltext stehen."
 NOTE_TOKENS = "Tokens je Schritt setzen gepackte Sequenzen voraus."
+#: Reinforcement learning: L is the longest prompt plus the longest answer, so T is a bound, not a count.
+NOTE_TOKENS_RL = "L ist die Höchstlänge aus Prompt und Antwort; echte Rollouts haben meist weniger Tokens."
 SHARE = "Im Thread teilen"
 
 FIELDS: Mapping[str, str] = {
     "world": "GPUs gesamt",
-    "data_parallel": "Datenparallele Geräte (d)",
-    "micro_batch": "Batch je Gerät (b)",
+    "data_parallel": "Datenparallele Replikate (d)",
+    "micro_batch": "Micro-Batch je Gerät (b)",
     "accumulation": "Akkumulationsschritte (a)",
     "global_batch": "Effektive Batch-Größe (B)",
     "seq_len": "Sequenzlänge (L)",
     "tokens": "Tokens je Optimierer-Schritt (T)",
 }
+#: Where a framework's world is no count of GPUs, and a rollout's T, which is only a bound.
+FIELDS_BY_FRAMEWORK: Mapping[str, Mapping[str, str]] = {"maxtext": {"world": "Chips gesamt"}}
+FIELD_TOKENS_RL = "Max. Tokens je Optimierer-Schritt (T)"
 #: A reinforcement-learning run's rollout (TRL: its generation batch), beside the fields above.
 RL_FIELDS: Mapping[str, str] = {
     "prompts": "Prompts je Rollout (P)",
     "samples": "Antworten je Prompt (n)",
     "sequences": "Sequenzen je Rollout (P · n)",
-    "steps": "Optimierer-Schritte je Rollout (k)",
-    "prompt_len": "Prompt-Länge höchstens",
-    "response_len": "Antwort-Länge höchstens",
-    "token_bound": "Tokens je Micro-Batch und GPU höchstens",
+    "steps": "Optimierer-Schritte je Rollout (s)",
+    "prompt_len": "Max. Prompt-Länge",
+    "response_len": "Max. Antwortlänge",
+    "token_bound": "Max. Tokens je Micro-Batch und GPU",
 }
 
 #: Each derivation as its formula; ``{0}``, ``{1}`` … are the operands, ``{r}`` the result.
@@ -120,7 +141,7 @@ PROBLEMS: Mapping[ProblemKind, str] = {
     ProblemKind.EMPTY: "{name} ist leer.",
 }
 NOTHING_HOW_CLI = (
-    "Ist es doch die Konfiguration eines davon, nenne es mit `--framework`, z. B. `--framework deepspeed`."
+    "Ist es doch die Konfiguration eines dieser Frameworks, gib es mit `--framework` an, z. B. `--framework deepspeed`."
 )
 NOTHING_HOW_SLACK = "Füge die Konfiguration des Frameworks ein, nicht das Trainingsskript, das sie liest."
 EMPTY_COMMAND = (
@@ -226,6 +247,6 @@ SHARE_FAILED = "Teilen im Thread ging nicht ({detail})."
 SHARED = "Im Thread geteilt."
 #: The world-size form or the share button carries the pasted config; when that cannot be read (old, or forged).
 CHECK_STATE_DAMAGED = (
-    "Dieses Formular (oder diese Schaltfläche) ist abgelaufen oder beschädigt: Die Konfiguration darin kann ich "
+    "Dieses Formular (oder dieser Button) ist abgelaufen oder beschädigt: Die Konfiguration darin kann ich "
     f"nicht mehr lesen. Prüfe sie neu mit `{COMMAND} prüfe` oder im Menü der Nachricht über „{SHORTCUT_NAME}“."
 )

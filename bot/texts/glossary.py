@@ -21,8 +21,8 @@ OPTIMIZER_STEP = "Optimierer-Schritt"
 TOKENS_PER_STEP = "Tokens je Optimierer-Schritt"
 
 ARGUMENT_NAMES = {
-    Argument.MICRO_BATCH: "Batch je Gerät",
-    Argument.DATA_PARALLEL: "Datenparallele Geräte",
+    Argument.MICRO_BATCH: "Micro-Batch je Gerät",
+    Argument.DATA_PARALLEL: "Datenparallele Replikate",
     Argument.ACCUMULATION: "Akkumulationsschritte",
     Argument.SEQ_LEN: "Sequenzlänge",
     Argument.GPUS: "GPUs gesamt",
@@ -44,7 +44,7 @@ ARGUMENT_NAMES = {
 
 
 def label(argument: Argument) -> str:
-    """'Batch je Gerät (b)'; without the symbol where the name already contains it ('GPUs gesamt')."""
+    """'Micro-Batch je Gerät (b)'; without the symbol where the name already contains it ('GPUs gesamt')."""
     name = ARGUMENT_NAMES[argument]
     redundant = len(argument.symbol) > 1 and argument.symbol.casefold() in name.casefold()
     return name if redundant else f"{name} ({argument.symbol})"
@@ -54,6 +54,41 @@ def symbol_first(argument: Argument) -> str:
     """'a (Akkumulationsschritte)': the symbol people type, then its name."""
     return f"{argument.symbol} ({ARGUMENT_NAMES[argument]})"
 
+
+#: Counted nouns and their singular: after a lone 1 an answer says „1 Sequenz“, never „1 Sequenzen“
+#: (``bot.rendering.grammar`` applies it to every text an answer shows, whichever template wrote it).
+SINGULARS = {
+    "Sequenzen": "Sequenz",
+    "Tokens": "Token",
+    "Antworten": "Antwort",
+    "Prompts": "Prompt",
+    "GPUs": "GPU",
+    "Chips": "Chip",
+    "Geräte": "Gerät",
+    "Replikate": "Replikat",
+    "Ranks": "Rank",
+    "Prozesse": "Prozess",
+    "Knoten": "Knoten",
+    "Optimierer-Schritte": "Optimierer-Schritt",
+    "Optimierer-Schritten": "Optimierer-Schritt",
+    "Schritte": "Schritt",
+    "Schritten": "Schritt",
+    "Akkumulationsschritte": "Akkumulationsschritt",
+    "Akkumulationsschritten": "Akkumulationsschritt",
+    "Durchläufe": "Durchlauf",
+    "Micro-Batches": "Micro-Batch",
+    "Mini-Batches": "Mini-Batch",
+    "Packs": "Pack",
+    "Beispiele": "Beispiel",
+    "Epochen": "Epoche",
+    "Stufen": "Stufe",
+    "Varianten": "Variante",
+    "Attention-Heads": "Attention-Head",
+    "KV-Heads": "KV-Head",
+    "Zeichen": "Zeichen",
+    "Bytes": "Byte",
+    "Werte": "Wert",
+}
 
 #: The rest of a list too long to name: „a, b, c und 107 weitere“.
 MORE = "{count} weitere"

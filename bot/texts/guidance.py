@@ -9,7 +9,7 @@ from __future__ import annotations
 
 TITLE = "Einordnung"
 INTRO = (
-    "Schätzungen aus angepassten Skalierungsgesetzen für N = {params} Parameter und D = {tokens} Tokens – "
+    "Schätzungen aus gefitteten Skalierungsgesetzen für N = {params} Parameter und D = {tokens} Tokens – "
     "Anhaltspunkte, keine Vorschrift."
 )
 STEP_LAW_BATCH = "Step Law: B_opt = 0,58 · D^0,571 = 0,58 · {tokens}^0,571 ≈ {batch} Tokens"
@@ -35,20 +35,22 @@ DEEPSEEK_LR = "DeepSeek LLM: η_opt = 0,3118 · C^−0,1250 ≈ {lr}"
 RATIO = "Dein T = {tokens} Tokens je Optimierer-Schritt ist das {ratio}-Fache der Step-Law-Schätzung."
 RATIO_NEEDS_SEQ_LEN = "Mit der Sequenzlänge (`L=`) stelle ich auch dein T neben die Schätzungen."
 STEP_LAW_OUTSIDE = (
-    "Step Law ist an Modellen bis etwa 1 Mrd. Parameter und 100 Mrd. Tokens angepasst; hier rechnet sie "
-    "darüber hinaus – eine Extrapolation."
+    "Das Step-Law-Gesetz wurde an Modellen bis etwa 1 Mrd. Parameter und 100 Mrd. Tokens gefittet; hier wird es "
+    "extrapoliert."
 )
-STEP_LAW_INSIDE = "Step Law ist an Modellen bis etwa 1 Mrd. Parameter und 100 Mrd. Tokens angepasst; das passt hier."
+STEP_LAW_INSIDE = (
+    "Das Step-Law-Gesetz wurde an Modellen bis etwa 1 Mrd. Parameter und 100 Mrd. Tokens gefittet; das passt hier."
+)
 DEEPSEEK_OUTSIDE = (
-    "Das DeepSeek-Gesetz ist an C = 10¹⁷ bis 2 · 10¹⁹ FLOPs angepasst; C = {compute} liegt außerhalb – "
-    "eine Extrapolation (DeepSeek selbst wählte so 7B und 67B)."
+    "Das DeepSeek-Gesetz wurde an C = 10¹⁷ bis 2 · 10¹⁹ FLOPs gefittet; C = {compute} liegt außerhalb – eine "
+    "Extrapolation (so hat auch DeepSeek Batch-Größe und Lernrate für 7B und 67B bestimmt)."
 )
-DEEPSEEK_INSIDE = "Das DeepSeek-Gesetz ist an C = 10¹⁷ bis 2 · 10¹⁹ FLOPs angepasst; C = {compute} liegt darin."
+DEEPSEEK_INSIDE = "Das DeepSeek-Gesetz wurde an C = 10¹⁷ bis 2 · 10¹⁹ FLOPs gefittet; C = {compute} liegt darin."
 RUNS_NEAR = "Veröffentlichte Läufe ähnlicher Größe (Vergleich: `{command} … vs {name}`):"
 RUN_NEAR = "{title}: {batch} Tokens je Schritt ({sequences} × {seq_len}), Lernrate {lr}"
 ESTIMATES = (
-    "Das sind Schätzungen: Eine Batch-Größe daneben ist deshalb nicht falsch. Beide Gesetze sind an kleineren "
-    "Läufen angepasst; ein kurzer Sweep entscheidet. Quellen: Li et al. 2025 (Step Law, arXiv 2503.04715), "
+    "Das sind Schätzungen: Eine Batch-Größe daneben ist deshalb nicht falsch. Beide Gesetze wurden an kleineren "
+    "Läufen gefittet; ein kurzer Sweep entscheidet. Quellen: Li et al. 2025 (Step Law, arXiv 2503.04715), "
     "Bi et al. 2024 (DeepSeek LLM, arXiv 2401.02954, Abschnitt 3.1)."
 )
 NEEDS_BUDGET = (
@@ -92,16 +94,16 @@ RUNS_TITLE = "Veröffentlichte Läufe"
 RUNS_FILTER = "Gefiltert nach {query}: {count} von {total} Läufen."
 RUNS_SUMMARY = "{count} veröffentlichte Läufe: Batch-Größe, Sequenzlänge und Lernrate"
 RUN_LINE = (
-    "`{name}` {title}: {params} Parameter, {tokens} Tokens, {batch} Tokens je Schritt "
+    "`{name}` {title}: {params} Parameter{active}, {tokens} Tokens, {batch} Tokens je Schritt "
     "({sequences} × {seq_len}), Lernrate {lr}{schedule}"
 )
 RUN_ACTIVE = " ({active} aktiv)"
-SCHEDULE = "; Zeitplan der Tokens je Schritt: {phases}"
+SCHEDULE = "; Batch-Größen-Plan in Tokens je Schritt: {phases}"
 PHASE_START = "{batch}"
 PHASE_STEP = "{batch} ab {start} Tokens"
 PHASE_RAMP = "linear bis {batch} nach {start} Tokens"
-PHASE_UNKNOWN_START = "4–12 Mrd. (je nach Größe)"
-RAMP_UNKNOWN = "; erreicht nach {start} Tokens Anlauf (Startwert nicht angegeben)"
+PHASE_RAMP_UNKNOWN = "linear bis {batch} nach 4–12 Mrd. Tokens (je nach Modellgröße)"
+RAMP_UNKNOWN = "; Hochlauf über {start} Tokens (Startwert nicht angegeben)"
 NO_LR = "nicht angegeben"
 RUNS_NONE = "Kein veröffentlichter Lauf passt zu {query}. Es gibt: {families}."
 RUNS_USAGE = (

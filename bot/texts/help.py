@@ -16,7 +16,7 @@ HELP_INTRO = (
 HELP_FORMULAS = ("B = b · d · a", "T = B · L")
 USAGE_TITLE = "Aufruf"
 USAGE = (
-    f"`{COMMAND} b d a [L]` – Zahlen in dieser Reihenfolge: Batch je Gerät, datenparallele Geräte, "
+    f"`{COMMAND} b d a [L]` – Zahlen in dieser Reihenfolge: Micro-Batch je Gerät, datenparallele Replikate, "
     "Akkumulationsschritte, Sequenzlänge",
     f"`{COMMAND} b=8 d=64 a=4 L=4096` – benannt, in beliebiger Reihenfolge, auch nach den Zahlen",
     f"`{COMMAND} 8 64 4 4096 vs d=512` – zwei Setups vergleichen; was nach `vs` fehlt, gilt aus dem ersten weiter",
@@ -24,9 +24,8 @@ USAGE = (
     f"`{COMMAND} läufe` (gefiltert: `{COMMAND} läufe llama`)",
     f"`{COMMAND}` – ohne Werte öffnet sich ein Formular",
     f"`{COMMAND} prüfe [gpus=64]` und eine Konfiguration oder Startzeile (gern als Codeblock) – ich sage, mit "
-    "welcher Batch-Größe DeepSpeed, Hugging Face, accelerate, Lightning, LLaMA-Factory, Megatron-LM, NeMo, "
-    "torchtitan, nanoGPT, axolotl, OLMo, TRL (SFT und GRPO), verl oder OpenRLHF wirklich trainieren; im Menü "
-    "einer Nachricht heißt das „Batch-Konfig prüfen“",
+    "welcher Batch-Größe dein Framework wirklich trainiert; im Menü einer Nachricht heißt das „Batch-Konfig prüfen“. "
+    "Ich kenne {count} Frameworks: {frameworks}.",
 )
 EXAMPLES_TITLE = "Beispiele"
 EXAMPLES = (
@@ -35,28 +34,29 @@ EXAMPLES = (
     f"`{COMMAND} b=2 d=32 T=4Mi L=2048` → a = 32",
     f"`{COMMAND} 8 64 4 4096 budget=2Bio` → Optimierer-Schritte für 2 Billionen Tokens",
     f"`{COMMAND} 8 64 4 4096 vs d=512 lr=3e-4` → k = 8 und neue Lernraten",
-    f"`{COMMAND} 8 64 4 4096 params=7B budget=2T` → Einordnung: Step Law, DeepSeek und Läufe ähnlicher Größe",
+    f"`{COMMAND} params=7B budget=2T L=4096` → Batch-Größe nach Step Law und DeepSeek, ganz ohne Setup",
     f"`{COMMAND} 8 64 4 4096 privat` → Antwort nur für dich",
-    f"`{COMMAND} prompts=512 n=8 mini=128 b=4 gpus=64` → Rollout: 4.096 Sequenzen, B = 1.024, a = 4, k = 4",
+    f"`{COMMAND} prompts=512 n=8 mini=128 b=4 gpus=64` → Rollout: 4.096 Sequenzen, B = 1.024, a = 4, s = 4",
 )
 #: The batch of reinforcement learning, in three sentences (help and App Home).
 RL_TITLE = "Reinforcement Learning: Rollouts"
 RL_HELP = (
     "Beim Reinforcement Learning (GRPO, PPO) erzeugt ein Rollout für jeden von P Prompts n Antworten, zusammen "
-    "P · n Sequenzen. Diese werden in Mini-Batches geteilt: Jeder ist ein Optimierer-Schritt, seine mini · n "
-    "Sequenzen sind die effektive Batch-Größe B = b · d · a. So macht ein Rollout k = P / mini · Epochen "
-    f"Optimierer-Schritte – `{COMMAND} prompts=512 n=8 mini=128 b=4 gpus=64` rechnet es aus (mini in Prompts wie "
-    "bei verl; TRL und OpenRLHF zählen in Antworten)."
+    "P · n Sequenzen. Diese werden in Mini-Batches aufgeteilt; jeder ergibt einen Optimierer-Schritt, und seine "
+    "mini · n Sequenzen bilden die effektive Batch-Größe B = b · d · a. So macht ein Rollout s = P / mini · "
+    f"Epochen Optimierer-Schritte – `{COMMAND} prompts=512 n=8 mini=128 b=4 gpus=64` rechnet es aus (mini in "
+    "Prompts wie bei verl; TRL und OpenRLHF zählen in Antworten)."
 )
 MORE_HELP = f"Alle Schlüssel, Zahlenformate und Grenzen: `{COMMAND} hilfe schlüssel`."
 WHATIF_HELP = (
-    "Unter jeder Antwort stehen Was-wäre-wenn-Buttons (Akkumulation, Geräte, Micro-Batch ×2 bzw. ÷2, Anpassen…). "
+    "Unter jeder Antwort stehen Was-wäre-wenn-Buttons (Akkumulation, Replikate, Micro-Batch ×2 bzw. ÷2, "
+    "Anpassen…). "
     "Alle im Channel können sie anklicken – es ist ein gemeinsames Planungswerkzeug; die Antwort wird ersetzt "
     "und nennt, wer sie zuletzt geändert hat."
 )
-SHARED_BY_DEFAULT = "Antworten sieht der ganze Channel; mit `privat` nur du."
+SHARED_BY_DEFAULT = "Antworten sieht der ganze Channel, mit `privat` nur du selbst."
 PRIVATE_BY_DEFAULT = "Antworten sieht in diesem Workspace nur, wer fragt."
-ALWAYS_PRIVATE = " Hilfe und Fehlermeldungen sieht immer nur du."
+ALWAYS_PRIVATE = " Hilfe und Fehlermeldungen siehst immer nur du."
 
 #: (title, arguments, example) per group of keys; the keys themselves come from the parser's tables.
 KEY_GROUPS: tuple[tuple[str, tuple[Argument, ...], str], ...] = (
@@ -82,28 +82,28 @@ KEY_GROUPS: tuple[tuple[str, tuple[Argument, ...], str], ...] = (
     ),
     ("Vergleich", (Argument.LR,), "`8 64 4 4096 vs d=512 lr=3e-4`"),
     (
-        "Einordnung – Modellgröße N und Token-Budget D (`budget=`)",
+        "Einordnung – Modellgröße N und Token-Budget D (budget=)",
         (Argument.PARAMS,),
-        "`8 64 4 4096 params=7B budget=2T` → Schätzungen nach Step Law und DeepSeek",
+        "`params=7B budget=2T L=4096` → die Batch-Größe nach Step Law und DeepSeek, ganz ohne Setup",
     ),
     (
-        "Reinforcement Learning – ein Rollout, mini in Prompts wie verls ppo_mini_batch_size",
+        "Reinforcement Learning – ein Rollout, mini in Prompts wie ppo_mini_batch_size bei verl",
         (Argument.PROMPTS, Argument.SAMPLES, Argument.MINI, Argument.EPOCHS),
-        "`prompts=512 n=8 mini=128 b=4 gpus=64` → B = 1.024, a = 4, k = 4",
+        "`prompts=512 n=8 mini=128 b=4 gpus=64` → B = 1.024, a = 4, s = 4",
     ),
 )
 KEY_LINE = "{name}: {keys}"
 EXAMPLE = "z. B. {example}"
 HELP_CASE = (
     "Schlüssel: Groß-/Kleinschreibung egal, außer `B` (Ziel-Batch-Größe) und `T` (Ziel-Tokens je Schritt) – "
-    "`b` ist der Batch je Gerät. Lernraten im Vergleich: linear ×k (Goyal et al. 2017, SGD) und "
+    "`b` ist der Micro-Batch je Gerät. Lernraten im Vergleich: linear ×k (Goyal et al. 2017, SGD) und "
     "Wurzel ×√k (Malladi et al. 2022, Adam)."
 )
 PARALLELISM_TITLE = "Was d teilt – und was nicht"
 PARALLELISM = (
     "`tp=`, `pp=`, `cp=` teilen ein Replikat auf mehrere GPUs auf und damit d.",
-    "`sp=` ist die Sequenz-Parallelität von DeepSpeed-Ulysses; sie verteilt jede Sequenz über eigene Ränge und "
-    "teilt d. Megatrons `--sequence-parallel` dagegen läuft auf den Rängen der Tensor-Parallelität mit und "
+    "`sp=` ist die Sequenz-Parallelität von DeepSpeed-Ulysses; sie verteilt jede Sequenz über eigene Ranks und "
+    "teilt d. Megatrons `--sequence-parallel` dagegen läuft auf den Ranks der Tensor-Parallelität mit und "
     "teilt nichts – gib dafür kein `sp=` an, sonst wird d doppelt geteilt.",
     "Experten-Parallelität (EP) ändert die dichte Datenparallelität nicht und zählt nicht mit.",
 )
@@ -133,7 +133,7 @@ HOME_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "Lernrate, Warmup-Länge und veröffentlichte Rezepte sind für die effektive (globale) Batch-Größe "
             "angegeben, nicht für den Micro-Batch, der auf einen Chip passt. Wer von 8 auf 64 Geräte skaliert und "
             "B nicht neu rechnet, mittelt in jedem Optimierer-Schritt über achtmal so viele Sequenzen: Mit der "
-            "alten Lernrate macht das Training je Epoche achtmal weniger Schritte und kommt langsamer voran; wer "
+            "alten Lernrate macht das Training je Epoche nur ein Achtel der Schritte und kommt langsamer voran; wer "
             "die Lernrate ohne längeres Warmup hochskaliert, riskiert Divergenz.",
         ),
     ),
@@ -152,10 +152,11 @@ HOME_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "• Tensor-, Pipeline- und Kontext-Parallelität teilen ein Replikat auf und zählen nicht zu d: "
             "d = GPUs / (TP · PP · CP · SP).",
             "• `sp=` ist DeepSpeed-Ulysses' Sequenz-Parallelität und teilt d; Megatrons `--sequence-parallel` "
-            "läuft auf den TP-Rängen mit und teilt nichts – nicht doppelt abziehen.",
+            "läuft auf den TP-Ranks mit und teilt nichts – gib dafür kein `sp=` an.",
             "• Tokens setzen feste (gepackte) Sequenzlängen voraus; mit Padding oder variabler Länge sind es weniger.",
             "• Jedes Framework zählt Micro-Batches und Akkumulation anders (nanoGPT teilt die Akkumulation z. B. "
-            f"durch die Zahl der GPUs, OLMo rundet still ab): `{COMMAND} prüfe` mit deiner Konfiguration rechnet "
+            f"durch die Zahl der GPUs, OLMo rundet stillschweigend ab): `{COMMAND} prüfe` mit deiner Konfiguration "
+            "rechnet "
             "nach den Regeln deines Frameworks.",
         ),
     ),
@@ -164,7 +165,7 @@ HOME_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "Häufig gestellte Fragen",
         (
             "*Was ist die effektive Batch-Größe?* Die Zahl der Sequenzen, über die ein Optimierer-Schritt den "
-            "Gradienten mittelt: B = b · d · a – Batch je Gerät (b) mal datenparallele Geräte (d) mal "
+            "Gradienten mittelt: B = b · d · a – Micro-Batch je Gerät (b) mal datenparallele Replikate (d) mal "
             "Akkumulationsschritte (a).",
             "*Wozu Gradient Accumulation?* Gradient Accumulation summiert die Gradienten von a Durchläufen, bevor der "
             "Optimierer-Schritt kommt. So erreichst du eine große effektive Batch-Größe, auch wenn nur ein kleiner "
@@ -174,9 +175,10 @@ HOME_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "Schritt), andere Sequenzen; eine doppelte Sequenzlänge verdoppelt T bei gleichem B. Deshalb zeige "
             "ich beides.",
             "*Wie groß sollte die Batch-Größe sein?* Eine richtige gibt es nicht, nur Anhaltspunkte: Mit "
-            f"`{COMMAND} 8 64 4 4096 params=7B budget=2T` stelle ich dein T neben zwei angepasste Gesetze "
-            "(Step Law, Li et al. 2025; DeepSeek LLM, Bi et al. 2024) und veröffentlichte Läufe ähnlicher Größe – "
-            "als Schätzung, mit dem Bereich, an dem die Gesetze angepasst sind. Llama 2 7B trainierte z. B. mit "
+            f"`{COMMAND} 8 64 4 4096 params=7B budget=2T` stelle ich dein T neben zwei empirisch gefittete "
+            "Skalierungsgesetze (Step Law, Li et al. 2025; DeepSeek LLM, Bi et al. 2024) und veröffentlichte Läufe "
+            "ähnlicher Größe – als Schätzung, mit dem Bereich, in dem sie gefittet wurden; ganz ohne Setup: "
+            f"`{COMMAND} params=7B budget=2T L=4096`. Llama 2 7B trainierte z. B. mit "
             f"4,2 Mio. Tokens je Schritt, DeepSeek LLM 7B mit 9,4 Mio.; alle Läufe zeigt `{COMMAND} läufe`, "
             f"einen Vergleich `{COMMAND} 8 64 4 4096 vs llama2-7b`.",
         ),
@@ -217,8 +219,8 @@ UNKNOWN_TOPIC = "Zu {topic} habe ich keine Hilfe. Diese Themen gibt es: {topics}
 CHECK_TOPIC_SLACK = (
     "`{command} prüfe [gpus=64]` und dahinter eine Konfiguration oder Startzeile (gern als Codeblock): Ich sage, "
     "mit welcher Batch-Größe das Framework wirklich trainiert, und was es ablehnt.",
-    "Ohne Startzeile, die die GPUs nennt, brauche ich sie: `gpus=64` oder `nodes=8 gpus_per_node=8` direkt "
-    "nach `prüfe`.",
+    "Nennt keine Startzeile die Zahl der GPUs, gib sie direkt nach `prüfe` an: `gpus=64` oder "
+    "`nodes=8 gpus_per_node=8`.",
     "In Slack geht es auch ohne Befehl: im Menü einer Nachricht „Batch-Konfig prüfen“.",
     "Im Terminal prüft `effbatch check DATEI` ganze Dateien; in der lokalen Konsole liest `prüfe DATEI` eine Datei.",
 )
@@ -231,10 +233,8 @@ CHECK_TOPIC_TERMINAL = (
     "Exit-Code 0: stimmig (Warnungen erlaubt), 1: mindestens ein Fehler, 2: nicht lesbar oder es fehlt etwas.",
     "Alle Optionen: `{command} check --help`.",
 )
-CHECK_TOPIC_FRAMEWORKS = (
-    "Ich kenne DeepSpeed, Hugging Face, Megatron-LM, NeMo, torchtitan, nanoGPT, axolotl und OLMo und rechne nach "
-    "den Regeln des jeweiligen Frameworks."
-)
+#: ``{count}`` and ``{frameworks}`` come from the registry (``bot.texts.checks.framework_list``), never by hand.
+CHECK_TOPIC_FRAMEWORKS = "Ich kenne {count} Frameworks und rechne nach den Regeln des jeweiligen: {frameworks}."
 CHECK_TOPIC_EXAMPLE = "`{command} check ds_config.json --world-size 64`"
 CHECK_TOPIC_EXAMPLE_SLACK = "`{command} prüfe gpus=64` und in der nächsten Zeile das DeepSpeed-JSON"
 
@@ -261,12 +261,12 @@ VS_TOPIC_EXAMPLE = "`{command} 8 64 4 4096 vs d=512 lr=3e-4` → k = 8 und die n
 
 TERMINAL_TITLE = "effbatch – Hilfe"
 TERMINAL_INTRO = (
-    "effbatch rechnet die effektive (globale) Batch-Größe eines verteilten Trainings aus und die Tokens je "
-    "Optimierer-Schritt, und prüft Trainingskonfigurationen: B = b · d · a, T = B · L."
+    "effbatch rechnet die effektive (globale) Batch-Größe eines verteilten Trainings und die Tokens je "
+    "Optimierer-Schritt aus und prüft Trainingskonfigurationen: B = b · d · a, T = B · L."
 )
 TERMINAL_CALCULATE_TITLE = "Rechnen"
 TERMINAL_CALCULATE = (
-    "`{command} b d a [L]` – Batch je Gerät, datenparallele Geräte, Akkumulationsschritte, Sequenzlänge; "
+    "`{command} b d a [L]` – Micro-Batch je Gerät, datenparallele Replikate, Akkumulationsschritte, Sequenzlänge; "
     "z. B. `{command} 8 64 4 4096` → B = 2.048, T = 8.388.608",
     "`{command} b=8 d=64 a=4 L=4096` – benannt, in beliebiger Reihenfolge; "
     "z. B. `{command} gpus=512 tp=8 b=2 B=2048` → a = 16",

@@ -63,9 +63,9 @@ JSON_NEEDS_VALUES = "Mit --json gibt es keine Hilfe als JSON; ruf effbatch hilfe
 
 # --- effbatch check ---------------------------------------------------------------------------
 
+#: ``{count}`` and ``{frameworks}`` come from the registry (``bot.texts.checks.framework_list``), never by hand.
 CHECK_DESCRIPTION = (
-    "Prüft Trainingskonfigurationen (DeepSpeed, Hugging Face, accelerate, Lightning, LLaMA-Factory, TRL, "
-    "Megatron-LM, NeMo, torchtitan, nanoGPT, axolotl, OLMo, verl, OpenRLHF) und Startzeilen: die Batch-Größe, "
+    "Prüft Trainingskonfigurationen und Startzeilen von {count} Frameworks ({frameworks}): die Batch-Größe, "
     "die das Framework wirklich verwendet, und was es ablehnt. "
     "Exit-Code 0: stimmig (Warnungen erlaubt), 1: mindestens ein Fehler, 2: nicht lesbar oder es fehlt etwas."
 )

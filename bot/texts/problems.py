@@ -100,7 +100,7 @@ TEMPLATES: Mapping[ProblemKind, str] = {
         "Lass einen der Werte b, d, a weg, dann rechne ich ihn passend aus."
     ),
     ProblemKind.NEEDS_SEQ_LEN: "Dafür brauche ich die Sequenzlänge, z. B. `L=4096` oder als vierten Wert.",
-    ProblemKind.TWO_TARGETS: "`B=` und `T=` zusammen geht nicht: Gib nur ein Ziel vor.",
+    ProblemKind.TWO_TARGETS: "`B=` und `T=` lassen sich nicht kombinieren: Gib nur ein Ziel vor.",
     ProblemKind.SOLVED_OUT_OF_RANGE: (
         "{reason} wäre {symbol} = {value} nötig, mehr als die Obergrenze {bound}.{tokens_meant}"
     ),
@@ -132,24 +132,25 @@ TEMPLATES: Mapping[ProblemKind, str] = {
     ),
     ProblemKind.MINI_NOT_DIVIDING: (
         "Die {prompts} Prompts je Rollout lassen sich nicht in Mini-Batches zu {mini} Prompts teilen: Der letzte wäre "
-        "kürzer und trotzdem ein eigener Optimierer-Schritt. Passend wäre z. B. {fits}."
+        "kleiner und trotzdem ein eigener Optimierer-Schritt. Passend wäre z. B. {fits}."
     ),
     ProblemKind.ROLLOUT_NOT_DIVISIBLE: (
         "Ein Mini-Batch hat mini · n = {mini} × {samples} = {sequences} Sequenzen; die lassen sich nicht auf "
         "b · d = {micro} × {data_parallel} aufteilen, a wäre keine ganze Zahl. Passend wäre z. B. {fits}."
     ),
     ProblemKind.ROLLOUT_CONFLICT: (
-        "Die Werte geben b · d · a = {micro} × {data_parallel} × {accumulation} = {product}, ein Mini-Batch hat "
+        "Die Werte ergeben b · d · a = {micro} × {data_parallel} × {accumulation} = {product}, ein Mini-Batch hat "
         "aber mini · n = {mini} × {samples} = {sequences} Sequenzen. Lass a weg, dann rechne ich es passend aus."
     ),
+    ProblemKind.UNKNOWN_WORD: "{text} kenne ich nicht – meintest du `{meant}`?",
     ProblemKind.GUIDANCE_INCOMPLETE: (
         "Für die Einordnung nach Step Law und DeepSeek brauche ich Modellgröße und Trainingslänge; es {verb} noch "
         "{missing}, z. B. `{command} params=7B budget=2T L=4096`. Für eine Rechnung gib b, d und a an, "
         "z. B. `{command} 8 64 4 4096`."
     ),
     ProblemKind.ROLLOUT_WITH_TARGET: (
-        "Bei einem Rollout legt der Mini-Batch die Batch-Größe fest (B = mini · n); `B=` oder `T=` dazu geht nicht. "
-        "Lass das Ziel weg."
+        "Bei einem Rollout legt der Mini-Batch die Batch-Größe fest (B = mini · n); ein Ziel `B=` oder `T=` lässt "
+        "sich damit nicht kombinieren. Lass das Ziel weg."
     ),
 }
 
@@ -169,6 +170,7 @@ INCOMPLETE_KINDS = frozenset(
 )
 CONFLICT_KINDS = frozenset(
     {
+        ProblemKind.DUPLICATE,
         ProblemKind.GPUS_NOT_DIVISIBLE,
         ProblemKind.DATA_PARALLEL_CONFLICT,
         ProblemKind.TARGET_CONFLICT,
@@ -191,14 +193,19 @@ def verb(count: int, singular: str, plural: str) -> str:
     return singular if count == 1 else plural
 
 
+#: Keys a suggestion names with what they mean: `batch=` is b or B, never the RL mini-batch.
+SUGGESTION_NAMES: Mapping[str, str] = {"b": "Micro-Batch je Gerät", "B": "Ziel-Batch-Größe"}
+
+
 def did_you_mean(keys: Sequence[str]) -> str:
-    """' Meintest du `seq=` oder `len=`?', or nothing without suggestions."""
-    return " Meintest du " + " oder ".join(f"`{key}=`" for key in keys) + "?" if keys else ""
+    """' Meintest du `seq=`, `len=` oder `l=`?', `b=` and `B=` with their names; nothing without suggestions."""
+    shown = [f"`{key}=`" + (f" ({SUGGESTION_NAMES[key]})" if key in SUGGESTION_NAMES else "") for key in keys]
+    return f" Meintest du {list_de(shown, 'oder')}?" if keys else ""
 
 
 def did_you_mean_run(names: Sequence[str]) -> str:
-    """' Meintest du `llama2-7b` oder `llama2-13b`?', or nothing without suggestions."""
-    return " Meintest du " + " oder ".join(f"`{name}`" for name in names) + "?" if names else ""
+    """' Meintest du `llama2-7b`, `llama2-70b` oder `llama2-34b`?', or nothing without suggestions."""
+    return f" Meintest du {list_de([f'`{name}`' for name in names], 'oder')}?" if names else ""
 
 
 def either(values: Sequence[str]) -> str:

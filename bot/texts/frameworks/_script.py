@@ -3,16 +3,16 @@
 #: One row per rule code; the placeholders are exactly the fields of the rule's context.
 FINDINGS: dict[str, str] = {
     "script/branches-agree": (
-        "Ab Zeile {line} verzweigt das Skript nach {variables}, das erst beim Start feststeht; in allen {count} "
-        "Varianten ergibt sich dieselbe Batch-Größe."
+        "Ab Zeile {line} verzweigt das Skript je nach {variables} (steht erst beim Start fest); alle geprüften "
+        "Varianten ({count}) ergeben dieselbe Batch-Größe."
     ),
     "script/branches-differ": (
-        "Ab Zeile {line} verzweigt das Skript nach {variables}, das erst beim Start feststeht: Je nach Variante "
+        "Ab Zeile {line} verzweigt das Skript je nach {variables} (steht erst beim Start fest): Je nach Variante "
         "trainiert der Lauf mit B = {smallest} bis B = {largest} ({count} Varianten geprüft). Oben steht die erste."
     ),
     "script/branch-refused": (
-        "Ab Zeile {line} verzweigt das Skript nach {variables}, das erst beim Start feststeht: {refused} von {count} "
-        "Varianten lassen sich so nicht prüfen oder starten nicht. Oben steht die erste."
+        "Ab Zeile {line} verzweigt das Skript je nach {variables} (steht erst beim Start fest). Geprüft: {count} "
+        "Varianten, davon nicht prüfbar oder nicht startfähig: {refused}. Oben steht die erste."
     ),
 }
 FORMULAS: dict[str, str] = {}

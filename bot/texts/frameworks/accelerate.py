@@ -2,7 +2,7 @@
 
 from bot.texts.frameworks import Name
 
-NAME = Name("Accelerate", "accelerate", "von accelerate")
+NAME = Name("accelerate", "accelerate", "von accelerate")
 
 #: One row per rule code; the placeholders are exactly the fields of the rule's context.
 FINDINGS: dict[str, str] = {
@@ -12,8 +12,8 @@ FINDINGS: dict[str, str] = {
     ),
     "accelerate/num-processes-missing": (
         "num_processes fehlt in der accelerate-Konfiguration: accelerate launch bricht ab, "
-        "wenn die Startzeile nicht --num_processes angibt (so macht es accelerates SLURM-Beispiel). Nenne mir die "
-        "Zahl der GPUs, dann rechne ich."
+        "wenn die Startzeile nicht --num_processes angibt (so macht es das SLURM-Beispiel von accelerate). "
+        "Nenne mir die Zahl der GPUs, dann rechne ich."
     ),
     "accelerate/processes-floored": (
         "accelerate rundet stillschweigend ab: {processes} Prozesse auf {machines} Maschinen werden "
@@ -27,8 +27,8 @@ FINDINGS: dict[str, str] = {
         "andere Parallelität (Produkt {total})."
     ),
     "accelerate/model-parallel": (
-        "Ränge der Tensor-, Kontext- und Sequenz-Parallelität (TP = {tp}, CP = {cp}, SP = {sp}) sehen denselben "
-        "Batch: Nur d = {data_parallel} Ränge sind datenparallel."
+        "Ranks der Tensor-, Kontext- und Sequenz-Parallelität (TP = {tp}, CP = {cp}, SP = {sp}) sehen denselben "
+        "Batch: Nur d = {data_parallel} Ranks sind datenparallel."
     ),
     "accelerate/loader-batch": (
         "Die accelerate-Konfiguration enthält keine Batch-Größe: Die Batch-Größe des DataLoaders im Skript (oder "

@@ -17,7 +17,7 @@ FINDINGS: dict[str, str] = {
         "{accumulation}, je Gerät also {real} statt {batch_size} Sequenzen."
     ),
     "axolotl/batch-size-ignored": (
-        "batch_size = {batch_size} ändert nicht, was trainiert: Das Schema setzt gradient_accumulation_steps "
+        "batch_size = {batch_size} ändert nichts an der Batch-Größe: Das Schema setzt gradient_accumulation_steps "
         "auf 1, je Gerät also nur micro_batch_size = {micro} Sequenzen; batch_size ändert nur die Zahl der "
         "Schritte."
     ),

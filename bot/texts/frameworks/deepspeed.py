@@ -23,16 +23,16 @@ FINDINGS: dict[str, str] = {
         "DeepSpeed bricht ab: Es braucht train_batch_size oder train_micro_batch_size_per_gpu."
     ),
     "deepspeed/sequence-parallel": (
-        "sequence_parallel_size = {sequence_parallel} (Ulysses): DeepSpeed teilt die {world} GPUs dadurch, d "
-        "= {data_parallel}."
+        "sequence_parallel_size = {sequence_parallel} (Ulysses): DeepSpeed teilt die {world} GPUs durch "
+        "SP = {sequence_parallel}: d = {data_parallel}."
     ),
     "deepspeed/sequence-parallel-world-size": (
         "sequence_parallel_size = {sequence_parallel} teilt die {world} GPUs nicht: DeepSpeed rechnet dann mit "
         "{world} / {sequence_parallel} datenparallelen Geräten, keiner ganzen Zahl, und damit passt keine Batch-Größe."
     ),
     "deepspeed/autotp-counted-as-data-parallel": (
-        "AutoTP (autotp_size = {autotp}): DeepSpeed zählt die Ränge der Tensor-Parallelität als datenparallel"
-        " und rechnet mit {world} GPUs; dieselben Daten auf {autotp} Rängen ergeben nur {distinct} "
+        "AutoTP (autotp_size = {autotp}): DeepSpeed zählt die Ranks der Tensor-Parallelität als datenparallel"
+        " und rechnet mit {world} GPUs; dieselben Daten auf {autotp} Ranks ergeben nur {distinct} "
         "verschiedene Sequenzen je Optimierer-Schritt."
     ),
     "deepspeed/world-size-before-launch": (
@@ -40,8 +40,8 @@ FINDINGS: dict[str, str] = {
         " GPU statt {world} und bricht ab."
     ),
     "deepspeed/auto-without-trainer": (
-        '{keys} = "auto" füllt nur der Hugging Face Trainer; DeepSpeed allein kann damit nicht rechnen. Gib '
-        "die TrainingArguments mit an oder setze Zahlen."
+        'Den Wert "auto" in {keys} setzt nur der Hugging Face Trainer ein; DeepSpeed allein kann damit nicht '
+        "rechnen. Gib die TrainingArguments mit an oder setze Zahlen."
     ),
 }
 #: This framework's own derivations; ``{0}``, ``{1}`` … are the operands, ``{r}`` the result.

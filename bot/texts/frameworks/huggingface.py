@@ -7,7 +7,7 @@ NAME = Name("Hugging Face Trainer", "der Hugging Face Trainer", "des Hugging Fac
 #: One row per rule code; the placeholders are exactly the fields of the rule's context.
 FINDINGS: dict[str, str] = {
     "huggingface/total-train-batch-size": "Der Trainer meldet „Total train batch size“ = {total}.",
-    "huggingface/deepspeed-auto": 'Der Trainer füllt "auto" in der DeepSpeed-Konfiguration: {filled}.',
+    "huggingface/deepspeed-auto": 'Der Trainer ersetzt "auto" in der DeepSpeed-Konfiguration durch: {filled}.',
     "huggingface/deepspeed-mismatch": (
         "Der Trainer bricht ab: DeepSpeed-Konfiguration und TrainingArguments widersprechen sich."
     ),

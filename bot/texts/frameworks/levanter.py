@@ -42,8 +42,8 @@ FINDINGS: dict[str, str] = {
         "train_batch_size fehlt: Levanter nimmt {gbs} (die Dokumentation nennt 32, der Code setzt {gbs})."
     ),
     "levanter/schedule-without-microbatching": (
-        "Ohne per_device_parallelism akkumuliert Levanter bei einem Plan ({phases} Stufen) nicht: Je Gerät läuft "
-        "jeweils die ganze Stufe durch, b = B / d ändert sich mit jeder Stufe; oben steht die letzte."
+        "Ohne per_device_parallelism akkumuliert Levanter bei einem Plan ({phases} Stufen) nicht: Jedes Gerät "
+        "rechnet seinen ganzen Anteil (b = B / d) auf einmal; b ändert sich mit jeder Stufe. Oben steht die letzte."
     ),
 }
 #: This framework's own derivations; ``{0}``, ``{1}`` … are the operands, ``{r}`` the result.

@@ -23,7 +23,7 @@ FINDINGS: dict[str, str] = {
         "{tensor_parallel} GPUs einer Tensor-Gruppe sehen denselben Batch."
     ),
     "lightning/devices-from-machine": (
-        "devices = {devices} nimmt alle GPUs, die der Rechner hat: Gerechnet ist mit {world} GPUs; auf einem "
+        "devices = {devices} nimmt alle GPUs, die der Rechner hat: gerechnet habe ich mit {world} GPUs; auf einem "
         "anderen Rechner ändert sich die Batch-Größe."
     ),
     "lightning/accumulation-schedule": (

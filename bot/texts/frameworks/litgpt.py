@@ -16,11 +16,11 @@ FINDINGS: dict[str, str] = {
     ),
     "litgpt/nothing-per-device": (
         "LitGPT bricht ab: global_batch_size {configured} // {world} GPUs ergibt 0 Sequenzen je Gerät "
-        "(ein AssertionError ohne Meldung)."
+        "(ein AssertionError ohne Text)."
     ),
     "litgpt/micro-batch-larger-than-per-device": (
         "LitGPT bricht ab: micro_batch_size {micro} ist größer als die {per_device} Sequenzen je Gerät, es gäbe "
-        "0 Akkumulationsschritte (ein AssertionError ohne Meldung)."
+        "0 Akkumulationsschritte (ein AssertionError ohne Text)."
     ),
     "litgpt/per-machine-in-old-versions": (
         "In LitGPT-Versionen vor März 2025 (vor PR #1947) galt global_batch_size je Maschine: Auf {nodes} Knoten "

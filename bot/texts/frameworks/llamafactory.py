@@ -8,12 +8,12 @@ NAME = Name("LLaMA-Factory", "LLaMA-Factory", "von LLaMA-Factory")
 FINDINGS: dict[str, str] = {
     "llamafactory/neat-packing-outside-sft": ("LLaMA-Factory bricht ab: neat_packing gibt es nur für stage: sft."),
     "llamafactory/packing-cutoff": (
-        "Mit Packing kürzt LLaMA-Factory cutoff_len um eins: Die gepackten Blöcke sind {real} statt {cutoff} "
-        "Tokens lang; B zählt Blöcke, nicht Beispiele."
+        "Mit Packing kürzt LLaMA-Factory cutoff_len um eins: Die Packs sind {real} statt {cutoff} "
+        "Tokens lang; B zählt Packs, nicht Beispiele."
     ),
     "llamafactory/pretrain-packs": (
-        "Bei stage: pt packt LLaMA-Factory die Beispiele von selbst zu Blöcken von cutoff_len Tokens: B zählt "
-        "Blöcke, nicht Beispiele."
+        "Bei stage: pt packt LLaMA-Factory die Beispiele von selbst zu Packs von cutoff_len Tokens: B zählt "
+        "Packs, nicht Beispiele."
     ),
     "llamafactory/megatron-bridge-parallel-exceeds": (
         "LLaMA-Factory bricht ab: TP · PP · CP · EP = {parallel} ist größer als die {world} GPUs."
@@ -23,7 +23,7 @@ FINDINGS: dict[str, str] = {
     ),
     "llamafactory/megatron-bridge-divides-by-ep": (
         "LLaMA-Factory teilt die globale Batch-Größe für Megatron-Bridge auch durch EP = {expert}, obwohl "
-        "Megatron die Ränge der Experten-Parallelität zu d zählt: Statt {accumulation} Akkumulationsschritten "
+        "Megatron die Ranks der Experten-Parallelität zu d zählt: Statt {accumulation} Akkumulationsschritten "
         "laufen nur {real}."
     ),
     "llamafactory/megatron-bridge-global-batch-divisible": (

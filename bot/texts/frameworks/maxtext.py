@@ -7,8 +7,8 @@ NAME = Name("MaxText", "MaxText", "von MaxText")
 #: One row per rule code; the placeholders are exactly the fields of the rule's context.
 FINDINGS: dict[str, str] = {
     "maxtext/mesh": (
-        "MaxText bricht ab: Die {kind}-Parallelitätsgrade lassen sich nicht auf {count} aufteilen (bei ICI die Chips "
-        "eines Slice, bei DCN die Slices)."
+        "MaxText bricht ab: Die {kind}-Parallelitätsgrade lassen sich nicht auf {count} Chips aufteilen (bei ICI "
+        "die Chips eines Slice, bei DCN die Slices)."
     ),
     "maxtext/floored": (
         "MaxText rundet stillschweigend ab: int({chips} Chips · per_device_batch_size) = {real} "

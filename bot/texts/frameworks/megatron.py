@@ -14,7 +14,7 @@ FINDINGS: dict[str, str] = {
         "Megatron-LM bricht ab: B = {gbs} ist kein Vielfaches von b · d = {divisor}."
     ),
     "megatron/sequence-parallel": (
-        "--sequence-parallel läuft auf den {tp} Rängen der Tensor-Parallelität mit und teilt d nicht (anders "
+        "--sequence-parallel läuft auf den {tp} Ranks der Tensor-Parallelität mit und teilt d nicht (anders "
         "als DeepSpeed-Ulysses' sequence_parallel_size)."
     ),
     "megatron/sequence-parallel-without-tensor-parallel": (

@@ -17,8 +17,8 @@ FINDINGS: dict[str, str] = {
         "Megatron-Bridge bricht ab: B = {gbs} ist kein Vielfaches von b · d = {divisor}."
     ),
     "megatron_bridge/batch-size-decreased": (
-        "Mit decrease_batch_size_if_needed rundet Megatron-Bridge still ab: B = {configured} ist kein Vielfaches von "
-        "b · d = {divisor}, trainiert wird mit B = {real}."
+        "Mit decrease_batch_size_if_needed rundet Megatron-Bridge stillschweigend ab: B = {configured} ist kein "
+        "Vielfaches von b · d = {divisor}, trainiert wird mit B = {real}."
     ),
     "megatron_bridge/context-parallel-sequence-length": (
         "Megatron-Bridge bricht ab: Mit CP = {cp} muss die Sequenzlänge durch 2 · CP teilbar sein, {seq_len} ist es "

@@ -25,11 +25,11 @@ FINDINGS: dict[str, str] = {
     ),
     "nanotron/missing-key": "Nanotron bricht ab: {key} fehlt; einen Standardwert gibt es dafür nicht.",
     "nanotron/expert-parallel": (
-        "Nanotron stürzt ab: expert_parallel_size = {ep} verteilt die Ränge auf EP · PP · DP · CP · TP, gestartet "
+        "Nanotron stürzt ab: expert_parallel_size = {ep} verteilt die Ranks auf EP · PP · DP · CP · TP, gestartet "
         "werden aber nur TP · PP · CP · DP Prozesse (numpy: „cannot reshape array“)."
     ),
     "nanotron/context-parallel": (
-        "Die {cp} Ränge der Kontext-Parallelität teilen sich dieselben Sequenzen; sie zählen zu den {world} GPUs, "
+        "Die {cp} Ranks der Kontext-Parallelität teilen sich dieselben Sequenzen; sie zählen zu den {world} GPUs, "
         "nicht zu d."
     ),
 }

@@ -17,11 +17,11 @@ FINDINGS: dict[str, str] = {
         "OLMo-core bricht ab: Neben tp_config, cp_config, pp_config oder ep_config verlangt es auch einen dp_config."
     ),
     "olmo_core/expert-with-tensor-parallel": (
-        "OLMo-core bricht ab: Expertenparallelität (ep_config) lässt sich nicht mit Tensor-Parallelität "
+        "OLMo-core bricht ab: Experten-Parallelität (ep_config) lässt sich nicht mit Tensor-Parallelität "
         "(tp_config) kombinieren."
     ),
     "olmo_core/expert-without-hsdp": (
-        "OLMo-core bricht ab: Expertenparallelität (ep_config) geht nur mit DataParallelType.hsdp."
+        "OLMo-core bricht ab: Experten-Parallelität (ep_config) geht nur mit DataParallelType.hsdp."
     ),
     "olmo_core/hsdp-degree": "OLMo-core bricht ab: {setting} = {value} teilt die {size} datenparallelen GPUs nicht.",
     "olmo_core/rank-batch-multiple-of-length": (
@@ -38,11 +38,11 @@ FINDINGS: dict[str, str] = {
     ),
     "olmo_core/changed-at-run-time": (
         "Das Skript ändert den Wert beim Start selbst (Zeile {line}: `{statement}`, etwa je nach GPU-Typ oder "
-        "GPU-Zahl); gerechnet ist mit dem Wert davor."
+        "GPU-Zahl); gerechnet habe ich mit dem Wert davor."
     ),
     "olmo_core/changed-at-run-time-refused": (
         "Das Skript ändert rank_microbatch_size beim Start selbst (Zeile {line}: `{statement}`, etwa auf "
-        "B200-Clustern); gerechnet ist mit dem Wert davor. Mit {micro} Tokens bricht OLMo-core auf diesen GPUs "
+        "B200-Clustern); gerechnet habe ich mit dem Wert davor. Mit {micro} Tokens bricht OLMo-core auf diesen GPUs "
         "ab: global_batch_size {gbs} ist kein Vielfaches von {micro} × {data_parallel}."
     ),
     "olmo_core/batch-size-schedule-invalid": (

@@ -34,7 +34,7 @@ FINDINGS: dict[str, str] = {
         "Dynamische Batch-Größe: Micro-Batches werden bis {bound} Tokens je GPU gepackt; b und a stehen daher nicht"
         " fest, B und die Optimierer-Schritte schon."
     ),
-    "openrlhf/defaults": "Nicht angegeben, es gilt die Voreinstellung von OpenRLHF: {settings}.",
+    "openrlhf/defaults": "Nicht angegeben, also von OpenRLHF voreingestellt: {settings}.",
     "openrlhf/generate-batch-without-async": (
         "OpenRLHF bricht ab: vLLM soll {generate} Prompts je Durchgang erzeugen, ein Rollout nimmt aber nur"
         " {prompts}; das Überschüssige puffert nur das asynchrone Training (`--train.async_enable`)."
@@ -45,6 +45,6 @@ FORMULAS: dict[str, str] = {
     "openrlhf/data-parallel": "d = GPUs // Ring // TP = {0} // {1} // {2} = {r}",
     "openrlhf/sequences": "P · n = {0} Prompts × {1} Antworten = {r} Sequenzen je Rollout",
     "openrlhf/accumulation": "a = train.batch_size · Ring · TP // b // GPUs = {0} // {1} // {2} = {r}",
-    "openrlhf/optimizer-steps": "k = P · n // train.batch_size · Epochen = {0} × {1} // {2} × {3} = {r}",
+    "openrlhf/optimizer-steps": "s = P · n // train.batch_size · Epochen = {0} × {1} // {2} × {3} = {r}",
     "openrlhf/length": "L = prompt_max_len + generate_max_len = {0} + {1} = {r}",
 }

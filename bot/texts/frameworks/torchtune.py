@@ -11,8 +11,8 @@ FINDINGS: dict[str, str] = {
     ),
     "torchtune/data-parallel-excludes-tp-cp": (
         "Der Docstring des Rezepts rechnet batch_size · GPUs · a = {docstring}. Die Daten verteilt torchtune aber "
-        "nur auf d = {data_parallel} datenparallele Ränge: {world} GPUs geteilt durch TP = {tp} und CP = {cp}, "
-        "die Ränge einer TP- und CP-Gruppe sehen dieselben Sequenzen. Trainiert wird mit B = {real}."
+        "nur auf d = {data_parallel} datenparallele Ranks: {world} GPUs geteilt durch TP = {tp} und CP = {cp}, "
+        "die Ranks einer TP- und CP-Gruppe sehen dieselben Sequenzen. Trainiert wird mit B = {real}."
     ),
     "torchtune/tensor-parallel-plan": (
         "torchtune bricht ab: Mit tensor_parallel_dim über 1 braucht das Rezept einen tensor_parallel_plan."

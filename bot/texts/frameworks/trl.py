@@ -19,8 +19,8 @@ FINDINGS: dict[str, str] = {
         " setze nur eins von beiden."
     ),
     "trl/one-generation": (
-        "TRL bricht ab: GRPO braucht mindestens 2 Antworten je Prompt für den Vorteil (Advantage), hier"
-        " num_generations = {generations}."
+        "TRL bricht ab: GRPO braucht mindestens 2 Antworten je Prompt für die Advantage-Berechnung "
+        "(Gruppenvergleich), hier num_generations = {generations}."
     ),
     "trl/auto-find-batch-size": (
         "TRL bricht ab: auto_find_batch_size würde bei Speichermangel die Batch-Größe halbieren und damit"
@@ -44,11 +44,11 @@ FINDINGS: dict[str, str] = {
         " Sequenz-Parallelität aufteilen; setze cp_size und sp_size auf 1."
     ),
     "trl/tensor-parallel-counted": (
-        "GRPOConfig zählt alle {world} Prozesse mit, auch die Ränge der Tensor-Parallelität (TP = {tp}); der Trainer"
-        " meldet als Batch-Größe nur {data_parallel} datenparallele Geräte. Prüfe, welche Zahl dein Lauf wirklich"
-        " nutzt."
+        "GRPOConfig zählt alle {world} Prozesse mit, auch die Ranks der Tensor-Parallelität (TP = {tp}); die vom "
+        "Trainer gemeldete Batch-Größe rechnet aber nur mit {data_parallel} datenparallelen Ranks. Prüfe, welche "
+        "Zahl dein Lauf wirklich nutzt."
     ),
-    "trl/defaults": "Nicht angegeben, es gilt die Voreinstellung von TRL: {settings}.",
+    "trl/defaults": "Nicht angegeben, also von TRL voreingestellt: {settings}.",
     "trl/sft-padding-free-without-packing": (
         "TRL bricht ab: padding_free ohne packing setzt max_length nicht durch; schalte packing ein oder setze "
         "max_length auf null."
@@ -63,8 +63,8 @@ FINDINGS: dict[str, str] = {
         "{processes} Prozesse."
     ),
     "trl/sft-packing": (
-        "Mit packing schaltet TRL padding_free ein: Ein Micro-Batch ist eine Zeile aus b Paketen zu höchstens "
-        "{max_length} Tokens; B zählt Pakete, nicht Beispiele."
+        "Mit packing schaltet TRL padding_free ein: Ein Micro-Batch ist eine Zeile aus b Packs zu je bis zu "
+        "{max_length} Tokens; B zählt Packs, nicht Beispiele."
     ),
     "trl/sft-unknown-batch-key": (
         "TRL bricht ab: {key} ist kein Feld von SFTConfig; `trl sft` reicht den Schlüssel an `accelerate launch` "
@@ -76,7 +76,7 @@ FINDINGS: dict[str, str] = {
         "Optionen mit oder starte mit `trl sft`."
     ),
     "trl/sft-max-length-default": (
-        "max_length ist nicht angegeben: SFTConfig kürzt jedes Beispiel still auf {max_length} Tokens."
+        "max_length ist nicht angegeben: SFTConfig kürzt jedes Beispiel stillschweigend auf {max_length} Tokens."
     ),
 }
 #: This framework's own derivations; ``{0}``, ``{1}`` … are the operands, ``{r}`` the result.
@@ -84,5 +84,5 @@ FORMULAS: dict[str, str] = {
     "trl/generation": "G = b · GPUs · steps_per_generation = {0} × {1} × {2} = {r} Antworten",
     "trl/steps-from-generation": "steps_per_generation = G / (b · GPUs) = {0} / ({1} · {2}) = {r}",
     "trl/prompts": "P = G / n = {0} / {1} = {r} Prompts je Generierungs-Batch",
-    "trl/optimizer-steps": "k = steps_per_generation · num_iterations / a = {0} × {1} / {2} = {r}",
+    "trl/optimizer-steps": "s = steps_per_generation · num_iterations / a = {0} × {1} / {2} = {r}",
 }

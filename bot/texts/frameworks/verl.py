@@ -66,7 +66,7 @@ FINDINGS: dict[str, str] = {
         "fsdp_config.ulysses_sequence_parallel_size = {sp} ist gesetzt, der FSDP-Worker teilt den Mini-Batch aber"
         " nach actor.ulysses_sequence_parallel_size (hier 1); setze den Wert dort."
     ),
-    "verl/defaults": "Nicht angegeben, es gilt die Voreinstellung von verl: {settings}.",
+    "verl/defaults": "Nicht angegeben, also von verl voreingestellt: {settings}.",
 }
 #: This framework's own derivations; ``{0}``, ``{1}`` … are the operands, ``{r}`` the result.
 FORMULAS: dict[str, str] = {
@@ -74,7 +74,7 @@ FORMULAS: dict[str, str] = {
     "verl/normalised-mini": "Mini-Batch je GPU = ppo_mini_batch_size · n // d = {0} × {1} // {2} = {r}",
     "verl/batch": "B = Mini-Batch je GPU · d = {0} × {1} = {r} Sequenzen je Optimierer-Schritt",
     "verl/accumulation": "a = Mini-Batch je GPU / b = {0} / {1} = {r}",
-    "verl/optimizer-steps": "k = ⌈Sequenzen je GPU / Mini-Batch je GPU⌉ · Epochen = ⌈{0} / {1}⌉ × {2} = {r}",
+    "verl/optimizer-steps": "s = ⌈Sequenzen je GPU / Mini-Batch je GPU⌉ · Epochen = ⌈{0} / {1}⌉ × {2} = {r}",
     "verl/micro-floored": "b = ppo_micro_batch_size // d = {0} // {1} = {r}",
     "verl/token-bound": "Tokens je Micro-Batch ≤ ppo_max_token_len_per_gpu · SP = {0} × {1} = {r}",
     "verl/length": "L = max_prompt_length + max_response_length = {0} + {1} = {r}",
