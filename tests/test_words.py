@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from bot.document import Visibility
 from bot.rendering import views
 from bot.rendering.answers import answer_command
+from bot.rendering.checks import check_answer
 from bot.rendering.plain_text import plain_text
+from core.configs import Source, World, check_config
 
 
 def shown(command: str) -> str:
@@ -48,6 +51,36 @@ CASES = [
     ("gpus=8 b=1 B=2000000", "Für B = 2.000.000 wäre a = 250.000 nötig", "Dafür wäre"),
     # The bullet does not repeat the note below it (which names hilfe schlüssel).
     ("8 64 4 foo=3", "Unbekannter Schlüssel „foo“ in „foo=3“.\n", "Alle Schlüssel zeigt"),
+    # --- the native review of issue 30 (shared/review/german.md), by row ---
+    # 8: a value given twice was understood; the two contradict each other.
+    ("b=8 d=64 a=4 a=8", "Das passt nicht zusammen", "Das habe ich nicht verstanden"),
+    # 9: `b=` then `d=64` is an empty b, not b = „d=64“ – and d was given.
+    ("b= d=64 a=4", "In „b=“ fehlt der Wert nach =", "„d=64“ ist keine Zahl"),
+    ("b= d=64 a=4", "In „b=“ fehlt der Wert nach =", "Es fehlt noch d"),
+    # 10: a keyboard without umlauts.
+    ("laufe", "„laufe“ kenne ich nicht – meintest du läufe?", "ist keine Zahl"),
+    # 11: a rollout without mini says so, not „a fehlt“.
+    ("prompts=512 n=8 b=4 gpus=64", "Für einen Rollout fehlt noch mini (Mini-Batch in Prompts)", "Es fehlt noch a"),
+    # 12: k is B₂ / B₁ only; a rollout's steps are s.
+    ("prompts=512 n=8 mini=128 b=4 gpus=64 epochs=2 vs n=16", "P = 512, n = 8, mini = 128, s = 8", "k = 8\n"),
+    # 13: 7 parameters are surely 7B; 2.670 and 42 as numbers.
+    ("8 64 4 4096 params=7 budget=2T", "params=7 sind 7 Parameter – meintest du params=7B?", "4,2 · 10¹"),
+    # 15: DeepSeek extrapolated its own batch and learning rate, it did not choose 7B and 67B so.
+    ("8 64 4 4096 params=7B budget=2T", "so hat auch DeepSeek Batch-Größe und Lernrate für 7B und 67B bestimmt", None),
+    # 26: two subjects.
+    ("8 64 B=2048 T=8Mi", "B= und T= lassen sich nicht kombinieren", "zusammen geht nicht"),
+    # 27, 28
+    ("8 64 4 4096 vs d=512", "Bei k ≥ 8 das Warmup anpassen", "verträgt die hochskalierte Lernrate"),
+    ("8 64 4 4096 vs gpus=1024", "Nachher: abgeleitete Werte", "hergeleitet"),
+    # 44: the unit after the number, the bracket after the unit.
+    ("läufe", "236\u00a0Mrd. Parameter (21\u00a0Mrd. aktiv)", "aktiv) Parameter"),
+    ("läufe gpt3-175b", "nach 4–12 Mrd. Tokens (je nach Modellgröße)", "(je nach Größe) Tokens"),
+    ("läufe falcon-40b", "Hochlauf über 100\u00a0Mrd. Tokens (Startwert nicht angegeben)", "Anlauf"),
+    # 45: a list, not an „oder“ chain; batch= is b or B, not the RL mini-batch.
+    ("8 64 4 batch=8", "Meintest du b= (Micro-Batch je Gerät) oder B= (Ziel-Batch-Größe)?", "minibatch"),
+    ("8 64 4 4096 vs llama2", "Meintest du llama2-7b, llama2-70b oder", "llama2-7b oder llama2-70b oder"),
+    # 47: no backticks in a terminal heading.
+    ("hilfe schlüssel", "Einordnung – Modellgröße N und Token-Budget D (budget=)", "`"),
 ]
 
 
@@ -58,6 +91,15 @@ def test_reviewed_wording(command: str, says: str, not_any_more: str | None) -> 
     assert says in text
     if not_any_more:
         assert not_any_more not in text
+
+
+def test_notifications_carry_no_code_marks() -> None:
+    """Review row 46: a notification is plain text, Slack would show the backticks as they are."""
+    from bot.rendering.block_kit import message
+
+    payload = message(answer_command("8 0 4", Visibility.IN_CHANNEL).document)
+    assert "`" not in payload["text"]
+    assert "z. B. 8, 4.096" in payload["text"]
 
 
 def test_the_usage_note_is_said_once() -> None:
@@ -77,3 +119,47 @@ def test_app_home_names_things_as_the_reference() -> None:
     assert "Häufig gestellte Fragen" in home
     assert "Warum die effektive Batch-Größe zählt" in home
     assert "globale Batch" not in home
+
+
+# --- the native review of issue 30 on checks (rows 31, 32, 36, 43), as the terminal shows a check ---------------
+
+DATA = Path(__file__).resolve().parent / "data" / "configs"
+#: verl's fixture 10, its lines 14 and 15 giving the world size together (trainer.n_gpus_per_node, trainer.nnodes).
+VERL_10 = (DATA / "verl" / "10_refuse_sp_without_remove_padding.sh").read_text()
+
+
+def checked(name: str, world: int, text: str | None = None) -> str:
+    source = Source(name, text if text is not None else (DATA / name).read_text())
+    return plain_text(
+        check_answer(check_config([source], World(world, "--world-size")), Visibility.IN_CHANNEL).document
+    )
+
+
+def test_values_read_stand_as_the_file_writes_them() -> None:
+    """Row 31: 32768 as in the JSON (searchable there), not 32.768; the answer's own numbers stay German."""
+    config = '{"train_batch_size": 32768, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 8}'
+    text = checked("ds.json", 1024, config)
+    assert "train_batch_size = 32768 (ds.json:1)" in text
+    assert "effektive Batch-Größe 32.768 Sequenzen" in text
+
+
+def test_a_long_place_keeps_its_file_name_and_lines() -> None:
+    """Row 32: shortened at the front, the file's name and both lines kept (the second only as its number)."""
+    text = checked("runs/experiments/2026/verl/grpo/10_refuse_sp_without_remove_padding.sh", 8, VERL_10)
+    assert "world_size = 8 (…/grpo/10_refuse_sp_without_remove_padding.sh:14 · 15)" in text
+
+
+def test_a_bare_assertion_is_quoted_as_one() -> None:
+    """Row 36: „ohne Text“, then „Assertion in LitGPT: assert …“ – not „ohne Meldung. Meldung von LitGPT“."""
+    # tests/test_check_rules.py's sample of litgpt/micro-batch-larger-than-per-device: 32 // 8 GPUs = 4 < 8
+    config = "out_dir: out\ndevices: 8\ntrain:\n  max_seq_length: 512\n  global_batch_size: 32\n  micro_batch_size: 8\n"
+    text = checked("l.yaml", 8, config)
+    assert "(ein AssertionError ohne Text). Assertion in LitGPT: assert" in text
+
+
+def test_a_rollouts_tokens_are_a_bound() -> None:
+    """Row 43: with L = longest prompt + longest answer, T is a maximum, and the note says why."""
+    text = checked("verl/01_plain_grpo.sh", 8)
+    assert "Max. Tokens je Optimierer-Schritt (T):" in text
+    assert "L ist die Höchstlänge aus Prompt und Antwort; echte Rollouts haben meist weniger Tokens." in text
+    assert "Max. Prompt-Länge: 512" in text
