@@ -45,7 +45,7 @@ from bot.document import (
     Part,
     Section,
 )
-from bot.rendering.grammar import agreed
+from bot.rendering.grammar import singular_after_one
 from bot.texts import answers as texts
 
 #: The block of what-if buttons; its id travels back with every click.
@@ -82,7 +82,7 @@ def message(document: Document) -> dict[str, Any]:
 
 def cut(text: str, limit: int, render: Callable[[str], str] = str) -> str:
     """``text`` shortened with „…“ until ``render`` of it fits into ``limit`` characters (escaping grows text)."""
-    if len(render(text)) <= limit:
+    if len(text) * 5 <= limit or len(render(text)) <= limit:  # escaping at most quintuples („&“ → „&amp;“)
         return text
     low, high = 0, min(len(text), limit)  # the longest prefix whose rendering still fits, by bisection
     while low < high:
@@ -104,7 +104,7 @@ def blocks(document: Document, *, choices: bool = True, limits: Limits = MESSAGE
 
     Within ``limits``, ``reserved`` blocks left for what the caller adds (a modal's warning).
     """
-    return _blocks(agreed(document), choices, limits, reserved)
+    return _blocks(document, choices, limits, reserved)
 
 
 def _blocks(document: Document, choices: bool, limits: Limits, reserved: int) -> list[Block]:
@@ -119,7 +119,12 @@ def _blocks(document: Document, choices: bool, limits: Limits, reserved: int) ->
     if len(body) > room:
         left_out = len(body) - (room - 1)
         body = [*body[: room - 1], _context(escape(texts.LEFT_OUT.format(count=left_out)), limits)]
-    return [HeaderBlock(text=cut(document.title, limits.header_text)), *body, *tail]
+    return [HeaderBlock(text=singular_after_one(cut(document.title, limits.header_text))), *body, *tail]
+
+
+def _say(text: str) -> str:
+    """A text of the document as mrkdwn: „1 Sequenz“ after a lone 1 (``bot.rendering.grammar``), then escaped."""
+    return escape(singular_after_one(text))
 
 
 def escape(text: str) -> str:
@@ -134,8 +139,7 @@ def section(text: str, limits: Limits = MESSAGE) -> SectionBlock:
 
 def _content(document: Document) -> dict[str, Any]:
     """The notification text and the blocks; the text is plain (a notification shows `code` marks as they are)."""
-    document = agreed(document)
-    text = escape(cut(document.summary.replace("`", ""), MESSAGE.fallback_text, escape))
+    text = _say(cut(document.summary.replace("`", ""), MESSAGE.fallback_text, escape))
     return {"text": text, "blocks": [block.to_dict() for block in _blocks(document, True, MESSAGE, 0)]}
 
 
@@ -157,7 +161,7 @@ def _part(part: Part, limits: Limits) -> list[Block]:
             texts_ = [cut_rendered(_mrkdwn(column, limits), limits.field_text) for column in columns]
             return _field_sections(texts_, limits)
         case Note(text=text):
-            return [_context(escape(cut(text, limits.context_text, escape)), limits)]
+            return [_context(_say(cut(text, limits.context_text, escape)), limits)]
         case Divider():
             return [DividerBlock()]
 
@@ -172,8 +176,8 @@ def _field(field: Field, limit: int) -> str:
     """'*Datenparallele Geräte (d)*\n8 _aus den GPUs_', each part cut so that the whole stays within ``limit``."""
     share = limit // 3 - 8  # name, value and mark each get a third, less their markup
     name, value = cut(field.name, share, escape), cut(field.value, share, escape)
-    mark = f" _{escape(cut(field.mark, share, escape))}_" if field.mark else ""
-    return f"*{escape(name)}*\n{escape(value)}{mark}"
+    mark = f" _{_say(cut(field.mark, share, escape))}_" if field.mark else ""
+    return f"*{_say(name)}*\n{_say(value)}{mark}"
 
 
 def _mrkdwn(section: Section, limits: Limits) -> list[str]:
@@ -181,7 +185,7 @@ def _mrkdwn(section: Section, limits: Limits) -> list[str]:
     lines = []
     if section.title:
         title = cut(section.title, limits.header_text, escape)
-        lines.append((":warning: " if section.warning else "") + f"*{escape(title)}*")
+        lines.append((":warning: " if section.warning else "") + f"*{_say(title)}*")
     lines += [_line(line, limits.section_text) for line in section.lines]
     return lines
 
@@ -216,12 +220,12 @@ def _line(line: Line, limit: int) -> str:
         case Formula(text=text, remark=remark):
             shown = cut(text, limit - 2, escape) if len(escape(text)) + 2 > limit else text
             rest = limit - len(escape(shown)) - 3
-            tail = f" {escape(cut(remark, rest, escape))}" if remark and rest > len(ELLIPSIS) else ""
-            return f"`{escape(shown)}`{tail}"
+            tail = f" {_say(cut(remark, rest, escape))}" if remark and rest > len(ELLIPSIS) else ""
+            return f"`{_say(shown)}`{tail}"
         case Bullet(text=text):
-            return f"• {escape(cut(text, limit - 2, escape))}"
+            return f"• {_say(cut(text, limit - 2, escape))}"
         case str():
-            return escape(cut(line, limit, escape))
+            return _say(cut(line, limit, escape))
 
 
 def _context(mrkdwn: str, limits: Limits = MESSAGE) -> ContextBlock:

@@ -1,9 +1,9 @@
-"""The document laid out as terminal text, for the console and the CLI."""
+"""The document laid out as terminal text, for the console and the CLI; every text agreeing in number („1 Sequenz“)."""
 
 from __future__ import annotations
 
 from bot.document import Bullet, ChangedBy, Columns, Divider, Document, Fields, Formula, Line, Note, Part, Section
-from bot.rendering.grammar import agreed, singular_after_one
+from bot.rendering.grammar import singular_after_one
 from bot.texts import answers as texts
 
 RULE = "-" * 40
@@ -11,8 +11,7 @@ RULE = "-" * 40
 
 def plain_text(document: Document, *, choices: bool = True) -> str:
     """Title underlined, fields as 'Name: Wert', sections as paragraphs, small print indented, choices numbered."""
-    document = agreed(document)
-    title = _unquoted(document.title)
+    title = _unquoted(singular_after_one(document.title))
     parts = [f"{title}\n{'=' * len(title)}", *(_part(part) for part in document.parts)]
     if choices and document.choices:
         parts.append("\n".join(f"[{n}] {choice.label}" for n, choice in enumerate(document.choices, start=1)))
@@ -24,19 +23,21 @@ def plain_text(document: Document, *, choices: bool = True) -> str:
 def _part(part: Part) -> str:
     match part:
         case Fields(fields=fields):
-            return "\n".join(f"{f.name}: {f.value}" + (f" ({f.mark})" if f.mark else "") for f in fields)
+            return "\n".join(
+                singular_after_one(f"{f.name}: {f.value}" + (f" ({f.mark})" if f.mark else "")) for f in fields
+            )
         case Section():
             return _section(part)
         case Columns(columns=columns):
             return "\n\n".join(_section(column) for column in columns)
         case Note(text=text):
-            return "  " + _unquoted(text)
+            return "  " + _unquoted(singular_after_one(text))
         case Divider():
             return RULE
 
 
 def _section(section: Section) -> str:
-    lines = [("⚠ " if section.warning else "") + _unquoted(section.title)] if section.title else []
+    lines = [("⚠ " if section.warning else "") + _unquoted(singular_after_one(section.title))] if section.title else []
     return "\n".join(lines + [_line(line) for line in section.lines])
 
 
@@ -45,9 +46,9 @@ def _line(line: Line) -> str:
         case Formula(text=text, remark=remark):  # joined here, so agreement once more: „= 1 Optimierer-Schritt …“
             return singular_after_one(text + (f" {remark}" if remark else ""))
         case Bullet(text=text):
-            return f"• {_unquoted(text)}"
+            return f"• {_unquoted(singular_after_one(text))}"
         case str():
-            return _unquoted(line)
+            return _unquoted(singular_after_one(line))
 
 
 def _unquoted(text: str) -> str:
