@@ -3,7 +3,8 @@
 - ``errors``: why an input cannot be checked (``ProblemKind``, ``CheckError``);
 - ``rules``: a framework's rules as data (``Rule``, ``Effect``, ``Level``, ``Fix``, ``@context``);
 - ``results``: what a check reads, derives and finds (``Check``, ``Read``, ``Step``, ``World`` …);
-- ``source``, ``script``: an input (``Source``) and what a reader made of it (``Parsed``, a shell ``Script``);
+- ``source``, ``script``, ``pyscript``: an input (``Source``) and what a reader made of it (``Parsed``, a shell
+  ``Script``, a Python ``PyScript``);
 - ``values``: reading values with file:line and finishing a check (``Reading``, ``whole``, ``fix``);
 - ``words``, ``world``: launch lines as words, and the world size a launcher, the environment or SLURM sets.
 
@@ -11,6 +12,7 @@ Imports only the standard library and the modules of this floor.
 """
 
 from core.configs.base.errors import CheckError, ProblemKind
+from core.configs.base.pyscript import CallSite, Condition, Given, Instance, PyScript, Unknown
 from core.configs.base.results import (
     Check,
     Derivation,
@@ -43,15 +45,19 @@ __all__ = [
     "LAUNCHERS",
     "MAX_VALUE",
     "Auto",
+    "CallSite",
     "Check",
     "CheckError",
     "Command",
+    "Condition",
     "Derivation",
     "Effect",
     "Finding",
     "Fix",
     "Format",
     "Framework",
+    "Given",
+    "Instance",
     "Launch",
     "Level",
     "ModelShape",
@@ -59,6 +65,7 @@ __all__ = [
     "Parsed",
     "Phase",
     "ProblemKind",
+    "PyScript",
     "Read",
     "Reading",
     "Rollout",
@@ -68,6 +75,7 @@ __all__ = [
     "Step",
     "Syntax",
     "Undecided",
+    "Unknown",
     "World",
     "context",
     "context_fields",

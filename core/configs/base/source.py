@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from core.configs.base.pyscript import PyScript
 from core.configs.base.script import Script
 
 _NAME_CHAR = re.compile(r"[\w-]")
@@ -30,12 +31,15 @@ class Source:
 
 @dataclass
 class Parsed:
-    """One source, read: its format, its data (a mapping for JSON, YAML, TOML and Python), or its script."""
+    """One source, read: its format, its data (a mapping for JSON, YAML, TOML and Python), its shell script or its
+    Python reading."""
 
     source: Source
     format: Format
     data: dict[str, Any] = field(default_factory=dict)
     script: Script | None = None
+    #: A Python file's whole reading: its calls and their arguments (``data`` holds its module-level names).
+    python: PyScript | None = None
 
     def where(self, needle: str) -> str:
         """``name:line`` of the first line that names ``needle`` (a key or flag), or just the name."""

@@ -21,7 +21,7 @@ from core.configs.read.bounds import (
     unreadable,
 )
 from core.configs.read.formats import format_by_content, format_by_name
-from core.configs.read.python_literals import parse_python
+from core.configs.read.python_source import parse_python
 from core.configs.read.structured import parse_json, parse_toml
 from core.configs.read.yaml_loader import parse_yaml
 from core.configs.shell import read_script
