@@ -21,10 +21,12 @@ from core.configs import (
     Level,
     Phase,
     ProblemKind,
+    Read,
     Rollout,
     Source,
     Step,
     Syntax,
+    Via,
     check_config,
 )
 from core.configs.read import MAX_DIGITS, MAX_NESTING
@@ -295,17 +297,34 @@ def _schedule(phases: tuple[Phase, ...], seq_len: int | None) -> tuple[str, ...]
 
 def _reads(check: Check) -> tuple[Bullet | str, ...]:
     """Each value read and where from; long values shortened and a long list counted, so Slack takes the section."""
-    lines: list[Bullet | str] = [
-        Bullet(
-            texts.READ_LINE.format(
-                key=_shortened(r.key), value=_shortened(_shown(r.value)), where=_shortened(r.where, keep_end=True)
-            )
-        )
-        for r in check.read[:MAX_READS_SHOWN]
-    ]
+    lines: list[Bullet | str] = [Bullet(_read_line(r)) for r in check.read[:MAX_READS_SHOWN]]
     if len(check.read) > MAX_READS_SHOWN:
         lines.append(texts.READ_MORE.format(count=len(check.read) - MAX_READS_SHOWN))
     return tuple(lines)
+
+
+def _read_line(read: Read) -> str:
+    """``key = value (where)``, then what it set again (``überschreibt …``) and where a name it reads was set."""
+    line = texts.READ_LINE.format(
+        key=_shortened(read.key), value=_shortened(_shown(read.value)), where=_shortened(read.where, keep_end=True)
+    )
+    if read.via is not None:
+        line += _via_line(read.via)
+    if read.over is not None:
+        value, where = read.over
+        line += texts.READ_OVER.format(value=_shortened(_shown(value)), where=_shortened(where, keep_end=True))
+    return line
+
+
+def _via_line(via: Via) -> str:
+    """Where a value a script only names was set: „aus BATCH (train.py:3)“, „Vorgabe von --bs (train.py:5)“,
+    „--bs in der Startzeile (launch.sh:1), statt der Vorgabe 8 (train.py:5)“."""
+    where = _shortened(via.where, keep_end=True)
+    line = texts.READ_VIA[via.origin].format(name=_shortened(via.name), where=where)
+    if via.replaced is not None:
+        value, replaced_where = via.replaced
+        line += texts.READ_VIA_REPLACED.format(value=_shortened(_shown(value)), where=replaced_where)
+    return line
 
 
 def _shortened(text: str, limit: int = 80, *, keep_end: bool = False) -> str:

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 from bot.texts.frameworks import Name, collected
 from bot.texts.glossary import COMMAND
-from core.configs import Derivation, Level, ProblemKind
+from core.configs import Derivation, Level, Origin, ProblemKind
 
 #: Names by framework id; each rule's finding by its code, its placeholders exactly the fields of the rule's context
 #: (the framework's own message is quoted after it, the fix after that); each framework's own formulas. One module
@@ -36,6 +36,15 @@ NO_FINDINGS = "keine Auffälligkeiten"
 WARNINGS = ("{count} Warnungen", "eine Warnung")
 READ_TITLE = "Gelesen"
 READ_LINE = "{key} = {value} ({where})"
+#: Where a script's expression (``args.bs``, ``BATCH``) only names the value: where that was set, by how.
+READ_VIA = {
+    Origin.WRITTEN: ", aus {name} ({where})",
+    Origin.DEFAULT: ", Vorgabe von {name} ({where})",
+    Origin.LAUNCH: ", {name} in der Startzeile ({where})",
+}
+READ_VIA_REPLACED = " statt der Vorgabe {value} ({where})"
+#: A later layer of the run (a launch flag, the script) set the value again.
+READ_OVER = ", überschreibt {value} ({where})"
 READ_MORE = "… und {count} weitere Werte"
 #: A switch read (a flag given, ``packing: true``).
 READ_TRUE, READ_FALSE = "ja", "nein"

@@ -26,6 +26,7 @@ from core.configs.base import (
     Framework,
     Level,
     Nothing,
+    Origin,
     Phase,
     ProblemKind,
     Read,
@@ -34,6 +35,7 @@ from core.configs.base import (
     Source,
     Step,
     Syntax,
+    Via,
     World,
 )
 from core.configs.checking import check_config, rules
@@ -54,6 +56,7 @@ __all__ = [
     "Framework",
     "Level",
     "Nothing",
+    "Origin",
     "Phase",
     "ProblemKind",
     "Read",
@@ -62,6 +65,7 @@ __all__ = [
     "Source",
     "Step",
     "Syntax",
+    "Via",
     "World",
     "check_config",
     "clean",

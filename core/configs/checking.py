@@ -8,6 +8,7 @@ from typing import Any
 
 from core.configs import branches
 from core.configs.base import Check, CheckError, ProblemKind, Rule, Source, World, launched_world, partial_world
+from core.configs.linking import link
 from core.configs.read import MAX_CONFIG_BYTES, parse
 from core.configs.registry import BY_ID, FRAMEWORKS, detect
 
@@ -36,7 +37,7 @@ def check_config(
     """
     if not sources:
         raise CheckError(ProblemKind.EMPTY, name="")
-    parsed = [parse(source, max_bytes) for source in sources]
+    parsed = link([parse(source, max_bytes) for source in sources], world)
     chosen = BY_ID[framework] if framework else detect(parsed)
     try:
         check = chosen.check(parsed, world or launched_world(parsed))

@@ -12,7 +12,7 @@ Imports only the standard library and the modules of this floor.
 """
 
 from core.configs.base.errors import CheckError, ProblemKind
-from core.configs.base.pyscript import CallSite, Condition, Given, Instance, PyScript, Unknown
+from core.configs.base.pyscript import CallSite, Condition, Given, Instance, Origin, PyScript, Unknown
 from core.configs.base.results import (
     Check,
     Derivation,
@@ -22,6 +22,7 @@ from core.configs.base.results import (
     Read,
     Rollout,
     Step,
+    Via,
     World,
 )
 from core.configs.base.rules import (
@@ -62,6 +63,7 @@ __all__ = [
     "Level",
     "ModelShape",
     "Nothing",
+    "Origin",
     "Parsed",
     "Phase",
     "ProblemKind",
@@ -76,6 +78,7 @@ __all__ = [
     "Syntax",
     "Undecided",
     "Unknown",
+    "Via",
     "World",
     "context",
     "context_fields",

@@ -9,6 +9,7 @@ name what it needs instead of guessing.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 
 @dataclass(frozen=True)
@@ -34,9 +35,19 @@ class Instance:
     #: False where fields not listed are set somewhere the reader cannot see (a command line nobody gave): such a
     #: field is unknown, not the class's default.
     complete: bool = True
+    #: Whether a run builds it (False: built in a function nothing calls).
+    reached: bool = True
 
     def __repr__(self) -> str:
         return f"{self.kind}(…)"
+
+
+class Origin(StrEnum):
+    """How a value came into a script: written in it, an argument's default, a flag of the launch line."""
+
+    WRITTEN = "written"
+    DEFAULT = "default"  # ``add_argument("--bs", default=8)``: ``written`` is the flag
+    LAUNCH = "launch"  # ``--bs 16`` on the launch line: ``written`` is the flag, ``line`` 0
 
 
 @dataclass(frozen=True)
@@ -49,6 +60,7 @@ class Given:
     #: Where the value itself was set, where the expression only names it: ``args.bs`` read through the argparse
     #: default of ``--bs`` (its line and text), ``GBS`` through ``GBS = 512``.
     via: Given | None = None
+    origin: Origin = Origin.WRITTEN
 
     @property
     def known(self) -> bool:
@@ -89,6 +101,9 @@ class PyScript:
     names: dict[str, Given] = field(default_factory=dict)
     calls: list[CallSite] = field(default_factory=list)
     undecided: list[Condition] = field(default_factory=list)
+    #: Every instance a library's class builds (``TrainingArguments(…)``, a parser's dataclasses), in order; their
+    #: fields include what the script assigns to them later.
+    instances: list[Instance] = field(default_factory=list)
     #: The functions the module defines at its top level, in order.
     functions: list[str] = field(default_factory=list)
     #: The kinds of the module's top-level statements (``assign``, ``import``, ``def``, ``class``, ``call``, ``if``,
@@ -96,6 +111,8 @@ class PyScript:
     shape: frozenset[str] = frozenset()
     #: Every ``assert`` met, with whether it holds (None: the script's values do not say).
     asserts: list[tuple[Condition, bool | None]] = field(default_factory=list)
+    #: Where the launch line that runs this script is (``launch.sh:3``), where one among the sources names it.
+    launch: str = ""
     #: Why the reading stopped early (a bound reached), or "" when it read the whole file.
     stopped: str = ""
 

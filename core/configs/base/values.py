@@ -14,7 +14,8 @@ from enum import Enum
 from typing import Any
 
 from core.configs.base.errors import CheckError, ProblemKind
-from core.configs.base.results import Check, ModelShape, Phase, Read, Rollout, Step, World
+from core.configs.base.pyscript import Unknown
+from core.configs.base.results import Check, ModelShape, Phase, Read, Rollout, Step, Via, World
 from core.configs.base.rules import Effect, Finding, Fix, Syntax
 from core.configs.base.source import Format, Parsed
 
@@ -87,8 +88,10 @@ class Reading:
             return True
         return False
 
-    def note(self, key: str, value: Any, where: str) -> None:
-        self.read.append(Read(key, value, where))
+    def note(
+        self, key: str, value: Any, where: str, *, over: tuple[Any, str] | None = None, via: Via | None = None
+    ) -> None:
+        self.read.append(Read(key, value, where, over, via))
 
     def step(self, derivation: str, operands: Iterable[int], result: int) -> None:
         self.steps.append(Step(derivation, tuple(operands), result))
@@ -160,6 +163,11 @@ def world_fix(*values: int | None) -> Fix | None:
 
 def whole(value: Any, key: str, where: str, *, minimum: int | None = 1) -> int:
     """A whole number as a framework reads it, at least ``minimum``; ``CheckError`` for anything else."""
+    if isinstance(value, Unknown):  # a script's value only its run decides: named, with what it needs
+        needs = ", ".join(value.needs) or value.written
+        raise CheckError(
+            ProblemKind.BAD_VALUE, key=key, value=value.written[:60], where=where, runtime=True, needs=needs
+        )
     number = _whole(value)
     if number is None or (minimum is not None and number < minimum):
         raise CheckError(ProblemKind.BAD_VALUE, key=key, value=str(value)[:60], where=where)

@@ -70,7 +70,32 @@ def launched_world(sources: Iterable[Parsed]) -> World | None:
             return World(nodes * per_node, f"{nodes} × {per_node}, {parsed.source.name}")
         if (world := _slurm_world(parsed)) is not None:
             return world
+        if (world := _one_process(parsed)) is not None:
+            return world
     return None
+
+
+def _one_process(parsed: Parsed) -> World | None:
+    """``python train.py`` started on its own (no launcher, no ``srun``/``mpirun`` before it): one process."""
+    for command in parsed.script.commands if parsed.script is not None else []:
+        launch = split_launch(command.words)
+        starts = [word.rsplit("/", 1)[-1] for word in command.words[:3]]
+        if (
+            launch.launcher is None
+            and (launch.program or "").endswith(".py")
+            and _python(starts)
+            and not _wrapped(starts)
+        ):
+            return World(1, f"python, {parsed.source.name}:{command.line}")
+    return None
+
+
+def _python(words: list[str]) -> bool:
+    return any(re.fullmatch(r"python(\d+(\.\d+)?)?", word) for word in words)
+
+
+def _wrapped(words: list[str]) -> bool:
+    return any(word in ("srun", "mpirun", "mpiexec", "ray") for word in words)
 
 
 _SBATCH = re.compile(r"^#SBATCH[ \t]+(.*)$", re.MULTILINE)

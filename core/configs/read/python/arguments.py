@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from core.configs.base import Given, Instance, Unknown
+from core.configs.base import Given, Instance, Origin, Unknown
 
 #: argparse's ``type=`` converters the reader applies to a flag's text.
 CONVERTERS = {"int": int, "float": float, "str": str}
@@ -49,7 +49,8 @@ class ArgParser:
             for option in self.options:
                 flag = next((f for f in option.flags if f in given), None)
                 if flag is not None:
-                    fields[option.dest] = Given(convert(given[flag], option.kind, option.many), 0, f"{flag} (launch)")
+                    value = convert(given[flag], option.kind, option.many)
+                    fields[option.dest] = Given(value, 0, flag, via=option.default, origin=Origin.LAUNCH)
         return Instance("argparse.Namespace", fields, line)
 
 
@@ -72,9 +73,8 @@ class HfParser:
             for flag, words in given.items():
                 key = flag.removeprefix("--").replace("-", "_")
                 if (fields is not None and key in fields) or (fields is None and key not in own):
-                    values[key] = Given(
-                        convert(words, _kind_of(values.get(key)), len(words) > 1), 0, f"{flag} (launch)"
-                    )
+                    value = convert(words, _kind_of(values.get(key)), len(words) > 1)
+                    values[key] = Given(value, 0, flag, via=values.get(key), origin=Origin.LAUNCH)
             found.append(Instance(kind, values, line, complete=argv is not None or fields is not None))
         return tuple(found)
 

@@ -8,7 +8,7 @@ import ast
 import math
 from collections.abc import Callable, Sequence
 
-from core.configs.base import CallSite, Given, Instance, Unknown
+from core.configs.base import CallSite, Given, Instance, Origin, Unknown
 from core.configs.read.python import operators
 from core.configs.read.python.arguments import ArgParser, HfParser, Option, option_kind
 from core.configs.read.python.objects import ENVIRON, Builtin, ClassRef, Environ, FunctionRef, Method, ModuleRef
@@ -40,6 +40,7 @@ class Calls(State):
         callee = self.callee(node.func, function)
         if not isinstance(function, Builtin | Method):  # a builtin or a parser's method is computed, not a call to read
             self.record(CallSite(callee, keywords, tuple(args), node.lineno, frame.function, frame.reached))
+        self.reaching = frame.reached
         try:
             return self.dispatch(function, args, keywords, node, frame)
         except UndecidableError:
@@ -148,7 +149,11 @@ class Calls(State):
                 return (namespace, []) if name == "parse_known_args" else namespace
             return None
         if name in ("parse_args_into_dataclasses", "parse_args_and_config"):
-            return parser.instances(self.argv, node.lineno)
+            instances = parser.instances(self.argv, node.lineno)
+            for instance in instances:
+                instance.reached = self.reaching
+            self.script.instances.extend(instances)
+            return instances
         return self.unknown(node)
 
     def add_option(self, parser: ArgParser, args: list[Given], keywords: dict[str, Given], node: ast.Call) -> None:
@@ -162,10 +167,10 @@ class Calls(State):
         default = keywords.get("default", Given(kind == "store_false" if "store" in kind else None, node.lineno, ""))
         if isinstance(default.value, str) and kind in ("int", "float"):  # argparse converts a text default
             default = Given(_converted(default.value, kind), default.line, default.written)
-        written = f"default of {long}"
         nargs = keywords["nargs"].value if "nargs" in keywords else None
         many = nargs in ("+", "*") or (isinstance(nargs, int) and nargs > 1)
-        parser.options.append(Option(flags, dest, Given(default.value, node.lineno, written), kind, many))
+        default = Given(default.value, node.lineno, long, origin=Origin.DEFAULT)
+        parser.options.append(Option(flags, dest, default, kind, many))
 
     def library(self, path: str, args: list[Given], keywords: dict[str, Given], node: ast.Call) -> object:
         """A call into a library: argparse, the parsers, math, the world size; a class builds an ``Instance``."""
@@ -184,7 +189,9 @@ class Calls(State):
         if path in ("os.getenv", "os.environ.get") and args and isinstance(args[0].value, str):
             return self.environment(args[0].value, args[1].value if len(args) > 1 else None, node)
         if name[:1].isupper():
-            return Instance(path, dict(keywords), node.lineno)
+            instance = Instance(path, dict(keywords), node.lineno, reached=self.reaching)
+            self.script.instances.append(instance)
+            return instance
         return self.unknown(node)
 
     def dataclasses(self, given: object) -> list[tuple[str, dict[str, Given] | None]]:

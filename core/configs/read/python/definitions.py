@@ -79,7 +79,9 @@ class Definitions(State):
                 pass
             finally:
                 self.calling.pop()
+        instance.reached = frame.reached
         self.instances.setdefault(name, instance)
+        self.script.instances.append(instance)
         return instance
 
     def dataclass_fields(self, definition: ast.ClassDef) -> dict[str, Given]:

@@ -57,12 +57,18 @@ class Reader(Statements, Expressions, Calls, Definitions):
 
 
 def read_python(
-    text: str, name: str = "", *, argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = None
+    text: str,
+    name: str = "",
+    *,
+    argv: Sequence[str] | None = None,
+    environ: Mapping[str, str] | None = None,
+    launch: str = "",
 ) -> PyScript:
     """``text`` (the file ``name``) read, never run: ``argv`` the program's arguments where a launch line names
-    this script, ``environ`` what its launcher sets (``WORLD_SIZE`` …; None: unknown). ``CheckError`` where
-    Python's grammar refuses the text or a bound of the reader is reached; Python's own parser may still raise
-    ``RecursionError``/``MemoryError``/``ValueError`` on hostile text, for ``read.bounds.hostile`` to word."""
+    this script (``launch``: where that line is), ``environ`` what its launcher sets (``WORLD_SIZE`` …; None:
+    unknown). ``CheckError`` where Python's grammar refuses the text or a bound of the reader is reached; Python's
+    own parser may still raise ``RecursionError``/``MemoryError``/``ValueError`` on hostile text, for
+    ``read.bounds.hostile`` to word."""
     try:
         tree = ast.parse(text)
     except SyntaxError as error:  # also "too many nested parentheses"; RecursionError and the like are the
@@ -71,6 +77,7 @@ def read_python(
     reader = Reader(Segments(text), argv=argv, environ=environ)
     reader.module_body(tree)
     reader.unreached()
+    reader.script.launch = launch
     reader.script.functions = [n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
     reader.script.shape = frozenset(_kind(statement) for statement in tree.body)
     return reader.script

@@ -96,6 +96,8 @@ class State:
     steps: int = 0
     depth: int = 0
     line: int = 0
+    #: Whether the call being made is one a run reaches.
+    reaching: bool = True
 
     def step(self, count: int = 1) -> None:
         self.steps += count
