@@ -349,6 +349,14 @@ def test_the_readme_is_a_front_door() -> None:
     assert len(README.read_text(encoding="utf-8").splitlines()) <= README_LINES
 
 
+def test_the_counts_the_pages_state_are_the_codes() -> None:
+    """The README's number of frameworks is the registry's; the negatives' count is tests/data/negatives/'s."""
+    stated = re.findall(r"(\d+) frameworks|all (\d+),", README.read_text(encoding="utf-8"))
+    assert {int(many or every) for many, every in stated} == {len(FRAMEWORKS)}
+    negatives = [path for path in (ROOT / "tests" / "data" / "negatives").iterdir() if path.is_file()]
+    assert f"holds {len(negatives)} such files" in (ROOT / "docs" / "checks.md").read_text(encoding="utf-8")
+
+
 def test_every_framework_has_an_example_of_its_own() -> None:
     """The frameworks page shows one fixture per registered framework, answered as that framework."""
     assert set(EXAMPLES) == {framework.id for framework in FRAMEWORKS}
