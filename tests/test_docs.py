@@ -187,6 +187,25 @@ def test_no_retired_spelling_in_what_the_pages_show() -> None:
     assert [retired for retired in RETIRED if retired in shown] == []
 
 
+#: What makes a command named in running text a pattern rather than one to run.
+PLACEHOLDERS = ("…", "DATEI", "[", "|", "<")
+NAMED = sorted(
+    {
+        (page.name, span)
+        for page in PAGES
+        for span in re.findall(r"`(effbatch [^`]+)`", page.read_text(encoding="utf-8"))
+        if not any(mark in span for mark in PLACEHOLDERS) and (span.split()[1] != "check" or "--help" in span)
+    }
+)
+
+
+@pytest.mark.parametrize(("page", "command"), NAMED, ids=[f"{page}: {command}" for page, command in NAMED])
+def test_commands_named_in_the_text_work(page: str, command: str) -> None:
+    """A whole command named in running text (`effbatch hilfe schlüssel`) runs and succeeds."""
+    run = effbatch(shlex.split(command)[1:])
+    assert run.code == 0, f"{page}: {command} exits with {run.code}:\n{run.output}"
+
+
 # --- set-up commands: checked, not run -----------------------------------------------------------------------
 
 
