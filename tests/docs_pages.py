@@ -10,8 +10,11 @@ and one fixture of ``tests/data/configs/`` per framework run through ``effbatch 
 
 from __future__ import annotations
 
+import ast
 import contextlib
+import importlib
 import io
+import pkgutil
 import re
 import sys
 from collections.abc import Iterator, Sequence
@@ -21,6 +24,7 @@ from pathlib import Path
 from bot.serving.cli import main
 from bot.texts.frameworks import collected
 from core.configs import FRAMEWORKS, Effect, Framework
+from core.configs.frameworks import _shared
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "frameworks.md"
@@ -30,6 +34,8 @@ END = "<!-- end of the generated part -->"
 #: A line that stands for lines of the output the page leaves out.
 ELIDED = "…"
 CONFIGS = "tests/data/configs"
+#: The package of what several frameworks share, as its sections are headed.
+SHARED = "_shared"
 
 #: One example per framework (arguments after ``effbatch check``, paths from the repository root): what the
 #: framework's page shows, chosen for the pitfall it illustrates. TRL has two, for its two trainers.
@@ -180,11 +186,41 @@ def table() -> list[str]:
 def section(name: str, framework: Framework, place: int) -> list[str]:
     """One framework: where it lives, its module's docstring, its rule codes, its example as the terminal shows it."""
     codes = ", ".join(f"`{rule.code}`" for rule in framework.rules)
-    lines = [f"### {name}", "", f"`{_path(framework)}`, tried {_ordinal(place)}; rules: {codes}.", ""]
+    links = ", ".join(f"[{SHARED}.{used}](#{slug(f'{SHARED}.{used}')})" for used in shared(framework))
+    shares = f" shares {links};" if links else ""
+    lines = [f"### {name}", "", f"`{_path(framework)}`, tried {_ordinal(place)};{shares} rules: {codes}.", ""]
     lines += [markdown(_docstring(framework)), ""]
     for args in EXAMPLES[framework.id]:
         lines += [*_origin(args[0]), "```console", f"$ effbatch check {' '.join(args)}"]
         lines += [*shown(effbatch(["check", *args]).output), "```", ""]
+    return lines
+
+
+def shared(framework: Framework) -> list[str]:
+    """The modules of ``frameworks._shared`` the framework's module imports: what it runs as others do."""
+    package = f"core.configs.frameworks.{SHARED}"
+    tree = ast.parse(Path(ROOT / _path(framework)).read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == package:
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith(package + "."):
+            found.add(str(node.module).removeprefix(package + "."))
+    return sorted(found)
+
+
+def shared_sections() -> list[str]:
+    """Each module of ``frameworks._shared``: its docstring, and the frameworks that run it."""
+    lines = ["## What several frameworks share", ""]
+    for info in pkgutil.iter_modules(_shared.__path__):
+        module = importlib.import_module(f"{_shared.__name__}.{info.name}")
+        users = [f"[{name}](#{slug(name)})" for name, framework in _frameworks() if info.name in shared(framework)]
+        lines += [
+            f"### {SHARED}.{info.name}",
+            "",
+            f"`{module.__name__.replace('.', '/')}.py`, run by {', '.join(users)}.",
+        ]
+        lines += ["", markdown(module.__doc__ or ""), ""]
     return lines
 
 
@@ -202,7 +238,7 @@ def generated() -> str:
     place = {framework.id: number for number, framework in enumerate(FRAMEWORKS, start=1)}
     for name, framework in _frameworks():
         lines += section(name, framework, place[framework.id])
-    return "\n".join([*lines, END])
+    return "\n".join([*lines, *shared_sections(), END])
 
 
 def regenerated(page: str) -> str:
