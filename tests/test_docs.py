@@ -170,7 +170,16 @@ def test_every_command_shown_prints_what_the_page_shows(block: Block, monkeypatc
             actual = console.answer(step.command).rstrip().splitlines()
         if not shows(step.expected, actual):
             diff = "\n".join(difflib.unified_diff(step.expected, actual, "the page", "today", lineterm=""))
-            pytest.fail(f"{block.where}: {step.prompt}{step.command} prints something else now:\n{diff}")
+            hint = NO_BREAK_HINT if shows([_spaced(line) for line in step.expected], list(map(_spaced, actual))) else ""
+            pytest.fail(f"{block.where}: {step.prompt}{step.command} prints something else now:{hint}\n{diff}")
+
+
+#: Numbers and their units are joined by no-break spaces (8,4\u00a0Mio.); typed as plain spaces they look the same.
+NO_BREAK_HINT = " only its spaces differ – copy the lines from the output, which has no-break spaces (U+00A0, U+202F)"
+
+
+def _spaced(line: str) -> str:
+    return line.replace("\u00a0", " ").replace("\u202f", " ")
 
 
 def test_the_pages_show_commands() -> None:
