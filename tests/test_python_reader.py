@@ -16,7 +16,7 @@ from examples_budget import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.configs.base import Unknown
+from core.configs.base import Origin, Unknown, Via, via_of
 from core.configs.read.python import read_python
 from core.configs.read.python.objects import deep_known
 
@@ -103,7 +103,12 @@ def test_calls_are_recorded_with_their_keywords_and_where_they_came_from() -> No
     assert (call.callee, call.function, call.reached) == ("transformers.TrainingArguments", "main", True)
     assert (given.value, given.line, given.written) == (4, 7, "args.bs")
     assert given.via is not None
-    assert (given.via.line, given.via.written) == (4, "default of --bs")
+    assert (given.via.line, given.via.written, given.via.origin) == (4, "--bs", Origin.DEFAULT)
+    launched = read_python(script, argv=["--bs", "16"], launch="run.sh:2")
+    (call,) = launched.called("TrainingArguments")
+    assert via_of(call.keywords["per_device_train_batch_size"], launched, "train.py") == Via(
+        Origin.LAUNCH, "--bs", "run.sh:2", (4, "train.py:4")
+    )
 
 
 # --- generated scripts -------------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ Imports only the standard library and the modules of this floor.
 """
 
 from core.configs.base.errors import CheckError, ProblemKind
-from core.configs.base.pyscript import CallSite, Condition, Given, Instance, Origin, PyScript, Unknown
+from core.configs.base.pyscript import CallSite, Condition, Given, Instance, Origin, PyScript, Unknown, Via, via_of
 from core.configs.base.results import (
     Check,
     Derivation,
@@ -22,7 +22,6 @@ from core.configs.base.results import (
     Read,
     Rollout,
     Step,
-    Via,
     World,
 )
 from core.configs.base.rules import (
@@ -92,6 +91,7 @@ __all__ = [
     "program_flags",
     "split_launch",
     "split_words",
+    "via_of",
     "whole",
     "world_fix",
 ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -120,3 +121,33 @@ class PyScript:
         """The calls whose callee's last part or whole text is one of ``names``, in the order they are made."""
         wanted = set(names)
         return [call for call in self.calls if call.name in wanted or call.callee in wanted]
+
+
+@dataclass(frozen=True)
+class Via:
+    """Where a value was set that a script's expression only names (``args.bs``, ``BATCH``): an assignment
+    (``name`` the name), an argument's default or a flag of the launch line (``name`` the flag); for a flag, the
+    default it replaced."""
+
+    origin: Origin
+    name: str
+    where: str
+    replaced: tuple[Any, str] | None = None
+
+
+def via_of(given: Given, script: PyScript, name: str) -> Via | None:
+    """Where a value a script's expression only names was set (``name`` the script's file): a name's assignment,
+    an argument's default, a flag of the launch line (with the default it replaced); None where it is written
+    right there."""
+    source = given if given.origin is not Origin.WRITTEN else given.via
+    if source is None:
+        return None
+    if source.origin is Origin.LAUNCH:
+        default = source.via
+        replaced = (default.value, f"{name}:{default.line}") if default is not None and default.line else None
+        return Via(Origin.LAUNCH, source.written, script.launch or name, replaced)
+    if source.origin is Origin.DEFAULT:
+        return Via(Origin.DEFAULT, source.written, f"{name}:{source.line}")
+    if source.written == given.written and source.line == given.line:
+        return None
+    return Via(Origin.WRITTEN, given.written, f"{name}:{source.line}")

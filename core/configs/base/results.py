@@ -7,24 +7,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from core.configs.base.pyscript import Origin
+from core.configs.base.pyscript import Via
 from core.configs.base.rules import Effect, Finding, Level, Rule
 from core.configs.base.source import Parsed
 
 if TYPE_CHECKING:
     from core.guidance import ShapeEstimate
-
-
-@dataclass(frozen=True)
-class Via:
-    """Where a value was set that a script's expression only names (``args.bs``, ``BATCH``): an assignment
-    (``name`` the name), an argument's default or a flag of the launch line (``name`` the flag); for a flag, the
-    default it replaced."""
-
-    origin: Origin
-    name: str
-    where: str
-    replaced: tuple[Any, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -104,6 +92,9 @@ class World:
 
     size: int
     where: str
+    #: One process started by plain ``python`` (no launcher): a framework that starts its own processes from
+    #: inside the script (Lightning's Trainer) decides the world itself.
+    single: bool = False
 
 
 @dataclass(frozen=True)

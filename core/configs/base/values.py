@@ -14,8 +14,8 @@ from enum import Enum
 from typing import Any
 
 from core.configs.base.errors import CheckError, ProblemKind
-from core.configs.base.pyscript import Unknown
-from core.configs.base.results import Check, ModelShape, Phase, Read, Rollout, Step, Via, World
+from core.configs.base.pyscript import Unknown, Via
+from core.configs.base.results import Check, ModelShape, Phase, Read, Rollout, Step, World
 from core.configs.base.rules import Effect, Finding, Fix, Syntax
 from core.configs.base.source import Format, Parsed
 
@@ -54,7 +54,8 @@ class Reading:
         value = lookup(parsed.data, path)
         if value is not None and (parsed.source.name, path) not in self._seen:
             self._seen[(parsed.source.name, path)] = value
-            self.read.append(Read(path, value, parsed.where(path.rsplit(".", 1)[-1])))
+            leaf = path.rsplit(".", 1)[-1]
+            self.read.append(Read(path, value, parsed.where(leaf), via=parsed.vias.get(leaf)))
         return value
 
     def value(self, parsed: Parsed, path: str, *, minimum: int | None = 1) -> int | None:

@@ -86,7 +86,7 @@ def _one_process(parsed: Parsed) -> World | None:
             and _python(starts)
             and not _wrapped(starts)
         ):
-            return World(1, f"python, {parsed.source.name}:{command.line}")
+            return World(1, f"python, {parsed.source.name}:{command.line}", single=True)
     return None
 
 

@@ -23,12 +23,9 @@ from core.configs.base import (
     Derivation,
     Effect,
     Format,
-    Given,
     Instance,
     Nothing,
-    Origin,
     Parsed,
-    PyScript,
     Reading,
     Rule,
     Unknown,
@@ -37,6 +34,7 @@ from core.configs.base import (
     context,
     lookup,
     program_flags,
+    via_of,
     whole,
 )
 from core.configs.frameworks._shared import accelerate_launch, deepspeed_config
@@ -209,7 +207,7 @@ def _script_layer(layers: Layers, parsed: Parsed) -> None:
     name = parsed.source.name
     for key, given in instance.fields.items():
         where = f"{name}:{given.line}" if given.line else script.launch or name
-        layers.set(key, given.value, where, script_via(given, script, name))
+        layers.set(key, given.value, where, via_of(given, script, name))
     if not instance.complete:
         for key in (PER_DEVICE, ACCUMULATION):
             if key not in instance.fields:
@@ -218,24 +216,7 @@ def _script_layer(layers: Layers, parsed: Parsed) -> None:
         for key in SEQ_LEN_SOURCES & set(other.fields):
             if key not in layers.values:
                 given = other.fields[key]
-                layers.set(key, given.value, f"{name}:{given.line}", script_via(given, script, name))
-
-
-def script_via(given: Given, script: PyScript, name: str) -> Via | None:
-    """Where a value a script's expression only names was set: a name's assignment, an argument's default, a flag
-    of the launch line (with the default it replaced)."""
-    source = given if given.origin is not Origin.WRITTEN else given.via
-    if source is None:
-        return None
-    if source.origin is Origin.LAUNCH:
-        default = source.via
-        replaced = (default.value, f"{name}:{default.line}") if default is not None and default.line else None
-        return Via(Origin.LAUNCH, source.written, script.launch or name, replaced)
-    if source.origin is Origin.DEFAULT:
-        return Via(Origin.DEFAULT, source.written, f"{name}:{source.line}")
-    if source.written == given.written and source.line == given.line:
-        return None
-    return Via(Origin.WRITTEN, given.written, f"{name}:{source.line}")
+                layers.set(key, given.value, f"{name}:{given.line}", via_of(given, script, name))
 
 
 #: The classes whose instances are a Trainer's arguments (the Trainer's own, and TRL's configs that extend them).

@@ -35,6 +35,8 @@ class Calls(State):
     """The value of a call, where the reader can know it; the call recorded either way."""
 
     def call(self, node: ast.Call, frame: Frame) -> object:
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "save_hyperparameters":
+            return self.hyperparameters(node.func, frame)
         function = self.expr(node.func, frame)
         args, keywords = self.arguments(node, frame)
         callee = self.callee(node.func, function)
@@ -45,6 +47,14 @@ class Calls(State):
             return self.dispatch(function, args, keywords, node, frame)
         except UndecidableError:
             return self.unknown(node)
+
+    def hyperparameters(self, func: ast.Attribute, frame: Frame) -> object:
+        """Lightning's ``self.save_hyperparameters()``: ``self.hparams`` holds the ``__init__``'s arguments."""
+        owner = self.expr(func.value, frame)
+        if isinstance(owner, Instance):
+            fields = {n: Given(v, frame.lines.get(n, 0), frame.written.get(n, n)) for n, v in frame.names.items()}
+            owner.fields["hparams"] = Given(Instance("hparams", fields, func.lineno), func.lineno, "hparams")
+        return None
 
     def arguments(self, node: ast.Call, frame: Frame) -> tuple[list[Given], dict[str, Given]]:
         """Positional and keyword arguments; ``*known`` and ``**known`` spread, an unknown spread kept as one."""

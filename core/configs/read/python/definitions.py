@@ -68,10 +68,12 @@ class Definitions(State):
             instance.fields[field_names[index]] = arg
         instance.fields |= {key: value for key, value in keywords.items() if key in instance.fields}
         init = next((s for s in definition.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None)
+        if init is not None and frame.reached:
+            self.executed.add(f"{name}.__init__")
         if init is not None and name not in self.calling and len(self.calling) < MAX_CALL_DEPTH:
             local = Frame(parent=self.module, function=f"{name}.__init__", reached=frame.reached)
             local.bind("self", instance, node.lineno, "self")
-            self.bind_parameters(_without_self(init.args), args, keywords, local)
+            self.bind_parameters(without_first(init.args), args, keywords, local)
             self.calling.append(name)
             try:
                 self.run(init.body, local)
@@ -102,7 +104,7 @@ class Definitions(State):
         return Given(self.expr(value, self.module), statement.lineno, self.written(value))
 
 
-def _without_self(arguments: ast.arguments) -> ast.arguments:
+def without_first(arguments: ast.arguments) -> ast.arguments:
     positional = [*arguments.posonlyargs, *arguments.args][1:]
     return ast.arguments(
         posonlyargs=[],

@@ -12,9 +12,9 @@ import ast
 import contextlib
 from collections.abc import Mapping, Sequence
 
-from core.configs.base import CheckError, Given, ProblemKind, PyScript, Unknown
+from core.configs.base import CheckError, Given, Instance, ProblemKind, PyScript, Unknown
 from core.configs.read.python.calls import Calls
-from core.configs.read.python.definitions import Definitions
+from core.configs.read.python.definitions import Definitions, without_first
 from core.configs.read.python.expressions import Expressions
 from core.configs.read.python.segments import Segments
 from core.configs.read.python.state import Frame, Leave
@@ -44,13 +44,17 @@ class Reader(Statements, Expressions, Calls, Definitions):
                     self.read_alone(f"{class_name}.{method.name}", method, owner)
 
     def read_alone(self, name: str, definition: ast.FunctionDef | ast.AsyncFunctionDef, owner: object) -> None:
+        """``definition`` read once with its parameters' defaults; a method's ``self`` a copy of ``owner`` (what it
+        assigns to ``self`` changes nothing a run built)."""
         local = Frame(parent=self.module, function=name, reached=False)
         parameters = definition.args
-        if owner is not None and [*parameters.posonlyargs, *parameters.args]:
-            first = [*parameters.posonlyargs, *parameters.args][0]
-            local.bind(first.arg, owner, definition.lineno, first.arg)
-        if owner is None:
-            self.bind_parameters(parameters, [], {}, local)
+        positional = [*parameters.posonlyargs, *parameters.args]
+        if owner is not None and positional:
+            if isinstance(owner, Instance):
+                owner = Instance(owner.kind, dict(owner.fields), owner.line, owner.complete, reached=False)
+            local.bind(positional[0].arg, owner, definition.lineno, positional[0].arg)
+            parameters = without_first(parameters)
+        self.bind_parameters(parameters, [], {}, local)
         self.executed.add(name)
         with contextlib.suppress(Leave):
             self.run(definition.body, local)
