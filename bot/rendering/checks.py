@@ -139,6 +139,19 @@ def problem_text(error: CheckError, slack: bool = False) -> str:
         fields["max"] = byte_size(ctx["max"])
     if error.kind is ProblemKind.BAD_VALUE:
         fields["value"] = quote(str(ctx.get("value", "")))
+    if error.kind is ProblemKind.BAD_VALUE and "needs" in ctx:
+        needs = [need.strip() for need in str(ctx["needs"]).split(",")]
+        fields["needs"] = list_de(f"`{need}`" for need in needs)
+        name = needs[0].rsplit(".", 1)[-1].lstrip("-$") or "wert"
+        how = (
+            (texts.UNRESOLVED_HOW_ENV_SLACK, texts.UNRESOLVED_HOW_ENV_CLI)
+            if needs[0].startswith("$")
+            else (
+                texts.UNRESOLVED_HOW_SLACK,
+                texts.UNRESOLVED_HOW_CLI,
+            )
+        )
+        fields["how"] = how[0 if slack else 1].format(name=name)
     if error.kind is ProblemKind.UNREADABLE:
         # a reader that names the reason without its limit still gets a sentence with the number in it
         fields.setdefault("max", number(_READER_LIMITS.get(str(ctx.get("detail")), 0)))
@@ -151,6 +164,8 @@ def _problem_template(error: CheckError) -> str:
         return texts.EMPTY_COMMAND
     if error.kind is ProblemKind.UNREADABLE:
         return texts.UNREADABLE_REASONS.get(str(ctx.get("detail")), texts.PROBLEMS[error.kind])
+    if error.kind is ProblemKind.BAD_VALUE and "needs" in ctx:
+        return texts.UNRESOLVED_SCRIPT
     if error.kind is ProblemKind.BAD_VALUE and ("$" in str(ctx.get("value", "")) or ctx.get("runtime")):
         return texts.UNRESOLVED
     if error.kind is ProblemKind.BAD_VALUE and "max" in ctx:

@@ -164,7 +164,7 @@ def _check_files(names: list[str], world: World | None, args: argparse.Namespace
     try:
         sources = [read_source(name) for name in names]
         framework = args.framework or None
-        check = check_config(sources, world, framework, max_bytes=MAX_FILE_BYTES)
+        check = check_config(sources, world, framework, max_bytes=MAX_FILE_BYTES, settings=_settings(args.set))
     except CheckError as error:
         if skip_unrelated and error.kind in unrelated:
             print(texts.CHECK_SKIPPED.format(name=names[0]), file=sys.stderr)
@@ -196,7 +196,19 @@ def _check_parser() -> GermanArgumentParser:
     parser.add_argument("--framework", choices=list(BY_ID), help=texts.CHECK_FRAMEWORK_HELP)
     parser.add_argument("--json", action="store_true", help=texts.CHECK_JSON_HELP)
     parser.add_argument("--each", action="store_true", help=texts.CHECK_EACH_HELP)
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=WERT", help=texts.CHECK_SET_HELP)
     return parser
+
+
+def _settings(given: list[str]) -> dict[str, str]:
+    """``--set bs=16``: what a script's command line would pass it (``--bs 16``), for values only its run knows."""
+    settings: dict[str, str] = {}
+    for item in given:
+        name, has_value, value = item.partition("=")
+        if not has_value or not name.strip("-"):
+            raise _UsageError(texts.CHECK_SET_FORM.format(item=item))
+        settings[name.strip().lstrip("-")] = value.strip()
+    return settings
 
 
 def _world(args: argparse.Namespace) -> World | None:

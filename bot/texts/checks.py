@@ -142,6 +142,24 @@ UNRESOLVED = (
     "nicht selbst setzt). Setze die Zahl ein, z. B. `{key} 8`, oder gib die Variable im Skript vor "
     "(`VAR=${{VAR:-8}}`)."
 )
+#: A value a Python script only knows when it runs (``args.bs`` without a default, ``os.environ["X"]``).
+UNRESOLVED_SCRIPT = "{key} = {value} ({where}) steht erst beim Start fest: Es hängt von {needs} ab. {how}"
+UNRESOLVED_HOW_CLI = (
+    "Gib die Startzeile dazu (`python train.py --{name} 8`) oder setze den Wert, z. B. `--set {name}=8`; die Zahl "
+    "der GPUs mit `--world-size`."
+)
+UNRESOLVED_HOW_SLACK = (
+    "Füge die Startzeile als weiteren Codeblock dazu (`python train.py --{name} 8`); die Zahl der GPUs mit "
+    "`gpus=` vor der Konfiguration."
+)
+UNRESOLVED_HOW_ENV_CLI = (
+    "Gib die Startzeile dazu (`{name}=8 python train.py`) oder setze die Variable, z. B. `--set {name}=8`; die Zahl "
+    "der GPUs mit `--world-size`."
+)
+UNRESOLVED_HOW_ENV_SLACK = (
+    "Füge die Startzeile als weiteren Codeblock dazu (`{name}=8 python train.py`); die Zahl der GPUs mit `gpus=` "
+    "vor der Konfiguration."
+)
 WORLD_HOW_CLI = "Gib sie an, z. B. `--world-size 64` oder `--nnodes 8 --nproc-per-node 8`."
 WORLD_HOW_SLACK = f"Gib sie an, z. B. `{COMMAND} prüfe gpus=64` vor der Konfiguration."
 TOO_BIG = "{key} = {value} ({where}) ist größer als jede Einstellung eines Laufs (höchstens {max})."

@@ -3,7 +3,7 @@ arithmetic run, and each branch of a launch script the start decides checked as 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from core.configs import branches
@@ -27,17 +27,19 @@ def check_config(
     world: World | None = None,
     framework: str | None = None,
     max_bytes: int = MAX_CONFIG_BYTES,
+    settings: Mapping[str, str] | None = None,
 ) -> Check:
     """What ``framework`` (an id; detected when not named) does with ``sources``; ``CheckError`` when it cannot
     be said.
 
     ``world`` (the world size given from outside) wins over one a launcher in the sources sets;
-    ``max_bytes`` caps each source (pasted text by default; the CLI reads files up to ``MAX_FILE_BYTES``).
+    ``max_bytes`` caps each source (pasted text by default; the CLI reads files up to ``MAX_FILE_BYTES``);
+    ``settings`` (``--set bs=16``) are passed to every Python script as its command line would (``--bs 16``).
     When the world size is needed, the error's ``nodes`` and ``per_node`` hold what the sources say of it.
     """
     if not sources:
         raise CheckError(ProblemKind.EMPTY, name="")
-    parsed = link([parse(source, max_bytes) for source in sources], world)
+    parsed = link([parse(source, max_bytes) for source in sources], world, settings)
     chosen = BY_ID[framework] if framework else detect(parsed)
     try:
         check = chosen.check(parsed, world or launched_world(parsed))

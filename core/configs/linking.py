@@ -5,7 +5,8 @@ it (``torchrun … train.py --bs 16``, ``python train.py``) closes them. Each Py
 sources names is read again with that line's arguments (``argv``) and the environment its launcher gives each
 process (``WORLD_SIZE`` where the world size is known; none at all for a plain ``python train.py``, which is one
 process). A script no launch line names keeps its first reading, told the world size where it was given.
-``settings`` (``--set KEY=VALUE``) pass on as further ``--KEY VALUE`` arguments to every script.
+``settings`` (``--set KEY=VALUE``) pass on as further ``--KEY VALUE`` arguments to every script, and as variables
+of its environment.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import PurePosixPath
 
 from core.configs.base import Command, Format, Launch, Parsed, World, launched_world, split_launch
 from core.configs.read.bounds import hostile
-from core.configs.read.python import read_python
+from core.configs.read.python import PartialEnviron, read_python
 from core.configs.read.python_source import python_parsed
 
 
@@ -39,7 +40,7 @@ def link(parsed: Sequence[Parsed], world: World | None, settings: Mapping[str, s
         if source.format is not Format.PYTHON or source.python is None:
             linked.append(source)
             continue
-        context = _context(source, launches, world, parsed, extra)
+        context = _context(source, launches, world, extra, settings or {})
         if context == Context(None, None):
             linked.append(source)
             continue
@@ -61,17 +62,19 @@ def _context(
     source: Parsed,
     launches: Sequence[tuple[Parsed, Command, Launch]],
     world: World | None,
-    parsed: Sequence[Parsed],
     extra: tuple[str, ...],
+    settings: Mapping[str, str],
 ) -> Context:
     found = next((entry for entry in launches if _names(entry[2].program or "", source.source.name)), None)
+    given = dict(settings)
     if found is None:
-        return Context(extra or None, {"WORLD_SIZE": str(world.size)} if world is not None else None)
+        world_size = {"WORLD_SIZE": str(world.size)} if world is not None else {}
+        return Context(extra or None, PartialEnviron(world_size | given) if world_size or given else None)
     holder, command, launch = found
-    environ: dict[str, str] | None = {**holder.script.variables, **command.env} if holder.script else dict(command.env)
+    environ: dict[str, str] = {**(holder.script.variables if holder.script else {}), **command.env, **given}
     size = world or launched_world([holder])
-    if launch.launcher is not None or _wrapped(command):
-        environ = None if size is None else {**(environ or {}), "WORLD_SIZE": str(size.size)}
+    if launch.launcher is not None or _wrapped(command):  # the launcher sets the rest of each process's environment
+        environ = PartialEnviron(environ if size is None else environ | {"WORLD_SIZE": str(size.size)})
     return Context((*launch.arguments, *extra), environ, f"{holder.source.name}:{command.line}")
 
 

@@ -22,12 +22,10 @@ from __future__ import annotations
 from typing import Any
 
 from core.configs.base import (
-    CallSite,
     Check,
     Derivation,
     Effect,
     Format,
-    Given,
     Instance,
     Nothing,
     Parsed,
@@ -41,6 +39,7 @@ from core.configs.base import (
     world_fix,
 )
 from core.configs.frameworks._shared.megatron_core import nemo_yaml
+from core.configs.frameworks._shared.torch_loader import training_loader
 
 ID = "lightning"
 STRATEGY_MESSAGE = (
@@ -257,8 +256,6 @@ def _data_parallel(reading: Reading, parsed: Parsed, world: int, nodes: int) -> 
 
 #: Where Lightning's ``Trainer`` comes from.
 PACKAGES = ("lightning.", "pytorch_lightning.")
-#: torch's ``DataLoader`` default (``torch/utils/data/dataloader.py``): one sample a batch.
-LOADER_DEFAULT = 1
 
 
 def _trainer(parsed: Parsed) -> Instance | None:
@@ -283,32 +280,13 @@ def _as_config(parsed: Parsed) -> Parsed:
     places = {key: f"{name}:{given.line}" for key, given in trainer.fields.items()}
     vias = {key: via for key, given in trainer.fields.items() if (via := via_of(given, script, name)) is not None}
     data: dict[str, Any] = {"trainer": {key: _plain(given.value) for key, given in trainer.fields.items()}}
-    loader = _training_loader(script.called("DataLoader"))
+    loader = training_loader(script)
     if loader is not None:
         data["data"] = {"batch_size": loader.value}
         places["batch_size"] = f"{name}:{loader.line}"
         if (via := via_of(loader, script, name)) is not None:
             vias["batch_size"] = via
     return Parsed(parsed.source, Format.PYTHON, data, python=script, places=places, vias=vias)
-
-
-def _training_loader(calls: list[CallSite]) -> Given | None:
-    """The training DataLoader's batch size: one built in ``train_dataloader``, else a shuffling one a run reaches,
-    else the first; ``batch_size`` or its second positional argument, torch's default of 1 where absent."""
-    ranked = sorted(
-        calls,
-        key=lambda c: (
-            "train" not in c.function.rsplit(".", 1)[-1],
-            c.keywords.get("shuffle", Given(False, 0)).value is not True,
-            not c.reached,
-        ),
-    )
-    if not ranked:
-        return None
-    call = ranked[0]
-    if "batch_size" in call.keywords:
-        return call.keywords["batch_size"]
-    return call.args[1] if len(call.args) > 1 else Given(LOADER_DEFAULT, call.line, "DataLoader")
 
 
 def _plain(value: object) -> Any:

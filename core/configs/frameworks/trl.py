@@ -35,20 +35,17 @@ TrlParser refuses an ``env`` that is no mapping (trl/scripts/utils.py:332-335).
 
 from __future__ import annotations
 
-import ast
 import re
 from typing import Any
 
 from core.configs.base import (
     Check,
-    CheckError,
     Derivation,
     Effect,
     Fix,
     Format,
     Nothing,
     Parsed,
-    ProblemKind,
     Reading,
     Rollout,
     Rule,
@@ -189,7 +186,7 @@ def _detect_grpo(parsed: Parsed) -> bool:
     if parsed.format in (Format.YAML, Format.JSON):
         return bool(set(GRPO_KEYS) & set(parsed.data))
     if parsed.format is Format.PYTHON:  # not AsyncGRPOConfig (trl.experimental, its own rules)
-        return re.search(r"(?<!\w)GRPOConfig\(", parsed.source.text) is not None
+        return hf_trainer.training_arguments(parsed, frozenset({"GRPOConfig"})) is not None
     if parsed.format is Format.SHELL and parsed.script is not None:
         commands = (command.words for command in parsed.script.commands)
         return any(_trl_grpo(words) for words in commands) or bool(
@@ -309,9 +306,10 @@ class _Values:
                 for key, value in parsed.data.items():
                     self.given[key] = (parsed, value, _where(parsed, key))
             elif parsed.format is Format.PYTHON:
-                for call in ("GRPOConfig", "ParallelismConfig"):
-                    for key, (value, where) in _keywords(parsed, call).items():
-                        self.given[key] = (parsed, value, where)
+                for kind in ("GRPOConfig", "ParallelismConfig"):
+                    instance = hf_trainer.training_arguments(parsed, frozenset({kind}))
+                    for key, given in instance.fields.items() if instance is not None else ():
+                        self.given[key] = (parsed, given.value, f"{parsed.source.name}:{given.line}")
             elif parsed.format is Format.SHELL:
                 for flag, words in program_flags(parsed, MARKERS).items():
                     value = words[0] if len(words) == 1 else " ".join(words) if words else True
@@ -332,8 +330,6 @@ class _Values:
 
     def optional(self, key: str) -> int | None:
         value = self.raw(key)
-        if isinstance(value, Runtime):
-            raise CheckError(ProblemKind.BAD_VALUE, key=key, value=str(value), where=self.given[key][2], runtime=True)
         return None if value is None else whole(value, key, self.given[key][2])
 
     def world(self) -> World | None:
@@ -350,34 +346,6 @@ class _Values:
             return fix(parsed, f"--{key}", *candidates)
         given = tuple(v for v in candidates if v is not None and v >= 1)
         return Fix(key, given, Syntax.YAML) if given else None
-
-
-def _keywords(parsed: Parsed, name: str) -> dict[str, tuple[Any, str]]:
-    """The keyword arguments of the first ``name(…)`` call in a Python file, each with its line: literals as values,
-    anything else as written (so the check names it instead of assuming a default); nothing is run."""
-    tree = ast.parse(parsed.source.text)
-    call = next((n for n in ast.walk(tree) if isinstance(n, ast.Call) and _called(n) == name), None)
-    found: dict[str, tuple[Any, str]] = {}
-    for keyword in call.keywords if call else ():
-        if keyword.arg is None:
-            continue
-        try:
-            value = ast.literal_eval(keyword.value)
-        except ValueError:
-            value = Runtime((ast.get_source_segment(parsed.source.text, keyword.value) or "")[:60])
-        found[keyword.arg] = (value, f"{parsed.source.name}:{keyword.value.lineno}")
-    return found
-
-
-class Runtime(str):
-    """A value a script computes when it runs (``args.per_device_batch_size``): named, never guessed."""
-
-    __slots__ = ()
-
-
-def _called(call: ast.Call) -> str:
-    func = call.func
-    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
 
 
 def _where(parsed: Parsed, key: str) -> str:
@@ -490,6 +458,8 @@ def _detect_sft(parsed: Parsed) -> bool:
         return bool(SFT_KEYS & keys) or script
     if parsed.format is Format.SHELL and parsed.script is not None:
         return any(_trl_sft(command.words) for command in parsed.script.commands)
+    if parsed.format is Format.PYTHON:
+        return hf_trainer.training_arguments(parsed, SFT_CLASSES) is not None
     return False
 
 
@@ -547,14 +517,22 @@ def _truthy(value: tuple[Any, str] | None) -> bool:
 
 
 def _sft_values(sources: list[Parsed], config: Parsed | None) -> dict[str, tuple[Any, str]]:
-    """SFT's arguments as written: the YAML's, then the flags of ``trl sft`` (which win), each with where."""
+    """SFT's arguments as written: the YAML's, then the flags of ``trl sft`` (which win), then the ``SFTConfig(…)``
+    a script builds, each with where."""
     values = {str(key): (value, _where(config, str(key))) for key, value in config.data.items()} if config else {}
     for parsed in sources:
         if parsed.format is Format.SHELL:
             for flag, words in program_flags(parsed, SFT_MARKERS).items():
                 value = words[0] if len(words) == 1 else " ".join(words) if words else True
                 values[flag.removeprefix("--").replace("-", "_")] = (value, parsed.where(flag))
+        elif (instance := hf_trainer.training_arguments(parsed, SFT_CLASSES)) is not None:
+            name = parsed.source.name
+            values |= {key: (given.value, f"{name}:{given.line}") for key, given in instance.fields.items()}
     return values
+
+
+#: TRL's SFT arguments as a script builds them.
+SFT_CLASSES = frozenset({"SFTConfig"})
 
 
 def _sft_world(reading: Reading, values: dict[str, tuple[Any, str]]) -> World | None:

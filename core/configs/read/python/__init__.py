@@ -13,5 +13,6 @@ to Python itself on generated literal-only scripts.
 """
 
 from core.configs.read.python.evaluator import read_python
+from core.configs.read.python.objects import PartialEnviron
 
-__all__ = ["read_python"]
+__all__ = ["PartialEnviron", "read_python"]

@@ -11,7 +11,16 @@ from collections.abc import Callable, Sequence
 from core.configs.base import CallSite, Given, Instance, Origin, Unknown
 from core.configs.read.python import operators
 from core.configs.read.python.arguments import ArgParser, HfParser, Option, option_kind
-from core.configs.read.python.objects import ENVIRON, Builtin, ClassRef, Environ, FunctionRef, Method, ModuleRef
+from core.configs.read.python.objects import (
+    ENVIRON,
+    Builtin,
+    ClassRef,
+    Environ,
+    FunctionRef,
+    Method,
+    ModuleRef,
+    PartialEnviron,
+)
 from core.configs.read.python.operators import UndecidableError
 from core.configs.read.python.state import Frame, State
 
@@ -40,6 +49,8 @@ class Calls(State):
         function = self.expr(node.func, frame)
         args, keywords = self.arguments(node, frame)
         callee = self.callee(node.func, function)
+        if isinstance(function, Unknown) and callee.rsplit(".", 1)[-1][:1].isupper():
+            function = ModuleRef(callee)  # a class from an import not pasted (``GRPOConfig(…)`` alone): by name
         if not isinstance(function, Builtin | Method):  # a builtin or a parser's method is computed, not a call to read
             self.record(CallSite(callee, keywords, tuple(args), node.lineno, frame.function, frame.reached))
         self.reaching = frame.reached
@@ -219,10 +230,10 @@ class Calls(State):
 
     def world(self, node: ast.AST) -> object:
         """The number of processes: the launcher's ``WORLD_SIZE`` where the launch is known."""
-        if self.environ is not None:
+        if self.environ is not None and ("WORLD_SIZE" in self.environ or not isinstance(self.environ, PartialEnviron)):
             text = self.environ.get("WORLD_SIZE", "1")
             return int(text) if text.isdigit() else Unknown(self.written(node), ("$WORLD_SIZE",))
-        return Unknown(self.written(node), ("world size",))
+        return Unknown(self.written(node), ("$WORLD_SIZE",))
 
     def attribute(self, owner: object, name: str, node: ast.Attribute) -> object:
         if isinstance(owner, ModuleRef):

@@ -10,7 +10,7 @@ from typing import Any, cast
 from core.configs.base import Condition, Unknown
 from core.configs.read.python import operators
 from core.configs.read.python.limits import MAX_ITEMS
-from core.configs.read.python.objects import BUILTINS, Builtin, Environ, ModuleRef
+from core.configs.read.python.objects import BUILTINS, Builtin, Environ, ModuleRef, PartialEnviron
 from core.configs.read.python.operators import UndecidableError
 from core.configs.read.python.state import Frame, State
 
@@ -189,10 +189,10 @@ class Expressions(State):
     def environment(self, key: str, default: object, node: ast.AST, *, required: bool = False) -> object:
         """``os.environ[key]`` / ``os.environ.get(key, default)``: the launcher's value, the default where the
         launch does not set it, unknown where the launch is unknown."""
-        if self.environ is None:
-            return Unknown(self.written(node), (f"${key}",))
-        if key in self.environ:
+        if self.environ is not None and key in self.environ:
             return self.environ[key]
+        if self.environ is None or isinstance(self.environ, PartialEnviron):
+            return Unknown(self.written(node), (f"${key}",))
         return self.unknown(node, f"${key}") if required else default
 
 

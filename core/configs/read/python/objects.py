@@ -50,6 +50,11 @@ class Environ:
 
 ENVIRON = Environ()
 
+
+class PartialEnviron(dict[str, str]):
+    """Some variables of an environment not otherwise known (``--set BATCH=8``): the rest stay unknown."""
+
+
 BUILTINS = frozenset(
     {
         *("int", "float", "str", "bool", "abs", "min", "max", "sum", "len", "round", "range", "list"),
