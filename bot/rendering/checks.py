@@ -131,6 +131,13 @@ def problem_text(error: CheckError, slack: bool = False) -> str:
     fields["how"] = texts.NOTHING_HOW_SLACK if slack else texts.NOTHING_HOW_CLI
     if error.kind is ProblemKind.UNSAFE:
         fields["detail"] = texts.UNSAFE_DETAILS.get(str(ctx.get("detail")), str(ctx.get("detail"))).format(**fields)
+    if error.kind is ProblemKind.NOT_THIS_FRAMEWORK:
+        forced = texts.FRAMEWORKS[str(ctx["framework"])]
+        fields |= {
+            "subject": forced.subject,
+            "rules_of": forced.rules_of,
+            "looks_for": texts.LOOKS_FOR[ctx["framework"]],
+        }
     if error.kind is ProblemKind.WORLD_SIZE_NEEDED:
         framework = texts.FRAMEWORKS.get(str(ctx.get("framework")))
         fields["framework"] = framework.title if framework else ""

@@ -160,7 +160,12 @@ def _check_files(names: list[str], world: World | None, args: argparse.Namespace
     from core.configs import MAX_FILE_BYTES, CheckError, ProblemKind, check_config
 
     #: With ``--each``: a file that is no training config at all is skipped, not refused.
-    unrelated = {ProblemKind.UNKNOWN_FORMAT, ProblemKind.NOTHING_TO_CHECK, ProblemKind.EMPTY}
+    unrelated = {
+        ProblemKind.UNKNOWN_FORMAT,
+        ProblemKind.NOTHING_TO_CHECK,
+        ProblemKind.NOT_THIS_FRAMEWORK,
+        ProblemKind.EMPTY,
+    }
     try:
         sources = [read_source(name) for name in names]
         framework = args.framework or None

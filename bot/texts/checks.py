@@ -15,8 +15,8 @@ from core.configs import Derivation, Level, Origin, ProblemKind
 #: Names by framework id; each rule's finding by its code, its placeholders exactly the fields of the rule's context
 #: (the framework's own message is quoted after it, the fix after that); each framework's own formulas. One module
 #: per framework in ``bot.texts.frameworks``.
-FRAMEWORKS, FINDINGS, _FRAMEWORK_FORMULAS = collected()
-__all__ = ["FINDINGS", "FRAMEWORKS", "Name"]
+FRAMEWORKS, FINDINGS, _FRAMEWORK_FORMULAS, LOOKS_FOR = collected()
+__all__ = ["FINDINGS", "FRAMEWORKS", "LOOKS_FOR", "Name"]
 LEVELS: Mapping[Level, str] = {Level.ERROR: "Fehler", Level.WARNING: "Warnung", Level.INFO: "Hinweis"}
 LEVEL_MARKS: Mapping[Level, str] = {Level.ERROR: "✖", Level.WARNING: "⚠", Level.INFO: "ℹ"}
 
@@ -116,6 +116,10 @@ PROBLEMS: Mapping[ProblemKind, str] = {
         "{in_name} finde ich keine Batch-Einstellungen, die ich einem Framework sicher zuordnen kann. Ich lese "
         "Konfigurationen von {frameworks}; ich erkenne sie an Schlüsseln, die nur das jeweilige Framework schreibt "
         "(z. B. train_micro_batch_size_per_gpu bei DeepSpeed, --micro-batch-size bei Megatron-LM). {how}"
+    ),
+    ProblemKind.NOT_THIS_FRAMEWORK: (
+        "{in_name} steht nichts, was {subject} liest: Ich habe {looks_for} gesucht und nichts davon gefunden. Ohne "
+        "eigene Werte bliebe nur die Rechnung mit den Vorgaben {rules_of} – das wäre geraten, keine Prüfung."
     ),
     ProblemKind.WORLD_SIZE_NEEDED: (
         "Für {framework} brauche ich die Zahl der GPUs; weder die Konfiguration noch eine Startzeile (torchrun, "

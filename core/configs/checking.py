@@ -7,7 +7,18 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from core.configs import branches
-from core.configs.base import Check, CheckError, ProblemKind, Rule, Source, World, launched_world, partial_world
+from core.configs.base import (
+    Check,
+    CheckError,
+    Framework,
+    Parsed,
+    ProblemKind,
+    Rule,
+    Source,
+    World,
+    launched_world,
+    partial_world,
+)
 from core.configs.linking import link
 from core.configs.read import MAX_CONFIG_BYTES, parse
 from core.configs.registry import BY_ID, FRAMEWORKS, detect
@@ -43,8 +54,20 @@ def check_config(
     chosen = BY_ID[framework] if framework else detect(parsed)
     try:
         check = chosen.check(parsed, world or launched_world(parsed))
+        if framework and not _read_anything(chosen, parsed, check):
+            raise CheckError(ProblemKind.NOT_THIS_FRAMEWORK, framework=framework, names=[p.source.name for p in parsed])
         return branches.with_alternatives(check, parsed, world, lambda p, w: chosen.check(p, w or launched_world(p)))
     except CheckError as error:
         if error.kind is ProblemKind.WORLD_SIZE_NEEDED:
             error.ctx["nodes"], error.ctx["per_node"] = partial_world(parsed)
         raise
+
+
+#: What a check reads of the world size, not of the framework's own settings.
+_WORLD_KEYS = frozenset({"world_size"})
+
+
+def _read_anything(framework: Framework, parsed: list[Parsed], check: Check) -> bool:
+    """Whether a framework named by ``--framework`` found something of its own: a source it recognises, or a value
+    it read beyond the world size (else its answer would be its defaults alone)."""
+    return any(framework.detect(p) for p in parsed) or any(read.key not in _WORLD_KEYS for read in check.read)

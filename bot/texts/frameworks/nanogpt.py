@@ -4,6 +4,12 @@ from bot.texts.frameworks import Name
 
 NAME = Name("nanoGPT", "nanoGPT", "von nanoGPT")
 
+#: What the checker looks for in a file of this framework (said when a forced ``--framework`` finds none of it).
+LOOKS_FOR = (
+    "eine Konfiguration, die nur die globalen Namen von nanoGPTs `train.py` setzt, oder `train.py "
+    "config/…` in einer Startzeile"
+)
+
 #: One row per rule code; the placeholders are exactly the fields of the rule's context.
 FINDINGS: dict[str, str] = {
     "nanogpt/accumulation-is-global": (

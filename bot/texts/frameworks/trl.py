@@ -4,6 +4,12 @@ from bot.texts.frameworks import Name
 
 NAME = Name("TRL", "TRL", "von TRL")
 
+#: What the checker looks for in a file of this framework (said when a forced ``--framework`` finds none of it).
+LOOKS_FOR = (
+    "GRPO- oder SFT-Schlüssel von TRL (`num_generations`, `max_length`, `packing` …), `trl grpo`/`trl "
+    "sft` in einer Startzeile oder `GRPOConfig(…)`/`SFTConfig(…)` in einem Skript"
+)
+
 #: One row per rule code; the placeholders are exactly the fields of the rule's context.
 FINDINGS: dict[str, str] = {
     "trl/generation-batch-divisible": (

@@ -28,7 +28,7 @@ ID = "huggingface"
 #: The Trainer's own argument classes (TRL's configs are TRL's runs).
 TRAINER_CLASSES = frozenset({"TrainingArguments", "Seq2SeqTrainingArguments"})
 
-SEQ_LEN_KEYS = ("max_seq_length", "max_length", "model_max_length")
+SEQ_LEN_KEYS = ("max_seq_length", "max_length", "model_max_length", "block_size")
 
 
 RULES = (TOTAL, AUTO_FILLED, MISMATCH_RULE)
