@@ -147,22 +147,22 @@ def problem_text(error: CheckError, slack: bool = False) -> str:
     if error.kind is ProblemKind.BAD_VALUE:
         fields["value"] = quote(str(ctx.get("value", "")))
     if error.kind is ProblemKind.BAD_VALUE and "needs" in ctx:
-        needs = [need.strip() for need in str(ctx["needs"]).split(",")]
-        fields["needs"] = list_de(f"`{need}`" for need in needs)
-        name = needs[0].rsplit(".", 1)[-1].lstrip("-$") or "wert"
-        how = (
-            (texts.UNRESOLVED_HOW_ENV_SLACK, texts.UNRESOLVED_HOW_ENV_CLI)
-            if needs[0].startswith("$")
-            else (
-                texts.UNRESOLVED_HOW_SLACK,
-                texts.UNRESOLVED_HOW_CLI,
-            )
-        )
-        fields["how"] = how[0 if slack else 1].format(name=name)
+        fields |= _unresolved(str(ctx["needs"]), slack)
     if error.kind is ProblemKind.UNREADABLE:
         # a reader that names the reason without its limit still gets a sentence with the number in it
         fields.setdefault("max", number(_READER_LIMITS.get(str(ctx.get("detail")), 0)))
     return _problem_template(error).format_map(fields)
+
+
+def _unresolved(needs_text: str, slack: bool) -> dict[str, str]:
+    """What a script's value depends on, and how to give it: a flag (``--set bs=8``) or a variable."""
+    needs = [need.strip() for need in needs_text.split(",")]
+    name = needs[0].rsplit(".", 1)[-1].lstrip("-$") or "wert"
+    if needs[0].startswith("$"):
+        how = texts.UNRESOLVED_HOW_ENV_SLACK if slack else texts.UNRESOLVED_HOW_ENV_CLI
+    else:
+        how = texts.UNRESOLVED_HOW_SLACK if slack else texts.UNRESOLVED_HOW_CLI
+    return {"needs": list_de(f"`{need}`" for need in needs), "how": how.format(name=name)}
 
 
 def _problem_template(error: CheckError) -> str:
