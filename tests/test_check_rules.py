@@ -214,6 +214,17 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
     "nanogpt/accumulation-is-global": ((("train.py", "batch_size = 12\ngradient_accumulation_steps = 40\n"),), 8),
     "nanogpt/accumulation-divisible": ((("train.py", "batch_size = 12\ngradient_accumulation_steps = 40\n"),), 3),
     "nanogpt/train-py-defaults": ((("train.py", "batch_size = 12\nn_layer = 12\n"),), 8),
+    "nanogpt/train-py-assertion": (
+        (
+            (
+                "train.py",
+                "import os\nbatch_size = 12\ngradient_accumulation_steps = 5\n"
+                "exec(open('configurator.py').read())\nddp_world_size = int(os.environ['WORLD_SIZE'])\n"
+                "assert gradient_accumulation_steps % ddp_world_size == 0\n",
+            ),
+        ),
+        8,
+    ),
     "axolotl/two-of-three": ((("a.yaml", f"{AXOLOTL}micro_batch_size: 4\n"),), 8),
     "axolotl/only-one-of-accumulation-and-batch-size": (
         (("a.yaml", f"{AXOLOTL}micro_batch_size: 4\ngradient_accumulation_steps: 2\nbatch_size: 32\n"),),

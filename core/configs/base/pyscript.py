@@ -62,6 +62,12 @@ class Given:
     #: default of ``--bs`` (its line and text), ``GBS`` through ``GBS = 512``.
     via: Given | None = None
     origin: Origin = Origin.WRITTEN
+    #: The file it was written in where that is not the script itself (a config file the script ``exec``s).
+    file: str = ""
+
+    def where(self, script: str) -> str:
+        """``file:line`` (the script's name ``script`` where it was written in the script itself)."""
+        return f"{self.file or script}:{self.line}"
 
     @property
     def known(self) -> bool:
@@ -114,6 +120,9 @@ class PyScript:
     asserts: list[tuple[Condition, bool | None]] = field(default_factory=list)
     #: Where the launch line that runs this script is (``launch.sh:3``), where one among the sources names it.
     launch: str = ""
+    #: The arguments and the environment it was read with (None: not known).
+    argv: tuple[str, ...] | None = None
+    environ: dict[str, str] | None = None
     #: Why the reading stopped early (a bound reached), or "" when it read the whole file.
     stopped: str = ""
 
@@ -147,7 +156,7 @@ def via_of(given: Given, script: PyScript, name: str) -> Via | None:
         replaced = (default.value, f"{name}:{default.line}") if default is not None and default.line else None
         return Via(Origin.LAUNCH, source.written, script.launch or name, replaced)
     if source.origin is Origin.DEFAULT:
-        return Via(Origin.DEFAULT, source.written, f"{name}:{source.line}")
+        return Via(Origin.DEFAULT, source.written, source.where(name))
     if source.written == given.written and source.line == given.line:
         return None
-    return Via(Origin.WRITTEN, given.written, f"{name}:{source.line}")
+    return Via(Origin.WRITTEN, given.written, source.where(name))

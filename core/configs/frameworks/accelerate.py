@@ -94,10 +94,10 @@ def _script_batch(reading: Reading, parsed: Parsed, found: Layout) -> Check:
         return reading.finish(world, data_parallel=data_parallel, accumulation=found.accumulation)
     accumulation = found.accumulation
     if (given := accelerator.fields.get(ACCUMULATION)) is not None and not _launch_sets_accumulation(reading):
-        reading.note(ACCUMULATION, given.value, f"{name}:{given.line}", via=via_of(given, script, name))
-        accumulation = whole(given.value, ACCUMULATION, f"{name}:{given.line}")
-    reading.note("DataLoader.batch_size", loader.value, f"{name}:{loader.line}", via=via_of(loader, script, name))
-    micro = whole(loader.value, "batch_size", f"{name}:{loader.line}")
+        reading.note(ACCUMULATION, given.value, given.where(name), via=via_of(given, script, name))
+        accumulation = whole(given.value, ACCUMULATION, given.where(name))
+    reading.note("DataLoader.batch_size", loader.value, loader.where(name), via=via_of(loader, script, name))
+    micro = whole(loader.value, "batch_size", loader.where(name))
     if _split(accelerator):
         split = split_batches(reading, parsed, micro, data_parallel, micro * accumulation)
         if split is None:

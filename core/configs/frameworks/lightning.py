@@ -277,13 +277,13 @@ def _as_config(parsed: Parsed) -> Parsed:
         return parsed
     name = parsed.source.name
     script = parsed.python
-    places = {key: f"{name}:{given.line}" for key, given in trainer.fields.items()}
+    places = {key: given.where(name) for key, given in trainer.fields.items()}
     vias = {key: via for key, given in trainer.fields.items() if (via := via_of(given, script, name)) is not None}
     data: dict[str, Any] = {"trainer": {key: _plain(given.value) for key, given in trainer.fields.items()}}
     loader = training_loader(script)
     if loader is not None:
         data["data"] = {"batch_size": loader.value}
-        places["batch_size"] = f"{name}:{loader.line}"
+        places["batch_size"] = loader.where(name)
         if (via := via_of(loader, script, name)) is not None:
             vias["batch_size"] = via
     return Parsed(parsed.source, Format.PYTHON, data, python=script, places=places, vias=vias)

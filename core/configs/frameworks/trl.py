@@ -527,7 +527,7 @@ def _sft_values(sources: list[Parsed], config: Parsed | None) -> dict[str, tuple
                 values[flag.removeprefix("--").replace("-", "_")] = (value, parsed.where(flag))
         elif (instance := hf_trainer.training_arguments(parsed, SFT_CLASSES)) is not None:
             name = parsed.source.name
-            values |= {key: (given.value, f"{name}:{given.line}") for key, given in instance.fields.items()}
+            values |= {key: (given.value, given.where(name)) for key, given in instance.fields.items()}
     return values
 
 

@@ -206,7 +206,7 @@ def _script_layer(layers: Layers, parsed: Parsed) -> None:
         return
     name = parsed.source.name
     for key, given in instance.fields.items():
-        where = f"{name}:{given.line}" if given.line else script.launch or name
+        where = given.where(name) if given.line else script.launch or name
         layers.set(key, given.value, where, via_of(given, script, name))
     if not instance.complete:
         for key in (PER_DEVICE, ACCUMULATION):
@@ -216,7 +216,7 @@ def _script_layer(layers: Layers, parsed: Parsed) -> None:
         for key in SEQ_LEN_SOURCES & set(other.fields):
             if key not in layers.values:
                 given = other.fields[key]
-                layers.set(key, given.value, f"{name}:{given.line}", via_of(given, script, name))
+                layers.set(key, given.value, given.where(name), via_of(given, script, name))
 
 
 #: The classes whose instances are a Trainer's arguments (the Trainer's own, and TRL's configs that extend them).

@@ -22,7 +22,7 @@ from core.configs.read.python.objects import (
     PartialEnviron,
 )
 from core.configs.read.python.operators import UndecidableError
-from core.configs.read.python.state import Frame, State
+from core.configs.read.python.state import Frame, Leave, State
 
 #: Calls whose value is the number of processes the run starts.
 WORLD_CALLS = frozenset(
@@ -46,6 +46,8 @@ class Calls(State):
     def call(self, node: ast.Call, frame: Frame) -> object:
         if isinstance(node.func, ast.Attribute) and node.func.attr == "save_hyperparameters":
             return self.hyperparameters(node.func, frame)
+        if isinstance(node.func, ast.Name) and node.func.id in ("exec", "globals") and not frame.bound(node.func.id):
+            return self.execute(node, frame) if node.func.id == "exec" else self.module.names
         function = self.expr(node.func, frame)
         args, keywords = self.arguments(node, frame)
         callee = self.callee(node.func, function)
@@ -66,6 +68,18 @@ class Calls(State):
             fields = {n: Given(v, frame.lines.get(n, 0), frame.written.get(n, n)) for n, v in frame.names.items()}
             owner.fields["hparams"] = Given(Instance("hparams", fields, func.lineno), func.lineno, "hparams")
         return None
+
+    def literal(self, value: object) -> object:
+        """``ast.literal_eval`` of a known text (short, as a command-line value is); where it is no literal, Python
+        raises, and so does the script here (nanoGPT's configurator then keeps the text)."""
+        if isinstance(value, Unknown) or not isinstance(value, str) or len(value) > 1000:
+            return Unknown(str(value))
+        if "$" in value:  # a shell variable the launch line leaves to the run (``--lr=$lr`` in a loop)
+            return Unknown(value, (value,))
+        try:
+            return operators.bounded(ast.literal_eval(value))
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            raise Leave("raise") from None
 
     def arguments(self, node: ast.Call, frame: Frame) -> tuple[list[Given], dict[str, Given]]:
         """Positional and keyword arguments; ``*known`` and ``**known`` spread, an unknown spread kept as one."""
@@ -207,6 +221,8 @@ class Calls(State):
                 return operators.bounded(_MATH[name](*(a.value for a in args)))
             except (TypeError, ValueError, OverflowError):
                 raise UndecidableError from None
+        if path == "ast.literal_eval":
+            return self.literal(args[0].value if args else None)
         if path in ("os.getenv", "os.environ.get") and args and isinstance(args[0].value, str):
             return self.environment(args[0].value, args[1].value if len(args) > 1 else None, node)
         if name[:1].isupper():
@@ -238,6 +254,8 @@ class Calls(State):
     def attribute(self, owner: object, name: str, node: ast.Attribute) -> object:
         if isinstance(owner, ModuleRef):
             path = f"{owner.path}.{name}"
+            if path == "sys.argv":
+                return ["train.py", *self.argv] if self.argv is not None else Unknown("sys.argv", ("sys.argv",))
             return ENVIRON if path == "os.environ" else ModuleRef(path)
         if isinstance(owner, Instance):
             if name in owner.fields:

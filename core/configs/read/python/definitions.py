@@ -4,14 +4,52 @@
 from __future__ import annotations
 
 import ast
+from pathlib import PurePosixPath
 
 from core.configs.base import Given, Instance, Unknown
 from core.configs.read.python.limits import MAX_CALL_DEPTH
+from core.configs.read.python.segments import Segments
 from core.configs.read.python.state import Frame, Leave, State
 
 
 class Definitions(State):
-    """Functions and classes the script defines, followed where it calls them."""
+    """Functions and classes the script defines, followed where it calls them; files it ``exec``s run in place."""
+
+    def execute(self, node: ast.Call, frame: Frame) -> object:
+        """``exec(open(path).read())`` (nanoGPT's configurator, its config files) or ``exec(text)``: a file among
+        ``includes`` (by base name) or a known text, run in this frame; an unknown one may set any name, so every
+        name is unknown after it."""
+        text, file = self.executed_text(node.args[0], frame) if node.args else (None, "")
+        if text is None or file in self.calling or len(self.calling) >= MAX_CALL_DEPTH:
+            for name in list(frame.names):
+                frame.bind(name, Unknown(name, (name,)), node.lineno, name)
+            return None
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            return None
+        self.step(1 + len(text) // 64)
+        saved = (self.segments, self.file)
+        self.segments, self.file = Segments(text), file
+        self.calling.append(file)
+        try:
+            self.run(tree.body, frame)
+        finally:
+            self.calling.pop()
+            self.segments, self.file = saved
+        return None
+
+    def executed_text(self, argument: ast.expr, frame: Frame) -> tuple[str | None, str]:
+        """The text ``exec`` is given and the file it comes from: ``open(path).read()`` of an included file, or a
+        known string."""
+        if isinstance(argument, ast.Call) and isinstance(argument.func, ast.Attribute) and argument.func.attr == "read":
+            opened = argument.func.value
+            if isinstance(opened, ast.Call) and isinstance(opened.func, ast.Name) and opened.func.id == "open":
+                path = self.expr(opened.args[0], frame) if opened.args else None
+                name = PurePosixPath(path).name if isinstance(path, str) else ""
+                return self.includes.get(name), name
+        value = self.expr(argument, frame)
+        return (value, "") if isinstance(value, str) else (None, "")
 
     def follow(self, name: str, args: list[Given], keywords: dict[str, Given], frame: Frame, node: ast.Call) -> object:
         """A function the script defines, run with its arguments (not recursively, at most ``MAX_CALL_DEPTH`` deep)."""

@@ -27,8 +27,11 @@ class Reader(Statements, Expressions, Calls, Definitions):
     def module_body(self, tree: ast.Module) -> None:
         with contextlib.suppress(Leave):  # ``raise`` (or a failing ``assert``) ends the script, as the program
             self.run(tree.body, self.module)
+        module = self.module
         self.script.names = {
-            name: Given(value, self.module.lines.get(name, 0), self.module.written.get(name, name))
+            name: Given(
+                value, module.lines.get(name, 0), module.written.get(name, name), file=module.files.get(name, "")
+            )
             for name, value in self.module.names.items()
         }
 
@@ -67,9 +70,11 @@ def read_python(
     argv: Sequence[str] | None = None,
     environ: Mapping[str, str] | None = None,
     launch: str = "",
+    includes: Mapping[str, str] | None = None,
 ) -> PyScript:
     """``text`` (the file ``name``) read, never run: ``argv`` the program's arguments where a launch line names
-    this script (``launch``: where that line is), ``environ`` what its launcher sets (``WORLD_SIZE`` …; None:
+    this script (``launch``: where that line is), ``includes`` the texts of files it may ``exec`` by base name,
+    ``environ`` what its launcher sets (``WORLD_SIZE`` …; None:
     unknown). ``CheckError`` where Python's grammar refuses the text or a bound of the reader is reached; Python's
     own parser may still raise ``RecursionError``/``MemoryError``/``ValueError`` on hostile text, for
     ``read.bounds.hostile`` to word."""
@@ -78,10 +83,12 @@ def read_python(
     except SyntaxError as error:  # also "too many nested parentheses"; RecursionError and the like are the
         # caller's bounds to word (``read.bounds.hostile``)
         raise CheckError(ProblemKind.UNREADABLE, name=name, line=error.lineno, detail=error.msg) from None
-    reader = Reader(Segments(text), argv=argv, environ=environ)
+    reader = Reader(Segments(text), argv=argv, environ=environ, includes=includes or {})
     reader.module_body(tree)
     reader.unreached()
     reader.script.launch = launch
+    reader.script.argv = tuple(argv) if argv is not None else None
+    reader.script.environ = dict(environ) if environ is not None else None
     reader.script.functions = [n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
     reader.script.shape = frozenset(_kind(statement) for statement in tree.body)
     return reader.script

@@ -12,6 +12,9 @@ MAX_DEPTH = 64
 MAX_CALL_DEPTH = 8
 #: Passes of one loop; a longer loop leaves what it assigns unknown.
 MAX_ITERATIONS = 10_000
+#: Steps one loop may take (a training loop ``while True`` runs until ``max_iters``): beyond them the loop is left,
+#: what it assigns unknown, and the reading goes on.
+MAX_LOOP_STEPS = 20_000
 #: The largest magnitude a number may reach (a batch of tokens is ~10¹⁰); beyond it a value is unknown.
 MAX_MAGNITUDE = 10**30
 #: Elements of one list, tuple, dict or set built.

@@ -59,6 +59,7 @@ BUILTINS = frozenset(
     {
         *("int", "float", "str", "bool", "abs", "min", "max", "sum", "len", "round", "range", "list"),
         *("tuple", "dict", "set", "sorted", "print", "divmod", "pow", "any", "all", "reversed", "enumerate", "zip"),
+        "type",
     }
 )
 

@@ -60,7 +60,7 @@ _COMPARE: Mapping[type[ast.cmpop], Callable[[Any, Any], object]] = {
     ast.NotIn: lambda a, b: not operator.contains(b, a),
 }
 #: Plain values the operators are applied to; anything else (a module, an instance) is undecidable.
-PLAIN = (int, float, str, bool, type(None), tuple, list, dict, set, frozenset, range)
+PLAIN = (int, float, str, bool, type(None), tuple, list, dict, set, frozenset, range, type)
 
 
 def binary(op: ast.operator, left: object, right: object, *, in_place: bool = False) -> object:

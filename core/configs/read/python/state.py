@@ -23,6 +23,8 @@ class Frame:
     names: dict[str, object] = field(default_factory=dict)
     lines: dict[str, int] = field(default_factory=dict)
     written: dict[str, str] = field(default_factory=dict)
+    #: The file a name was set in, where not the script itself (a config file it ``exec``s).
+    files: dict[str, str] = field(default_factory=dict)
     parent: Frame | None = None
     #: The function this frame runs ("" for the module).
     function: str = ""
@@ -58,10 +60,14 @@ class Frame:
             frame = frame.parent
         return False
 
-    def bind(self, name: str, value: object, line: int, written: str) -> None:
+    def bind(self, name: str, value: object, line: int, written: str, file: str = "") -> None:
         self.names[name] = value
         self.lines[name] = line
         self.written[name] = written
+        if file:
+            self.files[name] = file
+        else:
+            self.files.pop(name, None)
 
 
 class Leave(Exception):  # noqa: N818 - control flow (return, break, raise), not an error
@@ -98,6 +104,10 @@ class State:
     line: int = 0
     #: Whether the call being made is one a run reaches.
     reaching: bool = True
+    #: Other files a script may ``exec`` (its config files, nanoGPT's configurator), by base name.
+    includes: Mapping[str, str] = field(default_factory=dict)
+    #: The file being read where it is one of ``includes`` ("" for the script itself).
+    file: str = ""
 
     def step(self, count: int = 1) -> None:
         self.steps += count
@@ -125,7 +135,8 @@ class State:
 
     def value(self, node: ast.expr, frame: Frame) -> Given:
         """``node`` evaluated, with its line and text, and where a name or ``args.x`` it reads was set."""
-        return Given(self.expr(node, frame), getattr(node, "lineno", 0), self.written(node), _via(node, frame))
+        value = self.expr(node, frame)
+        return Given(value, getattr(node, "lineno", 0), self.written(node), _via(node, frame), file=self.file)
 
     # --- what the pieces ask of each other (each defined by one piece, bound in ``evaluator.Reader``) ------------
 
@@ -173,6 +184,10 @@ class State:
         """A class body's annotated fields with their defaults (``definitions``)."""
         raise NotImplementedError
 
+    def execute(self, node: ast.Call, frame: Frame) -> object:
+        """``exec(…)`` of a file among the includes or a known text (``definitions``)."""
+        raise NotImplementedError
+
     def attribute(self, owner: object, name: str, node: ast.Attribute) -> object:
         """``owner.name`` (``calls``: instances, modules, namespaces)."""
         raise NotImplementedError
@@ -183,7 +198,8 @@ def _via(node: ast.expr, frame: Frame) -> Given | None:
     if isinstance(node, ast.Name):
         holder = frame.holder(node.id)
         if holder is not None:
-            return Given(holder.names[node.id], holder.lines.get(node.id, 0), holder.written.get(node.id, ""))
+            line, written = holder.lines.get(node.id, 0), holder.written.get(node.id, "")
+            return Given(holder.names[node.id], line, written, file=holder.files.get(node.id, ""))
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
         owner = frame.lookup(node.value.id)
         if isinstance(owner, Instance) and node.attr in owner.fields:

@@ -9,7 +9,7 @@ from typing import Any, cast
 
 from core.configs.base import Condition, Given, Instance, Unknown
 from core.configs.read.python import operators
-from core.configs.read.python.limits import MAX_ITERATIONS
+from core.configs.read.python.limits import MAX_ITERATIONS, MAX_LOOP_STEPS
 from core.configs.read.python.objects import ClassRef, FunctionRef, ModuleRef
 from core.configs.read.python.operators import UndecidableError
 from core.configs.read.python.state import Frame, Leave, State
@@ -82,7 +82,7 @@ class Statements(State):
 
     def assign(self, target: ast.expr, value: object, frame: Frame, line: int, written: str) -> None:
         if isinstance(target, ast.Name):
-            frame.bind(target.id, value, line, written)
+            frame.bind(target.id, value, line, written, self.file)
         elif isinstance(target, ast.Tuple | ast.List):
             self.unpack(target, value, frame, line, written)
         elif isinstance(target, ast.Attribute):
@@ -119,6 +119,9 @@ class Statements(State):
 
     def set_item(self, target: ast.Subscript, value: object, frame: Frame) -> None:
         owner, index = self.expr(target.value, frame), self.expr(target.slice, frame)
+        if owner is self.module.names and isinstance(index, str):  # ``globals()[key] = …``
+            self.module.bind(index, value, target.lineno, self.written(target), self.file)
+            return
         if isinstance(owner, dict | list) and not isinstance(index, Unknown):
             try:
                 cast("Any", owner)[index] = value
@@ -180,7 +183,10 @@ class Statements(State):
                 items = self.iterate(self.expr(node.iter, frame), node)
             except UndecidableError:
                 return None
+        start = self.steps
         for _ in range(MAX_ITERATIONS):
+            if self.steps - start > MAX_LOOP_STEPS:
+                return None
             if items is not None and isinstance(node, ast.For):
                 item = next(items, _END)
                 if item is _END:
@@ -248,9 +254,25 @@ class Statements(State):
             self.step()
             if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Store):
                 frame.bind(child.id, Unknown(child.id, (child.id,)), getattr(child, "lineno", 0), child.id)
+            elif (changed := _changed_in_place(child)) is not None and frame.bound(changed):
+                frame.bind(changed, Unknown(changed, (changed,)), getattr(child, "lineno", 0), changed)
 
 
 _END = object()
+
+
+#: Methods that change a list, dict or set where it is.
+_IN_PLACE = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "add"})
+
+
+def _changed_in_place(node: ast.AST) -> str | None:
+    """The name a statement changes without assigning it: ``xs.append(…)``, ``d[k] = …``."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _IN_PLACE:
+        owner = node.func.value
+        return owner.id if isinstance(owner, ast.Name) else None
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name):
+        return node.value.id
+    return None
 
 
 def _as_load(target: ast.expr) -> ast.expr | None:
