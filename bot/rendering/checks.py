@@ -23,6 +23,7 @@ from core.configs import (
     ProblemKind,
     Read,
     Rollout,
+    Since,
     Source,
     Step,
     Syntax,
@@ -220,7 +221,22 @@ def finding_text(check: Check, finding: Finding) -> str:
         text += "" if message.rstrip().endswith((".", "!", "?")) else "."  # one full stop, never two
     if finding.fix is not None:
         text += " " + fix_text(finding.fix)
+    if finding.unpinned is not None:
+        text = _unpinned(finding.unpinned, text)
     return text
+
+
+def _unpinned(since: Since, text: str) -> str:
+    """A finding of some releases only, where no file pins the release: both sides said."""
+    name = texts.FRAMEWORKS[since.package].title if since.package in texts.FRAMEWORKS else since.package
+    change = texts.UNPINNED_CHANGE.format(change=since.change) if since.change else ""
+    if since.since is not None:
+        head = texts.UNPINNED_SINCE.format(framework=name, version=since.since, change=change)
+        tail = texts.UNPINNED_OLDER
+    else:
+        head = texts.UNPINNED_UNTIL.format(framework=name, version=since.until, change=change)
+        tail = texts.UNPINNED_NEWER
+    return f"{head}{text} {tail.format(package=since.package)}"
 
 
 def fix_text(fix: Fix) -> str:

@@ -169,7 +169,8 @@ def _check_files(names: list[str], world: World | None, args: argparse.Namespace
     try:
         sources = [read_source(name) for name in names]
         framework = args.framework or None
-        check = check_config(sources, world, framework, max_bytes=MAX_FILE_BYTES, settings=_settings(args.set))
+        settings, versions = _settings(args.set), _versions(args.framework_version)
+        check = check_config(sources, world, framework, max_bytes=MAX_FILE_BYTES, settings=settings, versions=versions)
     except CheckError as error:
         if skip_unrelated and error.kind in unrelated:
             print(texts.CHECK_SKIPPED.format(name=names[0]), file=sys.stderr)
@@ -202,7 +203,20 @@ def _check_parser() -> GermanArgumentParser:
     parser.add_argument("--json", action="store_true", help=texts.CHECK_JSON_HELP)
     parser.add_argument("--each", action="store_true", help=texts.CHECK_EACH_HELP)
     parser.add_argument("--set", action="append", default=[], metavar="NAME=WERT", help=texts.CHECK_SET_HELP)
+    parser.add_argument(
+        "--framework-version", action="append", default=[], metavar="PAKET==VERSION", help=texts.CHECK_VERSION_HELP
+    )
     return parser
+
+
+def _versions(given: list[str]) -> dict[str, str]:
+    """``--framework-version trl==0.18.0``: the release a run pins, as a requirements file would."""
+    from core.configs.base.versions import requirements
+
+    found = requirements(given)
+    if len(found) != len(given):
+        raise _UsageError(texts.CHECK_VERSION_FORM.format(item=", ".join(given)))
+    return found
 
 
 def _settings(given: list[str]) -> dict[str, str]:

@@ -146,6 +146,18 @@ UNRESOLVED = (
     "nicht selbst setzt). Setze die Zahl ein, z. B. `{key} 8`, oder gib die Variable im Skript vor "
     "(`VAR=${{VAR:-8}}`)."
 )
+#: A finding of some releases of a framework only, where no file of the run pins the release.
+UNPINNED_SINCE = "Erst ab {framework} `{version}`{change}, und welche Version läuft, sagt keine Datei: "
+UNPINNED_UNTIL = "Nur vor {framework} `{version}`{change}, und welche Version läuft, sagt keine Datei: "
+UNPINNED_CHANGE = " ({change})"
+UNPINNED_OLDER = (
+    "Mit einer älteren Version läuft es. Gib die Version an – `--framework-version {package}==…` oder eine "
+    "`requirements.txt` neben der Konfiguration."
+)
+UNPINNED_NEWER = (
+    "Mit einer neueren Version läuft es. Gib die Version an – `--framework-version {package}==…` oder eine "
+    "`requirements.txt` neben der Konfiguration."
+)
 #: A value a Python script only knows when it runs (``args.bs`` without a default, ``os.environ["X"]``).
 UNRESOLVED_SCRIPT = "{key} = {value} ({where}) steht erst beim Start fest: Es hängt von {needs} ab. {how}"
 UNRESOLVED_HOW_CLI = (

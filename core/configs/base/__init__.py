@@ -38,12 +38,14 @@ from core.configs.base.rules import (
 from core.configs.base.script import Command, Script, Undecided
 from core.configs.base.source import Format, Parsed, Source
 from core.configs.base.values import MAX_VALUE, Auto, Reading, fix, lookup, neighbours, whole, world_fix
+from core.configs.base.versions import PINS, Since, holds
 from core.configs.base.words import LAUNCHERS, Launch, flags, split_launch, split_words
 from core.configs.base.world import launched_world, main_command, partial_world, program_flags
 
 __all__ = [
     "LAUNCHERS",
     "MAX_VALUE",
+    "PINS",
     "Auto",
     "CallSite",
     "Check",
@@ -72,6 +74,7 @@ __all__ = [
     "Rollout",
     "Rule",
     "Script",
+    "Since",
     "Source",
     "Step",
     "Syntax",
@@ -83,6 +86,7 @@ __all__ = [
     "context_fields",
     "fix",
     "flags",
+    "holds",
     "launched_world",
     "lookup",
     "main_command",

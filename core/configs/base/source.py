@@ -19,6 +19,8 @@ class Format(StrEnum):
     TOML = "toml"
     PYTHON = "python"
     SHELL = "shell"
+    #: ``requirements*.txt``: the versions a repository pins (``data["pins"]``).
+    PINS = "pins"
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from core.configs.base.pyscript import Unknown, Via
 from core.configs.base.results import Check, ModelShape, Phase, Read, Rollout, Step, World
 from core.configs.base.rules import Effect, Finding, Fix, Syntax
 from core.configs.base.source import Format, Parsed
+from core.configs.base.versions import PINS, holds
 
 #: The largest value a config may set (a batch, a length, a degree): far above any run, small enough to multiply.
 MAX_VALUE = 10**12
@@ -98,6 +99,15 @@ class Reading:
         self.steps.append(Step(derivation, tuple(operands), result))
 
     def add(self, finding: Finding) -> None:
+        """A finding; one of a rule that holds only for some releases as the run's pins decide: dropped where the
+        pinned release does not have it, a warning naming both sides where no pin decides."""
+        since = finding.rule.since
+        if since is not None:
+            applies = holds(since, PINS.get())
+            if applies is False:
+                return
+            if applies is None and finding.rule.effect in (Effect.REFUSED, Effect.CHANGED):
+                finding = replace(finding, unpinned=since)
         self.findings.append(finding)
 
     def world(self, world: World | None) -> World:
@@ -152,6 +162,7 @@ def fix(parsed: Parsed, setting: str, *values: int | None) -> Fix | None:
         Format.TOML: Syntax.TOML,
         Format.PYTHON: Syntax.PYTHON,
         Format.SHELL: Syntax.FLAG,
+        Format.PINS: Syntax.FLAG,
     }[parsed.format]
     return Fix(setting, given, syntax)
 

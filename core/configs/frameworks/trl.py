@@ -39,6 +39,7 @@ import re
 from typing import Any
 
 from core.configs.base import (
+    PINS,
     Check,
     Derivation,
     Effect,
@@ -49,10 +50,12 @@ from core.configs.base import (
     Reading,
     Rollout,
     Rule,
+    Since,
     Syntax,
     World,
     context,
     fix,
+    holds,
     neighbours,
     program_flags,
     split_launch,
@@ -96,6 +99,7 @@ SEQUENCE_PARALLEL = (
 GENERATION = "trl/generation"  # G = b · GPUs · steps_per_generation
 STEPS_FROM_G = "trl/steps-from-generation"  # steps_per_generation = G / (b · GPUs)
 PROMPTS = "trl/prompts"  # P = G / n
+PROMPT_BATCH = "trl/prompt-batch"  # B = b · n · GPUs · a (before 0.15)
 STEPS = "trl/optimizer-steps"  # k = steps_per_generation · num_iterations / a
 
 
@@ -130,6 +134,15 @@ class Completions:
 
 
 @context
+class Prompts:
+    per_device: int
+    generations: int
+    world: int
+    accumulation: int
+    batch: int
+
+
+@context
 class Defaults:
     settings: str
 
@@ -146,13 +159,21 @@ NOT_MULTIPLE_RULE = Rule("trl/generation-batch-multiple", Effect.REFUSED, Multip
 BOTH_RULE = Rule("trl/generation-keys-both", Effect.REFUSED, Nothing)
 ONE_RULE = Rule("trl/one-generation", Effect.REFUSED, Generations)
 AUTO_FIND_RULE = Rule("trl/auto-find-batch-size", Effect.REFUSED, Nothing)
-REMOVED_RULE = Rule("trl/max-prompt-length-removed", Effect.REFUSED, Nothing)
+REMOVED_RULE = Rule(
+    "trl/max-prompt-length-removed", Effect.REFUSED, Nothing, Since("trl", since="0.28.0", change="#4847")
+)
 STRADDLE_RULE = Rule("trl/steps-straddle-generations", Effect.PITFALL, Straddle)
 COMPLETIONS_RULE = Rule("trl/counts-completions", Effect.NOTE, Completions)
+#: TRL #2776 (v0.15.0): before it, per_device_train_batch_size counted prompts, each generated n times.
+BEFORE_COMPLETIONS = Since("trl", until="0.15.0", change="#2776")
+COUNTS_PROMPTS_RULE = Rule("trl/counts-prompts", Effect.NOTE, Prompts)
+COUNTED_PROMPTS_RULE = Rule("trl/counted-prompts-before-0-15", Effect.NOTE, Prompts, BEFORE_COMPLETIONS)
 SEQUENCE_PARALLEL_RULE = Rule("trl/sequence-parallel", Effect.REFUSED, Nothing)
 TENSOR_PARALLEL_RULE = Rule("trl/tensor-parallel-counted", Effect.PITFALL, TensorParallel)
 DEFAULTS_RULE = Rule("trl/defaults", Effect.NOTE, Defaults)
 GRPO_RULES = (
+    COUNTS_PROMPTS_RULE,
+    COUNTED_PROMPTS_RULE,
     NOT_DIVISIBLE_RULE,
     NOT_MULTIPLE_RULE,
     BOTH_RULE,
@@ -218,6 +239,9 @@ def _grpo(sources: list[Parsed], world: World | None) -> Check:
     if defaulted := [key for key in SHOWN_DEFAULTS if key not in values.given]:
         reading.add(DEFAULTS_RULE(Defaults(", ".join(f"`{key}: {DEFAULTS[key]}`" for key in defaulted))))
     reading.step(Derivation.DP_WORLD, (world.size,), world.size)
+    if holds(BEFORE_COMPLETIONS, PINS.get()):
+        return _counting_prompts(reading, world, (b, n, a), completion)
+    reading.add(COUNTED_PROMPTS_RULE(Prompts(b, n, world.size, a, b * n * world.size * a)))
     generation, steps = _generation(reading, values, (b, a, world.size, given_g, given_s))
     _generations(reading, values, generation, n)
     _parallelism(reading, values, world.size)
@@ -227,6 +251,19 @@ def _grpo(sources: list[Parsed], world: World | None) -> Check:
     rollout = _rollout(reading, (generation, steps, n, mu, a), completion)
     return reading.finish(
         world, data_parallel=world.size, micro_batch=b, accumulation=a, global_batch=batch, rl=rollout
+    )
+
+
+def _counting_prompts(reading: Reading, world: World, numbers: tuple[int, int, int], completion: int) -> Check:
+    """TRL before 0.15.0 (#2776): per_device_train_batch_size counts prompts, each generated n times in its own
+    micro-step: b · n completions a device, B = b · n · GPUs · a, a generation every micro-step (k = 1 / a)."""
+    b, n, a = numbers
+    batch = b * n * world.size * a
+    reading.add(COUNTS_PROMPTS_RULE(Prompts(b, n, world.size, a, batch)))
+    reading.step(PROMPT_BATCH, (b, n, world.size, a), batch)
+    rollout = Rollout(b * world.size, n, 1 / a, response_len=completion)
+    return reading.finish(
+        world, data_parallel=world.size, micro_batch=b * n, accumulation=a, global_batch=batch, rl=rollout
     )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from core.configs.base import CheckError, Format, Parsed, ProblemKind, Source
+from core.configs.base.versions import requirements
 from core.configs.read.bounds import (
     BRACKETED,
     LONG_NUMBER,
@@ -57,10 +58,16 @@ def parse_shell(source: Source) -> Parsed:
     return Parsed(source, Format.SHELL, script=script)
 
 
+def parse_pins(source: Source) -> Parsed:
+    """``requirements*.txt``: the versions it pins."""
+    return Parsed(source, Format.PINS, {"pins": requirements(source.text.splitlines())})
+
+
 _PARSERS: Mapping[Format, Callable[[Source], Parsed]] = {
     Format.JSON: parse_json,
     Format.YAML: parse_yaml,
     Format.TOML: parse_toml,
     Format.PYTHON: parse_python,
     Format.SHELL: parse_shell,
+    Format.PINS: parse_pins,
 }
