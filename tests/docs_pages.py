@@ -131,7 +131,18 @@ def _docstring(framework: Framework) -> str:
 
 
 def _path(framework: Framework) -> str:
-    return framework.check.__module__.replace(".", "/") + ".py"
+    """The framework's module, or its package's folder (``core/configs/frameworks/trl/``)."""
+    file = Path(str(sys.modules[framework.check.__module__].__file__))
+    return (
+        (file.parent.relative_to(ROOT).as_posix() + "/")
+        if file.name == "__init__.py"
+        else file.relative_to(ROOT).as_posix()
+    )
+
+
+def _files(framework: Framework) -> list[Path]:
+    path = ROOT / _path(framework)
+    return sorted(path.glob("*.py")) if path.is_dir() else [path]
 
 
 def _ordinal(number: int) -> str:
@@ -199,9 +210,9 @@ def section(name: str, framework: Framework, place: int) -> list[str]:
 def shared(framework: Framework) -> list[str]:
     """The modules of ``frameworks._shared`` the framework's module imports: what it runs as others do."""
     package = f"core.configs.frameworks.{SHARED}"
-    tree = ast.parse(Path(ROOT / _path(framework)).read_text(encoding="utf-8"))
+    trees = [ast.parse(file.read_text(encoding="utf-8")) for file in _files(framework)]
     found: set[str] = set()
-    for node in ast.walk(tree):
+    for node in (node for tree in trees for node in ast.walk(tree)):
         if isinstance(node, ast.ImportFrom) and node.module == package:
             found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith(package + "."):
