@@ -124,3 +124,41 @@ def test_a_forced_framework_that_finds_nothing_of_itself_refuses() -> None:
     text = problem_text(raised.value)
     assert "steht nichts, was der Hugging Face Trainer liest" in text
     assert "TrainingArguments(…)" in text
+
+
+DS_32 = '{"train_batch_size": 32, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 4}'
+MEGATRON = "pretrain_gpt.py --micro-batch-size 2 --global-batch-size 64"
+# (the launch, the world it starts, where that comes from)
+LAUNCHES = [
+    # deepspeed/launcher/runner.py parse_inclusion_exclusion: the slots named, here GPUs 2 and 3 of localhost
+    ("deepspeed --include localhost:2,3 train.py --deepspeed ds.json", 2),
+    ("deepspeed --include worker-0:0,1@worker-1:0,1 train.py --deepspeed ds.json", 4),
+    # torchrun --nproc_per_node gpu: torch.cuda.device_count(), which CUDA_VISIBLE_DEVICES bounds
+    (f"CUDA_VISIBLE_DEVICES=0,1 torchrun --nproc_per_node gpu {MEGATRON}", 2),
+    # a wrapper that exports what the training script reads, then runs it (bash hands exported variables on)
+    ("export N_GPUS=4\nbash train.sh", 4),
+]
+
+
+@pytest.mark.parametrize(("launch", "world"), LAUNCHES, ids=[launch.split()[0] for launch, _ in LAUNCHES])
+def test_the_launch_context_decides_the_world(launch: str, world: int) -> None:
+    """The GPUs a launch line really uses: --include's slots, the visible devices, a wrapper's exports."""
+    sources = [Source("run.sh", launch)]
+    if "ds.json" in launch:
+        sources.append(Source("ds.json", DS_32))
+    if "train.sh" in launch:
+        sources.append(Source("train.sh", f"torchrun --nproc_per_node $N_GPUS {MEGATRON}\n"))
+    check = check_config(sources)
+    assert check.world is not None
+    assert check.world.size == world
+
+
+def test_one_visible_gpu_starts_llamafactory_once() -> None:
+    """``CUDA_VISIBLE_DEVICES=3 llamafactory-cli train``: one GPU visible and no FORCE_TORCHRUN, so no torchrun
+    (LLaMA-Factory's cli.py: torchrun only when more than one device is visible) – one process."""
+    yaml = "stage: sft\nfinetuning_type: lora\ntemplate: llama3\nper_device_train_batch_size: 2\n"
+    yaml += "gradient_accumulation_steps: 8\ncutoff_len: 2048\n"
+    launch = Source("run.sh", "CUDA_VISIBLE_DEVICES=3 llamafactory-cli train sft.yaml\n")
+    check = check_config([launch, Source("sft.yaml", yaml)])
+    assert (check.world.size if check.world else None, check.global_batch) == (1, 16)
+    assert "llamafactory/world-from-machine" not in {f.code for f in check.findings}

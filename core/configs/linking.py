@@ -12,13 +12,14 @@ of its environment.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 
 from core.configs.base import Command, Format, Launch, Parsed, World, launched_world, split_launch
 from core.configs.read.bounds import hostile
 from core.configs.read.python import PartialEnviron, read_python
 from core.configs.read.python_source import python_parsed
+from core.configs.shell import read_script
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,7 @@ class Context:
 
 def link(parsed: Sequence[Parsed], world: World | None, settings: Mapping[str, str] | None = None) -> list[Parsed]:
     """``parsed`` with each Python source read in the context of the launch line that runs it."""
+    parsed = _wrapped(parsed)
     launches = [found for p in parsed if p.script is not None for found in _launches(p)]
     extra = tuple(word for key, value in (settings or {}).items() for word in (f"--{key}", value))
     linked: list[Parsed] = []
@@ -49,6 +51,35 @@ def link(parsed: Sequence[Parsed], world: World | None, settings: Mapping[str, s
             script = read_python(text, name, argv=context.argv, environ=context.environ, launch=context.where)
         linked.append(python_parsed(source.source, script))
     return linked
+
+
+#: Commands that run a shell script: ``bash train.sh``, ``sh train.sh``, ``source train.sh``, ``. train.sh``.
+_SHELLS = frozenset({"bash", "sh", "source", "."})
+
+
+def _wrapped(parsed: Sequence[Parsed]) -> list[Parsed]:
+    """Each shell script another one among the sources runs (``export N_GPUS=4; bash train.sh``), read again with
+    the variables that one set and the command's own prefixes, as bash hands them on."""
+    result = list(parsed)
+    for caller in parsed:
+        for command in caller.script.commands if caller.script is not None else []:
+            target = _runs_script(command, result)
+            if target is None or target is caller:
+                continue
+            variables = {**(caller.script.variables if caller.script else {}), **command.env}
+            with hostile(target.source):
+                script = read_script(target.source.text, variables)
+            result[result.index(target)] = replace(target, script=script)
+    return result
+
+
+def _runs_script(command: Command, sources: Sequence[Parsed]) -> Parsed | None:
+    words = command.words
+    program = words[1] if len(words) > 1 and PurePosixPath(words[0]).name in _SHELLS else words[0] if words else ""
+    name = PurePosixPath(program).name
+    if not name.endswith((".sh", ".bash")):
+        return None
+    return next((p for p in sources if p.format is Format.SHELL and PurePosixPath(p.source.name).name == name), None)
 
 
 def _launches(parsed: Parsed) -> list[tuple[Parsed, Command, Launch]]:
@@ -73,7 +104,7 @@ def _context(
     holder, command, launch = found
     environ: dict[str, str] = {**(holder.script.variables if holder.script else {}), **command.env, **given}
     size = world or launched_world([holder])
-    if launch.launcher is not None or _wrapped(command):  # the launcher sets the rest of each process's environment
+    if launch.launcher is not None or _under_scheduler(command):  # the launcher sets the rest of the environment
         environ = PartialEnviron(environ if size is None else environ | {"WORLD_SIZE": str(size.size)})
     return Context((*launch.arguments, *extra), environ, f"{holder.source.name}:{command.line}")
 
@@ -86,6 +117,6 @@ def _names(program: str, source_name: str) -> bool:
     return bool(program) and f"{program.rsplit('.', 1)[-1]}.py" == wanted
 
 
-def _wrapped(command: Command) -> bool:
+def _under_scheduler(command: Command) -> bool:
     """A command started under a scheduler that starts several (``srun``, ``mpirun`` …): not one process."""
     return any(word.rsplit("/", 1)[-1] in ("srun", "mpirun", "mpiexec") for word in command.words[:4])
