@@ -195,8 +195,8 @@ def _whole(value: Any) -> int | None:
         return value
     if isinstance(value, float) and value.is_integer() and abs(value) <= MAX_VALUE:
         return int(value)
-    if isinstance(value, str) and re.fullmatch(r"[+-]?\d{1,18}", value.strip()):
-        return int(value)
+    if isinstance(value, str) and re.fullmatch(r"[+-]?\d(?:_?\d){0,17}", value.strip()):
+        return int(value)  # as argparse's ``type=int`` reads it: ``220_000_000`` (BLOOM's --train-samples) too
     return None
 
 
