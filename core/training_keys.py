@@ -256,7 +256,7 @@ def _mfu(text: str) -> float:
     value = _decimal(text.removesuffix("%").strip(), {"": 1.0})
     share = value / 100 if text.endswith("%") or value > 1 else value
     if share > 1:
-        raise NumberError(ProblemKind.TOO_LARGE, le=1)
+        raise NumberError(ProblemKind.TOO_LARGE, le="100 %")
     return share
 
 
