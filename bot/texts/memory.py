@@ -90,7 +90,7 @@ QUIRK_NOTES: Mapping[str, str] = {
     "megatron_ignores_cp": "Megatrons Schätzung kennt keine Kontext-Parallelität: CP ändert hier nichts.",
     "megatron_ignores_ulysses": "Megatrons Schätzung kennt keine Ulysses-Sequenz-Parallelität (`sp=`).",
     "megatron_no_full_recompute": (
-        "Megatrons Schätzung kennt keine volle Neuberechnung: Sie rechnet dann mit ihrer Formel ohne SP."
+        "Megatrons Schätzung kennt keine volle Neuberechnung und rechnet dann mit ihrer Formel ohne SP."
     ),
     "megatron_without_sp_formula": (
         "Ohne `sequence_parallel=ja` und selektive Neuberechnung nimmt Megatron sbh (10 + 24/t) je Schicht "
