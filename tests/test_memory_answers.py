@@ -116,7 +116,7 @@ def test_blocks_stay_within_slacks_limits() -> None:
     """Section texts at most 3.000 characters, context texts at most 2.000 (Slack refuses longer ones)."""
     for command in JSON_COMMANDS:
         for block in message(answer_command(command, Visibility.IN_CHANNEL).document)["blocks"]:
-            texts: list[Any] = [block.get("text", {})] + block.get("fields", []) + block.get("elements", [])
+            texts: list[Any] = [block.get("text", {}), *block.get("fields", []), *block.get("elements", [])]
             for text in texts:
                 if isinstance(text, dict) and "text" in text:
                     assert len(text["text"]) <= (2000 if block["type"] == "context" else 3000)
