@@ -10,7 +10,8 @@ import jsonschema
 import pytest
 
 from bot.document import AnswerKind, Visibility
-from bot.rendering.answers import answer_command
+from bot.rendering import views
+from bot.rendering.answers import answer_command, plan_document
 from bot.rendering.block_kit import message
 from bot.rendering.memory import size
 from bot.rendering.plain_text import plain_text
@@ -18,6 +19,8 @@ from bot.rendering.whatif import plan_choices
 from bot.serving.cli import json_answer
 from core import InputError, PlanCommand, command_text, parse_command, plan
 from core.memory import MODELS
+
+import slack_payloads
 
 SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "schema" / "effbatch.schema.json").read_text())
 
@@ -176,3 +179,18 @@ def test_gpu_key_stays_the_count_with_a_number() -> None:
     assert isinstance(named, PlanCommand)
     assert named.request.training is not None
     assert named.request.training.gpu == "h100"
+
+
+def test_form_chooses_model_and_gpu_and_keeps_the_other_keys() -> None:
+    """The modal offers the model and the GPU; the other memory keys of an answer travel in its metadata."""
+    parsed = parse_command("b=2 d=8 a=4 L=8k zero=1 recompute=full")
+    assert isinstance(parsed, PlanCommand)
+    view = views.form_view(Visibility.IN_CHANNEL, None, parsed.request, replace=True).to_dict()
+    state = slack_payloads.form_state(view, {"model": "llama3.1-8b", "gpu": "h100"})
+    result, _, _ = views.read_form({**view, "state": {"values": state}})
+    training = result.request.training
+    assert training is not None
+    assert (training.model, training.gpu, training.zero) == ("llama3.1-8b", "h100", 1)
+    shown = plain_text(plan_document(result, Visibility.IN_CHANNEL))
+    assert "Speicher je GPU – Llama 3.1 8B" in shown
+    assert "volle Neuberechnung" in shown
