@@ -103,14 +103,20 @@ def json_answer(text: str) -> dict[str, Any] | list[dict[str, Any]]:
     )
     from core.guidance import plan_guidance
     from core.runs import filter_runs
+    from core.training import assess, memory_only
 
     match parse_command(text):
+        case PlanCommand(request=request) if memory_only(request):
+            assessed = assess(request, None)
+            return assessed.as_json() if assessed else {"error": texts.JSON_NEEDS_VALUES}
         case PlanCommand(request=request):
             planned = plan(request)
             data = planned.as_json()
             tokens = planned.outcome.tokens_per_step if planned.outcome else None
             if (found := plan_guidance(request.params, request.budget, tokens)) is not None:
                 data["guidance"] = found.as_json()
+            if request.training is not None and (assessed := assess(request, planned.outcome)) is not None:
+                data |= assessed.as_json()
             return data
         case CompareCommand(before=before, after=after, lr=lr):
             return compare(before, after, lr).as_json()
