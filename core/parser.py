@@ -209,6 +209,19 @@ def parse_command(text: str) -> ParsedCommand:
     if lr_values and len(sides) == 1:
         problems.append(Problem(ProblemKind.LR_WITHOUT_COMPARISON, argument=Argument.LR))
     stray = any(p.kind is ProblemKind.POSITIONAL_AFTER_NAMED for p in problems)  # the cause of anything missing
+    validated = _validated(collectors, stray)
+    requests = [r for r in validated if isinstance(r, PlanRequest)]
+    problems += [p for r in validated if not isinstance(r, PlanRequest) for p in r]
+    if problems:
+        raise InputError(problems)
+    if len(requests) == 1:
+        return PlanCommand(request=requests[0], private=private)
+    before, after = requests
+    return CompareCommand(before=before, after=after, lr=lr_values[0] if lr_values else None, private=private)
+
+
+def _validated(collectors: list[_Collector], stray: bool) -> list[PlanRequest | list[Problem]]:
+    """Each side's request; after ``vs`` what the second side leaves out is inherited from the first."""
     first = collectors[0]
     validated = [_request(first.values, first.raw, first.given, first.side, stray, first.training)]
     if len(collectors) > 1:
@@ -219,14 +232,7 @@ def parse_command(text: str) -> ParsedCommand:
             first.training.values | second.training.values, first.training.tried | second.training.tried
         )
         validated.append(_request(values, raw, given, second.side, stray, training))
-    requests = [r for r in validated if isinstance(r, PlanRequest)]
-    problems += [p for r in validated if not isinstance(r, PlanRequest) for p in r]
-    if problems:
-        raise InputError(problems)
-    if len(requests) == 1:
-        return PlanCommand(request=requests[0], private=private)
-    before, after = requests
-    return CompareCommand(before=before, after=after, lr=lr_values[0] if lr_values else None, private=private)
+    return validated
 
 
 def _run_comparison(sides: list[list[str]], private: bool) -> RunComparisonCommand | None:

@@ -14,6 +14,7 @@ from bot.texts.glossary import COMMAND, label, list_de
 from core import Argument, PlanRequest
 from core.memory.fit import Change, ChangeKind
 from core.memory.setup import Rules
+from core.memory.time import TimeEstimate
 from core.training import Assessment, missing_for_batch
 
 GIB = 1024**3
@@ -228,28 +229,7 @@ def _time_lines(found: Assessment) -> list[Line]:
         return []
     peak = f"{german(time.peak_flops / 1e12, 1, keep_zeros=False)}\u00a0TFLOP/s"
     gpus, mfu = number(time.gpus), percent(time.mfu)
-    training = found.setup
-    lines: list[Line] = []
-    step = time.step_seconds
-    if time.mfu_assumed or step is None:
-        if step is not None and time.flops_per_step is not None:
-            seconds = f"{german(step, 2, keep_zeros=False)}\u00a0s"
-            lines.append(
-                Formula(
-                    texts.STEP_TIME.format(
-                        flops=flops(time.flops_per_step), gpus=gpus, peak=peak, mfu=mfu, seconds=seconds
-                    )
-                )
-            )
-    elif time.flops_per_step is not None:
-        seconds = f"{german(step, 2, keep_zeros=False)}\u00a0s"
-        lines.append(
-            Formula(
-                texts.STEP_TIME_GIVEN.format(
-                    flops=flops(time.flops_per_step), seconds=seconds, gpus=gpus, peak=peak, mfu=mfu
-                )
-            )
-        )
+    lines: list[Line] = _step_lines(time, gpus, peak, mfu)
     rate = reading(time.tokens_per_second)
     lines.append(texts.THROUGHPUT.format(rate=rate, tflops=german(time.tflops_per_gpu, 1, keep_zeros=False)))
     if time.train_days is not None and time.budget is not None and time.total_flops is not None:
@@ -262,11 +242,21 @@ def _time_lines(found: Assessment) -> list[Line]:
         )
     if time.mfu_assumed:
         lines.append(texts.MFU_ASSUMED.format(mfu=mfu))
-    if found.gpu is not None and training.rules is not None and time.peak_flops == found.gpu.peak_flops:
+    if found.gpu is not None and found.setup.rules is not None and time.peak_flops == found.gpu.peak_flops:
         lines.append(texts.PEAK_SOURCE.format(peak=peak, source=found.gpu.source))
     else:
         lines.append(texts.PEAK_GIVEN.format(peak=peak))
     return lines
+
+
+def _step_lines(time: TimeEstimate, gpus: str, peak: str, mfu: str) -> list[Line]:
+    """The step time: from the FLOPs at the assumed MFU, or the MFU from the step time given."""
+    step, per_step = time.step_seconds, time.flops_per_step
+    if step is None or per_step is None:
+        return []
+    seconds = f"{german(step, 2, keep_zeros=False)}\u00a0s"
+    template = texts.STEP_TIME if time.mfu_assumed else texts.STEP_TIME_GIVEN
+    return [Formula(template.format(flops=flops(per_step), gpus=gpus, peak=peak, mfu=mfu, seconds=seconds))]
 
 
 def _notes(found: Assessment) -> tuple[Note, ...]:
