@@ -35,6 +35,7 @@ class AnswerKind(StrEnum):
     CHECK = "check"
     RUNS = "runs"
     GUIDANCE = "guidance"
+    MEMORY = "memory"
 
 
 @dataclass(frozen=True)

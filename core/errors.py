@@ -58,6 +58,17 @@ class ProblemKind(StrEnum):
     ROLLOUT_CONFLICT = "rollout_conflict"
     GUIDANCE_INCOMPLETE = "guidance_incomplete"
     UNKNOWN_WORD = "unknown_word"
+    # the memory and time keys (issue 28)
+    UNKNOWN_CHOICE = "unknown_choice"
+    UNKNOWN_MODEL = "unknown_model"
+    SHAPE_INCOMPLETE = "shape_incomplete"
+    RULES_NEED_SHAPE = "rules_need_shape"
+    DEEPSPEED_NEEDS_ZERO = "deepspeed_needs_zero"
+    OFFLOAD_PARAMS_NEEDS_ZERO3 = "offload_params_needs_zero3"
+    TIME_KEYS_CONFLICT = "time_keys_conflict"
+    MOE_INCOMPLETE = "moe_incomplete"
+    TIME_NEEDS_PEAK = "time_needs_peak"
+    STEP_TIME_NEEDS_TOKENS = "step_time_needs_tokens"
 
 
 class Side(StrEnum):
@@ -73,7 +84,8 @@ class Problem:
 
     ``argument`` is the argument concerned, or None when the problem is not tied to
     one; ``text`` is the user's text as typed; ``side`` is set inside a comparison;
-    ``ctx`` carries what the message needs (limits, suggestions, missing names).
+    ``ctx`` carries what the message needs (limits, suggestions, missing names); ``setting`` names a
+    memory or time key (a ``core.training_keys.TrainingKey`` value) where ``argument`` cannot.
     """
 
     kind: ProblemKind
@@ -81,6 +93,7 @@ class Problem:
     text: str | None = None
     ctx: dict[str, Any] = field(default_factory=dict)
     side: Side | None = None
+    setting: str | None = None
 
     def on_side(self, side: Side) -> Problem:
         """This problem, marked as belonging to one setup of a comparison."""

@@ -289,11 +289,12 @@ def test_guidance_alone_in_the_terminal_and_as_json(capsys: pytest.CaptureFixtur
 
 
 def test_half_a_guidance_question_says_what_is_missing() -> None:
-    """`params=7B` alone: the laws need the training length too – said with the key to type, not „b, d, a fehlen“."""
-    kind, payload, _ = answer("params=7B")
+    """`budget=2T` alone: the laws need the model size too – said with the key to type, not „b, d, a fehlen“
+    (`params=7B` alone is a memory question, issue 28)."""
+    kind, payload, _ = answer("budget=2T L=4096")
     assert kind == AnswerKind.INPUT_ERROR
     text = all_text(payload)
-    assert "es fehlt noch `budget=` (Token-Budget)" in text
+    assert "es fehlt noch `params=` (Modellgröße)" in text
     assert "Es fehlen noch b" not in text
 
 

@@ -146,10 +146,8 @@ def test_params_and_budget_alone_ask_the_laws(text: str, expected: GuidanceComma
 @pytest.mark.parametrize(
     ("text", "kind"),
     [
-        ("params=7B", ProblemKind.GUIDANCE_INCOMPLETE),  # N without D: the laws need both
-        ("budget=2T L=4096", ProblemKind.GUIDANCE_INCOMPLETE),
-        ("params=7B budget=2T gpus=64", ProblemKind.MISSING_VALUES),  # a setup begun: b, d, a as always
-        ("params=7B budget=2T vs d=8", ProblemKind.MISSING_VALUES),
+        ("budget=2T L=4096", ProblemKind.GUIDANCE_INCOMPLETE),  # D without N: the laws need both
+        ("budget=2T", ProblemKind.GUIDANCE_INCOMPLETE),
     ],
 )
 def test_guidance_alone_needs_both(text: str, kind: ProblemKind) -> None:
@@ -157,6 +155,12 @@ def test_guidance_alone_needs_both(text: str, kind: ProblemKind) -> None:
     with pytest.raises(InputError) as raised:
         parse_command(text)
     assert kind in [p.kind for p in raised.value.problems]
+
+
+@pytest.mark.parametrize("text", ["params=7B budget=2T gpus=64", "params=7B budget=2T gpu=h100", "params=7B"])
+def test_more_than_n_and_d_is_no_laws_question(text: str) -> None:
+    """A setup begun, a memory key, or N alone: a memory question (issue 28), not the laws' range."""
+    assert isinstance(parse_command(text), PlanCommand)
 
 
 def test_missing_names_what_is_missing() -> None:

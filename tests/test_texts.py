@@ -20,7 +20,7 @@ from bot.rendering.block_kit import message
 from bot.rendering.grammar import singular_after_one
 from bot.rendering.plain_text import plain_text
 from bot.serving.cli import main as cli_main
-from bot.texts import answers, checks, glossary, help, operator, problems
+from bot.texts import answers, checks, glossary, help, memory, operator, problems
 from bot.texts.problems import TEMPLATES
 from core import ProblemKind
 
@@ -92,12 +92,18 @@ SAMPLES = [
     "hilfe budget",
     "hilfe vs",
     "8 64 4 4096 vs gpus=1024",
+    # memory per GPU and time (issue 28): the glossary's Gewichte, Gradienten, Optimiererzustände, Aktivierungen
+    "llama3.1-8b b=2 gpus=8 a=4 L=8k gpu=h100 zero=1 budget=1T",
+    "params=7B zero=3 gpus=8",
+    "regeln=megatron llama3.1-70b gpus=64 tp=8 b=1 a=16 L=8192 gpu=h100 step_time=10s",
+    "hilfe speicher",
+    "modell=llama9 zero=5",
 ]
 
 
 def user_facing() -> Iterator[tuple[str, str]]:
     """(where, text) for everything a user reads: the text modules, answers, views, manifests, README examples."""
-    for module in (answers, checks, glossary, help, problems):
+    for module in (answers, checks, glossary, help, memory, problems):
         for text in module_texts(module):
             yield module.__name__, text
     for text in module_texts(operator):
@@ -271,7 +277,7 @@ def registered_frameworks() -> list[str]:
 
 @pytest.mark.parametrize(
     "where",
-    ["hilfe", "hilfe prüfe", "check --help", "slack-manifest.yaml", "slack-manifest.http.yaml"],
+    ["hilfe prüfe", "check --help", "slack-manifest.yaml", "slack-manifest.http.yaml"],
 )
 def test_every_list_of_frameworks_names_all_of_them(where: str, capsys: pytest.CaptureFixture[str]) -> None:
     """The help, `check --help` and the manifests name all 22 frameworks, from the registry (review row 1)."""
@@ -287,6 +293,13 @@ def test_every_list_of_frameworks_names_all_of_them(where: str, capsys: pytest.C
     assert len(registered_frameworks()) == 22
     assert missing == []
     assert "wirklich trainieren" not in text  # „… oder OpenRLHF wirklich trainieren“: the verb of one framework
+
+
+def test_the_short_help_counts_the_frameworks_and_points_to_the_list() -> None:
+    """The short help stays one screen: the registry's count and where the list is, the verb of one framework."""
+    text = all_text(message(answer_command("hilfe", Visibility.IN_CHANNEL).document))
+    assert f"dein Framework wirklich trainiert ({len(registered_frameworks())} Frameworks, alle: " in text
+    assert "/effbatch hilfe prüfe" in text
 
 
 def test_review_row_2_du_siehst() -> None:

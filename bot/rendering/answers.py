@@ -29,6 +29,7 @@ from bot.rendering import formulas
 from bot.rendering.formatting import byte_size, decimal, factor, number, readable, rounded, significant
 from bot.rendering.guidance import guidance_parts, laws_answer, runs_answer, schedule
 from bot.rendering.help import help_answer
+from bot.rendering.memory import memory_document, memory_parts
 from bot.rendering.problems import error_answer
 from bot.rendering.whatif import comparison_choices, plan_choices
 from bot.texts import answers as texts
@@ -53,8 +54,9 @@ from core import (
     parse_command,
     plan,
 )
-from core.model import BinaryTarget, Solution
+from core.model import BinaryTarget, PlanRequest, Solution
 from core.runs import PublishedRun
+from core.training import assess, memory_only
 
 
 def answer_command(text: str, default_visibility: Visibility, *, command: str = COMMAND) -> Answer:
@@ -76,11 +78,7 @@ def answer_command(text: str, default_visibility: Visibility, *, command: str = 
             case HelpRequest(keys=keys, topic=topic):
                 return help_answer(default_visibility, keys=keys, topic=topic, command=command)
             case PlanCommand(request=request, private=private):
-                result = plan(request)
-                kind = AnswerKind.CALCULATION if result.solution is None else AnswerKind.SOLVE
-                if not result.exact:
-                    kind = AnswerKind.OPTIONS
-                return Answer(kind, plan_document(result, _visibility(private, default_visibility), command))
+                return _plan_answer(request, _visibility(private, default_visibility), command)
             case CompareCommand(before=before, after=after, lr=lr, private=private):
                 compared = compare(before, after, lr)
                 return Answer(
@@ -97,6 +95,17 @@ def answer_command(text: str, default_visibility: Visibility, *, command: str = 
                 return Answer(AnswerKind.COMPARISON, document)
     except InputError as error:
         return error_answer(error, command)
+
+
+def _plan_answer(request: PlanRequest, visibility: Visibility, command: str) -> Answer:
+    """One setup: the memory alone where B's factors are missing, else B (solved, or the nearest options)."""
+    if memory_only(request) and (found := assess(request, None)) is not None:
+        return Answer(AnswerKind.MEMORY, memory_document(request, found, visibility, command))
+    result = plan(request)
+    kind = AnswerKind.CALCULATION if result.solution is None else AnswerKind.SOLVE
+    if not result.exact:
+        kind = AnswerKind.OPTIONS
+    return Answer(kind, plan_document(result, visibility, command))
 
 
 #: How every check word begins (prüfe, pruefe, prüfen, check); anything else is no check.
@@ -128,6 +137,7 @@ def plan_document(plan: Plan, visibility: Visibility, command: str = COMMAND) ->
         _token_section(outcome, command),
         *_derived_sections(outcome),
         *guidance_parts(plan, command),
+        *_memory(plan, outcome, command),
         *_notes(plan.request.model_parallel_given, outcome.tokens_per_step is not None),
     ]
     return Document(
@@ -137,6 +147,13 @@ def plan_document(plan: Plan, visibility: Visibility, command: str = COMMAND) ->
         parts=tuple(parts),
         choices=plan_choices(plan),
     )
+
+
+def _memory(plan: Plan, outcome: Outcome, command: str) -> tuple[Part, ...]:
+    """„Speicher je GPU“ and „Trainingszeit“ where the model or a memory key is given (issue 28)."""
+    if plan.request.training is None or (found := assess(plan.request, outcome)) is None:
+        return ()
+    return memory_parts(found, command)
 
 
 def _notes(parallel: bool, tokens: bool, *first: str) -> tuple[Note, ...]:

@@ -20,10 +20,13 @@ from core.configs import (
     Level,
     Phase,
     ProblemKind,
+    Read,
     Rollout,
+    Since,
     Source,
     Step,
     Syntax,
+    Via,
     check_config,
 )
 from core.configs.read import MAX_DIGITS, MAX_NESTING
@@ -43,6 +46,8 @@ MAX_QUOTED = 800
 MAX_VALUE_SHOWN = 300
 #: A quoted message with more comma-separated parts than this holds a list (its prose has a few commas at most).
 MAX_QUOTED_PARTS = 10
+#: A place a value was read from, as the answer shows it; longer ones are shortened at the front.
+MAX_PLACE = 80
 #: Fixes offered one by one.
 MAX_FIXES = 3
 SHARE_ACTION = "check_share"
@@ -143,6 +148,13 @@ def problem_text(error: CheckError, slack: bool = False) -> str:
     fields["how"] = texts.NOTHING_HOW_SLACK if slack else texts.NOTHING_HOW_CLI
     if error.kind is ProblemKind.UNSAFE:
         fields["detail"] = texts.UNSAFE_DETAILS.get(str(ctx.get("detail")), str(ctx.get("detail"))).format(**fields)
+    if error.kind is ProblemKind.NOT_THIS_FRAMEWORK:
+        forced = texts.FRAMEWORKS[str(ctx["framework"])]
+        fields |= {
+            "subject": forced.subject,
+            "rules_of": forced.rules_of,
+            "looks_for": texts.LOOKS_FOR[ctx["framework"]],
+        }
     if error.kind is ProblemKind.WORLD_SIZE_NEEDED:
         framework = texts.FRAMEWORKS.get(str(ctx.get("framework")))
         fields["framework"] = framework.title if framework else ""
@@ -151,10 +163,23 @@ def problem_text(error: CheckError, slack: bool = False) -> str:
         fields["max"] = byte_size(ctx["max"])
     if error.kind is ProblemKind.BAD_VALUE:
         fields["value"] = quote(str(ctx.get("value", "")))
+    if error.kind is ProblemKind.BAD_VALUE and "needs" in ctx:
+        fields |= _unresolved(str(ctx["needs"]), slack)
     if error.kind is ProblemKind.UNREADABLE:
         # a reader that names the reason without its limit still gets a sentence with the number in it
         fields.setdefault("max", number(_READER_LIMITS.get(str(ctx.get("detail")), 0)))
     return _problem_template(error).format_map(fields)
+
+
+def _unresolved(needs_text: str, slack: bool) -> dict[str, str]:
+    """What a script's value depends on, and how to give it: a flag (``--set bs=8``) or a variable."""
+    needs = [need.strip() for need in needs_text.split(",")]
+    name = needs[0].rsplit(".", 1)[-1].lstrip("-$") or "wert"
+    if needs[0].startswith("$"):
+        how = texts.UNRESOLVED_HOW_ENV_SLACK if slack else texts.UNRESOLVED_HOW_ENV_CLI
+    else:
+        how = texts.UNRESOLVED_HOW_SLACK if slack else texts.UNRESOLVED_HOW_CLI
+    return {"needs": list_de(f"`{need}`" for need in needs), "how": how.format(name=name)}
 
 
 def _problem_template(error: CheckError) -> str:
@@ -163,6 +188,8 @@ def _problem_template(error: CheckError) -> str:
         return texts.EMPTY_COMMAND
     if error.kind is ProblemKind.UNREADABLE:
         return texts.UNREADABLE_REASONS.get(str(ctx.get("detail")), texts.PROBLEMS[error.kind])
+    if error.kind is ProblemKind.BAD_VALUE and "needs" in ctx:
+        return texts.UNRESOLVED_SCRIPT
     if error.kind is ProblemKind.BAD_VALUE and ("$" in str(ctx.get("value", "")) or ctx.get("runtime")):
         return texts.UNRESOLVED
     if error.kind is ProblemKind.BAD_VALUE and "max" in ctx:
@@ -216,7 +243,22 @@ def finding_text(check: Check, finding: Finding) -> str:
         text += "" if message.rstrip().endswith((".", "!", "?")) else "."  # one full stop, never two
     if finding.fix is not None:
         text += " " + fix_text(finding.fix, check.framework)
+    if finding.unpinned is not None:
+        text = _unpinned(finding.unpinned, text)
     return text
+
+
+def _unpinned(since: Since, text: str) -> str:
+    """A finding of some releases only, where no file pins the release: both sides said."""
+    name = texts.FRAMEWORKS[since.package].title if since.package in texts.FRAMEWORKS else since.package
+    change = texts.UNPINNED_CHANGE.format(change=since.change) if since.change else ""
+    if since.since is not None:
+        head = texts.UNPINNED_SINCE.format(framework=name, version=since.since, change=change)
+        tail = texts.UNPINNED_OLDER
+    else:
+        head = texts.UNPINNED_UNTIL.format(framework=name, version=since.until, change=change)
+        tail = texts.UNPINNED_NEWER
+    return f"{head}{text} {tail.format(package=since.package)}"
 
 
 def _findings(check: Check) -> tuple[Bullet | str, ...]:
@@ -342,15 +384,33 @@ def _reads(check: Check) -> tuple[Bullet | str, ...]:
     """Each value read, as the file writes it (32768, not 32.768: findable there), and where from; long values
     shortened and a long list counted, so Slack takes the section."""
     shown = check.read if len(check.read) <= MAX_READS_SHOWN + 1 else check.read[:MAX_READS_SHOWN]
-    lines: list[Bullet | str] = [
-        Bullet(
-            texts.READ_LINE.format(key=_shortened(r.key), value=_shortened(_written(r.value)), where=_place(r.where))
-        )
-        for r in shown
-    ]
+    lines: list[Bullet | str] = [Bullet(_read_line(r)) for r in shown]
     if len(shown) < len(check.read):
         lines.append(texts.READ_MORE.format(count=len(check.read) - MAX_READS_SHOWN))
     return tuple(lines)
+
+
+def _read_line(read: Read) -> str:
+    """``key = value (where)``, then what it set again (``überschreibt …``) and where a name it reads was set."""
+    line = texts.READ_LINE.format(
+        key=_shortened(read.key), value=_shortened(_written(read.value)), where=_place(read.where)
+    )
+    if read.via is not None:
+        line += _via_line(read.via)
+    if read.over is not None:
+        value, where = read.over
+        line += texts.READ_OVER.format(value=_shortened(_written(value)), where=_place(where))
+    return line
+
+
+def _via_line(via: Via) -> str:
+    """Where a value a script only names was set: „aus BATCH (train.py:3)“, „Vorgabe von --bs (train.py:5)“,
+    „--bs in der Startzeile (launch.sh:1), statt der Vorgabe 8 (train.py:5)“."""
+    line = texts.READ_VIA[via.origin].format(name=_shortened(via.name), where=_place(via.where))
+    if via.replaced is not None:
+        value, replaced_where = via.replaced
+        line += texts.READ_VIA_REPLACED.format(value=_shortened(_written(value)), where=replaced_where)
+    return line
 
 
 def _written(value: Any) -> str:
@@ -363,17 +423,20 @@ def _written(value: Any) -> str:
 
 
 def _place(where: str) -> str:
-    """Where a value was read, each place („a.sh:14 · a.sh:15“) shortened at its front: the file's name and line
-    stay, and a second line of the same file is only its number („…/run_grpo.sh:14 · 15“)."""
+    """Where a value was read (at most 80 characters): a second line of the same file only as its number
+    („run_grpo.sh:14 · 15“); longer, each place shortened at its front, so its file's name and line stay."""
     places = where.split(" · ")
     files = [place.rpartition(":")[0] for place in places]
     shown = [
-        place.rpartition(":")[2]
-        if i and files[i] and files[i] == files[i - 1]
-        else _shortened(place, 48, keep_end=True)
+        place.rpartition(":")[2] if i and files[i] and files[i] == files[i - 1] else place
         for i, place in enumerate(places)
     ]
-    return _shortened(" · ".join(shown), 120, keep_end=True)
+    joined = " · ".join(shown)
+    if len(joined) <= MAX_PLACE:
+        return joined
+    rest = joined[len(shown[0]) :]  # the later places are short (line numbers) or get what is left
+    first = _shortened(shown[0], max(MAX_PLACE - len(rest), MAX_PLACE // 2), keep_end=True)
+    return _shortened(first + rest, 2 * MAX_PLACE, keep_end=True)
 
 
 def _shortened(text: str, limit: int = 80, *, keep_end: bool = False) -> str:

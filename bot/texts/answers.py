@@ -143,6 +143,14 @@ FORM_CLUSTER_HINT = (
     "Mit „GPUs gesamt“ ergibt sich d = GPUs / (TP · PP); lass d dann leer oder trag den passenden Wert ein."
 )
 FORM_DATA_PARALLEL_HINT = "Leer lassen, wenn du unten „GPUs gesamt“ ausfüllst."
+FORM_MEMORY = "Modell und GPU (optional)"
+FORM_MEMORY_HINT = (
+    "Mit einem Modell schätze ich den Speicher je GPU, mit der GPU auch, ob er passt, und die Trainingszeit. "
+    "Weitere Schlüssel wie `zero=` oder `recompute=` im Befehl, siehe `/effbatch hilfe speicher`."
+)
+FORM_MODEL = "Modell"
+FORM_GPU = "GPU"
+FORM_SELECT_NONE = "keins"
 FORM_VISIBILITY = "Antwort"
 FORM_SHARE = "im Channel teilen"
 FORM_PRIVATE = "nur für mich"
