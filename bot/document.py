@@ -34,6 +34,8 @@ class AnswerKind(StrEnum):
     INPUT_ERROR = "input_error"
     CHECK = "check"
     RUNS = "runs"
+    PROFILE = "profile"
+    NOT_INSTALLED = "not_installed"
 
 
 @dataclass(frozen=True)
@@ -89,9 +91,11 @@ class Columns:
 
 @dataclass(frozen=True)
 class Note:
-    """Small print: limits, hints, who may click."""
+    """Small print: limits, hints, who may click; ``{user}`` in the text names ``user`` (a Slack user id, checked
+    before it gets here), a mention in Slack."""
 
     text: str
+    user: str = ""
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,14 @@ PREFIX_REQUIRED = "muss mit {prefix} beginnen ({what})"
 BOT_TOKEN_WHERE = "Bot User OAuth Token unter „OAuth & Permissions“"
 APP_TOKEN_WHERE = "App-Level Token mit connections:write unter „Basic Information“"
 API_URL_REQUIRED = "muss eine http(s)-URL sein, z. B. https://slack.com/api/"
+ONE_WORKSPACE_OR_ALL = (
+    "zusammen mit SLACK_BOT_TOKEN nicht möglich: SLACK_BOT_TOKEN bedient genau einen Workspace, "
+    "SLACK_CLIENT_ID und SLACK_CLIENT_SECRET installieren effbatch in beliebig viele – eins von beiden weglassen"
+)
+OAUTH_NEEDS_HTTP = (
+    "die Installation in beliebige Workspaces (OAuth) braucht --mode http: Slack leitet nach der Installation "
+    "auf /slack/oauth_redirect weiter"
+)
 #: What a setting accepts, shown after a value it does not.
 ALLOWED = {
     "EFFBATCH_RESPONSE_TYPE": " – erlaubt: in_channel, ephemeral",
@@ -33,6 +41,7 @@ ALLOWED = {
     "EFFBATCH_LOG_COMMAND_TEXT": " – erlaubt: true, false",
     "EFFBATCH_ANSWER_CACHE": " – erwartet: eine Zahl von 0 (aus) bis 4.096",
     "EFFBATCH_DRAIN_SECONDS": " – erwartet: Sekunden von 0 bis 60",
+    "EFFBATCH_MIGRATE": " – erlaubt: startup, off",
 }
 
 USAGE_PREFIX = "Aufruf: "

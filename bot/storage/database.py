@@ -1,0 +1,115 @@
+"""The engine from ``DATABASE_URL`` and its schema: migrated by Alembic at start-up or by a job.
+
+Several bot processes share one database. PostgreSQL takes care of that itself; SQLite is put in WAL
+mode with a busy timeout, and every transaction begins ``IMMEDIATE`` (the writer's lock up front), so
+that two processes reading and then writing cannot deadlock into "database is locked". Migrations
+take a lock of their own (an advisory lock in PostgreSQL, a file lock beside a SQLite file): the
+first process migrates, the others wait and find the schema current.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Connection, Engine, create_engine, event, make_url, text
+from sqlalchemy.engine import URL
+from sqlalchemy.pool import StaticPool
+
+log = logging.getLogger("effbatch")
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+#: The default database: this file in the data directory (``EFFBATCH_DATA_DIR``, ``./data`` unless set).
+SQLITE_FILE = "effbatch.sqlite3"
+#: Seconds a SQLite writer waits for another process's transaction before giving up.
+SQLITE_BUSY_SECONDS = 15
+#: The PostgreSQL advisory lock migrations hold (any constant shared by every effbatch process).
+MIGRATION_LOCK = 0x0EFFBA7C
+
+
+def default_url(data_dir: Path) -> str:
+    """``sqlite:///…/effbatch.sqlite3`` in ``data_dir``, created if missing."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{(data_dir / SQLITE_FILE).resolve()}"
+
+
+def engine_for(url: str) -> Engine:
+    """An engine for ``url``; SQLite tuned for several processes, an in-memory one kept on one connection."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return create_engine(parsed, pool_pre_ping=True, pool_size=4, max_overflow=4)
+    memory = parsed.database in (None, "", ":memory:")
+    options: dict[str, Any] = {"connect_args": {"timeout": SQLITE_BUSY_SECONDS, "check_same_thread": False}}
+    if memory:
+        options["poolclass"] = StaticPool  # one connection, or every checkout would see an empty database
+    engine = create_engine(parsed, **options)
+    event.listen(engine, "connect", _sqlite_connect)
+    event.listen(engine, "begin", _sqlite_begin)
+    return engine
+
+
+def _sqlite_connect(connection: Any, _record: object) -> None:
+    connection.isolation_level = None  # pysqlite's own BEGIN off: _sqlite_begin issues it
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_SECONDS * 1000}")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def _alembic_config(connection: Connection) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    return config
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest revision; safe to run from several processes at once."""
+    with _migration_lock(engine), engine.connect() as connection:
+        command.upgrade(_alembic_config(connection), "head")
+        connection.commit()
+
+
+def current_revision(engine: Engine) -> str | None:
+    """The revision the database is at (None before the first migration)."""
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
+
+
+def head_revision() -> str | None:
+    """The newest revision this version of effbatch ships."""
+    return ScriptDirectory(str(MIGRATIONS)).get_current_head()
+
+
+@contextmanager
+def _migration_lock(engine: Engine) -> Iterator[None]:
+    """One migrating process at a time: PostgreSQL's advisory lock, or a lock file beside the SQLite file."""
+    url: URL = engine.url
+    if url.get_backend_name() == "postgresql":
+        with engine.connect() as connection:
+            connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+            try:
+                yield
+            finally:
+                connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
+                connection.commit()
+        return
+    if url.database in (None, "", ":memory:"):
+        yield
+        return
+    with open(f"{url.database}.migrate-lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield

@@ -1,0 +1,84 @@
+"""The bot's storage, opened once at start-up from the settings: engine, schema check, stores."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from sqlalchemy import Engine, make_url
+from sqlalchemy.exc import SQLAlchemyError
+
+from bot.operations.settings import Settings
+from bot.storage.database import current_revision, default_url, engine_for, head_revision, migrate
+from bot.storage.profiles import ProfileStore
+from bot.storage.slack_stores import InstallationStore, OAuthStateStore
+from bot.texts import storage as texts
+
+
+class StorageError(Exception):
+    """The database cannot be used; the message (German) says why and what to do."""
+
+
+@dataclass(frozen=True)
+class Storage:
+    """What the bot keeps: channel profiles always; installations and OAuth state when installed through OAuth."""
+
+    engine: Engine
+    profiles: ProfileStore
+    installations: InstallationStore | None = None
+    states: OAuthStateStore | None = None
+
+
+def database_url(settings: Settings) -> str:
+    """``DATABASE_URL``, or the SQLite file in ``EFFBATCH_DATA_DIR``."""
+    if settings.database_url is not None:
+        return settings.database_url.get_secret_value()
+    return default_url(settings.effbatch_data_dir)
+
+
+def shown_url(url: str) -> str:
+    """The URL with its password hidden, for messages and logs."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except SQLAlchemyError:
+        return texts.UNREADABLE_URL
+
+
+def open_storage(settings: Settings, *, migrate_now: bool | None = None) -> Storage:
+    """Connect, migrate (``EFFBATCH_MIGRATE=startup``) or check that a job did, and build the stores.
+
+    ``StorageError`` when the database is unreachable, the URL unreadable or the schema behind. The engine's
+    pooled connections are dropped in forked children (HTTP workers), which open their own."""
+    url = database_url(settings)
+    try:
+        engine = engine_for(url)
+        if settings.effbatch_migrate == "startup" if migrate_now is None else migrate_now:
+            migrate(engine)
+        elif (current := current_revision(engine)) != head_revision():
+            raise StorageError(texts.SCHEMA_BEHIND.format(current=current or "leer", head=head_revision()))
+    except SQLAlchemyError as error:
+        raise StorageError(texts.UNREACHABLE.format(url=shown_url(url), detail=_detail(error))) from None
+    except (ValueError, ImportError, OSError) as error:
+        raise StorageError(texts.UNREADABLE.format(url=shown_url(url), detail=error)) from None
+    os.register_at_fork(after_in_child=lambda: engine.dispose(close=False))
+    return stores(engine, settings.slack_client_id if settings.multi_workspace else None)
+
+
+def stores(engine: Engine, client_id: str | None) -> Storage:
+    """The stores over a migrated ``engine``; installations and states only with an OAuth ``client_id``."""
+    if client_id is None:
+        return Storage(engine, ProfileStore(engine))
+    return Storage(engine, ProfileStore(engine), InstallationStore(client_id, engine), OAuthStateStore(engine))
+
+
+def memory_storage() -> Storage:
+    """A fresh in-memory database (the console: profiles for as long as it runs)."""
+    engine = engine_for("sqlite://")
+    migrate(engine)
+    return stores(engine, None)
+
+
+def _detail(error: SQLAlchemyError) -> str:
+    """The driver's first line, without the SQL and parameters SQLAlchemy appends."""
+    original = getattr(error, "orig", None) or error
+    return str(original).strip().splitlines()[0] if str(original).strip() else type(original).__name__
