@@ -76,13 +76,14 @@ def create_bot(
     token = settings.slack_bot_token.get_secret_value() if settings.slack_bot_token else None
     oauth = settings.multi_workspace and storage is not None and storage.installations is not None
     not_installed = workspaces.not_installed_message(settings)
+    client = client or create_web_client(token, settings.slack_api_url)
     app = App(
         name="effbatch",
         logger=_bolt_logger(),
-        client=client or create_web_client(token, settings.slack_api_url),
+        client=client,
         signing_secret=settings.slack_signing_secret.get_secret_value() if settings.slack_signing_secret else "",
         authorize=authorize,
-        oauth_settings=workspaces.oauth_settings(settings, storage) if oauth and storage else None,
+        oauth_settings=workspaces.oauth_settings(settings, storage, client) if oauth and storage else None,
         user_facing_authorize_error_message=not_installed,
         # Answers are computed instantly and travel in the ack: no background thread to wait for.
         process_before_response=True,

@@ -16,10 +16,13 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from slack_bolt import App, BoltContext
+from slack_bolt.authorization.authorize import InstallationStoreAuthorize
 from slack_bolt.listener.builtins import TokenRevocationListeners
 from slack_bolt.oauth.oauth_settings import OAuthSettings
+from slack_sdk import WebClient
 
 from bot.operations.settings import Settings
+from bot.storage.rotation import SharedTokenRotator
 from bot.storage.setup import Storage
 from bot.texts import workspaces as texts
 
@@ -31,11 +34,13 @@ INSTALL_PATH = "/slack/install"
 REDIRECT_PATH = "/slack/oauth_redirect"
 
 
-def oauth_settings(settings: Settings, storage: Storage) -> OAuthSettings:
-    """Bolt's OAuth settings: the app's credentials, effbatch's scopes, the database's stores."""
+def oauth_settings(settings: Settings, storage: Storage, client: WebClient) -> OAuthSettings:
+    """Bolt's OAuth settings: the app's credentials, effbatch's scopes, the database's stores, and token rotation
+    through ``client`` (Slack's Web API as configured), one process at a time per workspace."""
     assert settings.slack_client_id is not None  # require_for(Mode.HTTP) checked both
     assert settings.slack_client_secret is not None
-    return OAuthSettings(
+    assert storage.installations is not None  # OAuth mode opens the installation store
+    oauth = OAuthSettings(
         client_id=settings.slack_client_id,
         client_secret=settings.slack_client_secret.get_secret_value(),
         scopes=list(BOT_SCOPES),
@@ -47,6 +52,15 @@ def oauth_settings(settings: Settings, storage: Storage) -> OAuthSettings:
         state_store=storage.states,
         logger=log,
     )
+    assert isinstance(oauth.authorize, InstallationStoreAuthorize)  # what OAuthSettings builds
+    oauth.authorize.token_rotator = SharedTokenRotator(
+        client_id=settings.slack_client_id,
+        client_secret=settings.slack_client_secret.get_secret_value(),
+        client=client,
+        store=storage.installations,
+        engine=storage.engine,
+    )
+    return oauth
 
 
 def not_installed_message(settings: Settings) -> str:

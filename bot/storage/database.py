@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import fcntl
 import logging
+import threading
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -96,20 +98,34 @@ def head_revision() -> str | None:
 
 @contextmanager
 def _migration_lock(engine: Engine) -> Iterator[None]:
-    """One migrating process at a time: PostgreSQL's advisory lock, or a lock file beside the SQLite file."""
+    """One migrating process at a time."""
+    with named_lock(engine, "migrate", MIGRATION_LOCK):
+        yield
+
+
+@contextmanager
+def named_lock(engine: Engine, name: str, key: int | None = None) -> Iterator[None]:
+    """A lock all processes on this database share: PostgreSQL's advisory lock (``key``, or one made from
+    ``name``), a lock file beside a SQLite file, a thread lock for an in-memory database."""
     url: URL = engine.url
     if url.get_backend_name() == "postgresql":
+        key = zlib.crc32(name.encode()) if key is None else key
         with engine.connect() as connection:
-            connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+            connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": key})
+            connection.commit()
             try:
                 yield
             finally:
-                connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
+                connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": key})
                 connection.commit()
         return
     if url.database in (None, "", ":memory:"):
-        yield
+        with _MEMORY_LOCKS.setdefault(name, threading.Lock()):
+            yield
         return
-    with open(f"{url.database}.migrate-lock", "w") as lock:
+    with open(f"{url.database}.{name}-lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         yield
+
+
+_MEMORY_LOCKS: dict[str, threading.Lock] = {}
