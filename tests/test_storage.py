@@ -126,9 +126,7 @@ def test_several_processes_write_profiles_at_once(database_url: str, engine: sa.
     assert int(shared.as_dict()["gpus"]) in {w * 1000 + rounds for w in range(WORKERS)}  # each worker's last write
 
 
-def consume_state(
-    url: str, state: str, barrier: multiprocessing.synchronize.Barrier, results: multiprocessing.Queue
-) -> None:  # type: ignore[type-arg]
+def consume_state(url: str, state: str, barrier: Barrier, results: Queue[bool]) -> None:
     store = OAuthStateStore(engine_for(url))
     barrier.wait(timeout=60)
     results.put(store.consume(state))
@@ -199,7 +197,7 @@ def test_token_rotation_replaces_the_token_in_place(engine: sa.Engine) -> None:
             assert connection.execute(sa.text(f"SELECT count(*) FROM {table}")).scalar() == 1, table
 
 
-def rotate_in_a_process(url: str, api_url: str, barrier: Barrier, results: Queue) -> None:  # type: ignore[type-arg]
+def rotate_in_a_process(url: str, api_url: str, barrier: Barrier, results: Queue[str | None]) -> None:
     engine = engine_for(url)
     authorize = authorizer(engine, api_url)
     barrier.wait(timeout=60)
@@ -244,7 +242,7 @@ def installation_from(answer: dict[str, object]) -> Installation:
 
 def test_with_migrations_off_a_schema_behind_is_refused(tmp_path: Path) -> None:
     """EFFBATCH_MIGRATE=off and no migration job run yet: the bot says so instead of failing on the first query."""
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", effbatch_migrate="off")  # type: ignore[arg-type]
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", effbatch_migrate="off")
     with pytest.raises(StorageError, match=r"auf Stand leer, diese Version braucht 0001.*effbatch-bot --migrate"):
         open_storage(settings)
     open_storage(settings, migrate_now=True).engine.dispose()
@@ -257,7 +255,7 @@ def test_an_unreachable_database_is_named_without_its_password() -> None:
     """A PostgreSQL that does not answer: one German line naming the URL, the password hidden."""
     url = "postgresql+psycopg://effbatch:geheim@127.0.0.1:1/effbatch?connect_timeout=2"
     with pytest.raises(StorageError) as raised:
-        open_storage(Settings(database_url=url))  # type: ignore[arg-type]
+        open_storage(Settings(database_url=url))
     assert "nicht erreichbar" in str(raised.value)
     assert "effbatch:***@127.0.0.1:1" in str(raised.value)
     assert "geheim" not in str(raised.value)
