@@ -41,7 +41,7 @@ PROFILE_KEYS: Mapping[str, str] = {
     **dict.fromkeys(("gpu", "gpu_model", "modell", "gpu_modell"), GPU_MODEL),
 }
 #: The order keys are stored and shown in.
-KEY_ORDER = (*(argument.key for argument in WORLD), NODES, PER_NODE, GPU_MODEL)
+KEY_ORDER = (Argument.GPUS.key, NODES, PER_NODE, *(argument.key for argument in MODEL_PARALLEL), GPU_MODEL)
 #: The keys ``with_profile`` adds to a calculator command; the GPU model joins once the calculator reads it.
 APPLIED = frozenset(argument.key for argument in WORLD)
 _BOUNDS = {argument.key: argument.upper_bound for argument in WORLD} | {NODES: 2**20, PER_NODE: 2**10}
@@ -149,7 +149,8 @@ def _consistency(settings: Mapping[str, str]) -> list[ProfileProblem]:
     if (NODES in settings) != (PER_NODE in settings):
         return [ProfileProblem(ProfileProblemKind.NODES_WITHOUT_PER_NODE)]
     gpus = world_size(settings)
-    if NODES in settings and Argument.GPUS.key in settings and gpus != int(settings[Argument.GPUS.key]):
+    nodes = int(settings[NODES]) * int(settings[PER_NODE]) if NODES in settings else gpus
+    if nodes != gpus:
         ctx = {
             "gpus": int(settings[Argument.GPUS.key]),
             "nodes": int(settings[NODES]),
