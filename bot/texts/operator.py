@@ -88,6 +88,10 @@ CHECK_NODES_HELP = "Knoten, mit --nproc-per-node statt --world-size"
 CHECK_PER_NODE_HELP = "GPUs je Knoten, mit --nnodes"
 CHECK_FRAMEWORK_HELP = "Framework statt der Erkennung am Inhalt"
 CHECK_JSON_HELP = "ein JSON-Objekt statt Text (Schema: schema/effbatch.schema.json); mit --each eins je Zeile"
+CHECK_FORMAT_HELP = (
+    "text (Standard), json (wie --json) oder github: jeder Befund als Annotation der GitHub Actions "
+    "(::error file=…,line=…::…) an der Zeile des Werts, dann der Text"
+)
 CHECK_EACH_HELP = "jede Datei für sich prüfen (pre-commit, CI); Dateien ohne Batch-Einstellungen werden übersprungen"
 CHECK_SKIPPED = "{name}: keine Batch-Einstellungen eines Frameworks gefunden – übersprungen"
 CHECK_WORLD_BOTH = "--world-size oder --nnodes mit --nproc-per-node, nicht beides"
