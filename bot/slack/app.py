@@ -23,7 +23,7 @@ from bot.rendering import block_kit, views
 from bot.rendering.answers import answer_command
 from bot.rendering.checks import SHARE_ACTION
 from bot.rendering.whatif import ADJUST_ACTION, WHATIF_PREFIX
-from bot.slack import check_listeners, listeners, workspaces
+from bot.slack import check_listeners, listeners, unfurl, workspaces
 from bot.slack.listeners import AnswerFunction, Deliver, Dependencies, Layout, Rendered
 from bot.slack.web_api import create_web_client, post_to_response_url
 from bot.storage.setup import Storage
@@ -74,26 +74,9 @@ def create_bot(
     ``storage`` keeps channel profiles; installed to any workspace (``settings.multi_workspace``) also the
     installations, and each request is answered with its workspace's token (Bolt's OAuth flow)."""
     token = settings.slack_bot_token.get_secret_value() if settings.slack_bot_token else None
-    oauth = settings.multi_workspace and storage is not None and storage.installations is not None
-    not_installed = workspaces.not_installed_message(settings)
     client = client or create_web_client(token, settings.slack_api_url)
-    app = App(
-        name="effbatch",
-        logger=_bolt_logger(),
-        client=client,
-        signing_secret=settings.slack_signing_secret.get_secret_value() if settings.slack_signing_secret else "",
-        authorize=authorize,
-        oauth_settings=workspaces.oauth_settings(settings, storage, client) if oauth and storage else None,
-        user_facing_authorize_error_message=not_installed,
-        # Answers are computed instantly and travel in the ack: no background thread to wait for.
-        process_before_response=True,
-        # The request guard in front of Bolt (HTTP and Lambda) has verified the signature and its age and answers
-        # Slack's ssl_check and url_verification itself; Socket Mode needs neither. Bolt's own passes were the same
-        # work a second time on every request (``bot/serving/request_guard.py``).
-        request_verification_enabled=False,
-        ssl_check_enabled=False,
-        url_verification_enabled=False,
-    )
+    oauth = storage if settings.multi_workspace and storage is not None and storage.installations else None
+    app = _app(settings, client, authorize, oauth)
     visibility = settings.effbatch_response_type
     rendered = _renderer(answer, layout, visibility, settings.effbatch_answer_cache)
     deps = Dependencies(
@@ -105,13 +88,43 @@ def create_bot(
         settings.effbatch_log_command_text,
         checks,
         profiles=storage.profiles if storage else None,
-        installed=workspaces.installed_check(storage) if oauth and storage else None,
-        not_installed=not_installed,
+        installed=workspaces.installed_check(oauth) if oauth else None,
+        not_installed=workspaces.not_installed_message(settings),
     )
     _wire(app, deps)
+    _wire_links_and_workspaces(app, deps, settings.effbatch_github_raw_url, storage)
+    return app, partial(listeners.answer_text_command, deps)
+
+
+def _wire_links_and_workspaces(app: App, deps: Dependencies, github: str, storage: Storage | None) -> None:
+    # A GitHub link to a config: acknowledged at once, fetched, checked and unfurled after (Bolt's lazy listener).
+    app.event("link_shared")(ack=unfurl.acknowledge, lazy=[partial(unfurl.on_link_shared, deps, github)])
+    app.action(unfurl.FULL_CHECK_ACTION)(partial(unfurl.on_full_check, deps, github))
     if storage is not None:
         workspaces.wire_uninstall(app, storage)
-    return app, partial(listeners.answer_text_command, deps)
+
+
+def _app(
+    settings: Settings, client: WebClient, authorize: Callable[..., AuthorizeResult] | None, oauth: Storage | None
+) -> App:
+    """Bolt's app: one workspace's token (``client``, or ``authorize``), or Bolt's OAuth flow over ``oauth``."""
+    return App(
+        name="effbatch",
+        logger=_bolt_logger(),
+        client=client,
+        signing_secret=settings.slack_signing_secret.get_secret_value() if settings.slack_signing_secret else "",
+        authorize=authorize,
+        oauth_settings=workspaces.oauth_settings(settings, oauth, client) if oauth else None,
+        user_facing_authorize_error_message=workspaces.not_installed_message(settings),
+        # Answers are computed instantly and travel in the ack: no background thread to wait for.
+        process_before_response=True,
+        # The request guard in front of Bolt (HTTP and Lambda) has verified the signature and its age and answers
+        # Slack's ssl_check and url_verification itself; Socket Mode needs neither. Bolt's own passes were the same
+        # work a second time on every request (``bot/serving/request_guard.py``).
+        request_verification_enabled=False,
+        ssl_check_enabled=False,
+        url_verification_enabled=False,
+    )
 
 
 def _wire(app: App, deps: Dependencies) -> None:

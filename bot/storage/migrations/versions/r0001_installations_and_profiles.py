@@ -50,6 +50,28 @@ def _installed_at() -> list[sa.Column[object]]:
 
 
 def upgrade() -> None:
+    _installations()
+    _bots()
+    op.create_table(
+        "slack_oauth_states",
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("state", sa.String(200), nullable=False),
+        sa.Column("expire_at", sa.DateTime, nullable=False),
+    )
+    op.create_index("slack_oauth_states_state_idx", "slack_oauth_states", ["state"])
+    op.create_table(
+        "channel_profiles",
+        sa.Column("team_id", sa.String(32), primary_key=True),
+        sa.Column("channel_id", sa.String(32), primary_key=True),
+        # The profile's settings as a JSON object of texts (key → value as typed): a key the calculator learns
+        # later (gpu=h100, the GPU model) needs no migration.
+        sa.Column("settings", sa.Text, nullable=False),
+        sa.Column("set_by", sa.String(32), nullable=False),
+        sa.Column("set_at", sa.DateTime(timezone=True), nullable=False),
+    )
+
+
+def _installations() -> None:
     op.create_table(
         "slack_installations",
         *_bot_columns(),
@@ -69,11 +91,11 @@ def upgrade() -> None:
         sa.Column("token_type", sa.String(32)),
         *_installed_at(),
     )
-    op.create_index(
-        "slack_installations_idx",
-        "slack_installations",
-        ["client_id", "enterprise_id", "team_id", "user_id", "installed_at"],
-    )
+    columns = ["client_id", "enterprise_id", "team_id", "user_id", "installed_at"]
+    op.create_index("slack_installations_idx", "slack_installations", columns)
+
+
+def _bots() -> None:
     op.create_table(
         "slack_bots",
         *_bot_columns(),
@@ -83,23 +105,6 @@ def upgrade() -> None:
         *_installed_at(),
     )
     op.create_index("slack_bots_idx", "slack_bots", ["client_id", "enterprise_id", "team_id", "installed_at"])
-    op.create_table(
-        "slack_oauth_states",
-        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-        sa.Column("state", sa.String(200), nullable=False),
-        sa.Column("expire_at", sa.DateTime, nullable=False),
-    )
-    op.create_index("slack_oauth_states_state_idx", "slack_oauth_states", ["state"])
-    op.create_table(
-        "channel_profiles",
-        sa.Column("team_id", sa.String(32), primary_key=True),
-        sa.Column("channel_id", sa.String(32), primary_key=True),
-        # The profile's settings as a JSON object of texts (key → value as typed): a key the calculator learns
-        # later (gpu=h100, the GPU model) needs no migration.
-        sa.Column("settings", sa.Text, nullable=False),
-        sa.Column("set_by", sa.String(32), nullable=False),
-        sa.Column("set_at", sa.DateTime(timezone=True), nullable=False),
-    )
 
 
 def downgrade() -> None:
