@@ -130,4 +130,3 @@ def test_the_action_needs_the_base_commit(pull_request: tuple[Path, Path, str]) 
     missing = run_step("Changed configs", repo, runner, BASE="0" * 40, PATTERN="^configs/")
     assert missing.returncode == 2
     assert "fetch-depth: 0" in missing.stdout
-
