@@ -22,7 +22,6 @@ from slack_bolt.oauth.oauth_settings import OAuthSettings
 from slack_sdk import WebClient
 
 from bot.operations.settings import Settings
-from bot.storage.rotation import SharedTokenRotator
 from bot.storage.setup import Storage
 from bot.texts import workspaces as texts
 
@@ -52,6 +51,8 @@ def oauth_settings(settings: Settings, storage: Storage, client: WebClient) -> O
         state_store=storage.states,
         logger=log,
     )
+    from bot.storage.rotation import SharedTokenRotator  # slack_sdk's SQLAlchemy stores: imported in OAuth mode only
+
     assert isinstance(oauth.authorize, InstallationStoreAuthorize)  # what OAuthSettings builds
     oauth.authorize.token_rotator = SharedTokenRotator(
         client_id=settings.slack_client_id,

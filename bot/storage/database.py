@@ -16,15 +16,14 @@ import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, create_engine, event, make_url, text
 from sqlalchemy.engine import URL
 from sqlalchemy.pool import StaticPool
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 log = logging.getLogger("effbatch")
 
@@ -72,6 +71,8 @@ def _sqlite_begin(connection: Connection) -> None:
 
 
 def _alembic_config(connection: Connection) -> Config:
+    from alembic.config import Config  # Alembic only where a schema is migrated or compared, not in the console
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     config.attributes["connection"] = connection
@@ -80,6 +81,8 @@ def _alembic_config(connection: Connection) -> Config:
 
 def migrate(engine: Engine) -> None:
     """Bring the schema to the newest revision; safe to run from several processes at once."""
+    from alembic import command
+
     with _migration_lock(engine), engine.connect() as connection:
         command.upgrade(_alembic_config(connection), "head")
         connection.commit()
@@ -87,12 +90,16 @@ def migrate(engine: Engine) -> None:
 
 def current_revision(engine: Engine) -> str | None:
     """The revision the database is at (None before the first migration)."""
+    from alembic.runtime.migration import MigrationContext
+
     with engine.connect() as connection:
         return MigrationContext.configure(connection).get_current_revision()
 
 
 def head_revision() -> str | None:
     """The newest revision this version of effbatch ships."""
+    from alembic.script import ScriptDirectory
+
     return ScriptDirectory(str(MIGRATIONS)).get_current_head()
 
 

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from sqlalchemy import Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
 
 from bot.operations.settings import Settings
 from bot.storage.database import current_revision, default_url, engine_for, head_revision, migrate
-from bot.storage.profiles import ProfileStore
-from bot.storage.slack_stores import InstallationStore, OAuthStateStore
+from bot.storage.profiles import PROFILES, ProfileStore
 from bot.texts import storage as texts
+
+if TYPE_CHECKING:
+    from bot.storage.slack_stores import InstallationStore, OAuthStateStore
 
 
 class StorageError(Exception):
@@ -68,13 +71,16 @@ def stores(engine: Engine, client_id: str | None) -> Storage:
     """The stores over a migrated ``engine``; installations and states only with an OAuth ``client_id``."""
     if client_id is None:
         return Storage(engine, ProfileStore(engine))
+    from bot.storage.slack_stores import InstallationStore, OAuthStateStore  # slack_sdk's stores: OAuth mode only
+
     return Storage(engine, ProfileStore(engine), InstallationStore(client_id, engine), OAuthStateStore(engine))
 
 
 def memory_storage() -> Storage:
-    """A fresh in-memory database (the console: profiles for as long as it runs)."""
+    """A fresh in-memory database for profiles (the console: for as long as it runs). The profiles' table is made
+    from its definition, which tests/test_storage.py holds equal to the migrated one: Alembic stays unimported."""
     engine = engine_for("sqlite://")
-    migrate(engine)
+    PROFILES.metadata.create_all(engine)
     return stores(engine, None)
 
 
