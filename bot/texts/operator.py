@@ -4,7 +4,8 @@ from __future__ import annotations
 
 BOT_DESCRIPTION = "Der effbatch-Slack-Bot: effektive Batch-Größe und Tokens je Optimierer-Schritt."
 BOT_MODE_HELP = (
-    "socket (Socket Mode, Standard mit SLACK_APP_TOKEN), http (mit SLACK_BOT_TOKEN allein) "
+    "socket (Socket Mode, Standard mit SLACK_APP_TOKEN), http (mit SLACK_BOT_TOKEN allein, oder mit SLACK_CLIENT_ID "
+    "und SLACK_CLIENT_SECRET für jeden Workspace, der es installiert) "
     "oder console (lokal, ohne Tokens)"
 )
 BOT_PORT_HELP = "Port für HTTP bzw. /healthz (Standard: PORT oder 3000)"
