@@ -1,10 +1,13 @@
 """The engine from ``DATABASE_URL`` and its schema: migrated by Alembic at start-up or by a job.
 
-Several bot processes share one database. PostgreSQL takes care of that itself; SQLite is put in WAL
-mode with a busy timeout, and every transaction begins ``IMMEDIATE`` (the writer's lock up front), so
-that two processes reading and then writing cannot deadlock into "database is locked". Migrations
-take a lock of their own (an advisory lock in PostgreSQL, a file lock beside a SQLite file): the
-first process migrates, the others wait and find the schema current.
+Several bot processes share one database. PostgreSQL takes care of that itself. SQLite is put in WAL
+mode (readers never wait for a writer) with a busy timeout, and every statement is its own transaction
+(autocommit): a writer waits its turn for at most the timeout, and no transaction that read first can
+fail on upgrading its lock ("database is locked"). effbatch's own writes are single statements (an
+upsert, a delete); slack_sdk's save (a select, then an insert or update) runs once per installation,
+and token rotations are serialized per workspace (``named_lock``). Migrations take a lock of their own
+(an advisory lock in PostgreSQL, a file lock beside a SQLite file): the first process migrates, the
+others wait and find the schema current.
 """
 
 from __future__ import annotations
@@ -51,23 +54,17 @@ def engine_for(url: str) -> Engine:
     options: dict[str, Any] = {"connect_args": {"timeout": SQLITE_BUSY_SECONDS, "check_same_thread": False}}
     if memory:
         options["poolclass"] = StaticPool  # one connection, or every checkout would see an empty database
-    engine = create_engine(parsed, **options)
+    engine = create_engine(parsed, isolation_level="AUTOCOMMIT", **options)
     event.listen(engine, "connect", _sqlite_connect)
-    event.listen(engine, "begin", _sqlite_begin)
     return engine
 
 
 def _sqlite_connect(connection: Any, _record: object) -> None:
-    connection.isolation_level = None  # pysqlite's own BEGIN off: _sqlite_begin issues it
     cursor = connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_SECONDS * 1000}")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
-
-
-def _sqlite_begin(connection: Connection) -> None:
-    connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def _alembic_config(connection: Connection) -> Config:
@@ -81,6 +78,7 @@ def _alembic_config(connection: Connection) -> Config:
 
 def migrate(engine: Engine) -> None:
     """Bring the schema to the newest revision; safe to run from several processes at once."""
+    logging.getLogger("alembic").setLevel(logging.WARNING)  # its INFO lines (from its import on) would fill start-up
     from alembic import command
 
     with _migration_lock(engine), engine.connect() as connection:

@@ -63,8 +63,15 @@ def open_storage(settings: Settings, *, migrate_now: bool | None = None) -> Stor
         raise StorageError(texts.UNREACHABLE.format(url=shown_url(url), detail=_detail(error))) from None
     except (ValueError, ImportError, OSError) as error:
         raise StorageError(texts.UNREADABLE.format(url=shown_url(url), detail=error)) from None
+    storage = stores(engine, settings.slack_client_id if settings.multi_workspace else None)
+    # The first query compiles its statement (tens of ms): done here, before HTTP workers fork, not on the first
+    # command each worker answers. Connections are not shared with forked children: each opens its own.
+    storage.profiles.get("", "")
+    if storage.installations is not None:
+        storage.installations.installed(None, "")
+    engine.dispose()
     os.register_at_fork(after_in_child=lambda: engine.dispose(close=False))
-    return stores(engine, settings.slack_client_id if settings.multi_workspace else None)
+    return storage
 
 
 def stores(engine: Engine, client_id: str | None) -> Storage:
