@@ -16,6 +16,8 @@ import pytest
 import sqlalchemy as sa
 from slack_http import post
 
+from bot.operations.settings import ConfigError, Mode, Settings
+
 import slack_payloads
 from bot_process import BotProcess, clean_env, free_port
 from fake_slack import CLIENT_ID, CLIENT_SECRET, FakeWebAPI
@@ -152,3 +154,32 @@ def test_a_redirect_is_taken_once_and_only_from_its_browser(api: FakeWebAPI, tmp
     finally:
         bot.stop()
     assert tokens(api, "oauth.v2.access") == [None]  # one exchange, the first
+
+
+@pytest.mark.parametrize(
+    ("given", "mode", "refused"),
+    [
+        ({"slack_bot_token": "xoxb-1", "slack_signing_secret": "s"}, "http", None),  # one workspace, as before
+        ({"slack_client_id": "1.2", "slack_client_secret": "c", "slack_signing_secret": "s"}, "http", None),
+        ({"slack_client_id": "1.2", "slack_signing_secret": "s"}, "http", "SLACK_CLIENT_SECRET"),
+        ({"slack_client_id": "1.2", "slack_client_secret": "c"}, "http", "SLACK_SIGNING_SECRET"),
+        (
+            {"slack_bot_token": "xoxb-1", "slack_client_id": "1.2", "slack_signing_secret": "s"},
+            "http",
+            "SLACK_CLIENT_ID",
+        ),
+        ({"slack_app_token": "xapp-1", "slack_bot_token": "xoxb-1"}, "socket", None),
+        ({}, "console", None),
+    ],
+)
+def test_which_settings_select_which_mode(given: dict[str, str], mode: str, refused: str | None) -> None:
+    """OAuth credentials without a bot token select HTTP mode for any workspace; a bot token and a client id
+    together are refused (one workspace or any), and so is OAuth without its secret or the signing secret."""
+    settings = Settings(**given)  # type: ignore[arg-type]
+    assert settings.default_mode() == Mode(mode)
+    if refused is None:
+        settings.require_for(Mode(mode))
+        return
+    with pytest.raises(ConfigError) as raised:
+        settings.require_for(Mode(mode))
+    assert [variable for variable, _ in raised.value.problems] == [refused]
