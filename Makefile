@@ -26,17 +26,19 @@ $(DEV_STAMP): $(RUNTIME_STAMP) requirements/dev.txt
 run: $(RUNTIME_STAMP)
 	$(BIN)/effbatch-bot
 
-## test: lint, types (mypy strict) and the whole test suite, offline
+## test: lint, types (mypy strict), the import contracts and the whole test suite, offline
 test: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/python -m pytest
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 
 ## lock: recompile requirements/*.txt from pyproject.toml's ranges (UPGRADE=--upgrade takes the newest allowed)
 lock: $(DEV_STAMP)

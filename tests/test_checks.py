@@ -21,7 +21,7 @@ from core.configs import (
     check_config,
     clean,
 )
-from core.configs.reading import MAX_CONFIG_BYTES
+from core.configs.read import MAX_CONFIG_BYTES
 
 CONFIGS = Path(__file__).parent / "data" / "configs"
 

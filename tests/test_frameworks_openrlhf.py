@@ -16,8 +16,9 @@ import pytest
 from bot.document import Visibility
 from bot.rendering.checks import check_answer, check_json, finding_text
 from bot.rendering.plain_text import plain_text
-from core.configs import Check, Source, check_config, openrlhf
-from core.configs.reading import parse
+from core.configs import Check, Source, check_config
+from core.configs.frameworks import openrlhf
+from core.configs.read import parse
 
 OPENRLHF = Path(__file__).parent / "data" / "configs" / "openrlhf"
 

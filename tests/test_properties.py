@@ -26,7 +26,7 @@ from core import (
     compute,
     parse_command,
 )
-from core.configs.shell import split_words
+from core.configs.base import split_words
 from core.parser import KEY_ALIASES
 
 from slack_checks import assert_valid_message

@@ -135,19 +135,19 @@ def test_libyaml_reads_under_the_counting_composer() -> None:
     """Where PyYAML has libyaml, its C parser feeds the counting composer (the pure-Python reader is ~6× slower)."""
     import yaml
 
-    from core.configs import reading
+    from core.configs.read import yaml_loader
 
-    assert not yaml.__with_libyaml__ or reading._LOADER.__name__ == "_FastBoundedLoader"
+    assert not yaml.__with_libyaml__ or yaml_loader._LOADER.__name__ == "_FastBoundedLoader"
 
 
 @GUARD
 @pytest.mark.parametrize("case", [name for name in REFUSED if name.startswith("yaml")])
 def test_the_pure_python_reader_refuses_the_same(case: str) -> None:
     """Without libyaml the same composer counts: the same refusal for every YAML shape."""
-    from core.configs import reading
+    from core.configs.read import yaml_loader
 
     text, kind, detail = REFUSED[case]
-    loader = reading._BoundedLoader(text)
+    loader = yaml_loader._BoundedLoader(text)
     try:
         with pytest.raises(CheckError) as caught:
             loader.get_single_data()

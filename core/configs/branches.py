@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from core.configs.model import Check, CheckError, Effect, Rule, World, context
-from core.configs.reading import Parsed
+from core.configs.base import Check, CheckError, Effect, Parsed, Rule, World, context
 from core.configs.shell import alternatives
 
 

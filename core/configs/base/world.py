@@ -1,0 +1,201 @@
+"""The world size a launch line or script sets: launcher options (torchrun, deepspeed, accelerate), the
+environment (WORLD_SIZE, NNODES × GPUS_PER_NODE), ``#SBATCH`` headers; and the command that launches training.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+
+from core.configs.base.results import World
+from core.configs.base.script import Command, Script
+from core.configs.base.source import Format, Parsed
+from core.configs.base.words import Launch, flags, split_launch, split_words
+
+_NODES = ("--nnodes", "--num_nodes", "--num-nodes", "--num_machines", "--num-machines")
+_PER_NODE = ("--nproc_per_node", "--nproc-per-node", "--num_gpus", "--num-gpus")
+_TOTAL = ("--num_processes", "--num-processes")
+_ENV_WORLD = ("WORLD_SIZE",)
+_ENV_NODES = ("NNODES", "NUM_NODES", "N_NODES", "NODES")
+_ENV_PER_NODE = ("GPUS_PER_NODE", "NPROC_PER_NODE", "NUM_GPUS_PER_NODE", "GPUS")
+
+
+def main_command(parsed: Parsed, marker: Iterable[str] = ()) -> tuple[Command, Launch] | None:
+    """The command that launches training: one naming a ``marker`` flag, else the first with a launcher."""
+    if parsed.script is None:
+        return None
+    markers = set(marker)
+    candidates = [(command, split_launch(command.words)) for command in parsed.script.commands]
+    for command, launch in candidates:
+        names = {word.split("=", 1)[0] for word in command.words}
+        if markers & names:
+            return command, launch
+    for command, launch in candidates:
+        if launch.launcher is not None:
+            return command, launch
+    return None
+
+
+def program_flags(
+    parsed: Parsed, marker: Iterable[str], arity: Mapping[str, int] | None = None
+) -> dict[str, list[str]]:
+    """The flags of the training program in a launch line or script (empty for other formats)."""
+    command = main_command(parsed, marker)
+    found = flags(command[1].arguments, arity) if command else {}
+    markers = set(marker)
+    if parsed.script is None or not markers or markers & set(found):
+        return found
+    # no command carries them: a file that only defines the flags (a conf file a launcher sources, or a
+    # command built in a string and run by ``bash -c``): the flags in its arrays and variables
+    groups = [*parsed.script.arrays.values(), *(value.split() for value in parsed.script.variables.values())]
+    defined = flags(tuple(word for group in groups if any(w.startswith("--") for w in group) for word in group), arity)
+    return defined if markers & set(defined) else found
+
+
+def launched_world(sources: Iterable[Parsed]) -> World | None:
+    """The world size a launch line or script sets: launcher options, else WORLD_SIZE, else nodes × GPUs."""
+    for parsed in sources:
+        if parsed.format is not Format.SHELL or parsed.script is None:
+            continue
+        found = main_command(parsed)
+        if found is not None and (world := _from_launcher(parsed, *found)) is not None:
+            return world
+        variables, lines = _environment(parsed.script, found)
+        for name in _ENV_WORLD:
+            if (size := _int(variables.get(name))) is not None:
+                return World(size, f"{name}={size}, {parsed.source.name}:{lines.get(name, 0)}")
+        nodes = next((n for name in _ENV_NODES if (n := _int(variables.get(name))) is not None), None)
+        per_node = next((n for name in _ENV_PER_NODE if (n := _int(variables.get(name))) is not None), None)
+        if nodes is not None and per_node is not None:
+            return World(nodes * per_node, f"{nodes} × {per_node}, {parsed.source.name}")
+        if (world := _slurm_world(parsed)) is not None:
+            return world
+        if (world := _one_process(parsed)) is not None:
+            return world
+    return None
+
+
+def _one_process(parsed: Parsed) -> World | None:
+    """``python train.py`` started on its own (no launcher, no ``srun``/``mpirun`` before it): one process."""
+    for command in parsed.script.commands if parsed.script is not None else []:
+        launch = split_launch(command.words)
+        starts = [word.rsplit("/", 1)[-1] for word in command.words[:3]]
+        if (
+            launch.launcher is None
+            and (launch.program or "").endswith(".py")
+            and _python(starts)
+            and not _wrapped(starts)
+        ):
+            return World(1, f"python, {parsed.source.name}:{command.line}", single=True)
+    return None
+
+
+def _python(words: list[str]) -> bool:
+    return any(re.fullmatch(r"python(\d+(\.\d+)?)?", word) for word in words)
+
+
+def _wrapped(words: list[str]) -> bool:
+    return any(word in ("srun", "mpirun", "mpiexec", "ray") for word in words)
+
+
+_SBATCH = re.compile(r"^#SBATCH[ \t]+(.*)$", re.MULTILINE)
+_SLURM_NODES = ("--nodes", "-N")
+#: Ranks per node: tasks per node (srun starts the program on each) or the GPUs the job asks for per node.
+_SLURM_PER_NODE = ("--ntasks-per-node", "--gpus-per-node", "--gres")
+
+
+def _slurm_world(parsed: Parsed) -> World | None:
+    """``#SBATCH --nodes=4`` with ``--ntasks-per-node=8`` (or ``--gpus-per-node=8``, ``--gres=gpu:8``)."""
+    options: dict[str, str] = {}
+    for line in _SBATCH.findall(parsed.source.text):
+        words = split_words(line)
+        for index, word in enumerate(words):
+            key, has_value, value = word.partition("=")
+            if not has_value and index + 1 < len(words) and key in (*_SLURM_NODES, *_SLURM_PER_NODE):
+                value = words[index + 1]
+            options.setdefault(key, value)
+    nodes = next((_int(options[k].split("-")[-1]) for k in _SLURM_NODES if k in options), None)
+    # the larger: one task per GPU, or one task (torchrun) per node that starts a process per GPU
+    per_node = max(
+        (n for k in _SLURM_PER_NODE if k in options and (n := _int(options[k].rsplit(":", 1)[-1]))), default=None
+    )
+    if nodes is None or per_node is None:
+        return None
+    return World(nodes * per_node, f"#SBATCH {nodes} × {per_node}, {parsed.source.name}")
+
+
+def partial_world(sources: Iterable[Parsed]) -> tuple[int | None, int | None]:
+    """Nodes and GPUs per node as far as a launch line or script names them, for a form to start from."""
+    nodes = per_node = None
+    for parsed in sources:
+        if parsed.format is not Format.SHELL or parsed.script is None:
+            continue
+        found = main_command(parsed)
+        variables = _environment(parsed.script, found)[0]
+        options = found[1].launcher_options if found else {}
+        nodes = nodes or next((_int(options[name].split(":")[-1]) for name in _NODES if name in options), None)
+        nodes = nodes or next((n for name in _ENV_NODES if (n := _int(variables.get(name))) is not None), None)
+        per_node = per_node or next((_int(options[name]) for name in _PER_NODE if name in options), None)
+        per_node = per_node or next((n for name in _ENV_PER_NODE if (n := _int(variables.get(name))) is not None), None)
+    return nodes, per_node
+
+
+def _environment(script: Script, found: tuple[Command, Launch] | None) -> tuple[dict[str, str], dict[str, int]]:
+    """The script's variables, overridden by the ``VAR=value`` prefixes of the launch command, and their lines.
+
+    Without a launcher (``WORLD_SIZE=16 python …``, ``NNODES=2 llamafactory-cli …``) every command's prefixes count.
+    """
+    commands = [found[0]] if found is not None else script.commands
+    variables, lines = dict(script.variables), dict(script.lines)
+    for command in commands:
+        variables.update(command.env)
+        lines.update(dict.fromkeys(command.env, command.line))
+    return variables, lines
+
+
+def _from_launcher(parsed: Parsed, command: Command, launch: Launch) -> World | None:
+    options = launch.launcher_options
+    where = f"{launch.launcher}, {parsed.source.name}:{command.line}"
+    if launch.launcher == "deepspeed" and "--include" in options:
+        included = _included(options["--include"])  # deepspeed/launcher/runner.py parse_inclusion_exclusion
+        return World(included, f"--include {options['--include']}, {where}") if included else None
+    total = next((_int(options[name]) for name in _TOTAL if name in options), None)
+    nodes_text = next((options[name] for name in _NODES if name in options), None)
+    machines = _int(nodes_text)
+    if total is not None and launch.launcher == "accelerate" and machines:
+        total = total // machines * machines  # accelerate's utils/launch.py: num_processes // num_machines a node
+    if total is not None:
+        return World(total, where)
+    if nodes_text is None and "--standalone" in options:
+        nodes_text = "1"
+    per_node = next((_int(options[name]) for name in _PER_NODE if name in options), None)
+    if per_node is None and any(options.get(name) in ("gpu", "auto") for name in _PER_NODE):
+        per_node = _visible({**(parsed.script.variables if parsed.script else {}), **command.env})
+    nodes = _int(nodes_text.split(":")[-1]) if nodes_text else (1 if per_node is not None else None)
+    if nodes is None or per_node is None:
+        return None
+    return World(nodes * per_node, where)
+
+
+def _included(spec: str) -> int | None:
+    """``--include localhost:2,3`` (2) or ``worker-0:0,1@worker-1:0,1`` (4): the slots it names; a host named without
+    slots takes all of its GPUs, which only its hostfile says (None)."""
+    total = 0
+    for host in spec.split("@"):
+        _, has_slots, slots = host.partition(":")
+        if not has_slots:
+            return None
+        total += len([slot for slot in slots.split(",") if slot.strip()])
+    return total or None
+
+
+def _visible(variables: Mapping[str, str]) -> int | None:
+    """The GPUs ``CUDA_VISIBLE_DEVICES`` leaves visible (``--nproc_per_node gpu`` starts one process each)."""
+    devices = variables.get("CUDA_VISIBLE_DEVICES")
+    if devices is None or "$" in devices or not devices.strip():
+        return None
+    return len([device for device in devices.split(",") if device.strip()])
+
+
+def _int(text: str | None) -> int | None:
+    return int(text) if text is not None and text.isdigit() and int(text) > 0 else None

@@ -1,0 +1,14 @@
+"""From text to data: clean-up and size caps, the format, JSON/TOML, the bounded YAML loader, Python's literals
+and calls (read with ``ast``), shell through ``core.configs.shell``. Nothing here executes anything.
+
+- ``reader.parse``: one ``Source`` into a ``Parsed`` (its format, its mapping or its script);
+- ``cleanup.clean``: pasted text as it was typed;
+- ``bounds``: the limits every reader keeps (size, digits, nesting) and the errors that say so;
+- ``python_calls``: what a Python launch script or recipe passes to its config classes.
+"""
+
+from core.configs.read.bounds import MAX_CONFIG_BYTES, MAX_DIGITS, MAX_FILE_BYTES, MAX_NESTING
+from core.configs.read.cleanup import clean
+from core.configs.read.reader import parse
+
+__all__ = ["MAX_CONFIG_BYTES", "MAX_DIGITS", "MAX_FILE_BYTES", "MAX_NESTING", "clean", "parse"]

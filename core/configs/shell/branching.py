@@ -1,0 +1,117 @@
+"""Branches: ``if``/``elif``/``else`` and ``case``, and the choices at conditions the script's values do not decide."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING
+
+from core.configs.base import Undecided
+from core.configs.shell.grammar import arms, condition_text, exits, item_body, node_text, short
+from core.configs.shell.limits import MAX_UNDECIDED, too_much
+from core.configs.shell.state import State
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+
+class Branching(State):
+    """The branch a condition takes, or a recorded choice where the script's values do not decide it."""
+
+    def branches(self, node: Node) -> None:
+        """``if``/``elif``/``else``: the first branch whose condition holds; unknown conditions are choices."""
+        found = list(arms(node))
+        for index, (condition, body) in enumerate(found):
+            if not condition:  # else
+                self.statements(body)
+                return
+            self.statements(condition[:-1])  # the last statement of a condition list decides
+            holds = self.truth(condition[-1])
+            if holds is None:
+                rest = found[index + 1 :]
+                otherwise_exits = bool(rest) and not rest[0][0] and exits(rest[0][1])
+                holds = self.choose(condition, [(True, not exits(body)), (False, not otherwise_exits)])
+            if holds:
+                self.statements(body)
+                return
+
+    def choose(self, condition: Sequence[Node], options: Sequence[tuple[bool, bool]]) -> bool:
+        """An undecided condition: the branch ``choices`` names, else the first feasible (not ``exit``-ing) one."""
+        feasible = [value for value, ok in options if ok] or [options[0][0]]
+        if len(feasible) == 1:
+            return feasible[0]
+        text = condition_text(condition)
+        index = self.pick(len(feasible), lambda i: f"{'' if feasible[i] else 'not '}{text} (line {self.at})")
+        self.note_undecided(condition)
+        return feasible[index]
+
+    def pick(self, count: int, label: Callable[[int], str]) -> int:
+        """The choice ``choices`` names at this point (else the first), recorded with its label."""
+        position = len(self.taken)
+        index = self.choices[position] if position < len(self.choices) else 0
+        index = index if 0 <= index < count else 0
+        self.taken.append((index, count))
+        self.labels.append(label(index))
+        return index
+
+    def note_undecided(self, condition: Sequence[Node]) -> None:
+        if len(self.undecided) >= MAX_UNDECIDED:
+            raise too_much("shell_branches", MAX_UNDECIDED, self.at)
+        text = condition_text(condition)
+        names = tuple(dict.fromkeys(n for c in condition for n in self._unknown_names(c)))
+        self.undecided.append(Undecided(text, names, self.at))
+
+    def _unknown_names(self, node: Node) -> Iterator[str]:
+        """The variables a condition names that the script does not set (bounded by the work budget)."""
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            self.step()
+            if current.type in ("variable_name", "special_variable_name"):
+                name = node_text(current)
+                if name in self.unknown or (name not in self.script.variables and name not in self.script.arrays):
+                    yield name
+            stack.extend(reversed(current.named_children))
+
+    def case(self, node: Node) -> None:
+        """``case … esac``: the first matching pattern; an unknown subject makes each item a choice."""
+        subject_node = node.child_by_field_name("value")
+        subject = self.word(subject_node) if subject_node is not None else None
+        items = [child for child in node.named_children if child.type == "case_item"]
+        if subject is not None:
+            for item in items:
+                self.step()
+                patterns = [self.word(p) for p in item.children_by_field_name("value")]
+                matches = [None if p is None else self.matches(subject, p) for p in patterns]
+                if None in matches:
+                    break
+                if any(matches):
+                    self.statements(item_body(item))
+                    return
+            else:
+                return
+        self._choose_item(subject_node, items)
+
+    def _choose_item(self, subject: Node | None, items: Sequence[Node]) -> None:
+        """Each item that does not ``exit`` is a choice, and so is matching none where no ``*)`` catches all."""
+        options: list[tuple[Node | None, list[Node]]] = []
+        for item in items:
+            self.step()
+            body = item_body(item)
+            if not exits(body):
+                options.append((item, body))
+        if not any(node_text(p) == "*" for item in items for p in item.children_by_field_name("value")):
+            options.append((None, []))
+        if not options:
+            return
+        index = 0
+        if len(options) > 1:
+            subject_text = node_text(subject) if subject is not None else "?"
+
+            def label(index: int) -> str:
+                item = options[index][0]
+                patterns = "|".join(node_text(p) for p in item.children_by_field_name("value")) if item else ""
+                return short(f"{subject_text} matches {patterns or 'no pattern'}") + f" (line {self.at})"
+
+            index = self.pick(len(options), label)
+            self.note_undecided([subject] if subject is not None else [])
+        self.statements(options[index][1])

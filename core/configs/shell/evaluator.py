@@ -1,0 +1,32 @@
+"""The evaluator: one object that binds the pieces, and one reading of a tree (``evaluate``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from core.configs.shell.arithmetic import Arithmetic
+from core.configs.shell.branching import Branching
+from core.configs.shell.commands import Commands
+from core.configs.shell.conditions import Conditions
+from core.configs.shell.expansions import Expansions
+from core.configs.shell.statements import Statements
+from core.configs.shell.words import Words
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+
+class Run(Statements, Commands, Conditions, Branching, Words, Expansions, Arithmetic):
+    """One evaluation of a tree: every piece over one ``State`` (the script it builds, its choices, its budget)."""
+
+
+def evaluate(root: Node, choices: Sequence[int] = (), environment: Mapping[str, str] | None = None) -> Run:
+    """One reading of a parsed script, following ``choices`` at its undecided conditions (then the first), the
+    variables of ``environment`` set before it starts (what a script that runs it exported)."""
+    run = Run(choices=choices)
+    for name, value in (environment or {}).items():
+        run.set(name, value, "$" not in value)
+    run.statement(root)
+    run.script.undecided = tuple(run.undecided)
+    return run
