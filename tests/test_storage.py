@@ -21,11 +21,10 @@ from slack_sdk.oauth.installation_store import Installation
 from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallationStore
 from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
 
-from bot.operations.settings import Settings
 from bot.storage.database import current_revision, engine_for, head_revision, migrate
 from bot.storage.profiles import PROFILES, ChannelProfile, ProfileStore
 from bot.storage.rotation import SharedTokenRotator
-from bot.storage.setup import StorageError, open_storage
+from bot.storage.setup import StorageError, database_url, open_storage
 from bot.storage.slack_stores import InstallationStore, OAuthStateStore
 
 from fake_slack import CLIENT_ID, CLIENT_SECRET, FakeWebAPI
@@ -210,6 +209,7 @@ def test_processes_rotating_at_once_refresh_once(database_url: str, engine: sa.E
     with FakeWebAPI() as api:
         api.rotation_seconds = 60
         install(engine, api, "T1")
+        api.rotation_seconds = 12 * 3600  # Slack's 12 hours: a refreshed token is not due again
         barrier, results = FORK.Barrier(WORKERS), FORK.Queue()
         arguments = (database_url, api.url, barrier, results)
         processes = [FORK.Process(target=rotate_in_a_process, args=arguments) for _ in range(WORKERS)]
@@ -242,11 +242,11 @@ def installation_from(answer: dict[str, object]) -> Installation:
 
 def test_with_migrations_off_a_schema_behind_is_refused(tmp_path: Path) -> None:
     """EFFBATCH_MIGRATE=off and no migration job run yet: the bot says so instead of failing on the first query."""
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 'db.sqlite3'}", effbatch_migrate="off")
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
     with pytest.raises(StorageError, match=r"auf Stand leer, diese Version braucht 0001.*effbatch-bot --migrate"):
-        open_storage(settings)
-    open_storage(settings, migrate_now=True).engine.dispose()
-    storage = open_storage(settings)
+        open_storage(url, migrate_now=False)
+    open_storage(url, migrate_now=True).engine.dispose()
+    storage = open_storage(url, migrate_now=False)
     assert storage.profiles.get("T", "C") is None
     storage.engine.dispose()
 
@@ -255,7 +255,7 @@ def test_an_unreachable_database_is_named_without_its_password() -> None:
     """A PostgreSQL that does not answer: one German line naming the URL, the password hidden."""
     url = "postgresql+psycopg://effbatch:geheim@127.0.0.1:1/effbatch?connect_timeout=2"
     with pytest.raises(StorageError) as raised:
-        open_storage(Settings(database_url=url))
+        open_storage(url, migrate_now=True)
     assert "nicht erreichbar" in str(raised.value)
     assert "effbatch:***@127.0.0.1:1" in str(raised.value)
     assert "geheim" not in str(raised.value)
@@ -263,7 +263,7 @@ def test_an_unreachable_database_is_named_without_its_password() -> None:
 
 def test_the_default_database_is_a_file_in_the_data_directory(tmp_path: Path) -> None:
     """Without DATABASE_URL: a SQLite file in EFFBATCH_DATA_DIR, created with its directory."""
-    storage = open_storage(Settings(effbatch_data_dir=tmp_path / "daten"))
+    storage = open_storage(database_url(None, tmp_path / "daten"), migrate_now=True)
     assert storage.engine.url.database == str(tmp_path / "daten" / "effbatch.sqlite3")
     assert (tmp_path / "daten" / "effbatch.sqlite3").is_file()
     storage.engine.dispose()

@@ -135,25 +135,28 @@ def _metrics_directory(needed: bool) -> Iterator[None]:
 
 def migrate_only(settings: Settings) -> int:
     """``effbatch-bot --migrate``: the schema brought up to date, then exit (a job before a rollout)."""
-    from bot.storage.setup import StorageError, database_url, open_storage, shown_url
-
-    try:
-        open_storage(settings, migrate_now=True)
-    except StorageError as error:
-        print(error, file=sys.stderr)
-        return EXIT_CONFIG
     from bot.storage.database import head_revision
+    from bot.storage.setup import shown_url
 
-    print(storage_texts.MIGRATED.format(url=shown_url(database_url(settings)), head=head_revision()))
+    storage = open_database(settings, migrate_now=True)
+    if storage is None:
+        return EXIT_CONFIG
+    print(storage_texts.MIGRATED.format(url=shown_url(str(storage.engine.url)), head=head_revision()))
     return 0
 
 
-def open_database(settings: Settings) -> Storage | None:
-    """The bot's storage, migrated (or checked) as configured; None after one German line saying why not."""
-    from bot.storage.setup import StorageError, open_storage
+def open_database(settings: Settings, migrate_now: bool | None = None) -> Storage | None:
+    """The bot's storage (``DATABASE_URL``, else the SQLite file in ``EFFBATCH_DATA_DIR``), migrated or checked as
+    ``EFFBATCH_MIGRATE`` says; None after one German line saying why not."""
+    from bot.storage.setup import StorageError, database_url, open_storage
 
+    configured = settings.database_url.get_secret_value() if settings.database_url else None
+    url = database_url(configured, settings.effbatch_data_dir)
+    migrating = settings.effbatch_migrate == "startup" if migrate_now is None else migrate_now
     try:
-        return open_storage(settings)
+        return open_storage(
+            url, migrate_now=migrating, client_id=settings.slack_client_id if settings.multi_workspace else None
+        )
     except StorageError as error:
         print(error, file=sys.stderr)
         return None

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sqlalchemy import Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
 
-from bot.operations.settings import Settings
 from bot.storage.database import current_revision, default_url, engine_for, head_revision, migrate
 from bot.storage.profiles import PROFILES, ProfileStore
 from bot.texts import storage as texts
@@ -32,11 +32,9 @@ class Storage:
     states: OAuthStateStore | None = None
 
 
-def database_url(settings: Settings) -> str:
+def database_url(configured: str | None, data_dir: Path) -> str:
     """``DATABASE_URL``, or the SQLite file in ``EFFBATCH_DATA_DIR``."""
-    if settings.database_url is not None:
-        return settings.database_url.get_secret_value()
-    return default_url(settings.effbatch_data_dir)
+    return configured if configured else default_url(data_dir)
 
 
 def shown_url(url: str) -> str:
@@ -47,28 +45,28 @@ def shown_url(url: str) -> str:
         return texts.UNREADABLE_URL
 
 
-def open_storage(settings: Settings, *, migrate_now: bool | None = None) -> Storage:
-    """Connect, migrate (``EFFBATCH_MIGRATE=startup``) or check that a job did, and build the stores.
+def open_storage(url: str, *, migrate_now: bool, client_id: str | None = None) -> Storage:
+    """Connect, migrate (``migrate_now``) or check that a job did, and build the stores (installations and
+    OAuth state with an OAuth ``client_id``).
 
     ``StorageError`` when the database is unreachable, the URL unreadable or the schema behind. The engine's
     pooled connections are dropped in forked children (HTTP workers), which open their own."""
-    url = database_url(settings)
     try:
         engine = engine_for(url)
-        if settings.effbatch_migrate == "startup" if migrate_now is None else migrate_now:
+        if migrate_now:
             migrate(engine)
         elif (current := current_revision(engine)) != head_revision():
             raise StorageError(texts.SCHEMA_BEHIND.format(current=current or "leer", head=head_revision()))
+        storage = stores(engine, client_id)
+        # The first query compiles its statement (tens of ms): done here, before HTTP workers fork, not on the
+        # first command each worker answers. Connections are not shared with forked children: each opens its own.
+        storage.profiles.get("", "")
+        if storage.installations is not None:
+            storage.installations.installed(None, "")
     except SQLAlchemyError as error:
         raise StorageError(texts.UNREACHABLE.format(url=shown_url(url), detail=_detail(error))) from None
     except (ValueError, ImportError, OSError) as error:
         raise StorageError(texts.UNREADABLE.format(url=shown_url(url), detail=error)) from None
-    storage = stores(engine, settings.slack_client_id if settings.multi_workspace else None)
-    # The first query compiles its statement (tens of ms): done here, before HTTP workers fork, not on the first
-    # command each worker answers. Connections are not shared with forked children: each opens its own.
-    storage.profiles.get("", "")
-    if storage.installations is not None:
-        storage.installations.installed(None, "")
     engine.dispose()
     os.register_at_fork(after_in_child=lambda: engine.dispose(close=False))
     return storage
