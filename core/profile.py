@@ -2,8 +2,8 @@
 
 A profile is a few ``key=value`` texts. The keys are one table (``PROFILE_KEYS``): the calculator's world
 and parallelism keys (GPUs, TP, PP, CP, SP, by any of their aliases), nodes and GPUs per node (which
-multiply to the GPUs), and the GPU model, kept as text. A key is stored as the text typed, so that a key
-the calculator learns later (``gpu=`` as the GPU model) needs no new storage, only a row here.
+multiply to the GPUs), and the GPU model (``gpu=h100``, one the calculator knows). Values are stored as
+texts, so that a key added here later needs no new storage, only a row in the table.
 
 ``with_profile`` adds a profile's values to a later command as defaults: whatever the command says
 itself wins, and a command that gives d (the data-parallel size) or the GPUs describes its own cluster,
@@ -14,16 +14,17 @@ when the command names none.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
 from core.arguments import MODEL_PARALLEL, Argument
 from core.check_command import check_request, is_check
+from core.memory.gpus import find_gpu, gpu_names
 from core.numbers import NumberError, parse_whole_number
 from core.parser import COMPARE_WORDS, HELP_WORDS, KEY_ALIASES, MAX_COMMAND_TEXT, RUNS_WORDS, _Collector, _split_sides
 from core.parser import _words as command_words
+from core.training_keys import TRAINING_KEY_ALIASES, TrainingKey
 
 #: The first word of a profile command.
 PROFILE_WORDS = frozenset({"cluster", "kanalprofil"})
@@ -32,20 +33,21 @@ DELETE_WORDS = frozenset({"löschen", "loeschen", "entfernen", "delete"})
 #: The calculator's arguments a profile may hold, under their canonical keys, in the order they are shown.
 WORLD = (Argument.GPUS, *MODEL_PARALLEL)
 NODES, PER_NODE, GPU_MODEL = "nodes", "gpus_per_node", "gpu"
-#: Every key a profile may hold and how it is spelled when typed (case-insensitive). ``gpu`` alone is the GPU
-#: model here (as in the calculator once it takes one); the GPU count is ``gpus``.
+#: Every key a profile may hold and how it is spelled when typed (case-insensitive). ``gpu`` is the GPU model here
+#: (the calculator reads ``gpu=h100`` so too); the GPU count is ``gpus``.
 PROFILE_KEYS: Mapping[str, str] = {
     **{alias: argument.key for alias, argument in KEY_ALIASES.items() if argument in WORLD and alias != "gpu"},
     **dict.fromkeys(("nodes", "nnodes", "knoten"), NODES),
     **dict.fromkeys(("gpus_per_node", "nproc_per_node", "per_node", "gpus_je_knoten"), PER_NODE),
-    **dict.fromkeys(("gpu", "gpu_model", "modell", "gpu_modell"), GPU_MODEL),
+    **dict.fromkeys(("gpu", "gpu_typ", "gpu_type", "beschleuniger", "accelerator"), GPU_MODEL),
 }
 #: The order keys are stored and shown in.
 KEY_ORDER = (Argument.GPUS.key, NODES, PER_NODE, *(argument.key for argument in MODEL_PARALLEL), GPU_MODEL)
-#: The keys ``with_profile`` adds to a calculator command; the GPU model joins once the calculator reads it.
-APPLIED = frozenset(argument.key for argument in WORLD)
+#: The keys ``with_profile`` adds to a calculator command (nodes and GPUs per node as their product, ``gpus``).
+APPLIED = frozenset({*(argument.key for argument in WORLD), GPU_MODEL})
+#: How a command names its own GPU model (besides ``gpu=`` with a name rather than a count).
+_MODEL_KEYS = frozenset(key for key, meant in TRAINING_KEY_ALIASES.items() if meant is TrainingKey.GPU)
 _BOUNDS = {argument.key: argument.upper_bound for argument in WORLD} | {NODES: 2**20, PER_NODE: 2**10}
-_MODEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,31}")
 
 
 class ProfileProblemKind(StrEnum):
@@ -130,9 +132,10 @@ def _add_setting(settings: dict[str, str], word: str) -> list[ProfileProblem]:
     if key in settings:
         return [ProfileProblem(ProfileProblemKind.DUPLICATE, word, {"key": key, "first": settings[key]})]
     if key == GPU_MODEL:
-        if not _MODEL.fullmatch(value):
-            return [ProfileProblem(ProfileProblemKind.NOT_A_MODEL, word)]
-        settings[key] = value
+        gpu = find_gpu(value)
+        if gpu is None:
+            return [ProfileProblem(ProfileProblemKind.NOT_A_MODEL, word, {"allowed": ", ".join(gpu_names())})]
+        settings[key] = gpu.name
         return []
     try:
         count = parse_whole_number(value)
@@ -192,7 +195,9 @@ def with_profile(text: str, settings: Mapping[str, str]) -> WithProfile:
     if given & {Argument.DATA_PARALLEL, Argument.GPUS}:
         return WithProfile(text)
     defaults = dict(_calculator_defaults(settings))
-    added = tuple((key, value) for key, value in defaults.items() if _argument(key) not in given)
+    if _names_a_gpu_model(_split_sides(words)[0]):
+        defaults.pop(GPU_MODEL, None)
+    added = tuple((key, value) for key, value in defaults.items() if key == GPU_MODEL or _argument(key) not in given)
     if not added:
         return WithProfile(text)
     tokens = text.split()
@@ -207,6 +212,15 @@ def _calculator_defaults(settings: Mapping[str, str]) -> list[tuple[str, str]]:
     if Argument.GPUS.key not in settings and (gpus := world_size(settings)) is not None:
         pairs.insert(0, (Argument.GPUS.key, str(gpus)))
     return pairs
+
+
+def _names_a_gpu_model(words: list[str]) -> bool:
+    """``gpu=h100``, ``gpu_type=…``, ``accelerator=…``: the command's own GPU model (``gpu=64`` is a count)."""
+    for word in words:
+        key, _, value = word.casefold().partition("=")
+        if key in _MODEL_KEYS or (key == GPU_MODEL and value and not value[0].isdigit()):
+            return True
+    return False
 
 
 def _argument(key: str) -> Argument:

@@ -62,7 +62,7 @@ def test_a_profile_is_used_in_later_answers_and_said_so(app: App) -> None:
     assert "Gesetzt von <@U0ADA> am" in all_text(stored)
     answer = say(app, "b=8 a=4 L=4096", user="U0BOB")
     note = answer["blocks"][1]["elements"][0]["text"]
-    assert note.startswith("Aus dem Kanalprofil: 64 GPUs und TP 8 – gesetzt von <@U0ADA> am ")
+    assert note.startswith("Aus dem Kanalprofil: 64 GPUs, TP 8 und GPU-Modell h100 – gesetzt von <@U0ADA> am ")
     assert "256 Sequenzen" in answer["text"]  # B = 8 · (64 / 8) · 4
     assert "1.048.576" in all_text(answer)  # T = 256 · 4.096
 
@@ -131,7 +131,7 @@ def test_a_refused_profile_lists_every_problem(app: App) -> None:
 
 
 def test_user_text_in_a_profile_cannot_mention_anyone(app: App) -> None:
-    """Only the setter's checked user id becomes a mention; a model name is escaped like any typed text."""
+    """Only the setter's checked user id becomes a mention; anything else typed is escaped."""
     say(app, "cluster gpus=8 gpu=h100", user="<!channel>")
     shown = all_text(say(app, "cluster"))
     assert "<!channel>" not in shown
@@ -145,7 +145,8 @@ def test_user_text_in_a_profile_cannot_mention_anyone(app: App) -> None:
         ("cluster nodes=4", [ProfileProblemKind.NODES_WITHOUT_PER_NODE]),
         ("cluster gpus=64 gpus=32", [ProfileProblemKind.DUPLICATE]),
         ("cluster tp", [ProfileProblemKind.NOT_A_SETTING]),
-        ("cluster gpu=h100;rm", [ProfileProblemKind.NOT_A_MODEL]),
+        ("cluster gpu=h100;rm", [ProfileProblemKind.NOT_A_MODEL]),  # not one of core/memory/gpus.py's
+        ("cluster gpu=8", [ProfileProblemKind.NOT_A_MODEL]),  # gpu= is the model in a profile, gpus= the count
         ("cluster sp=5000", [ProfileProblemKind.NOT_A_COUNT]),  # above the calculator's 4.096
     ],
 )
@@ -158,15 +159,18 @@ def test_profile_commands_refused(text: str, problems: list[ProfileProblemKind])
 
 def test_aliases_are_stored_under_the_calculators_keys() -> None:
     """``world_size=``, ``tensor=``, ``knoten=`` … stored as gpus, tp, nodes; counts as whole numbers."""
-    parsed = parse_profile_command("cluster world_size=1k tensor=8 knoten=125 gpus_per_node=8")
-    assert parsed == SetProfile((("gpus", "1000"), ("nodes", "125"), ("gpus_per_node", "8"), ("tp", "8")))
+    parsed = parse_profile_command("cluster world_size=1k tensor=8 knoten=125 gpus_per_node=8 accelerator=H100-SXM")
+    settings = (("gpus", "1000"), ("nodes", "125"), ("gpus_per_node", "8"), ("tp", "8"), ("gpu", "h100"))
+    assert parsed == SetProfile(settings)
 
 
 @pytest.mark.parametrize(
     ("text", "merged"),
     [
-        ("b=8 a=4 vs a=8", "b=8 a=4 gpus=64 tp=8 vs a=8"),  # before vs: the second setup inherits them
-        ("8 a=4 privat", "8 a=4 privat gpus=64 tp=8"),
+        ("b=8 a=4 vs a=8", "b=8 a=4 gpus=64 tp=8 gpu=h100 vs a=8"),  # before vs: the second setup inherits them
+        ("8 a=4 privat", "8 a=4 privat gpus=64 tp=8 gpu=h100"),
+        ("8 a=4 gpu=b200", "8 a=4 gpu=b200 gpus=64 tp=8"),  # its own GPU model wins
+        ("8 a=4 accelerator=b200", "8 a=4 accelerator=b200 gpus=64 tp=8"),
         ("hilfe", "hilfe"),
         ("läufe llama", "läufe llama"),
         ("8 64 4 4096", "8 64 4 4096"),
@@ -176,3 +180,13 @@ def test_where_defaults_go(text: str, merged: str) -> None:
     """Defaults close the first setup (named values after positional ones, as the parser wants); help and the
     list of runs take none."""
     assert with_profile(text, {"gpus": "64", "tp": "8", "gpu": "h100"}).text == merged
+
+
+def test_the_profiles_gpu_model_gives_memory_per_gpu(app: App) -> None:
+    """With a model in the command, the profile's GPU (H100) gives the memory per GPU: the same section, number for
+    number, as the calculator's answer with gpus=64 tp=8 gpu=h100 typed out."""
+    say(app, "cluster gpus=64 tp=8 gpu=h100")
+    answer = all_text(say(app, "b=1 a=4 L=4096 modell=llama3.1-8b"))
+    typed = all_text(say(app, "b=1 a=4 L=4096 modell=llama3.1-8b gpus=64 tp=8 gpu=h100", channel="C0OTHER"))
+    assert "Speicher je GPU" in answer
+    assert answer.split("Speicher je GPU", 1)[1] == typed.split("Speicher je GPU", 1)[1]

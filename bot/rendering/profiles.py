@@ -10,7 +10,7 @@ from bot.rendering.formatting import number
 from bot.storage.profiles import ChannelProfile
 from bot.texts import profiles as texts
 from bot.texts.glossary import list_de
-from core.profile import APPLIED, GPU_MODEL, ProfileError
+from core.profile import GPU_MODEL, ProfileError
 
 
 def settings_text(settings: Iterable[tuple[str, str]]) -> str:
@@ -82,9 +82,6 @@ def _problem_text(kind: str, text: str, ctx: Mapping[str, object]) -> str:
 def _profile_answer(title: str, summary: str, profile: ChannelProfile, visibility: Visibility) -> Answer:
     lines: list[str | Bullet] = [Bullet(texts.SETTING[k].format(value=_value(k, v))) for k, v in profile.settings]
     parts: list[Section | Note] = [Section(lines=tuple(lines))]
-    stored_only = [(k, v) for k, v in profile.settings if k not in APPLIED and k != "nodes" and k != "gpus_per_node"]
-    if stored_only:
-        parts.append(Note(texts.NOT_APPLIED.format(settings=settings_text(stored_only))))
     parts += [
         Note(texts.SET_BY.format(user="{user}", when=when(profile)), user=profile.set_by),
         Note(texts.USED_AS_DEFAULTS),

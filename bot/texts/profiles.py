@@ -29,10 +29,10 @@ SET_SUMMARY = "Kanalprofil gespeichert: {settings}"
 SET_BY = "Gesetzt von {user} am {when}."
 USED_AS_DEFAULTS = (
     "Spätere Antworten in diesem Kanal nehmen diese Werte, wo ein Befehl sie nicht selbst nennt: "
-    f"`{COMMAND} b=8 a=4 L=4096` rechnet dann mit den GPUs und der Parallelität des Profils. Wer d oder die GPUs "
-    "selbst angibt, rechnet mit seinen eigenen; `prüfe` nimmt die GPUs als Weltgröße, wenn keine genannt ist."
+    f"`{COMMAND} b=8 a=4 L=4096` rechnet dann mit den GPUs, der Parallelität und dem GPU-Modell des Profils. Wer d "
+    "oder die GPUs selbst angibt, rechnet mit seinen eigenen; `prüfe` nimmt die GPUs als Weltgröße, wenn keine "
+    "genannt ist."
 )
-NOT_APPLIED = "Noch nicht in Rechnungen verwendet (nur gespeichert): {settings}."
 HOW_TO_CHANGE = (
     f"Ändern: `{COMMAND} cluster gpus=… tp=…` (ersetzt das ganze Profil) · Entfernen: `{COMMAND} cluster löschen`"
 )
@@ -40,7 +40,7 @@ NONE_TITLE = "Dieser Kanal hat kein Kanalprofil"
 NONE_SUMMARY = "Kein Kanalprofil in diesem Kanal"
 NONE_HOW = (
     f"Jedes Mitglied kann eins setzen, z. B. `{COMMAND} cluster gpus=64 tp=8 gpu=h100`: Spätere Antworten hier nehmen "
-    "dann die GPUs und die Parallelität daraus, wo ein Befehl sie nicht selbst nennt."
+    "dann die GPUs, die Parallelität und das GPU-Modell daraus, wo ein Befehl sie nicht selbst nennt."
 )
 DELETED_TITLE = "Kanalprofil gelöscht"
 DELETED_SUMMARY = "Kanalprofil gelöscht"
@@ -59,9 +59,7 @@ PROBLEMS = {
     "unknown_key": "„{text}“: {key} gehört nicht in ein Kanalprofil. Möglich sind {allowed}.",
     "not_a_setting": "„{text}“ ist keine Einstellung – geschrieben wird Schlüssel=Wert, z. B. tp=8.",
     "not_a_count": "„{text}“: {key} braucht eine ganze Zahl von 1 bis {max}.",
-    "not_a_model": (
-        "„{text}“: das GPU-Modell ist ein Wort aus Buchstaben, Ziffern, Punkt, Plus oder Strich, z. B. gpu=h100."
-    ),
+    "not_a_model": "„{text}“: dieses GPU-Modell kenne ich nicht. Möglich: {allowed}.",
     "duplicate": "„{text}“: {key} steht schon mit {first} im Befehl.",
     "nodes_without_per_node": "Knoten und GPUs je Knoten gehören zusammen: nodes=8 gpus_per_node=8.",
     "gpus_conflict": "gpus={gpus} passt nicht zu {nodes} Knoten × {per_node} GPUs je Knoten.",
