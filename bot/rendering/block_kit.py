@@ -160,8 +160,9 @@ def _part(part: Part, limits: Limits) -> list[Block]:
         case Columns(columns=columns):
             texts_ = [cut_rendered(_mrkdwn(column, limits), limits.field_text) for column in columns]
             return _field_sections(texts_, limits)
-        case Note(text=text):
-            return [_context(_say(cut(text, limits.context_text, escape)), limits)]
+        case Note(text=text, user=user):
+            said = _say(cut(text, limits.context_text - 32, escape))  # room for the mention {user} becomes
+            return [_context(said.replace("{user}", f"<@{user}>") if user else said, limits)]
         case Divider():
             return [DividerBlock()]
 

@@ -30,8 +30,8 @@ def _part(part: Part) -> str:
             return _section(part)
         case Columns(columns=columns):
             return "\n\n".join(_section(column) for column in columns)
-        case Note(text=text):
-            return "  " + _unquoted(singular_after_one(text))
+        case Note(text=text, user=user):
+            return "  " + _unquoted(singular_after_one(text.replace("{user}", f"@{user}") if user else text))
         case Divider():
             return RULE
 
