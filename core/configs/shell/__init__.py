@@ -67,7 +67,7 @@ from core.configs.shell.limits import (
     MAX_UNDECIDED,
     MAX_VALUE_CHARS,
 )
-from core.configs.shell.reader import Alternative, alternatives, grammar_errors, read_script
+from core.configs.shell.reader import Alternative, Reading, alternatives, grammar_errors, read_script, reading
 
 __all__ = [
     "MAX_ALTERNATIVES",
@@ -82,9 +82,11 @@ __all__ = [
     "MAX_VALUE_CHARS",
     "Alternative",
     "Command",
+    "Reading",
     "Script",
     "Undecided",
     "alternatives",
     "grammar_errors",
     "read_script",
+    "reading",
 ]
