@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable
 
 from core.configs.shell.limits import LIMIT, MAX_DIGITS, too_much
+from core.configs.shell.precedence import ASSIGNMENTS, Conditional, Expression, Operand, Postfix, Prefix
 from core.configs.shell.variables import BashError
 
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ@_"
@@ -84,3 +85,38 @@ _TABLE: dict[str, Callable[[int, int], int]] = {
     "|": lambda left, right: left | right,
     "^": lambda left, right: left ^ right,
 }
+
+
+def skipped(expression: Expression) -> int:
+    """A side bash reads without computing it (``0 && …``, ``?:``): variables are 0 there and nothing is assigned,
+    but a negative exponent is an error all the same (bash's ``expr.c`` checks it before ``noeval``)."""
+    if isinstance(expression, Operand):
+        return constant(expression.text, 0) if expression.text[0].isdigit() else 0
+    if isinstance(expression, Postfix):
+        return 0
+    if isinstance(expression, Prefix):
+        value = skipped(expression.operand)
+        changed = {"++": value + 1, "--": value - 1}  # of a variable read as 0
+        return {"-": -value, "+": value, "!": int(not value), "~": ~value, **changed}[expression.operator]
+    if isinstance(expression, Conditional):
+        condition, then, otherwise = (
+            skipped(part) for part in (expression.condition, expression.then, expression.otherwise)
+        )
+        return then if condition else otherwise
+    left, right = skipped(expression.left), skipped(expression.right)
+    operator = (
+        expression.operator.removesuffix("=") if expression.operator in ASSIGNMENTS - {"="} else expression.operator
+    )
+    if operator == "=" or operator == ",":
+        return right
+    if operator == "**" and right < 0:
+        raise BashError("exponent less than 0")
+    if operator in ("/", "%", "**", "<<", ">>") and (right == 0 or abs(right) > 64 or abs(left) > 2**32):
+        return 0  # no error where bash reads without computing, and no need of the exact value
+    if operator in ("&&", "||"):
+        return int(bool(left) and bool(right)) if operator == "&&" else int(bool(left) or bool(right))
+    try:
+        found = binary(operator, left, right, 0)
+    except BashError:
+        return 0
+    return found if found is not None and -(2**63) <= found < 2**63 else 0

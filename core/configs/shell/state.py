@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from tree_sitter import Node
 
     from core.configs.shell.fields import Fields
+    from core.configs.shell.precedence import Expression
 
 
 @dataclass
@@ -179,6 +180,14 @@ class State(Variables):
 
     def element(self, subscript: Node) -> str | list[str] | None:
         """``${A[i]}``, ``${A[@]}`` (``expansions``)."""
+        raise NotImplementedError
+
+    def evaluate(self, text: str) -> int | None:
+        """An arithmetic expression's text computed; ``BashError`` where bash fails (``arithmetic``)."""
+        raise NotImplementedError
+
+    def compute(self, expression: Expression) -> int | None:
+        """A parsed expression's value, its assignments made; None where unknown (``computing``)."""
         raise NotImplementedError
 
     def arithmetic(self, nodes: Sequence[Node]) -> int | None:
