@@ -174,6 +174,28 @@ def core_microseconds() -> tuple[float, float, float]:
     return same * 1e6, varied * 1e6, parse_compute * 1e6
 
 
+#: Memory and time questions (issue 28): with B, without, a failing fit with advice, Megatron's rules.
+MEMORY_COMMANDS = (
+    "llama3.1-8b b=2 gpus=64 a=8 L=8k gpu=h100 zero=1 budget=1T",
+    "params=7B zero=3 gpus=8 gpu=h100",
+    "llama3.1-70b b=4 gpus=64 tp=8 a=4 L=8192 gpu=h100",
+    "regeln=megatron llama3.1-405b gpus=8192 tp=8 pp=16 b=1 a=32 L=8192 gpu=h100 step_time=10s",
+)
+
+
+def memory_microseconds() -> dict[str, float]:
+    """The calculator with its memory answer, parse to Slack's payload, per command, in µs (mean of 200)."""
+    from bot.document import Visibility
+    from bot.rendering.answers import answer_command
+    from bot.rendering.block_kit import message
+
+    def render(text: str) -> dict:
+        return message(answer_command(text, Visibility.IN_CHANNEL).document)
+
+    n = 200
+    return {text: timeit.timeit(functools.partial(render, text), number=n) / n * 1e6 for text in MEMORY_COMMANDS}
+
+
 def config_check_milliseconds() -> dict[str, float]:
     """A config just under the 64 KiB cap, per format: read, checked and rendered to Slack's payload (median ms)."""
     from large_configs import large_configs
@@ -503,12 +525,17 @@ def main() -> None:
         results = [measure(name, command, server_env, port) for name, command, port, server_env in servers]
         hostile = siege(env)
     core_same, core_varied, parse_compute = core_microseconds()
+    memory = memory_microseconds()
     socket = socket_mode_round_trip()
     checks = config_check_milliseconds()
     startup = startup_milliseconds()
     print_table(results, core_same, core_varied, parse_compute, socket)
     shown = ", ".join(f"{name} {value:.1f} ms" for name, value in checks.items())
     print(f"Config check of a 64 KiB config (read, checked, rendered; median of 30): {shown} (target < 20 ms).")
+    shown = "; ".join(f"`{text}` {value:.0f} µs" for text, value in memory.items())
+    print(
+        f"Calculator with memory and time (parse to payload, mean of 200): {shown} (`8 64 4 4096`: {core_same:.0f} µs)."
+    )
     print_shell_table()
     print_startup(*startup)
     print_siege(hostile)

@@ -34,6 +34,7 @@ class AnswerKind(StrEnum):
     INPUT_ERROR = "input_error"
     CHECK = "check"
     RUNS = "runs"
+    MEMORY = "memory"
 
 
 @dataclass(frozen=True)

@@ -53,7 +53,7 @@ def plan(request: PlanRequest) -> Plan:
     data_parallel = _data_parallel(request, problems)
     rollout = _rollout(request, data_parallel, problems)
     target = _target(request, problems) if rollout is None else Target(argument=Argument.TARGET_BATCH, value=rollout)
-    given = [Argument(key) for key in request.model_dump(exclude_none=True)]
+    given = [Argument(key) for key in request.model_dump(exclude_none=True, exclude={"training"})]
     if (missing := missing_factors(given)) is not None:
         problems.append(missing)
     if problems:

@@ -56,6 +56,17 @@ class ProblemKind(StrEnum):
     ROLLOUT_NOT_DIVISIBLE = "rollout_not_divisible"
     ROLLOUT_WITH_TARGET = "rollout_with_target"
     ROLLOUT_CONFLICT = "rollout_conflict"
+    # the memory and time keys (issue 28)
+    UNKNOWN_CHOICE = "unknown_choice"
+    UNKNOWN_MODEL = "unknown_model"
+    SHAPE_INCOMPLETE = "shape_incomplete"
+    RULES_NEED_SHAPE = "rules_need_shape"
+    DEEPSPEED_NEEDS_ZERO = "deepspeed_needs_zero"
+    OFFLOAD_PARAMS_NEEDS_ZERO3 = "offload_params_needs_zero3"
+    TIME_KEYS_CONFLICT = "time_keys_conflict"
+    MOE_INCOMPLETE = "moe_incomplete"
+    TIME_NEEDS_PEAK = "time_needs_peak"
+    STEP_TIME_NEEDS_TOKENS = "step_time_needs_tokens"
 
 
 class Side(StrEnum):
@@ -71,7 +82,8 @@ class Problem:
 
     ``argument`` is the argument concerned, or None when the problem is not tied to
     one; ``text`` is the user's text as typed; ``side`` is set inside a comparison;
-    ``ctx`` carries what the message needs (limits, suggestions, missing names).
+    ``ctx`` carries what the message needs (limits, suggestions, missing names); ``setting`` names a
+    memory or time key (a ``core.training_keys.TrainingKey`` value) where ``argument`` cannot.
     """
 
     kind: ProblemKind
@@ -79,6 +91,7 @@ class Problem:
     text: str | None = None
     ctx: dict[str, Any] = field(default_factory=dict)
     side: Side | None = None
+    setting: str | None = None
 
     def on_side(self, side: Side) -> Problem:
         """This problem, marked as belonging to one setup of a comparison."""

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from core.arguments import FACTORS, Argument
+from core.training_request import TrainingRequest
 
 
 def _bounded(argument: Argument) -> Any:
@@ -69,6 +70,8 @@ class PlanRequest(BaseModel):
     samples: Samples | None = None
     mini: Mini | None = None
     epochs: Epochs | None = None
+    #: The memory and time keys (issue 28), None when none was given.
+    training: TrainingRequest | None = None
 
     def value(self, argument: Argument) -> int | None:
         """The value given for ``argument``, or None."""

@@ -42,6 +42,9 @@ from core.numbers import (
 )
 from core.rules import missing_factors
 from core.runs import PublishedRun, filter_runs, find_run, run_names
+from core.training import memory_question, training_problems
+from core.training_keys import TRAINING_KEY_ALIASES, TrainingKey, names_a_model, read_value, training_key
+from core.training_request import TrainingRequest, training_parts
 
 HELP_WORDS = frozenset({"hilfe", "help", "?", "-h", "--help"})
 #: After a help word: the full table of keys and number formats instead of the short help.
@@ -206,13 +209,7 @@ def parse_command(text: str) -> ParsedCommand:
     if lr_values and len(sides) == 1:
         problems.append(Problem(ProblemKind.LR_WITHOUT_COMPARISON, argument=Argument.LR))
     stray = any(p.kind is ProblemKind.POSITIONAL_AFTER_NAMED for p in problems)  # the cause of anything missing
-    first = collectors[0]
-    validated = [_request(first.values, first.raw, first.given, first.side, stray)]
-    if len(collectors) > 1:
-        second = collectors[1]
-        values, raw = _inherit(first.values, second.values), _inherit(first.raw, second.raw)
-        given = {a for a in first.given if _REPLACES.get(a) not in second.given} | second.given
-        validated.append(_request(values, raw, given, second.side, stray))
+    validated = _validated(collectors, stray)
     requests = [r for r in validated if isinstance(r, PlanRequest)]
     problems += [p for r in validated if not isinstance(r, PlanRequest) for p in r]
     if problems:
@@ -221,6 +218,21 @@ def parse_command(text: str) -> ParsedCommand:
         return PlanCommand(request=requests[0], private=private)
     before, after = requests
     return CompareCommand(before=before, after=after, lr=lr_values[0] if lr_values else None, private=private)
+
+
+def _validated(collectors: list[_Collector], stray: bool) -> list[PlanRequest | list[Problem]]:
+    """Each side's request; after ``vs`` what the second side leaves out is inherited from the first."""
+    first = collectors[0]
+    validated = [_request(first.values, first.raw, first.given, first.side, stray, first.training)]
+    if len(collectors) > 1:
+        second = collectors[1]
+        values, raw = _inherit(first.values, second.values), _inherit(first.raw, second.raw)
+        given = {a for a in first.given if _REPLACES.get(a) not in second.given} | second.given
+        training = _Training(
+            first.training.values | second.training.values, first.training.tried | second.training.tried
+        )
+        validated.append(_request(values, raw, given, second.side, stray, training))
+    return validated
 
 
 def _run_comparison(sides: list[list[str]], private: bool) -> RunComparisonCommand | None:
@@ -241,7 +253,7 @@ def _run_comparison(sides: list[list[str]], private: bool) -> RunComparisonComma
     first = _Collector(sides[0], Side.BEFORE)
     lr_values = [c.values.pop(Argument.LR) for c in (first, rest) if Argument.LR in c.values]
     stray = any(p.kind is ProblemKind.POSITIONAL_AFTER_NAMED for p in first.problems)
-    validated = _request(first.values, first.raw, first.given, Side.BEFORE, stray)
+    validated = _request(first.values, first.raw, first.given, Side.BEFORE, stray, first.training)
     problems = first.problems + rest.problems + problems
     if not isinstance(validated, PlanRequest):
         problems += validated
@@ -260,6 +272,7 @@ def _names_a_run(word: str) -> bool:
 def command_text(request: PlanRequest, lr: float | None = None) -> str:
     """The canonical command for ``request``: named keys and plain integers, read back by ``parse_command``."""
     parts = [f"{key}={value}{unit}" for field, key, unit in _CANONICAL_FIELDS if (value := getattr(request, field))]
+    parts += training_parts(request.training)
     if lr is not None:
         parts.append(f"lr={lr!r}")
     return " ".join(parts)
@@ -335,18 +348,28 @@ def _inherit(first: dict[Argument, _V], second: dict[Argument, _V]) -> dict[Argu
 
 
 def _request(
-    values: dict[Argument, Any], raw: dict[Argument, str], given: set[Argument], side: Side | None, stray: bool
+    values: dict[Argument, Any],
+    raw: dict[Argument, str],
+    given: set[Argument],
+    side: Side | None,
+    stray: bool,
+    training: _Training | None = None,
 ) -> PlanRequest | list[Problem]:
     """Validate ``values`` into a request, or the problems found (each marked with ``side``).
 
     ``given`` holds every argument the user tried to set: a bad or empty value still counts,
-    so its own problem is not followed by a second one saying it is missing.
+    so its own problem is not followed by a second one saying it is missing. With memory or time keys
+    (``training``) the factors of B may be missing: then it is a memory question.
     """
     found = []
-    if not stray and (missing := missing_factors(given)) is not None:
+    asked = training.request if training else None
+    memory = memory_question(given, asked) or bool(training and training.tried)
+    if not stray and not memory and (missing := missing_factors(given)) is not None:
         found.append(missing)
     try:
-        request = PlanRequest.model_validate({a.value: v for a, v in values.items()})
+        data = {a.value: v for a, v in values.items()} | ({"training": asked} if asked else {})
+        request = PlanRequest.model_validate(data)
+        found.extend(training_problems(request))
     except ValidationError as error:
         found.extend(_bound_problems(error, raw))
     if found:
@@ -364,6 +387,18 @@ def _bound_problems(error: ValidationError, raw: dict[Argument, str]) -> list[Pr
     return problems
 
 
+@dataclass(frozen=True)
+class _Training:
+    """The memory and time keys of one setup: values read, and every key tried (a bad value counts too)."""
+
+    values: dict[TrainingKey, Any]
+    tried: frozenset[TrainingKey]
+
+    @property
+    def request(self) -> TrainingRequest | None:
+        return TrainingRequest(**{key.value: value for key, value in self.values.items()}) if self.values else None
+
+
 class _Collector:
     """Assigns the words of one setup to arguments, reads their values, gathers problems."""
 
@@ -378,12 +413,14 @@ class _Collector:
         self._positionals = 0
         self._seen_named = False
         self._stray: list[str] = []
+        self._training = _TrainingCollector(self)
         for word in words:
             self._add(word)
         if self._stray:
             self._problem(ProblemKind.POSITIONAL_AFTER_NAMED, text=self._stray[0], ctx={"texts": self._stray})
         for argument, text in self.raw.items():
             self._read(argument, text)
+        self.training = self._training.read()
 
     @property
     def given(self) -> set[Argument]:
@@ -397,7 +434,9 @@ class _Collector:
         self.problems.append(problem.on_side(self.side) if self.side else problem)
 
     def _add(self, word: str) -> None:
-        if "=" in word:
+        if names_a_model(word):  # ``llama3.1-8b`` alone: the model, anywhere
+            self._training.assign(TrainingKey.MODEL, word, word)
+        elif "=" in word:
             self._seen_named = True
             self._add_named(word)
         elif self._seen_named:
@@ -410,9 +449,12 @@ class _Collector:
 
     def _add_named(self, word: str) -> None:
         key, _, value = word.partition("=")
+        if (setting := training_key(key, value)) is not None:
+            self._training.add(setting, value, word)
+            return
         argument = CASE_SENSITIVE_KEYS.get(key) or _FOLDED_KEYS.get(key.casefold().replace("-", "_"))
         if argument is None:
-            close = difflib.get_close_matches(key.casefold(), KEY_ALIASES, n=3, cutoff=0.6)
+            close = difflib.get_close_matches(key.casefold(), [*KEY_ALIASES, *TRAINING_KEY_ALIASES], n=3, cutoff=0.6)
             if key.upper() in CASE_SENSITIVE_KEYS:
                 close.insert(0, key.upper())
             self._problem(ProblemKind.UNKNOWN_KEY, text=word, ctx={"key": key, "suggestions": close})
@@ -437,3 +479,38 @@ class _Collector:
             self.values[argument] = parse(text)
         except NumberError as error:
             self._add_problem(error.for_argument(argument, text))
+
+
+class _TrainingCollector:
+    """The memory and time keys of one setup (issue 28), apart from the batch keys: raw texts, then values."""
+
+    def __init__(self, owner: _Collector) -> None:
+        self._owner = owner
+        self.raw: dict[TrainingKey, str] = {}
+        self.origins: dict[TrainingKey, str] = {}
+        self.tried: set[TrainingKey] = set()
+
+    def add(self, key: TrainingKey, value: str, word: str) -> None:
+        self.tried.add(key)
+        if not value:
+            self._owner._add_problem(Problem(ProblemKind.EMPTY_VALUE, text=word, setting=key.value))
+        else:
+            self.assign(key, value, word)
+
+    def assign(self, key: TrainingKey, value: str, word: str) -> None:
+        self.tried.add(key)
+        if key in self.raw:
+            ctx = {"first": self.raw[key], "first_origin": self.origins[key], "second_origin": word}
+            self._owner._add_problem(Problem(ProblemKind.DUPLICATE, text=value, ctx=ctx, setting=key.value))
+            return
+        self.raw[key], self.origins[key] = value, word
+
+    def read(self) -> _Training:
+        values: dict[TrainingKey, Any] = {}
+        for key, text in self.raw.items():
+            try:
+                values[key] = read_value(key, text)
+            except NumberError as error:
+                problem = Problem(error.kind, text=text, ctx=dict(error.ctx), setting=key.value)
+                self._owner._add_problem(problem)
+        return _Training(values, frozenset(self.tried))

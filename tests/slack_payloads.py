@@ -109,6 +109,10 @@ def form_state(view: dict[str, Any], overrides: dict[str, str | None] | None = N
         if element["type"] == "number_input":
             value = overrides.get(block["block_id"], element.get("initial_value"))
             values[block["block_id"]] = {element["action_id"]: {"type": "number_input", "value": value}}
+        elif element["type"] == "static_select":
+            chosen = overrides.get(block["block_id"])
+            selected = {"value": chosen} if chosen else element.get("initial_option")
+            values[block["block_id"]] = {element["action_id"]: {"type": "static_select", "selected_option": selected}}
         elif element["type"] == "radio_buttons":
             values[block["block_id"]] = {
                 element["action_id"]: {"type": "radio_buttons", "selected_option": element.get("initial_option")}

@@ -214,6 +214,17 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
     "nanogpt/accumulation-is-global": ((("train.py", "batch_size = 12\ngradient_accumulation_steps = 40\n"),), 8),
     "nanogpt/accumulation-divisible": ((("train.py", "batch_size = 12\ngradient_accumulation_steps = 40\n"),), 3),
     "nanogpt/train-py-defaults": ((("train.py", "batch_size = 12\nn_layer = 12\n"),), 8),
+    "nanogpt/train-py-assertion": (
+        (
+            (
+                "train.py",
+                "import os\nbatch_size = 12\ngradient_accumulation_steps = 5\n"
+                "exec(open('configurator.py').read())\nddp_world_size = int(os.environ['WORLD_SIZE'])\n"
+                "assert gradient_accumulation_steps % ddp_world_size == 0\n",
+            ),
+        ),
+        8,
+    ),
     "axolotl/two-of-three": ((("a.yaml", f"{AXOLOTL}micro_batch_size: 4\n"),), 8),
     "axolotl/only-one-of-accumulation-and-batch-size": (
         (("a.yaml", f"{AXOLOTL}micro_batch_size: 4\ngradient_accumulation_steps: 2\nbatch_size: 32\n"),),
@@ -464,6 +475,8 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
     ),
     # TRL GRPO: the fixtures of /work/research/trl_grpo/fixtures, run through TRL 1.16.0's GRPOConfig
     "trl/generation-batch-divisible": ((("g.yaml", f"{GRPO}num_generations: 3\n"),), None),
+    "trl/counts-prompts": ((("g.yaml", GRPO), ("requirements.txt", "trl==0.14.0\n")), None),
+    "trl/counted-prompts-before-0-15": ((("g.yaml", GRPO),), None),
     "trl/generation-batch-multiple": ((("g.yaml", f"{GRPO}generation_batch_size: 12\n"),), None),
     "trl/generation-keys-both": ((("g.yaml", f"{GRPO}generation_batch_size: 16\nsteps_per_generation: 2\n"),), None),
     "trl/one-generation": ((("g.yaml", f"{GRPO}num_generations: 1\n"),), None),
@@ -639,6 +652,7 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
 }
 #: A decimal point as English writes it (German groups thousands with a point: 1.008); code in backticks is exempt.
 ENGLISH_DECIMAL = re.compile(r"\d\.(?!\d{3}(?!\d))\d")
+VERSION = re.compile(r"(?<![\d.])\d+\.\d+\.\d+(?![\d.])")
 
 
 def sample(code: str) -> Check:
@@ -675,7 +689,7 @@ def test_each_rule_is_triggered_and_reads_well(code: str) -> None:
     [finding] = [f for f in check.findings if f.code == code]
     text = finding_text(check, finding)
     shown = plain_text(check_answer(check, Visibility.IN_CHANNEL).document, choices=False)
-    prose = re.sub(r"`[^`]*`", "", shown)
+    prose = VERSION.sub("", re.sub(r"`[^`]*`", "", shown))  # a release (``0.28.0``) is no decimal
     for bad in ("None", "…", "{", "}"):
         assert bad not in re.sub(r"`[^`]*`", "", text), text
     own = [f.message.replace("\n", " ").replace("`", "'") for f in check.findings if f.message]

@@ -94,8 +94,12 @@ def test_world_form_refuses_what_is_not_a_count(bot: BotProcess, api: FakeWebAPI
 
 
 def test_world_form_starts_from_what_the_script_names(bot: BotProcess, api: FakeWebAPI) -> None:
-    """GPUS_PER_NODE=4 without a node count: the form asks, prefilled with 1 × 4."""
-    script = "GPUS_PER_NODE=4\npython pretrain_gpt.py --micro-batch-size 1 --global-batch-size 32"
+    """GPUS_PER_NODE=4 without a node count: the form asks, prefilled with 1 × 4 (plain ``python`` would be one
+    process, so torchrun with a node count only the start knows)."""
+    script = (
+        "GPUS_PER_NODE=4\ntorchrun --nnodes $NNODES --nproc_per_node $GPUS_PER_NODE pretrain_gpt.py "
+        "--micro-batch-size 1 --global-batch-size 32"
+    )
     command(bot, api, f"prüfe ```{script}```")
     values = slack_payloads.form_state(opened_view(api))
     assert (values["nodes"]["value"]["value"], values["per_node"]["value"]["value"]) == ("1", "4")

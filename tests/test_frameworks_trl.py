@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.document import Visibility
-from bot.rendering.checks import check_answer, check_json, problem_text
+from bot.rendering.checks import check_answer, check_json, finding_text, problem_text
 from bot.rendering.plain_text import plain_text
 from core.configs import Check, CheckError, ProblemKind, Source, World, check_config
 from core.configs.frameworks import trl
@@ -22,9 +22,13 @@ from core.configs.read import parse
 TRL = Path(__file__).parent / "data" / "configs" / "trl"
 
 
-def checked(name: str, world: int | None = None) -> Check:
+def checked(name: str, world: int | None = None, versions: dict[str, str] | None = None) -> Check:
     given = World(world, "--world-size") if world else None
-    return check_config([Source(name, (TRL / name).read_text())], given)
+    return check_config([Source(name, (TRL / name).read_text())], given, versions=versions)
+
+
+#: The release the fixtures' messages were raised by (a rule of some releases only decides with a pin).
+TRL_1_16 = {"trl": "==1.16.0"}
 
 
 def numbers(check: Check) -> tuple[object, ...]:
@@ -57,7 +61,7 @@ def test_grpo_numbers_are_trls_own(name: str, world: int | None, expected: tuple
     check = checked(name, world)
     assert check.framework == "trl"
     assert numbers(check) == expected
-    assert {f.code for f in check.findings} - {"trl/counts-completions"} == codes
+    assert {f.code for f in check.findings} - {"trl/counts-completions", "trl/counted-prompts-before-0-15"} == codes
 
 
 @pytest.mark.parametrize(
@@ -102,7 +106,7 @@ def test_grpo_numbers_are_trls_own(name: str, world: int | None, expected: tuple
 )
 def test_grpo_refusals_quote_trl(name: str, code: str, message: str) -> None:
     """Where TRL refuses, there is no batch, no step count, and its message is quoted verbatim."""
-    check = checked(name, 8 if name.endswith(".py") else None)
+    check = checked(name, 8 if name.endswith(".py") else None, TRL_1_16)
     [finding] = [f for f in check.findings if f.code == code]
     assert finding.message == message
     assert check.global_batch is None
@@ -212,3 +216,22 @@ def test_defaults_that_decide_are_said() -> None:
     assert finding.context.settings == (
         "`per_device_train_batch_size: 8`, `gradient_accumulation_steps: 1`, `num_generations: 8`"
     )
+
+
+def test_a_key_removed_later_is_a_warning_without_a_pin_and_nothing_on_an_old_release() -> None:
+    """``max_prompt_length`` (removed in TRL 0.28, #4847): refused on 1.16, a warning naming both sides without a
+    pin (the batch still said), and no finding at all where the repository pins 0.18 – issue 31's open-r1 case."""
+    name = "07_removed_max_prompt_length.yaml"
+    unpinned = checked(name)
+    [finding] = [f for f in unpinned.findings if f.code == "trl/max-prompt-length-removed"]
+    assert (finding.level.value, unpinned.ok, unpinned.global_batch is not None) == ("warning", True, True)
+    text = finding_text(unpinned, finding)
+    assert text.startswith("Erst ab TRL `0.28.0` (#4847), und welche Version läuft, sagt keine Datei: ")
+    assert "Mit einer älteren Version läuft es." in text
+    old = checked(name, versions={"trl": "==0.18.0"})
+    assert "trl/max-prompt-length-removed" not in {f.code for f in old.findings}
+    assert old.global_batch == unpinned.global_batch
+    pinned_file = check_config(
+        [Source(name, (TRL / name).read_text()), Source("requirements.txt", "trl==0.18.0\ntorch>=2.4\n")]
+    )
+    assert "trl/max-prompt-length-removed" not in {f.code for f in pinned_file.findings}

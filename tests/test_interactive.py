@@ -38,6 +38,7 @@ def test_command_without_arguments_opens_the_prefilled_form(bot: BotProcess, api
         "Parallelität",
         "Sequenz",
         "Cluster (optional)",
+        "Modell und GPU (optional)",
     ]
     initial = {b["block_id"]: b["element"].get("initial_value") for b in view["blocks"] if b["type"] == "input"}
     assert initial == {
@@ -48,6 +49,8 @@ def test_command_without_arguments_opens_the_prefilled_form(bot: BotProcess, api
         "gpus": None,
         "tp": None,
         "pp": None,
+        "model": None,  # choices (issue 28): no initial_value, an initial_option where preset
+        "gpu": None,
         "visibility": None,
     }
     labels = {b["block_id"]: b["label"]["text"] for b in view["blocks"] if b["type"] == "input"}
@@ -138,6 +141,8 @@ def test_adjust_opens_the_form_with_the_current_values(bot: BotProcess, api: Fak
         "gpus": "512",
         "tp": "8",
         "pp": None,
+        "model": None,
+        "gpu": None,
     }
     interaction(bot, slack_payloads.view_submission(view, {"accumulation": "32"}))
     name, replaced = api.next_response()

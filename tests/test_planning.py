@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 from examples_budget import examples
@@ -159,7 +160,7 @@ factor_values = {
 def test_solving_gives_back_the_original(values: dict[Argument, int], unknown: Argument, seq_len: int | None) -> None:
     """From B (or T) and any two factors, solving for the third returns the value B was made from."""
     global_batch = math.prod(values.values())
-    known = {a.value: v for a, v in values.items() if a is not unknown}
+    known: dict[str, Any] = {a.value: v for a, v in values.items() if a is not unknown}
     if seq_len is None:
         request = PlanRequest(**known, target_global_batch=global_batch)
     else:

@@ -16,7 +16,7 @@ from bot.document import Visibility
 from bot.rendering import views
 from bot.rendering.answers import answer_command
 from bot.rendering.block_kit import message
-from bot.texts import answers, checks, glossary, help, operator, problems
+from bot.texts import answers, checks, glossary, help, memory, operator, problems
 from bot.texts.problems import TEMPLATES
 from core import ProblemKind
 
@@ -80,12 +80,18 @@ SAMPLES = [
     "hilfe schlüssel",
     "8 64",
     "gpus=100 tp=8 b=1 a=1",
+    # memory per GPU and time (issue 28): the glossary's Gewichte, Gradienten, Optimiererzustände, Aktivierungen
+    "llama3.1-8b b=2 gpus=8 a=4 L=8k gpu=h100 zero=1 budget=1T",
+    "params=7B zero=3 gpus=8",
+    "regeln=megatron llama3.1-70b gpus=64 tp=8 b=1 a=16 L=8192 gpu=h100 step_time=10s",
+    "hilfe speicher",
+    "modell=llama9 zero=5",
 ]
 
 
 def user_facing() -> Iterator[tuple[str, str]]:
     """(where, text) for everything a user reads: the text modules, answers, views, manifests, README examples."""
-    for module in (answers, checks, glossary, help, problems):
+    for module in (answers, checks, glossary, help, memory, problems):
         for text in module_texts(module):
             yield module.__name__, text
     for text in module_texts(operator):

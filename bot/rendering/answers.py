@@ -28,6 +28,7 @@ from bot.rendering import formulas
 from bot.rendering.formatting import byte_size, decimal, factor, number, rounded, significant
 from bot.rendering.guidance import guidance_parts, runs_answer, schedule
 from bot.rendering.help import help_answer
+from bot.rendering.memory import memory_document, memory_parts
 from bot.rendering.problems import error_answer
 from bot.rendering.whatif import comparison_choices, plan_choices
 from bot.texts import answers as texts
@@ -53,6 +54,7 @@ from core import (
 )
 from core.model import BinaryTarget, Solution
 from core.runs import PublishedRun
+from core.training import assess, memory_only
 
 
 def answer_command(text: str, default_visibility: Visibility, *, command: str = COMMAND) -> Answer:
@@ -73,6 +75,9 @@ def answer_command(text: str, default_visibility: Visibility, *, command: str = 
             case HelpRequest(keys=keys, topic=topic):
                 return help_answer(default_visibility, keys=keys, topic=topic, command=command)
             case PlanCommand(request=request, private=private):
+                if memory_only(request) and (found := assess(request, None)) is not None:
+                    document = memory_document(request, found, _visibility(private, default_visibility), command)
+                    return Answer(AnswerKind.MEMORY, document)
                 result = plan(request)
                 kind = AnswerKind.CALCULATION if result.solution is None else AnswerKind.SOLVE
                 if not result.exact:
@@ -123,6 +128,7 @@ def plan_document(plan: Plan, visibility: Visibility, command: str = COMMAND) ->
         _token_section(outcome, command),
         *_derived_sections(outcome),
         *guidance_parts(plan, command),
+        *_memory(plan, outcome, command),
         *_notes(plan.request.model_parallel_given, outcome.tokens_per_step is not None),
     ]
     return Document(
@@ -132,6 +138,13 @@ def plan_document(plan: Plan, visibility: Visibility, command: str = COMMAND) ->
         parts=tuple(parts),
         choices=plan_choices(plan),
     )
+
+
+def _memory(plan: Plan, outcome: Outcome, command: str) -> tuple[Part, ...]:
+    """„Speicher je GPU“ and „Trainingszeit“ where the model or a memory key is given (issue 28)."""
+    if plan.request.training is None or (found := assess(plan.request, outcome)) is None:
+        return ()
+    return memory_parts(found, command)
 
 
 def _notes(parallel: bool, tokens: bool, *first: str) -> tuple[Note, ...]:

@@ -21,10 +21,13 @@ from core.configs import (
     Level,
     Phase,
     ProblemKind,
+    Read,
     Rollout,
+    Since,
     Source,
     Step,
     Syntax,
+    Via,
     check_config,
 )
 from core.configs.read import MAX_DIGITS, MAX_NESTING
@@ -129,6 +132,13 @@ def problem_text(error: CheckError, slack: bool = False) -> str:
     fields["how"] = texts.NOTHING_HOW_SLACK if slack else texts.NOTHING_HOW_CLI
     if error.kind is ProblemKind.UNSAFE:
         fields["detail"] = texts.UNSAFE_DETAILS.get(str(ctx.get("detail")), str(ctx.get("detail"))).format(**fields)
+    if error.kind is ProblemKind.NOT_THIS_FRAMEWORK:
+        forced = texts.FRAMEWORKS[str(ctx["framework"])]
+        fields |= {
+            "subject": forced.subject,
+            "rules_of": forced.rules_of,
+            "looks_for": texts.LOOKS_FOR[ctx["framework"]],
+        }
     if error.kind is ProblemKind.WORLD_SIZE_NEEDED:
         framework = texts.FRAMEWORKS.get(str(ctx.get("framework")))
         fields["framework"] = framework.title if framework else ""
@@ -137,10 +147,23 @@ def problem_text(error: CheckError, slack: bool = False) -> str:
         fields["max"] = byte_size(ctx["max"])
     if error.kind is ProblemKind.BAD_VALUE:
         fields["value"] = quote(str(ctx.get("value", "")))
+    if error.kind is ProblemKind.BAD_VALUE and "needs" in ctx:
+        fields |= _unresolved(str(ctx["needs"]), slack)
     if error.kind is ProblemKind.UNREADABLE:
         # a reader that names the reason without its limit still gets a sentence with the number in it
         fields.setdefault("max", number(_READER_LIMITS.get(str(ctx.get("detail")), 0)))
     return _problem_template(error).format_map(fields)
+
+
+def _unresolved(needs_text: str, slack: bool) -> dict[str, str]:
+    """What a script's value depends on, and how to give it: a flag (``--set bs=8``) or a variable."""
+    needs = [need.strip() for need in needs_text.split(",")]
+    name = needs[0].rsplit(".", 1)[-1].lstrip("-$") or "wert"
+    if needs[0].startswith("$"):
+        how = texts.UNRESOLVED_HOW_ENV_SLACK if slack else texts.UNRESOLVED_HOW_ENV_CLI
+    else:
+        how = texts.UNRESOLVED_HOW_SLACK if slack else texts.UNRESOLVED_HOW_CLI
+    return {"needs": list_de(f"`{need}`" for need in needs), "how": how.format(name=name)}
 
 
 def _problem_template(error: CheckError) -> str:
@@ -149,6 +172,8 @@ def _problem_template(error: CheckError) -> str:
         return texts.EMPTY_COMMAND
     if error.kind is ProblemKind.UNREADABLE:
         return texts.UNREADABLE_REASONS.get(str(ctx.get("detail")), texts.PROBLEMS[error.kind])
+    if error.kind is ProblemKind.BAD_VALUE and "needs" in ctx:
+        return texts.UNRESOLVED_SCRIPT
     if error.kind is ProblemKind.BAD_VALUE and ("$" in str(ctx.get("value", "")) or ctx.get("runtime")):
         return texts.UNRESOLVED
     if error.kind is ProblemKind.BAD_VALUE and "max" in ctx:
@@ -196,7 +221,22 @@ def finding_text(check: Check, finding: Finding) -> str:
         text += "" if message.rstrip().endswith((".", "!", "?")) else "."  # one full stop, never two
     if finding.fix is not None:
         text += " " + fix_text(finding.fix)
+    if finding.unpinned is not None:
+        text = _unpinned(finding.unpinned, text)
     return text
+
+
+def _unpinned(since: Since, text: str) -> str:
+    """A finding of some releases only, where no file pins the release: both sides said."""
+    name = texts.FRAMEWORKS[since.package].title if since.package in texts.FRAMEWORKS else since.package
+    change = texts.UNPINNED_CHANGE.format(change=since.change) if since.change else ""
+    if since.since is not None:
+        head = texts.UNPINNED_SINCE.format(framework=name, version=since.since, change=change)
+        tail = texts.UNPINNED_OLDER
+    else:
+        head = texts.UNPINNED_UNTIL.format(framework=name, version=since.until, change=change)
+        tail = texts.UNPINNED_NEWER
+    return f"{head}{text} {tail.format(package=since.package)}"
 
 
 def fix_text(fix: Fix) -> str:
@@ -295,17 +335,34 @@ def _schedule(phases: tuple[Phase, ...], seq_len: int | None) -> tuple[str, ...]
 
 def _reads(check: Check) -> tuple[Bullet | str, ...]:
     """Each value read and where from; long values shortened and a long list counted, so Slack takes the section."""
-    lines: list[Bullet | str] = [
-        Bullet(
-            texts.READ_LINE.format(
-                key=_shortened(r.key), value=_shortened(_shown(r.value)), where=_shortened(r.where, keep_end=True)
-            )
-        )
-        for r in check.read[:MAX_READS_SHOWN]
-    ]
+    lines: list[Bullet | str] = [Bullet(_read_line(r)) for r in check.read[:MAX_READS_SHOWN]]
     if len(check.read) > MAX_READS_SHOWN:
         lines.append(texts.READ_MORE.format(count=len(check.read) - MAX_READS_SHOWN))
     return tuple(lines)
+
+
+def _read_line(read: Read) -> str:
+    """``key = value (where)``, then what it set again (``überschreibt …``) and where a name it reads was set."""
+    line = texts.READ_LINE.format(
+        key=_shortened(read.key), value=_shortened(_shown(read.value)), where=_shortened(read.where, keep_end=True)
+    )
+    if read.via is not None:
+        line += _via_line(read.via)
+    if read.over is not None:
+        value, where = read.over
+        line += texts.READ_OVER.format(value=_shortened(_shown(value)), where=_shortened(where, keep_end=True))
+    return line
+
+
+def _via_line(via: Via) -> str:
+    """Where a value a script only names was set: „aus BATCH (train.py:3)“, „Vorgabe von --bs (train.py:5)“,
+    „--bs in der Startzeile (launch.sh:1), statt der Vorgabe 8 (train.py:5)“."""
+    where = _shortened(via.where, keep_end=True)
+    line = texts.READ_VIA[via.origin].format(name=_shortened(via.name), where=where)
+    if via.replaced is not None:
+        value, replaced_where = via.replaced
+        line += texts.READ_VIA_REPLACED.format(value=_shortened(_shown(value)), where=replaced_where)
+    return line
 
 
 def _shortened(text: str, limit: int = 80, *, keep_end: bool = False) -> str:

@@ -5,9 +5,12 @@ from __future__ import annotations
 from bot.document import Answer, AnswerKind, Bullet, Divider, Document, Formula, Note, Section, Visibility
 from bot.rendering.formatting import number, quote
 from bot.texts import help as texts
-from bot.texts.glossary import ARGUMENT_NAMES, COMMAND, PROGRAM
+from bot.texts import memory as memory_texts
+from bot.texts.glossary import ARGUMENT_NAMES, COMMAND, PROGRAM, SETTING_NAMES
 from core import Argument
+from core.memory import GPUS, MODELS
 from core.parser import CASE_SENSITIVE_KEYS, KEY_ALIASES
+from core.training_keys import GPU_COUNT_KEY, TRAINING_KEY_ALIASES, TrainingKey
 
 
 def help_answer(
@@ -24,7 +27,7 @@ def help_answer(
     match chosen:
         case "keys":
             document = _keys_document()
-        case "check" | "budget" | "vs":
+        case "check" | "budget" | "vs" | "memory":
             document = _topic_document(chosen, command)
         case _:
             document = _short_document(default_visibility) if command == COMMAND else terminal_help_document()
@@ -64,8 +67,10 @@ def _topic_document(topic: str, command: str) -> Document:
         ),
         "budget": (texts.BUDGET_TOPIC, texts.BUDGET_TOPIC_EXAMPLE),
         "vs": (texts.VS_TOPIC, texts.VS_TOPIC_EXAMPLE),
+        "memory": (memory_texts.HELP_TOPIC, memory_texts.HELP_TOPIC_EXAMPLE),
     }[topic]
-    shown = tuple(Bullet(line.format(command=command)) for line in lines)
+    names = {"models": ", ".join(f"`{n}`" for n in MODELS), "gpus": "|".join(GPUS)}
+    shown = tuple(Bullet(line.format(command=command, **names)) for line in lines)
     return _help_document(
         texts.TOPIC_TITLE.format(topic=texts.TOPICS[topic][0]),
         (
@@ -121,6 +126,7 @@ def _keys_document() -> Document:
         visibility=Visibility.EPHEMERAL,
         parts=(
             *_key_sections(),
+            *_training_key_sections(),
             Note(texts.HELP_CASE),
             Section(title=texts.PARALLELISM_TITLE, lines=tuple(Bullet(line) for line in texts.PARALLELISM)),
             Section(title=texts.NUMBERS_TITLE, lines=(*texts.NUMBERS, texts.BOUNDS.format(bounds=bounds))),
@@ -142,4 +148,19 @@ def _key_sections() -> tuple[Section, ...]:
             for a in arguments
         ]
         sections.append(Section(title=title, lines=(*keys, texts.EXAMPLE.format(example=example))))
+    return tuple(sections)
+
+
+def _training_key_sections() -> tuple[Section, ...]:
+    """The memory and time keys with every spelling the parser accepts (``core.training_keys``)."""
+    sections = []
+    for title, names in texts.TRAINING_KEY_GROUPS:
+        lines = []
+        for name in names:
+            keys = [GPU_COUNT_KEY] if name == TrainingKey.GPU else []  # gpu=h100 (gpu=8 stays the count)
+            keys += [key for key, target in TRAINING_KEY_ALIASES.items() if target.value == name]
+            lines.append(
+                Bullet(texts.KEY_LINE.format(name=SETTING_NAMES[name], keys=", ".join(f"`{k}`" for k in keys)))
+            )
+        sections.append(Section(title=title, lines=tuple(lines)))
     return tuple(sections)

@@ -9,7 +9,7 @@ from bot.document import Answer, AnswerKind, Bullet, Document, Note, Section, Vi
 from bot.rendering.formatting import number, quote
 from bot.rendering.formulas import degrees
 from bot.texts import problems as texts
-from bot.texts.glossary import COMMAND, label, list_de, symbol_first
+from bot.texts.glossary import COMMAND, SETTING_NAMES, label, list_de, symbol_first
 from core import MODEL_PARALLEL, Argument, InputError, Problem, ProblemKind
 
 #: At most this many problems are listed one by one; the rest are counted.
@@ -58,6 +58,8 @@ def heading(problems: Iterable[Problem]) -> str:
 
 def _about(problem: Problem) -> str:
     where = texts.ON_SIDE.format(side=texts.SIDES[problem.side]) if problem.side else ""
+    if problem.setting:
+        return where + texts.ABOUT.format(label=SETTING_NAMES[problem.setting])
     return where + (texts.ABOUT.format(label=label(problem.argument)) if problem.argument else "")
 
 
@@ -71,6 +73,8 @@ def _fields(problem: Problem) -> dict[str, str]:
         "symbol": argument.symbol if argument else "",
         "bound": number(argument.upper_bound) if argument else "",
     }
+    if problem.setting is not None and problem.setting in texts.SETTING_EXPECTED:
+        fields["expected"] = texts.SETTING_EXPECTED[problem.setting]
     fields |= {key: _formatted(value) for key, value in problem.ctx.items()}
     specific = _SPECIFIC.get(problem.kind)
     return fields | specific(problem) if specific else fields
@@ -94,6 +98,12 @@ def _degrees(problem: Problem) -> dict[str, str]:
 def _missing(problem: Problem) -> dict[str, str]:
     missing = problem.ctx["missing"]
     return {"missing": list_de(symbol_first(a) for a in missing), "verb": texts.verb(len(missing), "fehlt", "fehlen")}
+
+
+def _missing_keys(problem: Problem) -> dict[str, str]:
+    """Memory keys missing: „`heads=`, `ffn=` und `vocab=`“."""
+    missing = problem.ctx["missing"]
+    return {"missing": list_de(f"`{key}=`" for key in missing), "verb": texts.verb(len(missing), "fehlt", "fehlen")}
 
 
 def _origin(origin: int | str, value: str) -> str:
@@ -171,6 +181,11 @@ _SPECIFIC: Mapping[ProblemKind, Callable[[Problem], dict[str, str]]] = {
     ProblemKind.DATA_PARALLEL_CONFLICT: _degrees,
     ProblemKind.TARGET_CONFLICT: _target_conflict,
     ProblemKind.ROLLOUT_INCOMPLETE: _missing,
+    ProblemKind.SHAPE_INCOMPLETE: _missing_keys,
+    ProblemKind.MOE_INCOMPLETE: _missing_keys,
+    ProblemKind.UNKNOWN_CHOICE: lambda p: {"allowed": ", ".join(f"`{v}`" for v in p.ctx["allowed"])},
+    ProblemKind.UNKNOWN_MODEL: lambda p: {"suggestions": texts.did_you_mean_run(p.ctx["suggestions"])},
+    ProblemKind.TIME_KEYS_CONFLICT: lambda p: {"keys": list_de(f"`{k}=`" for k in p.ctx["keys"])},
     ProblemKind.MINI_NOT_DIVIDING: lambda p: _mini_fits(p),
     ProblemKind.ROLLOUT_NOT_DIVISIBLE: lambda p: _mini_fits(p),
 }

@@ -22,6 +22,7 @@ from slack_sdk.models.blocks import (
     Option,
     RadioButtonsElement,
     SectionBlock,
+    StaticSelectElement,
 )
 from slack_sdk.models.views import View
 
@@ -33,6 +34,7 @@ from bot.texts import checks as check_texts
 from bot.texts import help as help_texts
 from bot.texts.glossary import label
 from core import Argument, InputError, Plan, PlanRequest, ProblemKind, plan
+from core.memory import GPUS, MODELS
 from core.parser import parse_fields
 
 FORM_CALLBACK = "effbatch_form"
@@ -55,7 +57,11 @@ CLUSTER_FIELDS = (Argument.GPUS, Argument.TP, Argument.PP)
 FORM_FIELDS = (*PARALLELISM_FIELDS, *SEQUENCE_FIELDS, *CLUSTER_FIELDS)
 _REQUIRED = {Argument.MICRO_BATCH, Argument.ACCUMULATION}
 #: Values an answer may have that the form shows no field for; they travel through private_metadata.
-_NOT_IN_FORM = {"cp", "sp", "budget", "activation_per_sample"}
+_NOT_IN_FORM = {"cp", "sp", "budget", "activation_per_sample", "training"}
+#: The model and the GPU (issue 28) as choices; the other memory keys travel with ``training``.
+MODEL_BLOCK = "model"
+GPU_BLOCK = "gpu"
+SELECT_ACTION = "select"
 
 
 def _number_input(argument: Argument, initial: int | None) -> InputBlock:
@@ -104,6 +110,7 @@ def form_view(
     blocks.append(HeaderBlock(text=texts.FORM_CLUSTER))
     blocks.append(SectionBlock(text=MarkdownTextObject(text=texts.FORM_CLUSTER_HINT)))
     blocks += [_number_input(a, values.get(a)) for a in CLUSTER_FIELDS]
+    blocks += _memory_inputs(request)
     if replace:
         blocks.append(SectionBlock(text=MarkdownTextObject(text=texts.FORM_REPLACE_NOTE)))
     elif response_url is not None:
@@ -118,6 +125,38 @@ def form_view(
         private_metadata=json.dumps(metadata),
         blocks=blocks,
     )
+
+
+def _memory_inputs(request: PlanRequest | None) -> list[Block]:
+    """The model and the GPU as optional choices, preset from ``request``."""
+    training = request.training if request else None
+    models = [(name, model.title) for name, model in MODELS.items()]
+    gpus = [(name, gpu.title) for name, gpu in GPUS.items()]
+    return [
+        HeaderBlock(text=texts.FORM_MEMORY),
+        SectionBlock(text=MarkdownTextObject(text=texts.FORM_MEMORY_HINT)),
+        _select(MODEL_BLOCK, texts.FORM_MODEL, models, training.model if training else None),
+        _select(GPU_BLOCK, texts.FORM_GPU, gpus, training.gpu if training else None),
+    ]
+
+
+def _select(block: str, label_text: str, choices: list[tuple[str, str]], initial: str | None) -> InputBlock:
+    options = [Option(value=value, text=shown) for value, shown in choices]
+    chosen = next((option for option in options if option.value == initial), None)
+    element = StaticSelectElement(
+        action_id=SELECT_ACTION, options=options, initial_option=chosen, placeholder=texts.FORM_SELECT_NONE
+    )
+    return InputBlock(block_id=block, label=label_text, element=element, optional=True)
+
+
+def _chosen_training(state: Mapping[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
+    """The memory keys of a submitted form: those it carried, with the model and GPU as chosen now."""
+    training = dict(extra.get("training") or {})
+    for block in (MODEL_BLOCK, GPU_BLOCK):
+        selected = state.get(block, {}).get(SELECT_ACTION, {}).get("selected_option")
+        if selected:
+            training[block] = selected.get("value")
+    return {"training": training} if training else {}
 
 
 class FormError(Exception):
@@ -169,7 +208,8 @@ def read_form(view: Mapping[str, Any]) -> tuple[Plan, Visibility | None, dict[st
     try:
         typed = parse_fields(fields)
         # The extra values were validated when the answer was made; they come back from our own view.
-        result = plan(PlanRequest.model_validate(typed.model_dump() | metadata["extra"]))
+        data = typed.model_dump() | metadata["extra"] | _chosen_training(state, metadata["extra"])
+        result = plan(PlanRequest.model_validate(data))
     except InputError as error:
         raise FormError(_errors_by_block(error)) from None
     except ValidationError:  # extra values no answer carried: the metadata is not ours

@@ -103,14 +103,20 @@ def json_answer(text: str) -> dict[str, Any] | list[dict[str, Any]]:
     )
     from core.guidance import plan_guidance
     from core.runs import filter_runs
+    from core.training import assess, memory_only
 
     match parse_command(text):
+        case PlanCommand(request=request) if memory_only(request):
+            assessed = assess(request, None)
+            return assessed.as_json() if assessed else {"error": texts.JSON_NEEDS_VALUES}
         case PlanCommand(request=request):
             planned = plan(request)
             data = planned.as_json()
             tokens = planned.outcome.tokens_per_step if planned.outcome else None
             if (found := plan_guidance(request.params, request.budget, tokens)) is not None:
                 data["guidance"] = found.as_json()
+            if request.training is not None and (assessed := assess(request, planned.outcome)) is not None:
+                data |= assessed.as_json()
             return data
         case CompareCommand(before=before, after=after, lr=lr):
             return compare(before, after, lr).as_json()
@@ -160,11 +166,17 @@ def _check_files(names: list[str], world: World | None, args: argparse.Namespace
     from core.configs import MAX_FILE_BYTES, CheckError, ProblemKind, check_config
 
     #: With ``--each``: a file that is no training config at all is skipped, not refused.
-    unrelated = {ProblemKind.UNKNOWN_FORMAT, ProblemKind.NOTHING_TO_CHECK, ProblemKind.EMPTY}
+    unrelated = {
+        ProblemKind.UNKNOWN_FORMAT,
+        ProblemKind.NOTHING_TO_CHECK,
+        ProblemKind.NOT_THIS_FRAMEWORK,
+        ProblemKind.EMPTY,
+    }
     try:
         sources = [read_source(name) for name in names]
         framework = args.framework or None
-        check = check_config(sources, world, framework, max_bytes=MAX_FILE_BYTES)
+        settings, versions = _settings(args.set), _versions(args.framework_version)
+        check = check_config(sources, world, framework, max_bytes=MAX_FILE_BYTES, settings=settings, versions=versions)
     except CheckError as error:
         if skip_unrelated and error.kind in unrelated:
             print(texts.CHECK_SKIPPED.format(name=names[0]), file=sys.stderr)
@@ -196,7 +208,32 @@ def _check_parser() -> GermanArgumentParser:
     parser.add_argument("--framework", choices=list(BY_ID), help=texts.CHECK_FRAMEWORK_HELP)
     parser.add_argument("--json", action="store_true", help=texts.CHECK_JSON_HELP)
     parser.add_argument("--each", action="store_true", help=texts.CHECK_EACH_HELP)
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=WERT", help=texts.CHECK_SET_HELP)
+    parser.add_argument(
+        "--framework-version", action="append", default=[], metavar="PAKET==VERSION", help=texts.CHECK_VERSION_HELP
+    )
     return parser
+
+
+def _versions(given: list[str]) -> dict[str, str]:
+    """``--framework-version trl==0.18.0``: the release a run pins, as a requirements file would."""
+    from core.configs.base.versions import requirements
+
+    found = requirements(given)
+    if len(found) != len(given):
+        raise _UsageError(texts.CHECK_VERSION_FORM.format(item=", ".join(given)))
+    return found
+
+
+def _settings(given: list[str]) -> dict[str, str]:
+    """``--set bs=16``: what a script's command line would pass it (``--bs 16``), for values only its run knows."""
+    settings: dict[str, str] = {}
+    for item in given:
+        name, has_value, value = item.partition("=")
+        if not has_value or not name.strip("-"):
+            raise _UsageError(texts.CHECK_SET_FORM.format(item=item))
+        settings[name.strip().lstrip("-")] = value.strip()
+    return settings
 
 
 def _world(args: argparse.Namespace) -> World | None:

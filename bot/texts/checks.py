@@ -10,13 +10,13 @@ from collections.abc import Mapping
 
 from bot.texts.frameworks import Name, collected
 from bot.texts.glossary import COMMAND
-from core.configs import Derivation, Level, ProblemKind
+from core.configs import Derivation, Level, Origin, ProblemKind
 
 #: Names by framework id; each rule's finding by its code, its placeholders exactly the fields of the rule's context
 #: (the framework's own message is quoted after it, the fix after that); each framework's own formulas. One module
 #: per framework in ``bot.texts.frameworks``.
-FRAMEWORKS, FINDINGS, _FRAMEWORK_FORMULAS = collected()
-__all__ = ["FINDINGS", "FRAMEWORKS", "Name"]
+FRAMEWORKS, FINDINGS, _FRAMEWORK_FORMULAS, LOOKS_FOR = collected()
+__all__ = ["FINDINGS", "FRAMEWORKS", "LOOKS_FOR", "Name"]
 LEVELS: Mapping[Level, str] = {Level.ERROR: "Fehler", Level.WARNING: "Warnung", Level.INFO: "Hinweis"}
 LEVEL_MARKS: Mapping[Level, str] = {Level.ERROR: "✖", Level.WARNING: "⚠", Level.INFO: "ℹ"}
 
@@ -36,6 +36,15 @@ NO_FINDINGS = "keine Auffälligkeiten"
 WARNINGS = ("{count} Warnungen", "eine Warnung")
 READ_TITLE = "Gelesen"
 READ_LINE = "{key} = {value} ({where})"
+#: Where a script's expression (``args.bs``, ``BATCH``) only names the value: where that was set, by how.
+READ_VIA = {
+    Origin.WRITTEN: ", aus {name} ({where})",
+    Origin.DEFAULT: ", Vorgabe von {name} ({where})",
+    Origin.LAUNCH: ", {name} in der Startzeile ({where})",
+}
+READ_VIA_REPLACED = " statt der Vorgabe {value} ({where})"
+#: A later layer of the run (a launch flag, the script) set the value again.
+READ_OVER = ", überschreibt {value} ({where})"
 READ_MORE = "… und {count} weitere Werte"
 #: A switch read (a flag given, ``packing: true``).
 READ_TRUE, READ_FALSE = "ja", "nein"
@@ -108,6 +117,10 @@ PROBLEMS: Mapping[ProblemKind, str] = {
         "Konfigurationen von {frameworks}; ich erkenne sie an Schlüsseln, die nur das jeweilige Framework schreibt "
         "(z. B. train_micro_batch_size_per_gpu bei DeepSpeed, --micro-batch-size bei Megatron-LM). {how}"
     ),
+    ProblemKind.NOT_THIS_FRAMEWORK: (
+        "{in_name} steht nichts, was {subject} liest: Ich habe {looks_for} gesucht und nichts davon gefunden. Ohne "
+        "eigene Werte bliebe nur die Rechnung mit den Vorgaben {rules_of} – das wäre geraten, keine Prüfung."
+    ),
     ProblemKind.WORLD_SIZE_NEEDED: (
         "Für {framework} brauche ich die Zahl der GPUs; weder die Konfiguration noch eine Startzeile (torchrun, "
         "deepspeed, accelerate) nennt sie. {how}"
@@ -132,6 +145,36 @@ UNRESOLVED = (
     "{key} = {value} ({where}) steht erst beim Start fest (ein Argument des Skripts oder eine Variable, die es "
     "nicht selbst setzt). Setze die Zahl ein, z. B. `{key} 8`, oder gib die Variable im Skript vor "
     "(`VAR=${{VAR:-8}}`)."
+)
+#: A finding of some releases of a framework only, where no file of the run pins the release.
+UNPINNED_SINCE = "Erst ab {framework} `{version}`{change}, und welche Version läuft, sagt keine Datei: "
+UNPINNED_UNTIL = "Nur vor {framework} `{version}`{change}, und welche Version läuft, sagt keine Datei: "
+UNPINNED_CHANGE = " ({change})"
+UNPINNED_OLDER = (
+    "Mit einer älteren Version läuft es. Gib die Version an – `--framework-version {package}==…` oder eine "
+    "`requirements.txt` neben der Konfiguration."
+)
+UNPINNED_NEWER = (
+    "Mit einer neueren Version läuft es. Gib die Version an – `--framework-version {package}==…` oder eine "
+    "`requirements.txt` neben der Konfiguration."
+)
+#: A value a Python script only knows when it runs (``args.bs`` without a default, ``os.environ["X"]``).
+UNRESOLVED_SCRIPT = "{key} = {value} ({where}) steht erst beim Start fest: Es hängt von {needs} ab. {how}"
+UNRESOLVED_HOW_CLI = (
+    "Gib die Startzeile dazu (`python train.py --{name} 8`) oder setze den Wert, z. B. `--set {name}=8`; die Zahl "
+    "der GPUs mit `--world-size`."
+)
+UNRESOLVED_HOW_SLACK = (
+    "Füge die Startzeile als weiteren Codeblock dazu (`python train.py --{name} 8`); die Zahl der GPUs mit "
+    "`gpus=` vor der Konfiguration."
+)
+UNRESOLVED_HOW_ENV_CLI = (
+    "Gib die Startzeile dazu (`{name}=8 python train.py`) oder setze die Variable, z. B. `--set {name}=8`; die Zahl "
+    "der GPUs mit `--world-size`."
+)
+UNRESOLVED_HOW_ENV_SLACK = (
+    "Füge die Startzeile als weiteren Codeblock dazu (`{name}=8 python train.py`); die Zahl der GPUs mit `gpus=` "
+    "vor der Konfiguration."
 )
 WORLD_HOW_CLI = "Gib sie an, z. B. `--world-size 64` oder `--nnodes 8 --nproc-per-node 8`."
 WORLD_HOW_SLACK = f"Gib sie an, z. B. `{COMMAND} prüfe gpus=64` vor der Konfiguration."

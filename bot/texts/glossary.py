@@ -17,6 +17,11 @@ COMMAND = "/effbatch"
 PROGRAM = "effbatch"
 
 GLOBAL_BATCH = "effektive Batch-Größe"
+WEIGHTS = "Gewichte"
+GRADIENTS = "Gradienten"
+OPTIMIZER_STATES = "Optimiererzustände"
+ACTIVATIONS = "Aktivierungen"
+MEMORY_PER_GPU = "Speicher je GPU"
 OPTIMIZER_STEP = "Optimierer-Schritt"
 TOKENS_PER_STEP = "Tokens je Optimierer-Schritt"
 
@@ -40,6 +45,41 @@ ARGUMENT_NAMES = {
     Argument.SAMPLES: "Antworten je Prompt",
     Argument.MINI: "Mini-Batch in Prompts",
     Argument.EPOCHS: "Epochen je Rollout",
+}
+
+
+#: The memory and time keys by their ``TrainingKey`` value (issue 28).
+SETTING_NAMES = {
+    "model": "Modell",
+    "layers": "Schichten",
+    "hidden": "Breite (hidden)",
+    "heads": "Attention-Köpfe",
+    "kv_heads": "KV-Köpfe",
+    "ffn": "FFN-Breite",
+    "vocab": "Vokabular",
+    "swiglu": "SwiGLU",
+    "tied": "Gebundene Ein- und Ausgabe",
+    "experts": "Experten",
+    "topk": "Experten je Token (top-k)",
+    "moe_ffn": "FFN-Breite je Experte",
+    "gpu": "GPU",
+    "gpu_mem": "Speicher der GPU",
+    "dtype": "Präzision",
+    "zero": "ZeRO-Stufe",
+    "distributed_optimizer": "Verteilter Optimierer",
+    "offload": "Auslagerung auf die CPU",
+    "recompute": "Neuberechnung der Aktivierungen",
+    "sequence_parallel": "Megatrons Sequenz-Parallelität",
+    "ep": "Experten-Parallelität",
+    "vpp": "Virtuelle Pipeline-Stufen",
+    "largest_layer": "Größte Schicht",
+    "zero_init": "zero_init",
+    "nodes": "Knoten",
+    "rules": "Regeln",
+    "mfu": "MFU",
+    "peak": "Spitzenleistung je GPU",
+    "step_time": "Zeit je Schritt",
+    "tokens_per_second": "Tokens je Sekunde",
 }
 
 

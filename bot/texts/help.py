@@ -38,6 +38,7 @@ EXAMPLES = (
     f"`{COMMAND} 8 64 4 4096 params=7B budget=2T` → Einordnung: Step Law, DeepSeek und Läufe ähnlicher Größe",
     f"`{COMMAND} 8 64 4 4096 privat` → Antwort nur für dich",
     f"`{COMMAND} prompts=512 n=8 mini=128 b=4 gpus=64` → Rollout: 4.096 Sequenzen, B = 1.024, a = 4, k = 4",
+    f"`{COMMAND} llama3.1-8b b=2 gpus=64 a=8 L=8k gpu=h100 budget=1T` → Speicher je GPU, ob es passt, Trainingszeit",
 )
 #: The batch of reinforcement learning, in three sentences (help and App Home).
 RL_TITLE = "Reinforcement Learning: Rollouts"
@@ -190,6 +191,9 @@ HOME_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
             f"Vergleich: `{COMMAND} 8 64 4 4096 vs llama2-7b`",
             f"• Welche Batch-Größe nutzt meine Konfiguration wirklich? `{COMMAND} prüfe gpus=64` und die Datei, "
             "oder „Batch-Konfig prüfen“ im Menü einer Nachricht",
+            f"• Passt es auf die GPU, und wie lange dauert es? `{COMMAND} llama3.1-8b b=2 gpus=64 a=8 L=8k gpu=h100 "
+            f"budget=1T`; nur die Modellzustände: `{COMMAND} params=7B zero=3 gpus=8` "
+            f"(mehr: `{COMMAND} hilfe speicher`)",
             f"• Alles Weitere: `{COMMAND} hilfe`",
         ),
     ),
@@ -205,6 +209,7 @@ TOPICS: Mapping[str, tuple[str, frozenset[str]]] = {
     "check": ("prüfe", frozenset({"prüfe", "pruefe", "prüfen", "check", "konfig", "konfiguration"})),
     "budget": ("budget", frozenset({"budget", "schritte", "tokens"})),
     "vs": ("vs", frozenset({"vs", "vergleich", "vergleichen", "gegen", "versus", "lr", "lernrate"})),
+    "memory": ("speicher", frozenset({"speicher", "memory", "modell", "modelle", "gpu", "zeit", "mfu", "regeln"})),
 }
 TOPICS_LINE = "Hilfe zu einem Thema: {topics}."
 TOPIC_ENTRY = "`{command} hilfe {topic}`"
@@ -268,6 +273,8 @@ TERMINAL_CALCULATE = (
     "`{command} b=8 d=64 a=4 L=4096` – benannt, in beliebiger Reihenfolge; "
     "z. B. `{command} gpus=512 tp=8 b=2 B=2048` → a = 16",
     "`{command} 8 64 4 4096 vs d=512` – zwei Setups vergleichen",
+    "`{command} llama3.1-8b b=2 gpus=64 a=8 L=8k gpu=h100` – Speicher je GPU und Trainingszeit; mehr: "
+    "`{command} hilfe speicher`",
 )
 TERMINAL_CHECK_TITLE = "Konfigurationen prüfen"
 TERMINAL_CHECK = (
@@ -284,3 +291,17 @@ TERMINAL_OPTIONS = (
     "`--version` – die Version, z. B. `{command} --version`",
     "`-h`, `--help`, `hilfe` – diese Hilfe",
 )
+
+#: ``hilfe schlüssel``: the memory and time keys in two groups (title, keys by their TrainingKey value).
+TRAINING_KEY_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "Modell – ein Name oder seine Form",
+        ("model", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "swiglu", "tied", "experts", "topk",
+         "moe_ffn"),
+    ),
+    (
+        "Speicher je GPU und Trainingszeit",
+        ("gpu", "gpu_mem", "dtype", "zero", "distributed_optimizer", "offload", "recompute", "sequence_parallel", "ep",
+         "vpp", "largest_layer", "zero_init", "nodes", "rules", "mfu", "peak", "step_time", "tokens_per_second"),
+    ),
+)  # fmt: skip

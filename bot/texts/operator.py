@@ -81,6 +81,16 @@ CHECK_FRAMEWORK_HELP = "Framework statt der Erkennung am Inhalt"
 CHECK_JSON_HELP = "ein JSON-Objekt statt Text (Schema: schema/effbatch.schema.json); mit --each eins je Zeile"
 CHECK_EACH_HELP = "jede Datei für sich prüfen (pre-commit, CI); Dateien ohne Batch-Einstellungen werden übersprungen"
 CHECK_SKIPPED = "{name}: keine Batch-Einstellungen eines Frameworks gefunden – übersprungen"
+CHECK_SET_HELP = (
+    "ein Wert, den erst der Start des Skripts festlegt, so wie seine Startzeile ihn übergäbe: --set bs=16 liest "
+    "args.bs als 16 (mehrfach möglich)"
+)
+CHECK_VERSION_HELP = (
+    "die Version eines Frameworks, mit der der Lauf startet, wie eine requirements.txt sie nennt: "
+    "--framework-version trl==0.18.0 (Regeln, die erst ab oder nur bis zu einer Version gelten)"
+)
+CHECK_VERSION_FORM = "--framework-version erwartet PAKET==VERSION, z. B. trl==0.18.0; „{item}“ hat diese Form nicht."
+CHECK_SET_FORM = "--set erwartet NAME=WERT, z. B. --set bs=16; „{item}“ hat diese Form nicht."
 CHECK_WORLD_BOTH = "--world-size oder --nnodes mit --nproc-per-node, nicht beides"
 CHECK_WORLD_PAIR = "--nnodes und --nproc-per-node gehören zusammen"
 CHECK_NOT_POSITIVE = "{option} braucht eine ganze Zahl ab 1"

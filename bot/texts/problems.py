@@ -43,6 +43,27 @@ EXAMPLES: Mapping[Argument, str] = {
     Argument.PARAMS: "`7B` oder `7Mrd`",
 }
 PLAIN_EXAMPLE = "`1000` oder `1k`"
+#: What each memory or time key takes (by its ``TrainingKey`` value).
+SETTING_EXPECTED: Mapping[str, str] = {
+    "model": "einen Modellnamen wie `llama3.1-8b` (alle: `hilfe speicher`)",
+    "gpu": "eine GPU wie `h100`, `a100-80` oder `mi300x`",
+    "gpu_mem": "eine Größe mit Einheit wie `80GiB`",
+    "largest_layer": "eine Parameterzahl wie `131M` oder `1,3B`",
+    "mfu": "einen Anteil wie `40%` oder `0,4`",
+    "peak": "FLOP/s wie `989T` oder `2,25P`",
+    "step_time": "eine Dauer wie `13,75s`, `900ms` oder `2min`",
+    "tokens_per_second": "eine Rate wie `238,3k` oder `1,2M`",
+    "swiglu": "`ja` oder `nein`",
+    "tied": "`ja` oder `nein`",
+    "distributed_optimizer": "`ja` oder `nein`",
+    "sequence_parallel": "`ja` oder `nein`",
+    "zero_init": "`ja` oder `nein`",
+    "dtype": "`bf16`, `fp16` oder `fp32`",
+    "zero": "`0`, `1`, `2` oder `3`",
+    "offload": "`none`, `optimizer` oder `params`",
+    "recompute": "`none`, `selective` oder `full`",
+    "rules": "`effbatch`, `megatron`, `deepspeed` oder `korthikanti`",
+}
 MORE_PROBLEMS = "… und {count} weitere Probleme."
 SIDES = {Side.BEFORE: "vor `vs`", Side.AFTER: "nach `vs`"}
 ON_SIDE = "({side}) "
@@ -152,6 +173,36 @@ TEMPLATES: Mapping[ProblemKind, str] = {
         "Bei einem Rollout legt der Mini-Batch die Batch-Größe fest (B = mini · n); `B=` oder `T=` dazu geht nicht. "
         "Lass das Ziel weg."
     ),
+    # the memory and time keys
+    ProblemKind.UNKNOWN_CHOICE: "{text} kenne ich hier nicht. Möglich: {allowed}.",
+    ProblemKind.UNKNOWN_MODEL: (
+        "Das Modell {text} kenne ich nicht.{suggestions} Alle Modelle: `{command} hilfe speicher`; ein anderes "
+        "beschreibst du mit seiner Form: `layers= hidden= heads= ffn= vocab=`."
+    ),
+    ProblemKind.SHAPE_INCOMPLETE: (
+        "Für die Form des Modells {verb} noch {missing}. Nötig sind `layers=`, `hidden=`, `heads=`, `ffn=` und "
+        "`vocab=` – oder ein Modellname wie `modell=llama3.1-8b`."
+    ),
+    ProblemKind.MOE_INCOMPLETE: "Für ein MoE-Modell mit `experts=` {verb} noch {missing}.",
+    ProblemKind.RULES_NEED_SHAPE: (
+        "`regeln={rules}` rechnet mit der Form des Modells: Nenn ein Modell (`modell=llama3.1-8b`) oder seine "
+        "Form statt nur `params=`."
+    ),
+    ProblemKind.DEEPSPEED_NEEDS_ZERO: (
+        "`regeln=deepspeed` kennt nur ZeRO-2 und ZeRO-3 (estimate_zero2/3_model_states_mem_needs): Gib `zero=2` "
+        "oder `zero=3` an."
+    ),
+    ProblemKind.OFFLOAD_PARAMS_NEEDS_ZERO3: (
+        "Parameter lagert nur ZeRO-3 aus: `offload=params` braucht `zero=3`; mit ZeRO {zero} geht `offload=optimizer`."
+    ),
+    ProblemKind.TIME_KEYS_CONFLICT: "Gib nur eins von {keys} an – aus einem folgen die anderen.",
+    ProblemKind.TIME_NEEDS_PEAK: (
+        "Für die Zeit brauche ich die Spitzenleistung der GPU: `gpu=h100` oder `peak=989T` (TFLOP/s, dicht, BF16)."
+    ),
+    ProblemKind.STEP_TIME_NEEDS_TOKENS: (
+        "Aus der Zeit je Schritt folgt die MFU nur mit den Tokens je Schritt: Gib b, d, a und L an – oder "
+        "`tokens_per_second=` statt `step_time=`."
+    ),
 }
 
 #: Problems of a text that was understood but is incomplete, and of one that contradicts itself (or a bound).
@@ -163,6 +214,11 @@ INCOMPLETE_KINDS = frozenset(
         ProblemKind.NEEDS_SEQ_LEN,
         ProblemKind.EMPTY_SIDE,
         ProblemKind.ROLLOUT_INCOMPLETE,
+        ProblemKind.SHAPE_INCOMPLETE,
+        ProblemKind.MOE_INCOMPLETE,
+        ProblemKind.RULES_NEED_SHAPE,
+        ProblemKind.TIME_NEEDS_PEAK,
+        ProblemKind.STEP_TIME_NEEDS_TOKENS,
     }
 )
 CONFLICT_KINDS = frozenset(
@@ -180,6 +236,9 @@ CONFLICT_KINDS = frozenset(
         ProblemKind.ROLLOUT_NOT_DIVISIBLE,
         ProblemKind.ROLLOUT_WITH_TARGET,
         ProblemKind.ROLLOUT_CONFLICT,
+        ProblemKind.DEEPSPEED_NEEDS_ZERO,
+        ProblemKind.OFFLOAD_PARAMS_NEEDS_ZERO3,
+        ProblemKind.TIME_KEYS_CONFLICT,
     }
 )
 

@@ -3,11 +3,25 @@ arithmetic run, and each branch of a launch script the start decides checked as 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from core.configs import branches
-from core.configs.base import Check, CheckError, ProblemKind, Rule, Source, World, launched_world, partial_world
+from core.configs.base import (
+    Check,
+    CheckError,
+    Format,
+    Framework,
+    Parsed,
+    ProblemKind,
+    Rule,
+    Source,
+    World,
+    launched_world,
+    partial_world,
+)
+from core.configs.base.versions import PINS, pins_in, requirements
+from core.configs.linking import link
 from core.configs.read import MAX_CONFIG_BYTES, parse
 from core.configs.registry import BY_ID, FRAMEWORKS, detect
 
@@ -26,22 +40,58 @@ def check_config(
     world: World | None = None,
     framework: str | None = None,
     max_bytes: int = MAX_CONFIG_BYTES,
+    settings: Mapping[str, str] | None = None,
+    versions: Mapping[str, str] | None = None,
 ) -> Check:
     """What ``framework`` (an id; detected when not named) does with ``sources``; ``CheckError`` when it cannot
     be said.
 
     ``world`` (the world size given from outside) wins over one a launcher in the sources sets;
-    ``max_bytes`` caps each source (pasted text by default; the CLI reads files up to ``MAX_FILE_BYTES``).
+    ``max_bytes`` caps each source (pasted text by default; the CLI reads files up to ``MAX_FILE_BYTES``);
+    ``settings`` (``--set bs=16``) are passed to every Python script as its command line would (``--bs 16``);
+    ``versions`` (``{"trl": "==0.18.0"}``) pin framework releases, over what the sources pin.
     When the world size is needed, the error's ``nodes`` and ``per_node`` hold what the sources say of it.
     """
     if not sources:
         raise CheckError(ProblemKind.EMPTY, name="")
-    parsed = [parse(source, max_bytes) for source in sources]
+    parsed = link([parse(source, max_bytes) for source in sources], world, settings)
     chosen = BY_ID[framework] if framework else detect(parsed)
+    token = PINS.set(pins(parsed) | {k.lower(): v for k, v in (versions or {}).items()})
     try:
         check = chosen.check(parsed, world or launched_world(parsed))
+        if framework and not _read_anything(chosen, parsed, check):
+            raise CheckError(ProblemKind.NOT_THIS_FRAMEWORK, framework=framework, names=[p.source.name for p in parsed])
         return branches.with_alternatives(check, parsed, world, lambda p, w: chosen.check(p, w or launched_world(p)))
     except CheckError as error:
         if error.kind is ProblemKind.WORLD_SIZE_NEEDED:
             error.ctx["nodes"], error.ctx["per_node"] = partial_world(parsed)
         raise
+    finally:
+        PINS.reset(token)
+
+
+#: What a check reads of the world size, not of the framework's own settings.
+_WORLD_KEYS = frozenset({"world_size"})
+
+
+def _read_anything(framework: Framework, parsed: list[Parsed], check: Check) -> bool:
+    """Whether a framework named by ``--framework`` found something of its own: a source it recognises, or a value
+    it read beyond the world size (else its answer would be its defaults alone)."""
+    return any(framework.detect(p) for p in parsed) or any(read.key not in _WORLD_KEYS for read in check.read)
+
+
+def pins(parsed: list[Parsed]) -> dict[str, str]:
+    """The releases the sources pin: ``requirements*.txt``, ``pyproject.toml``, ``environment.yml`` and what
+    ``setup.py`` passes to ``setup(install_requires=[…])``."""
+    found: dict[str, str] = {}
+    for source in parsed:
+        if source.format is Format.PINS:
+            found |= source.data.get("pins", {})
+        elif source.format in (Format.TOML, Format.YAML):
+            found |= pins_in(source.data)
+        elif source.format is Format.PYTHON and source.python is not None:
+            for call in source.python.called("setup"):
+                given = call.keywords.get("install_requires")
+                if given is not None and isinstance(given.value, list):
+                    found |= requirements(str(item) for item in given.value if isinstance(item, str))
+    return found

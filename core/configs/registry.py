@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from core.configs.base import CheckError, Framework, Parsed, ProblemKind
+from core.configs.base import CheckError, Format, Framework, Parsed, ProblemKind
 from core.configs.frameworks import (
     accelerate,
     axolotl,
@@ -65,8 +65,11 @@ BY_ID = {framework.id: framework for framework in FRAMEWORKS}
 
 
 def detect(parsed: Sequence[Parsed]) -> Framework:
-    """The first framework, in ``FRAMEWORKS``' order, that one of the sources belongs to."""
-    for framework in FRAMEWORKS:
-        if any(framework.detect(source) for source in parsed):
-            return framework
+    """The first framework, in ``FRAMEWORKS``' order, that one of the sources belongs to; a Python script among
+    them decides first (the code that runs is the framework's, whatever flags the launch line passes it)."""
+    scripts = [source for source in parsed if source.format is Format.PYTHON]
+    for group in (scripts, parsed):
+        for framework in FRAMEWORKS:
+            if any(framework.detect(source) for source in group):
+                return framework
     raise CheckError(ProblemKind.NOTHING_TO_CHECK, names=[p.source.name for p in parsed])

@@ -22,18 +22,21 @@ class Name:
     rules_of: str
 
 
-def collected() -> tuple[dict[str, Name], dict[str, str], dict[str, str]]:
-    """Names by framework id, findings by rule code and formulas by code, from every module of this package."""
+def collected() -> tuple[dict[str, Name], dict[str, str], dict[str, str], dict[str, str]]:
+    """Names by framework id, findings by rule code, formulas by code and what each framework's files are
+    recognised by, from every module of this package."""
     names: dict[str, Name] = {}
     findings: dict[str, str] = {}
     formulas: dict[str, str] = {}
+    looks_for: dict[str, str] = {}
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda info: info.name):
         module = importlib.import_module(f"{__name__}.{info.name}")
         if not info.name.startswith("_"):  # _script: findings of no single framework
             names[info.name] = module.NAME
+            looks_for[info.name] = module.LOOKS_FOR
         findings |= _strings(module.FINDINGS)
         formulas |= _strings(module.FORMULAS)
-    return names, findings, formulas
+    return names, findings, formulas, looks_for
 
 
 def _strings(mapping: Mapping[str, str]) -> dict[str, str]:

@@ -4,6 +4,12 @@ from bot.texts.frameworks import Name
 
 NAME = Name("Accelerate", "accelerate", "von accelerate")
 
+#: What the checker looks for in a file of this framework (said when a forced ``--framework`` finds none of it).
+LOOKS_FOR = (
+    "eine accelerate-Konfiguration (`distributed_type`, `num_processes`) oder ein Skript, das "
+    "`Accelerator(…)` aus `accelerate` baut"
+)
+
 #: One row per rule code; the placeholders are exactly the fields of the rule's context.
 FINDINGS: dict[str, str] = {
     "accelerate/num-processes-unset": (

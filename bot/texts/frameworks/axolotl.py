@@ -4,6 +4,9 @@ from bot.texts.frameworks import Name
 
 NAME = Name("axolotl", "axolotl", "von axolotl")
 
+#: What the checker looks for in a file of this framework (said when a forced ``--framework`` finds none of it).
+LOOKS_FOR = "eine YAML mit `micro_batch_size` neben axolotls eigenen Schlüsseln (`base_model`, `datasets` …)"
+
 #: One row per rule code; the placeholders are exactly the fields of the rule's context.
 FINDINGS: dict[str, str] = {
     "axolotl/two-of-three": (

@@ -4,6 +4,12 @@ from bot.texts.frameworks import Name
 
 NAME = Name("DeepSpeed", "DeepSpeed", "von DeepSpeed")
 
+#: What the checker looks for in a file of this framework (said when a forced ``--framework`` finds none of it).
+LOOKS_FOR = (
+    "DeepSpeeds eigene Schlüssel (`train_micro_batch_size_per_gpu`, `zero_optimization` …) oder ein JSON "
+    "mit `train_batch_size`"
+)
+
 #: One row per rule code; the placeholders are exactly the fields of the rule's context.
 FINDINGS: dict[str, str] = {
     "deepspeed/batch-assertion": (

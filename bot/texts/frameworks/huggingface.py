@@ -4,6 +4,12 @@ from bot.texts.frameworks import Name
 
 NAME = Name("Hugging Face Trainer", "der Hugging Face Trainer", "des Hugging Face Trainers")
 
+#: What the checker looks for in a file of this framework (said when a forced ``--framework`` finds none of it).
+LOOKS_FOR = (
+    "`per_device_train_batch_size` in YAML/JSON, `--per_device_train_batch_size` in einer Startzeile oder "
+    "`TrainingArguments(…)` aus `transformers` in einem Skript"
+)
+
 #: One row per rule code; the placeholders are exactly the fields of the rule's context.
 FINDINGS: dict[str, str] = {
     "huggingface/total-train-batch-size": "Der Trainer meldet „Total train batch size“ = {total}.",

@@ -4,6 +4,11 @@ from bot.texts.frameworks import Name
 
 NAME = Name("Levanter", "Levanter", "von Levanter")
 
+#: What the checker looks for in a file of this framework (said when a forced ``--framework`` finds none of it).
+LOOKS_FOR = (
+    "einen `trainer:`-Abschnitt mit Levanters eigenen Schlüsseln (`train_batch_size`, `per_device_parallelism` …)"
+)
+
 #: One row per rule code; the placeholders are exactly the fields of the rule's context.
 FINDINGS: dict[str, str] = {
     "levanter/batch-divisible": (

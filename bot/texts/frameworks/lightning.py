@@ -4,6 +4,12 @@ from bot.texts.frameworks import Name
 
 NAME = Name("Lightning", "Lightning", "von PyTorch Lightning")
 
+#: What the checker looks for in a file of this framework (said when a forced ``--framework`` finds none of it).
+LOOKS_FOR = (
+    "einen `trainer:`-Abschnitt einer LightningCLI-YAML neben `data`/`model` oder ein Skript, das "
+    "`Trainer(…)` aus `lightning` oder `pytorch_lightning` baut"
+)
+
 #: One row per rule code; the placeholders are exactly the fields of the rule's context.
 FINDINGS: dict[str, str] = {
     "lightning/strategy-removed": (

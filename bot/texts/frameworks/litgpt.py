@@ -4,6 +4,9 @@ from bot.texts.frameworks import Name
 
 NAME = Name("LitGPT", "LitGPT", "von LitGPT")
 
+#: What the checker looks for in a file of this framework (said when a forced ``--framework`` finds none of it).
+LOOKS_FOR = "eine Startzeile `litgpt pretrain|finetune` oder einen `train`-Abschnitt mit LitGPTs Batch-Schlüsseln"
+
 #: One row per rule code; the placeholders are exactly the fields of the rule's context.
 FINDINGS: dict[str, str] = {
     "litgpt/per-device-floored": (

@@ -4,6 +4,9 @@ from bot.texts.frameworks import Name
 
 NAME = Name("LLaMA-Factory", "LLaMA-Factory", "von LLaMA-Factory")
 
+#: What the checker looks for in a file of this framework (said when a forced ``--framework`` finds none of it).
+LOOKS_FOR = "eine LLaMA-Factory-YAML (`stage` neben `template`, `cutoff_len`, `finetuning_type`) oder eine v1-YAML"
+
 #: One row per rule code; the placeholders are exactly the fields of the rule's context.
 FINDINGS: dict[str, str] = {
     "llamafactory/neat-packing-outside-sft": ("LLaMA-Factory bricht ab: neat_packing gibt es nur für stage: sft."),

@@ -4,6 +4,12 @@ from bot.texts.frameworks import Name
 
 NAME = Name("llm-foundry", "llm-foundry", "von llm-foundry")
 
+#: What the checker looks for in a file of this framework (said when a forced ``--framework`` finds none of it).
+LOOKS_FOR = (
+    "eine Trainings-YAML mit `global_train_batch_size` neben llm-foundrys eigenen Schlüsseln "
+    "(`train_loader`, `max_seq_len` …)"
+)
+
 #: One row per rule code; the placeholders are exactly the fields of the rule's context.
 FINDINGS: dict[str, str] = {
     "llmfoundry/global-batch-size-divisible": (

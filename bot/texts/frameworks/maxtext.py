@@ -4,6 +4,9 @@ from bot.texts.frameworks import Name
 
 NAME = Name("MaxText", "MaxText", "von MaxText")
 
+#: What the checker looks for in a file of this framework (said when a forced ``--framework`` finds none of it).
+LOOKS_FOR = "eine Startzeile von MaxTexts Trainer oder eine YAML im Stil von `base.yml` (`per_device_batch_size` …)"
+
 #: One row per rule code; the placeholders are exactly the fields of the rule's context.
 FINDINGS: dict[str, str] = {
     "maxtext/mesh": (

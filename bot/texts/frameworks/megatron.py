@@ -4,6 +4,12 @@ from bot.texts.frameworks import Name
 
 NAME = Name("Megatron-LM", "Megatron-LM", "von Megatron-LM")
 
+#: What the checker looks for in a file of this framework (said when a forced ``--framework`` finds none of it).
+LOOKS_FOR = (
+    "Megatrons eigene Flags (`--micro-batch-size`, `--global-batch-size`, `--tensor-model-parallel-size`) "
+    "in einer Startzeile oder einem Skript"
+)
+
 #: One row per rule code; the placeholders are exactly the fields of the rule's context.
 FINDINGS: dict[str, str] = {
     "megatron/world-size-divisible": "Megatron-LM bricht ab: TP · PP · CP = {total} teilt die {world} GPUs nicht.",

@@ -4,6 +4,11 @@ from bot.texts.frameworks import Name
 
 NAME = Name("Megatron-Bridge", "Megatron-Bridge", "von Megatron-Bridge")
 
+#: What the checker looks for in a file of this framework (said when a forced ``--framework`` finds none of it).
+LOOKS_FOR = (
+    "ein Rezept von Megatron-Bridge oder NeMo 2 (ein Basisrezept wie `_pretrain_common()` oder `MockDataModule(…)`)"
+)
+
 #: One row per rule code; the placeholders are exactly the fields of the rule's context.
 FINDINGS: dict[str, str] = {
     "megatron_bridge/world-size-divisible": (

@@ -4,6 +4,9 @@ from bot.texts.frameworks import Name
 
 NAME = Name("Nanotron", "Nanotron", "von Nanotron")
 
+#: What the checker looks for in a file of this framework (said when a forced ``--framework`` finds none of it).
+LOOKS_FOR = "Nanotrons eigenen Schlüssel `tokens.batch_accumulation_per_replica`"
+
 #: One row per rule code; the placeholders are exactly the fields of the rule's context.
 FINDINGS: dict[str, str] = {
     "nanotron/world-size": (

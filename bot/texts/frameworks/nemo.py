@@ -4,6 +4,12 @@ from bot.texts.frameworks import Name
 
 NAME = Name("NeMo", "NeMo", "von NeMo")
 
+#: What the checker looks for in a file of this framework (said when a forced ``--framework`` finds none of it).
+LOOKS_FOR = (
+    "eine NeMo-YAML mit `trainer`- und `model`-Abschnitt und Megatrons Batch-Schlüsseln "
+    "(`micro_batch_size`, `global_batch_size`)"
+)
+
 #: One row per rule code; the placeholders are exactly the fields of the rule's context.
 FINDINGS: dict[str, str] = {
     "nemo/global-batch-size-divisible": (

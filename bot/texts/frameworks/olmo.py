@@ -4,6 +4,9 @@ from bot.texts.frameworks import Name
 
 NAME = Name("OLMo", "OLMo", "von OLMo")
 
+#: What the checker looks for in a file of this framework (said when a forced ``--framework`` finds none of it).
+LOOKS_FOR = "OLMos eigene Schlüssel `global_train_batch_size` oder `device_train_microbatch_size`"
+
 #: One row per rule code; the placeholders are exactly the fields of the rule's context.
 FINDINGS: dict[str, str] = {
     "olmo/floored": (

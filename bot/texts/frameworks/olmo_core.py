@@ -4,6 +4,9 @@ from bot.texts.frameworks import Name
 
 NAME = Name("OLMo-core", "OLMo-core", "von OLMo-core")
 
+#: What the checker looks for in a file of this framework (said when a forced ``--framework`` finds none of it).
+LOOKS_FOR = "ein Python-Skript mit OLMo-cores `rank_microbatch_size` oder `olmo_core` und `global_batch_size`"
+
 #: One row per rule code; the placeholders are exactly the fields of the rule's context.
 FINDINGS: dict[str, str] = {
     "olmo_core/microbatch-multiple-of-length": (

@@ -4,6 +4,9 @@ from bot.texts.frameworks import Name
 
 NAME = Name("OpenRLHF", "OpenRLHF", "von OpenRLHF")
 
+#: What the checker looks for in a file of this framework (said when a forced ``--framework`` finds none of it).
+LOOKS_FOR = "`openrlhf.cli.train_ppo_ray` in einer Startzeile oder dessen Rollout-Flags"
+
 #: One row per rule code; the placeholders are exactly the fields of the rule's context.
 FINDINGS: dict[str, str] = {
     "openrlhf/flag-spellings-mixed": (

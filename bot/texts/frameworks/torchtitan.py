@@ -4,6 +4,9 @@ from bot.texts.frameworks import Name
 
 NAME = Name("torchtitan", "torchtitan", "von torchtitan")
 
+#: What the checker looks for in a file of this framework (said when a forced ``--framework`` finds none of it).
+LOOKS_FOR = "eine TOML mit `[training]` und `[parallelism]` oder `[job]`, oder `TrainingConfig(…)` in einer Registry"
+
 #: One row per rule code; the placeholders are exactly the fields of the rule's context.
 FINDINGS: dict[str, str] = {
     "torchtitan/parallel-dims": (

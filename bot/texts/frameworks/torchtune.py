@@ -4,6 +4,9 @@ from bot.texts.frameworks import Name
 
 NAME = Name("torchtune", "torchtune", "von torchtune")
 
+#: What the checker looks for in a file of this framework (said when a forced ``--framework`` finds none of it).
+LOOKS_FOR = "eine Rezept-YAML mit `_component_: torchtune.…`, `batch_size` und `gradient_accumulation_steps`"
+
 #: One row per rule code; the placeholders are exactly the fields of the rule's context.
 FINDINGS: dict[str, str] = {
     "torchtune/parallel-dims": (

@@ -4,8 +4,24 @@ from bot.texts.frameworks import Name
 
 NAME = Name("TRL", "TRL", "von TRL")
 
+#: What the checker looks for in a file of this framework (said when a forced ``--framework`` finds none of it).
+LOOKS_FOR = (
+    "GRPO- oder SFT-Schlüssel von TRL (`num_generations`, `max_length`, `packing` …), `trl grpo`/`trl "
+    "sft` in einer Startzeile oder `GRPOConfig(…)`/`SFTConfig(…)` in einem Skript"
+)
+
 #: One row per rule code; the placeholders are exactly the fields of the rule's context.
 FINDINGS: dict[str, str] = {
+    "trl/counts-prompts": (
+        "In dieser TRL-Version (vor 0.15.0, #2776) zählt per_device_train_batch_size Prompts: Jeder wird "
+        "{generations}-mal erzeugt, also B = {per_device} · {generations} · {world} · {accumulation} = {batch} "
+        "Antworten je Optimierer-Schritt."
+    ),
+    "trl/counted-prompts-before-0-15": (
+        "Vor TRL 0.15.0 (#2776) zählte per_device_train_batch_size Prompts statt Antworten: Mit einer solchen Version "
+        "wären es B = {per_device} · {generations} · {world} · {accumulation} = {batch} Antworten je "
+        "Optimierer-Schritt. Gib die Version an (`--framework-version trl==…` oder eine `requirements.txt`)."
+    ),
     "trl/generation-batch-divisible": (
         "TRL bricht ab: Die Generierungs-Batch-Größe {generation} ist kein Vielfaches von num_generations"
         " {generations}; jeder Prompt braucht seine volle Gruppe von Antworten."
@@ -84,5 +100,6 @@ FORMULAS: dict[str, str] = {
     "trl/generation": "G = b · GPUs · steps_per_generation = {0} × {1} × {2} = {r} Antworten",
     "trl/steps-from-generation": "steps_per_generation = G / (b · GPUs) = {0} / ({1} · {2}) = {r}",
     "trl/prompts": "P = G / n = {0} / {1} = {r} Prompts je Generierungs-Batch",
+    "trl/prompt-batch": "B = b · n · GPUs · a = {0} × {1} × {2} × {3} = {r} Antworten",
     "trl/optimizer-steps": "k = steps_per_generation · num_iterations / a = {0} × {1} / {2} = {r}",
 }

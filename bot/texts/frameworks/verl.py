@@ -4,6 +4,9 @@ from bot.texts.frameworks import Name
 
 NAME = Name("verl", "verl", "von verl")
 
+#: What the checker looks for in a file of this framework (said when a forced ``--framework`` finds none of it).
+LOOKS_FOR = "`verl.trainer.main_ppo` in einer Startzeile oder eine YAML mit `actor_rollout_ref` neben `data`"
+
 #: One row per rule code; the placeholders are exactly the fields of the rule's context.
 FINDINGS: dict[str, str] = {
     "verl/micro-batch-missing": (

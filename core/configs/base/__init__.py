@@ -3,7 +3,8 @@
 - ``errors``: why an input cannot be checked (``ProblemKind``, ``CheckError``);
 - ``rules``: a framework's rules as data (``Rule``, ``Effect``, ``Level``, ``Fix``, ``@context``);
 - ``results``: what a check reads, derives and finds (``Check``, ``Read``, ``Step``, ``World`` …);
-- ``source``, ``script``: an input (``Source``) and what a reader made of it (``Parsed``, a shell ``Script``);
+- ``source``, ``script``, ``pyscript``: an input (``Source``) and what a reader made of it (``Parsed``, a shell
+  ``Script``, a Python ``PyScript``);
 - ``values``: reading values with file:line and finishing a check (``Reading``, ``whole``, ``fix``);
 - ``words``, ``world``: launch lines as words, and the world size a launcher, the environment or SLURM sets.
 
@@ -11,6 +12,7 @@ Imports only the standard library and the modules of this floor.
 """
 
 from core.configs.base.errors import CheckError, ProblemKind
+from core.configs.base.pyscript import CallSite, Condition, Given, Instance, Origin, PyScript, Unknown, Via, via_of
 from core.configs.base.results import (
     Check,
     Derivation,
@@ -36,43 +38,55 @@ from core.configs.base.rules import (
 from core.configs.base.script import Command, Script, Undecided
 from core.configs.base.source import Format, Parsed, Source
 from core.configs.base.values import MAX_VALUE, Auto, Reading, fix, lookup, neighbours, whole, world_fix
+from core.configs.base.versions import PINS, Since, holds
 from core.configs.base.words import LAUNCHERS, Launch, flags, split_launch, split_words
 from core.configs.base.world import launched_world, main_command, partial_world, program_flags
 
 __all__ = [
     "LAUNCHERS",
     "MAX_VALUE",
+    "PINS",
     "Auto",
+    "CallSite",
     "Check",
     "CheckError",
     "Command",
+    "Condition",
     "Derivation",
     "Effect",
     "Finding",
     "Fix",
     "Format",
     "Framework",
+    "Given",
+    "Instance",
     "Launch",
     "Level",
     "ModelShape",
     "Nothing",
+    "Origin",
     "Parsed",
     "Phase",
     "ProblemKind",
+    "PyScript",
     "Read",
     "Reading",
     "Rollout",
     "Rule",
     "Script",
+    "Since",
     "Source",
     "Step",
     "Syntax",
     "Undecided",
+    "Unknown",
+    "Via",
     "World",
     "context",
     "context_fields",
     "fix",
     "flags",
+    "holds",
     "launched_world",
     "lookup",
     "main_command",
@@ -81,6 +95,7 @@ __all__ = [
     "program_flags",
     "split_launch",
     "split_words",
+    "via_of",
     "whole",
     "world_fix",
 ]

@@ -14,6 +14,8 @@ class ProblemKind(StrEnum):
     UNSAFE = "unsafe"
     UNKNOWN_FORMAT = "unknown_format"
     NOTHING_TO_CHECK = "nothing_to_check"
+    #: ``--framework`` named, but none of the sources holds anything of that framework.
+    NOT_THIS_FRAMEWORK = "not_this_framework"
     WORLD_SIZE_NEEDED = "world_size_needed"
     BAD_VALUE = "bad_value"
     EMPTY = "empty"

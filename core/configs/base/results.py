@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from core.configs.base.pyscript import Via
 from core.configs.base.rules import Effect, Finding, Level, Rule
 from core.configs.base.source import Parsed
 
@@ -16,11 +17,15 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Read:
-    """A value as read: the key or flag as written, the value, and where (file and line)."""
+    """A value as read: the key or flag as written, the value, and where (file and line); where a later layer of
+    the run set it again, what it replaced (``over``: the value and where); where a script's expression only names
+    it, where it was set (``via``: the default of ``--bs`` in ``train.py:22``)."""
 
     key: str
     value: Any
     where: str
+    over: tuple[Any, str] | None = None
+    via: Via | None = None
 
 
 class Derivation(StrEnum):
@@ -87,6 +92,9 @@ class World:
 
     size: int
     where: str
+    #: One process started by plain ``python`` (no launcher): a framework that starts its own processes from
+    #: inside the script (Lightning's Trainer) decides the world itself.
+    single: bool = False
 
 
 @dataclass(frozen=True)
@@ -191,7 +199,7 @@ class Check:
             "tokens_per_step": self.tokens_per_step,
             "ok": self.ok,
             "findings": [_finding_json(f, describe(f)) for f in self.ordered()],
-            "read": [{"key": r.key, "value": _json_value(r.value), "where": r.where} for r in self.read],
+            "read": [_read_json(r) for r in self.read],
         }
         if self.intended is not None:
             data["intended_global_batch"] = self.intended
@@ -216,6 +224,18 @@ def _finding_json(finding: Finding, message: str) -> dict[str, Any]:
     data: dict[str, Any] = {"level": finding.level.value, "code": finding.code, "message": message}
     if finding.fix is not None:
         data["fix"] = {"setting": finding.fix.setting, "values": list(finding.fix.values)}
+    return data
+
+
+def _read_json(read: Read) -> dict[str, Any]:
+    data: dict[str, Any] = {"key": read.key, "value": _json_value(read.value), "where": read.where}
+    if read.over is not None:
+        data["overrides"] = {"value": _json_value(read.over[0]), "where": read.over[1]}
+    if read.via is not None:
+        via: dict[str, Any] = {"origin": read.via.origin.value, "name": read.via.name, "where": read.via.where}
+        if read.via.replaced is not None:
+            via["replaces"] = {"value": _json_value(read.via.replaced[0]), "where": read.via.replaced[1]}
+        data["via"] = via
     return data
 
 

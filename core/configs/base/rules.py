@@ -9,6 +9,8 @@ from dataclasses import FrozenInstanceError, dataclass, fields
 from enum import StrEnum
 from typing import Any, Generic, TypeVar, dataclass_transform
 
+from core.configs.base.versions import Since
+
 
 class Level(StrEnum):
     """How bad a finding is: the framework refuses it or the run differs silently; a known pitfall; a note."""
@@ -149,6 +151,8 @@ class Rule(Generic[C]):
     code: str
     effect: Effect
     context: type[C]
+    #: The releases of its framework the rule holds for, where that is not every one.
+    since: Since | None = None
 
     @property
     def level(self) -> Level:
@@ -175,6 +179,9 @@ class Finding:
     #: The framework's own text, quoted as it writes it (English), where it has one.
     message: str | None = None
     fix: Fix | None = None
+    #: Set where the rule holds only for some releases and no pin says which one runs: then a warning naming both
+    #: sides, never an error.
+    unpinned: Since | None = None
 
     @property
     def code(self) -> str:
@@ -182,11 +189,11 @@ class Finding:
 
     @property
     def level(self) -> Level:
-        return self.rule.level
+        return self.effect.level
 
     @property
     def effect(self) -> Effect:
-        return self.rule.effect
+        return Effect.PITFALL if self.unpinned is not None else self.rule.effect
 
     def fields(self) -> dict[str, Any]:
         """The context as a mapping, for a template."""

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from core.configs.base.pyscript import PyScript, Via
 from core.configs.base.script import Script
 
 _NAME_CHAR = re.compile(r"[\w-]")
@@ -18,6 +19,8 @@ class Format(StrEnum):
     TOML = "toml"
     PYTHON = "python"
     SHELL = "shell"
+    #: ``requirements*.txt``: the versions a repository pins (``data["pins"]``).
+    PINS = "pins"
 
 
 @dataclass(frozen=True)
@@ -30,15 +33,24 @@ class Source:
 
 @dataclass
 class Parsed:
-    """One source, read: its format, its data (a mapping for JSON, YAML, TOML and Python), or its script."""
+    """One source, read: its format, its data (a mapping for JSON, YAML, TOML and Python), its shell script or its
+    Python reading."""
 
     source: Source
     format: Format
     data: dict[str, Any] = field(default_factory=dict)
     script: Script | None = None
+    #: A Python file's whole reading: its calls and their arguments (``data`` holds its module-level names).
+    python: PyScript | None = None
+    #: Where the keys of a mapping built from a script (not written as keys anywhere) were set: key → ``name:line``.
+    places: dict[str, str] = field(default_factory=dict)
+    #: Where a value such a mapping holds was set, where the script only names it there (``args.bs``).
+    vias: dict[str, Via] = field(default_factory=dict)
 
     def where(self, needle: str) -> str:
         """``name:line`` of the first line that names ``needle`` (a key or flag), or just the name."""
+        if needle in self.places:
+            return self.places[needle]
         text, start = self.source.text, 0
         while (start := text.find(needle, start)) >= 0:  # str.find: a regex with a lookbehind scans every position
             end = start + len(needle)

@@ -14,9 +14,11 @@ from enum import Enum
 from typing import Any
 
 from core.configs.base.errors import CheckError, ProblemKind
+from core.configs.base.pyscript import Unknown, Via
 from core.configs.base.results import Check, ModelShape, Phase, Read, Rollout, Step, World
 from core.configs.base.rules import Effect, Finding, Fix, Syntax
 from core.configs.base.source import Format, Parsed
+from core.configs.base.versions import PINS, holds
 
 #: The largest value a config may set (a batch, a length, a degree): far above any run, small enough to multiply.
 MAX_VALUE = 10**12
@@ -53,7 +55,8 @@ class Reading:
         value = lookup(parsed.data, path)
         if value is not None and (parsed.source.name, path) not in self._seen:
             self._seen[(parsed.source.name, path)] = value
-            self.read.append(Read(path, value, parsed.where(path.rsplit(".", 1)[-1])))
+            leaf = path.rsplit(".", 1)[-1]
+            self.read.append(Read(path, value, parsed.where(leaf), via=parsed.vias.get(leaf)))
         return value
 
     def value(self, parsed: Parsed, path: str, *, minimum: int | None = 1) -> int | None:
@@ -87,13 +90,24 @@ class Reading:
             return True
         return False
 
-    def note(self, key: str, value: Any, where: str) -> None:
-        self.read.append(Read(key, value, where))
+    def note(
+        self, key: str, value: Any, where: str, *, over: tuple[Any, str] | None = None, via: Via | None = None
+    ) -> None:
+        self.read.append(Read(key, value, where, over, via))
 
     def step(self, derivation: str, operands: Iterable[int], result: int) -> None:
         self.steps.append(Step(derivation, tuple(operands), result))
 
     def add(self, finding: Finding) -> None:
+        """A finding; one of a rule that holds only for some releases as the run's pins decide: dropped where the
+        pinned release does not have it, a warning naming both sides where no pin decides."""
+        since = finding.rule.since
+        if since is not None:
+            applies = holds(since, PINS.get())
+            if applies is False:
+                return
+            if applies is None and finding.rule.effect in (Effect.REFUSED, Effect.CHANGED):
+                finding = replace(finding, unpinned=since)
         self.findings.append(finding)
 
     def world(self, world: World | None) -> World:
@@ -148,6 +162,7 @@ def fix(parsed: Parsed, setting: str, *values: int | None) -> Fix | None:
         Format.TOML: Syntax.TOML,
         Format.PYTHON: Syntax.PYTHON,
         Format.SHELL: Syntax.FLAG,
+        Format.PINS: Syntax.FLAG,
     }[parsed.format]
     return Fix(setting, given, syntax)
 
@@ -160,6 +175,11 @@ def world_fix(*values: int | None) -> Fix | None:
 
 def whole(value: Any, key: str, where: str, *, minimum: int | None = 1) -> int:
     """A whole number as a framework reads it, at least ``minimum``; ``CheckError`` for anything else."""
+    if isinstance(value, Unknown):  # a script's value only its run decides: named, with what it needs
+        needs = ", ".join(value.needs) or value.written
+        raise CheckError(
+            ProblemKind.BAD_VALUE, key=key, value=value.written[:60], where=where, runtime=True, needs=needs
+        )
     number = _whole(value)
     if number is None or (minimum is not None and number < minimum):
         raise CheckError(ProblemKind.BAD_VALUE, key=key, value=str(value)[:60], where=where)
@@ -175,8 +195,8 @@ def _whole(value: Any) -> int | None:
         return value
     if isinstance(value, float) and value.is_integer() and abs(value) <= MAX_VALUE:
         return int(value)
-    if isinstance(value, str) and re.fullmatch(r"[+-]?\d{1,18}", value.strip()):
-        return int(value)
+    if isinstance(value, str) and re.fullmatch(r"[+-]?\d(?:_?\d){0,17}", value.strip()):
+        return int(value)  # as argparse's ``type=int`` reads it: ``220_000_000`` (BLOOM's --train-samples) too
     return None
 
 

@@ -70,7 +70,32 @@ def launched_world(sources: Iterable[Parsed]) -> World | None:
             return World(nodes * per_node, f"{nodes} × {per_node}, {parsed.source.name}")
         if (world := _slurm_world(parsed)) is not None:
             return world
+        if (world := _one_process(parsed)) is not None:
+            return world
     return None
+
+
+def _one_process(parsed: Parsed) -> World | None:
+    """``python train.py`` started on its own (no launcher, no ``srun``/``mpirun`` before it): one process."""
+    for command in parsed.script.commands if parsed.script is not None else []:
+        launch = split_launch(command.words)
+        starts = [word.rsplit("/", 1)[-1] for word in command.words[:3]]
+        if (
+            launch.launcher is None
+            and (launch.program or "").endswith(".py")
+            and _python(starts)
+            and not _wrapped(starts)
+        ):
+            return World(1, f"python, {parsed.source.name}:{command.line}", single=True)
+    return None
+
+
+def _python(words: list[str]) -> bool:
+    return any(re.fullmatch(r"python(\d+(\.\d+)?)?", word) for word in words)
+
+
+def _wrapped(words: list[str]) -> bool:
+    return any(word in ("srun", "mpirun", "mpiexec", "ray") for word in words)
 
 
 _SBATCH = re.compile(r"^#SBATCH[ \t]+(.*)$", re.MULTILINE)
@@ -131,6 +156,9 @@ def _environment(script: Script, found: tuple[Command, Launch] | None) -> tuple[
 def _from_launcher(parsed: Parsed, command: Command, launch: Launch) -> World | None:
     options = launch.launcher_options
     where = f"{launch.launcher}, {parsed.source.name}:{command.line}"
+    if launch.launcher == "deepspeed" and "--include" in options:
+        included = _included(options["--include"])  # deepspeed/launcher/runner.py parse_inclusion_exclusion
+        return World(included, f"--include {options['--include']}, {where}") if included else None
     total = next((_int(options[name]) for name in _TOTAL if name in options), None)
     nodes_text = next((options[name] for name in _NODES if name in options), None)
     machines = _int(nodes_text)
@@ -141,10 +169,32 @@ def _from_launcher(parsed: Parsed, command: Command, launch: Launch) -> World | 
     if nodes_text is None and "--standalone" in options:
         nodes_text = "1"
     per_node = next((_int(options[name]) for name in _PER_NODE if name in options), None)
+    if per_node is None and any(options.get(name) in ("gpu", "auto") for name in _PER_NODE):
+        per_node = _visible({**(parsed.script.variables if parsed.script else {}), **command.env})
     nodes = _int(nodes_text.split(":")[-1]) if nodes_text else (1 if per_node is not None else None)
     if nodes is None or per_node is None:
         return None
     return World(nodes * per_node, where)
+
+
+def _included(spec: str) -> int | None:
+    """``--include localhost:2,3`` (2) or ``worker-0:0,1@worker-1:0,1`` (4): the slots it names; a host named without
+    slots takes all of its GPUs, which only its hostfile says (None)."""
+    total = 0
+    for host in spec.split("@"):
+        _, has_slots, slots = host.partition(":")
+        if not has_slots:
+            return None
+        total += len([slot for slot in slots.split(",") if slot.strip()])
+    return total or None
+
+
+def _visible(variables: Mapping[str, str]) -> int | None:
+    """The GPUs ``CUDA_VISIBLE_DEVICES`` leaves visible (``--nproc_per_node gpu`` starts one process each)."""
+    devices = variables.get("CUDA_VISIBLE_DEVICES")
+    if devices is None or "$" in devices or not devices.strip():
+        return None
+    return len([device for device in devices.split(",") if device.strip()])
 
 
 def _int(text: str | None) -> int | None:

@@ -10,12 +10,16 @@ from __future__ import annotations
 
 from core.configs.base import (
     Check,
+    Derivation,
     Effect,
+    Instance,
     Parsed,
     Reading,
     Rule,
     World,
     context,
+    via_of,
+    whole,
 )
 from core.configs.frameworks._shared.accelerate_launch import (
     FLOORED,
@@ -26,9 +30,12 @@ from core.configs.frameworks._shared.accelerate_launch import (
     SPLIT_BATCHES,
     SPLIT_INDIVISIBLE,
     TOTAL,
+    Layout,
     is_accelerate_config,
     layout,
+    split_batches,
 )
+from core.configs.frameworks._shared.torch_loader import training_loader
 
 ID = "accelerate"
 
@@ -55,15 +62,77 @@ RULES = (
 
 
 def detect(parsed: Parsed) -> bool:
-    """An ``accelerate config`` file: ``distributed_type`` (one of accelerate's) or beside the launcher's own keys."""
-    return is_accelerate_config(parsed)
+    """An ``accelerate config`` file: ``distributed_type`` (one of accelerate's) or beside the launcher's own keys;
+    or a script that builds accelerate's ``Accelerator``."""
+    return is_accelerate_config(parsed) or _accelerator(parsed) is not None
 
 
 def check(sources: list[Parsed], world: World | None) -> Check:
     reading = Reading(ID)
+    script = next((p for p in sources if _accelerator(p) is not None), None)
     found = layout(reading, sources, world)
+    if found is None and script is not None:  # ``python train.py``: no launcher, every process its own
+        size = reading.world(world)
+        found = Layout(size, size.size, 1)
     if found is None or found.world is None or found.data_parallel is None:
         return reading.finish(found.world if found else world)
-    data_parallel, accumulation = found.data_parallel, found.accumulation
-    reading.add(LOADER(LoaderBatch(data_parallel, accumulation, data_parallel * accumulation)))
-    return reading.finish(found.world, data_parallel=data_parallel, accumulation=accumulation)
+    if script is None:
+        data_parallel, accumulation = found.data_parallel, found.accumulation
+        reading.add(LOADER(LoaderBatch(data_parallel, accumulation, data_parallel * accumulation)))
+        return reading.finish(found.world, data_parallel=data_parallel, accumulation=accumulation)
+    return _script_batch(reading, script, found)
+
+
+def _script_batch(reading: Reading, parsed: Parsed, found: Layout) -> Check:
+    """B = loader batch · d · a, the loader a script's training DataLoader, a its ``Accelerator``'s (a launch flag
+    wins: ``ACCELERATE_GRADIENT_ACCUMULATION_STEPS``, ``accelerator.py``), or the config's DeepSpeed one."""
+    accelerator, script, name = _accelerator(parsed), parsed.python, parsed.source.name
+    data_parallel, world = found.data_parallel or 1, found.world
+    loader = training_loader(script) if script is not None else None
+    if accelerator is None or script is None or loader is None:
+        reading.add(LOADER(LoaderBatch(data_parallel, found.accumulation, data_parallel * found.accumulation)))
+        return reading.finish(world, data_parallel=data_parallel, accumulation=found.accumulation)
+    accumulation = found.accumulation
+    if (given := accelerator.fields.get(ACCUMULATION)) is not None and not _launch_sets_accumulation(reading):
+        reading.note(ACCUMULATION, given.value, given.where(name), via=via_of(given, script, name))
+        accumulation = whole(given.value, ACCUMULATION, given.where(name))
+    reading.note("DataLoader.batch_size", loader.value, loader.where(name), via=via_of(loader, script, name))
+    micro = whole(loader.value, "batch_size", loader.where(name))
+    if _split(accelerator):
+        split = split_batches(reading, parsed, micro, data_parallel, micro * accumulation)
+        if split is None:
+            return reading.finish(world, data_parallel=data_parallel, accumulation=accumulation)
+        micro = split
+    total = micro * data_parallel * accumulation
+    reading.step(Derivation.B_PRODUCT, (micro, data_parallel, accumulation), total)
+    return reading.finish(
+        world, data_parallel=data_parallel, micro_batch=micro, accumulation=accumulation, global_batch=total
+    )
+
+
+ACCUMULATION = "gradient_accumulation_steps"
+
+
+def _accelerator(parsed: Parsed) -> Instance | None:
+    """The ``Accelerator`` a script builds (imported from ``accelerate``): the last one a run reaches."""
+    found = [
+        i
+        for i in (parsed.python.instances if parsed.python is not None else [])
+        if i.kind.rsplit(".", 1)[-1] == "Accelerator" and i.kind.startswith("accelerate.")
+    ]
+    chosen = [i for i in found if i.reached] or found
+    return chosen[-1] if chosen else None
+
+
+def _launch_sets_accumulation(reading: Reading) -> bool:
+    return any(read.key == f"--{ACCUMULATION}" for read in reading.read)
+
+
+def _split(accelerator: Instance) -> bool:
+    """``Accelerator(split_batches=True)`` or ``dataloader_config=DataLoaderConfiguration(split_batches=True)``."""
+    split = accelerator.fields.get("split_batches")
+    config = accelerator.fields.get("dataloader_config")
+    inner = (
+        config.value.fields.get("split_batches") if config is not None and isinstance(config.value, Instance) else None
+    )
+    return any(given is not None and given.value is True for given in (split, inner))

@@ -21,20 +21,27 @@ from core.configs.frameworks._shared.hf_trainer import (
     PER_DEVICE,
     TOTAL,
     trainer_batch,
+    training_arguments,
 )
 
 ID = "huggingface"
+#: The Trainer's own argument classes (TRL's configs are TRL's runs).
+TRAINER_CLASSES = frozenset({"TrainingArguments", "Seq2SeqTrainingArguments"})
 
-SEQ_LEN_KEYS = ("max_seq_length", "max_length", "model_max_length")
+SEQ_LEN_KEYS = ("max_seq_length", "max_length", "model_max_length", "block_size")
 
 
 RULES = (TOTAL, AUTO_FILLED, MISMATCH_RULE)
 
 
 def detect(parsed: Parsed) -> bool:
-    """TrainingArguments in a YAML or JSON file, or as flags of a launch line."""
+    """TrainingArguments in a YAML or JSON file, as flags of a launch line, or built by a Python script from
+    ``transformers`` (``TrainingArguments(…)``, ``HfArgumentParser((…, TrainingArguments))``)."""
     if parsed.format is Format.SHELL:
         return parsed.script is not None and bool(set(FLAGS) & _words(parsed))
+    if parsed.format is Format.PYTHON:
+        instance = training_arguments(parsed, TRAINER_CLASSES)
+        return instance is not None and instance.kind.startswith("transformers.")
     return parsed.format in (Format.YAML, Format.JSON) and PER_DEVICE in parsed.data
 
 

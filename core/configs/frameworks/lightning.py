@@ -26,6 +26,7 @@ from core.configs.base import (
     Derivation,
     Effect,
     Format,
+    Instance,
     Nothing,
     Parsed,
     Reading,
@@ -33,10 +34,12 @@ from core.configs.base import (
     World,
     context,
     lookup,
+    via_of,
     whole,
     world_fix,
 )
 from core.configs.frameworks._shared.megatron_core import nemo_yaml
+from core.configs.frameworks._shared.torch_loader import training_loader
 
 ID = "lightning"
 STRATEGY_MESSAGE = (
@@ -110,7 +113,10 @@ RULES = (
 
 
 def detect(parsed: Parsed) -> bool:
-    """A LightningCLI YAML: a ``trainer`` section with the Trainer's own keys beside ``data``/``model``; not NeMo's."""
+    """A LightningCLI YAML: a ``trainer`` section with the Trainer's own keys beside ``data``/``model``, not NeMo's;
+    or a script that builds Lightning's ``Trainer`` (imported from ``lightning`` or ``pytorch_lightning``)."""
+    if parsed.format is Format.PYTHON:
+        return _trainer(parsed) is not None
     trainer = parsed.data.get("trainer")
     return (
         parsed.format is Format.YAML
@@ -122,7 +128,8 @@ def detect(parsed: Parsed) -> bool:
 
 
 def check(sources: list[Parsed], world: World | None) -> Check:
-    parsed = next((p for p in sources if detect(p)), sources[0])
+    parsed = _as_config(next((p for p in sources if detect(p)), sources[0]))
+    world = None if world is not None and world.single else world  # plain python: the Trainer starts the processes
     reading = Reading(ID)
     strategy = lookup(parsed.data, "trainer.strategy")
     if isinstance(strategy, str) and strategy in REMOVED:
@@ -243,3 +250,49 @@ def _data_parallel(reading: Reading, parsed: Parsed, world: int, nodes: int) -> 
         return None
     reading.add(MODEL_PARALLEL(Sizes(dp, tp, world)))
     return dp
+
+
+# --- a training script: the Trainer it builds and its training DataLoader ---------------------------------------
+
+#: Where Lightning's ``Trainer`` comes from.
+PACKAGES = ("lightning.", "pytorch_lightning.")
+
+
+def _trainer(parsed: Parsed) -> Instance | None:
+    """The ``Trainer`` a script builds: the last one a run reaches, else the last one."""
+    found = [
+        i
+        for i in (parsed.python.instances if parsed.python is not None else [])
+        if i.kind.rsplit(".", 1)[-1] == "Trainer" and i.kind.startswith(PACKAGES)
+    ]
+    chosen = [i for i in found if i.reached] or found
+    return chosen[-1] if chosen else None
+
+
+def _as_config(parsed: Parsed) -> Parsed:
+    """A script as the mapping a LightningCLI YAML would be: the Trainer's arguments under ``trainer``, the training
+    DataLoader's batch under ``data``; each key's place is where the script wrote it."""
+    trainer = _trainer(parsed)
+    if trainer is None or parsed.python is None:
+        return parsed
+    name = parsed.source.name
+    script = parsed.python
+    places = {key: given.where(name) for key, given in trainer.fields.items()}
+    vias = {key: via for key, given in trainer.fields.items() if (via := via_of(given, script, name)) is not None}
+    data: dict[str, Any] = {"trainer": {key: _plain(given.value) for key, given in trainer.fields.items()}}
+    loader = training_loader(script)
+    if loader is not None:
+        data["data"] = {"batch_size": loader.value}
+        places["batch_size"] = loader.where(name)
+        if (via := via_of(loader, script, name)) is not None:
+            vias["batch_size"] = via
+    return Parsed(parsed.source, Format.PYTHON, data, python=script, places=places, vias=vias)
+
+
+def _plain(value: object) -> Any:
+    """A Trainer argument as LightningCLI would write it: an object as its ``class_path`` and ``init_args``."""
+    if isinstance(value, Instance):
+        return {"class_path": value.kind, "init_args": {k: _plain(g.value) for k, g in value.fields.items()}}
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    return value

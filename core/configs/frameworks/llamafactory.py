@@ -153,7 +153,7 @@ def check(sources: list[Parsed], world: World | None) -> Check:
     reading = Reading(ID)
     env, line = environment(sources)
     world = world or _launched(env, line)
-    if line and "NPROC_PER_NODE" not in env:
+    if line and "NPROC_PER_NODE" not in env and _visible(env) is None:
         reading.add(FROM_MACHINE(Nothing()))
     path = _path(parsed, env, line)
     if path == "v1":
@@ -201,11 +201,26 @@ def environment(sources: list[Parsed]) -> tuple[dict[str, str], str]:
 
 
 def _launched(env: dict[str, str], line: str) -> World | None:
-    """``launcher.py``: torchrun with ``NNODES`` (default 1) × ``NPROC_PER_NODE`` (default: the machine's GPUs)."""
+    """``cli.py``: torchrun with ``NNODES`` (default 1) × ``NPROC_PER_NODE`` (default: the GPUs the process sees,
+    ``CUDA_VISIBLE_DEVICES`` where set) when ``FORCE_TORCHRUN`` is set or more than one GPU is visible; else one
+    process."""
     nodes, per_node = env.get("NNODES", "1"), env.get("NPROC_PER_NODE")
+    visible = _visible(env)
+    if per_node is None and visible is not None:
+        if visible == 1 and env.get("FORCE_TORCHRUN", "0") not in ("1", "true", "True"):
+            return World(1, f"CUDA_VISIBLE_DEVICES={env['CUDA_VISIBLE_DEVICES']}: ein Prozess, {line}")
+        per_node = str(visible)
     if per_node is None or not per_node.isdigit() or not nodes.isdigit() or int(per_node) < 1 or int(nodes) < 1:
         return None
     return World(int(nodes) * int(per_node), f"NNODES {nodes} × NPROC_PER_NODE {per_node}, {line}")
+
+
+def _visible(env: dict[str, str]) -> int | None:
+    """The GPUs ``CUDA_VISIBLE_DEVICES`` leaves visible (None where it is not set, or only the run knows it)."""
+    devices = env.get("CUDA_VISIBLE_DEVICES")
+    if devices is None or "$" in devices or not devices.strip():
+        return None
+    return len([device for device in devices.split(",") if device.strip()])
 
 
 def _cutoff(reading: Reading, parsed: Parsed) -> int | None:

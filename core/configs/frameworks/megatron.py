@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 
 from core.configs.base import (
     Check,
@@ -299,7 +300,7 @@ def rampup_schedule(
     """The linear ramp older Megatron-LM releases ran; current ones ignore the flag. Closed form: a ramp of
     10¹² steps is checked without listing them, and at most ``MAX_PHASES`` phases are kept."""
     reading.note(RAMPUP, " ".join(values), parsed.where(RAMPUP))
-    numbers = [int(v) for v in values if v.isdigit() and len(v) <= 13]
+    numbers = [int(v) for v in values if re.fullmatch(r"\d(?:_?\d){0,12}", v)]  # argparse's int(): 9_765_625 too
     if len(numbers) != 3:
         reading.add(RAMPUP_UNREADABLE(Entry(" ".join(values)[:60])))
         return ()

@@ -9,6 +9,8 @@ world size: the configured accumulation is global, and each GPU accumulates the 
 
 from __future__ import annotations
 
+import re
+from pathlib import PurePosixPath
 from typing import Any
 
 from core.configs.base import (
@@ -18,6 +20,7 @@ from core.configs.base import (
     Fix,
     Format,
     Parsed,
+    PyScript,
     Reading,
     Rule,
     Syntax,
@@ -27,6 +30,8 @@ from core.configs.base import (
     program_flags,
     whole,
 )
+from core.configs.read.bounds import hostile
+from core.configs.read.python import read_python
 
 ID = "nanogpt"
 DEFAULTS = {"batch_size": 12, "block_size": 1024, "gradient_accumulation_steps": 5 * 8}
@@ -63,17 +68,29 @@ class Defaults:
     defaults: str
 
 
+@context
+class Assertion:
+    condition: str
+    line: int
+
+
 GLOBAL = Rule("nanogpt/accumulation-is-global", Effect.PITFALL, Global)
 DIVISIBLE = Rule("nanogpt/accumulation-divisible", Effect.REFUSED, Divisible)
 TRAIN_PY_DEFAULTS = Rule("nanogpt/train-py-defaults", Effect.NOTE, Defaults)
-RULES = (GLOBAL, DIVISIBLE, TRAIN_PY_DEFAULTS)
+ASSERTION = Rule("nanogpt/train-py-assertion", Effect.REFUSED, Assertion)
+RULES = (GLOBAL, DIVISIBLE, TRAIN_PY_DEFAULTS, ASSERTION)
 
 
 def detect(parsed: Parsed) -> bool:
-    """A config module that sets only train.py's globals (a batch key among them), or ``train.py config/…``."""
+    """A config module that only assigns train.py's globals (a batch key among them), nanoGPT's ``train.py`` (or a
+    fork's: it ``exec``s ``configurator.py``), or ``train.py config/…`` on a launch line."""
     if parsed.format is Format.PYTHON:
+        if _is_train_py(parsed):
+            return True
         names = {key for key in parsed.data if not key.startswith("registry_")}
-        return len(names) >= 2 and names <= GLOBALS and bool(names & set(DEFAULTS))
+        shape = parsed.python.shape if parsed.python is not None else frozenset({"assign"})
+        config = shape <= {"assign", "import", "docstring"}  # a training script does much else
+        return config and len(names) >= 2 and names <= GLOBALS and bool(names & set(DEFAULTS))
     if parsed.format is Format.SHELL and parsed.script is not None:
         words = {word.split("=", 1)[0] for command in parsed.script.commands for word in command.words}
         return any(w == "train.py" or w.endswith("/train.py") for w in words) and (
@@ -83,6 +100,8 @@ def detect(parsed: Parsed) -> bool:
 
 
 def check(sources: list[Parsed], world: World | None) -> Check:
+    if (train := next((p for p in sources if _is_train_py(p)), None)) is not None:
+        return fork_check(sources, train, world)
     reading = Reading(ID)
     values = _values(sources)
     numbers = {}
@@ -140,3 +159,138 @@ def _fix(sources: list[Parsed], *values: int | None) -> Fix | None:
     if config is not None:
         return fix(config, "gradient_accumulation_steps", *values)
     return Fix("--gradient_accumulation_steps", tuple(v for v in values if v), Syntax.OVERRIDE)
+
+
+# --- nanoGPT's own train.py, or a fork's: read as it runs, configurator.py and the config files included ----------
+
+#: karpathy/nanoGPT ``configurator.py`` at 3adf61e (MIT License, Copyright (c) 2022 Andrej Karpathy), verbatim: what
+#: ``exec(open('configurator.py').read())`` runs where the sources do not include a configurator of their own.
+CONFIGURATOR = r'''"""
+Poor Man's Configurator. Probably a terrible idea. Example usage:
+$ python train.py config/override_file.py --batch_size=32
+this will first run config/override_file.py, then override batch_size to 32
+
+The code in this file will be run as follows from e.g. train.py:
+>>> exec(open('configurator.py').read())
+
+So it's not a Python module, it's just shuttling this code away from train.py
+The code in this script then overrides the globals()
+
+I know people are not going to love this, I just really dislike configuration
+complexity and having to prepend config. to every single variable. If someone
+comes up with a better simple Python solution I am all ears.
+"""
+
+import sys
+from ast import literal_eval
+
+for arg in sys.argv[1:]:
+    if '=' not in arg:
+        # assume it's the name of a config file
+        assert not arg.startswith('--')
+        config_file = arg
+        print(f"Overriding config with {config_file}:")
+        with open(config_file) as f:
+            print(f.read())
+        exec(open(config_file).read())
+    else:
+        # assume it's a --key=value argument
+        assert arg.startswith('--')
+        key, val = arg.split('=')
+        key = key[2:]
+        if key in globals():
+            try:
+                # attempt to eval it it (e.g. if bool, number, or etc)
+                attempt = literal_eval(val)
+            except (SyntaxError, ValueError):
+                # if that goes wrong, just use the string
+                attempt = val
+            # ensure the types match ok
+            assert type(attempt) == type(globals()[key])
+            # cross fingers
+            print(f"Overriding: {key} = {attempt}")
+            globals()[key] = attempt
+        else:
+            raise ValueError(f"Unknown config key: {key}")
+'''
+_RUNS_CONFIGURATOR = re.compile(r"""exec\(\s*open\(\s*['"]configurator\.py['"]\s*\)\.read\(\)\s*\)""")
+#: The names a fork keeps the batch in (nanoGPT's own first; build-nanogpt's ``B``, ``T``, ``grad_accum_steps``).
+MICRO_NAMES = ("batch_size", "B", "micro_batch_size", "device_batch_size")
+LENGTH_NAMES = ("block_size", "T", "sequence_length", "seq_len")
+ACCUMULATION_NAMES = ("gradient_accumulation_steps", "grad_accum_steps", "grad_accum")
+
+
+def _is_train_py(parsed: Parsed) -> bool:
+    """nanoGPT's train.py or a fork's: it runs configurator.py, or sets nanoGPT's ``ddp_world_size`` beside a batch
+    and an accumulation of its own (build-nanogpt's ``B``, ``T``, ``grad_accum_steps``)."""
+    if parsed.format is not Format.PYTHON or parsed.python is None:
+        return False
+    if _RUNS_CONFIGURATOR.search(parsed.source.text) is not None:
+        return True
+    names = parsed.python.names
+    return (
+        "ddp_world_size" in names
+        and any(n in names for n in MICRO_NAMES)
+        and any(n in names for n in ACCUMULATION_NAMES)
+    )
+
+
+def fork_check(sources: list[Parsed], train: Parsed, world: World | None) -> Check:
+    """The train.py given, read as it runs (configurator.py, the config files, ``--key=value``, DDP's environment):
+    B = batch_size · gradient_accumulation_steps · ddp_world_size from its own globals at the end of its set-up."""
+    reading = Reading(ID)
+    world = reading.world(world)
+    script = _run(sources, train, world.size)
+    name = train.source.name
+    for condition, holds in script.asserts:
+        if holds is False:
+            reading.add(ASSERTION(Assertion(condition.text, condition.line), message=f"assert {condition.text}"))
+            return reading.finish(world)
+    micro, seq_len, accumulation = (
+        _global(reading, script, name, names) for names in (MICRO_NAMES, LENGTH_NAMES, ACCUMULATION_NAMES)
+    )
+    if micro is None or accumulation is None:
+        return reading.finish(world, micro_batch=micro, seq_len=seq_len)
+    reading.step(Derivation.DP_WORLD, (world.size,), world.size)
+    total = micro * world.size * accumulation
+    reading.step(Derivation.B_PRODUCT, (micro, world.size, accumulation), total)
+    if seq_len is not None:
+        reading.step(Derivation.T_PRODUCT, (total, seq_len), total * seq_len)
+    return reading.finish(
+        world,
+        data_parallel=world.size,
+        micro_batch=micro,
+        accumulation=accumulation,
+        global_batch=total,
+        seq_len=seq_len,
+    )
+
+
+def _run(sources: list[Parsed], train: Parsed, world: int) -> PyScript:
+    """train.py read again: the launch line's arguments (else ``train.py <each config given>``), torchrun's
+    environment of rank 0 (``python train.py``, one process: none), its configurator and config files included."""
+    configs = [p for p in sources if p.format is Format.PYTHON and p is not train]
+    linked = train.python
+    argv = linked.argv if linked is not None and linked.argv is not None else tuple(p.source.name for p in configs)
+    environ = {"RANK": "0", "LOCAL_RANK": "0", "WORLD_SIZE": str(world)} if world > 1 else {}
+    includes = {"configurator.py": CONFIGURATOR} | {PurePosixPath(p.source.name).name: p.source.text for p in configs}
+    with hostile(train.source):
+        return read_python(
+            train.source.text,
+            train.source.name,
+            argv=argv,
+            environ=environ,
+            launch=linked.launch if linked is not None else "",
+            includes=includes,
+        )
+
+
+def _global(reading: Reading, script: PyScript, name: str, names: tuple[str, ...]) -> int | None:
+    """The first of ``names`` the script sets, recorded with where it was set last."""
+    found = next((n for n in names if n in script.names), None)
+    if found is None:
+        return None
+    given = script.names[found]
+    where = (script.launch or name) if given.file == "configurator.py" else given.where(name)
+    reading.note(found, given.value, where)
+    return whole(given.value, found, where)

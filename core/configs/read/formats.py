@@ -16,6 +16,13 @@ _LAUNCH = re.compile(
 
 
 def format_by_name(name: str) -> Format | None:
+    base = name.replace("\\", "/").rsplit("/", 1)[-1].lower()
+    if base.startswith("requirements") and base.endswith((".txt", ".in")):
+        return Format.PINS
+    return _by_suffix(name)
+
+
+def _by_suffix(name: str) -> Format | None:
     suffix = name.rsplit(".", 1)[-1].lower() if "." in name else ""
     return {
         "json": Format.JSON,

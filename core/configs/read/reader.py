@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from core.configs.base import CheckError, Format, Parsed, ProblemKind, Source
+from core.configs.base.versions import requirements
 from core.configs.read.bounds import (
     BRACKETED,
     LONG_NUMBER,
@@ -21,7 +22,7 @@ from core.configs.read.bounds import (
     unreadable,
 )
 from core.configs.read.formats import format_by_content, format_by_name
-from core.configs.read.python_literals import parse_python
+from core.configs.read.python_source import parse_python
 from core.configs.read.structured import parse_json, parse_toml
 from core.configs.read.yaml_loader import parse_yaml
 from core.configs.shell import read_script
@@ -57,10 +58,16 @@ def parse_shell(source: Source) -> Parsed:
     return Parsed(source, Format.SHELL, script=script)
 
 
+def parse_pins(source: Source) -> Parsed:
+    """``requirements*.txt``: the versions it pins."""
+    return Parsed(source, Format.PINS, {"pins": requirements(source.text.splitlines())})
+
+
 _PARSERS: Mapping[Format, Callable[[Source], Parsed]] = {
     Format.JSON: parse_json,
     Format.YAML: parse_yaml,
     Format.TOML: parse_toml,
     Format.PYTHON: parse_python,
     Format.SHELL: parse_shell,
+    Format.PINS: parse_pins,
 }

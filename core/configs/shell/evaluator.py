@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from core.configs.shell.arithmetic import Arithmetic
@@ -24,9 +24,12 @@ class Run(Statements, Commands, Scopes, Loops, Conditions, Branching, Words, Exp
     """One evaluation of a tree: every piece over one ``State`` (the script it builds, its choices, its budget)."""
 
 
-def evaluate(root: Node, choices: Sequence[int] = ()) -> Run:
-    """One reading of a parsed script, following ``choices`` at its undecided conditions (then the first)."""
+def evaluate(root: Node, choices: Sequence[int] = (), environment: Mapping[str, str] | None = None) -> Run:
+    """One reading of a parsed script, following ``choices`` at its undecided conditions (then the first), the
+    variables of ``environment`` set before it starts (what a script that runs it exported)."""
     run = Run(choices=choices)
+    for name, value in (environment or {}).items():
+        run.set(name, value, "$" not in value)
     run.statement(root)
     run.script.undecided = tuple(run.undecided)
     return run

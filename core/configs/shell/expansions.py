@@ -26,7 +26,7 @@ class Expansions(State):
         fields.unknown = fields.unknown or not known  # set from something unknown: its text as the script has it
         if isinstance(found, list):
             fields.elements(found, quoted)
-        elif quoted:
+        elif quoted or not known:  # an unknown value stands as written, one word: only the run splits it
             fields.literal(found)
         else:
             fields.split(found)

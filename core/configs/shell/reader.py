@@ -3,6 +3,7 @@ conditions (``alternatives``), and the lines the grammar could not read (``gramm
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from core.configs.base import Script
@@ -30,9 +31,10 @@ class Reading:
     unknown: frozenset[str]
 
 
-def read_script(text: str) -> Script:
-    """Assignments and commands of ``text``, in order, with every expansion that can be resolved resolved."""
-    return evaluate(parse(text)).script
+def read_script(text: str, environment: Mapping[str, str] | None = None) -> Script:
+    """Assignments and commands of ``text``, in order, with every expansion that can be resolved resolved;
+    ``environment``: variables it starts with (exported by a script that runs it)."""
+    return evaluate(parse(text), (), environment).script
 
 
 def reading(text: str) -> Reading:

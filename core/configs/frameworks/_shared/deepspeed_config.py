@@ -10,6 +10,18 @@ MICRO = "train_micro_batch_size_per_gpu"
 ACCUMULATION = "gradient_accumulation_steps"
 SEQUENCE_PARALLEL = "sequence_parallel_size"
 AUTOTP = "tensor_parallel.autotp_size"
+#: Top-level keys of a DeepSpeed config (``deepspeed/runtime/constants.py``): a JSON of nothing else is one.
+TOP_KEYS = frozenset(
+    {TRAIN, MICRO, ACCUMULATION, SEQUENCE_PARALLEL, "optimizer", "scheduler", "fp16", "bf16", "amp"}
+    | {"zero_optimization", "gradient_clipping", "steps_per_print", "wall_clock_breakdown", "prescale_gradients"}
+    | {
+        "activation_checkpointing",
+        "flops_profiler",
+        "communication_data_type",
+        "tensor_parallel",
+        "zero_allow_untested_optimizer",
+    }
+)
 #: Keys only a DeepSpeed config has.
 OWN_KEYS = frozenset(
     {MICRO, "zero_optimization", "zero_allow_untested_optimizer", "steps_per_print", "wall_clock_breakdown"}
@@ -17,11 +29,22 @@ OWN_KEYS = frozenset(
 
 
 def is_deepspeed_config(parsed: Parsed) -> bool:
-    """DeepSpeed's own keys, or a JSON with ``train_batch_size`` at the top (a torchtune recipe is neither)."""
+    """DeepSpeed's own keys, or a JSON with a batch size at the top that DeepSpeed could read (a whole number or
+    ``"auto"``): a torchtune recipe is neither, nor a JSON of labels that happens to name ``train_batch_size``."""
     if parsed.format not in (Format.JSON, Format.YAML):
         return False
     keys = set(parsed.data)
-    return bool(OWN_KEYS & keys) or (parsed.format is Format.JSON and TRAIN in keys)
+    if OWN_KEYS & keys:
+        return True
+    return parsed.format is Format.JSON and TRAIN in keys and (_batch_like(parsed.data[TRAIN]) or keys <= TOP_KEYS)
+
+
+def _batch_like(value: object) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int | float):
+        return True
+    return isinstance(value, str) and (value == "auto" or value.strip().isdigit())
 
 
 def deepspeed_config(sources: list[Parsed]) -> Parsed | None:

@@ -14,7 +14,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from core.configs.base import (
@@ -23,14 +23,18 @@ from core.configs.base import (
     Derivation,
     Effect,
     Format,
+    Instance,
     Nothing,
     Parsed,
     Reading,
     Rule,
+    Unknown,
+    Via,
     World,
     context,
     lookup,
     program_flags,
+    via_of,
     whole,
 )
 from core.configs.frameworks._shared import accelerate_launch, deepspeed_config
@@ -66,8 +70,7 @@ MISMATCH_RULE = Rule("huggingface/deepspeed-mismatch", Effect.REFUSED, Nothing)
 class Batch:
     """What the Trainer trains with: TrainingArguments as read, the world, d, b, a and B (None where refused)."""
 
-    arguments: dict[str, Any]
-    where: dict[str, str]
+    arguments: Layers
     world: World | None
     data_parallel: int | None = None
     per_device: int | None = None
@@ -77,7 +80,7 @@ class Batch:
     intended: int | None = None
 
     def number(self, reading: Reading, key: str, default: int = 0) -> int:
-        return _number(reading, self.arguments, self.where, key, default)
+        return self.arguments.number(reading, key, default)
 
     def finish(self, reading: Reading, seq_len: int | None) -> Check:
         if seq_len is not None and self.total is not None:
@@ -96,8 +99,8 @@ class Batch:
 def trainer_batch(reading: Reading, sources: list[Parsed], world: World | None, config: Parsed | None = None) -> Batch:
     """``get_total_train_batch_size`` on the arguments among ``sources`` (``config`` holds them even without batch
     keys); an accelerate config gives the world size and d."""
-    arguments, where = _arguments(sources, config)
-    batch = Batch(arguments, where, world)
+    arguments = _arguments(sources, config)
+    batch = Batch(arguments, world)
     per_device, accumulation = batch.number(reading, PER_DEVICE), batch.number(reading, ACCUMULATION)
     degrees = {name: batch.number(reading, name, default=1) for name in DEGREES}
     ds_config = deepspeed_config.deepspeed_config(sources)
@@ -117,7 +120,7 @@ def trainer_batch(reading: Reading, sources: list[Parsed], world: World | None, 
         return batch
     total = per_device * accumulation * data_parallel
     reading.add(TOTAL(Total(total)))
-    if lookup(arguments, "accelerator_config.split_batches") is True:
+    if lookup(arguments.values, "accelerator_config.split_batches") is True:
         holder = next((p for p in sources if PER_DEVICE in p.data or p.format is Format.SHELL), sources[0])
         if (split := accelerate_launch.split_batches(reading, holder, per_device, data_parallel, total)) is None:
             return batch
@@ -130,46 +133,116 @@ def trainer_batch(reading: Reading, sources: list[Parsed], world: World | None, 
         total,
     )
     if ds_config is not None:
-        _combine(reading, ds_config, batch.number(reading, PER_DEVICE), accumulation, batch.world.size)
+        _combine(reading, ds_config, arguments, batch.number(reading, PER_DEVICE), accumulation, batch.world.size)
     return batch
 
 
-def _arguments(sources: list[Parsed], config: Parsed | None) -> tuple[dict[str, Any], dict[str, str]]:
-    """TrainingArguments from a YAML/JSON file (``config``, or one with the Trainer's batch keys) and from ``--flags``
-    in a launch line, which win (HfArgumentParser, TrlParser); where each came from."""
-    values: dict[str, Any] = {}
-    where: dict[str, str] = {}
-    for parsed in sorted(sources, key=lambda p: p.format is Format.SHELL):
+def _arguments(sources: list[Parsed], config: Parsed | None) -> Layers:
+    """TrainingArguments in layers, each winning over the ones before it (HfArgumentParser, TrlParser): a YAML/JSON
+    file (``config``, or one with the Trainer's batch keys), ``--flags`` in a launch line, then what a Python script
+    builds (``TrainingArguments(…)``, a parser's dataclasses): where each came from, and what it replaced."""
+    layers = Layers()
+    for parsed in sorted(sources, key=_layer):
         if parsed.format is Format.SHELL:
             found = program_flags(parsed, (*FLAGS, "--gradient_accumulation_steps", "--config"))
             for flag, given in found.items():
-                key = flag.removeprefix("--").replace("-", "_")
-                values[key] = given[0] if given else True
-                where[key] = parsed.where(flag)
+                layers.set(flag.removeprefix("--").replace("-", "_"), given[0] if given else True, parsed.where(flag))
+        elif parsed.format is Format.PYTHON and parsed.python is not None:
+            _script_layer(layers, parsed)
         elif parsed is config or (
             {PER_DEVICE, ACCUMULATION} & set(parsed.data) and not deepspeed_config.is_deepspeed_config(parsed)
         ):
             for key, value in parsed.data.items():
-                values[key] = value
-                where[key] = parsed.where(str(key))  # YAML allows keys that are numbers
+                layers.set(key, value, parsed.where(str(key)))  # YAML allows keys that are numbers
             parallelism = parsed.data.get("parallelism_config")
             if isinstance(parallelism, dict):
                 for key in DEGREES:
                     if key in parallelism:
-                        values[key], where[key] = parallelism[key], parsed.where(key)
-    return values, where
+                        layers.set(key, parallelism[key], parsed.where(key))
+    return layers
 
 
-def _number(reading: Reading, values: dict[str, Any], where: dict[str, str], key: str, default: int = 0) -> int:
-    """The argument as a whole number of at least 1, recorded; the Trainer's default (else ``default``) if absent."""
-    if key not in values:
-        return DEFAULTS.get(key, default)
-    reading.note(key, values[key], where[key])
-    return whole(values[key], key, where[key])
+def _layer(parsed: Parsed) -> int:
+    """A file's place among the layers: configs first, then launch lines, then scripts."""
+    return {Format.SHELL: 1, Format.PYTHON: 2}.get(parsed.format, 0)
 
 
-def _combine(reading: Reading, ds_config: Parsed, per_device: int, accumulation: int, world: int) -> None:
-    """``trainer_config_process``: "auto" filled with the Trainer's values, disagreeing values refused."""
+@dataclass
+class Layers:
+    """TrainingArguments set layer by layer: the last one wins, and remembers the one it replaced."""
+
+    values: dict[str, Any] = field(default_factory=dict)
+    where: dict[str, str] = field(default_factory=dict)
+    #: What a later layer replaced: the value and where it was written.
+    over: dict[str, tuple[Any, str]] = field(default_factory=dict)
+    #: Where a script's expression (``args.bs``) only names the value: where that value was set.
+    via: dict[str, Via] = field(default_factory=dict)
+    noted: set[str] = field(default_factory=set)
+
+    def set(self, key: str, value: Any, where: str, via: Via | None = None) -> None:
+        if key in self.values and (self.values[key], self.where[key]) != (value, where):
+            self.over[key] = (self.values[key], self.where[key])
+        self.values[key], self.where[key] = value, where
+        if via:
+            self.via[key] = via
+
+    def number(self, reading: Reading, key: str, default: int = 0) -> int:
+        """The argument as a whole number of at least 1, recorded; the Trainer's default (else ``default``)."""
+        if key not in self.values:
+            return DEFAULTS.get(key, default)
+        where = self.where[key]
+        if key not in self.noted:
+            self.noted.add(key)
+            reading.note(key, self.values[key], where, over=self.over.get(key), via=self.via.get(key))
+        return whole(self.values[key], key, where)
+
+
+def _script_layer(layers: Layers, parsed: Parsed) -> None:
+    """The TrainingArguments a script builds (its fields as given, a field it leaves to a command line nobody gave
+    unknown), and a sequence length its other argument dataclasses define."""
+    script = parsed.python
+    instance = training_arguments(parsed)
+    if script is None or instance is None:
+        return
+    name = parsed.source.name
+    for key, given in instance.fields.items():
+        where = given.where(name) if given.line else script.launch or name
+        layers.set(key, given.value, where, via_of(given, script, name))
+    if not instance.complete:
+        for key in (PER_DEVICE, ACCUMULATION):
+            if key not in instance.fields:
+                layers.set(key, Unknown(f"--{key}", (f"--{key}",)), f"{name}:{instance.line}")
+    for other in script.instances:
+        for key in SEQ_LEN_SOURCES & set(other.fields):
+            if key not in layers.values:
+                given = other.fields[key]
+                layers.set(key, given.value, given.where(name), via_of(given, script, name))
+
+
+#: The classes whose instances are a Trainer's arguments (the Trainer's own, and TRL's configs that extend them).
+ARGUMENT_CLASSES = frozenset(
+    {"TrainingArguments", "Seq2SeqTrainingArguments", "SFTConfig", "GRPOConfig", "DPOConfig", "ORPOConfig"}
+    | {"KTOConfig", "CPOConfig", "RewardConfig", "RLOOConfig", "PPOConfig", "GKDConfig", "OnlineDPOConfig"}
+)
+#: Where a script's own argument dataclasses keep the sequence length.
+SEQ_LEN_SOURCES = frozenset({"max_seq_length", "max_length", "model_max_length", "block_size", "cutoff_len"})
+
+
+def training_arguments(parsed: Parsed, classes: frozenset[str] = ARGUMENT_CLASSES) -> Instance | None:
+    """The Trainer's arguments a script builds: the last instance of ``classes`` a run reaches, else the last one."""
+    if parsed.python is None:
+        return None
+    found = [i for i in parsed.python.instances if i.kind.rsplit(".", 1)[-1] in classes]
+    reached = [i for i in found if i.reached]
+    chosen = reached or found
+    return chosen[-1] if chosen else None
+
+
+def _combine(
+    reading: Reading, ds_config: Parsed, arguments: Layers, per_device: int, accumulation: int, world: int
+) -> None:
+    """``trainer_config_process``: "auto" filled with the Trainer's values (each read as the Trainer's value over
+    the "auto" it replaces), disagreeing values refused."""
     expected = {
         deepspeed_config.MICRO: (per_device, "per_device_train_batch_size"),
         deepspeed_config.ACCUMULATION: (accumulation, "gradient_accumulation_steps"),
@@ -177,10 +250,11 @@ def _combine(reading: Reading, ds_config: Parsed, per_device: int, accumulation:
     }
     filled, mismatches = [], []
     for key, (value, hf_name) in expected.items():
-        given = reading.auto(ds_config, key)
-        if given is Auto.AUTO:
+        if lookup(ds_config.data, key) == Auto.AUTO.value:
+            where = arguments.where.get(hf_name, "TrainingArguments")
+            reading.note(key, value, where, over=(Auto.AUTO.value, ds_config.where(key)))
             filled.append(f'"{key}": {value}')
-        elif given is not None and given != value:
+        elif (given := reading.auto(ds_config, key)) is not None and given != value:
             mismatches.append(f"- ds {key}={given} vs hf {hf_name}={value}")
     if filled:
         reading.add(AUTO_FILLED(Filled(", ".join(filled))))

@@ -1,0 +1,268 @@
+"""„Speicher je GPU“ and „Trainingszeit“: the assessment from ``core.training`` said in German. Pure.
+
+Computed once into sections (and, for a question without B, a whole document); Block Kit and the
+terminal lay them out alike.
+"""
+
+from __future__ import annotations
+
+from bot.document import Bullet, Document, Field, Fields, Formula, Line, Note, Part, Section, Visibility
+from bot.rendering.formatting import number, reading, scientific
+from bot.rendering.formulas import degrees
+from bot.texts import memory as texts
+from bot.texts.glossary import COMMAND, label, list_de
+from core import Argument, PlanRequest
+from core.memory.fit import Change, ChangeKind
+from core.memory.setup import Rules
+from core.memory.time import TimeEstimate
+from core.training import Assessment, missing_for_batch
+
+GIB = 1024**3
+MIB = 1024**2
+
+
+_GERMAN_MARKS = str.maketrans(",.", ".,")
+
+
+def german(value: float, places: int, *, keep_zeros: bool = True) -> str:
+    """1234,5 in German notation without Babel (an answer shows some 20 of these; Babel takes ~0,4 ms each):
+    ``german(1234.56, 1)`` → 1.234,6; without ``keep_zeros`` 40,0 → 40."""
+    shown = f"{value:,.{places}f}".translate(_GERMAN_MARKS)
+    if not keep_zeros and places:
+        shown = shown.rstrip("0").rstrip(",")
+    return shown
+
+
+def size(value: float) -> str:
+    """Bytes as GiB with one decimal (MiB below 1 GiB): 14,9 GiB, 512 MiB."""
+    if abs(value) < GIB:
+        return f"{german(value / MIB, 0)}\u00a0MiB"
+    return f"{german(value / GIB, 1)}\u00a0GiB"
+
+
+def percent(share: float) -> str:
+    return f"{german(share * 100, 1, keep_zeros=False)}\u00a0%"
+
+
+def flops(value: float) -> str:
+    return scientific(value)
+
+
+def memory_parts(found: Assessment, command: str = COMMAND) -> tuple[Part, ...]:
+    """The memory section, what helps when it does not fit, the time section and the small print."""
+    parts: list[Part] = [Section(title=texts.MEMORY_TITLE.format(what=_what(found)), lines=_memory_lines(found))]
+    if found.advice:
+        parts.append(Section(title=texts.ADVICE_TITLE, lines=_advice_lines(found)))
+    if (time := _time_section(found)) is not None:
+        parts.append(time)
+    parts += _notes(found)
+    return tuple(parts)
+
+
+def memory_document(
+    request: PlanRequest, found: Assessment, visibility: Visibility, command: str = COMMAND
+) -> Document:
+    """A memory question without B (``params=7B zero=3 gpus=8``): the estimate alone, and how to add B."""
+    total, what = size(found.memory.total), _what(found)
+    parts: list[Part] = [_fields(found), *memory_parts(found, command)]
+    missing = missing_for_batch(request)
+    if missing:
+        parts.append(Note(texts.BATCH_HINT.format(missing=list_de(f"{a.symbol}" for a in missing))))
+    return Document(
+        title=texts.MEMORY_DOCUMENT_TITLE.format(total=total),
+        summary=texts.MEMORY_SUMMARY.format(total=total, what=what),
+        visibility=visibility,
+        parts=tuple(parts),
+    )
+
+
+def _what(found: Assessment) -> str:
+    if found.model is not None and found.model.title:
+        return found.model.title
+    return texts.PARAMS_WHAT.format(params=reading(found.params))
+
+
+def _fields(found: Assessment) -> Fields:
+    setup, model = found.setup, found.model
+    fields = [Field(texts.MODEL_FIELD, _what(found))] if model is not None else []
+    fields.append(Field(texts.PARAMS_FIELD, reading(found.params)))
+    if model is not None and not model.title:
+        shape = texts.SHAPE_VALUE.format(
+            layers=number(model.layers), hidden=number(model.hidden), heads=number(model.heads)
+        )
+        fields.append(Field(texts.SHAPE_FIELD, shape))
+    fields.append(Field(label(Argument.GPUS), number(setup.gpus)))
+    fields.append(Field("TP · PP · CP · SP", degrees((setup.tp, setup.pp, setup.cp, setup.sp))))
+    fields.append(Field(texts.MICRO_FIELD, number(setup.micro_batch)))
+    if setup.seq_len:
+        fields.append(Field(label(Argument.SEQ_LEN), number(setup.seq_len)))
+    if found.gpu is not None:
+        fields.append(Field(texts.GPU_FIELD, found.gpu.title))
+    return Fields(tuple(fields))
+
+
+def _memory_lines(found: Assessment) -> tuple[Line, ...]:
+    memory = found.memory
+    lines: list[Line] = [
+        Bullet(texts.WEIGHTS.format(value=size(memory.weights))),
+        Bullet(texts.GRADIENTS.format(value=size(memory.grads))),
+        Bullet(texts.OPTIMIZER.format(value=size(memory.optimizer))),
+    ]
+    if memory.gather_buffer:
+        lines.append(Bullet(texts.GATHER.format(value=size(memory.gather_buffer))))
+    if memory.activations is not None:
+        detail = texts.ACTIVATIONS_DETAIL.format(
+            micro=number(found.setup.micro_batch),
+            seq_len=number(found.setup.seq_len or 0),
+            recompute=texts.RECOMPUTE_NAMES[memory.recompute.value if memory.recompute else "none"],
+        )
+        lines.append(Bullet(f"{texts.ACTIVATIONS.format(value=size(memory.activations))} {detail}"))
+    if memory.cpu_per_node is not None:
+        lines.append(Bullet(texts.CPU.format(value=size(memory.cpu_per_node))))
+    lines.append(Formula(_total(found)))
+    lines += _fit_lines(found)
+    return tuple(lines)
+
+
+def _total(found: Assessment) -> str:
+    total = size(found.memory.total)
+    if found.capacity is None:
+        return texts.TOTAL.format(total=total)
+    gpu = found.gpu.title if found.gpu else texts.GPU_FIELD
+    return texts.TOTAL_ON_GPU.format(total=total, capacity=size(found.capacity), gpu=gpu)
+
+
+def _fit_lines(found: Assessment) -> list[Line]:
+    fitted, memory = found.fit, found.memory
+    lines: list[Line] = []
+    if memory.activations is None:
+        lines.append(texts.NO_ACTIVATIONS_PARAMS if found.model is None else texts.NO_ACTIVATIONS_SEQ_LEN)
+    if fitted is None:
+        return lines
+    largest = fitted.largest_micro_batch
+    if fitted.fits:
+        if largest is None:
+            lines.append(texts.FITS_NO_ACTIVATIONS.format(free=size(fitted.free)))
+        else:
+            lines.append(texts.FITS.format(free=size(fitted.free), largest=number(largest)))
+        return lines
+    verdict = texts.DOES_NOT_FIT.format(missing=size(-fitted.free))
+    if largest is not None:
+        verdict += texts.LARGEST.format(largest=number(largest)) if largest else texts.NONE_FITS
+    lines.append(verdict)
+    return lines
+
+
+def _advice_lines(found: Assessment) -> tuple[Line, ...]:
+    lines: list[Line] = [Bullet(_advice(found, change)) for change in found.advice]
+    if any(change.kind is ChangeKind.ACCUMULATION for change in found.advice):
+        lines.append(texts.ACCUMULATION_NOTE)
+    return tuple(lines)
+
+
+def _advice(found: Assessment, change: Change) -> str:
+    if change.fits:
+        verdict = texts.ADVICE_FITS
+        if change.largest_micro_batch is not None and change.kind is not ChangeKind.ACCUMULATION:
+            verdict = texts.ADVICE_FITS_LARGEST.format(largest=number(change.largest_micro_batch))
+    else:
+        verdict = texts.ADVICE_NOT_ENOUGH
+    what = texts.ADVICE_WHAT[change.kind.value]
+    return texts.ADVICE_LINE.format(
+        change=_change_text(found, change), what=what, total=size(change.total), verdict=verdict
+    )
+
+
+_CHANGE_KEYS = {
+    ChangeKind.RECOMPUTE_SELECTIVE: "recompute",
+    ChangeKind.RECOMPUTE_FULL: "recompute",
+    ChangeKind.SEQUENCE_PARALLEL: "sequence_parallel",
+    ChangeKind.ZERO: "zero",
+    ChangeKind.TP: "tp",
+    ChangeKind.OFFLOAD: "offload",
+}
+
+
+def _change_text(found: Assessment, change: Change) -> str:
+    """How to type the change: ``recompute=full``; for accumulation ``b=2 a=16`` where a stays whole."""
+    if change.kind is not ChangeKind.ACCUMULATION:
+        return f"{_CHANGE_KEYS[change.kind]}={change.value}"
+    micro = int(change.value)
+    setup = found.setup
+    total = setup.micro_batch * (setup.accumulation or 0)
+    if setup.accumulation and total % micro == 0:
+        return texts.ADVICE_ACCUMULATION.format(micro=micro, accumulation=total // micro)
+    return texts.ADVICE_ACCUMULATION_NO_A.format(micro=micro)
+
+
+def _time_section(found: Assessment) -> Section | None:
+    time = found.time
+    if time is None and not found.tokens_per_step:
+        return None
+    lines: list[Line] = [Formula(_per_token_formula(found))]
+    if found.tokens_per_step:
+        per_step = found.flops_per_token * found.tokens_per_step
+        lines.append(
+            Formula(
+                texts.FLOPS_PER_STEP.format(
+                    per_token=flops(found.flops_per_token), tokens=number(found.tokens_per_step), flops=flops(per_step)
+                )
+            )
+        )
+    if time is not None:
+        lines += _time_lines(found)
+    return Section(title=texts.TIME_TITLE, lines=tuple(lines))
+
+
+def _per_token_formula(found: Assessment) -> str:
+    shown = flops(found.flops_per_token)
+    if found.model is None or found.setup.seq_len is None:
+        return texts.FLOPS_PER_TOKEN_PARAMS.format(params=reading(found.params), flops=shown)
+    if found.setup.rules in (Rules.KORTHIKANTI, Rules.MEGATRON):
+        return texts.FLOPS_PER_TOKEN_KORTHIKANTI.format(flops=shown)
+    return texts.FLOPS_PER_TOKEN_SHAPE.format(flops=shown)
+
+
+def _time_lines(found: Assessment) -> list[Line]:
+    time = found.time
+    if time is None:
+        return []
+    peak = f"{german(time.peak_flops / 1e12, 1, keep_zeros=False)}\u00a0TFLOP/s"
+    gpus, mfu = number(time.gpus), percent(time.mfu)
+    lines: list[Line] = _step_lines(time, gpus, peak, mfu)
+    rate = reading(time.tokens_per_second)
+    lines.append(texts.THROUGHPUT.format(rate=rate, tflops=german(time.tflops_per_gpu, 1, keep_zeros=False)))
+    if time.train_days is not None and time.budget is not None and time.total_flops is not None:
+        days = german(time.train_days, 1, keep_zeros=False)
+        hours = number(round(time.gpu_hours or 0))
+        lines.append(
+            texts.BUDGET_TIME.format(
+                budget=reading(time.budget), days=days, gpus=gpus, hours=hours, flops=flops(time.total_flops)
+            )
+        )
+    if time.mfu_assumed:
+        lines.append(texts.MFU_ASSUMED.format(mfu=mfu))
+    if found.gpu is not None and found.setup.rules is not None and time.peak_flops == found.gpu.peak_flops:
+        lines.append(texts.PEAK_SOURCE.format(peak=peak, source=found.gpu.source))
+    else:
+        lines.append(texts.PEAK_GIVEN.format(peak=peak))
+    return lines
+
+
+def _step_lines(time: TimeEstimate, gpus: str, peak: str, mfu: str) -> list[Line]:
+    """The step time: from the FLOPs at the assumed MFU, or the MFU from the step time given."""
+    step, per_step = time.step_seconds, time.flops_per_step
+    if step is None or per_step is None:
+        return []
+    seconds = f"{german(step, 2, keep_zeros=False)}\u00a0s"
+    template = texts.STEP_TIME if time.mfu_assumed else texts.STEP_TIME_GIVEN
+    return [Formula(template.format(flops=flops(per_step), gpus=gpus, peak=peak, mfu=mfu, seconds=seconds))]
+
+
+def _notes(found: Assessment) -> tuple[Note, ...]:
+    notes = [Note(texts.RULES_NOTE[found.memory.rules.value])]
+    quirks = [texts.QUIRK_NOTES[q.value] for q in found.memory.quirks if q.value in texts.QUIRK_NOTES]
+    if quirks:
+        notes.append(Note(" ".join(quirks)))
+    notes.append(Note(texts.CAPACITY_NOTE if found.capacity else texts.ESTIMATE_NOTE))
+    return tuple(notes)

@@ -1,0 +1,172 @@
+"""What the memory and time sections say (issue 28): Speicher je GPU, Trainingszeit, what to change.
+
+Templates take formatted numbers; ``bot.rendering.memory`` fills them in. Glossary: Gewichte,
+Gradienten, Optimiererzustände, Aktivierungen, Speicher je GPU.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from bot.texts.glossary import COMMAND
+
+MEMORY_TITLE = "Speicher je GPU – {what}"
+MEMORY_SUMMARY = "Speicher je GPU: {total} ({what})"
+MEMORY_DOCUMENT_TITLE = "Speicher je GPU: {total}"
+PARAMS_WHAT = "{params} Parameter"
+WEIGHTS = "Gewichte: {value}"
+GRADIENTS = "Gradienten: {value}"
+OPTIMIZER = "Optimiererzustände: {value}"
+GATHER = "Gesammelte größte Schicht (ZeRO-3): {value}"
+ACTIVATIONS = "Aktivierungen: {value}"
+#: How the model states came about: bytes a parameter and what ZeRO splits.
+STATES_FORMULA = "{params} Parameter je GPU × {bytes} Byte{split}"
+STATES_SPLIT = ", ZeRO {zero} teilt {what} durch {group}"
+ZERO_SPLITS = {1: "die Optimiererzustände", 2: "Optimiererzustände und Gradienten", 3: "alles"}
+ACTIVATIONS_FORMULA = "{layers} Schichten × {per_layer} × {in_flight} Micro-Batch(es) in der ersten Stufe"
+ACTIVATIONS_DETAIL = "(b = {micro}, L = {seq_len}, {recompute})"
+RECOMPUTE_NAMES = {
+    "none": "ohne Neuberechnung",
+    "selective": "selektive Neuberechnung bzw. FlashAttention",
+    "full": "volle Neuberechnung",
+}
+TOTAL = "Summe: {total}"
+TOTAL_ON_GPU = "Summe: {total} von {capacity} ({gpu})"
+CPU = "CPU-Speicher je Knoten (Offload): {value}"
+FITS = "Passt: Es bleiben {free} frei; der größte Micro-Batch, der passt, ist b = {largest}."
+FITS_NO_ACTIVATIONS = "Die Modellzustände passen: Es bleiben {free} für Aktivierungen."
+DOES_NOT_FIT = "Passt nicht: Es fehlen {missing}."
+LARGEST = " Der größte Micro-Batch, der passt, ist b = {largest}."
+NONE_FITS = " Schon b = 1 passt nicht."
+NO_ACTIVATIONS_PARAMS = (
+    "Aktivierungen rechne ich nur mit der Form des Modells: Nenn ein Modell (`modell=llama3.1-8b`) oder "
+    "`layers= hidden= heads= ffn= vocab=` und die Sequenzlänge `L=`."
+)
+NO_ACTIVATIONS_SEQ_LEN = "Aktivierungen rechne ich mit der Sequenzlänge: `L=4096`."
+ACCUMULATION_NOTE = (
+    "Akkumulation kostet keinen Aktivierungsspeicher: Die a Durchläufe laufen nacheinander. Mit kleinerem b und "
+    "größerem a bleibt B gleich."
+)
+ADVICE_TITLE = "Was hilft"
+ADVICE_FITS = "passt"
+ADVICE_FITS_LARGEST = "passt bis b = {largest}"
+ADVICE_NOT_ENOUGH = "reicht allein nicht"
+ADVICE_LINE = "`{change}` – {what}: {total}, {verdict}"
+ADVICE_WHAT: Mapping[str, str] = {
+    "accumulation": "kleinerer Micro-Batch, dafür mehr Akkumulation (B bleibt)",
+    "recompute_selective": "selektive Neuberechnung (Attention neu rechnen)",
+    "sequence_parallel": "Megatrons Sequenz-Parallelität (teilt auch LayerNorm und Dropout durch TP)",
+    "zero": "nächste ZeRO-Stufe",
+    "tp": "mehr Tensor-Parallelität",
+    "recompute_full": "volle Neuberechnung (nur die Eingabe jeder Schicht bleibt)",
+    "offload": "Optimiererzustände in den CPU-Speicher",
+}
+ADVICE_ACCUMULATION = "b={micro} a={accumulation}"
+ADVICE_ACCUMULATION_NO_A = "b={micro}"
+
+RULES_NOTE: Mapping[str, str] = {
+    "effbatch": (
+        "Geschätzt nach effbatchs Regeln: Modellzustände nach dem ZeRO-Paper (Rajbhandari et al. 2020: 2 + 2 + 12 "
+        "Byte je Parameter in gemischter Präzision), Aktivierungen nach Korthikanti et al. 2022, Tabelle 2, für die "
+        "echte Form gezählt (GQA, FFN-Breite), erste Pipeline-Stufe. Ohne `recompute=` nehme ich FlashAttention an "
+        "(wie selektive Neuberechnung). Andere Regeln: `regeln=megatron`, `regeln=deepspeed`, `regeln=korthikanti`."
+    ),
+    "megatron": (
+        "Nach Megatron-LMs eigener Schätzung (megatron/training/theoretical_memory_usage.py): 18 Byte je "
+        "Parameter, mit verteiltem Optimierer 6 + 12/d; Vokabular auf ein Vielfaches von 128 · TP aufgefüllt."
+    ),
+    "deepspeed": (
+        "Modellzustände nach DeepSpeeds estimate_zero2/3_model_states_mem_needs (20 Byte je Parameter auf einer "
+        "GPU, ZeRO-3 mit 4 Byte je Parameter der größten Schicht, CPU × 1,5); die Aktivierungen rechnet DeepSpeed "
+        "nicht – sie sind nach effbatchs Regeln."
+    ),
+    "korthikanti": (
+        "Aktivierungen nach Korthikanti et al. 2022, Tabelle 2, wie gedruckt (GPT-Form: MLP 4h, alle Köpfe für "
+        "K und V), ohne `recompute=` ohne Neuberechnung; Modellzustände nach dem ZeRO-Paper."
+    ),
+}
+QUIRK_NOTES: Mapping[str, str] = {
+    "params_only": "Nur `params=`: Gewichte, Gradienten und Optimiererzustände ohne Einbettung getrennt gezählt.",
+    "megatron_ignores_cp": "Megatrons Schätzung kennt keine Kontext-Parallelität: CP ändert hier nichts.",
+    "megatron_ignores_ulysses": "Megatrons Schätzung kennt keine Ulysses-Sequenz-Parallelität (`sp=`).",
+    "megatron_no_full_recompute": (
+        "Megatrons Schätzung kennt keine volle Neuberechnung und rechnet dann mit ihrer Formel ohne SP."
+    ),
+    "megatron_without_sp_formula": (
+        "Ohne `sequence_parallel=ja` und selektive Neuberechnung nimmt Megatron sbh (10 + 24/t) je Schicht "
+        "und 5 % Aufschlag."
+    ),
+    "megatron_no_zero": "Megatrons Schätzung kennt nur den verteilten Optimierer (wie ZeRO-1), kein ZeRO-2/3.",
+    "megatron_no_offload": "Megatrons Schätzung kennt keine Auslagerung auf die CPU.",
+    "deepspeed_whole_model": (
+        "DeepSpeeds Schätzung kennt keine Tensor- oder Pipeline-Parallelität: Jede GPU hält einen Anteil am "
+        "ganzen Modell."
+    ),
+    "korthikanti_shape": "Tabelle 2 setzt die GPT-Form voraus; für GQA oder SwiGLU zählt `regeln=effbatch` genauer.",
+    "context_split": (
+        "CP/SP teilen die Sequenz: Aktivierungen für L / (CP · SP) Tokens je GPU; Puffer für die Kommunikation "
+        "der Attention sind nicht gezählt – bei langem Kontext eine grobe Schätzung."
+    ),
+    "moe": (
+        "MoE grob: Experten auf EP · TP GPUs verteilt, Aktivierungen für die top-k Experten je Token ohne "
+        "Kapazitätsfaktor und Ungleichgewicht der Router."
+    ),
+    "largest_layer_unknown": (
+        "ZeRO-3 sammelt je Schritt die größte Schicht ganz ein; ohne `largest_layer=` ist sie nicht gezählt."
+    ),
+}
+CAPACITY_NOTE = (
+    "Speicher laut Datenblatt; nutzbar ist etwas weniger (CUDA-Kontext, Fragmentierung). Eine Schätzung, keine Messung."
+)
+ESTIMATE_NOTE = "Eine Schätzung, keine Messung: Puffer der Kommunikation und Fragmentierung kommen hinzu."
+
+TIME_TITLE = "Trainingszeit"
+FLOPS_PER_TOKEN_PARAMS = "FLOPs je Token = 6 · N = 6 × {params} = {flops}"
+FLOPS_PER_TOKEN_SHAPE = "FLOPs je Token = 6 · N_matmul + 12 · L_Schichten · s · d = {flops}"
+FLOPS_PER_TOKEN_KORTHIKANTI = "FLOPs je Token = 72 · l · h² · (1 + s/6h + V/16lh) = {flops}"
+FLOPS_PER_STEP = "FLOPs je Schritt = FLOPs je Token × T = {per_token} × {tokens} = {flops}"
+STEP_TIME = "Zeit je Schritt = FLOPs / (GPUs · Spitze · MFU) = {flops} / ({gpus} × {peak} × {mfu}) = {seconds}"
+STEP_TIME_GIVEN = "MFU = FLOPs je Schritt / (Zeit · GPUs · Spitze) = {flops} / ({seconds} × {gpus} × {peak}) = {mfu}"
+THROUGHPUT_GIVEN = (
+    "MFU = FLOPs je Token · Tokens/s / (GPUs · Spitze) = {per_token} × {rate} / ({gpus} × {peak}) = {mfu}"
+)
+THROUGHPUT = "Durchsatz: {rate} Tokens/s, {tflops} TFLOP/s je GPU"
+BUDGET_TIME = "Token-Budget {budget}: {days} Tage auf {gpus} GPUs, {hours} GPU-Stunden ({flops} FLOPs)"
+MFU_ASSUMED = (
+    "MFU {mfu} angenommen (Llama 3 405B: 38–43 %, PaLM 540B: 46,2 %); mit `mfu=`, `step_time=` oder "
+    "`tokens_per_second=` rechne ich mit deinem Wert."
+)
+PEAK_SOURCE = "Spitze: {peak} dicht in BF16 ({source})."
+PEAK_GIVEN = "Spitze: {peak} wie angegeben."
+DAYS = "{value}"
+
+# --- the memory-only answer -------------------------------------------------------------------
+MODEL_FIELD = "Modell"
+SHAPE_FIELD = "Form"
+SHAPE_VALUE = "{layers} Schichten, h = {hidden}, {heads} Köpfe"
+PARAMS_FIELD = "Parameter"
+GPU_FIELD = "GPU"
+MICRO_FIELD = "Micro-Batch (b)"
+BATCH_HINT = (
+    "Für die effektive Batch-Größe fehlen noch {missing}; mit ihnen rechne ich B und T dazu, z. B. "
+    f"`{COMMAND} llama3.1-8b b=2 gpus=64 a=8 L=8k gpu=h100`."
+)
+
+# --- help ---------------------------------------------------------------------------------------
+HELP_TOPIC = (
+    "Ich schätze den Speicher je GPU: Gewichte, Gradienten, Optimiererzustände und Aktivierungen der ersten "
+    "Pipeline-Stufe – und was auf der GPU frei bleibt. Eine Speicherfrage braucht kein b, d, a: "
+    "`{command} params=7B zero=3 gpus=8`.",
+    "Das Modell: ein Name ({models}), oder seine Form `layers= hidden= heads= kv_heads= ffn= vocab= swiglu=ja|nein "
+    "tied=ja|nein experts= topk= moe_ffn=`, oder nur `params=` (dann ohne Aktivierungen).",
+    "Die GPU: `gpu=` {gpus}, oder `gpu_mem=80GiB`. Dazu `dtype=bf16|fp16|fp32`, `zero=0|1|2|3` (FSDP = 3), "
+    "`distributed_optimizer=ja`, `offload=none|optimizer|params`, `recompute=none|selective|full`, "
+    "`sequence_parallel=ja` (Megatrons; `sp=` bleibt Ulysses), `tp pp cp ep vpp`, `largest_layer=`, "
+    "`zero_init=ja|nein`, `nodes=`.",
+    "Zeit: mit `budget=` und der GPU die Tage und GPU-Stunden bei `mfu=` (ohne Angabe 40 %), `peak=` ersetzt die "
+    "Spitze; umgekehrt `step_time=13,75s` oder `tokens_per_second=` → MFU.",
+    "Regeln: ohne Angabe effbatchs (ZeRO-Paper und Korthikanti et al. 2022, Tabelle 2, für die echte Form); "
+    "`regeln=megatron` wie Megatron-LMs theoretical_memory_usage.py, `regeln=deepspeed` wie DeepSpeeds "
+    "estimate_zero2/3_model_states_mem_needs, `regeln=korthikanti` Tabelle 2 wie gedruckt.",
+)
+HELP_TOPIC_EXAMPLE = "`{command} llama3.1-8b b=2 gpus=64 a=8 L=8k gpu=h100 zero=1 budget=1T`"

@@ -1,0 +1,234 @@
+"""TRL's SFT: the Hugging Face Trainer's rule with SFTConfig's own keys (see the package's docstring)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from core.configs.base import (
+    Check,
+    Effect,
+    Fix,
+    Format,
+    Nothing,
+    Parsed,
+    Reading,
+    Rule,
+    Syntax,
+    World,
+    context,
+    program_flags,
+    split_launch,
+    whole,
+)
+from core.configs.frameworks._shared import accelerate_launch, hf_trainer
+from core.configs.frameworks.trl.grpo import ID, where_key
+
+#: Keys only SFTConfig and TRL's scripts write (a plain TrainingArguments YAML has none of them).
+SFT_KEYS = {
+    "packing_strategy",
+    "padding_free",
+    "eval_packing",
+    "dataset_text_field",
+    "completion_only_loss",
+    "assistant_only_loss",
+    "dataset_kwargs",
+    "model_init_kwargs",
+    "chat_template_path",
+    "activation_offloading",
+    "accelerate_config",
+    "dataset_mixture",
+    "dataset_train_split",
+}
+#: Keys of the Hugging Face example scripts (run_clm …), which write dataset_name and model_name_or_path too.
+HF_SCRIPT_KEYS = {"dataset_config_name", "block_size", "max_seq_length", "train_file"}
+SFT_MARKERS = ("--config", "--per_device_train_batch_size", "--max_length", "--packing", "--accelerate_config")
+#: trl/accelerate_configs/*.yaml: processes each starts (single_gpu is distributed_type NO: one process).
+NAMED_CONFIGS = {"single_gpu": 1, "multi_gpu": 8, "fsdp1": 8, "fsdp2": 8, "zero1": 8, "zero2": 8, "zero3": 8}
+SFT_LENGTH = 1024
+PADDING_FREE = (
+    "When `padding_free=True` without packing, `max_length` is not enforced. Either enable packing (e.g., "
+    "`packing=True, packing_strategy='bfd'`), provide already truncated inputs, or set `max_length=None`."
+)
+ENV = "`env` field should be a dict in the YAML file."
+#: The batch keys SFTConfig (TrainingArguments) has; another ``*batch_size*`` key is a typo ``trl sft`` hands to
+#: ``accelerate launch``, whose parser refuses it (run: fixtures/05_typo_key.yaml).
+BATCH_FIELDS = {"per_device_train_batch_size", "per_device_eval_batch_size", "auto_find_batch_size"}
+UNRECOGNIZED = "Accelerate launch command: error: unrecognized arguments: --{key}"
+#: Keys ``trl sft`` hands to ``accelerate launch``; a script run another way has no field for them.
+LAUNCH_KEYS = ("accelerate_config", "num_processes", "num_machines", "config_file", "machine_rank")
+SCRIPT_UNKNOWN = (
+    "Unknown arguments from config file: {remaining}. Please remove them, add them to the dataclass, or set "
+    "`fail_with_unknown_args=False`."
+)
+UNKNOWN_CONFIG = (
+    "Accelerate config {name} is neither a file nor a valid config in the `trl` package. Please provide a valid "
+    "config name or a path to a config file."
+)
+
+
+@context
+class Named:
+    name: str
+    processes: int
+
+
+@context
+class Length:
+    max_length: int
+
+
+@context
+class ConfigName:
+    name: str
+
+
+@context
+class Unknown:
+    key: str
+
+
+@context
+class Keys:
+    keys: str
+
+
+SFT_PADDING_FREE = Rule("trl/sft-padding-free-without-packing", Effect.REFUSED, Nothing)
+SFT_ENV = Rule("trl/sft-env-not-a-mapping", Effect.REFUSED, Nothing)
+SFT_UNKNOWN_CONFIG = Rule("trl/sft-accelerate-config-unknown", Effect.REFUSED, ConfigName)
+SFT_NAMED_CONFIG = Rule("trl/sft-accelerate-config", Effect.NOTE, Named)
+SFT_PACKING = Rule("trl/sft-packing", Effect.NOTE, Length)
+SFT_DEFAULT_LENGTH = Rule("trl/sft-max-length-default", Effect.NOTE, Length)
+SFT_UNKNOWN_KEY = Rule("trl/sft-unknown-batch-key", Effect.REFUSED, Unknown)
+SFT_SCRIPT_UNKNOWN = Rule("trl/sft-unknown-keys-in-script", Effect.REFUSED, Keys)
+SFT_RULES = (
+    SFT_PADDING_FREE,
+    SFT_ENV,
+    SFT_UNKNOWN_CONFIG,
+    SFT_NAMED_CONFIG,
+    SFT_PACKING,
+    SFT_DEFAULT_LENGTH,
+    SFT_UNKNOWN_KEY,
+    SFT_SCRIPT_UNKNOWN,
+)
+
+
+def detect_sft(parsed: Parsed) -> bool:
+    """An SFT YAML by SFTConfig's own keys (or TRL's script keys without the HF examples'), or ``trl sft`` /
+    one of TRL's sft*.py scripts on a launch line."""
+    if parsed.format in (Format.YAML, Format.JSON):
+        keys = set(parsed.data)
+        script = {"dataset_name", "model_name_or_path"} <= keys and not HF_SCRIPT_KEYS & keys
+        return bool(SFT_KEYS & keys) or script
+    if parsed.format is Format.SHELL and parsed.script is not None:
+        return any(_trl_sft(command.words) for command in parsed.script.commands)
+    if parsed.format is Format.PYTHON:
+        return hf_trainer.training_arguments(parsed, SFT_CLASSES) is not None
+    return False
+
+
+def _trl_sft(words: tuple[str, ...]) -> bool:
+    if any(word.rsplit("/", 1)[-1] == "trl" and words[i + 1 : i + 2] == ("sft",) for i, word in enumerate(words)):
+        return True
+    name = (split_launch(words).program or "").rsplit("/", 1)[-1]
+    return name.endswith(".py") and name.startswith("sft")
+
+
+def sft(sources: list[Parsed], world: World | None) -> Check:
+    """The Trainer's batch with the SFT YAML's arguments; the world from the keys ``trl sft`` hands to accelerate."""
+    reading = Reading(ID)
+    config = next((p for p in sources if p.format in (Format.YAML, Format.JSON) and detect_sft(p)), None)
+    values = _sft_values(sources, config)
+    if "env" in values and not isinstance(values["env"][0], dict):
+        reading.add(SFT_ENV(Nothing(), message=ENV))
+    by_script = any(_sft_script(p) for p in sources)
+    if by_script and config is not None:
+        _unknown_in_script(reading, config)
+    for key in sorted(k for k in values if "batch_size" in k and k not in BATCH_FIELDS and not by_script):
+        fixed = Fix("per_device_train_batch_size", (whole(values[key][0], key, values[key][1]),), Syntax.YAML)
+        reading.add(SFT_UNKNOWN_KEY(Unknown(key), message=UNRECOGNIZED.format(key=key), fix=fixed))
+    world = world or (None if by_script else _sft_world(reading, values))
+    if any(finding.effect is Effect.REFUSED for finding in reading.findings):
+        return reading.finish(world)
+    batch = hf_trainer.trainer_batch(reading, sources, world, config)
+    seq_len = _max_length(reading, values)
+    packing = _truthy(values.get("packing"))
+    if _truthy(values.get("padding_free")) and not packing and seq_len is not None:
+        reading.add(SFT_PADDING_FREE(Nothing(), message=PADDING_FREE))
+    elif packing and seq_len is not None:
+        reading.add(SFT_PACKING(Length(seq_len)))
+    return batch.finish(reading, seq_len)
+
+
+def _sft_script(parsed: Parsed) -> bool:
+    """A launch line that runs an SFT script (``accelerate launch … sft.py``, ``python sft.py``), not ``trl sft``."""
+    commands = parsed.script.commands if parsed.format is Format.SHELL and parsed.script is not None else []
+    return any(_trl_sft(c.words) and not any(w.rsplit("/", 1)[-1] == "trl" for w in c.words) for c in commands)
+
+
+def _unknown_in_script(reading: Reading, config: Parsed) -> None:
+    """TrlParser (``fail_with_unknown_args``) refuses what ``trl sft`` would hand to accelerate: its launcher keys
+    and misspelt batch keys in the YAML (trl/scripts/utils.py:353-357, ``set_defaults_with_config``)."""
+    unknown = [k for k in config.data if k in LAUNCH_KEYS or ("batch_size" in k and k not in BATCH_FIELDS)]
+    if unknown:
+        remaining = [item for key in unknown for item in (f"--{key}", str(config.data[key]))]
+        message = SCRIPT_UNKNOWN.format(remaining=remaining)
+        reading.add(SFT_SCRIPT_UNKNOWN(Keys(", ".join(unknown)), message=message))
+
+
+def _truthy(value: tuple[Any, str] | None) -> bool:
+    return value is not None and value[0] in (True, "true", "True")
+
+
+def _sft_values(sources: list[Parsed], config: Parsed | None) -> dict[str, tuple[Any, str]]:
+    """SFT's arguments as written: the YAML's, then the flags of ``trl sft`` (which win), then the ``SFTConfig(…)``
+    a script builds, each with where."""
+    values = {str(key): (value, where_key(config, str(key))) for key, value in config.data.items()} if config else {}
+    for parsed in sources:
+        if parsed.format is Format.SHELL:
+            for flag, words in program_flags(parsed, SFT_MARKERS).items():
+                value = words[0] if len(words) == 1 else " ".join(words) if words else True
+                values[flag.removeprefix("--").replace("-", "_")] = (value, parsed.where(flag))
+        elif (instance := hf_trainer.training_arguments(parsed, SFT_CLASSES)) is not None:
+            name = parsed.source.name
+            values |= {key: (given.value, given.where(name)) for key, given in instance.fields.items()}
+    return values
+
+
+#: TRL's SFT arguments as a script builds them.
+SFT_CLASSES = frozenset({"SFTConfig"})
+
+
+def _sft_world(reading: Reading, values: dict[str, tuple[Any, str]]) -> World | None:
+    """``num_processes``/``num_machines`` or ``accelerate_config`` as ``trl sft`` forwards them to accelerate."""
+    if "num_processes" in values:
+        processes, where = values["num_processes"]
+        reading.note("num_processes", processes, where)
+        machines = (
+            whole(values["num_machines"][0], "num_machines", values["num_machines"][1])
+            if "num_machines" in values
+            else 1
+        )
+        return accelerate_launch.processes_world(
+            reading, whole(processes, "num_processes", where), machines, None, where
+        )
+    if "accelerate_config" not in values:
+        return None
+    name, where = str(values["accelerate_config"][0]), values["accelerate_config"][1]
+    reading.note("accelerate_config", name, where)
+    if name in NAMED_CONFIGS:
+        reading.add(SFT_NAMED_CONFIG(Named(name, NAMED_CONFIGS[name])))
+        return World(NAMED_CONFIGS[name], f"accelerate_config {name}, {where}")
+    if not re.search(r"[/.]", name):  # a path is read where the accelerate config is given beside it
+        reading.add(SFT_UNKNOWN_CONFIG(ConfigName(name), message=UNKNOWN_CONFIG.format(name=name)))
+    return None
+
+
+def _max_length(reading: Reading, values: dict[str, tuple[Any, str]]) -> int | None:
+    """``max_length``: SFTConfig's 1024 where absent, none where null."""
+    if "max_length" not in values:
+        reading.add(SFT_DEFAULT_LENGTH(Length(SFT_LENGTH)))
+        return SFT_LENGTH
+    value, where = values["max_length"]
+    reading.note("max_length", value, where)
+    return None if value in (None, "None", "null") else whole(value, "max_length", where)

@@ -1,0 +1,122 @@
+"""A run spread over files: the launch line's program linked to the Python script it names.
+
+A training script alone leaves its command-line arguments and its environment open; the launch line that runs
+it (``torchrun … train.py --bs 16``, ``python train.py``) closes them. Each Python source a launch line among the
+sources names is read again with that line's arguments (``argv``) and the environment its launcher gives each
+process (``WORLD_SIZE`` where the world size is known; none at all for a plain ``python train.py``, which is one
+process). A script no launch line names keeps its first reading, told the world size where it was given.
+``settings`` (``--set KEY=VALUE``) pass on as further ``--KEY VALUE`` arguments to every script, and as variables
+of its environment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import PurePosixPath
+
+from core.configs.base import Command, Format, Launch, Parsed, World, launched_world, split_launch
+from core.configs.read.bounds import hostile
+from core.configs.read.python import PartialEnviron, read_python
+from core.configs.read.python_source import python_parsed
+from core.configs.shell import read_script
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a launch line gives the script it runs: its arguments and its environment (None: unknown)."""
+
+    argv: tuple[str, ...] | None
+    environ: dict[str, str] | None
+    #: Where the launch line is (``launch.sh:3``).
+    where: str = ""
+
+
+def link(parsed: Sequence[Parsed], world: World | None, settings: Mapping[str, str] | None = None) -> list[Parsed]:
+    """``parsed`` with each Python source read in the context of the launch line that runs it."""
+    parsed = _wrapped(parsed)
+    launches = [found for p in parsed if p.script is not None for found in _launches(p)]
+    extra = tuple(word for key, value in (settings or {}).items() for word in (f"--{key}", value))
+    linked: list[Parsed] = []
+    for source in parsed:
+        if source.format is not Format.PYTHON or source.python is None:
+            linked.append(source)
+            continue
+        context = _context(source, launches, world, extra, settings or {})
+        if context == Context(None, None):
+            linked.append(source)
+            continue
+        with hostile(source.source):
+            text, name = source.source.text, source.source.name
+            script = read_python(text, name, argv=context.argv, environ=context.environ, launch=context.where)
+        linked.append(python_parsed(source.source, script))
+    return linked
+
+
+#: Commands that run a shell script: ``bash train.sh``, ``sh train.sh``, ``source train.sh``, ``. train.sh``.
+_SHELLS = frozenset({"bash", "sh", "source", "."})
+
+
+def _wrapped(parsed: Sequence[Parsed]) -> list[Parsed]:
+    """Each shell script another one among the sources runs (``export N_GPUS=4; bash train.sh``), read again with
+    the variables that one set and the command's own prefixes, as bash hands them on."""
+    result = list(parsed)
+    for caller in parsed:
+        for command in caller.script.commands if caller.script is not None else []:
+            target = _runs_script(command, result)
+            if target is None or target is caller:
+                continue
+            variables = {**(caller.script.variables if caller.script else {}), **command.env}
+            with hostile(target.source):
+                script = read_script(target.source.text, variables)
+            result[result.index(target)] = replace(target, script=script)
+    return result
+
+
+def _runs_script(command: Command, sources: Sequence[Parsed]) -> Parsed | None:
+    words = command.words
+    program = words[1] if len(words) > 1 and PurePosixPath(words[0]).name in _SHELLS else words[0] if words else ""
+    name = PurePosixPath(program).name
+    if not name.endswith((".sh", ".bash")):
+        return None
+    return next((p for p in sources if p.format is Format.SHELL and PurePosixPath(p.source.name).name == name), None)
+
+
+def _launches(parsed: Parsed) -> list[tuple[Parsed, Command, Launch]]:
+    script = parsed.script
+    if script is None:
+        return []
+    return [(parsed, command, launch) for command in script.commands if (launch := split_launch(command.words)).program]
+
+
+def _context(
+    source: Parsed,
+    launches: Sequence[tuple[Parsed, Command, Launch]],
+    world: World | None,
+    extra: tuple[str, ...],
+    settings: Mapping[str, str],
+) -> Context:
+    found = next((entry for entry in launches if _names(entry[2].program or "", source.source.name)), None)
+    given = dict(settings)
+    if found is None:
+        world_size = {"WORLD_SIZE": str(world.size)} if world is not None else {}
+        return Context(extra or None, PartialEnviron(world_size | given) if world_size or given else None)
+    holder, command, launch = found
+    environ: dict[str, str] = {**(holder.script.variables if holder.script else {}), **command.env, **given}
+    size = world or launched_world([holder])
+    if launch.launcher is not None or _under_scheduler(command):  # the launcher sets the rest of the environment
+        environ = PartialEnviron(environ if size is None else environ | {"WORLD_SIZE": str(size.size)})
+    return Context((*launch.arguments, *extra), environ, f"{holder.source.name}:{command.line}")
+
+
+def _names(program: str, source_name: str) -> bool:
+    """Whether a launch line's program (``scripts/train.py``, ``-m pkg.train``) is the source ``source_name``."""
+    wanted = PurePosixPath(source_name.replace("\\", "/")).name
+    if program.endswith(".py"):
+        return PurePosixPath(program).name == wanted
+    return bool(program) and f"{program.rsplit('.', 1)[-1]}.py" == wanted
+
+
+def _under_scheduler(command: Command) -> bool:
+    """A command started under a scheduler that starts several (``srun``, ``mpirun`` …): not one process."""
+    return any(word.rsplit("/", 1)[-1] in ("srun", "mpirun", "mpiexec") for word in command.words[:4])

@@ -1,0 +1,113 @@
+"""What a memory estimate is asked for: the training set-up beside the model (no German, no I/O).
+
+Defaults, each chosen for a reason the answer states:
+
+- ``dtype`` bf16: mixed precision as every model in the table was trained.
+- ``zero`` 0: plain data parallelism (PyTorch DDP, Megatron without ``--use-distributed-optimizer``).
+- ``recompute`` per convention: ``effbatch`` assumes FlashAttention (Dao et al. 2022), which keeps no s × s
+  attention matrices – what Korthikanti et al. 2022 call selective recomputation; ``korthikanti`` and
+  ``megatron`` start from the paper's and Megatron-LM's own default, none.
+- ``nodes``: 8 GPUs a node (HGX/DGX boards), fewer GPUs on one node.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Rules(StrEnum):
+    """Whose arithmetic an estimate follows."""
+
+    EFFBATCH = "effbatch"  # ZeRO paper's model states, Korthikanti's Table 2 counted for the real shape
+    MEGATRON = "megatron"  # megatron/training/theoretical_memory_usage.py, quirks included
+    DEEPSPEED = "deepspeed"  # estimate_zero2/3_model_states_mem_needs, activations by effbatch's rules
+    KORTHIKANTI = "korthikanti"  # Table 2 as printed (GPT shape: MLP 4h, full multi-head attention)
+
+
+class Dtype(StrEnum):
+    """The training precision; bf16 and fp16 are mixed precision with fp32 master weights."""
+
+    BF16 = "bf16"
+    FP16 = "fp16"
+    FP32 = "fp32"
+
+    @property
+    def bytes(self) -> int:
+        return 4 if self is Dtype.FP32 else 2
+
+
+class Recompute(StrEnum):
+    """Activation recomputation (Korthikanti et al. 2022 §5: selective = the attention core only)."""
+
+    NONE = "none"
+    SELECTIVE = "selective"
+    FULL = "full"
+
+
+class Offload(StrEnum):
+    """What ZeRO-Offload moves to CPU memory: the optimizer states, or (ZeRO-3) the parameters too."""
+
+    NONE = "none"
+    OPTIMIZER = "optimizer"
+    PARAMS = "params"
+
+
+#: GPUs a node when ``nodes=`` is not given: the 8 of an HGX/DGX board.
+GPUS_PER_NODE = 8
+
+
+@dataclass(frozen=True)
+class Setup:
+    """One training set-up: the cluster split, the batch on one GPU and the memory techniques.
+
+    ``accumulation`` is the number of micro-batches per step (Megatron's ``num_microbatches``); None when
+    unknown, then a pipeline stage is taken to hold PP micro-batches. ``recompute`` None takes the
+    convention's default. ``nodes`` None: ``ceil(gpus / 8)``.
+    """
+
+    gpus: int = 1
+    tp: int = 1
+    pp: int = 1
+    cp: int = 1
+    sp: int = 1
+    ep: int = 1
+    vpp: int | None = None
+    micro_batch: int = 1
+    accumulation: int | None = None
+    seq_len: int | None = None
+    dtype: Dtype = Dtype.BF16
+    zero: int = 0
+    distributed_optimizer: bool = False
+    offload: Offload = Offload.NONE
+    recompute: Recompute | None = None
+    sequence_parallel: bool = False
+    largest_layer: int | None = None
+    zero_init: bool = True
+    nodes: int | None = None
+    rules: Rules = Rules.EFFBATCH
+
+    @property
+    def data_parallel(self) -> int:
+        """d = GPUs / (TP · PP · CP · SP), at least 1."""
+        return max(1, self.gpus // (self.tp * self.pp * self.cp * self.sp))
+
+    @property
+    def node_count(self) -> int:
+        return self.nodes or -(-self.gpus // GPUS_PER_NODE)
+
+    @property
+    def gpus_per_node(self) -> int:
+        return max(1, self.gpus // self.node_count)
+
+    @property
+    def in_flight(self) -> int:
+        """Micro-batches the first pipeline stage holds at once in 1F1B: min(a, PP) (PP where a is unknown)."""
+        return self.pp if self.accumulation is None else min(self.accumulation, self.pp)
+
+    @property
+    def recompute_used(self) -> Recompute:
+        """The recomputation in force: as given, else the convention's default."""
+        if self.recompute is not None:
+            return self.recompute
+        return Recompute.SELECTIVE if self.rules in (Rules.EFFBATCH, Rules.DEEPSPEED) else Recompute.NONE

@@ -1,0 +1,254 @@
+"""From a command's memory and time keys to an assessment: memory per GPU, fit, advice, time. Pure.
+
+The bridge between ``PlanRequest`` (what was typed) and ``core.memory`` (the arithmetic): it builds the
+``ModelSpec`` (a named model, its shape overridden by any shape key, or a shape typed whole) and the
+``Setup`` (the cluster from b, d, a, L, GPUs and the degrees, the rest from the keys), then estimates.
+
+A memory question needs no b, d, a: ``params=7B zero=3 gpus=8`` asks for the model states per GPU.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection
+from dataclasses import dataclass, replace
+from typing import Any
+
+from core.arguments import FACTORS, Argument
+from core.errors import Problem, ProblemKind
+from core.memory import GPUS, MODELS, MemoryEstimate, ModelSpec, Offload, Rules, Setup, estimate, estimate_params
+from core.memory.fit import Change, Fit, advise, fit
+from core.memory.gpus import GpuSpec
+from core.memory.time import DEFAULT_MFU, TimeEstimate, flops_per_token, mfu_from_step_time, mfu_from_throughput
+from core.model import Outcome, PlanRequest
+from core.rules import missing_factors
+from core.training_keys import REQUIRED_SHAPE_KEYS, TIME_KEYS, TrainingKey
+from core.training_request import TrainingRequest
+
+
+def memory_question(given: Collection[Argument], training: TrainingRequest | None) -> bool:
+    """A memory question: memory or time keys, or ``params=`` without the factors of B."""
+    return training is not None or (Argument.PARAMS in given and missing_factors(given) is not None)
+
+
+def memory_only(request: PlanRequest) -> bool:
+    """Memory without B: the factors of B incomplete (then no batch answer, the memory alone)."""
+    given = [a for a in Argument if a is not Argument.LR and request.value(a) is not None]
+    return memory_question(given, request.training) and missing_factors(given) is not None
+
+
+def training_problems(request: PlanRequest) -> list[Problem]:
+    """What the memory and time keys cannot answer together (found at parse time, all at once)."""
+    training = request.training
+    if training is None:
+        return []
+    problems = _shape_problems(training)
+    rules, zero = training.rules, training.zero or 0
+    if rules in (Rules.MEGATRON, Rules.KORTHIKANTI) and _shape(training) is None:
+        problems.append(_problem(ProblemKind.RULES_NEED_SHAPE, TrainingKey.RULES, rules=rules))
+    if rules is Rules.DEEPSPEED and zero < 2:
+        problems.append(_problem(ProblemKind.DEEPSPEED_NEEDS_ZERO, TrainingKey.ZERO, zero=zero))
+    if training.offload is Offload.PARAMS and zero < 3:
+        problems.append(_problem(ProblemKind.OFFLOAD_PARAMS_NEEDS_ZERO3, TrainingKey.OFFLOAD, zero=zero))
+    timing = [key for key in TIME_KEYS if training.value(key) is not None]
+    if len(timing) > 1:
+        problems.append(_problem(ProblemKind.TIME_KEYS_CONFLICT, timing[1], keys=timing))
+    if (timing or request.budget is not None) and training.gpu is None and training.peak is None and timing:
+        problems.append(_problem(ProblemKind.TIME_NEEDS_PEAK, timing[0]))
+    if training.step_time is not None and (memory_only(request) or request.seq_len is None):
+        problems.append(_problem(ProblemKind.STEP_TIME_NEEDS_TOKENS, TrainingKey.STEP_TIME))
+    return problems
+
+
+def _problem(kind: ProblemKind, setting: TrainingKey, **ctx: Any) -> Problem:
+    return Problem(kind, setting=setting.value, ctx=ctx)
+
+
+def _shape_problems(training: TrainingRequest) -> list[Problem]:
+    problems = []
+    if training.model is None and training.shape_given:
+        missing = [key for key in REQUIRED_SHAPE_KEYS if training.value(key) is None]
+        if missing:
+            problems.append(_problem(ProblemKind.SHAPE_INCOMPLETE, missing[0], missing=missing))
+    if training.experts and (training.model is None or training.topk or training.moe_ffn):
+        missing = [key for key in (TrainingKey.TOPK, TrainingKey.MOE_FFN) if training.value(key) is None]
+        if missing and (training.model is None or not MODELS[training.model].moe):
+            problems.append(_problem(ProblemKind.MOE_INCOMPLETE, missing[0], missing=missing))
+    return problems
+
+
+def _shape(training: TrainingRequest) -> ModelSpec | None:
+    """The model: a named one with any shape key given replacing its value, or a shape typed whole."""
+    base = MODELS.get(training.model) if training.model else None
+    values: dict[str, Any] = {
+        "layers": training.layers,
+        "hidden": training.hidden,
+        "heads": training.heads,
+        "kv_heads": training.kv_heads,
+        "ffn": training.ffn,
+        "vocab": training.vocab,
+        "swiglu": training.swiglu,
+        "tied": training.tied,
+        "experts": training.experts,
+        "topk": training.topk,
+        "moe_ffn": training.moe_ffn,
+    }
+    given: dict[str, Any] = {key: value for key, value in values.items() if value is not None}
+    if base is not None:
+        return replace(base, **given) if given else base
+    if any(training.value(key) is None for key in REQUIRED_SHAPE_KEYS):
+        return None
+    given.setdefault("kv_heads", given["heads"])
+    return ModelSpec(**given)
+
+
+@dataclass(frozen=True)
+class Assessment:
+    """Everything the memory and time sections say, computed once."""
+
+    model: ModelSpec | None
+    params: int
+    setup: Setup
+    memory: MemoryEstimate
+    gpu: GpuSpec | None
+    capacity: int | None
+    fit: Fit | None
+    advice: tuple[Change, ...]
+    time: TimeEstimate | None
+    flops_per_token: float
+    tokens_per_step: int | None
+    micro_batch_given: bool
+
+    def as_json(self) -> dict[str, Any]:
+        """The issue's contract: ``memory`` and ``time``, keys the input cannot decide absent."""
+        return {
+            "memory": _memory_json(self),
+            **({"time": _time_json(self)} if self.time or self.tokens_per_step else {}),
+        }
+
+
+def assess(request: PlanRequest, outcome: Outcome | None) -> Assessment | None:
+    """Memory per GPU (and time) for ``request`` and, where B was computed, its outcome; None: no question."""
+    given = [a for a in Argument if a is not Argument.LR and request.value(a) is not None]
+    training = request.training or TrainingRequest()
+    if not memory_question(given, request.training) and request.training is None:
+        return None
+    model = _shape(training)
+    if model is None and request.params is None:
+        return None
+    setup = _setup(request, training, outcome)
+    found = estimate(model, setup) if model else estimate_params(request.params or 0, setup)
+    gpu = GPUS.get(training.gpu) if training.gpu else None
+    capacity = training.gpu_mem or (gpu.memory if gpu else None)
+    fitted = fit(found, capacity) if capacity else None
+    advice = advise(model, setup, capacity) if model and capacity and fitted and not fitted.fits else ()
+    params = model.total_params if model else request.params or 0
+    per_token = flops_per_token(model, params, setup.seq_len, setup.rules)
+    tokens = outcome.tokens_per_step if outcome else None
+    time = _time(request, training, per_token, tokens, setup.gpus, gpu)
+    micro_given = outcome is not None or request.micro_batch is not None
+    return Assessment(model, params, setup, found, gpu, capacity, fitted, advice, time, per_token, tokens, micro_given)
+
+
+def _setup(request: PlanRequest, training: TrainingRequest, outcome: Outcome | None) -> Setup:
+    """The cluster from the batch answer (or the request), the techniques from the keys."""
+    degrees: dict[str, Any] = {
+        a.value: request.value(a) or 1 for a in (Argument.TP, Argument.PP, Argument.CP, Argument.SP)
+    }
+    accumulation: int | None
+    if outcome is not None:
+        micro, accumulation = outcome.setup.micro_batch, outcome.setup.accumulation
+        gpus = outcome.parallelism.gpus if outcome.parallelism else outcome.setup.data_parallel
+    else:
+        micro, accumulation = request.micro_batch or 1, request.accumulation
+        gpus = request.gpus or (request.data_parallel or 1) * math.prod(degrees.values())
+    options: dict[str, Any] = {
+        key.value: value
+        for key in (TrainingKey.DTYPE, TrainingKey.ZERO, TrainingKey.DISTRIBUTED_OPTIMIZER, TrainingKey.OFFLOAD,
+                    TrainingKey.RECOMPUTE, TrainingKey.SEQUENCE_PARALLEL, TrainingKey.EP, TrainingKey.VPP,
+                    TrainingKey.LARGEST_LAYER, TrainingKey.ZERO_INIT, TrainingKey.NODES, TrainingKey.RULES)
+        if (value := training.value(key)) is not None
+    }  # fmt: skip
+    return Setup(gpus=gpus, micro_batch=micro, accumulation=accumulation, seq_len=request.seq_len, **degrees, **options)
+
+
+def _time(
+    request: PlanRequest,
+    training: TrainingRequest,
+    per_token: float,
+    tokens: int | None,
+    gpus: int,
+    gpu: GpuSpec | None,
+) -> TimeEstimate | None:
+    """Step time, days and GPU-hours at the MFU given (or derived, or assumed); None without a peak."""
+    peak = training.peak or (gpu.peak_flops if gpu else None)
+    wanted = request.budget is not None or any(training.value(key) is not None for key in TIME_KEYS)
+    if peak is None or not (wanted or tokens):
+        return None
+    mfu, assumed = training.mfu or DEFAULT_MFU, training.mfu is None
+    if training.step_time is not None and tokens:
+        mfu, assumed = mfu_from_step_time(per_token * tokens, training.step_time, gpus, peak), False
+    elif training.tokens_per_second is not None:
+        mfu, assumed = mfu_from_throughput(per_token, training.tokens_per_second, gpus, peak), False
+    return TimeEstimate(per_token, peak, gpus, mfu, assumed, tokens_per_step=tokens, budget=request.budget)
+
+
+def _memory_json(found: Assessment) -> dict[str, Any]:
+    memory = found.memory
+    data: dict[str, Any] = {
+        "rules": memory.rules.value,
+        "params": memory.params,
+        "params_per_gpu": memory.params_per_gpu,
+        "weights_bytes": memory.weights,
+        "grads_bytes": memory.grads,
+        "optimizer_bytes": memory.optimizer,
+        "model_states_bytes_per_gpu": memory.model_states,
+        "total_bytes_per_gpu": memory.total,
+        "micro_batch": found.setup.micro_batch,
+        "quirks": [quirk.value for quirk in memory.quirks],
+    }
+    if found.model is not None and found.model.name:
+        data["model"] = found.model.name
+    if memory.gather_buffer:
+        data["gather_buffer_bytes"] = memory.gather_buffer
+    if memory.activations is not None:
+        data["activations_bytes"] = memory.activations
+        data["activations_bytes_per_layer"] = memory.activations_per_layer
+    if memory.recompute is not None and memory.activations is not None:
+        data["recompute"] = memory.recompute.value
+    if memory.cpu_per_node is not None:
+        data["cpu_bytes"] = memory.cpu_per_node
+    if found.fit is not None:
+        data["gpu_memory_bytes"] = found.fit.capacity
+        data["fits"] = found.fit.fits
+        if found.fit.largest_micro_batch is not None:
+            data["largest_micro_batch"] = found.fit.largest_micro_batch
+    if found.gpu is not None:
+        data["gpu"] = found.gpu.name
+    return data
+
+
+def _time_json(found: Assessment) -> dict[str, Any]:
+    data: dict[str, Any] = {"flops_per_token": found.flops_per_token}
+    if found.tokens_per_step:
+        data["flops_per_step"] = found.flops_per_token * found.tokens_per_step
+    time = found.time
+    if time is None:
+        return data
+    data |= {
+        "peak_flops": time.peak_flops,
+        "mfu": time.mfu,
+        "mfu_assumed": time.mfu_assumed,
+        "tflops_per_gpu": time.tflops_per_gpu,
+        "tokens_per_second": time.tokens_per_second,
+    }
+    if time.step_seconds is not None:
+        data["step_seconds"] = time.step_seconds
+    if time.train_days is not None:
+        data |= {"total_flops": time.total_flops, "train_days": time.train_days, "gpu_hours": time.gpu_hours}
+    return data
+
+
+#: For the answer: the factors a memory-only question lacks for B.
+def missing_for_batch(request: PlanRequest) -> list[Argument]:
+    return [a for a in FACTORS if request.value(a) is None and not (a is Argument.DATA_PARALLEL and request.gpus)]

@@ -1,0 +1,1 @@
+python train.py --gpus 4 --batch-size 8

@@ -1,0 +1,196 @@
+"""What a user receives for a memory or time question: the terminal, Slack's blocks and ``--json``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from bot.document import AnswerKind, Visibility
+from bot.rendering import views
+from bot.rendering.answers import answer_command, plan_document
+from bot.rendering.block_kit import message
+from bot.rendering.memory import size
+from bot.rendering.plain_text import plain_text
+from bot.rendering.whatif import plan_choices
+from bot.serving.cli import json_answer
+from core import InputError, PlanCommand, command_text, parse_command, plan
+from core.memory import MODELS
+
+import slack_payloads
+
+SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "schema" / "effbatch.schema.json").read_text())
+
+
+def text_of(command: str) -> str:
+    return plain_text(answer_command(command, Visibility.IN_CHANNEL, command="effbatch").document, choices=False)
+
+
+def test_memory_question_needs_no_batch() -> None:
+    """``params=7B zero=3 gpus=8``: the model states per GPU, and the hint that activations need the shape."""
+    answer = answer_command("params=7B zero=3 gpus=8", Visibility.IN_CHANNEL)
+    assert answer.kind is AnswerKind.MEMORY
+    shown = plain_text(answer.document)
+    assert "Speicher je GPU" in shown
+    for term in ("Gewichte", "Gradienten", "Optimiererzustände"):
+        assert term in shown
+    assert "Aktivierungen rechne ich nur mit der Form des Modells" in shown
+    assert f"Summe: {size(14_000_000_000)}" in shown  # 16 bytes × 7B / 8 (ZeRO paper, stage 3)
+
+
+def test_the_calculator_answer_gains_the_memory_section() -> None:
+    """B and T as before, then Speicher je GPU, whether it fits, what helps and the training time."""
+    shown = text_of("llama3.1-8b b=2 gpus=8 a=4 L=8k gpu=h100 zero=1 budget=1T")
+    assert "B = b · d · a = 2 × 8 × 4 = 64 Sequenzen" in shown
+    for heading in ("Speicher je GPU – Llama 3.1 8B", "Aktivierungen:", "Passt nicht", "Was hilft", "Trainingszeit"):
+        assert heading in shown
+    assert "`recompute=full`" not in shown  # the terminal shows commands as typed
+    assert "recompute=full" in shown
+    assert "MFU 40\u00a0% angenommen" in shown
+
+
+def test_existing_answers_stay_as_they_were() -> None:
+    """``params=`` with b, d, a and no memory key: the Einordnung as before, no memory section."""
+    shown = text_of("8 64 4 4096 params=7B budget=2T")
+    assert "Speicher je GPU" not in shown
+    assert "memory" not in json_answer("8 64 4 4096 params=7B budget=2T")
+
+
+def test_megatron_numbers_reach_the_answer() -> None:
+    """``regeln=megatron``: the sum shown is Megatron's own report (Llama 3.1 70B, TP 8, PP 4, 256 GPUs, the
+    distributed optimizer, SP, selective; Megatron-LM d98e8a6 ran: 17.036.590.080 + 21.508.423.680 bytes)."""
+    command = (
+        "regeln=megatron llama3.1-70b gpus=256 tp=8 pp=4 b=1 a=16 L=8192 distributed_optimizer=ja "
+        "sequence_parallel=ja recompute=selective"
+    )
+    assert f"Summe: {size(17036590080 + 21508423680)}" in text_of(command)
+    data = json_answer(command)
+    assert isinstance(data, dict)
+    assert data["memory"]["model_states_bytes_per_gpu"] == 17036590080
+    assert data["memory"]["activations_bytes"] == 21508423680
+    assert data["memory"]["rules"] == "megatron"
+
+
+JSON_COMMANDS = [
+    "params=7B zero=3 gpus=8",
+    "params=7B zero=3 gpus=8 gpu=h100 budget=1T",
+    "llama3.1-8b b=2 gpus=8 a=4 L=8k gpu=h100 zero=1 budget=1T",
+    "8 64 4 4096 modell=llama2-7b gpu=a100-80 step_time=40s",
+    "layers=32 hidden=4096 heads=32 ffn=11008 vocab=32000 b=1 gpus=8 L=4096 gpu_mem=80GiB",
+    "mixtral b=1 gpus=64 tp=2 ep=8 L=4096 a=8 gpu=h100 regeln=deepspeed zero=3 offload=optimizer",
+]
+
+
+@pytest.mark.parametrize("command", JSON_COMMANDS)
+def test_json_follows_the_schema(command: str) -> None:
+    """``--json``: objects ``memory`` and ``time`` as schema/effbatch.schema.json describes them."""
+    data = json_answer(command)
+    jsonschema.validate(data, SCHEMA)
+    assert isinstance(data, dict)
+    assert "memory" in data
+
+
+def test_json_leaves_out_what_the_input_cannot_decide() -> None:
+    """Without a GPU no ``fits``; without the shape no activations; without a peak no step time."""
+    memory = json_answer("params=7B zero=3 gpus=8")
+    assert isinstance(memory, dict)
+    assert {"fits", "largest_micro_batch", "activations_bytes"}.isdisjoint(memory["memory"])
+    assert "time" not in memory
+    fitted = json_answer("llama3.1-8b b=2 gpus=8 a=4 L=8k gpu=h100 zero=1")
+    assert isinstance(fitted, dict)
+    assert fitted["memory"]["fits"] is False
+    assert fitted["memory"]["largest_micro_batch"] == 0
+    assert fitted["time"]["mfu_assumed"] is True
+
+
+def test_step_time_gives_mfu() -> None:
+    """``step_time=`` → MFU = FLOPs a step / (time · GPUs · peak), not assumed."""
+    data = json_answer("8 64 4 4096 modell=llama2-7b gpu=a100-80 step_time=40s")
+    assert isinstance(data, dict)
+    time = data["time"]
+    assert time["mfu_assumed"] is False
+    assert time["mfu"] == pytest.approx(time["flops_per_step"] / (40 * 64 * 312e12))
+
+
+def test_blocks_stay_within_slacks_limits() -> None:
+    """Section texts at most 3.000 characters, context texts at most 2.000 (Slack refuses longer ones)."""
+    for command in JSON_COMMANDS:
+        for block in message(answer_command(command, Visibility.IN_CHANNEL).document)["blocks"]:
+            texts: list[Any] = [block.get("text", {}), *block.get("fields", []), *block.get("elements", [])]
+            for text in texts:
+                if isinstance(text, dict) and "text" in text:
+                    assert len(text["text"]) <= (2000 if block["type"] == "context" else 3000)
+
+
+def test_canonical_command_keeps_the_memory_keys() -> None:
+    """What-if buttons carry the whole command: memory keys come back when it is read again."""
+    typed = "llama3.1-8b b=2 gpus=8 a=4 L=8k gpu=h100 zero=1 recompute=full mfu=45% regeln=korthikanti"
+    parsed = parse_command(typed)
+    assert isinstance(parsed, PlanCommand)
+    again = parse_command(command_text(parsed.request))
+    assert isinstance(again, PlanCommand)
+    assert again.request == parsed.request
+    choices = plan_choices(plan(parsed.request))
+    assert choices
+    assert all("gpu=h100" in choice.value and "zero=1" in choice.value for choice in choices)
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("modell=llama9", "Meintest du `llama2-7b`"),
+        ("params=7B gpus=8 regeln=deepspeed", "`regeln=deepspeed` kennt nur ZeRO-2 und ZeRO-3"),
+        ("params=7B gpus=8 zero=2 offload=params", "`offload=params` braucht `zero=3`"),
+        ("layers=32 hidden=4096 gpus=8", "fehlen noch `heads=`, `ffn=` und `vocab=`"),
+        ("params=7B gpus=8 mfu=40% step_time=3s", "Gib nur eins von `mfu=` und `step_time=` an"),
+        ("params=7B gpus=8 budget=1T mfu=40%", "`gpu=h100` oder `peak=989T`"),
+        ("params=7B gpus=8 gpu=h900", "Möglich: `h100`"),
+        ("params=7B regeln=megatron", "`regeln=megatron` rechnet mit der Form des Modells"),
+    ],
+)
+def test_problems_in_german(command: str, expected: str) -> None:
+    """Every problem of the memory keys has its own German sentence, naming the key."""
+    with pytest.raises(InputError):
+        parse_command(command)
+    answer = answer_command(command, Visibility.IN_CHANNEL)
+    assert answer.kind is AnswerKind.INPUT_ERROR
+    shown = " ".join(str(part) for part in answer.document.parts)
+    assert expected in shown
+
+
+def test_help_names_every_model() -> None:
+    """``hilfe speicher`` lists the models, the GPUs and the conventions."""
+    shown = text_of("hilfe speicher")
+    for name in MODELS:
+        assert name in shown
+    for rules in ("regeln=megatron", "regeln=deepspeed", "regeln=korthikanti"):
+        assert rules in shown
+
+
+def test_gpu_key_stays_the_count_with_a_number() -> None:
+    """``gpu=8`` is still the GPU count (an alias of ``gpus=``); ``gpu=h100`` names the GPU."""
+    counted = parse_command("b=1 a=1 gpu=8")
+    assert isinstance(counted, PlanCommand)
+    assert counted.request.gpus == 8
+    named = parse_command("params=7B gpus=8 gpu=h100")
+    assert isinstance(named, PlanCommand)
+    assert named.request.training is not None
+    assert named.request.training.gpu == "h100"
+
+
+def test_form_chooses_model_and_gpu_and_keeps_the_other_keys() -> None:
+    """The modal offers the model and the GPU; the other memory keys of an answer travel in its metadata."""
+    parsed = parse_command("b=2 d=8 a=4 L=8k zero=1 recompute=full")
+    assert isinstance(parsed, PlanCommand)
+    view = views.form_view(Visibility.IN_CHANNEL, None, parsed.request, replace=True).to_dict()
+    state = slack_payloads.form_state(view, {"model": "llama3.1-8b", "gpu": "h100"})
+    result, _, _ = views.read_form({**view, "state": {"values": state}})
+    training = result.request.training
+    assert training is not None
+    assert (training.model, training.gpu, training.zero) == ("llama3.1-8b", "h100", 1)
+    shown = plain_text(plan_document(result, Visibility.IN_CHANNEL))
+    assert "Speicher je GPU – Llama 3.1 8B" in shown
+    assert "volle Neuberechnung" in shown
