@@ -4,7 +4,8 @@ Where the rows come from: the expected values were checked against GNU bash 5.2.
 script with stub programs on PATH that print their words and environment (``declare -p`` for the
 variables). Where effbatch differs on purpose, the row says so: what the script does not set stays
 as written (bash would take the environment), commands are taken to succeed (``cd /w &&``), a loop
-body is read once with its variable unknown, and a branch that ``exit``s is no run that trains.
+over what only the run knows is read once with its variable unknown, and a branch that ``exit``s is no run
+that trains. ``test_shell_bash.py`` holds the reader to bash itself.
 """
 
 from __future__ import annotations

@@ -37,9 +37,9 @@ def read_script(text: str, environment: Mapping[str, str] | None = None) -> Scri
     return evaluate(parse(text), (), environment).script
 
 
-def reading(text: str) -> Reading:
+def reading(text: str, environment: Mapping[str, str] | None = None) -> Reading:
     """``read_script``'s ``Script`` with the variables it leaves unknown named."""
-    run = evaluate(parse(text))
+    run = evaluate(parse(text), (), environment)
     return Reading(run.script, frozenset(run.unknown))
 
 
