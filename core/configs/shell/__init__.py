@@ -24,8 +24,9 @@ scripts): what the reader says it knows is bash's value.
   pipeline in a process of their own (what they assign stays there); functions (their body where they are
   called, ``return`` ends it); ``exit`` ends the reading;
 - loops: ``for … in`` over known words, ``for ((…))``, ``while``/``until`` run pass by pass where every
-  condition is decided (``break``/``continue``), within ``MAX_LOOP_STEPS``; any other loop (or one beyond
-  its budget) is read once, its variable and all it may assign unknown after it;
+  condition is decided (``break``/``continue``), within ``MAX_LOOP_STEPS`` (a run given up costs
+  ``MAX_GIVEN_UP_STEPS`` of all loops together, not the reading's steps); any other loop (or one beyond its
+  budget) is read once, its variable and all it may assign unknown after it;
 - commands built in strings or arrays: ``$CMD …``, ``bash -c "$CMD"``, ``sh -c``, ``eval``;
 - ``VAR=value cmd`` and ``env VAR=value cmd``: ``Command.env`` (for that command only);
 - ``if``/``elif``/``else``, ``[ … ]``, ``[[ … ]]``, ``test``, ``(( … ))`` and ``case … esac``: the branch
@@ -76,6 +77,7 @@ from core.configs.shell.limits import (
     MAX_CHARS,
     MAX_DEPTH,
     MAX_DIGITS,
+    MAX_GIVEN_UP_STEPS,
     MAX_LOOP_STEPS,
     MAX_PARSE_SECONDS,
     MAX_STEPS,
@@ -91,6 +93,7 @@ __all__ = [
     "MAX_CHARS",
     "MAX_DEPTH",
     "MAX_DIGITS",
+    "MAX_GIVEN_UP_STEPS",
     "MAX_LOOP_STEPS",
     "MAX_PARSE_SECONDS",
     "MAX_STEPS",

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from core.configs.base import Command
 from core.configs.shell.grammar import NAME, node_line, node_text, statements_of
-from core.configs.shell.state import BashError, State
+from core.configs.shell.state import ASSUMED, BashError, State
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -47,7 +47,7 @@ class Commands(State):
             while words and _ENV_WORD.fullmatch(words[0]):
                 key, _, text = words.pop(0).partition("=")
                 env[key] = text
-        self.code = None
+        self.code = ASSUMED
         if not words:
             self.code = 0
         elif words[0] in _FLOW:
@@ -61,7 +61,7 @@ class Commands(State):
         else:
             line = self.fixed_line or node_line(node)
             self.script.commands.append(Command(tuple(words), line, env))
-            self.code = 1 if words[0] == "false" else 0 if words[0] in _SUCCEED else None
+            self.code = 1 if words[0] == "false" else 0 if words[0] in _SUCCEED else ASSUMED
 
     def _flow(self, words: Sequence[str]) -> None:
         """``exit``, ``return``, ``break``, ``continue``: where the reading goes on (``return`` outside a function and

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from core.configs.shell.grammar import exits, is_arithmetic, is_test, node_text
 from core.configs.shell.numbers import binary
-from core.configs.shell.state import BashError, State
+from core.configs.shell.state import ASSUMED, BashError, State
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -56,13 +56,16 @@ class Conditions(State):
             self.code = None if holds is None else int(not holds)
             return holds is not False  # alone a test changes nothing; in a list, see _left_status
         self.statement(node)
-        return self.code in (0, None)  # a command only the run knows is taken to succeed
+        return self.code in (0, ASSUMED)  # a program only the run knows is taken to succeed
 
     def _left_status(self, left: Node, operator: str, right: Node) -> bool:
-        """``[ -z "$X" ] && X=1``: an undecided test before ``&&``/``||`` is a choice (one that ``exit``s is not)."""
-        if not is_test(left):
-            return self.status(left)
-        holds = self.truth(left)
+        """``[ -z "$X" ] && X=1``: an undecided status before ``&&``/``||`` is a choice (one that ``exit``s is not):
+        a test, or a statement whose status the script's values do not decide (``{ X=1; (( $1 )); }``)."""
+        if is_test(left):
+            holds = self.truth(left)
+        else:
+            result = self.status(left)
+            holds = None if self.code is None else result
         if holds is None:
             leaves = exits([right])
             options = [(True, not (leaves and operator == "&&")), (False, not (leaves and operator == "||"))]
@@ -99,7 +102,7 @@ class Conditions(State):
             return self._command_truth(node)
         if kind in _RUN:  # run, and its status decides
             self.statement(node)
-            return None if self.code is None else self.code == 0
+            return _decided(self.code)
         return None
 
     def _command_truth(self, node: Node) -> bool | None:
@@ -111,7 +114,7 @@ class Conditions(State):
             return _test_words(words[1:] if words[0] == "test" else words[1:-1])
         if words and words[0] in self.functions and words[0] not in self.calling:
             self.statement(node)
-            return None if self.code is None else self.code == 0
+            return _decided(self.code)
         return None
 
     def test(self, node: Node) -> bool | None:
@@ -153,6 +156,11 @@ class Conditions(State):
             return None
         self.step(10)
         return fnmatch.fnmatchcase(text, pattern)
+
+
+def _decided(code: int | None) -> bool | None:
+    """A status as a condition: None where the script's values do not decide it (a program only the run knows)."""
+    return None if code is None or code == ASSUMED else code == 0
 
 
 def _compare(left: str | None, operator: str, right: str | None) -> bool | None:

@@ -38,7 +38,8 @@ class Expansions(State):
         if not inner:
             return None, False
         if len(inner) == 1 and inner[0].type == "special_variable_name" and node_text(inner[0]) == "?":
-            return (None, False) if self.code is None else (str(self.code), True)  # the last status, where known
+            known = self.code is not None and self.code >= 0
+            return (str(self.code), True) if known else (None, False)  # the last status, where known
         name = name_of(inner[-1])
         known = name not in self.unknown
         if node.type == "simple_expansion" or (len(inner) == 1 and inner[0].type == "variable_name"):

@@ -14,9 +14,11 @@ MAX_DIGITS = 18
 #: Steps of one reading: nodes visited, each ``bash -c``/``eval`` text parsed (a step per 64 bytes). The largest
 #: launch script of Megatron-LM's 132 needs ~3.900; a step costs 3-10 µs here, so the bound is ~50-150 ms.
 MAX_STEPS = 15_000
-#: Steps one loop may take to be run pass by pass (at most half of what is left); a loop beyond it is read once,
-#: what it assigns unknown after it.
+#: Steps one loop may take to be run pass by pass (at most half of the reading's steps left); a loop beyond it is
+#: read once, what it assigns unknown after it, and the steps of the run given up are not the reading's …
 MAX_LOOP_STEPS = MAX_STEPS // 3
+#: … but come from these, for all loops of a reading together (~50-150 ms at most).
+MAX_GIVEN_UP_STEPS = MAX_STEPS
 #: Steps of all readings ``alternatives`` makes together (checked between readings).
 MAX_ALTERNATIVE_STEPS = 3 * MAX_STEPS
 #: Characters all values and words of one reading may add up to (a 64 KiB launch script produces ~150.000).

@@ -22,15 +22,19 @@ class Loops(State):
 
     def loop(self, node: Node) -> None:
         """Pass by pass while every condition and word is known, no pass meets an undecided condition and the loop
-        stays within its budget (``MAX_LOOP_STEPS``, at most half of what is left); else as before it ran, once."""
-        snapshot = self.snapshot()
-        limit = self.steps + min(MAX_LOOP_STEPS, (MAX_STEPS - self.steps) // 2)
+        stays within its budget (``MAX_LOOP_STEPS``, at most half of the reading's steps left); else as before it ran,
+        once. The steps of a run given up are not the reading's but ``MAX_GIVEN_UP_STEPS``': a script with a few
+        ``while true`` loops reads as it did before loops ran, and any number of them costs at most that much more."""
+        snapshot, start = self.snapshot(), self.steps
+        limit = start + min(MAX_LOOP_STEPS, self.loop_steps, (MAX_STEPS - start) // 2)
         self.loops += 1
         try:
             decided = self._passes(node, limit)
         finally:
             self.loops -= 1
         if not decided:
+            self.loop_steps -= self.steps - start
+            self.steps = start
             self.restore(snapshot, everything=True)
             self.jump, self.jumps = None, 0
             self._once(node)
@@ -41,6 +45,9 @@ class Loops(State):
         body = node.child_by_field_name("body")
         last: int | None = 0
         for decided in self._rounds(node):
+            if decided is None:  # bash refused the loop variable (readonly): the loop ends, its status 1
+                last = 1
+                break
             if not decided or self.steps > limit:
                 return False
             if body is not None:
@@ -63,8 +70,9 @@ class Loops(State):
             return jump == "continue"
         return not (self.stopped or self.jump is not None)
 
-    def _rounds(self, node: Node) -> Iterator[bool]:
-        """True before each pass (its variable set), False where what decides the next pass is unknown."""
+    def _rounds(self, node: Node) -> Iterator[bool | None]:
+        """True before each pass (its variable set), False where what decides the next pass is unknown, None where
+        bash ends the loop with an error."""
         kind = node.type
         if kind == "for_statement":
             variable, values = node.child_by_field_name("variable"), node.children_by_field_name("value")
@@ -73,6 +81,9 @@ class Loops(State):
                 yield False
                 return
             for word in words:
+                if node_text(variable) in self.readonly:
+                    yield None
+                    return
                 self.set(node_text(variable), word, True)
                 yield True
         elif kind == "c_style_for_statement":

@@ -62,8 +62,7 @@ class Scopes(State):
         options = "".join(node_text(c)[1:] for c in node.named_children if node_text(c).startswith("-"))
         if keyword == "local" and not self.frames:  # bash expands the values, then refuses
             for child in node.named_children:
-                if child.type == "variable_assignment" and (value := child.child_by_field_name("value")):
-                    self.expand_words(value.named_children) if value.type == "array" else self.value(value)
+                self._expand_only(child)
             self.code = 1
             return
         local = bool(self.frames) and (keyword == "local" or (keyword in ("declare", "typeset") and "g" not in options))
@@ -74,6 +73,7 @@ class Scopes(State):
             if name is None:
                 continue
             if name in self.readonly and (local or child.type == "variable_assignment"):
+                self._expand_only(child)
                 code = 1  # bash: readonly variable
                 continue
             fresh = local and self._local(name)
@@ -86,6 +86,11 @@ class Scopes(State):
             if readonly:
                 self.readonly.add(name)
         self.code = code
+
+    def _expand_only(self, node: Node) -> None:
+        """An assignment bash refuses: its value is expanded all the same (``$(( A++ ))`` counts)."""
+        if node.type == "variable_assignment" and (value := node.child_by_field_name("value")) is not None:
+            self.expand_words(value.named_children) if value.type == "array" else self.value(value)
 
     def _local(self, name: str) -> bool:
         """``name`` made the current function's own (its outer value kept for the return); False if it already is."""

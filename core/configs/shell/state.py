@@ -14,10 +14,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from core.configs.shell.grammar import parse
-from core.configs.shell.limits import MAX_CHARS, MAX_DEPTH, MAX_PARSE_SECONDS, MAX_STEPS, too_much
+from core.configs.shell.limits import MAX_CHARS, MAX_DEPTH, MAX_GIVEN_UP_STEPS, MAX_PARSE_SECONDS, MAX_STEPS, too_much
 from core.configs.shell.variables import BashError, Saved, Variables
 
-__all__ = ["BashError", "State"]
+__all__ = ["ASSUMED", "BashError", "State"]
+
+#: The status of a program only the run knows: taken to succeed where it decides a list (``cd /w && torchrun``),
+#: unknown for ``$?`` and for ``if`` (there it is an undecided condition).
+ASSUMED = -1
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -37,13 +41,16 @@ class State(Variables):
     env: dict[str, str] = field(default_factory=dict)
     #: Variables whose value ``$((…))`` is computing (a value naming one of them again is bash's recursion error).
     resolving: set[str] = field(default_factory=set)
-    #: The exit status of the last statement (``$?``); None where only the run knows it.
+    #: The exit status of the last statement (``$?``); None where the script's values do not decide it, ``ASSUMED``
+    #: after a program only the run knows.
     code: int | None = 0
     #: ``return``, ``break`` or ``continue`` on its way out, and how many loops ``break N`` leaves.
     jump: str | None = None
     jumps: int = 0
     loops: int = 0
     steps: int = 0
+    #: What is left of ``MAX_GIVEN_UP_STEPS`` for loops run pass by pass and given up.
+    loop_steps: int = MAX_GIVEN_UP_STEPS
     chars: int = 0
     #: What is left of ``MAX_PARSE_SECONDS`` for the ``bash -c``/``eval`` texts of this reading.
     parse_seconds: float = MAX_PARSE_SECONDS

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from core.configs.shell.grammar import is_arithmetic, node_line, node_text, statements_of
 from core.configs.shell.limits import MAX_ARRAY, MAX_VALUE_CHARS, too_much
-from core.configs.shell.state import BashError, State
+from core.configs.shell.state import ASSUMED, BashError, State
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -54,7 +54,7 @@ class Statements(State):
         elif kind in ("variable_assignment", "variable_assignments"):
             for child in [node] if kind == "variable_assignment" else node.named_children:
                 self.assign(child)
-            self.code = None if "$(" in node_text(node) or "`" in node_text(node) else 0
+            self.code = ASSUMED if "$(" in node_text(node) or "`" in node_text(node) else 0
         elif kind == "declaration_command":
             self.declare(node)
         elif kind == "unset_command":
@@ -63,8 +63,10 @@ class Statements(State):
             self.command(node)
         elif kind in ("list", "negated_command", "test_command"):
             self.status(node)
-        elif kind == "pipeline":  # each stage in a process of its own; the status the last one's
+        elif kind == "pipeline":  # each stage in a process of its own (``$?`` the one before); the last one's status
+            before = self.code
             for stage in node.named_children:
+                self.code = before
                 self.subshell([stage])
         elif kind == "redirected_statement":
             self.statements([c for c in node.named_children if c.type not in _REDIRECTS])
@@ -131,8 +133,8 @@ class Statements(State):
             return
         name = node_text(name_node)
         if value is not None and value.type == "array":
-            self.writable(name)
             elements, known = self.expand_words(value.named_children)
+            self.writable(name)  # after the expansion, as bash refuses it
             earlier = self.script.arrays.get(name, []) if append else []
             if len(earlier) + len(elements) > MAX_ARRAY:
                 raise too_much("shell_long_array", MAX_ARRAY, self.at)
@@ -153,9 +155,9 @@ class Statements(State):
         if name_node is None:
             return
         name = node_text(name_node)
-        self.writable(name)
         index = self.arithmetic([index_node]) if index_node is not None else None
         text, known = self.value(value)
+        self.writable(name)
         if name not in self.script.arrays:  # a scalar becomes the array's first element
             scalar = self.script.variables.pop(name, None)
             self.script.arrays[name] = [] if scalar is None else [scalar]
