@@ -2,18 +2,31 @@
 
 ``read_script(text) -> Script``: what the script sets and runs, in order, every expansion that the
 script's own values resolve resolved (``evaluator.Run`` walks the tree, one piece per
-kind of bash construct: ``statements``, ``commands``, ``conditions``, ``branching``, ``words``, ``expansions``,
-``arithmetic``):
+kind of bash construct: ``statements``, ``commands``, ``scopes``, ``loops``, ``conditions``, ``branching``,
+``words``, ``expansions``, ``arithmetic``, ``computing``); ``reading(text) -> Reading`` also names the variables
+whose value only the run decides. Held to real bash by ``tests/test_shell_bash.py`` (a table and generated
+scripts): what the reader says it knows is bash's value.
 
-- assignments ``VAR=value``, ``VAR+=value``, ``export``/``local``/``declare``/``readonly``, ``unset``;
-- ``$VAR``, ``${VAR}``, ``${VAR:-w}``/``${VAR-w}``/``${VAR:=w}``/``${VAR:+w}``, ``${#VAR}``, arrays
-  ``A=(…)``, ``A+=(…)``, ``A[i]=w``, ``${A[@]}``/``${A[*]}``/``${A[i]}``/``${#A[@]}``;
-- ``$((…))`` integer arithmetic as bash computes it (C division, ``**``, comparisons, ``?:``), and
-  its assignments (``(( X += 2 ))``, ``X++``, ``let``); ``read``/``getopts``/``mapfile`` make a variable unknown;
-- quoting (``'…'``, ``"…"``, ``$'…'``, backslashes), word splitting of unquoted values, continuations;
-- ``;``, ``&&``, ``||``, ``|``; ``{ …; }`` and ``( … )``; functions (their body where they are called);
-  loops (their body once, the loop variable unknown, what they assign unknown after them); ``exit`` ends
-  the reading;
+- assignments ``VAR=value``, ``VAR+=value``, ``export``/``declare``/``typeset``, ``unset``; ``readonly`` (and
+  ``declare -r``): a later assignment fails as in bash and the value stays; ``local`` (and ``declare`` in a
+  function) undone when the function returns, refused outside one;
+- ``$VAR``, ``${VAR}``, ``${VAR:-w}``/``${VAR-w}``/``${VAR:=w}``/``${VAR:+w}``, ``${#VAR}``, ``$?``, arrays
+  ``A=(…)``, ``A+=(…)``, ``A[i]=w``, ``${A[@]}``/``${A[*]}``/``${A[i]}``/``${#A[@]}`` (a gap in an array: unknown);
+- ``$((…))``, ``(( … ))``, ``let`` as bash computes them: the expression's expansions replaced first, the text
+  read by bash's own precedence (``precedence``: unary operators bind to their operand, ``**``, ``?:`` and
+  assignments group to the right), in 64 bits (beyond them refused, never wrapped), ``&&``/``||``/``?:`` that
+  skip a side; ``read``/``getopts``/``mapfile`` make a variable unknown;
+- errors bash reports (a division by zero or a malformed number in ``$((…))``, an assignment to a readonly
+  variable) end the line they are on, as in bash, and the reading goes on with the next;
+- quoting (``'…'``, ``"…"``, ``$'…'``, backslashes), word splitting of unquoted values, continuations; a
+  ``#`` line inside a continued command ends it (what follows is a command of its own);
+- ``;``, ``&&``, ``||`` (a group's status is its last command's); ``{ …; }``; ``( … )`` and each stage of a
+  pipeline in a process of their own (what they assign stays there); functions (their body where they are
+  called, ``return`` ends it); ``exit`` ends the reading;
+- loops: ``for … in`` over known words, ``for ((…))``, ``while``/``until`` run pass by pass where every
+  condition is decided (``break``/``continue``), within ``MAX_LOOP_STEPS`` (a run given up costs
+  ``MAX_GIVEN_UP_STEPS`` of all loops together, not the reading's steps); any other loop (or one beyond its
+  budget) is read once, its variable and all it may assign unknown after it;
 - commands built in strings or arrays: ``$CMD …``, ``bash -c "$CMD"``, ``sh -c``, ``eval``;
 - ``VAR=value cmd`` and ``env VAR=value cmd``: ``Command.env`` (for that command only);
 - ``if``/``elif``/``else``, ``[ … ]``, ``[[ … ]]``, ``test``, ``(( … ))`` and ``case … esac``: the branch
@@ -21,7 +34,9 @@ kind of bash construct: ``statements``, ``commands``, ``conditions``, ``branchin
   in ``[[ ]]`` and ``case``, ``-z``/``-n``, ``-eq``/``-ne``/``-lt``/``-le``/``-gt``/``-ge``, ``!``, ``&&``/``||``).
 
 What the script does not set itself (``$1``, ``$@``, the environment, ``$(…)``, a file test) is unknown
-and stays as written (``$4``), so a value that depends on it reads as unresolved, never guessed.
+and stays as written (``$4``), so a value that depends on it reads as unresolved, never guessed. Two things
+are taken as the script's author means them, not decided: a program only the run knows succeeds (``cd /w &&
+torchrun …``), and an unknown value is one bash can compute with (no error in ``$(( $NNODES * 8 ))``).
 
 Undecided conditions. A condition that depends on something unknown is never decided silently:
 ``Script.undecided`` lists each one met (``Undecided(condition, variables, line)``: the condition as
@@ -41,7 +56,7 @@ alternative, labelled ``"as written"``. For example::
 
 Bounds (issue 19): parsing stops after ``MAX_PARSE_SECONDS`` of CPU time (tree-sitter's error recovery
 is quadratic on some broken shapes); no value or word longer than ``MAX_VALUE_CHARS``; no array longer
-than ``MAX_ARRAY``; no integer beyond ``MAX_DIGITS`` digits (``**`` and ``<<`` checked before computing);
+than ``MAX_ARRAY``; no integer beyond bash's 64 bits (``MAX_DIGITS``; ``**`` and ``<<`` checked before computing);
 budgets of steps (``MAX_STEPS``) and of characters produced (``MAX_CHARS``) per reading; a nesting depth
 (``MAX_DEPTH``) over commands, expansions, ``&&`` chains, ``bash -c`` and functions; at most
 ``MAX_UNDECIDED`` undecided conditions in one reading; ``alternatives`` reads a script at most
@@ -62,12 +77,14 @@ from core.configs.shell.limits import (
     MAX_CHARS,
     MAX_DEPTH,
     MAX_DIGITS,
+    MAX_GIVEN_UP_STEPS,
+    MAX_LOOP_STEPS,
     MAX_PARSE_SECONDS,
     MAX_STEPS,
     MAX_UNDECIDED,
     MAX_VALUE_CHARS,
 )
-from core.configs.shell.reader import Alternative, alternatives, grammar_errors, read_script
+from core.configs.shell.reader import Alternative, Reading, alternatives, grammar_errors, read_script, reading
 
 __all__ = [
     "MAX_ALTERNATIVES",
@@ -76,15 +93,19 @@ __all__ = [
     "MAX_CHARS",
     "MAX_DEPTH",
     "MAX_DIGITS",
+    "MAX_GIVEN_UP_STEPS",
+    "MAX_LOOP_STEPS",
     "MAX_PARSE_SECONDS",
     "MAX_STEPS",
     "MAX_UNDECIDED",
     "MAX_VALUE_CHARS",
     "Alternative",
     "Command",
+    "Reading",
     "Script",
     "Undecided",
     "alternatives",
     "grammar_errors",
     "read_script",
+    "reading",
 ]

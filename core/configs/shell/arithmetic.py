@@ -1,143 +1,110 @@
-"""Arithmetic: ``$((…))``, ``(( … ))`` and ``let`` as bash computes them (C division, ``**``, ``?:``), bounded."""
+"""Arithmetic: ``$((…))``, ``(( … ))``, ``let``, ``for ((…))`` and indices as bash reads them: the expression's
+expansions replaced by their values, the text that makes split and parsed by bash's precedence (``precedence``),
+then computed (``computing``). What bash refuses is a ``BashError``."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from core.configs.shell.grammar import ASSIGNING, assigns, node_text
-from core.configs.shell.limits import LIMIT, MAX_DIGITS, too_much
-from core.configs.shell.state import State
+from core.configs.shell.grammar import node_text
+from core.configs.shell.numbers import constant
+from core.configs.shell.precedence import (
+    Operand,
+    Token,
+    lex,
+    parse,
+)
+from core.configs.shell.state import BashError, State
 
 if TYPE_CHECKING:
     from tree_sitter import Node
+
+#: What bash expands inside an expression before it reads it (``'…'`` stays: bash refuses the quote).
+_EXPANSIONS = frozenset(
+    {"simple_expansion", "expansion", "command_substitution", "arithmetic_expansion", "string", "ansi_c_string"}
+)
+_NAMED = re.compile(r"(?<![\w#@])[A-Za-z_]\w*")
+_DELIMITERS = frozenset({"$((", "((", "))", "$[", "]"})
 
 
 class Arithmetic(State):
     """Integer arithmetic over the script's own values, and the variables it assigns."""
 
-    def arithmetic(self, node: Node) -> int | None:
-        """``$((…))`` as bash computes it, within ``MAX_DIGITS``; None where an operand is unknown."""
+    def arithmetic(self, nodes: Sequence[Node]) -> int | None:
+        """``$((…))`` as bash computes it; None where a part is unknown (and so is every variable the expression
+        names: it may assign them); ``BashError`` where bash fails."""
         self.enter()
         self.step()
         try:
-            value = self._arithmetic(node)
+            text, known = self._source(nodes)
+            if not known:
+                self._unsettle_named(text)
+                return None
+            return self.evaluate(text)
         finally:
             self.depth -= 1
-        if value is not None and abs(value) >= LIMIT:
-            raise too_much("shell_long_number", MAX_DIGITS, self.at)
-        return value
 
-    def _arithmetic(self, node: Node) -> int | None:
-        kind = node.type
-        if kind in ("postfix_expression", "unary_expression", "binary_expression") and assigns(node):
-            return self.assign_arithmetic(node)
-        if kind == "number" or (kind == "word" and not node.named_children):
-            return self.integer(node_text(node))
-        if kind == "variable_name":
-            found = self.scalar(node_text(node)) if node_text(node) not in self.unknown else None
-            return None if found is None else self.integer(found.strip() or "0")
-        if kind in ("simple_expansion", "expansion", "string", "concatenation", "arithmetic_expansion"):
-            text = self.word(node)
-            return None if text is None else self.integer(text.strip() or "0")
-        if kind == "parenthesized_expression":
-            return self.arithmetic(node.named_children[0]) if len(node.named_children) == 1 else None
-        if kind == "unary_expression":
-            operand = self.arithmetic(node.named_children[-1]) if node.named_children else None
-            operator = node_text(node.children[0])
-            return None if operand is None else _unary(operator, operand)
-        if kind == "binary_expression":
-            left_node, right_node = node.child_by_field_name("left"), node.child_by_field_name("right")
-            operator_node = node.child_by_field_name("operator")
-            if left_node is None or right_node is None or operator_node is None:
-                return None
-            left, right = self.arithmetic(left_node), self.arithmetic(right_node)
-            return None if left is None or right is None else binary(node_text(operator_node), left, right, self.at)
-        if kind == "ternary_expression":
-            condition = node.child_by_field_name("condition")
-            value = self.arithmetic(condition) if condition is not None else None
-            chosen = node.child_by_field_name("consequence" if value else "alternative")
-            return None if value is None or chosen is None else self.arithmetic(chosen)
-        return None
+    def evaluate(self, text: str) -> int | None:
+        """An expression's text computed (an empty one is 0). bash computes as it reads, so at a syntax error what it
+        read before has been assigned: every variable the text names is unknown then, and the error a ``BashError``."""
+        tokens = lex(text)
+        self.step(1 + len(text) // 32)
+        if tokens == []:
+            return 0
+        expression = parse(tokens) if tokens is not None else None
+        if expression is None or not self._constants(tokens or []):
+            self._unsettle_named(text)
+            raise BashError("syntax error in expression")
+        return self.compute(expression)
 
-    def assign_arithmetic(self, node: Node) -> int | None:
-        """``X = 3``, ``X += 2``, ``X++``, ``--X`` inside ``(( ))`` or ``$(( ))``: the variable set (or unknown)."""
-        target = node.child_by_field_name("left") or node.named_children[0]
-        operator = next(c.type for c in node.children if not c.is_named and c.type in ASSIGNING)
-        if target.type != "variable_name":
-            return None
-        name = node_text(target)
-        current = self.arithmetic(target) if operator != "=" else 0
-        if operator in ("++", "--"):
-            value = None if current is None else current + (1 if operator == "++" else -1)
-            result = current if node.type == "postfix_expression" else value
-        else:
-            right_node = node.child_by_field_name("right")
-            right = self.arithmetic(right_node) if right_node is not None else None
-            value = right if operator == "=" else None
-            if operator != "=" and current is not None and right is not None:
-                value = binary(operator[:-1], current, right, self.at)
-            result = value
-        if value is not None and abs(value) >= LIMIT:
-            raise too_much("shell_long_number", MAX_DIGITS, self.at)
-        self.set(name, str(value) if value is not None else "$" + name, value is not None)
-        self.script.lines[name] = self.at
-        return result
-
-    def integer(self, text: str) -> int | None:
-        """A bash integer constant: decimal, ``0x…``, ``0…`` (octal), ``base#digits``."""
-        text = text.strip()
-        sign = -1 if text.startswith("-") else 1
-        text = text.lstrip("+-")
-        if len(text) > MAX_DIGITS + 2:
-            if text.isdigit():
-                raise too_much("shell_long_number", MAX_DIGITS, self.at)
-            return None
+    def _constants(self, tokens: list[Token]) -> bool:
+        """Whether every number is one bash reads (it reads those of a side it skips, too)."""
         try:
-            if "#" in text:
-                base, _, digits = text.partition("#")
-                return sign * int(digits, int(base))
-            if text[:2].lower() == "0x":
-                return sign * int(text[2:], 16)
-            return sign * int(text, 8 if len(text) > 1 and text.startswith("0") else 10)
-        except ValueError:
-            return None
+            for token in tokens:
+                if isinstance(token, Operand) and token.text[0].isdigit():
+                    constant(token.text, self.at)
+        except BashError:
+            return False
+        return True
 
+    def _unsettle_named(self, text: str) -> None:
+        """Every variable an expression's text names: unknown (what it assigns is not known)."""
+        for name in {match.group(0) for match in _NAMED.finditer(text)}:
+            self.unsettle(name)
 
-def binary(operator: str, left: int, right: int, line: int) -> int | None:
-    if operator in ("/", "%"):
-        if right == 0:
-            return None
-        quotient = abs(left) // abs(right) * (1 if (left < 0) == (right < 0) else -1)  # C: towards zero
-        return quotient if operator == "/" else left - quotient * right
-    if operator == "**":
-        if right < 0:
-            return None
-        if abs(left) > 1 and right * abs(left).bit_length() > 4 * MAX_DIGITS:
-            raise too_much("shell_long_number", MAX_DIGITS, line)
-        return int(left**right)
-    if operator in ("<<", ">>"):
-        if right < 0 or (operator == "<<" and right > 4 * MAX_DIGITS):
-            raise too_much("shell_long_number", MAX_DIGITS, line)
-        return left << right if operator == "<<" else left >> right
-    table = {
-        "+": lambda: left + right,
-        "-": lambda: left - right,
-        "*": lambda: left * right,
-        "<": lambda: int(left < right),
-        ">": lambda: int(left > right),
-        "<=": lambda: int(left <= right),
-        ">=": lambda: int(left >= right),
-        "==": lambda: int(left == right),
-        "!=": lambda: int(left != right),
-        "&&": lambda: int(bool(left and right)),
-        "||": lambda: int(bool(left or right)),
-        "&": lambda: left & right,
-        "|": lambda: left | right,
-        "^": lambda: left ^ right,
-    }
-    compute = table.get(operator)
-    return compute() if compute is not None else None
+    def _source(self, nodes: Sequence[Node]) -> tuple[str, bool]:
+        """The text of ``nodes`` (without ``$((`` and ``))``) with each expansion replaced by its value; and whether
+        every value is known."""
+        pieces = [piece for node in nodes for piece in self._pieces(node, root=True)]
+        text = "".join(piece for piece in pieces if piece is not None)
+        self.charge(len(text))
+        return text, None not in pieces
 
-
-def _unary(operator: str, operand: int) -> int | None:
-    return {"-": -operand, "+": operand, "!": int(not operand), "~": ~operand}.get(operator)
+    def _pieces(self, node: Node, root: bool) -> Iterator[str | None]:
+        """The text of ``node``, each expansion's value in its place (None where it is unknown)."""
+        if not root and node.type in _EXPANSIONS:
+            yield self.word(node)
+            return
+        children = node.children
+        if not children:
+            yield node_text(node)
+            return
+        raw, start = node.text or b"", node.start_byte
+        end = len(raw)
+        if root and node.type in ("arithmetic_expansion", "compound_statement"):  # without $(( and ))
+            children = [c for c in children if c.is_named or node_text(c) not in _DELIMITERS]
+            if not children:
+                return
+            end = children[-1].end_byte - start
+        position = children[0].start_byte - start
+        self.enter()  # as deep as the expression's parentheses: bounded
+        try:
+            for child in children:
+                yield raw[position : child.start_byte - start].decode("utf-8", "replace")
+                yield from self._pieces(child, root=False)
+                position = child.end_byte - start
+        finally:
+            self.depth -= 1
+        yield raw[position:end].decode("utf-8", "replace")

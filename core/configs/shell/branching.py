@@ -21,18 +21,18 @@ class Branching(State):
         """``if``/``elif``/``else``: the first branch whose condition holds; unknown conditions are choices."""
         found = list(arms(node))
         for index, (condition, body) in enumerate(found):
-            if not condition:  # else
+            if condition:
+                self.statements(condition[:-1])  # the last statement of a condition list decides
+                holds = self.truth(condition[-1])
+                if holds is None:
+                    rest = found[index + 1 :]
+                    otherwise_exits = bool(rest) and not rest[0][0] and exits(rest[0][1])
+                    holds = self.choose(condition, [(True, not exits(body)), (False, not otherwise_exits)])
+            if not condition or holds:
+                self.code = 0
                 self.statements(body)
                 return
-            self.statements(condition[:-1])  # the last statement of a condition list decides
-            holds = self.truth(condition[-1])
-            if holds is None:
-                rest = found[index + 1 :]
-                otherwise_exits = bool(rest) and not rest[0][0] and exits(rest[0][1])
-                holds = self.choose(condition, [(True, not exits(body)), (False, not otherwise_exits)])
-            if holds:
-                self.statements(body)
-                return
+        self.code = 0  # no branch taken
 
     def choose(self, condition: Sequence[Node], options: Sequence[tuple[bool, bool]]) -> bool:
         """An undecided condition: the branch ``choices`` names, else the first feasible (not ``exit``-ing) one."""
@@ -73,23 +73,40 @@ class Branching(State):
             stack.extend(reversed(current.named_children))
 
     def case(self, node: Node) -> None:
-        """``case … esac``: the first matching pattern; an unknown subject makes each item a choice."""
+        """``case … esac``: the first matching pattern (``;&`` runs the next body too, ``;;&`` tests the items after
+        it); an unknown subject makes each item a choice."""
         subject_node = node.child_by_field_name("value")
         subject = self.word(subject_node) if subject_node is not None else None
         items = [child for child in node.named_children if child.type == "case_item"]
-        if subject is not None:
-            for item in items:
-                self.step()
+        if subject is None:
+            self._choose_item(subject_node, items)
+            return
+        falling = False
+        ran = False
+        for position, item in enumerate(items):
+            self.step()
+            if not falling:
                 patterns = [self.word(p) for p in item.children_by_field_name("value")]
                 matches = [None if p is None else self.matches(subject, p) for p in patterns]
                 if None in matches:
-                    break
-                if any(matches):
-                    self.statements(item_body(item))
+                    self._choose_item(subject_node, items[position:])
                     return
-            else:
+                if not any(matches):
+                    continue
+            ran = True
+            self._body(item_body(item))
+            ending = _ending(item)
+            if ending == ";;" or self.stopped or self.jump is not None:
                 return
-        self._choose_item(subject_node, items)
+            falling = ending == ";&"
+        if not ran:
+            self.code = 0  # no pattern matched
+
+    def _body(self, body: Sequence[Node]) -> None:
+        """An item's body (``$?`` in it is the status before ``case``; an empty body's status is 0)."""
+        self.statements(body)
+        if not body:
+            self.code = 0
 
     def _choose_item(self, subject: Node | None, items: Sequence[Node]) -> None:
         """Each item that does not ``exit`` is a choice, and so is matching none where no ``*)`` catches all."""
@@ -114,4 +131,29 @@ class Branching(State):
 
             index = self.pick(len(options), label)
             self.note_undecided([subject] if subject is not None else [])
+        chosen = options[index][0]
         self.statements(options[index][1])
+        after = [i for i, item in enumerate(items) if chosen is not None and item.id == chosen.id]
+        if after and not (self.stopped or self.jump is not None):
+            self._after_chosen(subject, items, after[0])
+
+    def _after_chosen(self, subject: Node | None, items: Sequence[Node], position: int) -> None:
+        """What follows a chosen item: ``;&`` runs the next body, ``;;&`` tests the items after it (choices again)."""
+        while position + 1 < len(items) and not (self.stopped or self.jump is not None):
+            ending = _ending(items[position])
+            if ending == ";&":
+                position += 1
+                self.statements(item_body(items[position]))
+            else:
+                if ending == ";;&":
+                    self.enter()
+                    try:
+                        self._choose_item(subject, items[position + 1 :])
+                    finally:
+                        self.depth -= 1
+                return
+
+
+def _ending(item: Node) -> str:
+    """How a ``case`` item ends: ``;;``, ``;&`` or ``;;&`` (the last item may end with nothing: ``;;``)."""
+    return next((child.type for child in item.children if child.type in (";&", ";;&")), ";;")

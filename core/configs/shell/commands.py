@@ -4,21 +4,25 @@
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from core.configs.base import Command
-from core.configs.shell.grammar import NAME, node_line, node_text, parse
-from core.configs.shell.state import State
+from core.configs.shell.grammar import NAME, node_line, node_text, statements_of
+from core.configs.shell.state import ASSUMED, BashError, State
 
 if TYPE_CHECKING:
     from tree_sitter import Node
 
 #: Commands that set variables from what only the run knows (``let`` computes from the script's own values).
 _READERS = frozenset({"read", "getopts", "mapfile", "readarray", "let"})
+_FLOW = frozenset({"exit", "return", "break", "continue"})
 
 _ENV_WORD = re.compile(r"[A-Za-z_]\w*=.*", re.DOTALL)
+
+
+#: Builtins that succeed whatever their words (their status 0).
+_SUCCEED = frozenset({"true", ":", "echo", "printf", "set", "shopt", "trap", "umask", "export", "wait"})
 
 
 class Commands(State):
@@ -30,66 +34,84 @@ class Commands(State):
         for child in node.named_children:
             if child.type == "variable_assignment" and (name := child.child_by_field_name("name")) is not None:
                 own[node_text(name)] = self.value(child.child_by_field_name("value"))
-        env = {**self.env, **{key: text for key, (text, _) in own.items()}}
         words = self.words([*node.children_by_field_name("name"), *node.children_by_field_name("argument")])
-        if words[:1] == ["env"]:  # env VAR=value … program
+        if not words:  # only assignments (the command expanded to nothing): they stay set
+            for key, (text, known) in own.items():
+                self.set(key, text, known)
+            self.code = 0
+            return
+        own = {key: found for key, found in own.items() if key not in self.readonly}  # bash: an error, and it runs
+        env = {**self.env, **{key: text for key, (text, _) in own.items()}}
+        if words[0] == "env":  # env VAR=value … program
             words = words[1:]
             while words and _ENV_WORD.fullmatch(words[0]):
                 key, _, text = words.pop(0).partition("=")
                 env[key] = text
-        if not words:  # only assignments (the command expanded to nothing): they stay set
-            for key, (text, known) in own.items():
-                self.set(key, text, known)
-                self.script.lines[key] = self.at
-            return
-        if words[0] == "exit":
-            self.stopped = True
+        self.code = ASSUMED
+        if not words:
+            self.code = 0
+        elif words[0] in _FLOW:
+            self._flow(words)
         elif words[0] in _READERS:
             self._read_at_start(words)
         elif words[0] in self.functions and words[0] not in self.calling:
-            self._call(words[0], env)
+            self.call(words[0], env, own)
         elif (inner := _inline_script(words)) is not None:
-            self.inline(inner, env)
+            self.inline(inner, env, shell=words[0] != "eval")
         else:
             line = self.fixed_line or node_line(node)
             self.script.commands.append(Command(tuple(words), line, env))
+            self.code = 1 if words[0] == "false" else 0 if words[0] in _SUCCEED else ASSUMED
+
+    def _flow(self, words: Sequence[str]) -> None:
+        """``exit``, ``return``, ``break``, ``continue``: where the reading goes on (``return`` outside a function and
+        ``break`` outside a loop: bash reports it and goes on)."""
+        number = _count(words[1]) if len(words) > 1 else None
+        if words[0] == "exit":
+            self.stopped = True
+            self.code = number if len(words) > 1 else self.code
+        elif words[0] == "return":
+            self.code = 1 if not self.frames else number if len(words) > 1 else self.code
+            self.jump = "return" if self.frames else None
+        elif self.loops:
+            self.jump, self.jumps, self.code = words[0], min(max(number or 1, 1), self.loops), 0
 
     def _read_at_start(self, words: Sequence[str]) -> None:
         """``let`` computes (each word an arithmetic expression); ``read``, ``getopts``, ``mapfile`` set unknowns."""
         names = [word for word in words[1:] if NAME.fullmatch(word)]
         if words[0] == "let":
             for word in words[1:]:
-                self.inline(f"(( {word} ))", self.env)
+                self.inline(f"(( {word} ))", self.env, shell=False)
             return
         if words[0] == "getopts":  # getopts OPTSTRING NAME
             names = [words[2]] if len(words) > 2 and NAME.fullmatch(words[2]) else []
         for name in names:
-            self.set(name, "$" + name, False)
-            self.script.lines[name] = self.at
+            self.unsettle(name)
 
-    def _call(self, name: str, env: dict[str, str]) -> None:
-        """A function's body where it is called, with the call's prefixes (``NNODES=2 train``); not recursively."""
-        saved, self.env = self.env, env
-        self.calling.add(name)
-        try:
-            self.statement(self.functions[name])
-        finally:
-            self.calling.discard(name)
-            self.env = saved
-
-    def inline(self, text: str, env: dict[str, str]) -> None:
-        """The text of ``bash -c "…"`` or ``eval "…"``, read as a script of its own (its commands on this line)."""
+    def inline(self, text: str, env: dict[str, str], shell: bool) -> None:
+        """The text of ``bash -c "…"`` (a process of its own) or ``eval "…"`` (this shell: what it assigns stays, its
+        ``exit`` ends the script), read as a script of its own, its commands on this line."""
         saved = (self.env, self.fixed_line, self.stopped)
         self.env, self.fixed_line = env, self.at
-        self.charge(len(text))
-        self.step(1 + len(text) // 64)
+        snapshot = self.snapshot() if shell else None
         try:
-            started = time.thread_time()
-            root = parse(text, self.parse_seconds)
-            self.parse_seconds -= time.thread_time() - started
-            self.statement(root)
+            root = self.reparse(text)
+            if shell:
+                self.statement(root)  # a script of its own: an error ends the line it is on (``statements``)
+            else:
+                self.statements(statements_of(root))
+        except BashError:  # bash ends eval at an error; the command that ran eval goes on
+            self.code = 1
         finally:
-            self.env, self.fixed_line, self.stopped = saved
+            self.env, self.fixed_line = saved[0], saved[1]
+            if snapshot is not None:
+                self.restore(snapshot)
+                self.stopped = saved[2]
+
+
+def _count(word: str) -> int | None:
+    """``exit 3``, ``return 1``, ``break 2``: the number (bash keeps its last 8 bits), None where unknown."""
+    return int(word) % 256 if re.fullmatch(r"-?\d{1,18}", word) else None
 
 
 def _inline_script(words: Sequence[str]) -> str | None:

@@ -7,12 +7,30 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from core.configs.shell.arithmetic import binary
 from core.configs.shell.grammar import exits, is_arithmetic, is_test, node_text
-from core.configs.shell.state import State
+from core.configs.shell.numbers import binary
+from core.configs.shell.state import ASSUMED, BashError, State
 
 if TYPE_CHECKING:
     from tree_sitter import Node
+
+
+#: Statements a condition runs for their status (a pipeline or another program only the run knows).
+_RUN = frozenset(
+    {
+        "compound_statement",
+        "subshell",
+        "variable_assignment",
+        "variable_assignments",
+        "declaration_command",
+        "if_statement",
+        "case_statement",
+        "for_statement",
+        "c_style_for_statement",
+        "while_statement",
+        "redirected_statement",
+    }
+)
 
 
 class Conditions(State):
@@ -32,21 +50,27 @@ class Conditions(State):
             operator = next((node_text(c) for c in node.children if c.type in ("&&", "||")), "&&")
             result = self._left_status(left, operator, right)
             run_right = result if operator == "&&" else not result
-            return self.status(right) if run_right else result
+            return self.status(right) if run_right and not (self.stopped or self.jump) else result
         if is_test(node):
-            return self.truth(node) is not False  # alone a test changes nothing; in a list, see _left_status
+            holds = self.truth(node)
+            self.code = None if holds is None else int(not holds)
+            return holds is not False  # alone a test changes nothing; in a list, see _left_status
         self.statement(node)
-        return not (node.type == "command" and node_text(node).strip() == "false")
+        return self.code in (0, ASSUMED)  # a program only the run knows is taken to succeed
 
     def _left_status(self, left: Node, operator: str, right: Node) -> bool:
-        """``[ -z "$X" ] && X=1``: an undecided test before ``&&``/``||`` is a choice (one that ``exit``s is not)."""
-        if not is_test(left):
-            return self.status(left)
-        holds = self.truth(left)
+        """``[ -z "$X" ] && X=1``: an undecided status before ``&&``/``||`` is a choice (one that ``exit``s is not):
+        a test, or a statement whose status the script's values do not decide (``{ X=1; (( $1 )); }``)."""
+        if is_test(left):
+            holds = self.truth(left)
+        else:
+            result = self.status(left)
+            holds = None if self.code is None else result
         if holds is None:
             leaves = exits([right])
             options = [(True, not (leaves and operator == "&&")), (False, not (leaves and operator == "||"))]
             holds = self.choose([left], options)
+        self.code = int(not holds)
         return holds
 
     def truth(self, node: Node) -> bool | None:
@@ -69,14 +93,28 @@ class Conditions(State):
             operator = next((node_text(c) for c in node.children if c.type in ("&&", "||")), "&&")
             return _logic(operator, self.truth(node.named_children[0]), lambda: self.truth(node.named_children[-1]))
         if kind == "compound_statement" and is_arithmetic(node):
-            value = self.arithmetic(node.named_children[0]) if node.named_children else None
+            try:
+                value = self.arithmetic([node])
+            except BashError:  # bash reports it, and the condition fails
+                return False
             return None if value is None else value != 0
         if kind == "command":
-            words = self.known_words(node)
-            if words is not None and words[:1] in (["true"], [":"], ["false"]):
-                return words[0] != "false"
-            if words is not None and words[:1] in (["test"], ["["]):
-                return _test_words(words[1:] if words[0] == "test" else words[1:-1])
+            return self._command_truth(node)
+        if kind in _RUN:  # run, and its status decides
+            self.statement(node)
+            return _decided(self.code)
+        return None
+
+    def _command_truth(self, node: Node) -> bool | None:
+        """``true``, ``false``, ``test``, ``[``, a function of the script (run); other commands only the run knows."""
+        words = self.known_words(node)
+        if words is not None and words[:1] in (["true"], [":"], ["false"]):
+            return words[0] != "false"
+        if words is not None and words[:1] in (["test"], ["["]):
+            return _test_words(words[1:] if words[0] == "test" else words[1:-1])
+        if words and words[0] in self.functions and words[0] not in self.calling:
+            self.statement(node)
+            return _decided(self.code)
         return None
 
     def test(self, node: Node) -> bool | None:
@@ -118,6 +156,11 @@ class Conditions(State):
             return None
         self.step(10)
         return fnmatch.fnmatchcase(text, pattern)
+
+
+def _decided(code: int | None) -> bool | None:
+    """A status as a condition: None where the script's values do not decide it (a program only the run knows)."""
+    return None if code is None or code == ASSUMED else code == 0
 
 
 def _compare(left: str | None, operator: str, right: str | None) -> bool | None:

@@ -8,8 +8,11 @@ from typing import TYPE_CHECKING
 from core.configs.shell.arithmetic import Arithmetic
 from core.configs.shell.branching import Branching
 from core.configs.shell.commands import Commands
+from core.configs.shell.computing import Computing
 from core.configs.shell.conditions import Conditions
 from core.configs.shell.expansions import Expansions
+from core.configs.shell.loops import Loops
+from core.configs.shell.scopes import Scopes
 from core.configs.shell.statements import Statements
 from core.configs.shell.words import Words
 
@@ -17,7 +20,7 @@ if TYPE_CHECKING:
     from tree_sitter import Node
 
 
-class Run(Statements, Commands, Conditions, Branching, Words, Expansions, Arithmetic):
+class Run(Statements, Commands, Scopes, Loops, Conditions, Branching, Words, Expansions, Arithmetic, Computing):
     """One evaluation of a tree: every piece over one ``State`` (the script it builds, its choices, its budget)."""
 
 

@@ -37,30 +37,40 @@ class Expansions(State):
         inner = [c for c in node.children if c.type not in ("${", "}", "$")]
         if not inner:
             return None, False
+        if len(inner) == 1 and inner[0].type == "special_variable_name" and node_text(inner[0]) == "?":
+            known = self.code is not None and self.code >= 0
+            return (str(self.code), True) if known else (None, False)  # the last status, where known
         name = name_of(inner[-1])
         known = name not in self.unknown
         if node.type == "simple_expansion" or (len(inner) == 1 and inner[0].type == "variable_name"):
-            return (self.scalar(name) if inner[0].type == "variable_name" else None), known
+            found = self.scalar(name) if inner[0].type == "variable_name" else None
+            return ("" if found is None and name in self.cleared else found), known
         if len(inner) == 1 and inner[0].type == "subscript":
             return self.element(inner[0]), known
         if len(inner) == 2 and inner[0].type == "#" and known:
-            found = self.element(inner[1]) if inner[1].type == "subscript" else self.scalar(name)
-            return (None if found is None else str(len(found))), True
+            measured = self.element(inner[1]) if inner[1].type == "subscript" else self.scalar(name)
+            measured = "" if measured is None and name in self.cleared else measured
+            return (None if measured is None else str(len(measured))), True
         if len(inner) >= 2 and inner[0].type == "variable_name" and inner[1].type in _DEFAULTS:
             return self.default(node_text(inner[0]), inner[1].type, inner[2:]), True
         return None, False
 
     def element(self, subscript: Node) -> str | list[str] | None:
         name_node, index_node = subscript.child_by_field_name("name"), subscript.child_by_field_name("index")
-        if name_node is None or index_node is None or node_text(name_node) not in self.script.arrays:
+        if name_node is None or index_node is None:
             return None
-        elements = self.script.arrays[node_text(name_node)]
+        name = node_text(name_node)
+        if name not in self.script.arrays and name in self.cleared:
+            return [] if node_text(index_node) == "@" else ""
+        if name not in self.script.arrays:
+            return None
+        elements = self.script.arrays[name]
         index_text = node_text(index_node)
         if index_text == "@":
             return list(elements)
         if index_text == "*":
             return " ".join(elements)
-        index = self.arithmetic(index_node)
+        index = self.arithmetic([index_node])
         if index is None:
             return None
         return elements[index] if -len(elements) <= index < len(elements) else ""

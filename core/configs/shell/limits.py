@@ -8,11 +8,17 @@ from core.configs.base import CheckError, ProblemKind
 MAX_VALUE_CHARS = 64 * 1024
 #: The most elements an array (or the words of one command) may have.
 MAX_ARRAY = 10_000
-#: Digits of any integer in ``$((…))`` (bash itself computes with 64 bits, 19 digits).
-MAX_DIGITS = 30
+#: Digits of any integer in ``$((…))``: bash computes with 64 bits and wraps around beyond them (``2**63`` is
+#: -9223372036854775808 there), so a value from 2**63 on (19 digits and more) is refused, never wrapped.
+MAX_DIGITS = 18
 #: Steps of one reading: nodes visited, each ``bash -c``/``eval`` text parsed (a step per 64 bytes). The largest
 #: launch script of Megatron-LM's 132 needs ~3.900; a step costs 3-10 µs here, so the bound is ~50-150 ms.
 MAX_STEPS = 15_000
+#: Steps one loop may take to be run pass by pass (at most half of the reading's steps left); a loop beyond it is
+#: read once, what it assigns unknown after it, and the steps of the run given up are not the reading's …
+MAX_LOOP_STEPS = MAX_STEPS // 3
+#: … but come from these, for all loops of a reading together (~50-150 ms at most).
+MAX_GIVEN_UP_STEPS = MAX_STEPS
 #: Steps of all readings ``alternatives`` makes together (checked between readings).
 MAX_ALTERNATIVE_STEPS = 3 * MAX_STEPS
 #: Characters all values and words of one reading may add up to (a 64 KiB launch script produces ~150.000).
@@ -26,8 +32,8 @@ MAX_PARSE_SECONDS = 0.25
 #: Branch choices enumerated by ``alternatives``.
 MAX_ALTERNATIVES = 8
 
-#: Integers in ``$((…))`` stay below this (``MAX_DIGITS`` digits).
-LIMIT = 10**MAX_DIGITS
+#: Integers in ``$((…))`` stay within -LIMIT … LIMIT - 1, bash's 64 bits.
+LIMIT = 2**63
 
 
 def too_much(detail: str, limit: int, line: int | None = None) -> CheckError:

@@ -18,12 +18,29 @@ class Alternative:
 
     label: str
     script: Script
+    #: The variables this reading leaves unknown (as ``Reading.unknown``).
+    unknown: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A script read as written, and the variables whose value only the run decides (in ``script`` as written,
+    ``$NAME`` or ``$(( A + 1 ))``, or arrays with an element only the run decides)."""
+
+    script: Script
+    unknown: frozenset[str]
 
 
 def read_script(text: str, environment: Mapping[str, str] | None = None) -> Script:
     """Assignments and commands of ``text``, in order, with every expansion that can be resolved resolved;
     ``environment``: variables it starts with (exported by a script that runs it)."""
     return evaluate(parse(text), (), environment).script
+
+
+def reading(text: str, environment: Mapping[str, str] | None = None) -> Reading:
+    """``read_script``'s ``Script`` with the variables it leaves unknown named."""
+    run = evaluate(parse(text), (), environment)
+    return Reading(run.script, frozenset(run.unknown))
 
 
 def alternatives(text: str, limit: int = MAX_ALTERNATIVES) -> list[Alternative]:
@@ -38,7 +55,7 @@ def alternatives(text: str, limit: int = MAX_ALTERNATIVES) -> list[Alternative]:
         choices = pending.pop(0)
         run = evaluate(root, choices)
         spent += run.steps
-        found.append(Alternative(_label(run.labels), run.script))
+        found.append(Alternative(_label(run.labels), run.script, frozenset(run.unknown)))
         taken = [index for index, _ in run.taken]
         for position in range(len(choices), len(run.taken)):
             if len(found) + len(pending) >= limit:

@@ -8,39 +8,53 @@ the pieces into one object.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from core.configs.base import Script, Undecided
-from core.configs.shell.limits import MAX_CHARS, MAX_DEPTH, MAX_PARSE_SECONDS, MAX_STEPS, too_much
+from core.configs.shell.grammar import parse
+from core.configs.shell.limits import MAX_CHARS, MAX_DEPTH, MAX_GIVEN_UP_STEPS, MAX_PARSE_SECONDS, MAX_STEPS, too_much
+from core.configs.shell.variables import BashError, Saved, Variables
+
+__all__ = ["ASSUMED", "BashError", "State"]
+
+#: The status of a program only the run knows: taken to succeed where it decides a list (``cd /w && torchrun``),
+#: unknown for ``$?`` and for ``if`` (there it is an undecided condition).
+ASSUMED = -1
 
 if TYPE_CHECKING:
     from tree_sitter import Node
 
     from core.configs.shell.fields import Fields
+    from core.configs.shell.precedence import Expression
 
 
 @dataclass
-class State:
+class State(Variables):
     """One evaluation of a tree: the script it builds, the branch choices it follows, and its budget."""
 
     choices: Sequence[int] = ()
-    script: Script = field(default_factory=Script)
-    #: (choice taken, feasible choices) at each undecided condition, in the order met.
-    taken: list[tuple[int, int]] = field(default_factory=list)
-    labels: list[str] = field(default_factory=list)
-    undecided: list[Undecided] = field(default_factory=list)
-    unknown: set[str] = field(default_factory=set)
-    functions: dict[str, Node] = field(default_factory=dict)
     calling: set[str] = field(default_factory=set)
+    #: One frame per function being called: the variables its ``local``s hide, as they were.
+    frames: list[dict[str, Saved]] = field(default_factory=list)
     env: dict[str, str] = field(default_factory=dict)
+    #: Variables whose value ``$((…))`` is computing (a value naming one of them again is bash's recursion error).
+    resolving: set[str] = field(default_factory=set)
+    #: The exit status of the last statement (``$?``); None where the script's values do not decide it, ``ASSUMED``
+    #: after a program only the run knows.
+    code: int | None = 0
+    #: ``return``, ``break`` or ``continue`` on its way out, and how many loops ``break N`` leaves.
+    jump: str | None = None
+    jumps: int = 0
+    loops: int = 0
     steps: int = 0
+    #: What is left of ``MAX_GIVEN_UP_STEPS`` for loops run pass by pass and given up.
+    loop_steps: int = MAX_GIVEN_UP_STEPS
     chars: int = 0
     #: What is left of ``MAX_PARSE_SECONDS`` for the ``bash -c``/``eval`` texts of this reading.
     parse_seconds: float = MAX_PARSE_SECONDS
     depth: int = 0
-    at: int = 0
     #: The line commands are recorded with inside ``bash -c`` / ``eval`` text (None: their own).
     fixed_line: int | None = None
     stopped: bool = False
@@ -57,28 +71,21 @@ class State:
         if self.steps > MAX_STEPS:
             raise too_much("shell_work", MAX_STEPS, self.at)
 
+    def reparse(self, text: str) -> Node:
+        """A text the script builds (``bash -c``, ``eval``, an expanded ``$((…))``) parsed, against the reading's
+        budgets: a step per 64 characters, and what is left of ``MAX_PARSE_SECONDS``."""
+        self.charge(len(text))
+        self.step(1 + len(text) // 64)
+        started = time.thread_time()
+        try:
+            return parse(text, self.parse_seconds)
+        finally:
+            self.parse_seconds -= time.thread_time() - started
+
     def enter(self) -> None:
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise too_much("shell_nesting", MAX_DEPTH, self.at)
-
-    def set(self, name: str, text: str, known: bool) -> None:
-        self.charge(len(text))
-        self.script.variables[name] = text
-        self.script.arrays.pop(name, None)
-        (self.unknown.discard if known else self.unknown.add)(name)
-
-    def forget(self, name: str) -> None:
-        self.script.variables.pop(name, None)
-        self.script.arrays.pop(name, None)
-        self.unknown.discard(name)
-
-    def scalar(self, name: str) -> str | None:
-        """A variable's value as the script sets it (for an unknown one: its text as written)."""
-        if name in self.script.arrays:
-            elements = self.script.arrays[name]
-            return elements[0] if elements else ""
-        return self.script.variables.get(name)
 
     # --- what the pieces ask of each other (each defined by one piece, bound in ``evaluator.Run``) ---------------
 
@@ -94,8 +101,28 @@ class State:
         """A simple command (``commands``)."""
         raise NotImplementedError
 
-    def inline(self, text: str, env: dict[str, str]) -> None:
-        """The text of ``bash -c``/``eval`` read as a script of its own (``commands``)."""
+    def inline(self, text: str, env: dict[str, str], shell: bool) -> None:
+        """The text of ``bash -c`` (``shell``: a process of its own) or ``eval`` (this shell) read (``commands``)."""
+        raise NotImplementedError
+
+    def assign(self, node: Node) -> None:
+        """``NAME=value``, ``NAME+=(…)``, ``NAME[i]=value`` (``statements``)."""
+        raise NotImplementedError
+
+    def subshell(self, nodes: Sequence[Node]) -> None:
+        """Statements in a process of their own: what they assign does not reach this shell (``scopes``)."""
+        raise NotImplementedError
+
+    def call(self, name: str, env: dict[str, str], prefixes: Mapping[str, tuple[str, bool]]) -> None:
+        """A function's body with the call's ``VAR=value`` prefixes; its ``local``s undone after (``scopes``)."""
+        raise NotImplementedError
+
+    def declare(self, node: Node) -> None:
+        """``local``, ``declare``, ``typeset``, ``export``, ``readonly`` (``scopes``)."""
+        raise NotImplementedError
+
+    def loop(self, node: Node) -> None:
+        """``for``, ``for ((…))``, ``while``, ``until`` (``loops``)."""
         raise NotImplementedError
 
     def status(self, node: Node) -> bool:
@@ -162,6 +189,15 @@ class State:
         """``${A[i]}``, ``${A[@]}`` (``expansions``)."""
         raise NotImplementedError
 
-    def arithmetic(self, node: Node) -> int | None:
-        """``$((…))`` as bash computes it; None where an operand is unknown (``arithmetic``)."""
+    def evaluate(self, text: str) -> int | None:
+        """An arithmetic expression's text computed; ``BashError`` where bash fails (``arithmetic``)."""
+        raise NotImplementedError
+
+    def compute(self, expression: Expression) -> int | None:
+        """A parsed expression's value, its assignments made; None where unknown (``computing``)."""
+        raise NotImplementedError
+
+    def arithmetic(self, nodes: Sequence[Node]) -> int | None:
+        """``$((…))`` (or the tokens of several nodes: ``for ((…))``) as bash computes it; None where an operand is
+        unknown; ``BashError`` where bash fails (``arithmetic``)."""
         raise NotImplementedError

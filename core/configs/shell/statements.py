@@ -1,21 +1,24 @@
-"""Statements: assignments, arrays, ``unset``, lists, pipelines, loops, and the dispatch by node kind."""
+"""Statements: the dispatch by node kind, the script's top level, assignments, arrays, ``unset``, pipelines."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from core.configs.shell.grammar import is_arithmetic, name_of, node_line, node_text, statements_of
+from core.configs.shell.grammar import is_arithmetic, node_line, node_text, statements_of
 from core.configs.shell.limits import MAX_ARRAY, MAX_VALUE_CHARS, too_much
-from core.configs.shell.state import State
+from core.configs.shell.state import ASSUMED, BashError, State
 
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-_STATEMENTS = frozenset({"program", "compound_statement", "subshell", "do_group", "ERROR"})
+#: Statements run in this shell, one after another (their status the last one's).
+_GROUPS = frozenset({"compound_statement", "do_group", "ERROR"})
 
 #: What a redirected statement has besides its body: never a command.
 _REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect", "heredoc_body", "comment"})
+
+_LOOPS = frozenset({"for_statement", "c_style_for_statement", "while_statement"})
 
 
 class Statements(State):
@@ -23,7 +26,7 @@ class Statements(State):
 
     def statements(self, nodes: Sequence[Node]) -> None:
         for node in nodes:
-            if self.stopped:
+            if self.stopped or self.jump is not None:
                 return
             self.statement(node)
 
@@ -38,36 +41,86 @@ class Statements(State):
 
     def _dispatch(self, node: Node) -> None:
         kind = node.type
-        if kind == "compound_statement" and is_arithmetic(node):
-            for child in node.named_children:  # (( X += 1 )): for what it assigns
-                self.arithmetic(child)
-        elif kind in _STATEMENTS:
+        if kind == "program" or node.parent is None:  # the root (an ERROR where nothing could be read)
+            self._top_level(statements_of(node))
+        elif kind == "compound_statement" and is_arithmetic(node):
+            self._arithmetic_command(node)
+        elif kind in _GROUPS:
             self.statements(statements_of(node))
-        elif kind == "variable_assignment":
-            self.assign(node)
-        elif kind in ("variable_assignments", "declaration_command"):
-            for child in node.named_children:
-                if child.type == "variable_assignment":
-                    self.assign(child)
+        elif kind == "subshell" and (misread := self._misread_arithmetic(node)) is not None:
+            self._arithmetic_command(misread)
+        elif kind == "subshell":
+            self.subshell(statements_of(node))
+        elif kind in ("variable_assignment", "variable_assignments"):
+            for child in [node] if kind == "variable_assignment" else node.named_children:
+                self.assign(child)
+            self.code = ASSUMED if "$(" in node_text(node) or "`" in node_text(node) else 0
+        elif kind == "declaration_command":
+            self.declare(node)
         elif kind == "unset_command":
-            for child in node.named_children:
-                self.forget(node_text(child))
+            self._unset(node.named_children)
         elif kind == "command":
             self.command(node)
-        elif kind == "list":
+        elif kind in ("list", "negated_command", "test_command"):
             self.status(node)
-        elif kind in ("pipeline", "redirected_statement", "negated_command"):
+        elif kind == "pipeline":  # each stage in a process of its own (``$?`` the one before); the last one's status
+            before = self.code
+            for stage in node.named_children:
+                self.code = before
+                self.subshell([stage])
+        elif kind == "redirected_statement":
             self.statements([c for c in node.named_children if c.type not in _REDIRECTS])
-        elif kind == "if_statement":
+        else:
+            self._compound(node)
+
+    def _compound(self, node: Node) -> None:
+        kind = node.type
+        if kind == "if_statement":
             self.branches(node)
         elif kind == "case_statement":
             self.case(node)
-        elif kind in ("for_statement", "c_style_for_statement", "while_statement"):
+        elif kind in _LOOPS:
             self.loop(node)
         elif kind == "function_definition" and (name := node.child_by_field_name("name")) is not None:
             body = node.child_by_field_name("body")
             if body is not None:
                 self.functions[node_text(name)] = body
+            self.code = 0
+        else:
+            self.code = None  # a statement not read: its status only the run knows
+
+    def _top_level(self, nodes: Sequence[Node]) -> None:
+        """The script's own statements. An error bash reports ends the line it is on (the rest of it is one command
+        to bash, ``;`` or not), and the script goes on with the next line."""
+        skipped = -1
+        for node in nodes:
+            if self.stopped:
+                return
+            if node.start_point.row == skipped:
+                skipped = node.end_point.row
+                continue
+            try:
+                self.statement(node)
+            except BashError:
+                self.code, skipped = 1, node.end_point.row
+            self.jump = None  # a return or break outside any function or loop
+
+    def _arithmetic_command(self, node: Node) -> None:
+        """``(( … ))``: what it assigns; its status 0 for a value other than 0, 1 where bash reports an error."""
+        try:
+            value = self.arithmetic([node])
+        except BashError:
+            value = 0
+        self.code = None if value is None else int(value == 0)
+
+    def _misread_arithmetic(self, node: Node) -> Node | None:
+        """``! (( X = 1 ))``: tree-sitter-bash reads two subshells where bash reads ``(( … ))``; its text read again."""
+        text = node_text(node)
+        if not (text.startswith("((") and text.endswith("))")):
+            return None
+        root = self.reparse(text)
+        found = root.named_children[0] if root.named_child_count == 1 else None
+        return found if found is not None and is_arithmetic(found) and not found.has_error else None
 
     def assign(self, node: Node) -> None:
         """``NAME=value``, ``NAME+=value``, ``NAME=(…)``, ``NAME+=(…)``, ``NAME[i]=value``."""
@@ -81,55 +134,61 @@ class Statements(State):
         name = node_text(name_node)
         if value is not None and value.type == "array":
             elements, known = self.expand_words(value.named_children)
+            self.writable(name)  # after the expansion, as bash refuses it
             earlier = self.script.arrays.get(name, []) if append else []
             if len(earlier) + len(elements) > MAX_ARRAY:
                 raise too_much("shell_long_array", MAX_ARRAY, self.at)
             self.script.arrays[name] = earlier + elements
             self.script.variables.pop(name, None)
+            self.script.lines[name] = self.at
             (self.unknown.discard if known and not (append and name in self.unknown) else self.unknown.add)(name)
-        else:
-            text, known = self.value(value)
-            before = self.script.variables.get(name, "") if append else ""
-            if len(before) + len(text) > MAX_VALUE_CHARS:
-                raise too_much("shell_long_value", MAX_VALUE_CHARS, self.at)
-            self.set(name, before + text, known and not (append and name in self.unknown))
-        self.script.lines[name] = self.at
+            return
+        text, known = self.value(value)
+        before = (self.scalar(name) or "") if append else ""
+        if len(before) + len(text) > MAX_VALUE_CHARS:
+            raise too_much("shell_long_value", MAX_VALUE_CHARS, self.at)
+        self.set(name, before + text, known and not (append and name in self.unknown))
 
     def _assign_element(self, subscript: Node, value: Node | None) -> None:
+        """``A[i]=w``; a gap after the last element (bash's arrays are sparse) makes the array unknown."""
         name_node, index_node = subscript.child_by_field_name("name"), subscript.child_by_field_name("index")
-        index = self.arithmetic(index_node) if index_node is not None else None
-        if name_node is None or index is None or not 0 <= index < MAX_ARRAY:
+        if name_node is None:
             return
         name = node_text(name_node)
-        elements = self.script.arrays.setdefault(name, [])
-        text, _ = self.value(value)
-        if index < len(elements):
-            elements[index] = text
-        else:
-            elements.append(text)  # bash arrays are sparse; the order is what a launch line sees
+        index = self.arithmetic([index_node]) if index_node is not None else None
+        text, known = self.value(value)
+        self.writable(name)
+        if name not in self.script.arrays:  # a scalar becomes the array's first element
+            scalar = self.script.variables.pop(name, None)
+            self.script.arrays[name] = [] if scalar is None else [scalar]
+        elements = self.script.arrays[name]
         self.script.lines[name] = self.at
+        if index is not None and index < -len(elements):
+            raise BashError("bad array subscript")
+        if index is not None and -len(elements) <= index < len(elements):
+            elements[index] = text
+        elif index is not None and index < MAX_ARRAY and len(elements) < MAX_ARRAY:
+            elements.append(text)  # the order is what a launch line sees
+            known = known and index == len(elements) - 1
+        else:
+            known = False
+        if not known:
+            self.unknown.add(name)
 
-    def loop(self, node: Node) -> None:
-        """A loop's body read once, its ``for`` variable unknown; what it assigns is unknown after it (how many
-        passes run, and so which value is left, only the run knows: ``while [[ $# -gt 0 ]]; do case $1 …``)."""
-        variable = node.child_by_field_name("variable")
-        if variable is not None:
-            name = node_text(variable)
-            self.set(name, "$" + name, False)
-        body = node.child_by_field_name("body")
-        if body is not None:
-            self.statement(body)
-            for name in set(self._assigned_in(body)):
-                if name not in self.script.arrays:
-                    self.set(name, "$" + name, False)  # its value after the loop is the run's, as with $1
-                self.unknown.add(name)
-
-    def _assigned_in(self, body: Node) -> Iterator[str]:
-        """Every variable an assignment in ``body`` names, whichever branch it is in (bounded by the work budget)."""
-        stack = [body]
-        while stack:
-            node = stack.pop()
-            self.step()
-            if node.type == "variable_assignment" and (name := node.child_by_field_name("name")) is not None:
-                yield name_of(name) or node_text(name)
-            stack.extend(node.named_children)
+    def _unset(self, arguments: Sequence[Node]) -> None:
+        """``unset NAME…`` (``-v``), ``unset -f NAME…``; an element ``A[i]`` makes the array unknown."""
+        functions = any(node_text(a) == "-f" for a in arguments)
+        self.code = 0
+        for index, argument in enumerate(arguments):
+            name = node_text(argument)
+            if argument.type not in ("variable_name", "word") or name.startswith("-"):
+                continue
+            following = arguments[index + 1] if index + 1 < len(arguments) else None
+            if functions:
+                self.functions.pop(name, None)
+            elif name in self.readonly:
+                self.code = 1  # bash: cannot unset: readonly variable
+            elif following is not None and following.start_byte == argument.end_byte:
+                self.unsettle(name)  # unset A[1]
+            else:
+                self.forget(name)

@@ -139,7 +139,7 @@ class Words(State):
             elif kind in ("simple_expansion", "expansion"):
                 self.expansion(node, fields, quoted)
             elif kind == "arithmetic_expansion":
-                value = self.arithmetic(node.named_children[0]) if len(node.named_children) == 1 else None
+                value = self.arithmetic([node])
                 fields.known(None if value is None else str(value), node_text(node))
             elif kind in ("command_substitution", "process_substitution"):
                 fields.known(None, node_text(node))
