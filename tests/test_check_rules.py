@@ -45,16 +45,20 @@ LF_V1 = "model_class: llm\ntrain_dataset: data/v1_sft_demo.yaml\nmicro_batch_siz
 GRPO = "reward_funcs: [accuracy_reward]\nnum_processes: 2\nper_device_train_batch_size: 4\n"
 VERL_BASE = (
     "python3 -m verl.trainer.main_ppo data.train_batch_size=64 actor_rollout_ref.rollout.n=4"
-    " actor_rollout_ref.actor.ppo_mini_batch_size=16"
+    " actor_rollout_ref.actor.ppo_mini_batch_size=16 algorithm.adv_estimator=grpo"
 )
 VERL = f"{VERL_BASE} trainer.n_gpus_per_node=8"
 VERL_MICRO = f"{VERL} actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2"
 VERL_DYNAMIC = f"{VERL_BASE} actor_rollout_ref.actor.use_dynamic_bsz=True"
+VERL_OLD = f"{VERL} actor_rollout_ref.actor.ppo_micro_batch_size=16"
+#: PPO with a critic: GAE is verl's default advantage estimator
+VERL_PPO = f"{VERL_MICRO} algorithm.adv_estimator=gae"
+VERL_DAPO = VERL_MICRO.replace("verl.trainer.main_ppo", "recipe.dapo.main_dapo")
 #: fixtures/06: 60 prompts × 5 on 6 GPUs, mini 20 · 5 = 100 // 6 = 16 per GPU
 VERL_SIX = (
     "python3 -m verl.trainer.main_ppo data.train_batch_size=60 actor_rollout_ref.rollout.n=5"
     " actor_rollout_ref.actor.ppo_mini_batch_size=20 actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=4"
-    " trainer.n_gpus_per_node=6"
+    " trainer.n_gpus_per_node=6 algorithm.adv_estimator=grpo"
 )
 ORLHF = (
     "python3 -m openrlhf.cli.train_ppo_ray --actor.num_nodes 1 --actor.num_gpus_per_node 8 --rollout.batch_size 128"
@@ -546,6 +550,47 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
     "verl/short-last-mini-batch": ((("run.sh", VERL_SIX),), None),
     "verl/dynamic-batch": ((("run.sh", VERL_DYNAMIC),), None),
     "verl/defaults": ((("run.sh", VERL_MICRO),), None),
+    # verl 0.1 (pinned): mini 16 // 8 · 4 = 8, micro (64 default) // 8 · 4 = 32 (v0.1 fsdp_workers.py:97-101)
+    "verl/normalises-first-before-0-2": ((("run.sh", VERL_OLD), ("requirements.txt", "verl==0.1\n")), None),
+    "verl/normalised-before-0-2": ((("run.sh", f"{VERL} actor_rollout_ref.actor.ppo_micro_batch_size=16"),), None),
+    "verl/mini-batch-zero-before-0-2": (
+        (("run.sh", f"{VERL_OLD} trainer.nnodes=4"), ("requirements.txt", "verl==0.1\n")),
+        None,
+    ),
+    "verl/mini-batch-micro-batch-divisible-before-0-2": (
+        (("run.sh", f"{VERL_OLD} actor_rollout_ref.actor.ppo_micro_batch_size=24"), ("requirements.txt", "verl==0.1")),
+        None,
+    ),
+    # verl 0.2 (no train >= mini check yet): mini 16 · 4 // 8 = 8 per GPU beyond the 8 · 4 / 8 = 4 a GPU has
+    "verl/mini-batch-above-rollout": (
+        (
+            ("run.sh", VERL_MICRO.replace("train_batch_size=64", "train_batch_size=8")),
+            ("requirements.txt", "verl==0.2\n"),
+        ),
+        None,
+    ),
+    "verl/critic-micro-batch-missing": ((("run.sh", VERL_PPO),), None),
+    "verl/critic-micro-batch-both": (
+        (("run.sh", f"{VERL_PPO} critic.ppo_micro_batch_size=16 critic.ppo_micro_batch_size_per_gpu=2"),),
+        None,
+    ),
+    "verl/critic-global-micro-batch-refused": ((("run.sh", f"{VERL_PPO} critic.ppo_micro_batch_size=16"),), None),
+    "verl/critic-train-batch-below-mini-batch": (
+        (("run.sh", f"{VERL_PPO} critic.ppo_micro_batch_size_per_gpu=2 critic.ppo_mini_batch_size=128"),),
+        None,
+    ),
+    "verl/critic-mini-batch-micro-batch-divisible": (
+        (("run.sh", f"{VERL_PPO} critic.ppo_micro_batch_size_per_gpu=3"),),
+        None,
+    ),
+    "verl/critic-batch": ((("run.sh", f"{VERL_PPO} critic.ppo_micro_batch_size_per_gpu=2"),), None),
+    "verl/dapo-generation-rounds": (
+        (("run.sh", f"{VERL_DAPO} data.gen_batch_size=32 algorithm.filter_groups.enable=True"),),
+        None,
+    ),
+    "verl/gen-batch-without-filter": ((("run.sh", f"{VERL_DAPO} data.gen_batch_size=128"),), None),
+    "verl/fewer-gpus-than-written": ((("run.sh", VERL_MICRO),), 4),
+    "verl/more-gpus-than-written": ((("run.sh", VERL_MICRO),), 16),
     # OpenRLHF: the shapes of /work/research/openrlhf/fixtures, numbers by its CLI run and DeepSpeed lines lifted
     "openrlhf/flag-spellings-mixed": ((("run.sh", f"{ORLHF} --n_samples_per_prompt 8"),), None),
     "openrlhf/sample-batches-below-processes": (
