@@ -601,7 +601,14 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
     "openrlhf/deepspeed-batch-assertion": ((("run.sh", f"{ORLHF} --train.micro_batch_size 3"),), None),
     "openrlhf/steps-floored": ((("run.sh", ORLHF_FLOORED),), None),
     "openrlhf/drop-last": ((("run.sh", ORLHF_FLOORED),), None),
-    "openrlhf/dynamic-batch": ((("run.sh", f"{ORLHF} --train.dynamic_batch_enable"),), None),
+    "openrlhf/dynamic-batch": ((("run.sh", f"{ORLHF} --train.dynamic_batch_enable --vllm.num_engines 2"),), None),
+    # train_ppo_ray.py HEAD 655-661: packing asserts vLLM engines; an unquoted value with a space is two words
+    "openrlhf/packing": ((("run.sh", f"{ORLHF} --ds.packing_samples --vllm.num_engines 2"),), None),
+    "openrlhf/packing-needs-vllm": ((("run.sh", f"{ORLHF} --ds.packing_samples"),), None),
+    "openrlhf/unrecognized-arguments": (
+        (("run.sh", f'NAME="ckpt name"\n{ORLHF} --ckpt.save_path /ckpt/$NAME --ds.zero_stage 3'),),
+        None,
+    ),
     "openrlhf/defaults": ((("run.sh", ORLHF),), None),
     # train_ppo_ray.py HEAD 694-698
     "openrlhf/generate-batch-without-async": ((("run.sh", f"{ORLHF} --rollout.vllm_generate_batch_size 256"),), None),
