@@ -35,6 +35,8 @@ class AnswerKind(StrEnum):
     CHECK = "check"
     RUNS = "runs"
     MEMORY = "memory"
+    PROFILE = "profile"
+    NOT_INSTALLED = "not_installed"
 
 
 @dataclass(frozen=True)
@@ -90,9 +92,11 @@ class Columns:
 
 @dataclass(frozen=True)
 class Note:
-    """Small print: limits, hints, who may click."""
+    """Small print: limits, hints, who may click; ``{user}`` in the text names ``user`` (a Slack user id, checked
+    before it gets here), a mention in Slack."""
 
     text: str
+    user: str = ""
 
 
 @dataclass(frozen=True)

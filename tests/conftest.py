@@ -7,6 +7,7 @@ pytest puts this folder on sys.path, so the helper modules beside the tests
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from examples_budget import IN_CI, PROFILE
@@ -14,6 +15,7 @@ from hypothesis import settings
 
 from bot_process import BotProcess, start_http_bot
 from fake_slack import FakeSocketModeServer, FakeWebAPI
+from postgres_server import PostgresServer, reason_absent
 
 # Hypothesis: in CI the full counts and no example database to carry between runs; locally fewer (see
 # examples_budget.examples, which each test's count goes through).
@@ -53,3 +55,25 @@ def bot(slack_api: FakeWebAPI, tmp_path_factory: pytest.TempPathFactory) -> Iter
         yield process
     finally:
         process.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    """A real PostgreSQL 15 on 127.0.0.1 for the whole session; skipped, saying why, where it is not installed."""
+    absent = reason_absent()
+    if absent is not None:
+        pytest.skip(absent)
+    server = PostgresServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database: a SQLite file, and a database of its own on the session's PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'effbatch.sqlite3'}"
+    server: PostgresServer = request.getfixturevalue("postgres")
+    return server.new_database()

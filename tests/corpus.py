@@ -77,7 +77,17 @@ def known() -> dict[str, str]:
 
 
 def run(case: Case) -> Check | CheckError:
-    """effbatch on the case's files, as ``effbatch check`` with ``--world-size`` and the pinned versions."""
+    """effbatch on the case's files, as ``effbatch check`` with ``--world-size`` and the pinned versions (each case
+    read once per process: the table test and the page share the readings)."""
+    if case.name not in _RESULTS:
+        _RESULTS[case.name] = _run(case)
+    return _RESULTS[case.name]
+
+
+_RESULTS: dict[str, Check | CheckError] = {}
+
+
+def _run(case: Case) -> Check | CheckError:
     folder = CORPUS / case.framework / case.id
     sources = [Source(f"{case.id}/{name}", (folder / name).read_text(encoding="utf-8")) for name in case.files]
     world = World(case.world, f"--world-size {case.world}") if case.world else None

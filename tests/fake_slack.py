@@ -3,10 +3,15 @@
 Both listen on 127.0.0.1 only, record what they receive and answer as Slack
 documents it (https://api.slack.com/methods/auth.test,
 https://api.slack.com/methods/apps.connections.open, https://api.slack.com/methods/chat.postMessage, https://api.slack.com/apis/socket-mode).
+OAuth v2 as https://api.slack.com/methods/oauth.v2.access documents it: a code Slack would hand the browser
+(``grant``) is exchanged once for that workspace's bot token; with token rotation on (``rotation_seconds``)
+each answer carries a refresh token, exchanged with ``grant_type=refresh_token`` for a new pair
+(https://api.slack.com/authentication/rotation).
 """
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import queue
@@ -28,6 +33,9 @@ from slack_payloads import TEAM_ID
 
 BOT_TOKEN = "xoxb-test-token"
 APP_TOKEN = "xapp-test-token"
+#: The app's OAuth credentials (``SLACK_CLIENT_ID``, ``SLACK_CLIENT_SECRET``) the stand-in accepts.
+CLIENT_ID = "1111.2222"
+CLIENT_SECRET = "test-client-secret"
 
 
 @dataclass
@@ -52,6 +60,15 @@ class FakeWebAPI:
     def __init__(self, socket_mode_url: str | None = None) -> None:
         self.socket_mode_url = socket_mode_url
         self.calls: list[tuple[str, dict[str, Any]]] = []
+        #: (method, token) of every Web API call: which workspace's token the bot used.
+        self.tokens_used: list[tuple[str, str | None]] = []
+        #: OAuth: codes not yet exchanged, issued bot tokens and refresh tokens, each → its workspace.
+        self.codes: dict[str, str] = {}
+        self.team_tokens: dict[str, str] = {}
+        self.refresh_tokens: dict[str, str] = {}
+        #: Seconds an issued token lives (token rotation on); None: tokens that never expire.
+        self.rotation_seconds: int | None = None
+        self._issued = 0
         self.responses: queue.Queue[tuple[str, dict[str, Any]]] = queue.Queue()
         self._scripts: dict[str, deque[Reply]] = defaultdict(deque)
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
@@ -90,21 +107,66 @@ class FakeWebAPI:
         self._server.shutdown()
         self._server.server_close()
 
+    def grant(self, team: str) -> str:
+        """The code Slack's consent page would send to the redirect URL after ``team`` installed the app."""
+        code = f"code-{team}-{uuid.uuid4().hex[:8]}"
+        self.codes[code] = team
+        return code
+
+    def team_of(self, token: str | None) -> str | None:
+        """The workspace a bot token belongs to (the single-workspace test token: ``TEAM_ID``)."""
+        return TEAM_ID if token == BOT_TOKEN else self.team_tokens.get(token or "")
+
+    def _oauth_access(self, params: dict[str, Any], client: tuple[str, str] | None) -> dict[str, Any]:
+        if client != (CLIENT_ID, CLIENT_SECRET):
+            return {"ok": False, "error": "invalid_client_id"}
+        if params.get("grant_type") == "refresh_token":
+            team = self.refresh_tokens.pop(str(params.get("refresh_token")), None)
+            if team is None:
+                return {"ok": False, "error": "invalid_refresh_token"}
+        else:
+            team = self.codes.pop(str(params.get("code")), None)
+            if team is None:
+                return {"ok": False, "error": "invalid_code"}
+        self._issued += 1
+        token = f"xoxb-{team}-{self._issued}"
+        self.team_tokens[token] = team
+        answer = {
+            "ok": True,
+            "app_id": "A0TEST",
+            "authed_user": {"id": "U0INSTALLER"},
+            "scope": "commands,chat:write,links:read,links:write",
+            "token_type": "bot",
+            "access_token": token,
+            "bot_user_id": "U0BOT",
+            "team": {"id": team, "name": f"Workspace {team}"},
+            "enterprise": None,
+            "is_enterprise_install": False,
+        }
+        if self.rotation_seconds is not None:
+            refresh = f"xoxe-1-{team}-{self._issued}"
+            self.refresh_tokens[refresh] = team
+            answer |= {"refresh_token": refresh, "expires_in": self.rotation_seconds}
+        return answer
+
     def answer(self, method: str, token: str | None) -> dict[str, Any]:
         if method == "auth.test":
-            if token != BOT_TOKEN:
+            team = self.team_of(token)
+            if team is None:
                 return {"ok": False, "error": "invalid_auth"}
-            return {"ok": True, "team_id": TEAM_ID, "team": "Test", "user_id": "U0BOT", "bot_id": "B0BOT"}
+            return {"ok": True, "team_id": team, "team": "Test", "user_id": "U0BOT", "bot_id": "B0BOT"}
         if method == "apps.connections.open":
             if token != APP_TOKEN or self.socket_mode_url is None:
                 return {"ok": False, "error": "invalid_auth"}
             return {"ok": True, "url": self.socket_mode_url}
         if method in ("views.open", "views.publish"):
-            if token != BOT_TOKEN:
+            if self.team_of(token) is None:
                 return {"ok": False, "error": "invalid_auth"}
             return {"ok": True, "view": {"id": "V0TEST"}}
+        if method in ("chat.unfurl", "chat.postEphemeral"):
+            return {"ok": self.team_of(token) is not None} | ({} if self.team_of(token) else {"error": "invalid_auth"})
         if method == "chat.postMessage":
-            if token != BOT_TOKEN:
+            if self.team_of(token) is None:
                 return {"ok": False, "error": "invalid_auth"}
             return {"ok": True, "channel": "C0TEST", "ts": "1700000009.000900"}
         return {"ok": False, "error": "unknown_method"}
@@ -137,6 +199,10 @@ class FakeWebAPI:
                 fake.calls.append((method, params))
                 auth = self.headers.get("Authorization", "")
                 token = auth.removeprefix("Bearer ") if auth.startswith("Bearer ") else params.get("token")
+                fake.tokens_used.append((method, token))
+                if method == "oauth.v2.access" and not fake._scripts.get(method):
+                    self._send(Reply(body=fake._oauth_access(params, _basic(auth))))
+                    return
                 reply = fake._reply(method, token)
                 time.sleep(reply.delay)
                 self._send(reply)
@@ -158,6 +224,14 @@ class FakeWebAPI:
                 pass
 
         return Handler
+
+
+def _basic(header: str) -> tuple[str, str] | None:
+    """Client id and secret from an HTTP Basic ``Authorization`` header, as slack_sdk sends them."""
+    if not header.startswith("Basic "):
+        return None
+    user, _, password = base64.b64decode(header.removeprefix("Basic ")).decode().partition(":")
+    return user, password
 
 
 class FakeSocketModeServer:

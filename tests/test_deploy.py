@@ -15,6 +15,7 @@ import pytest
 import yaml
 
 from bot.slack.check_listeners import CHECK_SHORTCUT
+from bot.slack.workspaces import BOT_SCOPES, REDIRECT_PATH
 from bot.texts.checks import SHORTCUT_NAME
 
 import slack_payloads
@@ -55,11 +56,13 @@ def test_manifest_validates_against_slacks_schema(path: Path) -> None:
     assert "Batch-Größe" in features["slash_commands"][0]["description"]
     assert features["bot_user"]["display_name"] == "effbatch"
     assert features["app_home"]["home_tab_enabled"] is True
-    assert manifest["oauth_config"]["scopes"]["bot"] == ["commands", "chat:write"]  # chat:write: share in thread
+    assert manifest["oauth_config"]["scopes"]["bot"] == list(BOT_SCOPES)  # what the OAuth flow asks for, too
+    assert features["unfurl_domains"] == ["github.com", "raw.githubusercontent.com"]
     [shortcut] = features["shortcuts"]
     assert (shortcut["type"], shortcut["callback_id"]) == ("message", CHECK_SHORTCUT)
     assert shortcut["name"] == SHORTCUT_NAME  # what the help and App Home tell people to click
-    assert settings["event_subscriptions"]["bot_events"] == ["app_home_opened"]
+    events = ["app_home_opened", "app_uninstalled", "tokens_revoked", "link_shared"]
+    assert settings["event_subscriptions"]["bot_events"] == events
     assert settings["interactivity"]["is_enabled"] is True
     http = path.name.endswith(".http.yaml")
     assert settings["socket_mode_enabled"] is not http
@@ -67,6 +70,9 @@ def test_manifest_validates_against_slacks_schema(path: Path) -> None:
         urls = [features["slash_commands"][0]["url"], settings["interactivity"]["request_url"]]
         urls.append(settings["event_subscriptions"]["request_url"])
         assert all(url.endswith("/slack/events") for url in urls)
+        [redirect] = manifest["oauth_config"]["redirect_urls"]  # the path effbatch-bot serves (REDIRECT_PATH)
+        assert redirect.endswith(REDIRECT_PATH)
+        assert settings["org_deploy_enabled"] is True
 
 
 def test_schema_rejects_a_broken_manifest() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import tomllib
 from pathlib import Path
 
 import jsonschema
@@ -306,7 +307,8 @@ def test_json_keeps_a_consistent_target(env: dict[str, str], tmp_path: Path) -> 
 def test_cli_version_and_closed_pipe(env: dict[str, str], tmp_path: Path) -> None:
     """effbatch --version prints the version; a reader that stops early (`effbatch hilfe | true`) gets no traceback."""
     version = run_script("effbatch", "--version", env=env, cwd=tmp_path)
-    assert version.stdout.strip() == "effbatch 0.1.0"
+    pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+    assert version.stdout.strip() == "effbatch " + tomllib.loads(pyproject.read_text())["project"]["version"]
     # The reader is gone before effbatch has even started: every write meets a closed pipe.
     piped = subprocess.Popen(
         [BIN / "effbatch", "hilfe", "schlüssel"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env

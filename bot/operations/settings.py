@@ -13,6 +13,7 @@ from bot.document import Visibility
 from bot.texts import operator as texts
 
 SLACK_API_DEFAULT = "https://slack.com/api/"
+GITHUB_RAW_DEFAULT = "https://raw.githubusercontent.com/"
 
 
 class Mode(StrEnum):
@@ -47,6 +48,18 @@ class Settings(BaseSettings):
     slack_signing_secret: SecretStr | None = None
     slack_app_token: SecretStr | None = None
     slack_api_url: str = SLACK_API_DEFAULT
+    #: Install to any workspace (OAuth v2, HTTP mode): the app's credentials from „Basic Information“.
+    slack_client_id: str | None = None
+    slack_client_secret: SecretStr | None = None
+    #: The redirect URL as registered in the app (…/slack/oauth_redirect); needed when it has several.
+    slack_redirect_uri: str | None = None
+    #: Where installations, OAuth state and channel profiles live; a SQLite file in the data directory when unset.
+    database_url: SecretStr | None = None
+    effbatch_data_dir: Path = Path("data")
+    #: startup: each bot process migrates the schema as it starts (one at a time); off: a job does it first.
+    effbatch_migrate: Literal["startup", "off"] = "startup"
+    #: Where links to GitHub files are fetched from (raw files of public repositories; tests point it at a stand-in).
+    effbatch_github_raw_url: str = GITHUB_RAW_DEFAULT
     port: int = Field(default=3000, ge=1, le=65535)
     web_concurrency: int = Field(default=2, ge=1, le=64)
     effbatch_response_type: Visibility = Visibility.IN_CHANNEL
@@ -74,7 +87,7 @@ class Settings(BaseSettings):
     def _app_token(cls, value: SecretStr | None) -> SecretStr | None:
         return _prefixed(value, "xapp-", texts.APP_TOKEN_WHERE)
 
-    @field_validator("slack_api_url")
+    @field_validator("slack_api_url", "effbatch_github_raw_url")
     @classmethod
     def _api_url(cls, value: str) -> str:
         if not value.startswith(("http://", "https://")):
@@ -92,24 +105,36 @@ class Settings(BaseSettings):
     def _lower(cls, value: object) -> object:
         return value.lower() if isinstance(value, str) else value
 
+    @property
+    def multi_workspace(self) -> bool:
+        """Installed to any workspace through OAuth: a client id and no bot token of one workspace."""
+        return self.slack_client_id is not None and self.slack_bot_token is None
+
     def default_mode(self) -> Mode:
-        """Socket Mode with an app token, HTTP with a bot token alone, else the console."""
+        """Socket Mode with an app token, HTTP with a bot token or OAuth credentials, else the console."""
         if self.slack_app_token is not None:
             return Mode.SOCKET
-        if self.slack_bot_token is not None:
+        if self.slack_bot_token is not None or self.multi_workspace:
             return Mode.HTTP
         return Mode.CONSOLE
 
     def require_for(self, mode: Mode) -> None:
-        """Raise ``ConfigError`` naming every setting ``mode`` needs and lacks."""
+        """Raise ``ConfigError`` naming every setting ``mode`` needs and lacks (OAuth: HTTP mode only)."""
+        oauth = mode is Mode.HTTP and self.multi_workspace
         needed = {
             Mode.SOCKET: ("slack_bot_token", "slack_app_token"),
-            Mode.HTTP: ("slack_bot_token", "slack_signing_secret"),
+            Mode.HTTP: ("slack_client_secret", "slack_signing_secret")
+            if oauth
+            else ("slack_bot_token", "slack_signing_secret"),
             Mode.CONSOLE: (),
         }[mode]
         missing = [name.upper() for name in needed if getattr(self, name) is None]
         if missing:
             raise ConfigError([(name, texts.MISSING_FOR_MODE.format(mode=mode.value)) for name in missing])
+        if self.slack_client_id is not None and self.slack_bot_token is not None and mode is not Mode.CONSOLE:
+            raise ConfigError([("SLACK_CLIENT_ID", texts.ONE_WORKSPACE_OR_ALL)])
+        if mode is Mode.SOCKET and self.slack_client_id is not None:
+            raise ConfigError([("SLACK_CLIENT_ID", texts.OAUTH_NEEDS_HTTP)])
 
 
 def load_settings(env_file: Path | None) -> Settings:

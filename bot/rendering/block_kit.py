@@ -83,8 +83,8 @@ def _part(part: Part) -> Block:
             return SectionBlock(text=MarkdownTextObject(text=_mrkdwn(part)))
         case Columns(columns=columns):
             return SectionBlock(fields=[MarkdownTextObject(text=_mrkdwn(column)) for column in columns])
-        case Note(text=text):
-            return _context(escape(text))
+        case Note(text=text, user=user):
+            return _context(escape(text).replace("{user}", f"<@{user}>") if user else escape(text))
         case Divider():
             return DividerBlock()
 

@@ -26,8 +26,8 @@ def _part(part: Part) -> str:
             return _section(part)
         case Columns(columns=columns):
             return "\n\n".join(_section(column) for column in columns)
-        case Note(text=text):
-            return "  " + _unquoted(text)
+        case Note(text=text, user=user):
+            return "  " + _unquoted(text.replace("{user}", f"@{user}") if user else text)
         case Divider():
             return RULE
 

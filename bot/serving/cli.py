@@ -148,6 +148,7 @@ def run_check(argv: list[str]) -> int:
     code is the worst (pre-commit and CI pass whole lists of files).
     """
     args = _check_parser().parse_args(argv)
+    args.json = args.json or args.format == "json"
     try:
         world = _world(args)
     except _UsageError as error:
@@ -181,12 +182,16 @@ def _check_files(names: list[str], world: World | None, args: argparse.Namespace
         if skip_unrelated and error.kind in unrelated:
             print(texts.CHECK_SKIPPED.format(name=names[0]), file=sys.stderr)
             return 0
-        return _refuse(problem_text(error), args.json)
+        return _refuse(problem_text(error), args.json, names[0] if args.format == "github" else None)
     except (_UsageError, UnreadableFileError) as error:
-        return _refuse(str(error), args.json)
+        return _refuse(str(error), args.json, names[0] if args.format == "github" else None)
     if args.json:
         print(json.dumps(check_json(check), ensure_ascii=False))
     else:
+        if args.format == "github":  # annotations at the values' lines, then the answer for the log
+            from bot.rendering.github import workflow_commands
+
+            print("\n".join(workflow_commands(check)))
         print(plain_text(check_answer(check, Visibility.IN_CHANNEL, command=PROGRAM).document, choices=False))
     return 0 if check.ok else EXIT_FINDINGS
 
@@ -207,6 +212,7 @@ def _check_parser() -> GermanArgumentParser:
     parser.add_argument("--nproc-per-node", type=int, metavar="N", help=texts.CHECK_PER_NODE_HELP)
     parser.add_argument("--framework", choices=list(BY_ID), help=texts.CHECK_FRAMEWORK_HELP)
     parser.add_argument("--json", action="store_true", help=texts.CHECK_JSON_HELP)
+    parser.add_argument("--format", choices=["text", "json", "github"], default="text", help=texts.CHECK_FORMAT_HELP)
     parser.add_argument("--each", action="store_true", help=texts.CHECK_EACH_HELP)
     parser.add_argument("--set", action="append", default=[], metavar="NAME=WERT", help=texts.CHECK_SET_HELP)
     parser.add_argument(
@@ -258,8 +264,12 @@ def _world(args: argparse.Namespace) -> World | None:
     return World(size, f"--nnodes {args.nnodes} --nproc-per-node {args.nproc_per_node}")
 
 
-def _refuse(message: str, as_json: bool) -> int:
+def _refuse(message: str, as_json: bool, annotate: str | None = None) -> int:
     message = message.replace("`", "")
+    if annotate is not None:  # --format github: the file that could not be checked, marked in the pull request
+        from bot.rendering.github import file_annotation
+
+        print(file_annotation(annotate, message))
     if as_json:
         print(json.dumps({"error": message}, ensure_ascii=False))
     else:

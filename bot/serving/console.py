@@ -38,6 +38,7 @@ from bot.rendering.plain_text import plain_text
 from bot.rendering.whatif import ADJUST_ACTION
 from bot.serving.config_files import UnreadableFileError, read_source
 from bot.slack.app import create_app
+from bot.storage.setup import memory_storage
 from bot.texts import answers as texts
 from bot.texts.glossary import COMMAND, PROGRAM
 from core.check_command import check_request, is_check
@@ -80,7 +81,12 @@ class Console:
         # No token and an unroutable base URL: nothing here may reach the network.
         client = WebClient(token=None, base_url="http://127.0.0.1:9/api/")
         self.app = create_app(
-            offline, client=client, authorize=_offline_authorize, layout=console_message, deliver=self._deliver
+            offline,
+            client=client,
+            authorize=_offline_authorize,
+            layout=console_message,
+            deliver=self._deliver,
+            storage=memory_storage(),  # channel profiles (/effbatch cluster …) for as long as the console runs
         )
 
     def answer(self, line: str) -> str:

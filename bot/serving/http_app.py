@@ -2,11 +2,11 @@
 
 The event loop reads and writes: a body is read here, bounded in size and time, and checked
 by the request guard; only a signed, well-formed request goes to Bolt. A slash command with
-text is pure computation (text capped, parsing linear: well under a millisecond) and is
-answered on the loop; a config check (``/effbatch prüfe …``) waits on a check process
-(``bot.check_runner``) on threads of its own; whatever may wait on Slack's Web API (the
-form, button clicks, submissions, events) runs on a bounded thread pool. An idle or slow client therefore holds a
-socket, never a thread.
+text is answered without Bolt's dispatch (text capped, parsing linear: well under a millisecond),
+on a dispatch thread, since it may read the channel's profile from the database; a config check
+(``/effbatch prüfe …``) waits on a check process (``bot.check_runner``) on threads of its own;
+whatever may wait on Slack's Web API (the form, button clicks, submissions, events) runs on a
+bounded thread pool. An idle or slow client therefore holds a socket, never a thread.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from slack_sdk.signature import SignatureVerifier
 from bot.check_runner import CheckPool
 from bot.operations.metrics import LATENCY, exposition
 from bot.rendering.checks import SHARE_ACTION
+from bot.serving.oauth_routes import is_oauth_path, oauth_response, response_headers
 from bot.serving.request_guard import (
     INTERACTIVE_PREFIX,
     MALFORMED,
@@ -104,6 +105,9 @@ class SlackHTTP:
             await _respond(send, 200, body, (b"content-type", content_type.encode()))
         elif method == "POST" and path == EVENTS_PATH and self._verifier is not None:
             await self._slack_event(scope, receive, send, self._verifier)
+        elif method == "GET" and self._app is not None and is_oauth_path(self._app, path):
+            page = await oauth_response(self._app, scope, self._pool)  # OAuth: the install link and Slack's redirect
+            await _respond(send, page.status, page.body.encode(), *response_headers(page))
         else:
             await _respond(send, 404, b"not found\n", _TEXT)
 
@@ -121,7 +125,10 @@ class SlackHTTP:
             return
         route = _route(body)
         if route is _Route.LOOP and self._commands is not None:
-            await _respond(send, 200, self._plain_command(body, self._commands), _JSON_UTF8)
+            # On a thread: the answer may read the channel's profile (with OAuth the installation) from the database.
+            loop = asyncio.get_running_loop()
+            plain = await loop.run_in_executor(self._pool, self._plain_command, body, self._commands)
+            await _respond(send, 200, plain, _JSON_UTF8)
             return
         if route is _Route.LOOP:
             response = self._dispatch(body, headers)  # a few hundred µs of CPU: a thread hop would cost more
@@ -165,7 +172,7 @@ class SlackHTTP:
 
 
 class _Route(Enum):
-    LOOP = "loop"  # a slash command with text: answered from the text alone, on the loop
+    LOOP = "loop"  # a slash command with text: answered without Bolt's dispatch (on a thread: profile lookup)
     CHECK = "check"  # /effbatch prüfe …: waits on a check process (and maybe views.open)
     POOL = "pool"  # the form, button clicks, submissions, events: may wait on Slack's Web API
 
@@ -176,7 +183,7 @@ _TEXT_FIELD = re.compile(rb"(?:^|&)text=([^&]*)")
 #: Interactions that run a config check, as their names appear in the raw form (a forged body naming one
 #: only waits on the check threads instead of the others).
 _CHECK_INTERACTIONS = (CHECK_SHORTCUT.encode(), SHARE_ACTION.encode())  # effbatch_check also in _world
-_ANSWER_FIELDS = re.compile(rb"(?:^|&)(text|team_id|channel_id)=([^&]*)")
+_ANSWER_FIELDS = re.compile(rb"(?:^|&)(text|team_id|channel_id|user_id|enterprise_id)=([^&]*)")
 
 
 def _route(body: bytes) -> _Route:

@@ -7,6 +7,7 @@ several HTTP workers, Prometheus' multiprocess directory has to be set first.
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import os
 import sys
@@ -24,11 +25,13 @@ from bot.operations.logs import configure_logging
 from bot.operations.settings import ConfigError, Mode, Settings, load_settings
 from bot.serving.arguments import GermanArgumentParser
 from bot.texts import operator as texts
+from bot.texts import storage as storage_texts
 
 if TYPE_CHECKING:
     from slack_bolt import App
 
     from bot.slack.app import PlainCommand
+    from bot.storage.setup import Storage
 
 EXIT_CONFIG = 2
 MULTIPROCESS_ENV = "PROMETHEUS_MULTIPROC_DIR"
@@ -40,6 +43,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--port", type=int, help=texts.BOT_PORT_HELP)
     parser.add_argument("--host", default="0.0.0.0", help=texts.BOT_HOST_HELP)
     parser.add_argument("--env-file", type=Path, default=Path(".env"), help=texts.BOT_ENV_FILE_HELP)
+    parser.add_argument("--migrate", action="store_true", help=storage_texts.MIGRATE_HELP)
     return parser
 
 
@@ -58,6 +62,8 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         settings = load_settings(args.env_file if args.env_file.is_file() else None)
+        if args.migrate:
+            return migrate_only(settings)
         mode = Mode(args.mode) if args.mode else settings.default_mode()
         settings.require_for(mode)
     except ConfigError as error:
@@ -71,11 +77,17 @@ def main(argv: list[str] | None = None) -> int:
     if mode is Mode.CONSOLE:
         return _console(settings)
     with _metrics_directory(mode is Mode.HTTP and settings.web_concurrency > 1):
+        storage = open_database(settings)
+        if storage is None:
+            return EXIT_CONFIG
         checks = check_pool(settings)
-        bot = _connect(settings, checks)
+        bot = _connect(settings, checks, storage)
         if bot is None:
             return EXIT_CONFIG
         port = args.port or settings.port
+        # What is built now (Bolt, SQLAlchemy, the stores) lives as long as the process: out of the garbage collector's
+        # sight, so that forked workers do not copy every page of it the first time the collector runs in them.
+        gc.freeze()
         try:
             return _serve(mode, bot, settings, args.host, port, checks)
         except OSError as error:
@@ -121,7 +133,36 @@ def _metrics_directory(needed: bool) -> Iterator[None]:
         yield
 
 
-def _connect(settings: Settings, checks: CheckPool) -> tuple[App, PlainCommand] | None:
+def migrate_only(settings: Settings) -> int:
+    """``effbatch-bot --migrate``: the schema brought up to date, then exit (a job before a rollout)."""
+    from bot.storage.database import head_revision
+    from bot.storage.setup import shown_url
+
+    storage = open_database(settings, migrate_now=True)
+    if storage is None:
+        return EXIT_CONFIG
+    print(storage_texts.MIGRATED.format(url=shown_url(str(storage.engine.url)), head=head_revision()))
+    return 0
+
+
+def open_database(settings: Settings, migrate_now: bool | None = None) -> Storage | None:
+    """The bot's storage (``DATABASE_URL``, else the SQLite file in ``EFFBATCH_DATA_DIR``), migrated or checked as
+    ``EFFBATCH_MIGRATE`` says; None after one German line saying why not."""
+    from bot.storage.setup import StorageError, database_url, open_storage
+
+    configured = settings.database_url.get_secret_value() if settings.database_url else None
+    url = database_url(configured, settings.effbatch_data_dir)
+    migrating = settings.effbatch_migrate == "startup" if migrate_now is None else migrate_now
+    try:
+        return open_storage(
+            url, migrate_now=migrating, client_id=settings.slack_client_id if settings.multi_workspace else None
+        )
+    except StorageError as error:
+        print(error, file=sys.stderr)
+        return None
+
+
+def _connect(settings: Settings, checks: CheckPool, storage: Storage) -> tuple[App, PlainCommand] | None:
     """The app, its token checked with Slack (auth.test); None after one German line saying why not.
 
     The Slack libraries' own (English) lines about the failed attempt stay out of the way meanwhile.
@@ -138,7 +179,7 @@ def _connect(settings: Settings, checks: CheckPool) -> tuple[App, PlainCommand] 
     for logger in silenced:
         logger.setLevel(logging.CRITICAL)
     try:
-        return create_bot(settings, checks=checks)
+        return create_bot(settings, checks=checks, storage=storage)
     except (BoltError, SlackApiError) as error:
         detail = describe(error) if isinstance(error, SlackApiError) else str(error)
         print(texts.SLACK_REJECTED.format(detail=detail), file=sys.stderr)

@@ -23,9 +23,10 @@ from bot.rendering import block_kit, views
 from bot.rendering.answers import answer_command
 from bot.rendering.checks import SHARE_ACTION
 from bot.rendering.whatif import ADJUST_ACTION, WHATIF_PREFIX
-from bot.slack import check_listeners, listeners
+from bot.slack import check_listeners, listeners, unfurl, workspaces
 from bot.slack.listeners import AnswerFunction, Deliver, Dependencies, Layout, Rendered
 from bot.slack.web_api import create_web_client, post_to_response_url
+from bot.storage.setup import Storage
 from bot.texts.glossary import COMMAND
 from core.check_command import is_check
 from core.configs import check_config
@@ -46,13 +47,14 @@ def create_app(
     layout: Layout = block_kit.message,
     deliver: Deliver = post_to_response_url,
     checks: CheckRunner = check_config,
+    storage: Storage | None = None,
 ) -> App:
     """A Bolt app for ``/effbatch``, its buttons and forms, config checks and the App Home.
 
     The constructor checks a token with ``auth.test``; ``authorize`` replaces that offline. ``answer``,
     ``layout`` and ``deliver`` are what the console and tests replace; ``checks`` runs config checks (the bot
     passes a ``CheckPool``: no check on the thread or loop that answers everyone)."""
-    return create_bot(settings, client, authorize, answer, layout, deliver, checks)[0]
+    return create_bot(settings, client, authorize, answer, layout, deliver, checks, storage)[0]
 
 
 def create_bot(
@@ -63,17 +65,57 @@ def create_bot(
     layout: Layout = block_kit.message,
     deliver: Deliver = post_to_response_url,
     checks: CheckRunner = check_config,
+    storage: Storage | None = None,
 ) -> tuple[App, PlainCommand]:
     """``create_app``'s app, and the same listener's answer to a plain command as a function of its fields:
-    HTTP mode answers those on the event loop without Bolt's dispatch, once the request guard has done what
-    Bolt's middlewares would (signature, age, shape) – a third of the time a command took."""
+    HTTP mode answers those without Bolt's dispatch, once the request guard has done what Bolt's middlewares
+    would (signature, age, shape) – a third of the time a command took.
+
+    ``storage`` keeps channel profiles; installed to any workspace (``settings.multi_workspace``) also the
+    installations, and each request is answered with its workspace's token (Bolt's OAuth flow)."""
     token = settings.slack_bot_token.get_secret_value() if settings.slack_bot_token else None
-    app = App(
+    client = client or create_web_client(token, settings.slack_api_url)
+    oauth = storage if settings.multi_workspace and storage is not None and storage.installations else None
+    app = _app(settings, client, authorize, oauth)
+    visibility = settings.effbatch_response_type
+    rendered = _renderer(answer, layout, visibility, settings.effbatch_answer_cache)
+    deps = Dependencies(
+        visibility,
+        answer,
+        layout,
+        rendered,
+        deliver,
+        settings.effbatch_log_command_text,
+        checks,
+        profiles=storage.profiles if storage else None,
+        installed=workspaces.installed_check(oauth) if oauth else None,
+        not_installed=workspaces.not_installed_message(settings),
+    )
+    _wire(app, deps)
+    _wire_links_and_workspaces(app, deps, settings.effbatch_github_raw_url, storage)
+    return app, partial(listeners.answer_text_command, deps)
+
+
+def _wire_links_and_workspaces(app: App, deps: Dependencies, github: str, storage: Storage | None) -> None:
+    # A GitHub link to a config: acknowledged at once, fetched, checked and unfurled after (Bolt's lazy listener).
+    app.event("link_shared")(ack=unfurl.acknowledge, lazy=[partial(unfurl.on_link_shared, deps, github)])
+    app.action(unfurl.FULL_CHECK_ACTION)(partial(unfurl.on_full_check, deps, github))
+    if storage is not None:
+        workspaces.wire_uninstall(app, storage)
+
+
+def _app(
+    settings: Settings, client: WebClient, authorize: Callable[..., AuthorizeResult] | None, oauth: Storage | None
+) -> App:
+    """Bolt's app: one workspace's token (``client``, or ``authorize``), or Bolt's OAuth flow over ``oauth``."""
+    return App(
         name="effbatch",
         logger=_bolt_logger(),
-        client=client or create_web_client(token, settings.slack_api_url),
+        client=client,
         signing_secret=settings.slack_signing_secret.get_secret_value() if settings.slack_signing_secret else "",
         authorize=authorize,
+        oauth_settings=workspaces.oauth_settings(settings, oauth, client) if oauth else None,
+        user_facing_authorize_error_message=workspaces.not_installed_message(settings),
         # Answers are computed instantly and travel in the ack: no background thread to wait for.
         process_before_response=True,
         # The request guard in front of Bolt (HTTP and Lambda) has verified the signature and its age and answers
@@ -83,11 +125,6 @@ def create_bot(
         ssl_check_enabled=False,
         url_verification_enabled=False,
     )
-    visibility = settings.effbatch_response_type
-    rendered = _renderer(answer, layout, visibility, settings.effbatch_answer_cache)
-    deps = Dependencies(visibility, answer, layout, rendered, deliver, settings.effbatch_log_command_text, checks)
-    _wire(app, deps)
-    return app, partial(listeners.answer_text_command, deps)
 
 
 def _wire(app: App, deps: Dependencies) -> None:

@@ -19,6 +19,7 @@ from bot.document import Visibility
 from bot.rendering import views
 from bot.rendering.checks import CheckReply, check_reply, pasted_sources
 from bot.slack.listeners import Dependencies, answered, open_form, team_of
+from bot.slack.profile_listeners import answered_with_profile, channel_defaults
 from bot.slack.web_api import SLACK_FAILURES, describe, failed
 from bot.texts import checks as texts
 from core import Argument
@@ -80,13 +81,15 @@ def _well_typed(data: object) -> bool:
 
 def on_check_command(deps: Dependencies, ack: Ack, command: dict[str, Any], client: WebClient) -> None:
     """``/effbatch prüfe …``: the answer in the acknowledgement, or the world-size form when only that is missing."""
-    request = check_request(command.get("text", ""))
+    defaulted = channel_defaults(deps.profiles, command)  # the channel profile's GPUs, where none are named
+    request = check_request(defaulted[0].text if defaulted else command.get("text", ""))
     reply = check_reply(request, deps.visibility, runner=deps.checks)
     state = {"text": request.text, "url": command.get("response_url"), "private": request.private}
     if _asked_for_world(client, command.get("trigger_id", ""), reply, state):
         ack()
     else:
-        ack(deps.layout(reply.answer.document))
+        answer = answered_with_profile(reply.answer, *defaulted) if defaulted else reply.answer
+        ack(deps.layout(answer.document))
     answered(f"check_{reply.answer.kind}", command.get("team_id"), command.get("channel_id"))
 
 

@@ -25,11 +25,14 @@ from bot.operations.metrics import ANSWERS, INPUT_ERRORS
 from bot.rendering import views
 from bot.rendering.answers import plan_document
 from bot.rendering.whatif import action_label
+from bot.slack.profile_listeners import answered_with_profile, channel_defaults, profile_answer
 from bot.slack.web_api import SLACK_FAILURES, describe, failed
+from bot.storage.profiles import ProfileStore
 from bot.texts import answers as texts
 from core import InputError, PlanCommand, parse_command
 from core.configs import check_config
 from core.parser import MAX_COMMAND_TEXT
+from core.profile import is_profile_command
 
 log = logging.getLogger("effbatch")
 
@@ -75,6 +78,12 @@ class Dependencies:
     log_text: bool = False
     #: Runs config checks: in check processes in the bot (``bot.check_runner.CheckPool``), in-process elsewhere.
     checks: CheckRunner = check_config
+    #: Channel profiles (``/effbatch cluster``), whose values later commands in the channel take as defaults.
+    profiles: ProfileStore | None = None
+    #: Installed to any workspace (OAuth): whether a request's workspace has installed effbatch, and what one
+    #: that has not is told. None: one workspace, always installed.
+    installed: Callable[[Mapping[str, Any]], bool] | None = None
+    not_installed: str = ""
 
 
 def on_command(deps: Dependencies, ack: Ack, command: dict[str, Any], client: WebClient) -> None:
@@ -92,9 +101,20 @@ def on_command(deps: Dependencies, ack: Ack, command: dict[str, Any], client: We
 
 def answer_text_command(deps: Dependencies, command: Mapping[str, Any]) -> Rendered:
     """The answer to ``/effbatch <text>``, counted and logged; Bolt's listener and HTTP mode's fast path
-    (``bot.serving.http_app``) both answer with it."""
+    (``bot.serving.http_app``) both answer with it. ``cluster …`` is the channel's profile; other commands take
+    its values as defaults, said atop the answer."""
     text = str(command.get("text", ""))
-    rendered = deps.rendered(text)
+    if deps.installed is not None and not deps.installed(command):
+        rendered = Rendered.of(AnswerKind.NOT_INSTALLED, {"response_type": "ephemeral", "text": deps.not_installed})
+    elif is_profile_command(text):
+        answer = profile_answer(deps.profiles, command, deps.visibility)
+        rendered = Rendered.of(answer.kind, deps.layout(answer.document))
+    elif (defaulted := channel_defaults(deps.profiles, command)) is not None:
+        applied, profile = defaulted
+        answer = answered_with_profile(deps.answer(applied.text, deps.visibility), applied, profile)
+        rendered = Rendered.of(answer.kind, deps.layout(answer.document))
+    else:
+        rendered = deps.rendered(text)
     answered(rendered.kind, command.get("team_id"), command.get("channel_id"), text if deps.log_text else None)
     return rendered
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 BOT_DESCRIPTION = "Der effbatch-Slack-Bot: effektive Batch-Größe und Tokens je Optimierer-Schritt."
 BOT_MODE_HELP = (
-    "socket (Socket Mode, Standard mit SLACK_APP_TOKEN), http (mit SLACK_BOT_TOKEN allein) "
+    "socket (Socket Mode, Standard mit SLACK_APP_TOKEN), http (mit SLACK_BOT_TOKEN allein, oder mit SLACK_CLIENT_ID "
+    "und SLACK_CLIENT_SECRET für jeden Workspace, der es installiert) "
     "oder console (lokal, ohne Tokens)"
 )
 BOT_PORT_HELP = "Port für HTTP bzw. /healthz (Standard: PORT oder 3000)"
@@ -23,6 +24,14 @@ PREFIX_REQUIRED = "muss mit {prefix} beginnen ({what})"
 BOT_TOKEN_WHERE = "Bot User OAuth Token unter „OAuth & Permissions“"
 APP_TOKEN_WHERE = "App-Level Token mit connections:write unter „Basic Information“"
 API_URL_REQUIRED = "muss eine http(s)-URL sein, z. B. https://slack.com/api/"
+ONE_WORKSPACE_OR_ALL = (
+    "zusammen mit SLACK_BOT_TOKEN nicht möglich: SLACK_BOT_TOKEN bedient genau einen Workspace, "
+    "SLACK_CLIENT_ID und SLACK_CLIENT_SECRET installieren effbatch in beliebig viele – eins von beiden weglassen"
+)
+OAUTH_NEEDS_HTTP = (
+    "die Installation in beliebige Workspaces (OAuth) braucht --mode http: Slack leitet nach der Installation "
+    "auf /slack/oauth_redirect weiter"
+)
 #: What a setting accepts, shown after a value it does not.
 ALLOWED = {
     "EFFBATCH_RESPONSE_TYPE": " – erlaubt: in_channel, ephemeral",
@@ -33,6 +42,7 @@ ALLOWED = {
     "EFFBATCH_LOG_COMMAND_TEXT": " – erlaubt: true, false",
     "EFFBATCH_ANSWER_CACHE": " – erwartet: eine Zahl von 0 (aus) bis 4.096",
     "EFFBATCH_DRAIN_SECONDS": " – erwartet: Sekunden von 0 bis 60",
+    "EFFBATCH_MIGRATE": " – erlaubt: startup, off",
 }
 
 USAGE_PREFIX = "Aufruf: "
@@ -79,6 +89,10 @@ CHECK_NODES_HELP = "Knoten, mit --nproc-per-node statt --world-size"
 CHECK_PER_NODE_HELP = "GPUs je Knoten, mit --nnodes"
 CHECK_FRAMEWORK_HELP = "Framework statt der Erkennung am Inhalt"
 CHECK_JSON_HELP = "ein JSON-Objekt statt Text (Schema: schema/effbatch.schema.json); mit --each eins je Zeile"
+CHECK_FORMAT_HELP = (
+    "text (Standard), json (wie --json) oder github: jeder Befund als Annotation der GitHub Actions "
+    "(::error file=…,line=…::…) an der Zeile des Werts, dann der Text"
+)
 CHECK_EACH_HELP = "jede Datei für sich prüfen (pre-commit, CI); Dateien ohne Batch-Einstellungen werden übersprungen"
 CHECK_SKIPPED = "{name}: keine Batch-Einstellungen eines Frameworks gefunden – übersprungen"
 CHECK_SET_HELP = (

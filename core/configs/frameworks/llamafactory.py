@@ -25,6 +25,8 @@ The sequence length is ``cutoff_len`` (2048, ``hparams/data_args.py:46-49``); ``
 
 from __future__ import annotations
 
+from typing import Any
+
 from core.configs.base import (
     Check,
     Derivation,
@@ -39,6 +41,7 @@ from core.configs.base import (
     fix,
     lookup,
     neighbours,
+    program_flags,
 )
 from core.configs.frameworks._shared import hf_trainer, megatron_core
 
@@ -139,7 +142,10 @@ RULES = (
 
 
 def detect(parsed: Parsed) -> bool:
-    """A LLaMA-Factory YAML: ``stage`` beside its own keys (``template``, ``cutoff_len`` …), or a v1 YAML."""
+    """A LLaMA-Factory YAML: ``stage`` beside its own keys (``template``, ``cutoff_len`` …), or a v1 YAML; or a
+    ``llamafactory-cli train --stage … --template …`` line that passes them as flags."""
+    if parsed.format is Format.SHELL:
+        return detect(_flags_as_config(parsed)) if environment([parsed])[1] else False
     if parsed.format not in (Format.YAML, Format.JSON):
         return False
     keys = set(parsed.data)
@@ -150,6 +156,8 @@ def detect(parsed: Parsed) -> bool:
 
 def check(sources: list[Parsed], world: World | None) -> Check:
     parsed = next((p for p in sources if detect(p)), sources[0])
+    if parsed.format is Format.SHELL:
+        parsed = _flags_as_config(parsed)
     reading = Reading(ID)
     env, line = environment(sources)
     world = world or _launched(env, line)
@@ -198,6 +206,18 @@ def environment(sources: list[Parsed]) -> tuple[dict[str, str], str]:
             if ("llamafactory-cli" in names or "lmf" in names) and "train" in names:
                 return dict(parsed.script.variables) | dict(command.env), f"{parsed.source.name}:{command.line}"
     return {}, ""
+
+
+def _flags_as_config(parsed: Parsed) -> Parsed:
+    """``llamafactory-cli train --stage sft --per_device_train_batch_size 4 …`` as the YAML it stands for: the same
+    keys (``cli.py`` hands the flags to the same parser), each placed on its line."""
+    data: dict[str, Any] = {}
+    places: dict[str, str] = {}
+    for flag, words in program_flags(parsed, ("--stage",)).items():
+        key = flag.removeprefix("--").replace("-", "_")
+        data[key] = words[0] if len(words) == 1 else " ".join(words) if words else True
+        places[key] = parsed.where(flag)
+    return Parsed(parsed.source, Format.YAML, data, places=places)
 
 
 def _launched(env: dict[str, str], line: str) -> World | None:

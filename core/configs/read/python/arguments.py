@@ -40,18 +40,26 @@ class ArgParser:
 
     options: list[Option] = field(default_factory=list)
     defaults: dict[str, Given] = field(default_factory=dict)
+    #: A library added options the reader does not list (Lightning 1.x's ``Trainer.add_argparse_args``): a flag
+    #: of the launch line none of the listed options takes is still a field, typed by its text.
+    open: bool = False
 
     def namespace(self, argv: Sequence[str] | None, line: int) -> Instance:
         """What ``parse_args()`` returns: each option's default, a flag of ``argv`` winning."""
         fields = {option.dest: option.default for option in self.options} | self.defaults
         if argv is not None:
-            given = flag_values(argv, [flag for option in self.options for flag in option.flags])
+            known = [flag for option in self.options for flag in option.flags]
+            given = flag_values(argv, known)
             for option in self.options:
                 flag = next((f for f in option.flags if f in given), None)
                 if flag is not None:
                     value = convert(given[flag], option.kind, option.many)
                     fields[option.dest] = Given(value, 0, flag, via=option.default, origin=Origin.LAUNCH)
-        return Instance("argparse.Namespace", fields, line)
+            for flag, words in given.items() if self.open else ():
+                if flag not in known and flag.startswith("--"):
+                    value = convert(words, "auto", len(words) > 1) if words else True
+                    fields[flag[2:].replace("-", "_")] = Given(value, 0, flag, origin=Origin.LAUNCH)
+        return Instance("argparse.Namespace", fields, line, complete=not self.open or argv is not None)
 
 
 @dataclass(eq=False)

@@ -214,6 +214,14 @@ class Calls(State):
             return self.world(node)
         if name == "ArgumentParser":
             return ArgParser()
+        if name in ("add_argparse_args", "add_model_specific_args") and args and isinstance(args[0].value, ArgParser):
+            args[0].value.open = True  # Lightning 1.x adds its Trainer's options: flags beyond the listed ones count
+            return args[0].value
+        if name == "from_argparse_args" and args and isinstance(args[0].value, Instance):
+            owner = path.rsplit(".", 1)[0]
+            instance = Instance(owner, dict(args[0].value.fields) | keywords, node.lineno, reached=self.reaching)
+            self.script.instances.append(instance)
+            return instance
         if name in PARSERS:
             return HfParser(self.dataclasses(args[0].value if args else keywords.get("dataclass_types")))
         if path.startswith("math.") and name in _MATH and all(not isinstance(a.value, Unknown) for a in args):

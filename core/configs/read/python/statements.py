@@ -62,6 +62,8 @@ class Statements(State):
                     frame.names.pop(target.id, None)
         elif isinstance(node, ast.Return):
             raise Leave("return", self.expr(node.value, frame) if node.value is not None else None)
+        elif isinstance(node, ast.Raise) and not frame.reached:
+            return  # a function read on its own, with guessed defaults: its checks do not end the reading
         elif isinstance(node, ast.Break | ast.Continue | ast.Raise):
             raise Leave(type(node).__name__.lower())
         elif isinstance(node, ast.Match):
@@ -245,7 +247,7 @@ class Statements(State):
         """``assert``: recorded with whether it holds; where it fails the script stops there, as Python does."""
         holds = self.holds(node.test, frame)
         self.script.asserts.append((Condition(self.written(node.test), node.lineno), holds))
-        if holds is False:
+        if holds is False and frame.reached:  # read on its own (defaults guessed), a function goes on
             raise Leave("raise")
 
     def forget_assigned(self, node: ast.AST, frame: Frame) -> None:

@@ -1,0 +1,79 @@
+"""Channel profiles in Slack: ``/effbatch cluster …`` and the profile's defaults in later answers.
+
+Every lookup is one short query; when the database fails, the answer comes without the profile (and a
+log line), never not at all.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from bot.document import Answer, Visibility
+from bot.rendering import profiles as rendering
+from bot.storage.profiles import ChannelProfile, ProfileStore, now
+from core.profile import (
+    DeleteProfile,
+    ProfileError,
+    SetProfile,
+    ShowProfile,
+    WithProfile,
+    parse_profile_command,
+    with_profile,
+)
+
+log = logging.getLogger("effbatch")
+
+_USER_ID = re.compile(r"[UW][A-Z0-9]{2,20}")
+#: A command's text with the channel's profile applied, and that profile.
+Defaulted = tuple[WithProfile, ChannelProfile]
+#: Who set a profile when Slack sent no usable user id (never a mention of something typed).
+UNKNOWN_USER = "USLACKBOT"
+
+
+def profile_answer(store: ProfileStore | None, command: Mapping[str, Any], visibility: Visibility) -> Answer:
+    """The answer to ``/effbatch cluster …``: show, store or delete the channel's profile."""
+    team, channel = str(command.get("team_id") or ""), str(command.get("channel_id") or "")
+    if store is None or not team or not channel:
+        return rendering.unavailable()
+    try:
+        parsed = parse_profile_command(str(command.get("text", "")))
+    except ProfileError as error:
+        return rendering.refused(error)
+    match parsed:
+        case ShowProfile():
+            return rendering.shown(store.get(team, channel), Visibility.EPHEMERAL)
+        case DeleteProfile():
+            return rendering.deleted(store.delete(team, channel), visibility)
+        case SetProfile(settings=settings):
+            user = str(command.get("user_id") or "")
+            profile = ChannelProfile(settings, user if _USER_ID.fullmatch(user) else UNKNOWN_USER, now())
+            store.put(team, channel, profile)
+            return rendering.stored(profile, visibility)
+
+
+def channel_defaults(
+    store: ProfileStore | None, command: Mapping[str, Any]
+) -> tuple[WithProfile, ChannelProfile] | None:
+    """The command's text with its channel's profile applied, and the profile; None when nothing applies."""
+    team, channel = command.get("team_id"), command.get("channel_id")
+    if store is None or not team or not channel:
+        return None
+    try:
+        profile = store.get(str(team), str(channel))
+    except SQLAlchemyError as error:
+        log.warning("channel profile unavailable", extra={"team": team, "channel": channel, "detail": str(error)})
+        return None
+    if profile is None:
+        return None
+    applied = with_profile(str(command.get("text", "")), profile.as_dict())
+    return (applied, profile) if applied.applied else None
+
+
+def answered_with_profile(answer: Answer, applied: WithProfile, profile: ChannelProfile) -> Answer:
+    """The answer, opened by the note naming what came from the profile, who set it and when."""
+    return rendering.with_note(answer, rendering.profile_note(profile, applied.applied))

@@ -1,0 +1,103 @@
+"""Installing effbatch to any workspace: Bolt's OAuth flow over the database, and forgetting a workspace.
+
+``OAuthSettings`` and ``OAuthFlow`` are Bolt's own: ``/slack/install`` issues a state (kept in the database
+and in a cookie) and links to Slack's consent page; ``/slack/oauth_redirect`` consumes the state, calls
+``oauth.v2.access`` and saves the installation. Each request is then authorized with its workspace's own
+token (Bolt's ``InstallationStoreAuthorize``, which also rotates expiring tokens with the client id and
+secret). ``app_uninstalled`` deletes the workspace's installation and its channel profiles;
+``tokens_revoked`` deletes the revoked tokens (Bolt's ``TokenRevocationListeners``).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any
+from urllib.parse import urlsplit
+
+from slack_bolt import App, BoltContext
+from slack_bolt.authorization.authorize import InstallationStoreAuthorize
+from slack_bolt.listener.builtins import TokenRevocationListeners
+from slack_bolt.oauth.oauth_settings import OAuthSettings
+from slack_sdk import WebClient
+
+from bot.operations.settings import Settings
+from bot.storage.setup import Storage
+from bot.texts import workspaces as texts
+
+log = logging.getLogger("effbatch")
+
+#: What effbatch asks a workspace for (the manifests' oauth_config.scopes.bot).
+BOT_SCOPES = ("commands", "chat:write", "links:read", "links:write")
+INSTALL_PATH = "/slack/install"
+REDIRECT_PATH = "/slack/oauth_redirect"
+
+
+def oauth_settings(settings: Settings, storage: Storage, client: WebClient) -> OAuthSettings:
+    """Bolt's OAuth settings: the app's credentials, effbatch's scopes, the database's stores, and token rotation
+    through ``client`` (Slack's Web API as configured), one process at a time per workspace."""
+    assert settings.slack_client_id is not None  # require_for(Mode.HTTP) checked both
+    assert settings.slack_client_secret is not None
+    assert storage.installations is not None  # OAuth mode opens the installation store
+    oauth = OAuthSettings(
+        client_id=settings.slack_client_id,
+        client_secret=settings.slack_client_secret.get_secret_value(),
+        scopes=list(BOT_SCOPES),
+        user_scopes=[],
+        redirect_uri=settings.slack_redirect_uri,
+        install_path=INSTALL_PATH,
+        redirect_uri_path=REDIRECT_PATH,
+        installation_store=storage.installations,
+        state_store=storage.states,
+        logger=log,
+    )
+    from bot.storage.rotation import SharedTokenRotator  # slack_sdk's SQLAlchemy stores: imported in OAuth mode only
+
+    assert isinstance(oauth.authorize, InstallationStoreAuthorize)  # what OAuthSettings builds
+    oauth.authorize.token_rotator = SharedTokenRotator(
+        client_id=settings.slack_client_id,
+        client_secret=settings.slack_client_secret.get_secret_value(),
+        client=client,
+        store=storage.installations,
+        engine=storage.engine,
+    )
+    return oauth
+
+
+def not_installed_message(settings: Settings) -> str:
+    """What a workspace without an installation is told, with the install page's address where known."""
+    if settings.slack_redirect_uri:
+        install = urlsplit(settings.slack_redirect_uri)._replace(path=INSTALL_PATH, query="").geturl()
+    else:
+        install = texts.INSTALL_PAGE
+    return texts.NOT_INSTALLED.format(install=install)
+
+
+def installed_check(storage: Storage) -> Callable[[Mapping[str, Any]], bool]:
+    """``fields → bool``: whether the request's workspace has installed effbatch (HTTP mode's fast path asks)."""
+    store = storage.installations
+    assert store is not None  # only in OAuth mode
+
+    def installed(fields: Mapping[str, Any]) -> bool:
+        team = fields.get("team_id") or None
+        return store.installed(fields.get("enterprise_id") or None, team)
+
+    return installed
+
+
+def wire_uninstall(app: App, storage: Storage) -> None:
+    """Forget a workspace that uninstalled effbatch; drop tokens Slack revoked."""
+
+    def on_uninstalled(context: BoltContext) -> None:
+        if storage.installations is not None:
+            storage.installations.delete_all(enterprise_id=context.enterprise_id, team_id=context.team_id)
+        removed = storage.profiles.delete_team(context.team_id) if context.team_id else 0
+        log.info("uninstalled", extra={"team": context.team_id, "detail": f"{removed} channel profiles deleted"})
+
+    def on_revoked(event: dict[str, Any], context: BoltContext) -> None:
+        if storage.installations is not None:
+            TokenRevocationListeners(storage.installations).handle_tokens_revoked_events(event, context)
+        log.info("tokens revoked", extra={"team": context.team_id})
+
+    app.event("app_uninstalled")(on_uninstalled)
+    app.event("tokens_revoked")(on_revoked)

@@ -1,0 +1,85 @@
+"""Channel profiles in the database: one row per (team, channel), the settings as a JSON object of texts."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import sqlalchemy as sa
+from sqlalchemy import Engine
+from sqlalchemy.dialects import postgresql, sqlite
+
+_METADATA = sa.MetaData()
+#: As migration r0001 creates it.
+PROFILES = sa.Table(
+    "channel_profiles",
+    _METADATA,
+    sa.Column("team_id", sa.String(32), primary_key=True),
+    sa.Column("channel_id", sa.String(32), primary_key=True),
+    sa.Column("settings", sa.Text, nullable=False),
+    sa.Column("set_by", sa.String(32), nullable=False),
+    sa.Column("set_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+
+@dataclass(frozen=True)
+class ChannelProfile:
+    """What a channel's profile holds (canonical key → value as typed), who set it and when (UTC)."""
+
+    settings: tuple[tuple[str, str], ...]
+    set_by: str
+    set_at: datetime
+
+    def as_dict(self) -> dict[str, str]:
+        return dict(self.settings)
+
+
+class ProfileStore:
+    """Reads and writes channel profiles; every call is one short transaction, safe from several processes."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+
+    def get(self, team: str, channel: str) -> ChannelProfile | None:
+        query = sa.select(PROFILES.c.settings, PROFILES.c.set_by, PROFILES.c.set_at).where(
+            PROFILES.c.team_id == team, PROFILES.c.channel_id == channel
+        )
+        with self._engine.connect() as connection:
+            row = connection.execute(query).first()
+        if row is None:
+            return None
+        settings = tuple((str(k), str(v)) for k, v in json.loads(row.settings))
+        set_at = row.set_at if row.set_at.tzinfo else row.set_at.replace(tzinfo=UTC)  # SQLite keeps no zone
+        return ChannelProfile(settings, row.set_by, set_at.astimezone(UTC))
+
+    def put(self, team: str, channel: str, profile: ChannelProfile) -> None:
+        """Store ``profile`` as the channel's, replacing any before it (one upsert: the last writer wins)."""
+        values = {
+            "team_id": team,
+            "channel_id": channel,
+            "settings": json.dumps([list(pair) for pair in profile.settings], ensure_ascii=False),
+            "set_by": profile.set_by,
+            "set_at": profile.set_at.astimezone(UTC),
+        }
+        dialect = postgresql if self._engine.dialect.name == "postgresql" else sqlite
+        insert = dialect.insert(PROFILES).values(values)
+        changed = {name: insert.excluded[name] for name in ("settings", "set_by", "set_at")}
+        statement = insert.on_conflict_do_update(index_elements=["team_id", "channel_id"], set_=changed)
+        with self._engine.begin() as connection:
+            connection.execute(statement)
+
+    def delete(self, team: str, channel: str) -> bool:
+        """Remove the channel's profile; False when it had none."""
+        statement = PROFILES.delete().where(PROFILES.c.team_id == team, PROFILES.c.channel_id == channel)
+        with self._engine.begin() as connection:
+            return connection.execute(statement).rowcount > 0
+
+    def delete_team(self, team: str) -> int:
+        """Remove every profile of a workspace (it uninstalled effbatch); how many there were."""
+        with self._engine.begin() as connection:
+            return connection.execute(PROFILES.delete().where(PROFILES.c.team_id == team)).rowcount
+
+
+def now() -> datetime:
+    return datetime.now(UTC)

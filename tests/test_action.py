@@ -1,0 +1,132 @@
+"""The GitHub Action (``action.yml``) and ``effbatch check --format github``: the annotations a pull request shows,
+and the action's own shell steps run in a scratch git repository as the runner would run them."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from bot.rendering.github import file_annotation
+
+from bot_process import BIN, clean_env
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFIGS = ROOT / "tests" / "data" / "configs"
+ACTION = yaml.safe_load((ROOT / "action.yml").read_text())
+
+
+def check_github(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    command = [str(BIN / "effbatch"), "check", "--format", "github", *args]
+    return subprocess.run(command, capture_output=True, text=True, cwd=cwd, timeout=60, env=clean_env())
+
+
+@pytest.mark.parametrize(
+    ("config", "world", "annotation"),
+    [
+        # The fix changes gradient_accumulation_steps, on line 4 of the fixture (train_batch_size 256 ≠ 4 · 1 · 8).
+        ("ds_mismatch.json", "8", "::error file=tests/data/configs/ds_mismatch.json,line=4,"),
+        # The finding names --sequence-parallel, appended on line 25 of the script.
+        ("megatron_script.sh", None, "::notice file=tests/data/configs/megatron_script.sh,line=25,"),
+        # No world size anywhere: the file itself is marked, without a line.
+        ("axolotl.yaml", None, "::error file=tests/data/configs/axolotl.yaml,title=effbatch check::Für axolotl"),
+    ],
+)
+def test_annotations_sit_at_the_values_line(config: str, world: str | None, annotation: str) -> None:
+    """Each finding becomes a workflow command at the file and line of the value it is about."""
+    result = check_github(f"tests/data/configs/{config}", *(["--world-size", world] if world else []))
+    assert annotation in result.stdout
+
+
+def test_exit_codes_and_text_stay_as_without_annotations() -> None:
+    """--format github adds the annotations; the answer follows for the log and the exit code is unchanged."""
+    failing = check_github("tests/data/configs/ds_mismatch.json", "--world-size", "8")
+    assert failing.returncode == 1
+    assert "DeepSpeed: So startet dieser Lauf nicht" in failing.stdout
+    assert check_github("tests/data/configs/ds_consistent.json", "--world-size", "8").returncode == 0
+
+
+def test_workflow_command_escaping() -> None:
+    """Per GitHub's rules: %, CR and LF escaped everywhere, ':' and ',' also in property values."""
+    line = file_annotation("a,b:c%.yaml", "Zeile 1\nZeile 2: 100 %")
+    assert line == "::error file=a%2Cb%3Ac%25.yaml,title=effbatch check::Zeile 1%0AZeile 2: 100 %25"
+
+
+def test_the_action_is_a_composite_with_shells() -> None:
+    """A composite action whose every run step names its shell (GitHub requires it) and reads inputs through env,
+    never by ${{ }} inside a script (no injection through an input)."""
+    assert ACTION["runs"]["using"] == "composite"
+    for step in ACTION["runs"]["steps"]:
+        if "run" in step:
+            assert step["shell"] == "bash"
+            assert "${{" not in step["run"]
+    assert set(ACTION["inputs"]) == {"files", "world-size", "base", "python-version"}
+
+
+def step(name: str) -> str:
+    return next(s["run"] for s in ACTION["runs"]["steps"] if s.get("name") == name)
+
+
+def git(repo: Path, *args: str) -> str:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t"}
+    env["GIT_COMMITTER_EMAIL"] = "t@t"
+    return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True, env=env).stdout.strip()
+
+
+def run_step(name: str, repo: Path, runner: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    path = f"{BIN}{os.pathsep}{os.environ['PATH']}"
+    environment = clean_env(PATH=path, RUNNER_TEMP=str(runner), GITHUB_OUTPUT=str(runner / "output"), **env)
+    return subprocess.run(["bash", "-c", step(name)], cwd=repo, capture_output=True, text=True, env=environment)
+
+
+@pytest.fixture
+def pull_request(tmp_path: Path) -> tuple[Path, Path, str]:
+    """A repository whose pull request adds a contradictory DeepSpeed config and touches the README."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    repo, runner = tmp_path / "repo", tmp_path / "runner"
+    (repo / "configs").mkdir(parents=True)
+    runner.mkdir()
+    git(repo, "init", "-q")
+    shutil.copy(CONFIGS / "ds_consistent.json", repo / "configs" / "ds_consistent.json")
+    (repo / "README.md").write_text("training\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "base")
+    base = git(repo, "rev-parse", "HEAD")
+    shutil.copy(CONFIGS / "ds_mismatch.json", repo / "configs" / "ds mismatch.json")  # a space, as paths may have
+    (repo / "README.md").write_text("training, changed\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "change")
+    return repo, runner, base
+
+
+def test_the_action_checks_only_the_changed_configs(pull_request: tuple[Path, Path, str]) -> None:
+    """The changed config (not the unchanged one, not the README) is checked and annotated; the job fails."""
+    repo, runner, base = pull_request
+    changed = run_step("Changed configs", repo, runner, BASE=base, PATTERN="^configs/")
+    assert changed.returncode == 0, changed.stderr
+    assert (runner / "effbatch-files").read_text() == "configs/ds mismatch.json\n"
+    assert "files<<EFFBATCH_FILES\nconfigs/ds mismatch.json\nEFFBATCH_FILES" in (runner / "output").read_text()
+    checked = run_step("effbatch check --each --format github", repo, runner, WORLD_SIZE="8")
+    assert checked.returncode == 1
+    assert "::error file=configs/ds mismatch.json,line=4,title=effbatch deepspeed/batch-assertion::" in checked.stdout
+
+
+def test_the_action_passes_without_changed_configs(pull_request: tuple[Path, Path, str]) -> None:
+    """A pull request that changes no file the pattern selects passes."""
+    repo, runner, base = pull_request
+    assert run_step("Changed configs", repo, runner, BASE=base, PATTERN=r"\.toml$").returncode == 0
+    checked = run_step("effbatch check --each --format github", repo, runner, WORLD_SIZE="")
+    assert (checked.returncode, checked.stdout.strip()) == (0, "effbatch: keine geänderten Konfigurationen")
+
+
+def test_the_action_needs_the_base_commit(pull_request: tuple[Path, Path, str]) -> None:
+    """A shallow checkout without the base commit is an error that says what to change."""
+    repo, runner, _ = pull_request
+    missing = run_step("Changed configs", repo, runner, BASE="0" * 40, PATTERN="^configs/")
+    assert missing.returncode == 2
+    assert "fetch-depth: 0" in missing.stdout
