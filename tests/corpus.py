@@ -2,9 +2,11 @@
 
 ``tests/data/corpus/<framework>.toml`` lists the cases (``[[case]]``: files, the world given from outside where
 the files do not state it, repository, commit, pinned versions, how the numbers were obtained, the numbers);
-``tests/data/corpus/<framework>/<case>/`` holds the files verbatim. ``known.toml`` names the cases effbatch does
-not agree with yet, each with why. ``.venv/bin/python tests/corpus.py`` writes the agreement to
-``docs/corpus.md``; ``tests/test_corpus.py`` holds both to the code.
+``tests/data/corpus/<framework>/<case>/`` holds the files verbatim. The framework version a case names is passed
+as ``--framework-version`` would pass it: a repository that vendors verl 0.1 (``verl 0.1 (vendored …)``) says
+``--framework-version verl==0.1``, its ``verl/version/version`` being no file effbatch reads. ``known.toml`` names
+the cases effbatch does not agree with yet, each with why. ``.venv/bin/python tests/corpus.py`` writes the agreement
+to ``docs/corpus.md``; ``tests/test_corpus.py`` holds both to the code.
 """
 
 from __future__ import annotations
@@ -53,10 +55,19 @@ def cases() -> list[Case]:
             continue
         for row in tomllib.loads(manifest.read_text(encoding="utf-8")).get("case", []):
             expected = {key: row[key] for key in (*NUMBERS, *RL_NUMBERS, "refused", "message") if key in row}
-            pins = requirements(re.split(r"[,;]\s*", re.sub(r"\([^)]*\)", "", str(row.get("framework_version", "")))))
+            pins = framework_pins(str(row.get("framework_version", "")))
             files = tuple(row["files"])
             found.append(Case(manifest.stem, row["id"], files, row.get("world_size"), expected, pins))
     return found
+
+
+def framework_pins(text: str) -> dict[str, str]:
+    """The releases a case names, as ``--framework-version`` pins them: ``trl==0.18.0`` as written, and a copy
+    vendored in the repository by its version file (``verl 0.1 (vendored …)`` is ``verl==0.1``); remarks in
+    parentheses are no pin."""
+    parts = re.split(r"[,;]\s*", re.sub(r"\([^)]*\)", "", text))
+    named = [re.sub(r"^\s*([A-Za-z][\w.-]*)\s+(\d+(?:\.\w+)*)\s*$", r"\1==\2", part) for part in parts]
+    return requirements(named)
 
 
 def known() -> dict[str, str]:

@@ -48,16 +48,20 @@ LF_V1 = "model_class: llm\ntrain_dataset: data/v1_sft_demo.yaml\nmicro_batch_siz
 GRPO = "reward_funcs: [accuracy_reward]\nnum_processes: 2\nper_device_train_batch_size: 4\n"
 VERL_BASE = (
     "python3 -m verl.trainer.main_ppo data.train_batch_size=64 actor_rollout_ref.rollout.n=4"
-    " actor_rollout_ref.actor.ppo_mini_batch_size=16"
+    " actor_rollout_ref.actor.ppo_mini_batch_size=16 algorithm.adv_estimator=grpo"
 )
 VERL = f"{VERL_BASE} trainer.n_gpus_per_node=8"
 VERL_MICRO = f"{VERL} actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2"
 VERL_DYNAMIC = f"{VERL_BASE} actor_rollout_ref.actor.use_dynamic_bsz=True"
+VERL_OLD = f"{VERL} actor_rollout_ref.actor.ppo_micro_batch_size=16"
+#: PPO with a critic: GAE is verl's default advantage estimator
+VERL_PPO = f"{VERL_MICRO} algorithm.adv_estimator=gae"
+VERL_DAPO = VERL_MICRO.replace("verl.trainer.main_ppo", "recipe.dapo.main_dapo")
 #: fixtures/06: 60 prompts × 5 on 6 GPUs, mini 20 · 5 = 100 // 6 = 16 per GPU
 VERL_SIX = (
     "python3 -m verl.trainer.main_ppo data.train_batch_size=60 actor_rollout_ref.rollout.n=5"
     " actor_rollout_ref.actor.ppo_mini_batch_size=20 actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=4"
-    " trainer.n_gpus_per_node=6"
+    " trainer.n_gpus_per_node=6 algorithm.adv_estimator=grpo"
 )
 ORLHF = (
     "python3 -m openrlhf.cli.train_ppo_ray --actor.num_nodes 1 --actor.num_gpus_per_node 8 --rollout.batch_size 128"
@@ -69,6 +73,17 @@ ORLHF_FLOORED = (
     + " --rollout.n_samples_per_prompt 4 --train.micro_batch_size 8"
 )
 SFT = "model_name_or_path: Qwen/Qwen2.5-0.5B\ndataset_name: trl-lib/Capybara\nper_device_train_batch_size: 4\n"
+RLOO_OLD = (
+    "rloo_k: 4\nper_device_train_batch_size: 4\ngradient_accumulation_steps: 2\nnum_mini_batches: 2\n"
+    "num_ppo_epochs: 2\n"
+)
+#: TRL's examples/accelerate_configs/alst_ulysses_4gpu.yaml (f2cd577)
+ALST = (
+    "compute_environment: LOCAL_MACHINE\ndeepspeed_config:\n  zero_stage: 3\ndistributed_type: DEEPSPEED\n"
+    "num_machines: 1\nnum_processes: 4\nparallelism_config:\n  parallelism_config_dp_replicate_size: 1\n"
+    "  parallelism_config_dp_shard_size: 2\n  parallelism_config_tp_size: 1\n  parallelism_config_sp_size: 2\n"
+    "  parallelism_config_sp_backend: deepspeed\n"
+)
 NANOTRON = (
     "parallelism:\n  dp: 4\n  pp: 1\n  tp: 2\n"
     "tokens:\n  sequence_length: 4096\n  train_steps: 10\n  micro_batch_size: 3\n  batch_accumulation_per_replica: 1\n"
@@ -506,6 +521,17 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
     "trl/sft-accelerate-config": ((("sft.yaml", f"{SFT}accelerate_config: zero3\nmax_length: 2048\n"),), None),
     "trl/sft-packing": ((("sft.yaml", f"{SFT}packing: true\nmax_length: 4096\n"),), 8),
     "trl/sft-max-length-default": ((("sft.yaml", SFT),), 8),
+    # TRL RLOO: trl 0.19.1's RLOOTrainer lines, trl 0.22.2's RLOOConfig run (/work/scratch/rl/oracle/rloo_*.py)
+    "trl/rloo-before-0-22": ((("r.yaml", RLOO_OLD), ("requirements.txt", "trl==0.19.1\n")), 8),
+    "trl/rloo-counted-before-0-22": ((("r.yaml", RLOO_OLD),), 8),
+    "trl/rloo-local-batch-multiple": (
+        (("r.yaml", RLOO_OLD.replace("rloo_k: 4", "rloo_k: 3")), ("requirements.txt", "trl==0.19.1\n")),
+        2,
+    ),
+    "trl/rloo-old-name-removed": ((("r.yaml", "rloo_k: 4\nper_device_train_batch_size: 4\n"),), 8),
+    # ALST/Ulysses: DeepSpeed 0.19.8's ulysses_sp.py:666-671, TRL 1.16.0's sft_trainer.py:1174-1187
+    "trl/sft-ulysses-position-ids": ((("sft.yaml", SFT), ("alst.yaml", ALST)), None),
+    "trl/sft-ulysses-loss": ((("sft.yaml", f"{SFT}packing: true\nloss_type: dft\n"), ("alst.yaml", ALST)), None),
     "trl/sft-unknown-keys-in-script": (
         (
             ("run.sh", "accelerate launch --num_processes 8 trl/scripts/sft.py --config sft.yaml"),
@@ -549,6 +575,47 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
     "verl/short-last-mini-batch": ((("run.sh", VERL_SIX),), None),
     "verl/dynamic-batch": ((("run.sh", VERL_DYNAMIC),), None),
     "verl/defaults": ((("run.sh", VERL_MICRO),), None),
+    # verl 0.1 (pinned): mini 16 // 8 · 4 = 8, micro (64 default) // 8 · 4 = 32 (v0.1 fsdp_workers.py:97-101)
+    "verl/normalises-first-before-0-2": ((("run.sh", VERL_OLD), ("requirements.txt", "verl==0.1\n")), None),
+    "verl/normalised-before-0-2": ((("run.sh", f"{VERL} actor_rollout_ref.actor.ppo_micro_batch_size=16"),), None),
+    "verl/mini-batch-zero-before-0-2": (
+        (("run.sh", f"{VERL_OLD} trainer.nnodes=4"), ("requirements.txt", "verl==0.1\n")),
+        None,
+    ),
+    "verl/mini-batch-micro-batch-divisible-before-0-2": (
+        (("run.sh", f"{VERL_OLD} actor_rollout_ref.actor.ppo_micro_batch_size=24"), ("requirements.txt", "verl==0.1")),
+        None,
+    ),
+    # verl 0.2 (no train >= mini check yet): mini 16 · 4 // 8 = 8 per GPU beyond the 8 · 4 / 8 = 4 a GPU has
+    "verl/mini-batch-above-rollout": (
+        (
+            ("run.sh", VERL_MICRO.replace("train_batch_size=64", "train_batch_size=8")),
+            ("requirements.txt", "verl==0.2\n"),
+        ),
+        None,
+    ),
+    "verl/critic-micro-batch-missing": ((("run.sh", VERL_PPO),), None),
+    "verl/critic-micro-batch-both": (
+        (("run.sh", f"{VERL_PPO} critic.ppo_micro_batch_size=16 critic.ppo_micro_batch_size_per_gpu=2"),),
+        None,
+    ),
+    "verl/critic-global-micro-batch-refused": ((("run.sh", f"{VERL_PPO} critic.ppo_micro_batch_size=16"),), None),
+    "verl/critic-train-batch-below-mini-batch": (
+        (("run.sh", f"{VERL_PPO} critic.ppo_micro_batch_size_per_gpu=2 critic.ppo_mini_batch_size=128"),),
+        None,
+    ),
+    "verl/critic-mini-batch-micro-batch-divisible": (
+        (("run.sh", f"{VERL_PPO} critic.ppo_micro_batch_size_per_gpu=3"),),
+        None,
+    ),
+    "verl/critic-batch": ((("run.sh", f"{VERL_PPO} critic.ppo_micro_batch_size_per_gpu=2"),), None),
+    "verl/dapo-generation-rounds": (
+        (("run.sh", f"{VERL_DAPO} data.gen_batch_size=32 algorithm.filter_groups.enable=True"),),
+        None,
+    ),
+    "verl/gen-batch-without-filter": ((("run.sh", f"{VERL_DAPO} data.gen_batch_size=128"),), None),
+    "verl/fewer-gpus-than-written": ((("run.sh", VERL_MICRO),), 4),
+    "verl/more-gpus-than-written": ((("run.sh", VERL_MICRO),), 16),
     # OpenRLHF: the shapes of /work/research/openrlhf/fixtures, numbers by its CLI run and DeepSpeed lines lifted
     "openrlhf/flag-spellings-mixed": ((("run.sh", f"{ORLHF} --n_samples_per_prompt 8"),), None),
     "openrlhf/sample-batches-below-processes": (
@@ -559,7 +626,14 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
     "openrlhf/deepspeed-batch-assertion": ((("run.sh", f"{ORLHF} --train.micro_batch_size 3"),), None),
     "openrlhf/steps-floored": ((("run.sh", ORLHF_FLOORED),), None),
     "openrlhf/drop-last": ((("run.sh", ORLHF_FLOORED),), None),
-    "openrlhf/dynamic-batch": ((("run.sh", f"{ORLHF} --train.dynamic_batch_enable"),), None),
+    "openrlhf/dynamic-batch": ((("run.sh", f"{ORLHF} --train.dynamic_batch_enable --vllm.num_engines 2"),), None),
+    # train_ppo_ray.py HEAD 655-661: packing asserts vLLM engines; an unquoted value with a space is two words
+    "openrlhf/packing": ((("run.sh", f"{ORLHF} --ds.packing_samples --vllm.num_engines 2"),), None),
+    "openrlhf/packing-needs-vllm": ((("run.sh", f"{ORLHF} --ds.packing_samples"),), None),
+    "openrlhf/unrecognized-arguments": (
+        (("run.sh", f'NAME="ckpt name"\n{ORLHF} --ckpt.save_path /ckpt/$NAME --ds.zero_stage 3'),),
+        None,
+    ),
     "openrlhf/defaults": ((("run.sh", ORLHF),), None),
     # train_ppo_ray.py HEAD 694-698
     "openrlhf/generate-batch-without-async": ((("run.sh", f"{ORLHF} --rollout.vllm_generate_batch_size 256"),), None),
@@ -699,8 +773,10 @@ def test_each_rule_is_triggered_and_reads_well(code: str) -> None:
     for bad in ("None", "…", "{", "}"):
         assert bad not in re.sub(r"`[^`]*`", "", text), text
     own = [f.message.replace("\n", " ").replace("`", "'") for f in check.findings if f.message]
-    assert "None" not in functools.reduce(lambda rest, quote: rest.replace(quote, ""), own, shown)  # TRL's own None
-    assert not ENGLISH_DECIMAL.search(prose), prose
+    unquoted = functools.reduce(lambda rest, quote: rest.replace(quote, ""), own, shown)
+    assert "None" not in unquoted  # TRL's own None
+    # the framework's own message is quoted as it writes it (TRL's "inexact division: 16 / 3 = 5.333…")
+    assert not ENGLISH_DECIMAL.search(VERSION.sub("", re.sub(r"`[^`]*`", "", unquoted))), prose
     assert all(formula(step) for step in check.steps)
     if check.refused:
         assert check.global_batch is None

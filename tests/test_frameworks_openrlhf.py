@@ -50,7 +50,8 @@ def numbers(check: Check) -> tuple[object, ...]:
             {"openrlhf/steps-floored", "openrlhf/defaults"},
         ),
         # ring attention 2 × DeepSpeed TP 2 on 8 GPUs: d = 2, a = 64·2·2 // 4 // 8 = 8, two epochs
-        ("08_model_parallel_ring_tp.sh", (8, 2, 4, 8, 64, 64, 8, 512, 16, 8192, None), set()),
+        # --ds.packing_samples counts nothing anew: b = 4 samples laid end to end (replay_buffer.py, actor.py:236)
+        ("08_model_parallel_ring_tp.sh", (8, 2, 4, 8, 64, 64, 8, 512, 16, 8192, None), {"openrlhf/packing"}),
         # train_prorlv2_math_hybrid_engine.sh: dynamic batch, micro-batches ≤ 32.768 tokens per GPU
         (
             "09_dynamic_batch.sh",
@@ -158,3 +159,53 @@ def test_a_command_inside_bash_c_is_read() -> None:
     assert "--train.batch_size = 128 (train_ppo_ray_slurm.sh:8)" in plain_text(
         check_answer(check, Visibility.IN_CHANNEL).document
     )
+
+
+PACKED = (OPENRLHF / "08_model_parallel_ring_tp.sh").read_text()
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        # train_ppo_ray.py HEAD 661 ``assert args.vllm.num_engines > 0``: the parser's default None cannot compare
+        (("   --vllm.num_engines 2 \\\n", ""), "'>' not supported between instances of 'NoneType' and 'int'"),
+        (("--vllm.num_engines 2", "--vllm.num_engines 0"), "Only support `--packing_samples` with vLLM."),
+        # ring attention forces packing on (HEAD 642-645), so it needs vLLM as well
+        ((" --ds.packing_samples \\\n", ""), None),
+    ],
+)
+def test_packing_needs_vllm_engines(change: tuple[str, str], message: str | None) -> None:
+    """Packing, asked for or forced, is asserted to run with vLLM engines."""
+    text = PACKED.replace(*change)
+    if message is None:  # packing forced by ring attention, engines given: it runs, packed
+        check = check_config([Source("run.sh", text)])
+        assert "openrlhf/packing" in {f.code for f in check.findings}
+        return
+    check = check_config([Source("run.sh", text)])
+    [finding] = [f for f in check.findings if f.code == "openrlhf/packing-needs-vllm"]
+    assert (finding.message, check.global_batch) == (message, None)
+
+
+def test_a_value_split_by_the_shell_is_refused_by_argparse() -> None:
+    """lmm-r1's train_sokoban.sh: ``MODEL_CPK_NAME="ckpt name"`` expanded unquoted gives argparse words no flag takes
+    (the vendored train_ppo_ray.py's parser, run: "unrecognized arguments: name name/ckpt name")."""
+    text = (Path(__file__).parent / "data/corpus/openrlhf/lmmr1-sokoban-refused/train_sokoban.sh").read_text()
+    check = check_config([Source("train_sokoban.sh", text)])
+    [finding] = [f for f in check.findings if f.code == "openrlhf/unrecognized-arguments"]
+    assert finding.message == "train_ppo_ray.py: error: unrecognized arguments: name name/ckpt name"
+    assert check.global_batch is None
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        " --actor.adam.betas 0.9 0.95 --reward.clip_range -10 10",  # nargs=2 (HEAD 437, 466)
+        " --ds.lora.target_modules q_proj k_proj v_proj",  # nargs="*" (HEAD 367)
+        " --train.colocate_all --ds.zero_stage 3",  # a switch before a flag
+        " $@",  # what the script's caller adds: unknown, never counted
+    ],
+)
+def test_words_a_flag_takes_are_no_stray_words(extra: str) -> None:
+    text = (OPENRLHF / "01_plain_dotted.sh").read_text().rstrip() + extra + "\n"
+    check = check_config([Source("run.sh", text)])
+    assert "openrlhf/unrecognized-arguments" not in {f.code for f in check.findings}

@@ -20,9 +20,13 @@ from core.configs import Check, CheckError, ProblemKind, Source, World, check_co
 VERL = Path(__file__).parent / "data" / "configs" / "verl"
 
 
-def checked(name: str, world: int | None = None) -> Check:
+#: verl's release line at b178a3cd (v0.7.0 is its last tag): the rules of today's verl, as a pin selects them.
+TODAY = {"verl": "==0.7.0"}
+
+
+def checked(name: str, world: int | None = None, versions: dict[str, str] | None = None) -> Check:
     given = World(world, "--world-size") if world else None
-    return check_config([Source(name, (VERL / name).read_text())], given)
+    return check_config([Source(name, (VERL / name).read_text())], given, versions=versions)
 
 
 def numbers(check: Check) -> tuple[object, ...]:
@@ -51,8 +55,13 @@ def numbers(check: Check) -> tuple[object, ...]:
         ("08_ulysses_dynamic_bsz.sh", (16, 8, None, None, 1024, 512, 8, 4096, 8, 1536, 3072), {"verl/dynamic-batch"}),
         # a YAML of ppo_trainer.yaml's shape on 4 × 8 GPUs
         ("11_plain.yaml", (32, 32, 4, 4, 512, 512, 8, 4096, 8, 4096, None), set()),
-        # examples/tuning/*: the deprecated global ppo_micro_batch_size 176 // d 4 = 44 per GPU
-        ("12_deprecated_global_micro.sh", (8, 4, 44, 5, 880, 176, 5, 880, 1, 1536, None), set()),
+        # examples/tuning/*: the deprecated global ppo_micro_batch_size 176 // d 4 = 44 per GPU; with only the global
+        # micro-batch (no *_per_gpu key) the release is open: verl 0.1's 176 // 4 · 5 = 220 is said beside it
+        (
+            "12_deprecated_global_micro.sh",
+            (8, 4, 44, 5, 880, 176, 5, 880, 1, 1536, None),
+            {"verl/normalised-before-0-2"},
+        ),
     ],
 )
 def test_verl_numbers_are_verls_own(name: str, expected: tuple[object, ...], codes: set[str]) -> None:
@@ -103,7 +112,7 @@ def test_verl_numbers_are_verls_own(name: str, expected: tuple[object, ...], cod
 )
 def test_verl_refusals_quote_verl(name: str, code: str, message: str) -> None:
     """Where verl refuses, there is no batch and no step count, and its message is quoted verbatim."""
-    check = checked(name)
+    check = checked(name, versions=TODAY)
     [finding] = [f for f in check.findings if f.code == code]
     assert finding.message == message
     assert check.global_batch is None
@@ -150,3 +159,132 @@ def test_verls_sft_trainer_is_not_ppo() -> None:
     with pytest.raises(CheckError) as raised:
         check_config([Source("run_sft.sh", line)])
     assert raised.value.kind is ProblemKind.NOTHING_TO_CHECK
+
+
+#: verl 0.1 as a repository that vendors it says: ``--framework-version verl==0.1`` (its verl/version/version).
+VERL_0_1 = {"verl": "==0.1"}
+
+
+@pytest.mark.parametrize(
+    ("name", "expected", "codes"),
+    [
+        # numbers: /work/scratch/corpus-b/oracles/verl_oracle.py on Logic-RL's vendored verl 0.1 (hydra-core 1.3.8;
+        # fsdp_workers.py:97-101 and dp_actor.update_policy exec'd verbatim): mini 32 // 4 · 16 = 128, micro
+        # 16 // 4 · 16 = 64 per GPU
+        ("13_verl01_grpo.sh", (4, 4, 64, 2, 512, 64, 16, 1024, 2, 4496, None), {"verl/normalises-first-before-0-2"}),
+        # mini 256 // 4 · 8 = 512 per GPU, but a GPU has 16 · 8 / 4 = 32: one step of the whole rollout, B = 128
+        (
+            "14_verl01_mini_above_rollout.sh",
+            (4, 4, 32, 1, 128, 16, 8, 128, 1, 4496, None),
+            {"verl/normalises-first-before-0-2", "verl/mini-batch-above-rollout"},
+        ),
+    ],
+)
+def test_verl_0_1_divides_before_it_multiplies(name: str, expected: tuple[object, ...], codes: set[str]) -> None:
+    """Pinned to verl 0.1, mini and micro are divided by d before they are multiplied by n; no _validate_config."""
+    check = checked(name, versions=VERL_0_1)
+    assert numbers(check) == expected
+    assert {f.code for f in check.findings} == codes
+
+
+def test_without_a_pin_verl_0_1s_numbers_are_said_beside_todays() -> None:
+    """Logic-RL's script without its version: today's order (b = 16 // 4 = 4, a = 32), verl 0.1's in a note."""
+    check = checked("13_verl01_grpo.sh")
+    assert numbers(check) == (4, 4, 4, 32, 512, 64, 16, 1024, 2, 4496, None)
+    [note] = [f for f in check.findings if f.code == "verl/normalised-before-0-2"]
+    assert finding_text(check, note).startswith("Vor verl `0.2.0` (#183;")
+    assert "ein Micro-Batch je Gerät von 64, B = 512 und 2 Optimierer-Schritte je Rollout" in finding_text(check, note)
+
+
+def test_a_refusal_of_later_releases_is_a_warning_without_a_pin() -> None:
+    """train_batch_size < ppo_mini_batch_size is refused from verl 0.3 on (#559); without a pin it is a warning
+    naming both sides, and the batch is the one verl 0.2 trains: one step of the whole rollout."""
+    check = checked("03_refuse_train_lt_mini_default.sh")
+    [finding] = [f for f in check.findings if f.code == "verl/train-batch-below-mini-batch"]
+    assert finding.unpinned is not None
+    assert finding_text(check, finding).startswith("Erst ab verl `0.3.0` (#559)")
+    assert (check.global_batch, check.refused) == (512, False)
+    assert checked("03_refuse_train_lt_mini_default.sh", versions={"verl": "==0.2"}).global_batch == 512
+
+
+def test_the_critic_steps_with_its_own_mini_batch() -> None:
+    """PPO with GAE: the actor as before, the critic's mini 32 · 4 // 8 = 16 per GPU, 2 epochs: 16 steps a rollout
+    (/work/scratch/rl/oracle/verl_head.py: verl b178a3cd's validate_config run, CriticWorker lines exec'd)."""
+    check = checked("15_ppo_critic.sh")
+    assert numbers(check) == (8, 8, 8, 4, 256, 256, 4, 1024, 4, 1024, None)
+    [critic] = [f for f in check.findings if f.code == "verl/critic-batch"]
+    assert (critic.context.batch, critic.context.steps, critic.context.per_gpu) == (128, 16, 16)
+    assert "B = 128 Sequenzen je Optimierer-Schritt, 16 Optimierer-Schritte je Rollout" in finding_text(check, critic)
+
+
+@pytest.mark.parametrize(
+    ("change", "code", "message"),
+    [
+        # the oracle: "normalized ppo_mini_batch_size 32 should be divisible by ppo_micro_batch_size_per_gpu 6"
+        (
+            ("critic.ppo_micro_batch_size_per_gpu=4", "critic.ppo_micro_batch_size_per_gpu=6"),
+            "verl/critic-mini-batch-micro-batch-divisible",
+            "normalized ppo_mini_batch_size 16 should be divisible by ppo_micro_batch_size_per_gpu 6",
+        ),
+        # critic.yaml interpolates the global one into *_per_gpu: both set (the oracle's ValueError)
+        (
+            ("critic.ppo_micro_batch_size_per_gpu=4", "critic.ppo_micro_batch_size=32"),
+            "verl/critic-global-micro-batch-refused",
+            "[critic] You have set both 'critic.micro_batch_size' AND 'critic.micro_batch_size_per_gpu'. Please"
+            " remove 'critic.micro_batch_size' because only '*_micro_batch_size_per_gpu' is supported (the former is"
+            " deprecated).",
+        ),
+        (
+            ("critic.ppo_micro_batch_size_per_gpu=4", "critic.ppo_epochs=2"),
+            "verl/critic-micro-batch-missing",
+            "[critic] Please set at least one of 'critic.micro_batch_size' or 'critic.micro_batch_size_per_gpu'.",
+        ),
+    ],
+)
+def test_the_critic_refuses_as_verl_does(change: tuple[str, str], code: str, message: str) -> None:
+    text = (VERL / "15_ppo_critic.sh").read_text().replace(*change)
+    check = check_config([Source("ppo.sh", text)], versions=TODAY)
+    [finding] = [f for f in check.findings if f.code == code]
+    assert (finding.message, check.global_batch) == (message, None)
+
+
+def test_a_grpo_yaml_without_estimator_starts_a_critic() -> None:
+    """GAE is verl's default estimator: without ``adv_estimator`` the critic needs its micro-batch (the oracle on
+    11_plain.yaml's keys: "[critic] Please set at least one of …")."""
+    text = (VERL / "11_plain.yaml").read_text().replace("algorithm:\n  adv_estimator: grpo\n", "")
+    check = check_config([Source("ppo.yaml", text)], versions=TODAY)
+    assert [f.code for f in check.findings if f.effect.value == "refused"] == ["verl/critic-micro-batch-missing"]
+
+
+def test_dapo_trains_on_the_prompts_its_filter_keeps() -> None:
+    """recipe/dapo: 768 prompts a round, groups with equal rewards dropped until 256 are kept, the batch cut to
+    256 · 4 (dapo_ray_trainer.py:237-296 at v0.6.1); the actor's numbers as for 256 prompts (the oracle)."""
+    check = checked("16_dapo.sh")
+    assert numbers(check) == (8, 8, 8, 4, 256, 256, 4, 1024, 4, 10240, None)
+    [dapo] = [f for f in check.findings if f.code == "verl/dapo-generation-rounds"]
+    assert (dapo.context.generated, dapo.context.prompts, dapo.context.rounds) == (768, 256, 1)
+
+
+def test_a_generation_batch_without_the_filter_is_what_trains() -> None:
+    """Without the filter the dataloader's batch is data.gen_batch_size (ray_trainer.py:350): 512 prompts · 4, 8 steps
+    (the oracle with +data.gen_batch_size=512)."""
+    text = (VERL / "16_dapo.sh").read_text().replace("algorithm.filter_groups.enable=True", "").replace(" * 3", " * 2")
+    check = check_config([Source("dapo.sh", text)])
+    assert numbers(check)[4:9] == (256, 512, 4, 2048, 8)
+    assert "verl/gen-batch-without-filter" in {f.code for f in check.findings}
+
+
+@pytest.mark.parametrize(
+    ("given", "code", "refused"),
+    [(4, "verl/fewer-gpus-than-written", True), (16, "verl/more-gpus-than-written", False)],
+)
+def test_nodes_given_from_outside_are_held_against_the_script(given: int, code: str, refused: bool) -> None:
+    """verl asks Ray for trainer.nnodes · n_gpus_per_node GPUs: fewer is refused ("Total available GPUs 4 is less
+    than total desired GPUs 8", single_controller/ray/base.py:205-221), more leaves the rest idle; it trains on 8."""
+    check = checked("01_plain_grpo.sh", world=given)
+    assert {f.code for f in check.findings} == {code}
+    assert (check.refused, check.world.size if check.world else None) == (refused, 8)
+    if refused:
+        assert check.findings[0].message == "Total available GPUs 4 is less than total desired GPUs 8"
+    else:
+        assert check.global_batch == 1280

@@ -42,6 +42,19 @@ FINDINGS: dict[str, str] = {
         "OpenRLHF bricht ab: vLLM soll {generate} Prompts je Durchgang erzeugen, ein Rollout nimmt aber nur"
         " {prompts}; das Überschüssige puffert nur das asynchrone Training (`--train.async_enable`)."
     ),
+    "openrlhf/unrecognized-arguments": (
+        "OpenRLHF bricht beim Lesen der Optionen ab: Die Wörter {words} nimmt keine Option auf – meist ein Wert mit"
+        " Leerzeichen, den die Shell ohne Anführungszeichen in mehrere Wörter zerlegt. Setze solche Werte in"
+        ' Anführungszeichen (`"$VAR"`).'
+    ),
+    "openrlhf/packing": (
+        "Mit packing_samples legt OpenRLHF die {micro} Samples eines Micro-Batches ohne Padding hintereinander: b und B"
+        " zählen weiter Samples, ein Micro-Batch hält nur deren echte Tokens."
+    ),
+    "openrlhf/packing-needs-vllm": (
+        "OpenRLHF bricht ab: packing_samples (auch erzwungen durch Ring-Attention oder die dynamische Batch-Größe)"
+        " geht nur mit vLLM; gib mit {flag} die Zahl der vLLM-Engines an."
+    ),
 }
 #: This framework's own derivations; ``{0}``, ``{1}`` … are the operands, ``{r}`` the result.
 FORMULAS: dict[str, str] = {

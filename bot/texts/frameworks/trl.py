@@ -91,6 +91,33 @@ FINDINGS: dict[str, str] = {
         "(`accelerate launch sft.py --config`), kennt diese Schlüssel nicht. Gib sie `accelerate launch` als "
         "Optionen mit oder starte mit `trl sft`."
     ),
+    "trl/rloo-before-0-22": (
+        "In dieser TRL-Version (vor `0.22.0`, #3801) zählt RLOO anders: Je Gerät b · a · num_mini_batches Antworten,"
+        " rloo_k = {samples} je Prompt, also P = {prompts} Prompts je Rollout; jeder Mini-Batch ist ein"
+        " Optimierer-Schritt (B = {batch} Antworten), {steps} Schritte je Rollout (num_mini_batches · num_ppo_epochs)."
+    ),
+    "trl/rloo-counted-before-0-22": (
+        "Vor TRL `0.22.0` (#3801) rechnete RLOO mit diesen Schlüsseln anders: P = {prompts} Prompts zu je {samples}"
+        " Antworten, B = {batch} Antworten je Optimierer-Schritt, {steps} Schritte je Rollout. Gib die Version an"
+        " (`--framework-version trl==…` oder eine `requirements.txt`)."
+    ),
+    "trl/rloo-local-batch-multiple": (
+        "TRL bricht ab: b · a · num_mini_batches = {local} Antworten je Gerät sind kein Vielfaches von rloo_k"
+        " {samples}; jeder Prompt braucht seine volle Gruppe."
+    ),
+    "trl/rloo-old-name-removed": (
+        "{key} gibt es in RLOOConfig nicht mehr (TRL `0.25.0`, #4301); von `0.22.0` bis `0.24.0` wurde es noch auf"
+        " {field} übertragen. Schreibe {field}."
+    ),
+    "trl/sft-ulysses-position-ids": (
+        "DeepSpeed bricht im ersten Schritt ab: Sequenz-Parallelität (ALST/Ulysses, sp_size = {sp}) braucht"
+        " position_ids in jedem Batch, und TRLs Collator liefert sie nur ohne Padding (padding_free oder packing mit"
+        " packing_strategy bfd); erst ab TRL `1.11.0` (#6812) immer."
+    ),
+    "trl/sft-ulysses-loss": (
+        "TRL bricht ab: Mit Sequenz-Parallelität über DeepSpeed (ALST/Ulysses, sp_size = {sp}) ist der Verlust der"
+        " des Modells; loss_type dft und label_smoothing_factor gehen damit nicht."
+    ),
     "trl/sft-max-length-default": (
         "max_length ist nicht angegeben: SFTConfig kürzt jedes Beispiel stillschweigend auf {max_length} Tokens."
     ),

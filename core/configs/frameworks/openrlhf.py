@@ -19,6 +19,14 @@ argparse of either era refuses the other's flags: "unrecognized arguments").
   ``--train.max_tokens_per_gpu`` tokens (16192) and DeepSpeed's accumulation is 1 (b and a not fixed).
 - World = ``--actor.num_nodes`` · ``--actor.num_gpus_per_node`` (1 · 8); L = ``--data.max_len`` (2048), before
   d0e088b6 ``--prompt_max_len`` + ``--generate_max_len`` (1024 + 1024).
+- ``--ds.packing_samples`` (``--packing_samples`` before ed62d0e; forced on by ring attention and the dynamic batch,
+  train_ppo_ray.py HEAD 642-651) changes no count: the replay buffer still hands b samples to a micro-batch
+  (replay_buffer.py ``make_experience_batch``), the actor lays them end to end without padding (models/actor.py:236,
+  287), so a micro-batch holds the b samples' own tokens. train_ppo_ray.py asserts vLLM engines for it
+  (``assert args.vllm.num_engines > 0``, HEAD 661; v0.5.0 367): with none given, ``None > 0`` is a TypeError.
+- The parser has no positional argument: a word no flag takes (an unquoted ``$VAR`` holding a space, split by bash)
+  is refused by argparse ("unrecognized arguments"). Every flag takes one value except the listed ``nargs`` ones
+  (and switches, which take none: a word after a switch is not caught here).
 """
 
 from __future__ import annotations
@@ -38,6 +46,7 @@ from core.configs.base import (
     Syntax,
     World,
     context,
+    main_command,
     neighbours,
     program_flags,
 )
@@ -61,9 +70,32 @@ FLAGS: dict[str, tuple[str, str, int]] = {
     "max_len": ("--data.max_len", "--max_len", 2048),
 }
 DYNAMIC = ("--train.dynamic_batch_enable", "--use_dynamic_batch")
+PACKING = ("--ds.packing_samples", "--packing_samples")
+ENGINES = ("--vllm.num_engines", "--vllm_num_engines")
+#: Flags of OpenRLHF's parser that take other than one value (``nargs``; None: any number), in both spellings.
+NARGS: dict[str, int | None] = {
+    "--target_modules": None,
+    "--ds.lora.target_modules": None,
+    "--adam_betas": 2,
+    "--actor.adam.betas": 2,
+    "--critic.adam.betas": 2,
+    "--reward_clip_range": 2,
+    "--reward.clip_range": 2,
+    "--eps_clip_low_high": 2,
+    "--actor.eps_clip_low_high": 2,
+    "--dynamic_filtering_reward_range": 2,
+    "--algo.dynamic_filtering_range": 2,
+    "--algo.advantage.is_correction_threshold": 2,
+}
 ESTIMATOR = ("--algo.advantage.estimator", "--advantage_estimator")
 OLD_LENGTHS = ("--prompt_max_len", "--generate_max_len")
-MARKERS: tuple[str, ...] = (*(f for dotted, flat, _ in FLAGS.values() for f in (dotted, flat)), *DYNAMIC, *ESTIMATOR)
+MARKERS: tuple[str, ...] = (
+    *(f for dotted, flat, _ in FLAGS.values() for f in (dotted, flat)),
+    *DYNAMIC,
+    *ESTIMATOR,
+    *PACKING,
+    *ENGINES,
+)
 #: Estimators that compare samples of one prompt (train_ppo_ray.py HEAD 611-615).
 GROUPED = ("rloo", "reinforce_baseline", "group_norm", "dr_grpo")
 
@@ -82,6 +114,8 @@ GENERATE = (
     " async queue to buffer extra batches)."
 )
 GENERATE_FLAG, ASYNC_FLAG = "--rollout.vllm_generate_batch_size", "--train.async_enable"
+PACKING_VLLM = "Only support `--packing_samples` with vLLM."
+PACKING_NONE = "'>' not supported between instances of 'NoneType' and 'int'"
 
 DATA_PARALLEL = "openrlhf/data-parallel"  # d = GPUs // ring // TP
 ACCUMULATION = "openrlhf/accumulation"  # a = train · ring · TP // b // GPUs
@@ -143,6 +177,21 @@ class Generate:
     prompts: int
 
 
+@context
+class Stray:
+    words: str
+
+
+@context
+class Packing:
+    micro: int
+
+
+@context
+class Engines:
+    flag: str
+
+
 MIXED_RULE = Rule("openrlhf/flag-spellings-mixed", Effect.REFUSED, Mixed)
 SAMPLE_BATCHES_RULE = Rule("openrlhf/sample-batches-below-processes", Effect.REFUSED, SampleBatches)
 NEEDS_SAMPLES_RULE = Rule("openrlhf/estimator-needs-samples", Effect.REFUSED, NeedsSamples)
@@ -152,6 +201,9 @@ DROP_LAST_RULE = Rule("openrlhf/drop-last", Effect.PITFALL, DropLast)
 DYNAMIC_RULE = Rule("openrlhf/dynamic-batch", Effect.NOTE, Dynamic)
 DEFAULTS_RULE = Rule("openrlhf/defaults", Effect.NOTE, Defaults)
 GENERATE_RULE = Rule("openrlhf/generate-batch-without-async", Effect.REFUSED, Generate)
+STRAY_RULE = Rule("openrlhf/unrecognized-arguments", Effect.REFUSED, Stray)
+PACKING_RULE = Rule("openrlhf/packing", Effect.NOTE, Packing)
+PACKING_VLLM_RULE = Rule("openrlhf/packing-needs-vllm", Effect.REFUSED, Engines)
 RULES = (
     MIXED_RULE,
     SAMPLE_BATCHES_RULE,
@@ -162,6 +214,9 @@ RULES = (
     DYNAMIC_RULE,
     DEFAULTS_RULE,
     GENERATE_RULE,
+    STRAY_RULE,
+    PACKING_RULE,
+    PACKING_VLLM_RULE,
 )
 #: Settings whose default decides the batch without a word, said when a command leaves them out.
 SHOWN_DEFAULTS = ("prompts", "samples", "train", "micro", "nodes", "gpus")
@@ -193,6 +248,7 @@ def check(sources: list[Parsed], world: World | None) -> Check:
     reading.step(DATA_PARALLEL, (world.size, ring, tp), data_parallel)
     reading.step(SEQUENCES, (p, n), p * n)
     _cli(reading, values, (p, n, values.number("rollout_micro"), data_parallel))
+    _packing(reading, values, ring > 1 or dynamic, None if dynamic else micro)
     accumulation = None if dynamic else _deepspeed(reading, values, (train, ring * tp, micro), world.size)
     steps = p * n // train * epochs
     reading.step(STEPS, (p, n, train, epochs), steps)
@@ -239,6 +295,9 @@ def _length(reading: Reading, values: _Flags) -> int | None:
 def _cli(reading: Reading, values: _Flags, numbers: tuple[int, int, int, int]) -> None:
     """train_ppo_ray.py's own asserts after parsing: the other era's flags, sample batches, grouped estimators."""
     p, n, rollout_micro, processes = numbers
+    if stray := _stray(values.parsed):
+        words = " ".join(stray)
+        reading.add(STRAY_RULE(Stray(words), message=UNRECOGNIZED.format(flags=words)))
     if values.mixed:
         flags = " ".join(values.mixed)
         reading.add(MIXED_RULE(Mixed(flags), message=UNRECOGNIZED.format(flags=flags)))
@@ -255,6 +314,41 @@ def _cli(reading: Reading, values: _Flags, numbers: tuple[int, int, int, int]) -
     if batches < processes:
         fixed = values.fix("rollout_micro", max(1, n * p // processes))
         reading.add(SAMPLE_BATCHES_RULE(SampleBatches(batches, processes), message=SAMPLE_BATCHES, fix=fixed))
+
+
+def _stray(parsed: Parsed) -> list[str]:
+    """The words argparse leaves over: after the program, each flag takes one value (the ``NARGS`` ones theirs),
+    and what no flag takes is unrecognized; a word the shell reader could not resolve is never counted."""
+    found = main_command(parsed, MARKERS)
+    words = found[1].arguments if found else ()
+    start = next((i + 1 for i, word in enumerate(words) if word == MODULE or word.endswith("train_ppo_ray.py")), 0)
+    stray: list[str] = []
+    index = start
+    while index < len(words):
+        word = words[index]
+        index += 1
+        if not word.startswith("--") or len(word) == 2:
+            if "$" not in word and "`" not in word:
+                stray.append(word)
+            continue
+        takes = 0 if "=" in word else NARGS.get(word, 1)
+        taken = 0
+        while index < len(words) and not words[index].startswith("--") and (takes is None or taken < takes):
+            index, taken = index + 1, taken + 1
+    return stray
+
+
+def _packing(reading: Reading, values: _Flags, forced: bool, micro: int | None) -> None:
+    """Packing (asked for, or forced by ring attention or the dynamic batch) needs vLLM engines; it counts as before."""
+    if not (forced or values.switch(PACKING)):
+        return
+    name = ENGINES[1] if values.era_old else ENGINES[0]
+    engines = values.reading.flag(values.parsed, values.found, name, minimum=0) if name in values.found else None
+    if not engines:
+        message = PACKING_NONE if engines is None else PACKING_VLLM
+        reading.add(PACKING_VLLM_RULE(Engines(name), message=message))
+    elif micro is not None:
+        reading.add(PACKING_RULE(Packing(micro)))
 
 
 def _deepspeed(reading: Reading, values: _Flags, numbers: tuple[int, int, int], world: int) -> int | None:

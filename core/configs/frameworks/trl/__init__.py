@@ -21,7 +21,8 @@ every a micro-steps, so one generation batch feeds k = steps_per_generation · n
 Defaults: per_device_train_batch_size 8, gradient_accumulation_steps 1 (transformers TrainingArguments),
 num_generations 8, num_iterations 1, max_completion_length 512 (grpo_config.py:474, 679, 488).
 
-GRPO's keys (``num_generations`` …) tell it from an SFT config.
+GRPO's keys (``num_generations`` …) tell it from an SFT config. RLOO (``rloo_k``, ``RLOOConfig``, ``trl rloo``) is
+counted by its release (``rloo``): the on-policy trainer before 0.22, GRPO's generation batch since.
 
 SFT (``SFTConfig`` = TrainingArguments + ``max_length``, ``packing``; trl/trainer/sft_config.py): the Trainer's rule
 (``_shared.hf_trainer``), B = b · a · world / (TP · CP · SP). ``trl sft --config x.yaml`` hands every key that
@@ -39,19 +40,23 @@ from typing import Any
 
 from core.configs.base import Check, Parsed, Rule, World
 from core.configs.frameworks.trl.grpo import GRPO_RULES, ID, detect_grpo, grpo
+from core.configs.frameworks.trl.rloo import RLOO_RULES, detect_rloo, rloo
 from core.configs.frameworks.trl.sft import SFT_RULES, detect_sft, sft
 
-RULES: tuple[Rule[Any], ...] = (*GRPO_RULES, *SFT_RULES)
+RULES: tuple[Rule[Any], ...] = (*GRPO_RULES, *RLOO_RULES, *SFT_RULES)
 __all__ = ["ID", "RULES", "check", "detect"]
 
 
 def detect(parsed: Parsed) -> bool:
-    """A GRPO or an SFT config of TRL."""
-    return detect_grpo(parsed) or detect_sft(parsed)
+    """A GRPO, RLOO or SFT config of TRL."""
+    return detect_rloo(parsed) or detect_grpo(parsed) or detect_sft(parsed)
 
 
 def check(sources: list[Parsed], world: World | None) -> Check:
-    """GRPO's rule where GRPO's keys or command are there, else SFT's (the Trainer's)."""
+    """RLOO's rule where RLOO's keys, class or command are there, GRPO's where GRPO's are, else SFT's (the
+    Trainer's)."""
+    if any(detect_rloo(parsed) for parsed in sources):
+        return rloo(sources, world)
     if any(detect_grpo(parsed) for parsed in sources):
         return grpo(sources, world)
     return sft(sources, world)

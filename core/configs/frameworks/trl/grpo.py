@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from core.configs.base import (
@@ -47,18 +49,18 @@ NOT_DIVISIBLE = "generation_batch_size ({generation}) must be divisible by num_g
 NOT_MULTIPLE = "generation_batch_size ({generation}) must be divisible by the global batch size ({global_batch})."
 BOTH = "'generation_batch_size' and 'steps_per_generation' can not be both configured at the same time"
 ONE = (
-    "GRPO requires at least 2 generations per prompt to calculate the advantages. You provided {generations}, which"
+    "{name} requires at least 2 generations per prompt to calculate the advantages. You provided {generations}, which"
     " is less than the minimum required."
 )
 AUTO_FIND = (
-    "auto_find_batch_size is not supported by GRPO, because the generation batch must contain full prompt groups of"
+    "auto_find_batch_size is not supported by {name}, because the generation batch must contain full prompt groups of"
     " num_generations completions, and reducing the batch size on out-of-memory breaks this invariant. Set"
     " auto_find_batch_size=False and lower per_device_train_batch_size instead."
 )
 REMOVED = "Accelerate launch command: error: unrecognized arguments: --max_prompt_length"
 SEQUENCE_PARALLEL = (
-    "GRPOTrainer does not support sequence-dim parallelism (`parallelism_config.cp_size > 1` or"
-    " `parallelism_config.sp_size > 1`) yet. GRPO builds model inputs after generation inside the trainer, so"
+    "{name}Trainer does not support sequence-dim parallelism (`parallelism_config.cp_size > 1` or"
+    " `parallelism_config.sp_size > 1`) yet. {name} builds model inputs after generation inside the trainer, so"
     " Transformers' context-parallel / Ulysses sequence-parallel input sharding cannot be applied to the raw"
     " generation batch. Set both `cp_size=1` and `sp_size=1`, or disable `parallelism_config`."
 )
@@ -157,6 +159,23 @@ GRPO_RULES = (
 SHOWN_DEFAULTS = ("per_device_train_batch_size", "gradient_accumulation_steps", "num_generations")
 
 
+@dataclass(frozen=True)
+class Flavour:
+    """A trainer with GRPO's generation arithmetic: GRPO itself, or RLOO since TRL 0.22 (#3801) – its config class,
+    its flags, its defaults, how it names itself in its messages, and what it does to the values before."""
+
+    name: str = "GRPO"
+    config: str = "GRPOConfig"
+    markers: tuple[str, ...] = MARKERS
+    defaults: Mapping[str, int] = field(default_factory=lambda: dict(DEFAULTS))
+    #: GRPO's own history (prompts counted before 0.15, max_prompt_length removed in 0.28).
+    history: bool = True
+    prepare: Callable[[Reading, _Values], None] | None = None
+
+
+GRPO = Flavour()
+
+
 def detect_grpo(parsed: Parsed) -> bool:
     """A GRPO config: its own keys in YAML/JSON, or ``trl grpo`` / GRPO's flags on a launch line."""
     if parsed.format in (Format.YAML, Format.JSON):
@@ -180,23 +199,28 @@ def _trl_grpo(words: tuple[str, ...]) -> bool:
     return name.endswith(".py") and ("grpo" in name or "gspo" in name)
 
 
-def grpo(sources: list[Parsed], world: World | None) -> Check:
+def grpo(sources: list[Parsed], world: World | None, flavour: Flavour = GRPO) -> Check:
     reading = Reading(ID)
-    values = _Values(reading, sources)
+    values = _Values(reading, sources, flavour)
+    if flavour.prepare is not None:
+        flavour.prepare(reading, values)
     b, a = values.number("per_device_train_batch_size"), values.number("gradient_accumulation_steps")
     n, mu = values.number("num_generations"), values.number("num_iterations")
     given_g, given_s = values.optional("generation_batch_size"), values.optional("steps_per_generation")
     completion = values.number("max_completion_length")
-    for flag, rule in (("auto_find_batch_size", AUTO_FIND_RULE), ("max_prompt_length", REMOVED_RULE)):
-        if values.raw(flag) not in (None, False, "false", "False"):
-            reading.add(rule(Nothing(), message=AUTO_FIND if rule is AUTO_FIND_RULE else REMOVED))
+    if values.raw("auto_find_batch_size") not in (None, False, "false", "False"):
+        reading.add(AUTO_FIND_RULE(Nothing(), message=AUTO_FIND.format(name=flavour.name)))
+    if flavour.history and values.raw("max_prompt_length") is not None:
+        reading.add(REMOVED_RULE(Nothing(), message=REMOVED))
     world = reading.world(world or values.world())
     if defaulted := [key for key in SHOWN_DEFAULTS if key not in values.given]:
-        reading.add(DEFAULTS_RULE(Defaults(", ".join(f"`{key}: {DEFAULTS[key]}`" for key in defaulted))))
+        shown = ", ".join(f"`{key}: {flavour.defaults[key]}`" for key in defaulted)
+        reading.add(DEFAULTS_RULE(Defaults(shown)))
     reading.step(Derivation.DP_WORLD, (world.size,), world.size)
-    if holds(BEFORE_COMPLETIONS, PINS.get()):
+    if flavour.history and holds(BEFORE_COMPLETIONS, PINS.get()):
         return _counting_prompts(reading, world, (b, n, a), completion)
-    reading.add(COUNTED_PROMPTS_RULE(Prompts(b, n, world.size, a, b * n * world.size * a)))
+    if flavour.history:
+        reading.add(COUNTED_PROMPTS_RULE(Prompts(b, n, world.size, a, b * n * world.size * a)))
     generation, steps = _generation(reading, values, (b, a, world.size, given_g, given_s))
     _generations(reading, values, generation, n)
     _parallelism(reading, values, world.size)
@@ -225,7 +249,8 @@ def _counting_prompts(reading: Reading, world: World, numbers: tuple[int, int, i
 def _generations(reading: Reading, values: _Values, generation: int | None, n: int) -> None:
     """G divisible by ``num_generations`` (grpo_config.py:1110), and at least 2 of them (1116)."""
     if n < 2:
-        reading.add(ONE_RULE(Generations(n), message=ONE.format(generations=n), fix=values.fix("num_generations", 2)))
+        message = ONE.format(name=values.flavour.name, generations=n)
+        reading.add(ONE_RULE(Generations(n), message=message, fix=values.fix("num_generations", 2)))
     if generation is not None and generation % n:
         below = max((g for g in range(2, n) if generation % g == 0), default=None)
         above = next(g for g in range(n, generation + 1) if generation % g == 0) if generation >= n else None
@@ -242,7 +267,7 @@ def _parallelism(reading: Reading, values: _Values, world: int) -> None:
     """
     cp, sp, tp = (values.optional(key) or 1 for key in ("cp_size", "sp_size", "tp_size"))
     if cp > 1 or sp > 1:
-        reading.add(SEQUENCE_PARALLEL_RULE(Nothing(), message=SEQUENCE_PARALLEL))
+        reading.add(SEQUENCE_PARALLEL_RULE(Nothing(), message=SEQUENCE_PARALLEL.format(name=values.flavour.name)))
     if tp > 1:
         reading.add(TENSOR_PARALLEL_RULE(TensorParallel(tp, world, world // tp)))
 
@@ -287,8 +312,9 @@ class _Values:
     """GRPOConfig's arguments from a YAML/JSON config and from a launch line's flags (the flags win, as in
     ``TrlParser``), each recorded with where it was written when it is used; TRL's default where absent."""
 
-    def __init__(self, reading: Reading, sources: list[Parsed]) -> None:
+    def __init__(self, reading: Reading, sources: list[Parsed], flavour: Flavour = GRPO) -> None:
         self.reading = reading
+        self.flavour = flavour
         self.given: dict[str, tuple[Parsed, Any, str]] = {}
         self.noted: set[str] = set()
         #: Where a key not written yet would go: the config file, else the launch line.
@@ -298,12 +324,12 @@ class _Values:
                 for key, value in parsed.data.items():
                     self.given[key] = (parsed, value, where_key(parsed, key))
             elif parsed.format is Format.PYTHON:
-                for kind in ("GRPOConfig", "ParallelismConfig"):
+                for kind in (flavour.config, "ParallelismConfig"):
                     instance = hf_trainer.training_arguments(parsed, frozenset({kind}))
                     for key, given in instance.fields.items() if instance is not None else ():
                         self.given[key] = (parsed, given.value, f"{parsed.source.name}:{given.line}")
             elif parsed.format is Format.SHELL:
-                for flag, words in program_flags(parsed, MARKERS).items():
+                for flag, words in program_flags(parsed, flavour.markers).items():
                     value = words[0] if len(words) == 1 else " ".join(words) if words else True
                     self.given[flag.removeprefix("--").replace("-", "_")] = (parsed, value, parsed.where(flag))
 
@@ -316,9 +342,11 @@ class _Values:
             self.reading.note(key, value, where)
         return value
 
-    def number(self, key: str) -> int:
+    def number(self, key: str, default: int | None = None) -> int:
         value = self.optional(key)
-        return DEFAULTS[key] if value is None else value
+        if value is not None:
+            return value
+        return self.flavour.defaults[key] if default is None else default
 
     def optional(self, key: str) -> int | None:
         value = self.raw(key)

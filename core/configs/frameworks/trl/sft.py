@@ -14,9 +14,12 @@ from core.configs.base import (
     Parsed,
     Reading,
     Rule,
+    Since,
     Syntax,
     World,
     context,
+    lookup,
+    main_command,
     program_flags,
     split_launch,
     whole,
@@ -67,6 +70,28 @@ UNKNOWN_CONFIG = (
 )
 
 
+#: DeepSpeed's Ulysses adapter (deepspeed/runtime/sequence_parallel/ulysses_sp.py:666-671, 0.19.8) on a batch of
+#: TRL's padded collator, which gave no position_ids before TRL 1.11.0 (#6812).
+POSITION_IDS = (
+    "Ulysses SP requires `position_ids` in every dataloader batch so that each token retains its correct global"
+    " position after sequence sharding. For non-packed sequences: position_ids = torch.arange(seq_len) per sample."
+    " For packed sequences: position_ids must reset at document boundaries. Ensure your data collator includes"
+    " position_ids in its output."
+)
+#: SFTTrainer.__init__ from TRL 1.15.0 (sft_trainer.py:1174-1187 at 1.16.0).
+ULYSSES_LOSS = (
+    "`loss_type='dft'`, `compute_loss_func` and `label_smoothing_factor` are not supported with DeepSpeed sequence"
+    " parallelism (Ulysses/ALST): the loss is the model's own negative log-likelihood, reduced across ranks by"
+    " `Trainer`."
+)
+SP_FLAG = "--parallelism_config_sp_size"
+
+
+@context
+class Ulysses:
+    sp: int
+
+
 @context
 class Named:
     name: str
@@ -101,7 +126,13 @@ SFT_PACKING = Rule("trl/sft-packing", Effect.NOTE, Length)
 SFT_DEFAULT_LENGTH = Rule("trl/sft-max-length-default", Effect.NOTE, Length)
 SFT_UNKNOWN_KEY = Rule("trl/sft-unknown-batch-key", Effect.REFUSED, Unknown)
 SFT_SCRIPT_UNKNOWN = Rule("trl/sft-unknown-keys-in-script", Effect.REFUSED, Keys)
+SFT_POSITION_IDS = Rule(
+    "trl/sft-ulysses-position-ids", Effect.REFUSED, Ulysses, Since("trl", until="1.11.0", change="#6812")
+)
+SFT_ULYSSES_LOSS = Rule("trl/sft-ulysses-loss", Effect.REFUSED, Ulysses, Since("trl", since="1.15.0"))
 SFT_RULES = (
+    SFT_POSITION_IDS,
+    SFT_ULYSSES_LOSS,
     SFT_PADDING_FREE,
     SFT_ENV,
     SFT_UNKNOWN_CONFIG,
@@ -151,6 +182,7 @@ def sft(sources: list[Parsed], world: World | None) -> Check:
     if any(finding.effect is Effect.REFUSED for finding in reading.findings):
         return reading.finish(world)
     batch = hf_trainer.trainer_batch(reading, sources, world, config)
+    _ulysses(reading, sources, values)
     seq_len = _max_length(reading, values)
     packing = _truthy(values.get("packing"))
     if _truthy(values.get("padding_free")) and not packing and seq_len is not None:
@@ -158,6 +190,40 @@ def sft(sources: list[Parsed], world: World | None) -> Check:
     elif packing and seq_len is not None:
         reading.add(SFT_PACKING(Length(seq_len)))
     return batch.finish(reading, seq_len)
+
+
+def _ulysses(reading: Reading, sources: list[Parsed], values: dict[str, tuple[Any, str]]) -> None:
+    """ALST/Ulysses (accelerate's ``sp_size`` > 1, backend DeepSpeed, the only one): before TRL 1.11 the padded
+    collator gives no position_ids, which DeepSpeed's adapter refuses on the first batch (padding-free batches carry
+    them: ``padding_free``, or packing with the default ``bfd``); from 1.15 SFTTrainer refuses the DFT loss and
+    label smoothing with it."""
+    sp = _sp_size(sources)
+    if sp < 2:
+        return
+    packing = _truthy(values.get("packing")) and str(values.get("packing_strategy", ("bfd", ""))[0]) == "bfd"
+    if not (_truthy(values.get("padding_free")) or packing):
+        reading.add(SFT_POSITION_IDS(Ulysses(sp), message=POSITION_IDS))
+    loss = str(values.get("loss_type", ("nll", ""))[0])
+    smoothing = values.get("label_smoothing_factor", (0, ""))[0]
+    if loss == "dft" or str(smoothing) not in ("0", "0.0", "None", "null"):
+        reading.add(SFT_ULYSSES_LOSS(Ulysses(sp), message=ULYSSES_LOSS))
+
+
+def _sp_size(sources: list[Parsed]) -> int:
+    """``parallelism_config_sp_size`` of an accelerate config or launch line, or ``ParallelismConfig(sp_size=…)``."""
+    for parsed in sources:
+        found: Any = None
+        if parsed.format in (Format.YAML, Format.JSON):
+            found = lookup(parsed.data, "parallelism_config.parallelism_config_sp_size")
+        elif parsed.format is Format.SHELL and (command := main_command(parsed)) is not None:
+            found = command[1].launcher_options.get(SP_FLAG)  # ``accelerate launch --parallelism_config_sp_size 2``
+        elif (instance := hf_trainer.training_arguments(parsed, frozenset({"ParallelismConfig"}))) is not None:
+            found = instance.fields["sp_size"].value if "sp_size" in instance.fields else None
+        else:
+            continue
+        if found is not None and str(found).isdigit():
+            return int(found)
+    return 1
 
 
 def _sft_script(parsed: Parsed) -> bool:
