@@ -105,6 +105,15 @@ def test_a_comment_line_ends_a_continued_command() -> None:
     ]
 
 
+def test_a_backquoted_comment_inside_a_continued_command_is_an_empty_word() -> None:
+    """MedicalGPT's backquoted ``# QLoRA配置`` comment between flags: bash expands it to nothing and goes on with
+    the line, so the flags after it arrive (tree-sitter-bash would let the comment swallow the closing backquote)."""
+    script = "run grpo.py \\\n    --lora_r 16 \\\n    `# 显存优化配置` \\\n    --per_device_train_batch_size 4\n"
+    expected = ("run", "grpo.py", "--lora_r", "16", "--per_device_train_batch_size", "4")
+    assert run_bash(script, []).runs == [expected]
+    assert [c.words for c in reading(script).script.commands] == [expected]
+
+
 @pytest.mark.timeout(300)
 @settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scripts())

@@ -33,6 +33,11 @@ def _parser() -> Parser:
     return Parser(_language())
 
 
+#: A command substitution that holds only a comment (a backquoted ``# QLoRA`` in a continued command): bash
+#: expands it to nothing and goes on with the line; tree-sitter-bash lets the comment swallow the closing backquote.
+_COMMENTED = re.compile(r"`[ \t]*#[^`\n]*`")
+
+
 def parse(text: str, seconds: float = MAX_PARSE_SECONDS) -> Node:
     """The tree-sitter-bash tree of ``text`` (syntax errors become ERROR nodes; the rest is still read).
 
@@ -42,6 +47,7 @@ def parse(text: str, seconds: float = MAX_PARSE_SECONDS) -> Node:
     reads each node's text back through the callback (80 µs a node), so the text is parsed once more from
     its bytes for the tree that is used: ~2-10 ms for 64 KiB.
     """
+    text = _COMMENTED.sub(lambda found: " " * len(found.group()), text)
     data = text.encode("utf-8", "surrogatepass")
     started = time.thread_time()
 
