@@ -1,0 +1,188 @@
+"""What several frameworks' files say of the model and its memory, as ``MemoryFacts`` (issue 28, item 5).
+
+- Megatron's arguments (``megatron/training/arguments.py``), as Megatron-LM's flags and NeMo's ``model`` section
+  name them: ``num_layers``, ``hidden_size``, ``num_attention_heads``, ``num_query_groups`` (only with
+  ``group_query_attention``), ``ffn_hidden_size`` (default 4h, with ``swiglu`` ``int(8h/3 / 64) · 64`` as
+  ``validate_args`` sets it), ``kv_channels``, ``untie_embeddings_and_output_weights`` (tied by default),
+  ``normalization`` (LayerNorm by default), ``add_bias_linear`` (on by default), ``add_qkv_bias``, the MoE flags,
+  the vocabulary (``vocab_size``, or the tokenizer's where its type fixes it); and the set-up: TP, PP, CP, EP,
+  the virtual stages, ``use_distributed_optimizer``, ``sequence_parallel``, ``recompute_granularity``,
+  ``bf16``/``fp16``.
+- A Hugging Face model id (``model_name_or_path``, ``base_model``, ``from_pretrained("…")``) and a DeepSpeed
+  config's ZeRO stage, offloading and precision.
+
+Values a script leaves to its run (``$HIDDEN`` unset) fix nothing: then there is no estimate, never an error.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from core.configs.base import Architecture, Fix, Format, MemoryFacts, Parsed, lookup, program_flags
+
+#: Vocabularies a Megatron tokenizer type fixes (``megatron/training/tokenizer``): GPT-2's BPE 50.257, Llama 2's
+#: SentencePiece 32.000.
+TOKENIZER_VOCAB = {"GPT2BPETokenizer": 50257, "Llama2Tokenizer": 32000}
+#: ``--moe-layer-freq`` as a list of k dense layers, then MoE ones: ``([0]*3+[1]*58)``.
+_LEADING_DENSE = re.compile(r"\(?\[0\]\s*\*\s*(\d+)\s*\+\s*\[1\]\s*\*\s*(\d+)\)?")
+
+
+def number(value: Any) -> int | None:
+    """A whole number of at least 1 as argparse or YAML gives it; None for anything else (``$X``, ``None``)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if 1 <= value <= 10**12 else None
+    if isinstance(value, str) and re.fullmatch(r"\d(?:_?\d){0,12}", value.strip()):
+        found = int(value.strip())
+        return found if found >= 1 else None
+    return None
+
+
+def switch(value: Any) -> bool:
+    """A switch as given: a bare flag (True), a YAML boolean, ``"true"``."""
+    return value is True or (isinstance(value, str) and value.strip().casefold() in ("true", "1", "yes"))
+
+
+def megatron_arguments(found: Mapping[str, list[str]]) -> dict[str, Any]:
+    """Flags as Megatron's ``args``: ``--num-layers 32`` → ``num_layers: "32"``, a bare switch → True."""
+    return {
+        flag[2:].replace("-", "_"): (values[0] if len(values) == 1 else " ".join(values) if values else True)
+        for flag, values in found.items()
+    }
+
+
+def megatron_architecture(args: Mapping[str, Any]) -> Architecture | None:
+    """The decoder Megatron builds from ``args``; None where a number is missing or the shape is not one
+    ``core.memory`` counts (multi-latent attention, an interleaved MoE pattern)."""
+    layers, hidden, heads = (number(args.get(k)) for k in ("num_layers", "hidden_size", "num_attention_heads"))
+    if layers is None or hidden is None or heads is None or switch(args.get("multi_latent_attention")):
+        return None
+    swiglu = switch(args.get("swiglu"))
+    ffn = number(args.get("ffn_hidden_size")) or (int(4 * hidden * 2 / 3 / 64) * 64 if swiglu else 4 * hidden)
+    kv_heads = heads
+    if switch(args.get("group_query_attention")):
+        kv_heads = number(args.get("num_query_groups")) or 1  # Megatron's default is one group
+    if args.get("attention_head_type") == "multiquery":  # bigcode's fork
+        kv_heads = 1
+    experts = number(args.get("num_experts")) or 0
+    dense = _dense_layers(args.get("moe_layer_freq"), layers) if experts else 0
+    if dense is None:
+        return None
+    return Architecture(
+        layers=layers,
+        hidden=hidden,
+        heads=heads,
+        kv_heads=kv_heads,
+        ffn=ffn,
+        vocab=number(args.get("vocab_size")) or TOKENIZER_VOCAB.get(str(args.get("tokenizer_type"))),
+        swiglu=swiglu,
+        tied=not switch(args.get("untie_embeddings_and_output_weights")),
+        layernorm=str(args.get("normalization", "LayerNorm")) == "LayerNorm" and not switch(args.get("RMSNorm")),
+        bias=not switch(args.get("disable_bias_linear")) and args.get("add_bias_linear") is not False,
+        qkv_bias=switch(args.get("add_qkv_bias")),
+        head_dim=number(args.get("kv_channels")),
+        experts=experts,
+        topk=(number(args.get("moe_router_topk")) or 2) if experts else 0,
+        moe_ffn=(number(args.get("moe_ffn_hidden_size")) or ffn) if experts else 0,
+        shared_ffn=(number(args.get("moe_shared_expert_intermediate_size")) or 0) if experts else 0,
+        dense_layers=dense,
+    )
+
+
+def _dense_layers(frequency: Any, layers: int) -> int | None:
+    """Dense layers before the MoE ones: none for a frequency of 1 (every layer), k for ``[0]*k+[1]*n``."""
+    if frequency is None or number(frequency) == 1:
+        return 0
+    found = _LEADING_DENSE.fullmatch(str(frequency).replace(" ", ""))
+    if found is None or int(found.group(1)) + int(found.group(2)) != layers:
+        return None
+    return int(found.group(1))
+
+
+def megatron_facts(args: Mapping[str, Any], where: str, micro_setting: Fix | None) -> MemoryFacts | None:
+    """The model and the set-up Megatron's ``args`` fix, by Megatron-LM's convention."""
+    architecture = megatron_architecture(args)
+    if architecture is None:
+        return None
+    tp, pp, cp, ep = (
+        number(args.get(f"{name}_model_parallel_size")) or 1 for name in ("tensor", "pipeline", "context", "expert")
+    )
+    per_stage = number(args.get("num_layers_per_virtual_pipeline_stage"))
+    vpp = number(args.get("virtual_pipeline_model_parallel_size"))
+    if vpp is None and per_stage and architecture.layers % (pp * per_stage) == 0 and pp > 1:
+        vpp = architecture.layers // (pp * per_stage)
+    return MemoryFacts(
+        rules="megatron",
+        where=where,
+        architecture=architecture,
+        tp=tp,
+        pp=pp,
+        cp=cp,
+        ep=ep,
+        vpp=vpp if vpp and vpp > 1 else None,
+        dtype="bf16" if switch(args.get("bf16")) else "fp16" if switch(args.get("fp16")) else "fp32",
+        # Megatron-LLaMA's overlapped optimizer shards the states over d as the distributed optimizer does
+        distributed_optimizer=any(
+            switch(args.get(name)) for name in ("use_distributed_optimizer", "overlapped_distributed_optimizer")
+        ),
+        recompute=_recompute(args),
+        sequence_parallel=switch(args.get("sequence_parallel")) and tp > 1,
+        micro_setting=micro_setting,
+    )
+
+
+def _recompute(args: Mapping[str, Any]) -> str | None:
+    """``--recompute-granularity``; ``--recompute-activations`` is selective; old releases' (and BigScience's)
+    ``--checkpoint-activations`` is the whole layer."""
+    granularity = args.get("recompute_granularity")
+    if granularity in ("full", "selective"):
+        return str(granularity)
+    if switch(args.get("recompute_activations")):
+        return "selective"
+    if switch(args.get("checkpoint_activations")):
+        return "full"
+    return "none"
+
+
+# --- a Hugging Face model id and a DeepSpeed config ----------------------------------------------------------
+
+#: Where a run names the checkpoint it trains: TrainingArguments' neighbours, LLaMA-Factory, axolotl, TRL.
+MODEL_KEYS = ("model_name_or_path", "base_model", "model.name_or_path", "model_name")
+MODEL_FLAGS = ("--model_name_or_path", "--model-name-or-path", "--model_name", "--base_model")
+
+
+def hf_model(sources: list[Parsed]) -> tuple[str, str] | None:
+    """The Hugging Face id a run trains and where it is written: a config's key, a launch flag, a script's
+    ``from_pretrained("…")`` or its arguments' default."""
+    for parsed in sources:
+        if parsed.format in (Format.YAML, Format.JSON, Format.TOML):
+            for key in MODEL_KEYS:
+                value = lookup(parsed.data, key)
+                if isinstance(value, str) and value.strip():
+                    return value.strip(), parsed.where(key.rsplit(".", 1)[-1])
+        elif parsed.format is Format.SHELL:
+            found = program_flags(parsed, MODEL_FLAGS)
+            for flag in MODEL_FLAGS:
+                if len(found.get(flag, [])) == 1:
+                    return found[flag][0], parsed.where(flag)
+        elif parsed.format is Format.PYTHON and (named := _script_model(parsed)) is not None:
+            return named
+    return None
+
+
+def _script_model(parsed: Parsed) -> tuple[str, str] | None:
+    script = parsed.python
+    if script is None:
+        return None
+    for instance in script.instances:
+        given = instance.fields.get("model_name_or_path")
+        if given is not None and isinstance(given.value, str):
+            return given.value, given.where(parsed.source.name)
+    for call in script.called("from_pretrained"):
+        first = call.args[0] if call.args else None
+        if first is not None and isinstance(first.value, str):
+            return first.value, first.where(parsed.source.name)
+    return None
