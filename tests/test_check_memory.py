@@ -1,0 +1,137 @@
+"""``effbatch check``'s memory per GPU (issue 28, item 5), held against each framework's own estimator.
+
+Megatron rows: Megatron-LM d98e8a64ddf34856e74b24714e3bedb2f5a39553 run on the very argv each script passes
+(captured with the launchers shimmed), outside this repository (torch 2.13 CPU venv, GPU-only imports stubbed):
+``megatron/training/arguments.py`` ``parse_args`` + ``validate_args``, the vocabulary padded by
+``megatron/core/tokenizers/utils/build_tokenizer.py:133`` ``vocab_size_with_padding``, the micro-batches from
+``megatron/core/num_microbatches_calculator.py``, then ``megatron/training/theoretical_memory_usage.py``
+``report_theoretical_memory(args, num_microbatches)``: its ``compute_weight_and_optimizer_memory`` (our model
+states) and ``compute_activation_memory`` / ``compute_activation_memory_without_sp`` (our activations), in bytes.
+Megatron-LLaMA's own flags were given to it as main's (``--RMSNorm`` → ``--normalization RMSNorm``,
+``--overlapped-distributed-optimizer`` → ``--use-distributed-optimizer``, ``PretrainedFromHF`` → ``Llama2Tokenizer``
+for Llama 2's 32.000 tokens), which is what effbatch reads them as.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from bot.document import Visibility
+from bot.rendering.checks import check_answer, check_json, finding_text
+from bot.rendering.plain_text import plain_text
+from core.configs import CheckError, ProblemKind, Source, World, check_config
+
+DATA = Path(__file__).parent / "data"
+MEMORY = DATA / "configs" / "memory"
+CORPUS = DATA / "corpus"
+SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "schema" / "effbatch.schema.json").read_text())
+#: Llama 2 7B's shape as Megatron-LM's flags (huggingface.co/meta-llama/Llama-2-7b-hf/config.json), TP 8 with
+#: sequence parallelism and selective recomputation: Megatron's formula "with SP".
+LLAMA2_TP8 = (
+    "torchrun --nproc-per-node 8 pretrain_gpt.py --num-layers 32 --hidden-size 4096 --num-attention-heads 32 "
+    "--ffn-hidden-size 11008 --swiglu --vocab-size 32000 --untie-embeddings-and-output-weights --normalization RMSNorm "
+    "--disable-bias-linear --seq-length 4096 --max-position-embeddings 4096 --tensor-model-parallel-size 8 "
+    "--sequence-parallel --recompute-activations --bf16 --micro-batch-size 64 --global-batch-size 512 "
+    "--tokenizer-type NullTokenizer"
+)
+
+
+def _sources(*paths: Path) -> list[Source]:
+    return [Source(path.name, path.read_text()) for path in paths]
+
+
+@pytest.mark.parametrize(
+    ("sources", "world", "states", "activations"),
+    [
+        # NVIDIA's Llama 3 8B example: 8 GPUs, b 1, L 8.192, a 16, distributed optimizer, --sequence-parallel at TP 1
+        # (disabled), no recomputation; vocabulary 128.256 (NullTokenizer). Megatron: 60226959360, 40644762009,6.
+        ([MEMORY / "megatron_llama3_8b_h100_fp8.sh"], None, 60_226_959_360, 40_644_762_010),
+        # NVIDIA's Mixtral 8x7B example at 64 GPUs: PP 4, EP 8, a 16, Llama2Tokenizer (32.000), distributed optimizer.
+        # Megatron: 20063312640, 19236893491,2.
+        ([MEMORY / "megatron_mixtral_8x7b.sh"], 64, 20_063_312_640, 19_236_893_491),
+        # Megatron-LLaMA's Llama 2 7B (alibaba/Megatron-LLaMA@25306de8, corpus): d 8, b 4, L 4.096, a 8, tied.
+        # Megatron: 49555077120, 77977701580,8.
+        (
+            [CORPUS / "megatron" / "mllama2-7b-standalone" / "LLaMA2_7B_standalone.sh"],
+            None,
+            49_555_077_120,
+            77_977_701_581,
+        ),
+        # Its 13B: TP 2 with sequence parallelism and selective recomputation, b 2, L 2.048, a 8.
+        # Megatron: 57835975680, 12394184704.
+        (
+            [CORPUS / "megatron" / "mllama-13b-standalone" / "LLaMA_13_standalone.sh"],
+            None,
+            57_835_975_680,
+            12_394_184_704,
+        ),
+        # Llama 2 7B at TP 8 with SP and selective recomputation, b 64 (vocabulary padded to 32.768).
+        # Megatron: 15179784192, 128446627840.
+        ([("run.sh", LLAMA2_TP8)], 16, 15_179_784_192, 128_446_627_840),
+    ],
+)
+def test_megatron_configs_agree_with_megatrons_own_estimate(
+    sources: list[Path | tuple[str, str]], world: int | None, states: int, activations: int
+) -> None:
+    """What `effbatch check --json` says of a Megatron launch is what Megatron-LM's theoretical_memory_usage.py
+    reports for the same arguments, to the byte."""
+    given = [Source(*s) if isinstance(s, tuple) else Source(s.name, s.read_text()) for s in sources]
+    check = check_config(given, World(world, "gpus") if world else None, gpu="h100")
+    memory = check_json(check)["memory"]
+    assert memory["rules"] == "megatron"
+    assert memory["model_states_bytes_per_gpu"] == states
+    assert memory["activations_bytes"] == activations
+    jsonschema.validate(check_json(check), SCHEMA)
+
+
+def test_the_answer_says_the_estimate_in_german_with_its_convention() -> None:
+    """The check's answer has „Speicher je GPU (Schätzung nach Megatron-LMs Regeln)“ with each part, the total
+    against the GPU given, and where the model came from."""
+    check = check_config(_sources(MEMORY / "megatron_llama3_8b_h100_fp8.sh"), gpu="h100")
+    shown = plain_text(check_answer(check, Visibility.IN_CHANNEL, command="effbatch").document, choices=False)
+    assert "Speicher je GPU (Schätzung nach Megatron-LMs Regeln) – 32 Schichten, h = 4.096, 32 Köpfe" in shown
+    for part in ("Gewichte: 15,0\u00a0GiB", "Gradienten: 29,9\u00a0GiB", "Optimiererzustände: 11,2\u00a0GiB"):
+        assert part in shown
+    assert "Aktivierungen: 37,9\u00a0GiB (b = 1, L = 8.192, ohne Neuberechnung)" in shown
+    assert "Summe: 93,9\u00a0GiB von 80,0\u00a0GiB (H100 SXM)" in shown
+    assert "Modell aus megatron_llama3_8b_h100_fp8.sh:" in shown
+    assert "verteilter Optimierer" in shown
+
+
+def test_a_micro_batch_that_cannot_fit_is_a_warning_never_an_error() -> None:
+    """Not even b = 1 fits by Megatron's own estimate: a warning naming the GPU; the run still counts as ok
+    (exit code 0), since it is an estimate."""
+    check = check_config(_sources(MEMORY / "megatron_llama3_8b_h100_fp8.sh"), gpu="h100")
+    [finding] = [f for f in check.findings if f.code.startswith("memory/")]
+    assert finding.code == "memory/does-not-fit"
+    assert finding.level.value == "warning"
+    assert check.ok
+    assert finding_text(check, finding).startswith(
+        "Laut Schätzung passt dieser Lauf auf keine H100 SXM, auch nicht mit b = 1: 93,9\u00a0GiB Speicher je GPU"
+    )
+    assert check_json(check)["memory"]["fits"] is False
+
+
+def test_without_a_gpu_the_estimate_is_said_and_how_to_name_one() -> None:
+    """No GPU named: the estimate without a verdict, no warning, and the option that adds one (CLI and Slack)."""
+    check = check_config(_sources(MEMORY / "megatron_llama3_8b_h100_fp8.sh"))
+    assert not [f for f in check.findings if f.code.startswith("memory/")]
+    memory = check_json(check)["memory"]
+    assert "fits" not in memory
+    assert "gpu" not in memory
+    cli = plain_text(check_answer(check, Visibility.IN_CHANNEL, command="effbatch").document, choices=False)
+    assert "Ob es passt, sage ich mit einer GPU: --gpu h100" in cli
+    slack = plain_text(check_answer(check, Visibility.IN_CHANNEL).document, choices=False)
+    assert "/effbatch prüfe gpu=h100" in slack
+
+
+def test_an_unknown_gpu_cannot_be_checked_against() -> None:
+    """`--gpu v100`: the GPUs effbatch knows are named, nothing is guessed."""
+    with pytest.raises(CheckError) as raised:
+        check_config(_sources(MEMORY / "megatron_llama3_8b_h100_fp8.sh"), gpu="v100")
+    assert raised.value.kind is ProblemKind.UNKNOWN_GPU
+    assert "h100, h200, b200" in raised.value.ctx["gpus"]
