@@ -72,6 +72,11 @@ def _sources(*paths: Path) -> list[Source]:
         # Llama 2 7B at TP 8 with SP and selective recomputation, b 64 (vocabulary padded to 32.768).
         # Megatron: 15179784192, 128446627840.
         ([("run.sh", LLAMA2_TP8)], 16, 15_179_784_192, 128_446_627_840),
+        # NeMo 1's Llama config (1 GPU, b 4, a 2, L 4.096, untied, sentencepiece: Llama 2's 32.000 by the shape) and
+        # its GPT config (GPT2BPETokenizer 50.257, padded to 50.304): the YAML as the Megatron args NeMo hands over,
+        # through Megatron's theoretical_memory_usage.py. Megatron: 121291481088, 77977701580,8; 2224917504, 895134105,6.
+        ([MEMORY / "nemo_megatron_llama_config.yaml"], None, 121_291_481_088, 77_977_701_581),
+        ([MEMORY / "nemo_megatron_gpt_config.yaml"], None, 2_224_917_504, 895_134_106),
     ],
 )
 def test_megatron_configs_agree_with_megatrons_own_estimate(

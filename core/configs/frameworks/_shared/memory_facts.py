@@ -147,6 +147,49 @@ def _recompute(args: Mapping[str, Any]) -> str | None:
     return "none"
 
 
+#: NeMo's gated activations (``nemo/collections/nlp/modules/common/megatron/mlp.py``): three matrices, as SwiGLU.
+GATED = frozenset({"swiglu", "fast-swiglu", "geglu", "fast-geglu", "reglu", "fast-reglu"})
+#: NeMo's ``model`` keys that are Megatron's argument of the same name.
+SAME_AS_MEGATRON = (
+    "num_layers",
+    "hidden_size",
+    "num_attention_heads",
+    "ffn_hidden_size",
+    "kv_channels",
+    "tensor_model_parallel_size",
+    "pipeline_model_parallel_size",
+    "context_parallel_size",
+    "expert_model_parallel_size",
+    "virtual_pipeline_model_parallel_size",
+    "sequence_parallel",
+    "moe_router_topk",
+    "moe_ffn_hidden_size",
+)
+
+
+def nemo_arguments(data: Mapping[str, Any]) -> dict[str, Any]:
+    """NeMo 1's YAML as Megatron's ``args`` (``examples/nlp/language_modeling/conf/megatron_gpt_config.yaml``):
+    ``activation``, ``share_embeddings_and_output_weights`` (True by default), ``normalization``, ``bias``,
+    ``num_query_groups`` (None: every head), ``num_moe_experts``, ``optim.name: distributed_fused_adam``,
+    ``activations_checkpoint_granularity``, ``tokenizer.type`` and ``trainer.precision``."""
+    model = lookup(data, "model") or {}
+    args: dict[str, Any] = {key: model[key] for key in SAME_AS_MEGATRON if key in model}
+    groups = model.get("num_query_groups")
+    args["group_query_attention"] = groups is not None and groups != model.get("num_attention_heads")
+    args["num_query_groups"] = groups
+    args["swiglu"] = str(model.get("activation", "gelu")).casefold() in GATED
+    args["untie_embeddings_and_output_weights"] = model.get("share_embeddings_and_output_weights", True) is False
+    args["normalization"] = "RMSNorm" if str(model.get("normalization", "")).casefold() == "rmsnorm" else "LayerNorm"
+    args["add_bias_linear"] = model.get("bias", True) is not False
+    args["num_experts"] = model.get("num_moe_experts")
+    args["tokenizer_type"] = lookup(model, "tokenizer.type")
+    args["use_distributed_optimizer"] = lookup(model, "optim.name") == "distributed_fused_adam"
+    args["recompute_granularity"] = model.get("activations_checkpoint_granularity")
+    precision = str(lookup(data, "trainer.precision") or "32").casefold()
+    args["bf16"], args["fp16"] = precision.startswith("bf16"), precision.startswith("16")
+    return args
+
+
 # --- a Hugging Face model id and a DeepSpeed config ----------------------------------------------------------
 
 #: Where a run names the checkpoint it trains: TrainingArguments' neighbours, LLaMA-Factory, axolotl, TRL.
