@@ -74,7 +74,8 @@ def _sources(*paths: Path) -> list[Source]:
         ([("run.sh", LLAMA2_TP8)], 16, 15_179_784_192, 128_446_627_840),
         # NeMo 1's Llama config (1 GPU, b 4, a 2, L 4.096, untied, sentencepiece: Llama 2's 32.000 by the shape) and
         # its GPT config (GPT2BPETokenizer 50.257, padded to 50.304): the YAML as the Megatron args NeMo hands over,
-        # through Megatron's theoretical_memory_usage.py. Megatron: 121291481088, 77977701580,8; 2224917504, 895134105,6.
+        # through Megatron's theoretical_memory_usage.py.
+        # Megatron: 121291481088, 77977701580,8; 2224917504, 895134105,6.
         ([MEMORY / "nemo_megatron_llama_config.yaml"], None, 121_291_481_088, 77_977_701_581),
         ([MEMORY / "nemo_megatron_gpt_config.yaml"], None, 2_224_917_504, 895_134_106),
     ],
@@ -91,6 +92,43 @@ def test_megatron_configs_agree_with_megatrons_own_estimate(
     assert memory["model_states_bytes_per_gpu"] == states
     assert memory["activations_bytes"] == activations
     jsonschema.validate(check_json(check), SCHEMA)
+
+
+@pytest.mark.parametrize(
+    ("ds_config", "states", "cpu"),
+    [
+        # DeepSpeed 0.19.8 (transformers 5.25, torch 2.13 CPU), run outside this repository: Meta-Llama-3-8B-Instruct
+        # built from its config.json on the meta device, ``deepspeed/runtime/zero/stage3.py:4055 model_to_params``
+        # (8.030.261.248 parameters, largest layer 525.336.576), then ``estimate_zero3_model_states_mem_needs`` /
+        # ``stage_1_and_2.py estimate_zero2_model_states_mem_needs`` for 8 GPUs on one node: their GPU and CPU bytes.
+        ("llamafactory_ds_z3_config.json", 20_169_434_112, 25_216_155_648),
+        ("llamafactory_ds_z3_offload_config.json", 2_101_346_304, 216_817_053_696),
+        ("llamafactory_ds_z2_config.json", 34_128_610_304, None),  # DeepSpeed: CPU 385452539904 (no offload: absent)
+        ("llamafactory_ds_z2_offload_config.json", 16_060_522_496, 385_452_539_904),
+    ],
+)
+def test_deepspeed_configs_agree_with_deepspeeds_own_estimators(ds_config: str, states: int, cpu: int | None) -> None:
+    """LLaMA-Factory's full fine-tuning of Llama 3 8B with each of its DeepSpeed configs: the model states per GPU
+    (and the CPU memory with offloading) are what DeepSpeed's estimators print; activations are effbatch's, said so."""
+    check = check_config(_sources(MEMORY / "llamafactory_llama3_full_sft.yaml", MEMORY / ds_config), World(8, "gpus"))
+    memory = check_json(check)["memory"]
+    assert memory["rules"] == "deepspeed"
+    assert memory["params"] == 8_030_261_248
+    assert memory["model_states_bytes_per_gpu"] == states
+    assert memory.get("cpu_bytes") == cpu
+    assert "deepspeed_activations" in memory["quirks"]
+    assert memory["recompute"] == "full"  # LLaMA-Factory checkpoints unless disable_gradient_checkpointing
+
+
+def test_zero_stage_0_is_counted_by_effbatchs_rules() -> None:
+    """DeepSpeed's estimators are for ZeRO-2 and -3; stage 0 is plain data parallelism: 2 + 2 + 12 bytes a parameter
+    (Rajbhandari et al. 2020, §3.1) of the whole model on every GPU, the final norm's 4.096 aside (core.memory counts
+    the first pipeline stage's layers and embeddings)."""
+    sources = _sources(MEMORY / "llamafactory_llama3_full_sft.yaml", MEMORY / "llamafactory_ds_z0_config.json")
+    memory = check_json(check_config(sources, World(8, "gpus")))["memory"]
+    assert memory["rules"] == "effbatch"
+    assert memory["params_per_gpu"] == 8_030_261_248 - 4096
+    assert memory["model_states_bytes_per_gpu"] == 16 * memory["params_per_gpu"]
 
 
 def test_the_answer_says_the_estimate_in_german_with_its_convention() -> None:

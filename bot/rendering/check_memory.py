@@ -25,13 +25,25 @@ def check_memory_parts(memory: CheckMemory, command: str) -> tuple[Part, ...]:
 
 
 def _what(memory: CheckMemory) -> str:
-    model = memory.model
+    """The table model's name; a variant by its id (``meta-llama/Meta-Llama-3-8B-Instruct (Form von Llama 3.1 8B)``);
+    a shape by its numbers."""
+    model, written = memory.model, memory.facts.model
+    if (
+        model.title
+        and written
+        and _folded(written.rsplit("/", 1)[-1]) not in (_folded(model.title), _folded(model.name))
+    ):
+        return texts.CHECK_LIKE.format(shape=written, like=model.title)
     if model.title:
         return model.title
     shape = texts.CHECK_SHAPE.format(
         layers=number(model.layers), hidden=number(model.hidden), heads=number(model.heads)
     )
     return texts.CHECK_LIKE.format(shape=shape, like=memory.like) if memory.like else shape
+
+
+def _folded(name: str) -> str:
+    return "".join(c for c in name.casefold() if c.isalnum())
 
 
 def _lines(memory: CheckMemory) -> list[Line]:

@@ -12,6 +12,7 @@ config's own) a micro-batch that cannot fit is a warning, never an error: it is 
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, replace
 from typing import TYPE_CHECKING
 
@@ -126,7 +127,7 @@ def _model(facts: MemoryFacts) -> tuple[ModelSpec, str, str] | None:
     from core.memory import MODELS, ModelSpec, find_model
 
     if facts.model is not None:
-        named = find_model(facts.model)
+        named = find_model(facts.model) or find_model(_plain(facts.model))
         return None if named is None else (named, "config", "")
     shape = facts.architecture
     if shape is None:
@@ -139,6 +140,16 @@ def _model(facts: MemoryFacts) -> tuple[ModelSpec, str, str] | None:
     if same is not None:
         return ModelSpec(**asdict(replace(shape, vocab=same.vocab))), "table", same.title
     return ModelSpec(**asdict(replace(shape, vocab=0))), "unknown", ""
+
+
+#: What a Hugging Face id adds to a base model's name without changing its shape: ``Meta-`` before Llama,
+#: ``-Instruct``, ``-Chat``, ``-hf``, ``-it``, ``-Base`` after it.
+_VARIANT = re.compile(r"^meta-(?=llama)|(?:-(?:instruct|chat|hf|it|base))+$", re.IGNORECASE)
+
+
+def _plain(name: str) -> str:
+    """``meta-llama/Meta-Llama-3-8B-Instruct`` → ``Llama-3-8B``: the base model whose shape the variant has."""
+    return _VARIANT.sub("", name.rsplit("/", 1)[-1])
 
 
 def _same_shape(row: ModelSpec, model: ModelSpec) -> bool:

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from core.configs.base import Architecture, Fix, Format, MemoryFacts, Parsed, lookup, program_flags
+from core.configs.frameworks._shared.deepspeed_config import is_deepspeed_config
 
 #: Vocabularies a Megatron tokenizer type fixes (``megatron/training/tokenizer``): GPT-2's BPE 50.257, Llama 2's
 #: SentencePiece 32.000.
@@ -229,3 +230,92 @@ def _script_model(parsed: Parsed) -> tuple[str, str] | None:
         if first is not None and isinstance(first.value, str):
             return first.value, first.where(parsed.source.name)
     return None
+
+
+#: Settings that train adapters or a quantized model instead of every weight: effbatch's estimate would count
+#: full fine-tuning, so there is none (LoRA's frozen weights and small adapters are not modelled).
+ADAPTER_SWITCHES = ("use_peft", "load_in_4bit", "load_in_8bit")
+ADAPTER_KEYS = ("adapter", "peft_config", "lora_config", "quantization_bit")
+#: LLaMA-Factory's stages that train one model on full sequences (DPO, PPO, KTO, RM hold a second model or head).
+LLAMAFACTORY_FULL_STAGES = frozenset({"pt", "sft"})
+#: The Trainer's ``fsdp`` words (``FSDPOption``) as ZeRO stages: full and hybrid shard 3, shard_grad_op 2.
+FSDP_STAGES = {"full_shard": 3, "hybrid_shard": 3, "hybrid_shard_zero2": 2, "shard_grad_op": 2}
+
+
+def hf_facts(
+    sources: list[Parsed], values: Mapping[str, Any], degrees: Mapping[str, int], micro_setting: Fix | None
+) -> MemoryFacts | None:
+    """A Trainer run's model and set-up: the Hugging Face id, ``tp_size``/``cp_size``/``sp_size``, the ZeRO stage
+    and offloading of its DeepSpeed config (``deepspeed``'s estimators for stages 2 and 3) or its ``fsdp`` words,
+    ``bf16``/``fp16``, ``gradient_checkpointing``. None where adapters or quantization train instead, or where a
+    DeepSpeed config is named but not among the files (its stage unknown)."""
+    named = hf_model(sources)
+    if named is None or adapters(values):
+        return None
+    zero, offload, dtype = _sharding(sources, values)
+    if zero is None:
+        return None
+    config = next((p for p in sources if is_deepspeed_config(p)), None)
+    return MemoryFacts(
+        rules="deepspeed" if config is not None and zero >= 2 else "effbatch",
+        where=named[1],
+        model=named[0],
+        tp=degrees.get("tp_size", 1),
+        cp=degrees.get("cp_size", 1),
+        sp=degrees.get("sp_size", 1),
+        dtype=dtype,
+        zero=zero,
+        offload=offload,
+        recompute="full" if _checkpointing(values) else None,
+        micro_setting=micro_setting,
+    )
+
+
+def _checkpointing(values: Mapping[str, Any]) -> bool:
+    """``gradient_checkpointing``; LLaMA-Factory checkpoints unless ``disable_gradient_checkpointing``
+    (``model/model_utils/checkpointing.py:164``)."""
+    if "stage" in values:
+        return not switch(values.get("disable_gradient_checkpointing"))
+    return switch(values.get("gradient_checkpointing"))
+
+
+def adapters(values: Mapping[str, Any]) -> bool:
+    """LoRA, QLoRA, frozen layers or a quantized base: not every weight trains. LLaMA-Factory's ``finetuning_type``
+    is ``lora`` unless it says ``full``."""
+    if "stage" in values and (
+        values.get("finetuning_type") != "full" or values["stage"] not in LLAMAFACTORY_FULL_STAGES
+    ):
+        return True
+    if any(switch(values.get(key)) for key in ADAPTER_SWITCHES):
+        return True
+    if any(values.get(key) not in (None, False, "", "none", "None") for key in ADAPTER_KEYS):
+        return True
+    # a script's own switches: --use_lora, --lora_enable True, --lora_r 64 (Qwen's, LLaVA's finetune.py)
+    return any(
+        ("lora" in key or "peft" in key) and value not in (None, False, 0, "", "False", "false")
+        for key, value in values.items()
+    )
+
+
+def _sharding(sources: list[Parsed], values: Mapping[str, Any]) -> tuple[int | None, str, str]:
+    """(ZeRO stage, offload, precision) from the DeepSpeed config among the sources, else the ``fsdp`` words; the
+    stage None where ``deepspeed`` names a file that is not among them."""
+    dtype = "bf16" if switch(values.get("bf16")) else "fp16" if switch(values.get("fp16")) else "fp32"
+    config = next((p for p in sources if is_deepspeed_config(p)), None)
+    if config is None:
+        if values.get("deepspeed"):
+            return None, "none", dtype
+        words = values.get("fsdp") or ""
+        named = words if isinstance(words, list) else str(words).split()
+        zero = max((FSDP_STAGES.get(str(word), 0) for word in named), default=0)
+        return zero, "params" if "offload" in named and zero == 3 else "none", dtype
+    stage = lookup(config.data, "zero_optimization.stage")
+    zero = stage if isinstance(stage, int) and 0 <= stage <= 3 else 0
+    devices = [lookup(config.data, f"zero_optimization.{key}.device") for key in ("offload_optimizer", "offload_param")]
+    offload = "none"
+    if devices[0] in ("cpu", "nvme"):
+        offload = "params" if devices[1] in ("cpu", "nvme") and zero == 3 else "optimizer"
+    for precision in ("bf16", "fp16"):
+        if lookup(config.data, f"{precision}.enabled") is True:
+            dtype = precision
+    return zero, offload, dtype
