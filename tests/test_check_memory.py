@@ -131,6 +131,33 @@ def test_zero_stage_0_is_counted_by_effbatchs_rules() -> None:
     assert memory["model_states_bytes_per_gpu"] == 16 * memory["params_per_gpu"]
 
 
+@pytest.mark.parametrize(
+    ("name", "world", "params", "data_parallel", "recompute"),
+    [
+        # torchtitan@238fa995's llama3 TOMLs (8B: FSDP over 64 GPUs, selective AC; 70B: TP 8, FSDP 8, full AC, 64 A100;
+        # 405B: TP 8, FSDP 16, full AC, 128 H100, as their NOTE lines say). Parameters: torchtitan's own Transformer
+        # built from its flavours on the meta device (torch 2.13 CPU, run outside this repository).
+        ("torchtitan_llama3_8b.toml", 64, 8_030_261_248, 64, "selective"),
+        ("torchtitan_llama3_70b.toml", 64, 70_553_706_496, 8, "full"),
+        ("torchtitan_llama3_405b.toml", 128, 405_853_388_800, 16, "full"),
+    ],
+)
+def test_torchtitan_flavours_are_counted_by_the_zero_paper(
+    name: str, world: int, params: int, data_parallel: int, recompute: str
+) -> None:
+    """`[model] name/flavor` names the model; FSDP2 shards its states over dp_shard as ZeRO-3 does: 2 + 2 + 12 bytes
+    a parameter of the TP shard divided by d (Rajbhandari et al. 2020, §5.1), plus the largest layer gathered whole
+    (2 · 2 bytes a parameter of Llama 3's 525.336.576 / 1.050.673.152 / 2.101.346.304 embedding)."""
+    check = check_config(_sources(MEMORY / name), World(world, "gpus"), gpu="h100")
+    memory = check_json(check)["memory"]
+    assert (memory["rules"], memory["params"], memory["recompute"]) == ("effbatch", params, recompute)
+    assert check.memory is not None
+    assert check.memory.setup.data_parallel == data_parallel
+    gathered = 4 * check.memory.model.largest_layer
+    assert memory["model_states_bytes_per_gpu"] == round(16 * memory["params_per_gpu"] / data_parallel) + gathered
+    assert memory["fits"] is True
+
+
 def test_the_answer_says_the_estimate_in_german_with_its_convention() -> None:
     """The check's answer has „Speicher je GPU (Schätzung nach Megatron-LMs Regeln)“ with each part, the total
     against the GPU given, and where the model came from."""

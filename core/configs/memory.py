@@ -83,7 +83,8 @@ def with_memory(check: Check, gpu: GpuSpec | None = None) -> Check:
     if resolved is None:
         return check
     model, vocab, like = resolved
-    setup = _setup(facts, check.world.size, check.micro_batch, check.accumulation, check.seq_len)
+    gpus = max(1, check.world.size // facts.replicas)  # a replica's GPUs: what ZeRO shards over
+    setup = _setup(facts, gpus, check.micro_batch, check.accumulation, check.seq_len)
     found = estimate(model, setup)
     named = gpu or (find_gpu(facts.gpu) if facts.gpu else None)
     fitted = fit(found, named.memory) if named else None

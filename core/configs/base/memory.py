@@ -70,6 +70,9 @@ class MemoryFacts:
     offload: str = "none"
     recompute: str | None = None
     sequence_parallel: bool = False
+    #: Data-parallel replicas that each hold their own sharded copy (HSDP's replicate degree): ZeRO shards over the
+    #: rest of the data-parallel GPUs.
+    replicas: int = 1
     gpu: str | None = None
     micro_setting: Fix | None = None
 
