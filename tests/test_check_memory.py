@@ -158,6 +158,28 @@ def test_torchtitan_flavours_are_counted_by_the_zero_paper(
     assert memory["fits"] is True
 
 
+@pytest.mark.parametrize(
+    ("name", "gpu", "recompute", "fits"),
+    [
+        # maxtext@e591f30's Llama 2 7B benchmark scripts for a v5p-512 (256 chips; remat_policy=minimal, b 4,
+        # L 4.096) and a v5e-256 (remat_policy=save_qkv_proj, b 4, L 2.048); model_name=llama2-7b is
+        # src/maxtext/configs/models/llama2-7b.yml: the table's shape (4.096, 32 heads, 11.008, 32 layers, 32.000).
+        ("maxtext_v5p_llama2_7b.sh", "tpu-v5p", "selective", True),
+        ("maxtext_v5e_llama2_7b.sh", "tpu-v5e", "full", True),
+    ],
+)
+def test_maxtext_model_name_with_fsdp_over_every_chip(name: str, gpu: str, recompute: str, fits: bool) -> None:
+    """`model_name=llama2-7b` on 256 chips with base.yml's mesh (ici_fsdp -1: every chip an FSDP shard): ZeRO-3
+    over 256, 16 bytes a parameter / 256 plus the gathered embedding; Google's own scripts fit their TPUs."""
+    check = check_config(_sources(MEMORY / name), World(256, "chips"), gpu=gpu)
+    memory = check_json(check)["memory"]
+    assert (memory["params"], memory["recompute"], memory["fits"]) == (6_738_415_616, recompute, fits)
+    assert check.memory is not None
+    assert check.memory.setup.data_parallel == 256
+    gathered = 4 * 32_000 * 4096
+    assert memory["model_states_bytes_per_gpu"] == round(16 * memory["params_per_gpu"] / 256) + gathered
+
+
 def test_the_answer_says_the_estimate_in_german_with_its_convention() -> None:
     """The check's answer has „Speicher je GPU (Schätzung nach Megatron-LMs Regeln)“ with each part, the total
     against the GPU given, and where the model came from."""

@@ -131,6 +131,8 @@ def _precision(memory: CheckMemory) -> str:
 def _conventions(memory: CheckMemory) -> list[str]:
     found = memory.estimate
     said = [texts.CHECK_RULES_NOTE[found.rules.value]]
+    if memory.facts.caveat:
+        said.append(texts.CHECK_CAVEATS[memory.facts.caveat])
     for quirk in found.quirks:
         text = texts.CHECK_QUIRK_NOTES.get(quirk.value) or texts.QUIRK_NOTES.get(quirk.value)
         if text:

@@ -202,6 +202,13 @@ CHECK_RULES_NOTE: Mapping[str, str] = {
         "ohne Angabe zur Neuberechnung nehme ich FlashAttention an."
     ),
 }
+#: What an estimate leaves out of one framework's set-up (``MemoryFacts.caveat``).
+CHECK_CAVEATS: Mapping[str, str] = {
+    "remat_saves_some": (
+        "Die remat_policy behält einzelne Zwischenergebnisse (etwa die QKV-Projektionen); gezählt ist volle "
+        "Neuberechnung, die Aktivierungen sind also eher zu niedrig geschätzt."
+    ),
+}
 #: Quirks worded for a check (the config's own settings, not the calculator's keys); the rest as the calculator's.
 CHECK_QUIRK_NOTES: Mapping[str, str] = {
     "megatron_without_sp_formula": (

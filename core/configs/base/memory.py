@@ -75,6 +75,8 @@ class MemoryFacts:
     replicas: int = 1
     gpu: str | None = None
     micro_setting: Fix | None = None
+    #: What the estimate leaves out of this framework's set-up, as a code the answer words (``remat_saves_some``).
+    caveat: str = ""
 
 
 @dataclass(frozen=True)
