@@ -78,6 +78,12 @@ def _sources(*paths: Path) -> list[Source]:
         # Megatron: 121291481088, 77977701580,8; 2224917504, 895134105,6.
         ([MEMORY / "nemo_megatron_llama_config.yaml"], None, 121_291_481_088, 77_977_701_581),
         ([MEMORY / "nemo_megatron_gpt_config.yaml"], None, 2_224_917_504, 895_134_106),
+        # Megatron-Bridge's Llama 3 8B recipe (the shape of recipes/llama/h100/llama3.py: 2 GPUs from its name, CP 2,
+        # b 1, a 512, L 8.192, _pretrain_common's distributed optimizer) and NeMo 2's llama3_8b.py (8 GPUs, CP 2,
+        # a 128, distributed_fused_adam): Meta-Llama-3-8B's config.json as Megatron args, Megatron ignoring CP.
+        # Megatron: 144544702464, 40644762009,6; 72272351232, 40644762009,6.
+        ([DATA / "configs" / "megatron_bridge" / "01_plain_pretrain.py"], None, 144_544_702_464, 40_644_762_010),
+        ([MEMORY / "nemo2_llama3_8b.py"], None, 72_272_351_232, 40_644_762_010),
     ],
 )
 def test_megatron_configs_agree_with_megatrons_own_estimate(
