@@ -186,6 +186,32 @@ def test_maxtext_model_name_with_fsdp_over_every_chip(name: str, gpu: str, recom
     assert memory["model_states_bytes_per_gpu"] == round(16 * memory["params_per_gpu"] / 256) + gathered
 
 
+@pytest.mark.parametrize(
+    ("name", "world", "params", "shard", "recompute", "caveat"),
+    [
+        # OLMo-core@fa6c5014's own training scripts. Parameters: its TransformerConfig.<factory>(vocab_size=dolma2
+        # padded to 100.352).num_params, run outside this repository (torch 2.13 CPU). HSDP shards within a node of 8
+        # by default (distributed/parallel/data_parallel.py:48), OLMo2-32B's num_replicas=4 over 128.
+        ("olmo_core_OLMo2-7B.py", 512, 7_298_617_344, 8, "selective", ""),
+        ("olmo_core_OLMo2-32B.py", 512, 32_234_279_936, 128, "full", "partial_recompute"),
+        ("olmo_core_Llama3-8B.py", 64, 7_801_671_680, 8, "selective", ""),
+    ],
+)
+def test_olmo_core_factories_with_their_tokenizer(
+    name: str, world: int, params: int, shard: int, recompute: str, caveat: str
+) -> None:
+    """`TransformerConfig.olmo2_7B(vocab_size=…)` is the table's shape with dolma2's padded vocabulary; HSDP shards
+    the ZeRO-3 states over its shard group; OLMo2-32B recomputes its feed-forward modules only: counted as full
+    recomputation and said to be a lower bound."""
+    check = check_config(_sources(MEMORY / name), World(world, "gpus"), gpu="h100")
+    memory = check_json(check)["memory"]
+    assert (memory["params"], memory["recompute"], memory["fits"]) == (params, recompute, True)
+    assert check.memory is not None
+    assert (check.memory.setup.data_parallel, check.memory.facts.caveat) == (shard, caveat)
+    gathered = 4 * check.memory.model.largest_layer
+    assert memory["model_states_bytes_per_gpu"] == round(16 * memory["params_per_gpu"] / shard) + gathered
+
+
 def test_the_answer_says_the_estimate_in_german_with_its_convention() -> None:
     """The check's answer has „Speicher je GPU (Schätzung nach Megatron-LMs Regeln)“ with each part, the total
     against the GPU given, and where the model came from."""

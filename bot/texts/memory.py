@@ -204,9 +204,9 @@ CHECK_RULES_NOTE: Mapping[str, str] = {
 }
 #: What an estimate leaves out of one framework's set-up (``MemoryFacts.caveat``).
 CHECK_CAVEATS: Mapping[str, str] = {
-    "remat_saves_some": (
-        "Die remat_policy behält einzelne Zwischenergebnisse (etwa die QKV-Projektionen); gezählt ist volle "
-        "Neuberechnung, die Aktivierungen sind also eher zu niedrig geschätzt."
+    "partial_recompute": (
+        "Die Konfiguration rechnet nur einen Teil der Aktivierungen neu (etwa einzelne Module oder Schichten); "
+        "gezählt ist volle Neuberechnung, die Aktivierungen sind also eher zu niedrig geschätzt."
     ),
 }
 #: Quirks worded for a check (the config's own settings, not the calculator's keys); the rest as the calculator's.

@@ -129,6 +129,8 @@ def _model(facts: MemoryFacts) -> tuple[ModelSpec, str, str] | None:
 
     if facts.model is not None:
         named = find_model(facts.model) or find_model(_plain(facts.model))
+        if named is not None and facts.vocab is not None and facts.vocab != named.vocab:
+            named = replace(named, vocab=facts.vocab)
         return None if named is None else (named, "config", "")
     shape = facts.architecture
     if shape is None:

@@ -57,6 +57,8 @@ class MemoryFacts:
     rules: str
     where: str
     model: str | None = None
+    #: The named model's vocabulary where the run's tokenizer is another (OLMo-core's dolma2 for a Llama shape).
+    vocab: int | None = None
     architecture: Architecture | None = None
     tp: int = 1
     pp: int = 1
@@ -75,7 +77,7 @@ class MemoryFacts:
     replicas: int = 1
     gpu: str | None = None
     micro_setting: Fix | None = None
-    #: What the estimate leaves out of this framework's set-up, as a code the answer words (``remat_saves_some``).
+    #: What the estimate leaves out of this framework's set-up, as a code the answer words (``partial_recompute``).
     caveat: str = ""
 
 

@@ -223,7 +223,7 @@ def _memory(settings: Settings, axes: dict[str, int]) -> MemoryFacts | None:
         replicas=axes["data"] * axes["diloco"],
         recompute="selective" if policy in MINIMAL_REMAT else "full",
         sequence_parallel=axes["tensor_sequence"] > 1,
-        caveat="" if policy in MINIMAL_REMAT or policy == "full" else "remat_saves_some",
+        caveat="" if policy in MINIMAL_REMAT or policy == "full" else "partial_recompute",
     )
 
 

@@ -137,8 +137,9 @@ FLAVOURS = {
     ("llama2", "70B"): "llama2-70b",
     ("deepseek_v3", "671B"): "deepseek-v3",
 }
-#: ``[activation_checkpoint] mode``; older releases' ``selective`` with a layer interval is counted as selective.
-_CHECKPOINTING = {"none": "none", "selective": "selective", "full": "full"}
+#: ``[activation_checkpoint] mode``; older releases' ``selective`` with a layer interval is counted as selective;
+#: ``none`` keeps every activation but no s × s scores (SDPA/FlashAttention): the convention's default.
+_CHECKPOINTING = {"selective": "selective", "full": "full"}
 
 
 def _memory(parsed: Parsed, degrees: tuple[int, int, int, int, int]) -> MemoryFacts | None:
