@@ -182,7 +182,7 @@ CHECK_VOCAB_UNKNOWN = (
     "je GPU ist also etwas höher."
 )
 CHECK_NO_SEQ_LEN = "Aktivierungen rechne ich mit der Sequenzlänge; diese Konfiguration nennt keine."
-CHECK_GPU_CONFIG = "Die GPU ({gpu}) nennt die Konfiguration."
+CHECK_GPU_CONFIG = "Die Konfiguration nennt die GPU: {gpu}."
 CHECK_NO_GPU = "Ob es passt, sage ich mit einer GPU: {how}."
 CHECK_GPU_HOW_CLI = "`--gpu h100` (bekannt: {gpus})"
 CHECK_GPU_HOW_SLACK = "`{command} prüfe gpu=h100` und darunter die Konfiguration (bekannt: {gpus})"
@@ -212,8 +212,8 @@ CHECK_CAVEATS: Mapping[str, str] = {
 #: Quirks worded for a check (the config's own settings, not the calculator's keys); the rest as the calculator's.
 CHECK_QUIRK_NOTES: Mapping[str, str] = {
     "megatron_without_sp_formula": (
-        "Ohne --sequence-parallel mit selektiver Neuberechnung nimmt Megatrons Schätzung sbh (10 + 24/t) je Schicht "
-        "und 5 % Aufschlag."
+        "Ohne Megatrons Sequenz-Parallelität mit selektiver Neuberechnung nimmt seine Schätzung sbh (10 + 24/t) je "
+        "Schicht und 5 % Aufschlag."
     ),
     "megatron_ignores_ulysses": "Megatrons Schätzung kennt keine Ulysses-Sequenz-Parallelität.",
     "largest_layer_unknown": "ZeRO-3 sammelt je Schritt die größte Schicht ganz ein; sie ist nicht gezählt.",

@@ -257,6 +257,8 @@ NEMO2_MODELS = {
     "MixtralConfig8x7B": "mixtral-8x7b",
     "DeepSeekV3Config": "deepseek-v3",
 }
+#: The GPU a Bridge recipe is laid out for, in its name (``llama3_8b_pretrain_2gpu_h100_bf16_config``).
+_GPU_IN_NAME = re.compile(r"_(h100|h200|b200|a100|l40s|mi300x)_")
 _HF_ID = re.compile(r"""from_hf_pretrained\(\s*(["'])([^"'\n]{1,200})\1""")
 
 
@@ -264,7 +266,8 @@ def _memory(parsed: Parsed, script: Script, plan: Plan, nemo2: bool) -> MemoryFa
     """The model a recipe builds – Bridge's ``AutoBridge.from_hf_pretrained("…")``, NeMo 2's ``Llama3Config8B`` … –
     with the plan's TP, PP, CP, the distributed optimizer both recipe families use (``_pretrain_common`` /
     ``_sft_common``, ``distributed_fused_adam_with_cosine_annealing``), ``sequence_parallel`` and
-    ``recompute_granularity`` as written; by Megatron's convention. PEFT and VLM recipes have none."""
+    ``recompute_granularity`` as written, the GPU a Bridge recipe's name is laid out for; by Megatron's convention.
+    PEFT and VLM recipes have none."""
     if nemo2:
         model = next((NEMO2_MODELS[c.first] for c in script.calls if c.first in NEMO2_MODELS), None)
         line = next((c.line for c in script.calls if c.first in NEMO2_MODELS), 0)
@@ -278,6 +281,8 @@ def _memory(parsed: Parsed, script: Script, plan: Plan, nemo2: bool) -> MemoryFa
         found = _HF_ID.search(lines[call.line - 1]) if call is not None and call.line <= len(lines) else None
         model, line = (found.group(2), call.line) if found and call else (None, 0)
         written = {k.split(".")[-1]: v.written for k, v in script.assigned.get(recipes[0][0], {}).items()}
+        if (named := _GPU_IN_NAME.search(recipes[0][0])) is not None:
+            written["gpu"] = named.group(1)
     if model is None:
         return None
     recompute = written.get("recompute_granularity", "").strip("\"'")
@@ -293,6 +298,7 @@ def _memory(parsed: Parsed, script: Script, plan: Plan, nemo2: bool) -> MemoryFa
         recompute=recompute if recompute in ("selective", "full") else "none",
         sequence_parallel=written.get("sequence_parallel") == "True" and plan.tp > 1,
         micro_setting=None if nemo2 else fix(parsed, "train.micro_batch_size", 1),
+        gpu=written.get("gpu"),
     )
 
 

@@ -250,7 +250,7 @@ def hf_facts(
     ``bf16``/``fp16``, ``gradient_checkpointing``. None where adapters or quantization train instead, or where a
     DeepSpeed config is named but not among the files (its stage unknown)."""
     named = hf_model(sources)
-    if named is None or adapters(values):
+    if named is None or adapters(values) or not _adam(values):
         return None
     zero, offload, dtype = _sharding(sources, values)
     if zero is None:
@@ -279,6 +279,16 @@ def _checkpointing(values: Mapping[str, Any]) -> bool:
     return switch(values.get("gradient_checkpointing"))
 
 
+#: The Trainer's ``optim`` (axolotl's ``optimizer``) values that keep Adam's two fp32 moments: the 12 bytes a
+#: parameter the conventions count. 8-bit, paged, Adafactor, Lion, GaLore … keep less: no estimate for them.
+ADAM = frozenset({"adamw_torch", "adamw_torch_fused", "adamw_hf", "adamw", "adam", "adamw_apex_fused", "fused_adam"})
+
+
+def _adam(values: Mapping[str, Any]) -> bool:
+    chosen = values.get("optim") or values.get("optimizer")
+    return chosen is None or (isinstance(chosen, str) and chosen.casefold() in ADAM)
+
+
 def adapters(values: Mapping[str, Any]) -> bool:
     """LoRA, QLoRA, frozen layers or a quantized base: not every weight trains. LLaMA-Factory's ``finetuning_type``
     is ``lora`` unless it says ``full``."""
@@ -300,7 +310,8 @@ def adapters(values: Mapping[str, Any]) -> bool:
 def _sharding(sources: list[Parsed], values: Mapping[str, Any]) -> tuple[int | None, str, str]:
     """(ZeRO stage, offload, precision) from the DeepSpeed config among the sources, else the ``fsdp`` words; the
     stage None where ``deepspeed`` names a file that is not among them."""
-    dtype = "bf16" if switch(values.get("bf16")) else "fp16" if switch(values.get("fp16")) else "fp32"
+    bf16 = switch(values.get("bf16")) or values.get("bf16") == "auto"  # axolotl's auto: bf16 where the GPU has it
+    dtype = "bf16" if bf16 else "fp16" if switch(values.get("fp16")) else "fp32"
     config = next((p for p in sources if is_deepspeed_config(p)), None)
     if config is None:
         if values.get("deepspeed"):
