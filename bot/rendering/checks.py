@@ -151,6 +151,8 @@ def problem_text(error: CheckError, slack: bool = False) -> str:
         fields["max"] = byte_size(ctx["max"])
     if error.kind is ProblemKind.BAD_VALUE:
         fields["value"] = quote(str(ctx.get("value", "")))
+    if error.kind is ProblemKind.UNKNOWN_GPU:
+        fields["gpu"] = quote(str(ctx.get("gpu", "")))
     if error.kind is ProblemKind.BAD_VALUE and "needs" in ctx:
         fields |= _unresolved(str(ctx["needs"]), slack)
     if error.kind is ProblemKind.UNREADABLE:
