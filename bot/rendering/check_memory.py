@@ -64,7 +64,8 @@ def _lines(memory: CheckMemory) -> list[Line]:
         )
         lines.append(Bullet(f"{texts.ACTIVATIONS.format(value=size(found.activations))} {detail}"))
     if found.cpu_per_node is not None:
-        lines.append(Bullet(texts.CPU.format(value=size(found.cpu_per_node))))
+        cpu = texts.CPU if memory.facts.offload != "none" else texts.CHECK_CPU_NO_OFFLOAD
+        lines.append(Bullet(cpu.format(value=size(found.cpu_per_node))))
     if memory.gpu is None or memory.fit is None:
         lines.append(Formula(texts.TOTAL.format(total=size(found.total))))
     else:

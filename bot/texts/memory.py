@@ -181,6 +181,8 @@ CHECK_VOCAB_UNKNOWN = (
     "Den Tokenizer nennt die Konfiguration nicht: Einbettung und Ausgabeschicht sind nicht gezählt, der Speicher "
     "je GPU ist also etwas höher."
 )
+#: DeepSpeed's ZeRO-3 estimator names CPU memory without offloading too (the model built on the CPU, zero_init).
+CHECK_CPU_NO_OFFLOAD = "CPU-Speicher je Knoten (DeepSpeeds Schätzung, ohne Offload): {value}"
 CHECK_NO_SEQ_LEN = "Aktivierungen rechne ich mit der Sequenzlänge; diese Konfiguration nennt keine."
 CHECK_GPU_CONFIG = "Die Konfiguration nennt die GPU: {gpu}."
 CHECK_NO_GPU = "Ob es passt, sage ich mit einer GPU: {how}."
