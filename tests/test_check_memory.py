@@ -1,15 +1,25 @@
 """``effbatch check``'s memory per GPU (issue 28, item 5), held against each framework's own estimator.
 
-Megatron rows: Megatron-LM d98e8a64ddf34856e74b24714e3bedb2f5a39553 run on the very argv each script passes
-(captured with the launchers shimmed), outside this repository (torch 2.13 CPU venv, GPU-only imports stubbed):
-``megatron/training/arguments.py`` ``parse_args`` + ``validate_args``, the vocabulary padded by
-``megatron/core/tokenizers/utils/build_tokenizer.py:133`` ``vocab_size_with_padding``, the micro-batches from
-``megatron/core/num_microbatches_calculator.py``, then ``megatron/training/theoretical_memory_usage.py``
-``report_theoretical_memory(args, num_microbatches)``: its ``compute_weight_and_optimizer_memory`` (our model
-states) and ``compute_activation_memory`` / ``compute_activation_memory_without_sp`` (our activations), in bytes.
-Megatron-LLaMA's own flags were given to it as main's (``--RMSNorm`` → ``--normalization RMSNorm``,
-``--overlapped-distributed-optimizer`` → ``--use-distributed-optimizer``, ``PretrainedFromHF`` → ``Llama2Tokenizer``
-for Llama 2's 32.000 tokens), which is what effbatch reads them as.
+Every number was got by running the framework's own code outside this repository (throwaway venvs: torch 2.13 CPU,
+GPU-only imports stubbed) on the same configs; the configs are verbatim copies (``tests/data/configs/memory/README.md``
+names each repository and commit) or the existing fixtures.
+
+- Megatron-LM, NeMo, Megatron-Bridge (convention ``megatron``): Megatron-LM d98e8a64ddf34856e74b24714e3bedb2f5a39553.
+  Launch scripts: its ``parse_args`` + ``validate_args`` on the very argv each script passes (captured with the
+  launchers shimmed), the vocabulary padded by ``megatron/core/tokenizers/utils/build_tokenizer.py:133``, the
+  micro-batches from ``num_microbatches_calculator.py``, then ``megatron/training/theoretical_memory_usage.py``
+  ``report_theoretical_memory(args, a)``: ``compute_weight_and_optimizer_memory`` (our model states) and
+  ``compute_activation_memory`` / ``compute_activation_memory_without_sp`` (our activations). Megatron-LLaMA's own
+  flags were given to it as main's (``--RMSNorm`` → ``--normalization RMSNorm``, ``--overlapped-distributed-optimizer``
+  → ``--use-distributed-optimizer``, ``PretrainedFromHF`` → ``Llama2Tokenizer``), as effbatch reads them. NeMo 1's
+  YAML and the Bridge/NeMo 2 recipes: the args they hand Megatron-Core, through the same file.
+- Hugging Face Trainer with a DeepSpeed config (``deepspeed``): DeepSpeed 0.19.8 (transformers 5.25), the model built
+  from its config.json on the meta device, ``stage3.py:4055 model_to_params`` and
+  ``estimate_zero2/3_model_states_mem_needs``.
+- torchtitan, MaxText, OLMo-core (``effbatch``, the ZeRO paper's 16 bytes a parameter): the parameter counts from
+  torchtitan@238fa995's own ``Transformer`` on the meta device and OLMo-core@fa6c5014's
+  ``TransformerConfig.num_params``;
+  MaxText's model YAML is the table's shape. MaxText has no estimator to run (XLA's needs a TPU).
 """
 
 from __future__ import annotations
@@ -20,9 +30,11 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from bot.check_runner import CheckPool
 from bot.document import Visibility
 from bot.rendering.checks import check_answer, check_json, finding_text
 from bot.rendering.plain_text import plain_text
+from core.check_command import check_request
 from core.configs import CheckError, ProblemKind, Source, World, check_config
 
 DATA = Path(__file__).parent / "data"
@@ -259,3 +271,18 @@ def test_an_unknown_gpu_cannot_be_checked_against() -> None:
         check_config(_sources(MEMORY / "megatron_llama3_8b_h100_fp8.sh"), gpu="v100")
     assert raised.value.kind is ProblemKind.UNKNOWN_GPU
     assert "h100, h200, b200" in raised.value.ctx["gpus"]
+
+
+def test_the_gpu_named_in_slack_reaches_the_check_process() -> None:
+    """`prüfe gpus=8 gpu=H100` before the pasted config: the grammar takes the GPU as a setting, and a check process
+    (the bot's pool, 2 s and 256 MiB) answers with the memory held against it."""
+    launch = (MEMORY / "megatron_llama3_8b_h100_fp8.sh").read_text()
+    request = check_request(f"prüfe gpus=8 gpu=H100 privat\n{launch}")
+    assert (request.gpu, request.private, request.world is not None) == ("h100", True, True)
+    pool = CheckPool(processes=1, seconds=30, memory=256 * 1024 * 1024, wait=30)
+    try:
+        check = pool([Source("run.sh", request.text)], request.world, gpu=request.gpu)
+    finally:
+        pool.close()
+    assert check.memory is not None
+    assert check_json(check)["memory"]["gpu"] == "h100"
