@@ -55,6 +55,8 @@ class CheckRunner(Protocol):
         world: World | None = None,
         framework: str | None = None,
         max_bytes: int = MAX_CONFIG_BYTES,
+        *,
+        gpu: str | None = None,
     ) -> Check: ...
 
 
@@ -120,6 +122,8 @@ class CheckPool:
         world: World | None = None,
         framework: str | None = None,
         max_bytes: int = MAX_CONFIG_BYTES,
+        *,
+        gpu: str | None = None,
     ) -> Check:
         self.start()
         waited_until = time.monotonic() + self.wait
@@ -127,7 +131,7 @@ class CheckPool:
             raise CheckAborted(Abort.BUSY, self.seconds, self.memory)
         try:
             worker = self._take(waited_until)
-            outcome = self._run(worker, (self._work, list(sources), world, framework, max_bytes))
+            outcome = self._run(worker, (self._work, (list(sources), world, framework, max_bytes), {"gpu": gpu}))
         except BaseException:
             self._free.release()
             raise
@@ -276,10 +280,10 @@ def serve_checks(descriptor: int, memory: int) -> None:
         return
     while True:
         try:
-            work, *job = connection.recv()
+            work, job, options = connection.recv()
         except (EOFError, OSError):
             return
-        outcome = _checked(work, *job)
+        outcome = _checked(work, job, options)
         try:
             connection.send(outcome)
         except (EOFError, OSError):
@@ -288,10 +292,10 @@ def serve_checks(descriptor: int, memory: int) -> None:
             connection.send(("crashed", traceback.format_exc()))
 
 
-def _checked(work: CheckRunner, *job: Any) -> tuple[Any, ...]:
+def _checked(work: CheckRunner, job: tuple[Any, ...], options: dict[str, Any]) -> tuple[Any, ...]:
     """One job's outcome as plain picklable data (``CheckError`` keeps its kind and context apart)."""
     try:
-        return ("ok", work(*job))
+        return ("ok", work(*job, **options))
     except CheckError as error:
         return ("error", ProblemKind(error.kind), dict(error.ctx))
     except MemoryError:

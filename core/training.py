@@ -19,6 +19,7 @@ from core.errors import Problem, ProblemKind
 from core.memory import GPUS, MODELS, MemoryEstimate, ModelSpec, Offload, Rules, Setup, estimate, estimate_params
 from core.memory.fit import Change, Fit, advise, fit
 from core.memory.gpus import GpuSpec
+from core.memory.report import memory_json
 from core.memory.time import DEFAULT_MFU, TimeEstimate, flops_per_token, mfu_from_step_time, mfu_from_throughput
 from core.model import Outcome, PlanRequest
 from core.rules import missing_factors
@@ -194,38 +195,7 @@ def _time(
 
 
 def _memory_json(found: Assessment) -> dict[str, Any]:
-    memory = found.memory
-    data: dict[str, Any] = {
-        "rules": memory.rules.value,
-        "params": memory.params,
-        "params_per_gpu": memory.params_per_gpu,
-        "weights_bytes": memory.weights,
-        "grads_bytes": memory.grads,
-        "optimizer_bytes": memory.optimizer,
-        "model_states_bytes_per_gpu": memory.model_states,
-        "total_bytes_per_gpu": memory.total,
-        "micro_batch": found.setup.micro_batch,
-        "quirks": [quirk.value for quirk in memory.quirks],
-    }
-    if found.model is not None and found.model.name:
-        data["model"] = found.model.name
-    if memory.gather_buffer:
-        data["gather_buffer_bytes"] = memory.gather_buffer
-    if memory.activations is not None:
-        data["activations_bytes"] = memory.activations
-        data["activations_bytes_per_layer"] = memory.activations_per_layer
-    if memory.recompute is not None and memory.activations is not None:
-        data["recompute"] = memory.recompute.value
-    if memory.cpu_per_node is not None:
-        data["cpu_bytes"] = memory.cpu_per_node
-    if found.fit is not None:
-        data["gpu_memory_bytes"] = found.fit.capacity
-        data["fits"] = found.fit.fits
-        if found.fit.largest_micro_batch is not None:
-            data["largest_micro_batch"] = found.fit.largest_micro_batch
-    if found.gpu is not None:
-        data["gpu"] = found.gpu.name
-    return data
+    return memory_json(found.memory, found.setup.micro_batch, found.model, found.gpu, found.fit)
 
 
 def _time_json(found: Assessment) -> dict[str, Any]:

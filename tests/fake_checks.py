@@ -13,27 +13,47 @@ from core.configs import Check, CheckError, ProblemKind, Source, World
 
 
 def answers(
-    sources: Sequence[Source], world: World | None = None, framework: str | None = None, max_bytes: int = 0
+    sources: Sequence[Source],
+    world: World | None = None,
+    framework: str | None = None,
+    max_bytes: int = 0,
+    *,
+    gpu: str | None = None,
 ) -> Check:
     """A check that says B = 256 and carries the process id it ran in (as the world's ``where``)."""
     return Check("deepspeed", (), World(8, str(os.getpid())), 8, 4, 8, 256, None)
 
 
 def refuses(
-    sources: Sequence[Source], world: World | None = None, framework: str | None = None, max_bytes: int = 0
+    sources: Sequence[Source],
+    world: World | None = None,
+    framework: str | None = None,
+    max_bytes: int = 0,
+    *,
+    gpu: str | None = None,
 ) -> Check:
     raise CheckError(ProblemKind.EMPTY, name=sources[0].name)
 
 
 def endless(
-    sources: Sequence[Source], world: World | None = None, framework: str | None = None, max_bytes: int = 0
+    sources: Sequence[Source],
+    world: World | None = None,
+    framework: str | None = None,
+    max_bytes: int = 0,
+    *,
+    gpu: str | None = None,
 ) -> Check:
     while True:
         time.sleep(0.01)
 
 
 def hungry(
-    sources: Sequence[Source], world: World | None = None, framework: str | None = None, max_bytes: int = 0
+    sources: Sequence[Source],
+    world: World | None = None,
+    framework: str | None = None,
+    max_bytes: int = 0,
+    *,
+    gpu: str | None = None,
 ) -> Check:
     """Asks for 8 GiB at once: more than any cap the tests give (the cap refuses the address space)."""
     bytearray(8 * 1024**3)
@@ -41,7 +61,12 @@ def hungry(
 
 
 def crashes(
-    sources: Sequence[Source], world: World | None = None, framework: str | None = None, max_bytes: int = 0
+    sources: Sequence[Source],
+    world: World | None = None,
+    framework: str | None = None,
+    max_bytes: int = 0,
+    *,
+    gpu: str | None = None,
 ) -> Check:
     msg = "a bug in a reader"
     raise KeyError(msg)
@@ -52,7 +77,12 @@ SCRIPT = {"endless": endless, "hungry": hungry, "crashes": crashes, "refuses": r
 
 
 def scripted(
-    sources: Sequence[Source], world: World | None = None, framework: str | None = None, max_bytes: int = 0
+    sources: Sequence[Source],
+    world: World | None = None,
+    framework: str | None = None,
+    max_bytes: int = 0,
+    *,
+    gpu: str | None = None,
 ) -> Check:
     """The stand-in named by the first source's text (``SCRIPT``); ``answers`` for any other text."""
-    return SCRIPT.get(sources[0].text, answers)(sources, world, framework, max_bytes)
+    return SCRIPT.get(sources[0].text, answers)(sources, world, framework, max_bytes, gpu=gpu)

@@ -58,6 +58,18 @@ def test_text_answer_shows_the_formula_findings_and_where_values_came_from(capsy
     assert "olmo.yaml:6)" in out  # global_train_batch_size is on line 6
 
 
+def test_gpu_option_holds_the_memory_estimate_against_it(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--gpu h100`: the estimate's total against 80 GiB, a warning when it cannot fit, exit code 0 all the same
+    (a warning, never an error); `--gpu v100` cannot be checked against (exit code 2, the known GPUs named)."""
+    code, out, _ = run(capsys, config("memory/megatron_llama3_8b_h100_fp8.sh"), "--gpu", "h100")
+    assert code == 0
+    assert "Summe: 93,9\u00a0GiB von 80,0\u00a0GiB (H100 SXM)" in out
+    assert "Warnung: Laut Schätzung passt dieser Lauf auf keine H100 SXM" in out
+    code, out, err = run(capsys, config("memory/megatron_llama3_8b_h100_fp8.sh"), "--gpu", "v100")
+    assert (code, out) == (2, "")
+    assert "Die GPU „v100“ kenne ich nicht" in err
+
+
 def test_refusal_goes_to_stderr_in_german(capsys: pytest.CaptureFixture[str]) -> None:
     """axolotl without a world size: the message names what is missing and how to give it."""
     code, out, err = run(capsys, config("axolotl.yaml"))
@@ -82,6 +94,9 @@ JSON_CASES = [
     [config("verl/08_ulysses_dynamic_bsz.sh")],  # a rollout with a dynamic batch size
     [config("verl/04_refuse_normalized_mini_vs_micro.sh")],  # a refused rollout: k null
     [config("openrlhf/02_plain_flat_pre_rename.sh")],
+    [config("memory/megatron_llama3_8b_h100_fp8.sh"), "--gpu", "h100"],  # memory per GPU that does not fit
+    [config("axolotl.yaml"), "--world-size", "8", "--gpu", "a100-80"],  # memory by a Hugging Face id
+    [config("axolotl.yaml"), "--world-size", "8", "--gpu", "v100"],  # an unknown GPU: an error object
 ]
 
 

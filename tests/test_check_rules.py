@@ -130,6 +130,13 @@ def bridge(*lines: str, base: str = "_pretrain_common", name: str = "x_pretrain_
 GBS_100 = ("train.global_batch_size = 100", "train.micro_batch_size = 2")
 LEVANTER = "model:\n  type: gpt2\n  seq_len: 1024\ntrainer:\n"
 LEVANTER_SCHEDULE = "  train_batch_size:\n    - start: 0\n      value: 60\n    - start: 64\n      value: 128\n"
+#: Llama 2 7B's shape as Megatron-LM's flags (huggingface.co/meta-llama/Llama-2-7b-hf/config.json), TP 8 with
+#: sequence parallelism and selective recomputation.
+LLAMA2_7B = (
+    "pretrain_gpt.py --num-layers 32 --hidden-size 4096 --num-attention-heads 32 --ffn-hidden-size 11008 --swiglu "
+    "--vocab-size 32000 --untie-embeddings-and-output-weights --normalization RMSNorm --disable-bias-linear "
+    "--seq-length 4096 --tensor-model-parallel-size 8 --sequence-parallel --recompute-activations --bf16"
+)
 DS_THREE = '{"train_batch_size": 256, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 8}'
 
 #: code → (sources as (name, text), world size given or None)
@@ -482,6 +489,15 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
     "llamafactory/v1-global-batch-divisible": ((("lf.yaml", LF_V1 + "global_batch_size: 30\ncp_size: 2\n"),), 8),
     "llamafactory/v1-cp-divisible": ((("lf.yaml", LF_V1 + "cp_size: 3\n"),), 8),
     "llamafactory/v1-token-budget": ((("lf.yaml", LF_V1 + "batching_strategy: dynamic_batching\n"),), 8),
+    # The memory estimate (Megatron-LM's convention) held against the GPU in SAMPLE_GPUS: Llama 2 7B's shape.
+    "memory/micro-batch-does-not-fit": (
+        (("run.sh", LLAMA2_7B + " --micro-batch-size 64 --global-batch-size 512"),),
+        16,
+    ),
+    "memory/does-not-fit": (
+        (("run.sh", LLAMA2_7B.replace("--tensor-model-parallel-size 8", "--micro-batch-size 1")),),
+        8,
+    ),
     "script/branches-agree": ((("run.sh", 'if [ "$1" = a ]; then X=1; fi\n' + LAUNCH),), None),
     "script/branches-differ": (
         (("run.sh", 'if [ "$1" = a ]; then G=16; else G=8; fi\n' + LAUNCH + " --global-batch-size $G"),),
@@ -732,9 +748,14 @@ ENGLISH_DECIMAL = re.compile(r"\d\.(?!\d{3}(?!\d))\d")
 VERSION = re.compile(r"(?<![\d.])\d+\.\d+\.\d+(?![\d.])")
 
 
+#: The GPU a sample is held against (``--gpu``), where its rule needs one.
+SAMPLE_GPUS = {"memory/micro-batch-does-not-fit": "h100", "memory/does-not-fit": "a100-40"}
+
+
 def sample(code: str) -> Check:
     given, world = SAMPLES[code]
-    return check_config([Source(name, text) for name, text in given], World(world, "gpus") if world else None)
+    sources = [Source(name, text) for name, text in given]
+    return check_config(sources, World(world, "gpus") if world else None, gpu=SAMPLE_GPUS.get(code))
 
 
 def placeholders(template: str) -> set[str]:

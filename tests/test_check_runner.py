@@ -125,7 +125,7 @@ def test_an_unexpected_exception_is_a_crash_with_its_traceback(pool: CheckPool) 
 def test_a_stopped_check_is_answered_in_german_with_what_to_do(reason: Abort, fragment: str) -> None:
     """The caller learns why, and that `effbatch check DATEI` on their own machine has no such limits."""
 
-    def stopped(*_: object) -> None:
+    def stopped(*_: object, **__: object) -> None:
         raise CheckAborted(reason, 0.5, 256 * 1024 * 1024)
 
     reply = check_reply(CheckRequest("{}"), Visibility.IN_CHANNEL, runner=stopped)  # type: ignore[arg-type]

@@ -84,6 +84,26 @@ def test_check_command_without_world_size_opens_the_form(bot: BotProcess, api: F
     assert "2 × 4 GPUs" in text  # where the world size came from
 
 
+def test_check_command_with_a_gpu_says_whether_it_fits(bot: BotProcess, api: FakeWebAPI) -> None:
+    """prüfe gpu=a100-40 and axolotl's Llama 3 8B (Meta-Llama-3-8B, plain data parallelism): the form asks for the
+    world size, and the answer after it still holds the run against the A100 40GB named – with a warning."""
+    command(bot, api, f"prüfe gpu=a100-40 {AXOLOTL}")
+    interaction(bot, slack_payloads.view_submission(opened_view(api), {"nodes": "1", "per_node": "8"}))
+    _, answer = api.next_response()
+    assert_valid_message(answer)
+    text = all_text(answer)
+    assert "Speicher je GPU (Schätzung nach effbatchs Regeln) – NousResearch/Meta-Llama-3-8B" in text
+    assert "von 40,0\u00a0GiB (A100 40GB)" in text
+    assert "Laut Schätzung passt dieser Lauf auf keine A100 40GB" in text
+
+
+def test_check_command_with_an_unknown_gpu_names_the_known_ones(bot: BotProcess, api: FakeWebAPI) -> None:
+    """gpu=v100: nothing is guessed; the answer, only to the caller, lists the GPUs the estimate knows."""
+    _, payload = command(bot, api, f"prüfe gpus=8 gpu=v100 {AXOLOTL}")
+    assert payload["response_type"] == "ephemeral"
+    assert "Die GPU „v100“ kenne ich nicht; für den Speicher je GPU kenne ich h100, h200, b200" in all_text(payload)
+
+
 def test_world_form_refuses_what_is_not_a_count(bot: BotProcess, api: FakeWebAPI) -> None:
     """0 GPUs per node: the form stays open with an error on that field, nothing is posted."""
     command(bot, api, f"prüfe {AXOLOTL}")

@@ -13,7 +13,7 @@ from bot.document import AnswerKind, Visibility
 from bot.rendering import views
 from bot.rendering.answers import answer_command, plan_document
 from bot.rendering.block_kit import message
-from bot.rendering.memory import size
+from bot.rendering.formatting import size
 from bot.rendering.plain_text import plain_text
 from bot.rendering.whatif import plan_choices
 from bot.serving.cli import json_answer

@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.check_runner import CheckAborted, CheckRunner
 from bot.document import Answer, AnswerKind, Bullet, Choice, Document, Field, Fields, Formula, Note, Section, Visibility
-from bot.rendering.formatting import byte_size, decimal, number, quote, readable, rounded
+from bot.rendering.formatting import byte_size, decimal, number, quote, readable, rounded, size
 from bot.texts import checks as texts
 from bot.texts.glossary import COMMAND, list_de
 from core.check_command import CheckRequest, sources_of
@@ -73,6 +73,10 @@ def check_answer(check: Check, visibility: Visibility, share: str | None = None,
 
         shape = check.shape
         parts.extend(shape_parts(estimate, shape.layers, shape.hidden, shape.steps, command))
+    if check.memory is not None:
+        from bot.rendering.check_memory import check_memory_parts  # core.memory: only for a check with a model
+
+        parts.extend(check_memory_parts(check.memory, command))
     if check.read:
         parts.append(Section(title=texts.READ_TITLE, lines=_reads(check)))
     parts.append(Note(_note(check, name)))
@@ -163,6 +167,8 @@ def problem_text(error: CheckError, slack: bool = False) -> str:
         fields["max"] = byte_size(ctx["max"])
     if error.kind is ProblemKind.BAD_VALUE:
         fields["value"] = quote(str(ctx.get("value", "")))
+    if error.kind is ProblemKind.UNKNOWN_GPU:
+        fields["gpu"] = quote(str(ctx.get("gpu", "")))
     if error.kind is ProblemKind.BAD_VALUE and "needs" in ctx:
         fields |= _unresolved(str(ctx["needs"]), slack)
     if error.kind is ProblemKind.UNREADABLE:
@@ -232,7 +238,8 @@ def formula(step: Step) -> str:
 
 def finding_text(check: Check, finding: Finding) -> str:
     """The finding in German, the framework's own message quoted, the fix in the config's own syntax."""
-    text = texts.FINDINGS[finding.code].format_map({k: _shown(v) for k, v in finding.fields().items()})
+    fields = {k: size(v) if k.endswith("_bytes") else _shown(v) for k, v in finding.fields().items()}
+    text = texts.FINDINGS[finding.code].format_map(fields)
     if finding.message:
         # the quote is inline code: a backtick of the framework's own (accelerate's `DataLoader`) would end it early
         message = _bounded_quote(finding.message.replace("\n", " ").replace("`", "'"))
@@ -496,7 +503,7 @@ def check_reply(
     if not request.text.strip():
         return CheckReply(problem_answer(CheckError(ProblemKind.EMPTY, name=""), slack=True))
     try:
-        check = runner(pasted_sources(request.text), request.world)
+        check = runner(pasted_sources(request.text), request.world, gpu=request.gpu)
     except CheckAborted as stopped:
         return CheckReply(aborted_answer(stopped))
     except CheckError as error:

@@ -119,3 +119,26 @@ _SURROGATES = re.compile("[\ud800-\udfff]")
 def readable(text: str) -> str:
     """``text`` with every lone surrogate replaced by U+FFFD, so that it can be checked, quoted and sent."""
     return _SURROGATES.sub("\ufffd", text)
+
+
+GIB = 1024**3
+MIB = 1024**2
+
+
+_GERMAN_MARKS = str.maketrans(",.", ".,")
+
+
+def german(value: float, places: int, *, keep_zeros: bool = True) -> str:
+    """1234,5 in German notation without Babel (an answer shows some 20 of these; Babel takes ~0,4 ms each):
+    ``german(1234.56, 1)`` → 1.234,6; without ``keep_zeros`` 40,0 → 40."""
+    shown = f"{value:,.{places}f}".translate(_GERMAN_MARKS)
+    if not keep_zeros and places:
+        shown = shown.rstrip("0").rstrip(",")
+    return shown
+
+
+def size(value: float) -> str:
+    """Bytes as GiB with one decimal (MiB below 1 GiB): 14,9 GiB, 512 MiB."""
+    if abs(value) < GIB:
+        return f"{german(value / MIB, 0)}\u00a0MiB"
+    return f"{german(value / GIB, 1)}\u00a0GiB"

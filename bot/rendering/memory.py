@@ -7,7 +7,7 @@ terminal lay them out alike.
 from __future__ import annotations
 
 from bot.document import Bullet, Document, Field, Fields, Formula, Line, Note, Part, Section, Visibility
-from bot.rendering.formatting import number, reading, scientific
+from bot.rendering.formatting import german, number, reading, scientific, size
 from bot.rendering.formulas import degrees
 from bot.texts import memory as texts
 from bot.texts.glossary import COMMAND, label, list_de
@@ -16,28 +16,6 @@ from core.memory.fit import Change, ChangeKind
 from core.memory.setup import Rules
 from core.memory.time import TimeEstimate
 from core.training import Assessment, missing_for_batch
-
-GIB = 1024**3
-MIB = 1024**2
-
-
-_GERMAN_MARKS = str.maketrans(",.", ".,")
-
-
-def german(value: float, places: int, *, keep_zeros: bool = True) -> str:
-    """1234,5 in German notation without Babel (an answer shows some 20 of these; Babel takes ~0,4 ms each):
-    ``german(1234.56, 1)`` → 1.234,6; without ``keep_zeros`` 40,0 → 40."""
-    shown = f"{value:,.{places}f}".translate(_GERMAN_MARKS)
-    if not keep_zeros and places:
-        shown = shown.rstrip("0").rstrip(",")
-    return shown
-
-
-def size(value: float) -> str:
-    """Bytes as GiB with one decimal (MiB below 1 GiB): 14,9 GiB, 512 MiB."""
-    if abs(value) < GIB:
-        return f"{german(value / MIB, 0)}\u00a0MiB"
-    return f"{german(value / GIB, 1)}\u00a0GiB"
 
 
 def percent(share: float) -> str:

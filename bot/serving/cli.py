@@ -189,7 +189,9 @@ def _check_files(names: list[str], world: World | None, args: argparse.Namespace
         sources = [read_source(name) for name in names]
         framework = args.framework or None
         settings, versions = _settings(args.set), _versions(args.framework_version)
-        check = check_config(sources, world, framework, max_bytes=MAX_FILE_BYTES, settings=settings, versions=versions)
+        check = check_config(
+            sources, world, framework, max_bytes=MAX_FILE_BYTES, settings=settings, versions=versions, gpu=args.gpu
+        )
     except CheckError as error:
         if skip_unrelated and error.kind in unrelated:
             print(texts.CHECK_SKIPPED.format(name=names[0]), file=sys.stderr)
@@ -224,6 +226,7 @@ def _check_parser() -> GermanArgumentParser:
     parser.add_argument("--nnodes", type=int, metavar="N", help=texts.CHECK_NODES_HELP)
     parser.add_argument("--nproc-per-node", type=int, metavar="N", help=texts.CHECK_PER_NODE_HELP)
     parser.add_argument("--framework", choices=list(BY_ID), help=texts.CHECK_FRAMEWORK_HELP)
+    parser.add_argument("--gpu", metavar="NAME", help=texts.CHECK_GPU_HELP)
     parser.add_argument("--json", action="store_true", help=texts.CHECK_JSON_HELP)
     parser.add_argument("--format", choices=["text", "json", "github"], default="text", help=texts.CHECK_FORMAT_HELP)
     parser.add_argument("--each", action="store_true", help=texts.CHECK_EACH_HELP)

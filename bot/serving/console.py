@@ -116,7 +116,7 @@ class Console:
             pasted = bool(request.text.strip())
             return shown + "\n\n" + texts.CONSOLE_CHECK_FILE.format(program=PROGRAM) if unreadable and pasted else shown
         try:
-            check = check_config([read_source(path)], request.world, max_bytes=MAX_FILE_BYTES)
+            check = check_config([read_source(path)], request.world, max_bytes=MAX_FILE_BYTES, gpu=request.gpu)
         except UnreadableFileError as error:
             return str(error)
         except CheckError as error:

@@ -45,6 +45,7 @@ _STATE_TYPES: dict[str, tuple[type, ...]] = {
     "thread": (str, type(None)),
     "world": (int, type(None)),
     "world_where": (str, type(None)),
+    "gpu": (str, type(None)),
 }
 
 
@@ -85,7 +86,7 @@ def on_check_command(deps: Dependencies, ack: Ack, command: dict[str, Any], clie
     defaulted = channel_defaults(deps.profiles, command)  # the channel profile's GPUs, where none are named
     request = check_request(readable(defaulted[0].text if defaulted else command.get("text", "")))
     reply = check_reply(request, deps.visibility, runner=deps.checks)
-    state = {"text": request.text, "url": command.get("response_url"), "private": request.private}
+    state = {"text": request.text, "url": command.get("response_url"), "private": request.private, "gpu": request.gpu}
     if _asked_for_world(client, command.get("trigger_id", ""), reply, state):
         ack()
     else:
@@ -144,7 +145,8 @@ def on_check_share(
         answered("check_share_damaged", team_of(body), None)
         return
     world = World(state["world"], state["world_where"]) if state.get("world") else None
-    reply = check_reply(CheckRequest(state["text"], world), Visibility.IN_CHANNEL, runner=deps.checks)
+    request = CheckRequest(state["text"], world, gpu=state.get("gpu"))
+    reply = check_reply(request, Visibility.IN_CHANNEL, runner=deps.checks)
     payload = deps.layout(reply.answer.document)
     try:
         client.chat_postMessage(
@@ -164,7 +166,7 @@ def _reply(
     deps: Dependencies, state: dict[str, Any], world: World | None, visibility: Visibility = Visibility.EPHEMERAL
 ) -> CheckReply:
     """The check of ``state``'s text; from a shortcut privately and with a share button where it fits."""
-    request = CheckRequest(str(state.get("text", "")), world, bool(state.get("private")))
+    request = CheckRequest(str(state.get("text", "")), world, bool(state.get("private")), state.get("gpu"))
     shortcut = bool(state.get("channel") and state.get("thread"))
 
     def share(text: str) -> str | None:

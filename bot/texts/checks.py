@@ -152,6 +152,7 @@ PROBLEMS: Mapping[ProblemKind, str] = {
     ),
     ProblemKind.BAD_VALUE: "{key} = {value} ({where}) ist keine ganze Zahl ab 1.",
     ProblemKind.EMPTY: "{name} ist leer.",
+    ProblemKind.UNKNOWN_GPU: "Die GPU {gpu} kenne ich nicht; für den Speicher je GPU kenne ich {gpus}.",
 }
 NOTHING_HOW_CLI = (
     "Ist es doch die Konfiguration eines dieser Frameworks, gib es mit `--framework` an, z. B. `--framework deepspeed`."

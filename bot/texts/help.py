@@ -227,12 +227,17 @@ CHECK_TOPIC_SLACK = (
     "Nennt keine Startzeile die Zahl der GPUs, gib sie direkt nach `prüfe` an: `gpus=64` oder "
     "`nodes=8 gpus_per_node=8`.",
     "In Slack geht es auch ohne Befehl: im Menü einer Nachricht „Batch-Konfig prüfen“.",
+    "Legt die Konfiguration das Modell fest (Megatron-/NeMo-Argumente, torchtitan-Flavour, MaxText-`model_name`, "
+    "OLMo-core, eine bekannte Hugging-Face-ID), schätze ich den Speicher je GPU nach den Regeln des Frameworks; "
+    "mit `gpu=h100` nach `prüfe` sage ich, ob der Micro-Batch passt.",
     "Im Terminal prüft `effbatch check DATEI` ganze Dateien; in der lokalen Konsole liest `prüfe DATEI` eine Datei.",
 )
 CHECK_TOPIC_TERMINAL = (
     "`{command} check DATEI …` liest Konfigurationen und Startskripte; mehrere Dateien zusammen sind ein Lauf "
     "(z. B. die Argumente des Trainers und das DeepSpeed-JSON daneben), `-` liest die Standardeingabe.",
     "Die GPUs: aus der Startzeile, sonst `--world-size 64` oder `--nnodes 8 --nproc-per-node 8`.",
+    "Legt die Konfiguration das Modell fest, steht der Speicher je GPU in der Antwort (und `memory` im JSON); "
+    "`--gpu h100` hält ihn gegen eine GPU und warnt, wenn der Micro-Batch nicht passt.",
     "`--each` prüft jede Datei für sich und überspringt Dateien ohne Batch-Einstellungen (pre-commit, CI); "
     "`--framework NAME` statt der Erkennung am Inhalt; `--json` ein JSON-Objekt statt Text.",
     "Exit-Code 0: stimmig (Warnungen erlaubt), 1: mindestens ein Fehler, 2: nicht lesbar oder es fehlt etwas.",

@@ -152,6 +152,75 @@ BATCH_HINT = (
     f"`{COMMAND} llama3.1-8b b=2 gpus=64 a=8 L=8k gpu=h100`."
 )
 
+# --- the config check (issue 28, item 5) --------------------------------------------------------
+CHECK_TITLE = "Speicher je GPU (Schätzung nach {rules}) – {what}"
+CHECK_RULES: Mapping[str, str] = {
+    "megatron": "Megatron-LMs Regeln",
+    "deepspeed": "DeepSpeeds Regeln",
+    "effbatch": "effbatchs Regeln",
+    "korthikanti": "Korthikanti et al. 2022",
+}
+CHECK_SHAPE = "{layers} Schichten, h = {hidden}, {heads} Köpfe"
+CHECK_LIKE = "{shape} (Form von {like})"
+CHECK_FROM = "Modell aus {where}; {parallel}, {precision}."
+CHECK_PARALLEL = "TP · PP · CP · SP = {degrees}{ep}{zero}"
+CHECK_EP = ", EP = {ep}"
+CHECK_ZERO = ", ZeRO-Stufe {zero}"
+CHECK_DISTRIBUTED = ", verteilter Optimierer"
+CHECK_OFFLOAD = ", Optimiererzustände im CPU-Speicher"
+CHECK_OFFLOAD_PARAMS = ", Gewichte und Optimiererzustände im CPU-Speicher"
+CHECK_PRECISION: Mapping[str, str] = {
+    "bf16": "gemischte Präzision (BF16)",
+    "fp16": "gemischte Präzision (FP16)",
+    "fp32": "FP32",
+}
+CHECK_VOCAB_TABLE = (
+    "Den Tokenizer nennt die Konfiguration nicht: Vokabular {vocab} wie bei {like}, das dieselbe Form hat."
+)
+CHECK_VOCAB_UNKNOWN = (
+    "Den Tokenizer nennt die Konfiguration nicht: Einbettung und Ausgabeschicht sind nicht gezählt, der Speicher "
+    "je GPU ist also etwas höher."
+)
+#: DeepSpeed's ZeRO-3 estimator names CPU memory without offloading too (the model built on the CPU, zero_init).
+CHECK_CPU_NO_OFFLOAD = "CPU-Speicher je Knoten (DeepSpeeds Schätzung, ohne Offload): {value}"
+CHECK_NO_SEQ_LEN = "Aktivierungen rechne ich mit der Sequenzlänge; diese Konfiguration nennt keine."
+CHECK_GPU_CONFIG = "Die Konfiguration nennt die GPU: {gpu}."
+CHECK_NO_GPU = "Ob es passt, sage ich mit einer GPU: {how}."
+CHECK_GPU_HOW_CLI = "`--gpu h100` (bekannt: {gpus})"
+CHECK_GPU_HOW_SLACK = "`{command} prüfe gpu=h100` und darunter die Konfiguration (bekannt: {gpus})"
+CHECK_RULES_NOTE: Mapping[str, str] = {
+    "megatron": (
+        "Nach Megatron-LMs eigener Schätzung (megatron/training/theoretical_memory_usage.py), wie für Megatron-LM, "
+        "NeMo und Megatron-Bridge: 18 Byte je Parameter, mit verteiltem Optimierer 6 + 12/d; Aktivierungen der "
+        "ersten Pipeline-Stufe."
+    ),
+    "deepspeed": (
+        "Gewichte, Gradienten und Optimiererzustände nach DeepSpeeds estimate_zero2/3_model_states_mem_needs, wie "
+        "für eine ZeRO-Konfiguration; Aktivierungen rechnet DeepSpeed nicht – sie sind nach effbatchs Regeln."
+    ),
+    "effbatch": (
+        "Nach effbatchs Regeln: Gewichte, Gradienten und Optimiererzustände nach dem ZeRO-Paper (2 + 2 + 12 Byte "
+        "je Parameter in gemischter Präzision), Aktivierungen nach Korthikanti et al. 2022 für die echte Form; "
+        "ohne Angabe zur Neuberechnung nehme ich FlashAttention an."
+    ),
+}
+#: What an estimate leaves out of one framework's set-up (``MemoryFacts.caveat``).
+CHECK_CAVEATS: Mapping[str, str] = {
+    "partial_recompute": (
+        "Die Konfiguration rechnet nur einen Teil der Aktivierungen neu (etwa einzelne Module oder Schichten); "
+        "gezählt ist volle Neuberechnung, die Aktivierungen sind also eher zu niedrig geschätzt."
+    ),
+}
+#: Quirks worded for a check (the config's own settings, not the calculator's keys); the rest as the calculator's.
+CHECK_QUIRK_NOTES: Mapping[str, str] = {
+    "megatron_without_sp_formula": (
+        "Ohne Megatrons Sequenz-Parallelität mit selektiver Neuberechnung nimmt seine Schätzung sbh (10 + 24/t) je "
+        "Schicht und 5 % Aufschlag."
+    ),
+    "megatron_ignores_ulysses": "Megatrons Schätzung kennt keine Ulysses-Sequenz-Parallelität.",
+    "largest_layer_unknown": "ZeRO-3 sammelt je Schritt die größte Schicht ganz ein; sie ist nicht gezählt.",
+}
+
 # --- help ---------------------------------------------------------------------------------------
 HELP_TOPIC = (
     "Ich schätze den Speicher je GPU: Gewichte, Gradienten, Optimiererzustände und Aktivierungen der ersten "

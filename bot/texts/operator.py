@@ -88,6 +88,10 @@ CHECK_WORLD_HELP = "Zahl der GPUs (Prozesse) insgesamt, wenn keine Startzeile si
 CHECK_NODES_HELP = "Knoten, mit --nproc-per-node statt --world-size"
 CHECK_PER_NODE_HELP = "GPUs je Knoten, mit --nnodes"
 CHECK_FRAMEWORK_HELP = "Framework statt der Erkennung am Inhalt"
+CHECK_GPU_HELP = (
+    "GPU, gegen die der geschätzte Speicher je GPU gehalten wird (h100, h200, b200, a100-40, a100-80, l40s, mi300x, "
+    "tpu-v5e, tpu-v5p); eine Warnung, wenn der Micro-Batch nicht passt"
+)
 CHECK_JSON_HELP = "ein JSON-Objekt statt Text (Schema: schema/effbatch.schema.json); mit --each eins je Zeile"
 CHECK_FORMAT_HELP = (
     "text (Standard), json (wie --json) oder github: jeder Befund als Annotation der GitHub Actions "

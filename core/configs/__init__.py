@@ -6,7 +6,8 @@ that framework's own arithmetic. Pure: nothing is executed, nothing is read from
 
 The package in floors, each importing only those below it (``[tool.importlinter]`` in pyproject.toml holds this):
 
-- ``checking`` (with ``branches``): one check over the sources, and every branch a launch script leaves open;
+- ``checking`` (with ``branches`` and ``memory``): one check over the sources, every branch a launch script leaves
+  open, and the memory per GPU where the files fix the model;
 - ``registry``: the frameworks in detection order;
 - ``frameworks``: one module per framework (``ID``, ``detect``, ``check``, ``RULES``), never importing another;
   what several share lives in ``frameworks._shared`` (Megatron-Core's layout, the HF Trainer's batch,
@@ -19,6 +20,7 @@ The package in floors, each importing only those below it (``[tool.importlinter]
 from core.configs.base import (
     Check,
     CheckError,
+    CheckMemory,
     Derivation,
     Effect,
     Finding,
@@ -50,6 +52,7 @@ __all__ = [
     "MAX_FILE_BYTES",
     "Check",
     "CheckError",
+    "CheckMemory",
     "Derivation",
     "Effect",
     "Finding",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from core.configs import branches
+from core.configs import branches, memory
 from core.configs.base import (
     Check,
     CheckError,
@@ -29,7 +29,7 @@ from core.configs.registry import BY_ID, FRAMEWORKS, detect
 def rules() -> tuple[Rule[Any], ...]:
     """Every rule of every framework, and of the checking itself, each once."""
     seen: dict[str, Rule[Any]] = {}
-    for group in (*(framework.rules for framework in FRAMEWORKS), branches.RULES):
+    for group in (*(framework.rules for framework in FRAMEWORKS), branches.RULES, memory.RULES):
         for rule in group:
             seen.setdefault(rule.code, rule)
     return tuple(seen.values())
@@ -42,6 +42,7 @@ def check_config(
     max_bytes: int = MAX_CONFIG_BYTES,
     settings: Mapping[str, str] | None = None,
     versions: Mapping[str, str] | None = None,
+    gpu: str | None = None,
 ) -> Check:
     """What ``framework`` (an id; detected when not named) does with ``sources``; ``CheckError`` when it cannot
     be said.
@@ -50,10 +51,12 @@ def check_config(
     ``max_bytes`` caps each source (pasted text by default; the CLI reads files up to ``MAX_FILE_BYTES``);
     ``settings`` (``--set bs=16``) are passed to every Python script as its command line would (``--bs 16``);
     ``versions`` (``{"trl": "==0.18.0"}``) pin framework releases, over what the sources pin.
+    ``gpu`` (``h100``) is the accelerator the memory estimate holds a run against, over one the sources name.
     When the world size is needed, the error's ``nodes`` and ``per_node`` hold what the sources say of it.
     """
     if not sources:
         raise CheckError(ProblemKind.EMPTY, name="")
+    named = memory.accelerator(gpu)
     parsed = link([parse(source, max_bytes) for source in sources], world, settings)
     chosen = BY_ID[framework] if framework else detect(parsed)
     token = PINS.set(pins(parsed) | {k.lower(): v for k, v in (versions or {}).items()})
@@ -61,7 +64,8 @@ def check_config(
         check = chosen.check(parsed, world or launched_world(parsed))
         if framework and not _read_anything(chosen, parsed, check):
             raise CheckError(ProblemKind.NOT_THIS_FRAMEWORK, framework=framework, names=[p.source.name for p in parsed])
-        return branches.with_alternatives(check, parsed, world, lambda p, w: chosen.check(p, w or launched_world(p)))
+        check = branches.with_alternatives(check, parsed, world, lambda p, w: chosen.check(p, w or launched_world(p)))
+        return memory.with_memory(check, named)
     except CheckError as error:
         if error.kind is ProblemKind.WORLD_SIZE_NEEDED:
             error.ctx["nodes"], error.ctx["per_node"] = partial_world(parsed)

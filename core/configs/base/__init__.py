@@ -6,12 +6,14 @@
 - ``source``, ``script``, ``pyscript``: an input (``Source``) and what a reader made of it (``Parsed``, a shell
   ``Script``, a Python ``PyScript``);
 - ``values``: reading values with file:line and finishing a check (``Reading``, ``whole``, ``fix``);
+- ``memory``: what a config fixes of the model and its memory techniques (``MemoryFacts``), and the estimate;
 - ``words``, ``world``: launch lines as words, and the world size a launcher, the environment or SLURM sets.
 
 Imports only the standard library and the modules of this floor.
 """
 
 from core.configs.base.errors import CheckError, ProblemKind
+from core.configs.base.memory import Architecture, CheckMemory, MemoryFacts
 from core.configs.base.pyscript import CallSite, Condition, Given, Instance, Origin, PyScript, Unknown, Via, via_of
 from core.configs.base.results import (
     Check,
@@ -46,10 +48,12 @@ __all__ = [
     "LAUNCHERS",
     "MAX_VALUE",
     "PINS",
+    "Architecture",
     "Auto",
     "CallSite",
     "Check",
     "CheckError",
+    "CheckMemory",
     "Command",
     "Condition",
     "Derivation",
@@ -62,6 +66,7 @@ __all__ = [
     "Instance",
     "Launch",
     "Level",
+    "MemoryFacts",
     "ModelShape",
     "Nothing",
     "Origin",

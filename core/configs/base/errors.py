@@ -19,6 +19,8 @@ class ProblemKind(StrEnum):
     WORLD_SIZE_NEEDED = "world_size_needed"
     BAD_VALUE = "bad_value"
     EMPTY = "empty"
+    #: ``--gpu``/``gpu=`` names an accelerator the memory estimate does not know.
+    UNKNOWN_GPU = "unknown_gpu"
 
 
 class CheckError(ValueError):

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from core.configs.base.memory import CheckMemory, MemoryFacts
 from core.configs.base.pyscript import Via
 from core.configs.base.rules import Effect, Finding, Level, Rule
 from core.configs.base.source import Parsed
@@ -164,6 +165,10 @@ class Check:
 
     #: A reinforcement-learning run's rollout (TRL GRPO, verl, OpenRLHF); None for pre-training and fine-tuning.
     rl: Rollout | None = None
+    #: What the files fix of the model and the memory techniques, where they fix the model.
+    memory_facts: MemoryFacts | None = None
+    #: Memory per GPU estimated from ``memory_facts`` and the world (``core.configs.memory``).
+    memory: CheckMemory | None = None
 
     @property
     def tokens_per_step(self) -> int | None:
@@ -207,6 +212,8 @@ class Check:
             data["guidance"] = estimate.guidance.as_json()
         if self.rl is not None:
             data["rl"] = self.rl.as_json()
+        if self.memory is not None:
+            data["memory"] = self.memory.as_json()
         if self.schedule:
             data["schedule"] = [
                 {

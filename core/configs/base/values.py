@@ -14,6 +14,7 @@ from enum import Enum
 from typing import Any
 
 from core.configs.base.errors import CheckError, ProblemKind
+from core.configs.base.memory import MemoryFacts
 from core.configs.base.pyscript import Unknown, Via
 from core.configs.base.results import Check, ModelShape, Phase, Read, Rollout, Step, World
 from core.configs.base.rules import Effect, Finding, Fix, Syntax
@@ -130,6 +131,7 @@ class Reading:
         intended: int | None = None,
         shape: ModelShape | None = None,
         rl: Rollout | None = None,
+        memory: MemoryFacts | None = None,
     ) -> Check:
         """The check; where a finding says the framework refuses to start, there is no global batch."""
         refused = any(f.effect is Effect.REFUSED for f in self.findings)
@@ -148,6 +150,7 @@ class Reading:
             intended=None if refused else intended,
             shape=shape,
             rl=replace(rl, optimizer_steps=None) if refused and rl is not None else rl,
+            memory_facts=memory,
         )
 
 

@@ -20,6 +20,7 @@ from core.configs.base import (
     Derivation,
     Effect,
     Format,
+    MemoryFacts,
     Nothing,
     Parsed,
     Reading,
@@ -29,6 +30,7 @@ from core.configs.base import (
     fix,
     lookup,
 )
+from core.configs.frameworks._shared.memory_facts import hf_facts
 
 ID = "axolotl"
 FIELDS = ("micro_batch_size", "gradient_accumulation_steps", "batch_size")
@@ -111,7 +113,19 @@ def check(sources: list[Parsed], world: World | None) -> Check:
         global_batch=batch,
         seq_len=seq_len,
         intended=intended,
+        memory=_memory(sources, parsed),
     )
+
+
+def _memory(sources: list[Parsed], parsed: Parsed) -> MemoryFacts | None:
+    """``base_model`` (a Hugging Face id the table knows) as the Trainer's runs read it: ``adapter`` (LoRA, QLoRA)
+    has none; the DeepSpeed config beside it, ``fsdp``, ``bf16``, ``gradient_checkpointing``, TP and CP sizes."""
+    degrees = {
+        "tp_size": lookup(parsed.data, "tensor_parallel_size"),
+        "cp_size": lookup(parsed.data, "context_parallel_size"),
+    }
+    sizes = {key: value for key, value in degrees.items() if isinstance(value, int) and value >= 1}
+    return hf_facts(sources, parsed.data, sizes, fix(parsed, "micro_batch_size", 1))
 
 
 def _accumulation(

@@ -35,6 +35,7 @@ from core.configs.base import (
     Effect,
     Fix,
     Format,
+    MemoryFacts,
     Nothing,
     Parsed,
     ProblemKind,
@@ -167,7 +168,8 @@ def check(sources: list[Parsed], world: World | None) -> Check:
     _refusals(reading, settings, per_device, accumulation, seq_len)
     world = reading.world(world)
     chips = world.size
-    data_parallel = _mesh(reading, settings, chips)
+    axes: dict[str, int] = {}
+    data_parallel = _mesh(reading, settings, chips, axes)
     micro = int(chips * per_device)  # types.py:3464: every chip counts, int() drops the fraction
     _pipeline(reading, settings, micro)
     if any(finding.effect is Effect.REFUSED for finding in reading.findings):
@@ -187,6 +189,41 @@ def check(sources: list[Parsed], world: World | None) -> Check:
         accumulation=accumulation,
         global_batch=batch,
         seq_len=seq_len,
+        memory=_memory(settings, axes),
+    )
+
+
+#: MaxText's ``model_name`` where effbatch's table calls the model otherwise (``src/maxtext/configs/models/``).
+MODEL_NAMES = {"deepseek3-671b": "deepseek-v3"}
+#: ``remat_policy`` values that recompute only the attention core (``src/maxtext/layers/decoders.py``).
+MINIMAL_REMAT = frozenset({"minimal", "minimal_flash", "minimal_offloaded"})
+
+
+def _memory(settings: Settings, axes: dict[str, int]) -> MemoryFacts | None:
+    """``model_name`` (its ``configs/models/<name>.yml`` shapes are the table's), the tensor, pipeline, context and
+    expert axes; FSDP's axes shard the states as ZeRO-3, the data axes replicate them (``replicas``);
+    ``remat_policy``: ``minimal`` keeps what selective recomputation keeps (FlashAttention's, no s × s scores),
+    ``full`` only each layer's input; the policies between (``save_qkv_proj`` …) are counted as full, the
+    projections they keep as well not counted, which the answer says.
+    Weights are float32 (``weight_dtype``) and activations bfloat16: 4 + 4 + 8 bytes, the 16 of mixed precision."""
+    name, where = settings.get("model_name", ("default", ""))
+    policy = str(settings.get("remat_policy", ("full", ""))[0])
+    if not axes or str(name) == "default":
+        return None
+    fsdp = axes["fsdp"] * axes["fsdp_transpose"] * axes["expert"]
+    return MemoryFacts(
+        rules="effbatch",
+        where=where,
+        model=MODEL_NAMES.get(str(name), str(name)),
+        tp=axes["tensor"] * axes["tensor_sequence"],
+        pp=axes["pipeline"],
+        cp=axes["context"],
+        ep=axes["expert"],
+        zero=3 if fsdp > 1 else 0,
+        replicas=axes["data"] * axes["diloco"],
+        recompute="selective" if policy in MINIMAL_REMAT else "full",
+        sequence_parallel=axes["tensor_sequence"] > 1,
+        caveat="" if policy in MINIMAL_REMAT or policy == "full" else "partial_recompute",
     )
 
 
@@ -280,8 +317,9 @@ def _integral_fix(per_device: float) -> Fix | None:
     return Fix(PDB, tuple(dict.fromkeys(values)), Syntax.OVERRIDE) if values else None
 
 
-def _mesh(reading: Reading, settings: Settings, chips: int) -> int | None:
-    """``fill_unspecified_mesh_axes`` for ICI (the chips of a slice) and DCN (the slices); d = the data axes."""
+def _mesh(reading: Reading, settings: Settings, chips: int, axes: dict[str, int]) -> int | None:
+    """``fill_unspecified_mesh_axes`` for ICI (the chips of a slice) and DCN (the slices); d = the data axes.
+    ``axes`` receives each axis's ICI · DCN size."""
     slices = _whole(settings, "num_slices", minimum=None) if "num_slices" in settings else -1
     slices = slices if slices >= 1 else 1
     filled: dict[str, dict[str, int]] = {}
@@ -298,7 +336,8 @@ def _mesh(reading: Reading, settings: Settings, chips: int) -> int | None:
             reading.add(MESH(Mesh(kind, count), message=problem, fix=fixed))
             return None
         filled[kind] = values
-    factors = [filled["ICI"][axis] * filled["DCN"][axis] for axis in DATA_AXES]
+    axes.update({axis: filled["ICI"][axis] * filled["DCN"][axis] for axis in AXES})
+    factors = [axes[axis] for axis in DATA_AXES]
     data_parallel = math.prod(factors)
     reading.step(DATA_PARALLEL, factors, data_parallel)
     return data_parallel

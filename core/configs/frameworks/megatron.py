@@ -56,6 +56,7 @@ from core.configs.frameworks._shared.megatron_core import (
     microbatches,
     model_parallel,
 )
+from core.configs.frameworks._shared.memory_facts import megatron_arguments, megatron_facts
 
 ID = "megatron"
 MICRO = "--micro-batch-size"
@@ -193,6 +194,7 @@ def check(sources: list[Parsed], world: World | None) -> Check:
     if accumulation is not None and seq_len is not None:
         reading.step(Derivation.T_PRODUCT, (gbs, seq_len), gbs * seq_len)
     shape = _shape(reading, parsed, found, layers, gbs)
+    memory = megatron_facts(megatron_arguments(found), parsed.where(LAYERS), fix(parsed, MICRO, 1))
     return reading.finish(
         world,
         data_parallel=data_parallel,
@@ -202,6 +204,7 @@ def check(sources: list[Parsed], world: World | None) -> Check:
         seq_len=seq_len,
         schedule=schedule,
         shape=shape,
+        memory=memory,
     )
 
 

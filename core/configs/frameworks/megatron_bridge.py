@@ -29,6 +29,7 @@ from core.configs.base import (
     Derivation,
     Effect,
     Format,
+    MemoryFacts,
     Nothing,
     Parsed,
     Phase,
@@ -238,6 +239,66 @@ def check(sources: list[Parsed], world: World | None) -> Check:
         seq_len=plan.seq_len,
         schedule=schedule,
         intended=plan.gbs if gbs is not None and gbs != plan.gbs and not plan.rampup else None,
+        memory=_memory(parsed, script, plan, nemo2),
+    )
+
+
+#: NeMo 2's model configs (``nemo/collections/llm/gpt/model/``) of the models effbatch's table has.
+NEMO2_MODELS = {
+    "Llama2Config7B": "llama2-7b",
+    "Llama2Config13B": "llama2-13b",
+    "Llama2Config70B": "llama2-70b",
+    "Llama3Config8B": "llama3.1-8b",
+    "Llama31Config8B": "llama3.1-8b",
+    "Llama3Config70B": "llama3.1-70b",
+    "Llama31Config70B": "llama3.1-70b",
+    "Llama31Config405B": "llama3.1-405b",
+    "MistralConfig7B": "mistral-7b",
+    "MixtralConfig8x7B": "mixtral-8x7b",
+    "DeepSeekV3Config": "deepseek-v3",
+}
+#: The GPU a Bridge recipe is laid out for, in its name (``llama3_8b_pretrain_2gpu_h100_bf16_config``).
+_GPU_IN_NAME = re.compile(r"_(h100|h200|b200|a100|l40s|mi300x)_")
+_HF_ID = re.compile(r"""from_hf_pretrained\(\s*(["'])([^"'\n]{1,200})\1""")
+
+
+def _memory(parsed: Parsed, script: Script, plan: Plan, nemo2: bool) -> MemoryFacts | None:
+    """The model a recipe builds – Bridge's ``AutoBridge.from_hf_pretrained("…")``, NeMo 2's ``Llama3Config8B`` … –
+    with the plan's TP, PP, CP, the distributed optimizer both recipe families use (``_pretrain_common`` /
+    ``_sft_common``, ``distributed_fused_adam_with_cosine_annealing``), ``sequence_parallel`` and
+    ``recompute_granularity`` as written, the GPU a Bridge recipe's name is laid out for; by Megatron's convention.
+    PEFT and VLM recipes have none."""
+    if nemo2:
+        model = next((NEMO2_MODELS[c.first] for c in script.calls if c.first in NEMO2_MODELS), None)
+        line = next((c.line for c in script.calls if c.first in NEMO2_MODELS), 0)
+        written = {k: v.written for c in script.calls if "MegatronStrategy" in c.first for k, v in c.keywords.items()}
+    else:
+        recipes = [(c.function, c.callee) for c in script.calls if c.callee in BASES and c.function]
+        if not recipes or recipes[0][1] not in ("_pretrain_common", "_sft_common"):
+            return None
+        call = next((c for c in script.calls if c.function == recipes[0][0] and "from_hf_pretrained" in c.callee), None)
+        lines = parsed.source.text.splitlines()
+        found = _HF_ID.search(lines[call.line - 1]) if call is not None and call.line <= len(lines) else None
+        model, line = (found.group(2), call.line) if found and call else (None, 0)
+        written = {k.split(".")[-1]: v.written for k, v in script.assigned.get(recipes[0][0], {}).items()}
+        if (named := _GPU_IN_NAME.search(recipes[0][0])) is not None:
+            written["gpu"] = named.group(1)
+    if model is None:
+        return None
+    recompute = written.get("recompute_granularity", "").strip("\"'")
+    return MemoryFacts(
+        rules="megatron",
+        where=f"{parsed.source.name}:{line}",
+        model=model,
+        tp=plan.tp,
+        pp=plan.pp,
+        cp=plan.cp,
+        dtype="bf16",
+        distributed_optimizer=True,
+        recompute=recompute if recompute in ("selective", "full") else "none",
+        sequence_parallel=written.get("sequence_parallel") == "True" and plan.tp > 1,
+        micro_setting=None if nemo2 else fix(parsed, "train.micro_batch_size", 1),
+        gpu=written.get("gpu"),
     )
 
 

@@ -9,7 +9,19 @@
 
 from __future__ import annotations
 
-from core.configs.base import Check, Derivation, Effect, Format, ModelShape, Parsed, Reading, Rule, World, lookup
+from core.configs.base import (
+    Check,
+    Derivation,
+    Effect,
+    Format,
+    ModelShape,
+    Parsed,
+    Reading,
+    Rule,
+    World,
+    fix,
+    lookup,
+)
 from core.configs.frameworks._shared.megatron_core import (
     DEFAULT_GBS,
     Default,
@@ -19,6 +31,7 @@ from core.configs.frameworks._shared.megatron_core import (
     model_parallel,
     nemo_yaml,
 )
+from core.configs.frameworks._shared.memory_facts import megatron_facts, nemo_arguments
 
 ID = "nemo"
 SEQ_LEN_KEYS = ("model.encoder_seq_length", "model.seq_length", "model.data.seq_length")
@@ -58,6 +71,9 @@ def check(sources: list[Parsed], world: World | None) -> Check:
         global_batch=gbs,
         seq_len=seq_len,
         shape=_shape(reading, parsed),
+        memory=megatron_facts(
+            nemo_arguments(parsed.data), parsed.where("num_layers"), fix(parsed, "model.micro_batch_size", 1)
+        ),
     )
 
 

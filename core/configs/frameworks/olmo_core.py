@@ -31,6 +31,7 @@ from core.configs.base import (
     Derivation,
     Effect,
     Format,
+    MemoryFacts,
     Nothing,
     Parsed,
     Phase,
@@ -206,7 +207,77 @@ def check(sources: list[Parsed], world: World | None) -> Check:
         global_batch=batch,
         seq_len=seq_len,
         schedule=_schedule(reading, parsed, script, seq_len),
+        memory=_memory(parsed, script, data_parallel),
     )
+
+
+#: ``TransformerConfig``'s factories (``nn/transformer/config.py``) of the models effbatch's table has; the
+#: vocabulary is the tokenizer's, padded to 128 (``data/tokenizer.py:77``): dolma2 100.352 (``build_config``'s
+#: default), gpt2 50.304.
+FACTORIES = {
+    "olmo2_7B": "olmo2-7b",
+    "olmo2_13B": "olmo2-13b",
+    "olmo2_32B": "olmo2-32b",
+    "llama2_7B": "llama2-7b",
+    "llama2_13B": "llama2-13b",
+    "llama2_70B": "llama2-70b",
+    "llama3_8B": "llama3.1-8b",
+    "llama3_70B": "llama3.1-70b",
+    "llama3_405B": "llama3.1-405b",
+}
+TOKENIZERS = {"dolma2": 100_352, "dolma2_sigdig": 100_352, "gpt2": 50_304}
+#: GPUs a node, over which HSDP shards by default (``data_parallel.py:48``: one replica a node).
+GPUS_PER_NODE = 8
+
+
+def _memory(parsed: Parsed, script: Script, data_parallel: int) -> MemoryFacts | None:
+    """``TransformerConfig.<factory>(vocab_size=…)`` with the tokenizer's vocabulary; ``TransformerDataParallelConfig``
+    ``name`` fsdp or hsdp as ZeRO-3 (HSDP sharding within a node unless ``shard_degree``/``num_replicas`` say
+    otherwise), ddp none; the TP, CP and PP degrees; ``TransformerActivationCheckpointingConfig(mode=…)``: ``full``;
+    the partial modes (``selected_modules``, ``selected_blocks``, ``budget`` …) counted as full too, what they keep
+    not counted (a lower bound, said so); none: every activation, no s × s scores – the convention's default."""
+    factory = next((c for c in script.calls if c.callee.startswith("TransformerConfig.")), None)
+    model = FACTORIES.get(factory.callee.rsplit(".", 1)[-1]) if factory is not None else None
+    if factory is None or model is None:
+        return None
+    tokenizer = next((c.callee.rsplit(".", 1)[-1] for c in script.calls if c.callee.startswith("TokenizerConfig.")), "")
+    degrees = {key: _plain_degree(script, part) for part, key in DEGREES}
+    dp = next((c for c in script.calls if "DataParallelConfig" in c.callee and "Transformer" in c.callee), None)
+    kind = dp.keywords["name"].written.rsplit(".", 1)[-1] if dp is not None and "name" in dp.keywords else "fsdp"
+    ac = next((c for c in script.calls if "ActivationCheckpointingConfig" in c.callee and "mode" in c.keywords), None)
+    mode = ac.keywords["mode"].written.rsplit(".", 1)[-1] if ac is not None else ""
+    return MemoryFacts(
+        rules="effbatch",
+        where=f"{parsed.source.name}:{factory.line}",
+        model=model,
+        vocab=TOKENIZERS.get(tokenizer, TOKENIZERS["dolma2"]),
+        tp=degrees["tp"],
+        pp=degrees["pp"],
+        cp=degrees["cp"],
+        dtype="bf16",
+        zero=0 if dp is None or kind == "ddp" else 3,
+        replicas=_replicas(script, dp, kind, data_parallel),
+        recompute="full" if mode else None,
+        caveat="partial_recompute" if mode and mode != "full" else "",
+    )
+
+
+def _plain_degree(script: Script, part: str) -> int:
+    """A parallel config's ``degree`` where it folds to a whole number, else 1 (read without recording it)."""
+    call = next((c for c in script.calls if part in c.callee and "degree" in c.keywords), None)
+    value = _local(script, {}, call, "degree") if call is not None else None
+    return value.number if value is not None and value.number is not None and value.number >= 1 else 1
+
+
+def _replicas(script: Script, dp: Call | None, kind: str, data_parallel: int) -> int:
+    """HSDP's replicas: ``num_replicas``, or d / ``shard_degree``, or one a node of eight GPUs."""
+    if dp is None or kind != "hsdp":
+        return 1
+    for key in ("num_replicas", "shard_degree"):
+        value = _local(script, {}, dp, key)
+        if value is not None and value.number and data_parallel % value.number == 0:
+            return value.number if key == "num_replicas" else data_parallel // value.number
+    return max(1, data_parallel // GPUS_PER_NODE)
 
 
 def _refusals(reading: Reading, parsed: Parsed, script: Script, sizes: Sizes, world: int) -> tuple[int | None, bool]:

@@ -17,11 +17,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from core.configs.base import (
     Check,
     Derivation,
     Effect,
     Format,
+    MemoryFacts,
     Nothing,
     Parsed,
     Reading,
@@ -29,6 +32,7 @@ from core.configs.base import (
     World,
     context,
     fix,
+    lookup,
     neighbours,
     world_fix,
 )
@@ -116,8 +120,53 @@ def check(sources: list[Parsed], world: World | None) -> Check:
     data_parallel = replicate * shard
     reading.step(Derivation.DP_TITAN, (replicate, shard, world.size, cp, tp, pp), data_parallel)
     if reading.value(parsed, "training.num_tokens_per_microbatch_per_dp_rank") is not None:
-        return _tokens(reading, parsed, world, data_parallel, pp)
-    return _batches(reading, parsed, world, data_parallel)
+        found = _tokens(reading, parsed, world, data_parallel, pp)
+    else:
+        found = _batches(reading, parsed, world, data_parallel)
+    return replace(found, memory_facts=_memory(parsed, (replicate, shard, tp, pp, cp)))
+
+
+#: torchtitan's flavours of the models effbatch's table has (``torchtitan/models/<name>/__init__.py``): the same
+#: shapes; ``_flex``/``_varlen`` change the attention kernel only.
+FLAVOURS = {
+    ("llama3", "8B"): "llama3.1-8b",
+    ("llama3", "70B"): "llama3.1-70b",
+    ("llama3", "405B"): "llama3.1-405b",
+    ("llama2", "7B"): "llama2-7b",
+    ("llama2", "13B"): "llama2-13b",
+    ("llama2", "70B"): "llama2-70b",
+    ("deepseek_v3", "671B"): "deepseek-v3",
+}
+#: ``[activation_checkpoint] mode``; older releases' ``selective`` with a layer interval is counted as selective;
+#: ``none`` keeps every activation but no s × s scores (SDPA/FlashAttention): the convention's default.
+_CHECKPOINTING = {"selective": "selective", "full": "full"}
+
+
+def _memory(parsed: Parsed, degrees: tuple[int, int, int, int, int]) -> MemoryFacts | None:
+    """``[model] name`` and ``flavor``: FSDP2 shards the model states over dp_shard · CP (ZeRO-3; replicas hold
+    their own copy), TP (with its sequence-parallel norms) and PP split the model, ``[activation_checkpoint] mode``,
+    ``mixed_precision_param``."""
+    name, flavour = lookup(parsed.data, "model.name"), str(lookup(parsed.data, "model.flavor") or "")
+    model = FLAVOURS.get((str(name), flavour.removesuffix("_flex").removesuffix("_varlen")))
+    if model is None:
+        return None
+    replicate, shard, tp, pp, cp = degrees
+    precision = str(lookup(parsed.data, "training.mixed_precision_param") or "bfloat16")
+    mode = str(lookup(parsed.data, "activation_checkpoint.mode") or "selective")
+    return MemoryFacts(
+        rules="effbatch",
+        where=parsed.where("flavor"),
+        model=model,
+        tp=tp,
+        pp=pp,
+        cp=cp,
+        dtype="fp32" if precision == "float32" else "bf16",
+        zero=3 if shard > 1 or cp > 1 else 0,
+        replicas=replicate,
+        recompute=_CHECKPOINTING.get(mode),
+        sequence_parallel=tp > 1,  # its TP plan shards the norms' activations (SequenceParallel) along the sequence
+        micro_setting=fix(parsed, "training.local_batch_size", 1),
+    )
 
 
 def _batches(reading: Reading, parsed: Parsed, world: World, data_parallel: int) -> Check:

@@ -22,8 +22,10 @@ from core.configs.base import (
     Check,
     Derivation,
     Effect,
+    Fix,
     Format,
     Instance,
+    MemoryFacts,
     Nothing,
     Parsed,
     Reading,
@@ -32,12 +34,14 @@ from core.configs.base import (
     Via,
     World,
     context,
+    fix,
     lookup,
     program_flags,
     via_of,
     whole,
 )
 from core.configs.frameworks._shared import accelerate_launch, deepspeed_config
+from core.configs.frameworks._shared.memory_facts import hf_facts
 
 FLAGS = ("--per_device_train_batch_size", "--per-device-train-batch-size")
 PER_DEVICE = "per_device_train_batch_size"
@@ -78,6 +82,8 @@ class Batch:
     total: int | None = None
     #: What the Trainer reports where accelerate trains another batch (split_batches).
     intended: int | None = None
+    #: The model and memory set-up the files fix (a Hugging Face id the table knows), for the memory estimate.
+    memory: MemoryFacts | None = None
 
     def number(self, reading: Reading, key: str, default: int = 0) -> int:
         return self.arguments.number(reading, key, default)
@@ -93,6 +99,7 @@ class Batch:
             global_batch=self.total,
             seq_len=seq_len,
             intended=self.intended,
+            memory=self.memory,
         )
 
 
@@ -107,6 +114,7 @@ def trainer_batch(reading: Reading, sources: list[Parsed], world: World | None, 
     autotp = lookup(ds_config.data, deepspeed_config.AUTOTP) if ds_config else None
     if isinstance(autotp, int) and autotp > 1 and degrees["tp_size"] == 1:
         degrees["tp_size"] = autotp  # get_tp_size falls back to DeepSpeed's AutoTP size
+    batch.memory = hf_facts(sources, arguments.values, degrees, _micro_setting(sources))
     launched = accelerate_launch.layout(reading, sources, world)
     if launched is not None and launched.world is None:
         return batch  # accelerate refuses num_processes -1
@@ -135,6 +143,16 @@ def trainer_batch(reading: Reading, sources: list[Parsed], world: World | None, 
     if ds_config is not None:
         _combine(reading, ds_config, arguments, batch.number(reading, PER_DEVICE), accumulation, batch.world.size)
     return batch
+
+
+def _micro_setting(sources: list[Parsed]) -> Fix | None:
+    """``per_device_train_batch_size`` where a file or launch line sets it, for the memory warning's fix."""
+    for parsed in sources:
+        if parsed.format in (Format.YAML, Format.JSON) and PER_DEVICE in parsed.data:
+            return fix(parsed, PER_DEVICE, 1)
+        if parsed.format is Format.SHELL and (found := set(program_flags(parsed, FLAGS)) & set(FLAGS)):
+            return fix(parsed, found.pop(), 1)
+    return None
 
 
 def _arguments(sources: list[Parsed], config: Parsed | None) -> Layers:

@@ -1,0 +1,142 @@
+"""The memory per GPU of a checked run (issue 28, item 5): its section and small print in German. Pure.
+
+The same parts for Slack, the console and the CLI; ``command`` says how the reader names a GPU (``--gpu h100`` in
+a terminal, ``/effbatch prüfe gpu=h100`` in Slack). Imported only for a check with a model.
+"""
+
+from __future__ import annotations
+
+from bot.document import Bullet, Formula, Line, Note, Part, Section
+from bot.rendering.formatting import number, size
+from bot.texts import memory as texts
+from core.configs import CheckMemory
+from core.memory import GPUS
+
+
+def check_memory_parts(memory: CheckMemory, command: str) -> tuple[Part, ...]:
+    """„Speicher je GPU (Schätzung nach …)“: weights, gradients, optimizer states, activations, the total against
+    the GPU; then where the model came from and whose convention it follows."""
+    title = texts.CHECK_TITLE.format(rules=texts.CHECK_RULES[memory.setup.rules.value], what=_what(memory))
+    return (
+        Section(title=title, lines=(*_lines(memory), *_fit(memory))),
+        Note(" ".join(_origin(memory, command))),
+        Note(" ".join(_conventions(memory))),
+    )
+
+
+def _what(memory: CheckMemory) -> str:
+    """The table model's name; a variant by its id (``meta-llama/Meta-Llama-3-8B-Instruct (Form von Llama 3.1 8B)``);
+    a shape by its numbers."""
+    model, written = memory.model, memory.facts.model
+    if (
+        model.title
+        and written
+        and _folded(written.rsplit("/", 1)[-1]) not in (_folded(model.title), _folded(model.name))
+    ):
+        return texts.CHECK_LIKE.format(shape=written, like=model.title)
+    if model.title:
+        return model.title
+    shape = texts.CHECK_SHAPE.format(
+        layers=number(model.layers), hidden=number(model.hidden), heads=number(model.heads)
+    )
+    return texts.CHECK_LIKE.format(shape=shape, like=memory.like) if memory.like else shape
+
+
+def _folded(name: str) -> str:
+    return "".join(c for c in name.casefold() if c.isalnum())
+
+
+def _lines(memory: CheckMemory) -> list[Line]:
+    found, setup = memory.estimate, memory.setup
+    lines: list[Line] = [
+        Bullet(texts.WEIGHTS.format(value=size(found.weights))),
+        Bullet(texts.GRADIENTS.format(value=size(found.grads))),
+        Bullet(texts.OPTIMIZER.format(value=size(found.optimizer))),
+    ]
+    if found.gather_buffer:
+        lines.append(Bullet(texts.GATHER.format(value=size(found.gather_buffer))))
+    if found.activations is not None:
+        recompute = found.recompute.value if found.recompute else "none"
+        detail = texts.ACTIVATIONS_DETAIL.format(
+            micro=number(setup.micro_batch),
+            seq_len=number(setup.seq_len or 0),
+            recompute=texts.RECOMPUTE_NAMES[recompute],
+        )
+        lines.append(Bullet(f"{texts.ACTIVATIONS.format(value=size(found.activations))} {detail}"))
+    if found.cpu_per_node is not None:
+        cpu = texts.CPU if memory.facts.offload != "none" else texts.CHECK_CPU_NO_OFFLOAD
+        lines.append(Bullet(cpu.format(value=size(found.cpu_per_node))))
+    if memory.gpu is None or memory.fit is None:
+        lines.append(Formula(texts.TOTAL.format(total=size(found.total))))
+    else:
+        shown = texts.TOTAL_ON_GPU.format(
+            total=size(found.total), capacity=size(memory.fit.capacity), gpu=memory.gpu.title
+        )
+        lines.append(Formula(shown))
+    return lines
+
+
+def _fit(memory: CheckMemory) -> list[Line]:
+    """Whether it fits and the largest micro-batch that does (the warning among the findings says what to do)."""
+    lines: list[Line] = []
+    if memory.estimate.activations is None:
+        lines.append(texts.CHECK_NO_SEQ_LEN)
+    fitted = memory.fit
+    if fitted is None:
+        return lines
+    largest = fitted.largest_micro_batch
+    if fitted.fits:
+        if largest is None:
+            lines.append(texts.FITS_NO_ACTIVATIONS.format(free=size(fitted.free)))
+        else:
+            lines.append(texts.FITS.format(free=size(fitted.free), largest=number(largest)))
+        return lines
+    verdict = texts.DOES_NOT_FIT.format(missing=size(-fitted.free))
+    if largest is not None:
+        verdict += texts.LARGEST.format(largest=number(largest)) if largest else texts.NONE_FITS
+    lines.append(verdict)
+    return lines
+
+
+def _origin(memory: CheckMemory, command: str) -> list[str]:
+    """Where the model came from, the split and precision read, the vocabulary, the GPU."""
+    facts, setup = memory.facts, memory.setup
+    degrees = " · ".join(number(v) for v in (setup.tp, setup.pp, setup.cp, setup.sp))
+    parallel = texts.CHECK_PARALLEL.format(
+        degrees=degrees,
+        ep=texts.CHECK_EP.format(ep=number(setup.ep)) if setup.ep > 1 else "",
+        zero=texts.CHECK_ZERO.format(zero=setup.zero) if setup.zero else "",
+    )
+    if setup.distributed_optimizer:
+        parallel += texts.CHECK_DISTRIBUTED
+    if facts.offload != "none":
+        parallel += texts.CHECK_OFFLOAD_PARAMS if facts.offload == "params" else texts.CHECK_OFFLOAD
+    said = [texts.CHECK_FROM.format(where=facts.where, parallel=parallel, precision=_precision(memory))]
+    if memory.vocab == "table":
+        said.append(texts.CHECK_VOCAB_TABLE.format(vocab=number(memory.model.vocab), like=memory.like))
+    elif memory.vocab == "unknown":
+        said.append(texts.CHECK_VOCAB_UNKNOWN)
+    if memory.gpu is not None and memory.gpu_from == "config":
+        said.append(texts.CHECK_GPU_CONFIG.format(gpu=memory.gpu.title))
+    elif memory.gpu is None:
+        gpus = ", ".join(GPUS)
+        how = texts.CHECK_GPU_HOW_SLACK if command.startswith("/") else texts.CHECK_GPU_HOW_CLI
+        said.append(texts.CHECK_NO_GPU.format(how=how.format(command=command, gpus=gpus)))
+    return said
+
+
+def _precision(memory: CheckMemory) -> str:
+    return texts.CHECK_PRECISION[memory.setup.dtype.value]
+
+
+def _conventions(memory: CheckMemory) -> list[str]:
+    found = memory.estimate
+    said = [texts.CHECK_RULES_NOTE[found.rules.value]]
+    if memory.facts.caveat:
+        said.append(texts.CHECK_CAVEATS[memory.facts.caveat])
+    for quirk in found.quirks:
+        text = texts.CHECK_QUIRK_NOTES.get(quirk.value) or texts.QUIRK_NOTES.get(quirk.value)
+        if text:
+            said.append(text)
+    said.append(texts.CAPACITY_NOTE if memory.fit is not None else texts.ESTIMATE_NOTE)
+    return said

@@ -1,0 +1,51 @@
+"""The ``memory`` object of ``--json`` (issue 28's contract), the same for the calculator and the config check.
+
+Keys the input cannot decide are absent, not zero: activations without the shape or L, ``fits`` without a GPU,
+``largest_micro_batch`` without activations.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.memory.estimate import MemoryEstimate
+from core.memory.fit import Fit
+from core.memory.gpus import GpuSpec
+from core.memory.models import ModelSpec
+
+
+def memory_json(
+    memory: MemoryEstimate, micro_batch: int, model: ModelSpec | None, gpu: GpuSpec | None, fitted: Fit | None
+) -> dict[str, Any]:
+    """The estimate as schema/'s ``memory``: bytes on the most loaded GPU, the GPU and the fit where one is known."""
+    data: dict[str, Any] = {
+        "rules": memory.rules.value,
+        "params": memory.params,
+        "params_per_gpu": memory.params_per_gpu,
+        "weights_bytes": memory.weights,
+        "grads_bytes": memory.grads,
+        "optimizer_bytes": memory.optimizer,
+        "model_states_bytes_per_gpu": memory.model_states,
+        "total_bytes_per_gpu": memory.total,
+        "micro_batch": micro_batch,
+        "quirks": [quirk.value for quirk in memory.quirks],
+    }
+    if model is not None and model.name:
+        data["model"] = model.name
+    if memory.gather_buffer:
+        data["gather_buffer_bytes"] = memory.gather_buffer
+    if memory.activations is not None:
+        data["activations_bytes"] = memory.activations
+        data["activations_bytes_per_layer"] = memory.activations_per_layer
+    if memory.recompute is not None and memory.activations is not None:
+        data["recompute"] = memory.recompute.value
+    if memory.cpu_per_node is not None:
+        data["cpu_bytes"] = memory.cpu_per_node
+    if fitted is not None:
+        data["gpu_memory_bytes"] = fitted.capacity
+        data["fits"] = fitted.fits
+        if fitted.largest_micro_batch is not None:
+            data["largest_micro_batch"] = fitted.largest_micro_batch
+    if gpu is not None:
+        data["gpu"] = gpu.name
+    return data
