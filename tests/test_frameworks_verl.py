@@ -187,6 +187,28 @@ def test_verl_0_1_divides_before_it_multiplies(name: str, expected: tuple[object
     assert {f.code for f in check.findings} == codes
 
 
+def test_verl_0_1_takes_a_micro_batch_per_gpu_as_written() -> None:
+    """The 0.1 snapshots from #136 on (2025-01-27; the version file read 0.1 until 2025-02-15) know
+    ppo_micro_batch_size_per_gpu and use it as written, while the mini-batch is still divided first
+    (fsdp_workers.py at 6e003c0b5^, lines 121-128): mini 32 // 4 · 16 = 128, micro 8, a = 16."""
+    text = (VERL / "13_verl01_grpo.sh").read_text().replace("ppo_micro_batch_size=16", "ppo_micro_batch_size_per_gpu=8")
+    check = check_config([Source("run.sh", text)], versions=VERL_0_1)
+    assert numbers(check) == (4, 4, 8, 16, 512, 64, 16, 1024, 2, 4496, None)
+    assert not check.refused
+
+
+def test_a_repositorys_own_entry_point_with_verls_overrides_is_verl() -> None:
+    """General-Reasoner's ``ray job submit … -- python -m main_ppo actor_rollout_ref.…=…``: its own copy of main_ppo,
+    recognised by verl's Hydra group; the same numbers as verl.trainer.main_ppo. Without that group it is nobody's."""
+    text = (VERL / "01_plain_grpo.sh").read_text()
+    own = text.replace("python3 -m verl.trainer.main_ppo", "ray job submit --address=head:6379 -- python -m main_ppo")
+    assert own != text
+    assert numbers(check_config([Source("run.sh", own)])) == numbers(check_config([Source("run.sh", text)]))
+    with pytest.raises(CheckError) as raised:
+        check_config([Source("run.sh", "python -m main_ppo data.train_batch_size=8 trainer.nnodes=1")])
+    assert raised.value.kind is ProblemKind.NOTHING_TO_CHECK
+
+
 def test_without_a_pin_verl_0_1s_numbers_are_said_beside_todays() -> None:
     """Logic-RL's script without its version: today's order (b = 16 // 4 = 4, a = 32), verl 0.1's in a note."""
     check = checked("13_verl01_grpo.sh")

@@ -88,6 +88,23 @@ VALUE_CASES = [
         {"G": "1", "N": "$N", "CKPT": "$CKPT"},
         {},
     ),
+    # the same loop where nothing after it requires an argument (ReCall's train.sh, General-Reasoner's): a start
+    # without arguments does not run it, the script's defaults stay (bash started as `bash train.sh` assigns these)
+    (
+        'N=8\nwhile [[ $# -gt 0 ]]; do\n  case "$1" in\n    --n) N="$2"; shift 2;;\n    *) exit 1;;\n  esac\n'
+        "done\nB=$((N * 2))\n",
+        {"N": "8", "B": "16"},
+        {},
+    ),
+    # a script that exits unless the environment sets a variable (Skywork-OR1's MODEL_PATH=${MODEL_PATH:-}, then
+    # [ -z … ] && exit 1) was started with it set: the script goes on, that variable unknown; a default that
+    # nothing requires stays the default
+    (
+        'M=${M:-}\nif [ -z "$M" ]; then\n  echo "M is not set"; exit 1\nfi\n[ -z "$C" ] && exit 1\n'
+        'W=${W:-1}\n[ -z "$X" ] && X=4\nB=8\n',
+        {"M": "$M", "W": "1", "X": "4", "B": "8"},
+        {},
+    ),
     # unset; a loop over literal words runs pass by pass, one over the arguments is read once, its variable unknown
     (
         "A=1\nunset A\nfor i in 1 2; do B=$i; done\nfor j; do C=$j; done\n",

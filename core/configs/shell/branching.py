@@ -24,9 +24,9 @@ class Branching(State):
             if condition:
                 self.statements(condition[:-1])  # the last statement of a condition list decides
                 holds = self.truth(condition[-1])
-                if holds is None:
-                    rest = found[index + 1 :]
-                    otherwise_exits = bool(rest) and not rest[0][0] and exits(rest[0][1])
+                rest = found[index + 1 :]
+                otherwise_exits = bool(rest) and not rest[0][0] and exits(rest[0][1])
+                if holds is None or self.requires(condition, exits(body) if holds else otherwise_exits):
                     holds = self.choose(condition, [(True, not exits(body)), (False, not otherwise_exits)])
             if not condition or holds:
                 self.code = 0
@@ -43,6 +43,18 @@ class Branching(State):
         index = self.pick(len(feasible), lambda i: f"{'' if feasible[i] else 'not '}{text} (line {self.at})")
         self.note_undecided(condition)
         return feasible[index]
+
+    def requires(self, condition: Sequence[Node], leaves: bool) -> bool:
+        """A decided branch that ``exit``s on a variable holding an environment default (``MODEL=${MODEL:-}``, then
+        ``[ -z "$MODEL" ] && exit 1``): the script requires that environment, so whoever ran it had it set –
+        the condition is a choice, and the variables it names are unknown from here on."""
+        if not leaves or not self.defaulted:
+            return False
+        names = {node_text(n) for c in condition for n in _variables(c)}
+        required = [n for n in names if n in self.defaulted and self.scalar(n) == self.defaulted[n]]
+        for name in required:
+            self.unsettle(name)
+        return bool(required)
 
     def pick(self, count: int, label: Callable[[int], str]) -> int:
         """The choice ``choices`` names at this point (else the first), recorded with its label."""
@@ -152,6 +164,15 @@ class Branching(State):
                     finally:
                         self.depth -= 1
                 return
+
+
+def _variables(node: Node) -> Iterator[Node]:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == "variable_name":
+            yield current
+        stack.extend(current.named_children)
 
 
 def _ending(item: Node) -> str:

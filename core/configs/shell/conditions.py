@@ -66,8 +66,8 @@ class Conditions(State):
         else:
             result = self.status(left)
             holds = None if self.code is None else result
-        if holds is None:
-            leaves = exits([right])
+        leaves = exits([right])
+        if holds is None or self.requires([left], leaves and holds == (operator == "&&")):
             options = [(True, not (leaves and operator == "&&")), (False, not (leaves and operator == "||"))]
             holds = self.choose([left], options)
         self.code = int(not holds)

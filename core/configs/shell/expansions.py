@@ -86,6 +86,8 @@ class Expansions(State):
         if is_set:
             return current
         text = self._joined(parts)
+        if current is None and text is not None and name not in self.cleared:
+            self.defaulted[name] = text
         if text is not None and operator.endswith("="):
             self.set(name, text, True)
             self.script.lines[name] = self.at

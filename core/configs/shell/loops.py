@@ -3,6 +3,7 @@ every pass, within a share of the step budget; any other loop is read once, and 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -15,6 +16,10 @@ if TYPE_CHECKING:
 
 #: Commands that set the variables they name.
 _SETTERS = frozenset({"read", "getopts", "mapfile", "readarray", "let"})
+
+
+#: A condition on the script's own arguments: ``$#``, ``$1``, ``"$@"``.
+_ARGUMENTS = re.compile(r"\$(?:#|\{#\}|1|\{1\}|@|\*)")
 
 
 class Loops(State):
@@ -37,7 +42,21 @@ class Loops(State):
             self.steps = start
             self.restore(snapshot, everything=True)
             self.jump, self.jumps = None, 0
+            if self._on_arguments(node) and not self.choose(self._conditions(node), [(False, True), (True, True)]):
+                self.code = 0  # started without arguments: the loop does not run, the script's defaults stay
+                return
             self._once(node)
+
+    def _conditions(self, node: Node) -> list[Node]:
+        return [c for c in node.children_by_field_name("condition") if c.is_named]
+
+    def _on_arguments(self, node: Node) -> bool:
+        """``while [[ $# -gt 0 ]]; do case $1 …``: a loop over the script's arguments, which a start without any
+        does not run – one choice of the branches the start decides (the first: the script's own defaults)."""
+        if node.type not in ("while_statement", "until_statement") or node.children[0].type == "until":
+            return False
+        conditions = self._conditions(node)
+        return bool(conditions) and _ARGUMENTS.search(node_text(conditions[-1])) is not None
 
     def _passes(self, node: Node, limit: int) -> bool:
         """The loop run to its end (True), or found undecided (False: what it did is undone by the caller)."""

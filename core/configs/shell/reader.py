@@ -5,11 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from core.configs.base import Script
-from core.configs.shell.evaluator import evaluate
+from core.configs.shell.evaluator import Run, evaluate
 from core.configs.shell.grammar import parse
 from core.configs.shell.limits import MAX_ALTERNATIVE_STEPS, MAX_ALTERNATIVES, too_much
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
 
 
 @dataclass(frozen=True)
@@ -34,19 +38,52 @@ class Reading:
 def read_script(text: str, environment: Mapping[str, str] | None = None) -> Script:
     """Assignments and commands of ``text``, in order, with every expansion that can be resolved resolved;
     ``environment``: variables it starts with (exported by a script that runs it)."""
-    return evaluate(parse(text), (), environment).script
+    return _as_written(parse(text), environment).script
 
 
 def reading(text: str, environment: Mapping[str, str] | None = None) -> Reading:
     """``read_script``'s ``Script`` with the variables it leaves unknown named."""
-    run = evaluate(parse(text), (), environment)
+    run = _as_written(parse(text), environment)
     return Reading(run.script, frozenset(run.unknown))
+
+
+def _as_written(root: Node, environment: Mapping[str, str] | None) -> Run:
+    """The first reading that does not end in a failing ``exit`` (a script that stops on its first choice –
+    "started without arguments", "this branch" – was started otherwise by whoever ran it); the first reading
+    when every one fails, or when the choices run out of their bounds."""
+    first = evaluate(root, (), environment)
+    if not _fails(first):
+        return first
+    pending, spent, tried = _next_choices(first, ()), first.steps, 1
+    while pending and tried < MAX_ALTERNATIVES and spent <= MAX_ALTERNATIVE_STEPS:
+        choices = pending.pop(0)
+        run = evaluate(root, choices, environment)
+        spent, tried = spent + run.steps, tried + 1
+        if not _fails(run):
+            return run
+        pending += _next_choices(run, choices)
+    return first
+
+
+def _fails(run: Run) -> bool:
+    return run.stopped and run.code != 0
+
+
+def _next_choices(run: Run, choices: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The readings that differ from ``run`` in one choice after those ``choices`` fixed."""
+    taken = [index for index, _ in run.taken]
+    return [
+        (*taken[:position], other)
+        for position in range(len(choices), len(run.taken))
+        for other in range(1, run.taken[position][1])
+    ]
 
 
 def alternatives(text: str, limit: int = MAX_ALTERNATIVES) -> list[Alternative]:
     """The script read once per feasible choice at its undecided conditions (the first is ``read_script``'s)."""
     root = parse(text)
     found: list[Alternative] = []
+    failing: list[bool] = []
     pending: list[tuple[int, ...]] = [()]
     spent = 0
     while pending and len(found) < limit:
@@ -56,11 +93,14 @@ def alternatives(text: str, limit: int = MAX_ALTERNATIVES) -> list[Alternative]:
         run = evaluate(root, choices)
         spent += run.steps
         found.append(Alternative(_label(run.labels), run.script, frozenset(run.unknown)))
+        failing.append(_fails(run))
         taken = [index for index, _ in run.taken]
         for position in range(len(choices), len(run.taken)):
             if len(found) + len(pending) >= limit:
                 break  # enough to fill the limit: the rest is never read
             pending += [(*taken[:position], other) for other in range(1, run.taken[position][1])]
+    if failing and failing[0] and not all(failing):  # as written is the first reading that does not fail
+        found.insert(0, found.pop(failing.index(False)))
     return found
 
 

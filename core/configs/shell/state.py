@@ -58,6 +58,9 @@ class State(Variables):
     #: The line commands are recorded with inside ``bash -c`` / ``eval`` text (None: their own).
     fixed_line: int | None = None
     stopped: bool = False
+    #: Variables holding the default of ``${X:-w}`` for an ``X`` only the environment could set (name → that
+    #: default): a script that ``exit``s on it requires that environment (``[ -z "$MODEL" ] && exit 1``).
+    defaulted: dict[str, str] = field(default_factory=dict)
 
     def charge(self, characters: int) -> None:
         """Characters produced, against ``MAX_CHARS``."""
@@ -147,6 +150,10 @@ class State(Variables):
 
     def choose(self, condition: Sequence[Node], options: Sequence[tuple[bool, bool]]) -> bool:
         """An undecided condition's branch (``branching``)."""
+        raise NotImplementedError
+
+    def requires(self, condition: Sequence[Node], leaves: bool) -> bool:
+        """Whether a decided condition that ``exit``s rests on an environment default (``branching``)."""
         raise NotImplementedError
 
     def pick(self, count: int, label: Callable[[int], str]) -> int:

@@ -157,9 +157,20 @@ def normalise(
 
 
 def old_numbers(actor: Actor, data_parallel: int) -> tuple[int, int]:
-    """verl 0.1's mini and micro per GPU: ``//= d`` first, then ``*= n`` (its ppo_micro_batch_size defaults to 64)."""
-    micro = actor.micro_global if actor.micro_global is not None else actor.micro or OLD_MICRO
-    return actor.mini // data_parallel * actor.samples, micro // data_parallel * actor.samples
+    """verl 0.1's mini and micro per GPU: ``//= d`` first, then ``*= n``; ``ppo_micro_batch_size_per_gpu`` (a key
+    of the 0.1 snapshots from #136 on) as written, else ``ppo_micro_batch_size`` (default 64) ``//= d``, ``*= n``."""
+    mini = actor.mini // data_parallel * actor.samples
+    if _per_gpu_written(actor):
+        return mini, actor.micro or 0
+    return mini, _old_micro(actor) // data_parallel * actor.samples
+
+
+def _per_gpu_written(actor: Actor) -> bool:
+    return actor.micro is not None and actor.micro_global is None
+
+
+def _old_micro(actor: Actor) -> int:
+    return actor.micro_global if actor.micro_global is not None else actor.micro or OLD_MICRO
 
 
 def normalise_old(reading: Reading, actor: Actor, data_parallel: int) -> tuple[int | None, int | None]:
@@ -167,10 +178,12 @@ def normalise_old(reading: Reading, actor: Actor, data_parallel: int) -> tuple[i
     (asserted with the dynamic batch size as well)."""
     per_gpu, micro = old_numbers(actor, data_parallel)
     reading.step(OLD_NORMALISED, (actor.mini, data_parallel, actor.samples), per_gpu)
-    micro_written = actor.micro_global if actor.micro_global is not None else actor.micro or OLD_MICRO
-    reading.step(OLD_MICRO_STEP, (micro_written, data_parallel, actor.samples), micro)
+    if not _per_gpu_written(actor):
+        reading.step(OLD_MICRO_STEP, (_old_micro(actor), data_parallel, actor.samples), micro)
     if per_gpu == 0 or micro == 0:
-        reading.add(OLD_ZERO_RULE(Zero(actor.mini if per_gpu == 0 else micro_written, actor.samples, data_parallel)))
+        reading.add(
+            OLD_ZERO_RULE(Zero(actor.mini if per_gpu == 0 else _old_micro(actor), actor.samples, data_parallel))
+        )
         return None, micro
     if per_gpu % micro:
         reading.add(OLD_MINI_MICRO_RULE(MiniMicro(per_gpu, micro)))

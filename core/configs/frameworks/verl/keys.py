@@ -5,6 +5,7 @@ from __future__ import annotations
 
 MODULES = ("verl.trainer.main_ppo", "recipe.dapo.main_dapo")
 SCRIPTS = ("verl/trainer/main_ppo.py", "main_dapo.py")
+ACTOR_ROLLOUT = "actor_rollout_ref."  # verl's own Hydra group: an override of it on a python command is verl's
 ACTOR = "actor_rollout_ref.actor."
 CRITIC = "critic."
 PROMPTS = "data.train_batch_size"

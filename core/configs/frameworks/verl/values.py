@@ -7,6 +7,7 @@ from typing import Any
 
 from core.configs.base import Fix, Format, Parsed, Reading, Syntax, lookup, whole
 from core.configs.frameworks.verl.keys import (
+    ACTOR_ROLLOUT,
     CP,
     DEFAULTS,
     DYNAMIC,
@@ -22,8 +23,13 @@ from core.configs.frameworks.verl.keys import (
 
 
 def is_main(words: tuple[str, ...]) -> bool:
-    """``python3 -m verl.trainer.main_ppo`` (or DAPO's ``recipe.dapo.main_dapo``), or either run as a file."""
-    return any(word in MODULES or word.endswith(SCRIPTS) for word in words)
+    """``python3 -m verl.trainer.main_ppo`` (or DAPO's ``recipe.dapo.main_dapo``), or either run as a file; or a
+    repository's own entry point (``ray job submit … -- python -m main_ppo``, ``python3 -m recipe.x.main_grpo``)
+    given verl's Hydra overrides, which only verl names ``actor_rollout_ref.…``."""
+    if any(word in MODULES or word.endswith(SCRIPTS) for word in words):
+        return True
+    python = any(word.rsplit("/", 1)[-1].startswith("python") for word in words)
+    return python and any(word.lstrip("+~").startswith(ACTOR_ROLLOUT) and "=" in word for word in words)
 
 
 def is_config(parsed: Parsed) -> bool:
