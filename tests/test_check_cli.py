@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 from pathlib import Path
+from typing import IO
 
 import jsonschema
 import pytest
@@ -223,7 +224,7 @@ def _capped(megabytes: int = 512) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (megabytes * 2**20, megabytes * 2**20))
 
 
-def check_cli(*args: str, cwd: Path, stdin: object = subprocess.DEVNULL) -> subprocess.CompletedProcess[str]:
+def check_cli(*args: str, cwd: Path, stdin: int | IO[bytes] = subprocess.DEVNULL) -> subprocess.CompletedProcess[str]:
     """The installed ``effbatch check`` with a memory cap and a hang guard (a FIFO without a writer hung forever)."""
     return subprocess.run(
         [str(BIN / "effbatch"), "check", *args],

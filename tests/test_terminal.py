@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from terminal_session import run_on_a_terminal
 
 from bot.serving.cli import main
 
 from bot_process import BIN, clean_env, run_script
 from slack_checks import assert_valid_message
-from terminal_session import run_on_a_terminal
 
 #: The Slack command as a word of prose (not inside a path such as schema/effbatch.schema.json).
 SLASH_COMMAND = re.compile(r"(?<![\w./-])/effbatch\b")
