@@ -25,7 +25,8 @@ from bot.rendering.checks import SHARE_ACTION
 from bot.rendering.whatif import ADJUST_ACTION, WHATIF_PREFIX
 from bot.slack import check_listeners, listeners
 from bot.slack.listeners import AnswerFunction, Deliver, Dependencies, Layout, Rendered
-from bot.slack.web_api import create_web_client, post_to_response_url
+from bot.slack.state import Seal, state_secret
+from bot.slack.web_api import create_web_client, response_poster
 from bot.texts.glossary import COMMAND
 from core.check_command import is_check
 from core.configs import check_config
@@ -44,7 +45,7 @@ def create_app(
     authorize: Callable[..., AuthorizeResult] | None = None,
     answer: AnswerFunction = answer_command,
     layout: Layout = block_kit.message,
-    deliver: Deliver = post_to_response_url,
+    deliver: Deliver | None = None,
     checks: CheckRunner = check_config,
 ) -> App:
     """A Bolt app for ``/effbatch``, its buttons and forms, config checks and the App Home.
@@ -61,7 +62,7 @@ def create_bot(
     authorize: Callable[..., AuthorizeResult] | None = None,
     answer: AnswerFunction = answer_command,
     layout: Layout = block_kit.message,
-    deliver: Deliver = post_to_response_url,
+    deliver: Deliver | None = None,
     checks: CheckRunner = check_config,
 ) -> tuple[App, PlainCommand]:
     """``create_app``'s app, and the same listener's answer to a plain command as a function of its fields:
@@ -85,7 +86,11 @@ def create_bot(
     )
     visibility = settings.effbatch_response_type
     rendered = _renderer(answer, layout, visibility, settings.effbatch_answer_cache)
-    deps = Dependencies(visibility, answer, layout, rendered, deliver, settings.effbatch_log_command_text, checks)
+    # Answers go only to Slack's response URLs (or the configured Web API's host); what travels through Slack is sealed.
+    poster = deliver or response_poster(settings.slack_api_url)
+    seal = Seal(state_secret(settings))
+    log_text = settings.effbatch_log_command_text
+    deps = Dependencies(visibility, answer, layout, rendered, poster, log_text, checks, seal)
     _wire(app, deps)
     return app, partial(listeners.answer_text_command, deps)
 

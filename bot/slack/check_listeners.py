@@ -1,8 +1,9 @@
 """The listeners of config checks: ``/effbatch prüfe …``, the message shortcut, the world-size form, sharing.
 
 What a check needs across requests (the pasted config, where to answer, the thread) travels
-packed in the form's ``private_metadata`` or the share button's value, so any replica handles
-any step; a config too large for that is answered with a hint to use ``/effbatch prüfe gpus=…``.
+packed in the form's ``private_metadata`` or the share button's value, sealed (``bot.slack.state``),
+so any replica handles any step and none takes a state it did not make; a config too large for that
+is answered with a hint to use ``/effbatch prüfe gpus=…``.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from bot.document import Visibility
 from bot.rendering import views
 from bot.rendering.checks import CheckReply, check_reply, pasted_sources
 from bot.slack.listeners import Dependencies, answered, open_form, team_of
+from bot.slack.state import Purpose, Seal
 from bot.slack.web_api import SLACK_FAILURES, describe, failed
 from bot.texts import checks as texts
 from core import Argument
@@ -46,20 +48,24 @@ _STATE_TYPES: dict[str, tuple[type, ...]] = {
 }
 
 
-def pack(state: dict[str, Any], limit: int) -> str | None:
-    """``state`` compressed into text of at most ``limit`` characters, or None when it does not fit."""
+def pack(state: dict[str, Any], limit: int, seal: Seal, purpose: Purpose) -> str | None:
+    """``state`` compressed and sealed for ``purpose``, as text of at most ``limit`` characters; None if too long."""
     raw = json.dumps(state, separators=(",", ":"), ensure_ascii=False).encode()
-    packed = "z1:" + base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode()
+    packed = seal.sealed(purpose, "z1:" + base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode())
     return packed if len(packed) <= limit else None
 
 
-def unpack(text: str) -> dict[str, Any] | None:
-    """The state ``pack`` made, or None for anything else: damaged, forged, or inflating past ``MAX_STATE``."""
-    if not text.startswith("z1:") or len(text) > MAX_METADATA:
+def unpack(text: str, seal: Seal, purpose: Purpose) -> dict[str, Any] | None:
+    """The state ``pack`` made for ``purpose``, or None for anything else: not sealed by this bot (forged, or
+    made for another purpose), damaged, or inflating past ``MAX_STATE``."""
+    if len(text) > MAX_METADATA:
+        return None
+    opened = seal.opened(purpose, text)
+    if opened is None or not opened.startswith("z1:"):
         return None
     try:
         inflate = zlib.decompressobj()
-        raw = inflate.decompress(base64.urlsafe_b64decode(text[3:]), MAX_STATE)
+        raw = inflate.decompress(base64.urlsafe_b64decode(opened[3:]), MAX_STATE)
         if inflate.unconsumed_tail or not inflate.eof:  # more than MAX_STATE, or cut off
             return None
         data = json.loads(raw)
@@ -83,7 +89,7 @@ def on_check_command(deps: Dependencies, ack: Ack, command: dict[str, Any], clie
     request = check_request(command.get("text", ""))
     reply = check_reply(request, deps.visibility, runner=deps.checks)
     state = {"text": request.text, "url": command.get("response_url"), "private": request.private}
-    if _asked_for_world(client, command.get("trigger_id", ""), reply, state):
+    if _asked_for_world(deps, client, command.get("trigger_id", ""), reply, state):
         ack()
     else:
         ack(deps.layout(reply.answer.document))
@@ -103,7 +109,7 @@ def on_check_shortcut(deps: Dependencies, ack: Ack, shortcut: dict[str, Any], cl
         "thread": message.get("thread_ts") or message.get("ts"),
     }
     reply = _reply(deps, state, None)
-    if not _asked_for_world(client, shortcut.get("trigger_id", ""), reply, state):
+    if not _asked_for_world(deps, client, shortcut.get("trigger_id", ""), reply, state):
         deps.deliver(str(state["url"] or ""), deps.layout(reply.answer.document))
     answered(f"check_shortcut_{reply.answer.kind}", team_of(shortcut), channel)
 
@@ -115,7 +121,7 @@ def on_check_world(deps: Dependencies, ack: Ack, view: dict[str, Any], body: dic
     except views.FormError as error:
         ack(response_action="errors", errors=error.errors)
         return
-    state = unpack(str(view.get("private_metadata", "")))
+    state = unpack(str(view.get("private_metadata", "")), deps.seal, Purpose.WORLD_FORM)
     if state is None:
         ack(response_action="update", view=views.damaged_view(texts.CHECK_STATE_DAMAGED))
         answered("check_form_damaged", team_of(body), None)
@@ -132,7 +138,7 @@ def on_check_share(
 ) -> None:
     """ "Im Thread teilen": the same check posted in the thread of the checked message, for everyone."""
     ack()
-    state = unpack(str(action.get("value", "")))
+    state = unpack(str(action.get("value", "")), deps.seal, Purpose.SHARE)
     response_url = str(body.get("response_url", ""))
     if state is None or not state.get("channel") or not state.get("thread"):
         damaged = {"response_type": "ephemeral", "replace_original": False, "text": texts.CHECK_STATE_DAMAGED}
@@ -165,16 +171,18 @@ def _reply(
 
     def share(text: str) -> str | None:
         where = {"world": world.size, "world_where": world.where} if world else {}
-        return pack({**state, "text": text, **where}, MAX_BUTTON_VALUE)
+        return pack({**state, "text": text, **where}, MAX_BUTTON_VALUE, deps.seal, Purpose.SHARE)
 
     return check_reply(request, visibility, share if shortcut else None, deps.checks)
 
 
-def _asked_for_world(client: WebClient, trigger_id: str, reply: CheckReply, state: dict[str, Any]) -> bool:
+def _asked_for_world(
+    deps: Dependencies, client: WebClient, trigger_id: str, reply: CheckReply, state: dict[str, Any]
+) -> bool:
     """Open the world-size form when only the world size is missing and the config fits into it."""
     if reply.needs_world is None or not trigger_id or not pasted_sources(str(state["text"])):
         return False
-    packed = pack(state, MAX_METADATA)
+    packed = pack(state, MAX_METADATA, deps.seal, Purpose.WORLD_FORM)
     if packed is None:
         return False
     framework = texts.FRAMEWORKS[reply.needs_world].title
