@@ -11,6 +11,8 @@ from __future__ import annotations
 import base64
 import json
 import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from slack_bolt import Ack
@@ -19,9 +21,10 @@ from slack_sdk import WebClient
 from bot.document import Visibility
 from bot.rendering import views
 from bot.rendering.checks import CheckReply, check_reply, pasted_sources
-from bot.slack.listeners import Dependencies, answered, open_form, team_of
+from bot.slack.listeners import Dependencies, answered, on_error, open_form, team_of
 from bot.slack.state import Purpose, Seal
 from bot.slack.web_api import SLACK_FAILURES, describe, failed
+from bot.texts import answers as answer_texts
 from bot.texts import checks as texts
 from core import Argument
 from core.check_command import CheckRequest, check_request
@@ -108,10 +111,11 @@ def on_check_shortcut(deps: Dependencies, ack: Ack, shortcut: dict[str, Any], cl
         "channel": channel,
         "thread": message.get("thread_ts") or message.get("ts"),
     }
-    reply = _reply(deps, state, None)
-    if not _asked_for_world(deps, client, shortcut.get("trigger_id", ""), reply, state):
-        deps.deliver(str(state["url"] or ""), deps.layout(reply.answer.document))
-    answered(f"check_shortcut_{reply.answer.kind}", team_of(shortcut), channel)
+    with told_on_failure(deps, str(state["url"] or "")):
+        reply = _reply(deps, state, None)
+        if not _asked_for_world(deps, client, shortcut.get("trigger_id", ""), reply, state):
+            delivered(deps, str(state["url"] or ""), deps.layout(reply.answer.document))
+        answered(f"check_shortcut_{reply.answer.kind}", team_of(shortcut), channel)
 
 
 def on_check_world(deps: Dependencies, ack: Ack, view: dict[str, Any], body: dict[str, Any]) -> None:
@@ -127,10 +131,11 @@ def on_check_world(deps: Dependencies, ack: Ack, view: dict[str, Any], body: dic
         answered("check_form_damaged", team_of(body), None)
         return
     ack()
-    world = World(nodes * per_node, f"{nodes} × {per_node} GPUs")
-    reply = _reply(deps, state, world, deps.visibility)
-    deps.deliver(str(state.get("url") or ""), deps.layout(reply.answer.document))
-    answered(f"check_form_{reply.answer.kind}", team_of(body), state.get("channel"))
+    url = str(state.get("url") or "")
+    with told_on_failure(deps, url):
+        reply = _reply(deps, state, World(nodes * per_node, f"{nodes} × {per_node} GPUs"), deps.visibility)
+        delivered(deps, url, deps.layout(reply.answer.document))
+        answered(f"check_form_{reply.answer.kind}", team_of(body), state.get("channel"))
 
 
 def on_check_share(
@@ -141,25 +146,48 @@ def on_check_share(
     state = unpack(str(action.get("value", "")), deps.seal, Purpose.SHARE)
     response_url = str(body.get("response_url", ""))
     if state is None or not state.get("channel") or not state.get("thread"):
-        damaged = {"response_type": "ephemeral", "replace_original": False, "text": texts.CHECK_STATE_DAMAGED}
-        deps.deliver(response_url, damaged)
+        deps.deliver(response_url, _ephemeral(texts.CHECK_STATE_DAMAGED))
         answered("check_share_damaged", team_of(body), None)
         return
-    world = World(state["world"], state["world_where"]) if state.get("world") else None
-    reply = check_reply(CheckRequest(state["text"], world), Visibility.IN_CHANNEL, runner=deps.checks)
-    payload = deps.layout(reply.answer.document)
+    with told_on_failure(deps, response_url):
+        world = World(state["world"], state["world_where"]) if state.get("world") else None
+        reply = check_reply(CheckRequest(state["text"], world), Visibility.IN_CHANNEL, runner=deps.checks)
+        payload = deps.layout(reply.answer.document)
+        try:
+            client.chat_postMessage(
+                channel=state["channel"], thread_ts=state["thread"], text=payload["text"], blocks=payload.get("blocks")
+            )
+        except SLACK_FAILURES as error:
+            detail = describe(error)
+            failed("chat.postMessage", detail)
+            text = texts.NOT_IN_CHANNEL if "not_in_channel" in detail else texts.SHARE_FAILED.format(detail=detail)
+            deps.deliver(response_url, _ephemeral(text))
+            return
+        deps.deliver(response_url, _ephemeral(texts.SHARED))
+        answered("check_shared", team_of(body), state["channel"])
+
+
+@contextmanager
+def told_on_failure(deps: Dependencies, url: str) -> Iterator[None]:
+    """After the acknowledgement, the one path to the user is ``url``: whatever fails meanwhile is logged with its
+    traceback (as ``on_error`` does) and told there in German, never left in silence."""
     try:
-        client.chat_postMessage(
-            channel=state["channel"], thread_ts=state["thread"], text=payload["text"], blocks=payload.get("blocks")
-        )
-    except SLACK_FAILURES as error:
-        detail = describe(error)
-        failed("chat.postMessage", detail)
-        text = texts.NOT_IN_CHANNEL if "not_in_channel" in detail else texts.SHARE_FAILED.format(detail=detail)
-        deps.deliver(response_url, {"response_type": "ephemeral", "replace_original": False, "text": text})
-        return
-    deps.deliver(response_url, {"response_type": "ephemeral", "replace_original": False, "text": texts.SHARED})
-    answered("check_shared", team_of(body), state["channel"])
+        yield
+    except Exception as error:
+        on_error(error, None)
+        deps.deliver(url, _ephemeral(answer_texts.INTERNAL_ERROR))
+
+
+def delivered(deps: Dependencies, url: str, payload: dict[str, Any]) -> None:
+    """``payload`` posted to ``url``; if Slack does not take it (too long, blocks it refuses), a short German text
+    in its place, which it takes."""
+    if not deps.deliver(url, payload):
+        deps.deliver(url, _ephemeral(texts.ANSWER_NOT_TAKEN))
+
+
+def _ephemeral(text: str) -> dict[str, Any]:
+    """A private text beside the message it answers (a share button's message stays as it is)."""
+    return {"response_type": "ephemeral", "replace_original": False, "text": text}
 
 
 def _reply(
