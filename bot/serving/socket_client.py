@@ -10,6 +10,11 @@ again. Here each connection has its own thread, an envelope is acknowledged on t
 connection it came in on, and a connection replaces the old one only once Slack said
 ``hello`` on it; the old one is left for Slack to close (or closed after a grace period).
 
+Config checks wait on a check process (up to its deadline, or "busy"): they run on threads of their own,
+so that 150 shortcut checks cannot hold up a plain command's acknowledgement (they held every message
+thread: 3,7 s, issue 30). The shortcut and the share button, whose listeners acknowledge with nothing, are
+acknowledged as they arrive, before their check is even queued.
+
 On ``websocket-client``'s ``WebSocketApp``; Bolt's request handling comes unchanged from
 ``slack_bolt.adapter.socket_mode``.
 """
@@ -20,7 +25,9 @@ import json
 import logging
 import threading
 import time
+from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
+from enum import Enum
 from queue import Queue
 from typing import Any
 
@@ -32,6 +39,9 @@ from slack_sdk.socket_mode.client import BaseSocketModeClient
 from slack_sdk.socket_mode.request import SocketModeRequest
 from websocket import WebSocketApp, WebSocketException
 
+from bot.rendering.checks import SHARE_ACTION
+from bot.rendering.views import WORLD_FORM_CALLBACK
+from bot.slack.check_listeners import CHECK_SHORTCUT
 from core.check_command import is_check
 
 #: Seconds a new connection has to say hello before it is given up and another one tried.
@@ -121,6 +131,8 @@ class ReliableSocketModeClient(BaseSocketModeClient):
         self._reconnect_seconds = reconnect_seconds
         #: Since when there has been no usable connection (monotonic seconds; None while connected).
         self._down_since: float | None = time.monotonic()
+        #: Envelopes acknowledged as they arrived (their listener's own empty acknowledgement is not sent again).
+        self._acked_early: OrderedDict[str, None] = OrderedDict()
 
     # --- what Bolt and the health endpoint call --------------------------------------------
 
@@ -176,12 +188,29 @@ class ReliableSocketModeClient(BaseSocketModeClient):
                 self._replace_in_background()
             return  # a connection still being opened is replaced by the loop in _replace
         envelope_id = message.get("envelope_id")
+        route = _route(message)
         if isinstance(envelope_id, str):
             self._origins[envelope_id] = connection
             if len(self._origins) > MAX_PENDING:
                 self._origins.pop(next(iter(self._origins)), None)
-        workers = self.check_workers if _is_check(message) else self.message_workers
+            if route is _Route.CHECK_ACKED:
+                self._ack_now(envelope_id)
+        workers = self.message_workers if route is _Route.PLAIN else self.check_workers
         workers.submit(self.run_message_listeners, message, raw)
+
+    def acked_early(self, envelope_id: str) -> bool:
+        """Whether ``envelope_id`` was acknowledged as it arrived (forgotten once asked)."""
+        return self._acked_early.pop(envelope_id, False) is None
+
+    def _ack_now(self, envelope_id: str) -> None:
+        """The empty acknowledgement, sent from the receiving thread before the envelope waits for a check thread."""
+        try:
+            self.send_message(json.dumps({"envelope_id": envelope_id}))
+        except (WebSocketException, OSError):
+            return  # not acknowledged now: the listener's own acknowledgement follows
+        self._acked_early[envelope_id] = None
+        if len(self._acked_early) > MAX_PENDING:
+            self._acked_early.popitem(last=False)
 
     def connection_ended(self, connection: _Connection) -> None:
         """A connection's receive loop ended: if it was the current one, the link to Slack is gone."""
@@ -246,12 +275,34 @@ class ReliableSocketModeClient(BaseSocketModeClient):
         return None
 
 
-def _is_check(message: dict[str, Any]) -> bool:
-    """A ``slash_commands`` envelope of ``/effbatch prüfe …`` (the shortcut's checks wait on the other pool)."""
+class _Route(Enum):
+    PLAIN = "plain"  # commands, clicks, forms, events: the message threads
+    CHECK = "check"  # a config check whose acknowledgement carries the answer or the form's reply: the check threads
+    CHECK_ACKED = "check_acked"  # the shortcut, sharing: acknowledged on arrival (their ack is empty), then checked
+
+
+def _route(message: dict[str, Any]) -> _Route:
+    """Where an envelope is handled: config checks (``/effbatch prüfe``, the shortcut, the world-size form,
+    sharing) on the check threads, everything else on the message threads."""
     payload = message.get("payload")
-    if message.get("type") != "slash_commands" or not isinstance(payload, dict):
-        return False
-    return is_check(str(payload.get("text", "")))
+    if not isinstance(payload, dict):
+        return _Route.PLAIN
+    kind = message.get("type")
+    if kind == "slash_commands":
+        return _Route.CHECK if is_check(str(payload.get("text", ""))) else _Route.PLAIN
+    if kind != "interactive":
+        return _Route.PLAIN
+    interaction = payload.get("type")
+    if interaction == "message_action" and payload.get("callback_id") == CHECK_SHORTCUT:
+        return _Route.CHECK_ACKED
+    actions = payload.get("actions")
+    if interaction == "block_actions" and isinstance(actions, list):
+        shares = [a for a in actions if isinstance(a, dict) and a.get("action_id") == SHARE_ACTION]
+        return _Route.CHECK_ACKED if shares and len(shares) == len(actions) else _Route.PLAIN
+    view = payload.get("view")
+    if interaction == "view_submission" and isinstance(view, dict) and view.get("callback_id") == WORLD_FORM_CALLBACK:
+        return _Route.CHECK
+    return _Route.PLAIN
 
 
 class SocketModeHandler(BaseSocketModeHandler):
@@ -272,4 +323,6 @@ class SocketModeHandler(BaseSocketModeHandler):
 
     def handle(self, client: BaseSocketModeClient, req: SocketModeRequest) -> None:
         started = time.time()
-        send_response(client, req, run_bolt_app(self.app, req), started)
+        response = run_bolt_app(self.app, req)
+        if not self.client.acked_early(req.envelope_id):
+            send_response(client, req, response, started)
