@@ -10,7 +10,7 @@ from hostile_configs import HOSTILE_CHECKS
 
 import slack_payloads
 from bot_process import BotProcess, clean_env, free_port, get
-from fake_slack import APP_TOKEN, BOT_TOKEN, FakeSocketModeServer, FakeWebAPI
+from fake_slack import APP_TOKEN, BOT_TOKEN, FakeSocketModeServer, FakeWebAPI, FreezingProxy
 from slack_checks import all_text, assert_valid_message
 
 
@@ -165,4 +165,44 @@ def test_shortcut_checks_do_not_delay_plain_acks(
         assert all(answer["response_type"] == "ephemeral" for _, answer in told)
     finally:
         output = process.stop()
+    assert process.returncode == 0, output
+
+
+def test_a_frozen_connection_is_noticed_within_the_ping_timeout(
+    web_api: FakeWebAPI, socket_mode_server: FakeSocketModeServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The network freezes (half-open: no close, no reset, pings unanswered): within the configured ping interval
+    and timeout (5 + 4 s, ``bot.serving.socket_mode``) /readyz turns 503 and a new connection is tried; as none can
+    be made, /healthz fails EFFBATCH_RECONNECT_SECONDS (2 here) later. Before issue 30 websocket-client's own check
+    only looked in a 1-s window of every 5 s: /healthz stayed 200 for ≥ 22 s."""
+    from bot.serving.socket_mode import PING_INTERVAL, PING_TIMEOUT
+
+    host, port = socket_mode_server.url.removeprefix("ws://").split("/")[0].split(":")
+    proxy = FreezingProxy((host, int(port)))
+    web_api.socket_mode_url = socket_mode_server.url.replace(f":{port}/", f":{proxy.port}/")
+    process = start_bot(web_api, tmp_path, EFFBATCH_RECONNECT_SECONDS="2")
+    try:
+        wait_ready(process)
+        socket_mode_server.wait_for_ack(socket_mode_server.send_slash_command("8 64 4 4096"))
+        opened = socket_mode_server.connections
+        proxy.freeze()
+        frozen = time.monotonic()
+        # Grace beyond the configured bound: the watchdog looks once a second, a busy machine is slower.
+        noticed_within = PING_INTERVAL + PING_TIMEOUT + 3
+        while get(process.base + "/readyz")[0] == 200:
+            assert time.monotonic() - frozen < noticed_within, f"/readyz still 200 after {noticed_within} s"
+            time.sleep(0.1)
+        noticed = time.monotonic() - frozen
+        while get(process.base + "/healthz")[0] == 200:
+            assert time.monotonic() - frozen < noticed_within + 2 + 3, "/healthz still 200"
+            time.sleep(0.1)
+        unhealthy = time.monotonic() - frozen
+        with capsys.disabled():
+            print(
+                f"\n[load] frozen connection: /readyz 503 after {noticed:.1f} s, /healthz 503 after {unhealthy:.1f} s"
+            )
+        assert socket_mode_server.connections == opened  # the new attempts are frozen too: none reached the server
+    finally:
+        output = process.stop()
+        proxy.close()
     assert process.returncode == 0, output

@@ -10,6 +10,13 @@ again. Here each connection has its own thread, an envelope is acknowledged on t
 connection it came in on, and a connection replaces the old one only once Slack said
 ``hello`` on it; the old one is left for Slack to close (or closed after a grace period).
 
+A connection is alive while Slack is heard on it: websocket-client pings every ``ping_interval`` seconds
+and Slack answers each; a connection on which nothing (no pong, no message) arrived for ``ping_interval +
+ping_timeout`` seconds is frozen (half-open: a NAT or load balancer lost it, no FIN, no RST) and is no
+longer connected: /readyz turns 503, the watchdog replaces it, and /healthz counts from then on.
+(websocket-client's own ping timeout looked only in the second before the next ping, from a select()
+running on another rhythm: it fired after ~23 s instead of 5 + 4 s.)
+
 Config checks wait on a check process (up to its deadline, or "busy"): they run on threads of their own,
 so that 150 shortcut checks cannot hold up a plain command's acknowledgement (they held every message
 thread: 3,7 s, issue 30). The shortcut and the share button, whose listeners acknowledge with nothing, are
@@ -63,12 +70,21 @@ class _Connection:
     """One WebSocket to Slack, read on its own thread, ready once Slack said hello on it."""
 
     def __init__(self, url: str, client: ReliableSocketModeClient) -> None:
+        #: When Slack was last heard on it (a message, a pong, a ping; monotonic seconds).
+        self.heard = time.monotonic()
         self.hello = threading.Event()
         self.closed = threading.Event()
         #: Slack said ``disconnect`` on it: it is to be replaced, whether it is current yet or not.
         self.retiring = threading.Event()
         self._client = client
-        self._app = WebSocketApp(url, on_message=self._on_message, on_close=self._on_close, on_error=self._on_error)
+        self._app = WebSocketApp(
+            url,
+            on_message=self._on_message,
+            on_close=self._on_close,
+            on_error=self._on_error,
+            on_ping=self._on_heard,
+            on_pong=self._on_heard,
+        )
         self._thread = threading.Thread(target=self._run, name="socket-mode", daemon=True)
 
     def start(self) -> None:
@@ -78,6 +94,10 @@ class _Connection:
     def open(self) -> bool:
         return self._app.sock is not None and self._app.sock.connected and not self.closed.is_set()
 
+    def silent_for(self) -> float:
+        """Seconds since Slack was last heard on this connection."""
+        return time.monotonic() - self.heard
+
     def send(self, text: str) -> None:
         self._app.send(text)
 
@@ -86,12 +106,17 @@ class _Connection:
         threading.Thread(target=self._app.close, name="socket-mode-close", daemon=True).start()
 
     def _run(self) -> None:
-        self._app.run_forever(ping_interval=self._client.ping_interval, ping_timeout=self._client.ping_interval - 1)
+        # Pings only: whether they are answered in time is the client's to judge (``ReliableSocketModeClient``).
+        self._app.run_forever(ping_interval=self._client.ping_interval)
         self.closed.set()
         self._client.connection_ended(self)
 
     def _on_message(self, _app: WebSocketApp, raw: str) -> None:
+        self.heard = time.monotonic()
         self._client.received(self, raw)
+
+    def _on_heard(self, _app: WebSocketApp, _data: object) -> None:
+        self.heard = time.monotonic()
 
     def _on_close(self, _app: WebSocketApp, *_: object) -> None:
         self.closed.set()
@@ -110,11 +135,14 @@ class ReliableSocketModeClient(BaseSocketModeClient):
         logger: logging.Logger,
         ping_interval: float = 5,
         reconnect_seconds: float = 60,
+        ping_timeout: float = 4,
     ) -> None:
         self.app_token = app_token
         self.web_client = web_client
         self.logger = logger
         self.ping_interval = ping_interval
+        #: Seconds a connection may stay silent, a ping's interval and the time its answer may take.
+        self.silence_limit = ping_interval + ping_timeout
         self.message_listeners = []
         self.socket_mode_request_listeners = []
         self.message_queue = Queue()  # unused: messages are handed to the workers as they arrive
@@ -143,7 +171,12 @@ class ReliableSocketModeClient(BaseSocketModeClient):
 
     def is_connected(self) -> bool:
         current = self._current
-        connected = current is not None and current.open and current.hello.is_set()
+        connected = (
+            current is not None
+            and current.open
+            and current.hello.is_set()
+            and current.silent_for() <= self.silence_limit
+        )
         if connected:
             self._down_since = None
         elif self._down_since is None:
@@ -310,9 +343,13 @@ class SocketModeHandler(BaseSocketModeHandler):
 
     client: ReliableSocketModeClient
 
-    def __init__(self, app: App, app_token: str, ping_interval: float = 5, reconnect_seconds: float = 60) -> None:
+    def __init__(
+        self, app: App, app_token: str, ping_interval: float = 5, reconnect_seconds: float = 60, ping_timeout: float = 4
+    ) -> None:
         self.app = app
-        self.client = ReliableSocketModeClient(app_token, app.client, app.logger, ping_interval, reconnect_seconds)
+        self.client = ReliableSocketModeClient(
+            app_token, app.client, app.logger, ping_interval, reconnect_seconds, ping_timeout
+        )
         self.client.socket_mode_request_listeners.append(self.handle)
 
     def connect(self) -> None:
