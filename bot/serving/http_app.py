@@ -27,6 +27,7 @@ from bot.check_runner import CheckPool
 from bot.operations.metrics import LATENCY, exposition
 from bot.rendering.checks import SHARE_ACTION
 from bot.serving.request_guard import (
+    BUSY,
     INTERACTIVE_PREFIX,
     MALFORMED,
     MAX_BODY,
@@ -52,6 +53,12 @@ BODY_TIMEOUT = 5.0
 DISPATCH_THREADS = 8
 #: Threads per process waiting on config checks (the check processes bound the work; these only wait).
 CHECK_THREADS = 8
+#: Requests to /slack/events in flight per process; beyond, 503 at once. The health endpoints are never capped
+#: (a 503 there makes an orchestrator kill a healthy pod), nor are sockets (``http_server``).
+MAX_IN_FLIGHT = 512
+#: Requests of one peer (an IP address) still reading their body, per process; beyond, 503 at once. Slack's bodies
+#: arrive with their headers and never wait there: only a client that trickles its body does.
+MAX_READING_PER_PEER = 32
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -85,6 +92,8 @@ class SlackHTTP:
         # Config checks wait on their check process (up to its deadline): threads of their own, so that a burst of
         # them cannot hold up button clicks and forms.
         self._check_pool = ThreadPoolExecutor(max_workers=CHECK_THREADS, thread_name_prefix="check")
+        self._in_flight = 0  # only this process's event loop counts
+        self._reading: dict[str, int] = {}  # requests still reading their body, by peer
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -103,13 +112,20 @@ class SlackHTTP:
             body, content_type = exposition()
             await _respond(send, 200, body, (b"content-type", content_type.encode()))
         elif method == "POST" and path == EVENTS_PATH and self._verifier is not None:
-            await self._slack_event(scope, receive, send, self._verifier)
+            if self._in_flight >= MAX_IN_FLIGHT:
+                await _refuse(send, BUSY)
+                return
+            self._in_flight += 1
+            try:
+                await self._slack_event(scope, receive, send, self._verifier)
+            finally:
+                self._in_flight -= 1
         else:
             await _respond(send, 404, b"not found\n", _TEXT)
 
     async def _slack_event(self, scope: Scope, receive: Receive, send: Send, verifier: SignatureVerifier) -> None:
         headers = {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope["headers"]}
-        body = await _read_body(headers, receive)
+        body = await self._read_body_of_peer(scope, headers, receive)
         if isinstance(body, Refusal):
             await _refuse(send, body)
             return
@@ -138,6 +154,23 @@ class SlackHTTP:
             for v in vs
         ]
         await _respond(send, response.status, response.body.encode(), *answer)
+
+    async def _read_body_of_peer(self, scope: Scope, headers: Mapping[str, str], receive: Receive) -> bytes | Refusal:
+        """The body, counted against its peer's requests still reading one (``MAX_READING_PER_PEER``)."""
+        client = scope.get("client")
+        peer = str(client[0]) if client else ""
+        reading = self._reading.get(peer, 0)
+        if reading >= MAX_READING_PER_PEER:
+            return BUSY
+        self._reading[peer] = reading + 1
+        try:
+            return await _read_body(headers, receive)
+        finally:
+            left = self._reading[peer] - 1
+            if left:
+                self._reading[peer] = left
+            else:
+                del self._reading[peer]
 
     @staticmethod
     def _plain_command(body: bytes, commands: PlainCommand) -> bytes:

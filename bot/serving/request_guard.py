@@ -15,7 +15,8 @@ Everything here is refused before Bolt sees it, with a 4xx and no listener run:
   timestamps of more digits than a time has (400 digits overflowed a float, 5.000 Python's int);
 - a signed body whose form or JSON does not parse into an object, or that Bolt cannot
   process → 400;
-- a body that does not arrive in time (``BODY_TIMEOUT`` in ``http_app``) → 408.
+- a body that does not arrive in time (``BODY_TIMEOUT`` in ``http_app``) → 408;
+- a request beyond the requests in flight a process takes (``MAX_IN_FLIGHT`` in ``http_app``) → 503.
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ UNSUPPORTED = Refusal(415, "unsupported_content_type")
 UNSIGNED = Refusal(401, "invalid_signature")
 MALFORMED = Refusal(400, "malformed_body")
 TIMED_OUT = Refusal(408, "body_timeout")
+BUSY = Refusal(503, "too_many_requests_in_flight")
 
 
 def check(headers: Mapping[str, str], body: bytes, verifier: SignatureVerifier) -> Refusal | None:
