@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import json
+import time
 import zlib
 from collections.abc import Iterator
 from typing import Any
@@ -140,7 +141,10 @@ def test_response_urls_only_on_slacks_hosts(bot: BotProcess, api: FakeWebAPI, fo
     logged = len(bot.log_so_far())
     assert interaction(bot, slack_payloads.block_actions(click, foreign.response_url("stolen")))[0] == 200
     assert foreign.responses.empty()
-    assert "response url refused" in bot.log_so_far()[logged:]
+    deadline = time.monotonic() + 10  # the log thread writes the line a moment later: a hang guard
+    while "response url refused" not in bot.log_so_far()[logged:]:
+        assert time.monotonic() < deadline, "the refusal was not logged"
+        time.sleep(0.02)
     interaction(bot, slack_payloads.block_actions(click, api.response_url("msg")))
     assert api.next_response()[0] == "msg"
 

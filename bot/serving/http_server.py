@@ -40,6 +40,7 @@ from slack_bolt import App
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from bot.check_runner import CheckPool
+from bot.operations.logs import flush_logs
 from bot.serving.http_app import SlackHTTP
 from bot.slack.app import PlainCommand
 
@@ -239,8 +240,10 @@ def _supervise(config: uvicorn.Config, sock: socket.socket, workers: int, drain_
 
     def spawn() -> None:
         pid = os.fork()
-        if pid == 0:  # the worker: serve, then leave without running the parent's clean-up
-            os._exit(_run_worker(config, sock, drain_seconds))
+        if pid == 0:  # the worker: serve, then leave without running the parent's clean-up (its lines written first)
+            code = _run_worker(config, sock, drain_seconds)
+            flush_logs()
+            os._exit(code)
         children.add(pid)
         if stopping.is_set():  # the signal came between the check and the fork
             os.kill(pid, signal.SIGTERM)

@@ -22,6 +22,7 @@ from slack_sdk.models.views import View
 
 from bot.check_runner import CheckRunner
 from bot.document import Answer, AnswerKind, ChangedBy, Document, Visibility
+from bot.operations.logs import log_fields
 from bot.operations.metrics import ANSWERS, INPUT_ERRORS
 from bot.rendering import views
 from bot.rendering.answers import plan_document
@@ -222,4 +223,4 @@ def answered(kind: str, team: str | None, channel: str | None, text: str | None 
     if kind == AnswerKind.INPUT_ERROR:
         INPUT_ERRORS.inc()
     fields = {"kind": str(kind), "team": team, "channel": channel} | ({"text": text} if text is not None else {})
-    log.info("answered", extra=fields)
+    log_fields(log, "answered", fields)
