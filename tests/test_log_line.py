@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import logging
+import signal
 import threading
 import time
 from collections.abc import Iterator
@@ -86,3 +87,16 @@ def test_no_line_is_lost_at_exit_or_in_a_forked_worker(tmp_path: Path) -> None:
         output = bot.stop()
     assert output.count("answered kind=calculation") == 20, output[-2000:]
     assert output.count("Finished server process") == 2, output[-2000:]
+
+
+def test_the_log_thread_takes_no_signal(stream: WatchedStream) -> None:
+    """The log thread blocks every signal (Linux: its SigBlk in /proc): a Ctrl+C or the console's SIGALRM tick
+    always reaches the main thread, whose readline waits in select() – delivered to another thread, it would
+    not interrupt that wait (the console's Ctrl+C race)."""
+    writer = next(thread for thread in threading.enumerate() if thread.name == "log-writer")
+    status = Path(f"/proc/self/task/{writer.native_id}/status").read_text()
+    blocked = int(next(line.split()[1] for line in status.splitlines() if line.startswith("SigBlk:")), 16)
+    for signum in (signal.SIGINT, signal.SIGALRM, signal.SIGTERM):
+        assert blocked & (1 << (signum - 1)), signum
+    main = Path(f"/proc/self/task/{threading.main_thread().native_id}/status").read_text()
+    assert "SigBlk:\t0000000000000000" in main  # the main thread's own mask is left as it was

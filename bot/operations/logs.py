@@ -17,6 +17,7 @@ import logging
 import os
 import queue
 import re
+import signal
 import sys
 import threading
 import time
@@ -192,7 +193,13 @@ class _Writer:
         self._queue = queue.SimpleQueue()
         self._queued.queue = self._queue
         self._thread = threading.Thread(target=self._run, name="log-writer", daemon=True)
-        self._thread.start()
+        # Started with every signal blocked, which it keeps: a Ctrl+C, the console's SIGALRM tick or SIGTERM is then
+        # always delivered to the main thread, where it interrupts what that thread waits in (readline's select).
+        unblocked = signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
+        try:
+            self._thread.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, unblocked)
 
     def _run(self) -> None:
         """Every ``WRITE_INTERVAL`` seconds, whatever was queued meanwhile. Not woken by each line: a thread woken
