@@ -82,6 +82,7 @@ def test_a_sealed_share_value_with_another_channel_is_refused(bot: BotProcess, a
     assert "abgelaufen oder beschädigt" in api.next_response()[1]["text"]
     assert not api.method_calls("chat.postMessage")
     click_share(bot, api, value)
+    assert api.next_response()[1]["text"] == "Im Thread geteilt."  # acknowledged at once, confirmed once shared
     assert api.method_calls("chat.postMessage")[-1]["channel"] == slack_payloads.CHANNEL_ID
 
 

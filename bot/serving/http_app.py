@@ -12,13 +12,14 @@ socket, never a thread.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import time
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from concurrent.futures import ThreadPoolExecutor
 from enum import Enum
 from typing import Any
-from urllib.parse import unquote_plus
+from urllib.parse import parse_qs, unquote_plus
 
 from slack_bolt import App, BoltRequest, BoltResponse
 from slack_sdk.signature import SignatureVerifier
@@ -41,7 +42,7 @@ from bot.serving.request_guard import (
     unprocessable,
 )
 from bot.slack.app import PlainCommand
-from bot.slack.check_listeners import CHECK_SHORTCUT
+from bot.slack.check_listeners import CHECK_SHORTCUT, acked_at_once
 from bot.slack.listeners import on_error
 from bot.texts.glossary import COMMAND
 from core.check_command import is_check
@@ -139,6 +140,11 @@ class SlackHTTP:
         if route is _Route.LOOP and self._commands is not None:
             await _respond(send, 200, self._plain_command(body, self._commands), _JSON_UTF8)
             return
+        if route is _Route.CHECK and _acked_at_once(body):
+            # The shortcut, sharing: their acknowledgement is empty, and goes out before the check waits for a thread
+            await _respond(send, 200, b"", _TEXT)
+            await asyncio.get_running_loop().run_in_executor(self._check_pool, self._dispatch, body, headers)
+            return
         if route is _Route.LOOP:
             response = self._dispatch(body, headers)  # a few hundred µs of CPU: a thread hop would cost more
         else:
@@ -227,6 +233,13 @@ def _route(body: bytes) -> _Route:
     if not words.strip():
         return _Route.POOL
     return _Route.CHECK if is_check(words) else _Route.LOOP
+
+
+def _acked_at_once(body: bytes) -> bool:
+    """An interaction the guard let through (its payload parses) that is acknowledged as it arrives."""
+    payload = parse_qs(body.decode("utf-8")).get("payload")
+    data = json.loads(payload[0]) if payload else None
+    return isinstance(data, dict) and acked_at_once(data)
 
 
 async def _read_body(headers: Mapping[str, str], receive: Receive) -> bytes | Refusal:

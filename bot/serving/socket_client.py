@@ -46,9 +46,7 @@ from slack_sdk.socket_mode.client import BaseSocketModeClient
 from slack_sdk.socket_mode.request import SocketModeRequest
 from websocket import WebSocketApp, WebSocketException
 
-from bot.rendering.checks import SHARE_ACTION
-from bot.rendering.views import WORLD_FORM_CALLBACK
-from bot.slack.check_listeners import CHECK_SHORTCUT
+from bot.slack.check_listeners import acked_at_once, runs_a_check
 from core.check_command import is_check
 
 #: Seconds a new connection has to say hello before it is given up and another one tried.
@@ -325,17 +323,9 @@ def _route(message: dict[str, Any]) -> _Route:
         return _Route.CHECK if is_check(str(payload.get("text", ""))) else _Route.PLAIN
     if kind != "interactive":
         return _Route.PLAIN
-    interaction = payload.get("type")
-    if interaction == "message_action" and payload.get("callback_id") == CHECK_SHORTCUT:
+    if acked_at_once(payload):
         return _Route.CHECK_ACKED
-    actions = payload.get("actions")
-    if interaction == "block_actions" and isinstance(actions, list):
-        shares = [a for a in actions if isinstance(a, dict) and a.get("action_id") == SHARE_ACTION]
-        return _Route.CHECK_ACKED if shares and len(shares) == len(actions) else _Route.PLAIN
-    view = payload.get("view")
-    if interaction == "view_submission" and isinstance(view, dict) and view.get("callback_id") == WORLD_FORM_CALLBACK:
-        return _Route.CHECK
-    return _Route.PLAIN
+    return _Route.CHECK if runs_a_check(payload) else _Route.PLAIN
 
 
 class SocketModeHandler(BaseSocketModeHandler):

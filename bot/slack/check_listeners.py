@@ -11,7 +11,7 @@ from __future__ import annotations
 import base64
 import json
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -20,7 +20,7 @@ from slack_sdk import WebClient
 
 from bot.document import Visibility
 from bot.rendering import views
-from bot.rendering.checks import CheckReply, check_reply, pasted_sources
+from bot.rendering.checks import SHARE_ACTION, CheckReply, check_reply, pasted_sources
 from bot.slack.listeners import Dependencies, answered, on_error, open_form, team_of
 from bot.slack.state import Purpose, Seal
 from bot.slack.web_api import SLACK_FAILURES, describe, failed
@@ -49,6 +49,26 @@ _STATE_TYPES: dict[str, tuple[type, ...]] = {
     "world": (int, type(None)),
     "world_where": (str, type(None)),
 }
+
+
+def acked_at_once(payload: Mapping[str, Any]) -> bool:
+    """An interaction whose listener always acknowledges with nothing and then runs a config check: the shortcut,
+    sharing. The transports acknowledge it as it arrives, so that its check (up to its deadline, or a wait for a
+    check thread behind others) never holds the acknowledgement past Slack's 3 s."""
+    kind = payload.get("type")
+    if kind == "message_action":
+        return payload.get("callback_id") == CHECK_SHORTCUT
+    actions = payload.get("actions")
+    if kind != "block_actions" or not isinstance(actions, list) or not actions:
+        return False
+    return all(isinstance(action, dict) and action.get("action_id") == SHARE_ACTION for action in actions)
+
+
+def runs_a_check(payload: Mapping[str, Any]) -> bool:
+    """An interaction that runs a config check: those of ``acked_at_once``, and the world-size form submitted."""
+    view = payload.get("view")
+    submitted = isinstance(view, dict) and view.get("callback_id") == views.WORLD_FORM_CALLBACK
+    return acked_at_once(payload) or (payload.get("type") == "view_submission" and submitted)
 
 
 def pack(state: dict[str, Any], limit: int, seal: Seal, purpose: Purpose) -> str | None:
