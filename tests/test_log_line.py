@@ -100,3 +100,37 @@ def test_the_log_thread_takes_no_signal(stream: WatchedStream) -> None:
         assert blocked & (1 << (signum - 1)), signum
     main = Path(f"/proc/self/task/{threading.main_thread().native_id}/status").read_text()
     assert "SigBlk:\t0000000000000000" in main  # the main thread's own mask is left as it was
+
+
+def test_the_bots_own_logger_builds_no_record_on_the_request_path(stream: WatchedStream) -> None:
+    """With the app built (Bolt copies its filter onto the "effbatch" logger), an answer's record is still built by
+    the log thread, not on the request's thread; the filter still applies there."""
+    from pydantic import SecretStr
+    from slack_bolt.authorization import AuthorizeResult
+    from slack_sdk import WebClient
+
+    from bot.operations.settings import Settings
+    from bot.slack.app import create_app
+
+    offline = AuthorizeResult(enterprise_id=None, team_id="T1", bot_token="xoxb-test", bot_user_id="U0BOT")
+    settings = Settings(slack_signing_secret=SecretStr("test-signing-secret"))
+    create_app(settings, client=WebClient(base_url="http://127.0.0.1:9/api/"), authorize=lambda **_: offline)
+    assert logging.getLogger("effbatch").filters  # Bolt's copy of the filter is there
+    configure_logging("INFO", "plain", stream=stream)  # as the bot runs: pytest's own handlers off the root again
+    made_on: list[str] = []
+    factory = logging.getLogRecordFactory()
+
+    def recording(*args: object, **kwargs: object) -> logging.LogRecord:
+        made_on.append(threading.current_thread().name)
+        return factory(*args, **kwargs)
+
+    logging.setLogRecordFactory(recording)
+    try:
+        answered("calculation", "T1", "C1")
+        deadline = time.monotonic() + 10  # a hang guard
+        while "answered" not in stream.getvalue():
+            assert time.monotonic() < deadline, "the line was never written"
+            time.sleep(0.01)
+    finally:
+        logging.setLogRecordFactory(factory)
+    assert made_on == ["log-writer"]

@@ -179,7 +179,7 @@ class _Writer:
         """Whether an INFO line of ``logger`` goes to the log thread alone (not, e.g., under pytest's caplog)."""
         root = logging.root.handlers
         running = self._thread is not None and len(root) == 1 and root[0] is self._queued
-        return running and not logger.handlers and not logger.filters and logger.isEnabledFor(logging.INFO)
+        return running and not logger.handlers and logger.propagate and logger.isEnabledFor(logging.INFO)
 
     def later(self, logger: logging.Logger, message: str, fields: Mapping[str, object]) -> None:
         self._queue.put((logger, message, time.time(), fields))
@@ -218,8 +218,14 @@ class _Writer:
                 self._write(item)
 
     def _write(self, item: _Item) -> None:
-        if self._handler is not None:
-            self._handler.handle(item if isinstance(item, logging.LogRecord) else _built(*item))
+        if self._handler is None:
+            return
+        if isinstance(item, logging.LogRecord):
+            self._handler.handle(item)
+            return
+        record = _built(*item)
+        if item[0].filter(record):  # the logger's own filters, as Logger.handle applies them (Bolt adds one)
+            self._handler.handle(record)
 
     def before_fork(self) -> None:
         self._busy.acquire()  # the fork copies no half-written line, nor a lock held by the log thread
