@@ -344,3 +344,60 @@ class FakeSocketModeServer:
             with self._lock:
                 if connection in self._live:
                     self._live.remove(connection)
+
+
+class FreezingProxy:
+    """A TCP proxy on loopback in front of ``target`` that can freeze: from ``freeze()`` on, nothing is forwarded
+    either way and nothing is closed – a half-open connection, as a NAT or a load balancer that dropped its state
+    leaves it (no FIN, no RST: the client's sends still succeed, its reads wait). New connections are accepted
+    and frozen too."""
+
+    def __init__(self, target: tuple[str, int]) -> None:
+        self._target = target
+        self._frozen = threading.Event()
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self._sockets: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    @property
+    def port(self) -> int:
+        return int(self._listener.getsockname()[1])
+
+    def freeze(self) -> None:
+        self._frozen.set()
+
+    def close(self) -> None:
+        self._listener.close()
+        for sock in self._sockets:
+            with contextlib.suppress(OSError):
+                sock.close()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self._listener.accept()
+            except OSError:
+                return
+            self._sockets.append(client)
+            if self._frozen.is_set():
+                continue  # accepted, never answered
+            upstream = socket.create_connection(self._target)
+            self._sockets.append(upstream)
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
+        while True:
+            try:
+                data = source.recv(65536)
+            except OSError:
+                return
+            if not data or self._frozen.is_set():
+                if not data:
+                    with contextlib.suppress(OSError):
+                        sink.shutdown(socket.SHUT_WR)
+                return  # frozen: what arrives from now on is neither forwarded nor answered
+            try:
+                sink.sendall(data)
+            except OSError:
+                return

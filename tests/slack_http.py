@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 import urllib.request
 from typing import Any
 from urllib.parse import urlencode
@@ -30,7 +31,10 @@ def interaction(bot: BotProcess, payload: dict[str, Any]) -> tuple[int, Any]:
 
 
 def opened_view(api: FakeWebAPI) -> dict[str, Any]:
-    calls = api.method_calls("views.open")
+    """The form last opened; waits a moment for it (a shortcut is acknowledged first, and opens it after)."""
+    deadline = time.monotonic() + 10  # a hang guard
+    while not (calls := api.method_calls("views.open")) and time.monotonic() < deadline:
+        time.sleep(0.01)
     assert calls, "views.open was not called"
     view = calls[-1]["view"]
     return json.loads(view) if isinstance(view, str) else view

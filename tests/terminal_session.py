@@ -56,3 +56,19 @@ def console_on_a_terminal(env: dict[str, str], cwd: Path) -> Iterator[tuple[int,
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
         os.close(terminal)
+
+
+def run_on_a_terminal(args: list[str], env: dict[str, str], cwd: Path, seconds: float = 30) -> tuple[int | None, bytes]:
+    """``args`` run with a pseudo-terminal as stdin, stdout and stderr, as typed at a prompt: (wait status, shown)."""
+    pid, terminal = pty.fork()
+    if pid == 0:
+        os.chdir(cwd)
+        os.execve(args[0], args, env)
+    try:
+        shown = read_until(terminal, lambda _: False, seconds=seconds)
+        return wait_for_exit(pid, seconds=seconds), shown
+    finally:
+        with contextlib.suppress(ProcessLookupError, ChildProcessError):
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        os.close(terminal)

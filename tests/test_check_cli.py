@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 from pathlib import Path
+from typing import IO
 
 import jsonschema
 import pytest
@@ -11,7 +14,7 @@ import yaml
 
 from bot.serving.cli import main
 
-from bot_process import clean_env, run_script
+from bot_process import BIN, clean_env, run_script
 
 CONFIGS = Path(__file__).parent / "data" / "configs"
 SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "schema" / "effbatch.schema.json").read_text())
@@ -226,3 +229,67 @@ def test_a_check_places_the_batch_beside_the_laws(capsys: pytest.CaptureFixture[
     data = json.loads(out)
     jsonschema.validate(data, SCHEMA)
     assert data["guidance"]["runs"] == ["gpt3-6.7b", "pythia-6.9b", "llama2-7b"]
+
+
+def _capped(megabytes: int = 512) -> None:
+    """In the child before exec: an address space of ``megabytes`` – a CLI reading /dev/zero whole fails in a
+    second instead of taking the machine's memory (before issue 30 it read 1,9 GB)."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (megabytes * 2**20, megabytes * 2**20))
+
+
+def check_cli(*args: str, cwd: Path, stdin: int | IO[bytes] = subprocess.DEVNULL) -> subprocess.CompletedProcess[str]:
+    """The installed ``effbatch check`` with a memory cap and a hang guard (a FIFO without a writer hung forever)."""
+    return subprocess.run(
+        [str(BIN / "effbatch"), "check", *args],
+        stdin=stdin,
+        capture_output=True,
+        text=True,
+        env=clean_env(),
+        cwd=cwd,
+        timeout=30,
+        preexec_fn=_capped,
+    )
+
+
+def special_files(tmp_path: Path) -> dict[str, str]:
+    """Paths that are no regular file, as a pull request could add them (a symlink is committed as such)."""
+    fifo = tmp_path / "config.fifo"
+    os.mkfifo(fifo)
+    (tmp_path / "zero.yaml").symlink_to("/dev/zero")
+    (tmp_path / "fifo.yaml").symlink_to(fifo)
+    (tmp_path / "folder.yaml").mkdir()
+    return {
+        "/dev/zero": "/dev/zero",
+        "a FIFO without a writer": str(fifo),
+        "a symlink to /dev/zero": str(tmp_path / "zero.yaml"),
+        "a symlink to a FIFO": str(tmp_path / "fifo.yaml"),
+        "a directory": str(tmp_path / "folder.yaml"),
+    }
+
+
+SPECIAL = ["/dev/zero", "a FIFO without a writer", "a symlink to /dev/zero", "a symlink to a FIFO", "a directory"]
+
+
+@pytest.mark.parametrize("each", [False, True], ids=["one run", "--each"])
+@pytest.mark.parametrize("case", SPECIAL)
+def test_files_that_are_no_regular_file_are_refused(tmp_path: Path, case: str, each: bool) -> None:
+    """A device, a FIFO, a directory (or a symlink to one) is refused at once in German, exit 2, without reading it
+    and without a traceback – with ``--each`` too, where CI passes a pull request's file list."""
+    path = special_files(tmp_path)[case]
+    result = check_cli(*(["--each"] if each else []), "--world-size", "8", path, cwd=tmp_path)
+    assert result.returncode == 2, result.stderr[-500:]
+    assert "keine gewöhnliche Datei" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert result.stdout == ""
+
+
+def test_standard_input_is_read_up_to_the_cap(tmp_path: Path) -> None:
+    """``-`` may be a pipe or a device: read up to the cap and one byte more, then refused as too large (before, the
+    whole of /dev/zero was read until memory ran out)."""
+    with open("/dev/zero", "rb") as zero:
+        result = check_cli("--world-size", "8", "-", cwd=tmp_path, stdin=zero)
+    assert result.returncode == 2, result.stderr[-500:]
+    assert "Standardeingabe ist größer als 1\xa0MiB" in result.stderr
+    assert "Traceback" not in result.stderr

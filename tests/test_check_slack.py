@@ -164,7 +164,9 @@ def test_shortcut_answers_privately_and_shares_in_the_thread(bot: BotProcess, ap
     assert button["text"]["text"] == "Im Thread teilen"
 
     status, _ = interaction(bot, slack_payloads.block_actions(button, api.response_url("share"), block_id="choices"))
-    assert status == 200
+    assert status == 200  # acknowledged at once; the share follows, then its confirmation
+    name, confirmation = api.next_response()
+    assert (name, confirmation["text"], confirmation["response_type"]) == ("share", "Im Thread geteilt.", "ephemeral")
     [posted] = api.method_calls("chat.postMessage")
     assert (posted["channel"], posted["thread_ts"]) == (slack_payloads.CHANNEL_ID, "1700000005.000500")
     blocks = json.loads(posted["blocks"]) if isinstance(posted["blocks"], str) else posted["blocks"]
@@ -172,8 +174,6 @@ def test_shortcut_answers_privately_and_shares_in_the_thread(bot: BotProcess, ap
     assert_valid_message(shared, posted=True)
     assert "a = B / (b · d) = 256 / (2 · 8) = 16" in all_text(shared)
     assert "Im Thread teilen" not in all_text(shared)  # the shared answer has no button of its own
-    name, confirmation = api.next_response()
-    assert (name, confirmation["text"], confirmation["response_type"]) == ("share", "Im Thread geteilt.", "ephemeral")
 
 
 def test_shortcut_on_a_message_of_40000_characters(bot: BotProcess, api: FakeWebAPI) -> None:
@@ -241,6 +241,7 @@ def test_shortcut_in_a_thread_shares_into_that_thread(bot: BotProcess, api: Fake
     shortcut(bot, api, LAUNCH, thread_ts="1699999999.000100")
     _, answer = api.next_response()
     interaction(bot, slack_payloads.block_actions(share_button(answer), api.response_url("share"), "choices"))
+    assert api.next_response()[0] == "share"  # the confirmation: the share is done
     assert api.method_calls("chat.postMessage")[-1]["thread_ts"] == "1699999999.000100"
 
 
@@ -254,6 +255,7 @@ def test_shortcut_without_world_size_asks_then_answers_privately(bot: BotProcess
     assert (name, answer["response_type"]) == ("shortcut", "ephemeral")
     assert "axolotl: effektive Batch-Größe 64 Sequenzen" in all_text(answer)
     interaction(bot, slack_payloads.block_actions(share_button(answer), api.response_url("share"), "choices"))
+    assert api.next_response()[0] == "share"  # the confirmation: the share is done
     shared = api.method_calls("chat.postMessage")[-1]
     assert "64" in shared["text"]
     assert "1 × 8 GPUs" in json.dumps(shared["blocks"], ensure_ascii=False)  # the world size travels along

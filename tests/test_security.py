@@ -11,6 +11,7 @@ import time
 from urllib.parse import urlencode
 
 import pytest
+from slack_sdk.signature import SignatureVerifier
 
 import slack_payloads
 from bot_process import BotProcess, get
@@ -200,3 +201,84 @@ def test_invalid_utf8_is_refused(bot: BotProcess) -> None:
     digest = hmac.new(SIGNING_SECRET.encode(), f"v0:{timestamp}:".encode() + raw, hashlib.sha256).hexdigest()
     headers = {"Content-Type": FORM, "X-Slack-Request-Timestamp": timestamp, "X-Slack-Signature": f"v0={digest}"}
     assert post(bot, raw, headers)[0] == 400
+
+
+def signed_with_timestamp(timestamp: str, body: str = COMMAND) -> dict[str, str]:
+    """Headers carrying ``timestamp`` as it is, signed over it as Slack's scheme would (it has no length limit)."""
+    signature = SignatureVerifier(SIGNING_SECRET).generate_signature(timestamp=timestamp, body=body)
+    return {"Content-Type": FORM, "X-Slack-Request-Timestamp": timestamp, "X-Slack-Signature": signature or ""}
+
+
+#: Timestamps no clock shows, each signed: 400 digits overflowed a float (OverflowError, a 500 with a traceback),
+#: 5.000 passed Python's 4.300-digit limit for int() (ValueError); issue 30.
+ABSURD_TIMESTAMPS = {
+    "400 digits": "9" * 400,
+    "5.000 digits": "9" * 5_000,
+    "now, with 400 leading zeros": "0" * 400 + str(int(time.time())),
+    "13 digits (the year 318857)": "9" * 13,
+}
+
+
+@pytest.mark.parametrize("case", ABSURD_TIMESTAMPS)
+def test_absurd_timestamps_are_401_without_a_traceback(bot: BotProcess, case: str) -> None:
+    """A signed request whose timestamp has more digits than a time has: 401 like any stale one, nothing logged as
+    an error, nothing run."""
+    before, logged = answers_so_far(bot), len(bot.log_so_far())
+    status, raw = post(bot, COMMAND.encode(), signed_with_timestamp(ABSURD_TIMESTAMPS[case]))
+    assert (status, json.loads(raw)) == (401, {"error": "invalid_signature"}), case
+    assert answers_so_far(bot) == before
+    log = bot.log_so_far()[logged:]
+    assert "Traceback" not in log
+    assert "OverflowError" not in log
+    assert post(bot, COMMAND.encode(), signed_at(0))[0] == 200
+
+
+def test_a_command_wrapped_as_a_payload_gets_the_command_cap(bot: BotProcess) -> None:
+    """A signed slash command sent as ``payload=<json>`` is a command (Bolt answers any body with a ``command`` as
+    one): over 64 KiB it is a 413, not let through under the 1 MiB cap of interactions (issue 30)."""
+    fields = slack_payloads.command("8 64 4 " + "9" * (70 * 1024), "https://hooks.slack.com/commands/1")
+    body = urlencode({"payload": json.dumps(fields)})
+    assert 64 * 1024 < len(body) < 1024 * 1024
+    before = answers_so_far(bot)
+    status, raw = post(bot, body.encode(), signed_headers(SIGNING_SECRET, body))
+    assert (status, json.loads(raw)) == (413, {"error": "body_too_large"})
+    assert answers_so_far(bot) == before
+    small = urlencode({"payload": json.dumps(slack_payloads.command("8 64 4 4096", "https://hooks.slack.com/c/1"))})
+    assert post(bot, small.encode(), signed_headers(SIGNING_SECRET, small))[0] == 200  # under the cap: a command
+
+
+#: What decides a body's cap: its kind as Bolt will take it (``request_guard.request_kind``), not its first bytes.
+KINDS = [
+    ("a slash command", FORM, COMMAND, "command", 64 * 1024),
+    (
+        "a slash command as payload=<json>",
+        FORM,
+        urlencode({"payload": json.dumps({"command": "/x"})}),
+        "command",
+        64 * 1024,
+    ),
+    (
+        "a command claiming to be a shortcut",
+        FORM,
+        urlencode({"payload": '{"type": "message_action", "command": "/x"}'}),
+        "command",
+        64 * 1024,
+    ),
+    ("a message shortcut", FORM, urlencode({"payload": '{"type": "message_action"}'}), "message_action", 1024 * 1024),
+    ("a button click", FORM, urlencode({"payload": '{"type": "block_actions"}'}), "block_actions", 1024 * 1024),
+    ("a submitted form", FORM, urlencode({"payload": '{"type": "view_submission"}'}), "view_submission", 1024 * 1024),
+    ("a payload of a made-up type", FORM, urlencode({"payload": '{"type": "made_up"}'}), "made_up", 64 * 1024),
+    ("a payload without a type", FORM, urlencode({"payload": "{}"}), "", 64 * 1024),
+    ("an event", "application/json", '{"type": "event_callback"}', "event_callback", 64 * 1024),
+    ("a payload that is a list", FORM, "payload=%5B1%5D", None, None),
+]
+
+
+@pytest.mark.parametrize(("case", "content_type", "body", "kind", "cap"), KINDS, ids=[row[0] for row in KINDS])
+def test_the_kind_decides_the_cap(case: str, content_type: str, body: str, kind: str | None, cap: int | None) -> None:
+    """Each kind of request has one cap: 1 MiB for interactions that carry a message or view, 64 KiB for all else."""
+    from bot.serving.request_guard import KIND_CAPS, MAX_BODY, request_kind
+
+    assert request_kind(content_type, body.encode()) == kind, case
+    if kind is not None:
+        assert KIND_CAPS.get(kind, MAX_BODY) == cap, case

@@ -5,9 +5,12 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
+from hostile_configs import HOSTILE_CHECKS
+
 import slack_payloads
 from bot_process import BotProcess, clean_env, free_port, get
-from fake_slack import APP_TOKEN, BOT_TOKEN, FakeSocketModeServer, FakeWebAPI
+from fake_slack import APP_TOKEN, BOT_TOKEN, FakeSocketModeServer, FakeWebAPI, FreezingProxy
 from slack_checks import all_text, assert_valid_message
 
 
@@ -121,3 +124,85 @@ def test_config_check_over_socket_mode(
         assert "Im Thread teilen" in all_text(answer)
     finally:
         process.stop()
+
+
+def test_shortcut_checks_do_not_delay_plain_acks(
+    web_api: FakeWebAPI, socket_mode_server: FakeSocketModeServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """150 message-shortcut checks of hostile configs, then a plain command: its ack comes at once, within Slack's
+    3 s (before: 3,7 s, as the checks held every message thread), before all but a few shortcut answers; each
+    shortcut's own envelope is acknowledged at once too, and each gets its German answer at its response URL."""
+    slow = [HOSTILE_CHECKS[name] for name in ("variable doubled", "array doubled", "ramp-up to 10^12")]
+    process = start_bot(web_api, tmp_path)
+    try:
+        wait_ready(process)
+        socket_mode_server.wait_for_ack(socket_mode_server.send_slash_command("8 64 4 4096"), timeout=30)  # warm
+        shortcuts = {
+            socket_mode_server.send_envelope(
+                "interactive", slack_payloads.message_shortcut(slow[n % 3], web_api.response_url(f"s{n}"))
+            )
+            for n in range(150)
+        }
+        started = time.monotonic()
+        plain = socket_mode_server.send_slash_command("8 64 4 4096")
+        acked: set[str] = set()
+        while True:
+            ack = socket_mode_server.acks.get(timeout=60)  # a hang guard, not a timing
+            if ack["envelope_id"] == plain:
+                break
+            acked.add(ack["envelope_id"])
+        seconds = time.monotonic() - started
+        answered_first = web_api.responses.qsize()
+        with capsys.disabled():
+            print(f"\n[load] plain ack behind 150 shortcut checks: {seconds * 1000:.0f} ms, {answered_first} answered")
+        assert "2.048" in all_text(ack["payload"])
+        assert answered_first <= 16, f"{answered_first} shortcut answers came before the plain ack"
+        assert seconds < 3, f"the plain command's ack came after {seconds:.1f} s"
+        while len(acked & shortcuts) < len(shortcuts):
+            acked.add(socket_mode_server.acks.get(timeout=60)["envelope_id"])
+        told = [web_api.next_response(timeout=120) for _ in shortcuts]  # a hang guard: every one is answered
+        assert {name for name, _ in told} == {f"s{n}" for n in range(150)}
+        assert all(answer["response_type"] == "ephemeral" for _, answer in told)
+    finally:
+        output = process.stop()
+    assert process.returncode == 0, output
+
+
+def test_a_frozen_connection_is_noticed_within_the_ping_timeout(
+    web_api: FakeWebAPI, socket_mode_server: FakeSocketModeServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The network freezes (half-open: no close, no reset, pings unanswered): within the configured ping interval
+    and timeout (5 + 4 s, ``bot.serving.socket_mode``) /readyz turns 503 and a new connection is tried; as none can
+    be made, /healthz fails EFFBATCH_RECONNECT_SECONDS (2 here) later. Before issue 30 websocket-client's own check
+    only looked in a 1-s window of every 5 s: /healthz stayed 200 for ≥ 22 s."""
+    from bot.serving.socket_mode import PING_INTERVAL, PING_TIMEOUT
+
+    host, port = socket_mode_server.url.removeprefix("ws://").split("/")[0].split(":")
+    proxy = FreezingProxy((host, int(port)))
+    web_api.socket_mode_url = socket_mode_server.url.replace(f":{port}/", f":{proxy.port}/")
+    process = start_bot(web_api, tmp_path, EFFBATCH_RECONNECT_SECONDS="2")
+    try:
+        wait_ready(process)
+        socket_mode_server.wait_for_ack(socket_mode_server.send_slash_command("8 64 4 4096"))
+        opened = socket_mode_server.connections
+        proxy.freeze()
+        frozen = time.monotonic()
+        # Grace beyond the configured bound: the watchdog looks once a second, a busy machine is slower.
+        noticed_within = PING_INTERVAL + PING_TIMEOUT + 3
+        while get(process.base + "/readyz")[0] == 200:
+            assert time.monotonic() - frozen < noticed_within, f"/readyz still 200 after {noticed_within} s"
+            time.sleep(0.1)
+        noticed = time.monotonic() - frozen
+        while get(process.base + "/healthz")[0] == 200:
+            assert time.monotonic() - frozen < noticed_within + 2 + 3, "/healthz still 200"
+            time.sleep(0.1)
+        unhealthy = time.monotonic() - frozen
+        with capsys.disabled():
+            print(
+                f"\n[load] frozen connection: /readyz 503 after {noticed:.1f} s, /healthz 503 after {unhealthy:.1f} s"
+            )
+        assert socket_mode_server.connections == opened  # the new attempts are frozen too: none reached the server
+    finally:
+        output = process.stop()
+        proxy.close()
+    assert process.returncode == 0, output

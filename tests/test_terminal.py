@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
+from terminal_session import run_on_a_terminal
 
 from bot.serving.cli import main
 
+from bot_process import BIN, clean_env, run_script
 from slack_checks import assert_valid_message
 
 #: The Slack command as a word of prose (not inside a path such as schema/effbatch.schema.json).
@@ -185,3 +189,55 @@ def test_help_topics_are_valid_slack_messages(command: str) -> None:
     from bot.rendering.block_kit import message
 
     assert_valid_message(message(answer_command(command, Visibility.IN_CHANNEL).document))
+
+
+def test_bare_effbatch_at_a_terminal_prints_the_help(tmp_path: Path) -> None:
+    """``effbatch`` typed alone at a prompt: the help and exit 0, as a newcomer expects (before: "Da fehlt noch
+    etwas", exit 2). From a script (stdin no terminal) it stays an input error, exit 2."""
+    status, shown = run_on_a_terminal([str(BIN / "effbatch")], clean_env(), tmp_path)
+    assert status is not None, shown
+    assert os.waitstatus_to_exitcode(status) == 0, shown
+    text = shown.decode()
+    assert text.startswith("effbatch – Hilfe")
+    assert "Da fehlt noch etwas" not in text
+    piped = run_script("effbatch", env=clean_env(), cwd=tmp_path)
+    assert piped.returncode == 2
+    assert "Da fehlt noch etwas" in piped.stderr
+
+
+CONFIGS = Path(__file__).parent / "data" / "configs"
+
+#: (arguments, the exit code of the answer): with the reader gone, the process still ends with it, quietly.
+CLOSED_PIPE_CASES = [
+    (["check", str(CONFIGS / "ds_consistent.json"), "--world-size", "8"], 0),
+    (["check", str(CONFIGS / "ds_mismatch.json"), "--world-size", "8"], 1),  # 256 != 4 * 1 * 8: a finding
+    (["check", "--json", str(CONFIGS / "ds_consistent.json"), "--world-size", "8"], 0),
+    (["8", "64", "4", "4096"], 0),
+    (["hilfe"], 0),
+    (["--json", "8", "64", "4", "4096"], 0),
+    (["8,5", "64", "4"], 2),  # the message goes to stderr, which is still open
+]
+
+
+@pytest.mark.parametrize(
+    ("args", "code"), CLOSED_PIPE_CASES, ids=[" ".join(Path(a).name for a in args[:3]) for args, _ in CLOSED_PIPE_CASES]
+)
+def test_a_closed_pipe_ends_quietly_with_the_answers_exit_code(tmp_path: Path, args: list[str], code: int) -> None:
+    """``effbatch check ok.yaml | head -1``: the reader left before effbatch wrote (here: before it started, so every
+    write meets the closed pipe); no traceback, and the exit code is the answer's (before: always 1)."""
+    reading, writing = os.pipe()
+    os.close(reading)
+    try:
+        result = subprocess.run(
+            [str(BIN / "effbatch"), *args],
+            stdout=writing,
+            stderr=subprocess.PIPE,
+            env=clean_env(),
+            cwd=tmp_path,
+            timeout=60,
+        )
+    finally:
+        os.close(writing)
+    assert result.returncode == code, result.stderr.decode()[-500:]
+    assert b"Traceback" not in result.stderr
+    assert b"BrokenPipe" not in result.stderr

@@ -45,7 +45,10 @@ def api() -> Iterator[FakeWebAPI]:
 
 @pytest.fixture
 def app(api: FakeWebAPI, github: FakeGitHub) -> App:
-    settings = Settings(slack_signing_secret=SecretStr(SECRET), effbatch_github_raw_url=github.url)
+    # The Web API stand-in is Slack here: its response URLs are the ones answers may go to.
+    settings = Settings(
+        slack_signing_secret=SecretStr(SECRET), effbatch_github_raw_url=github.url, slack_api_url=api.url
+    )
 
     def authorize(**_: object) -> AuthorizeResult:
         return AuthorizeResult(enterprise_id=None, team_id="T0TEST", bot_token=BOT_TOKEN, bot_user_id="U0BOT")

@@ -26,7 +26,8 @@ def _bolt_handler() -> tuple[SlackRequestHandler, SignatureVerifier]:
     """One app per Lambda instance, built on the cold start's first invocation."""
     settings = load_settings(None)
     settings.require_for(Mode.HTTP)
-    configure_logging(settings.log_level, settings.log_format, settings.effbatch_log_command_text)
+    # Written at once: Lambda freezes the instance as soon as the answer is returned.
+    configure_logging(settings.log_level, settings.log_format, settings.effbatch_log_command_text, background=False)
     assert settings.slack_signing_secret is not None  # require_for(Mode.HTTP) checked it
     verifier = SignatureVerifier(settings.slack_signing_secret.get_secret_value())
     return SlackRequestHandler(create_app(settings)), verifier

@@ -37,6 +37,7 @@ CHECK_COMMANDS = frozenset({CHECK_COMMAND, "prüfe", "pruefe", "prüfen"})
 COMMAND_WORDS = (CHECK_COMMAND, "hilfe")
 KNOWN_WORDS = frozenset({"hilfe", "help", "privat", "private", "vs", "gegen", "versus"})
 VERSION_FLAG = "--version"
+HELP_WORD = "hilfe"
 
 
 #: pydantic looks for plugins in every installed distribution's entry points when it builds its first
@@ -49,6 +50,8 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit code."""
     os.environ.setdefault(PYDANTIC_PLUGINS, "__all__")
     words = sys.argv[1:] if argv is None else argv
+    if not words and sys.stdin.isatty():  # typed alone at a prompt: what a newcomer wants is the help
+        words = [HELP_WORD]
     if words[:1] == [COMMAND]:  # a Slack command pasted into the terminal
         words = words[1:]
     if words[:1] and words[0].casefold() in CHECK_COMMANDS:
@@ -72,7 +75,7 @@ def _run(words: list[str]) -> int:
     if VERSION_FLAG in words:
         from importlib.metadata import version
 
-        print(f"{PROGRAM} {version(PROGRAM)}")
+        say(f"{PROGRAM} {version(PROGRAM)}")
         return 0
     from bot.document import AnswerKind, Visibility
     from bot.rendering.answers import answer_command
@@ -86,7 +89,7 @@ def _run(words: list[str]) -> int:
     if answer.kind is AnswerKind.INPUT_ERROR:
         print(rendered, file=sys.stderr)
         return EXIT_INPUT
-    print(rendered)
+    say(rendered)
     return 0
 
 
@@ -148,7 +151,7 @@ def _print_json(text: str) -> int:
         answer = json_answer(text)
     except InputError as error:
         answer = {"error": " ".join(line.replace("`", "") for line in problem_lines(error.problems, PROGRAM))}
-    print(json.dumps(answer, ensure_ascii=False))
+    say(json.dumps(answer, ensure_ascii=False))
     return EXIT_INPUT if "error" in answer else 0
 
 
@@ -200,13 +203,13 @@ def _check_files(names: list[str], world: World | None, args: argparse.Namespace
     except (_UsageError, UnreadableFileError) as error:
         return _refuse(str(error), args.json, names[0] if args.format == "github" else None)
     if args.json:
-        print(json.dumps(check_json(check), ensure_ascii=False))
+        say(json.dumps(check_json(check), ensure_ascii=False))
     else:
         if args.format == "github":  # annotations at the values' lines, then the answer for the log
             from bot.rendering.github import workflow_commands
 
-            print("\n".join(workflow_commands(check)))
-        print(plain_text(check_answer(check, Visibility.IN_CHANNEL, command=PROGRAM).document, choices=False))
+            say("\n".join(workflow_commands(check)))
+        say(plain_text(check_answer(check, Visibility.IN_CHANNEL, command=PROGRAM).document, choices=False))
     return 0 if check.ok else EXIT_FINDINGS
 
 
@@ -285,21 +288,35 @@ def _refuse(message: str, as_json: bool, annotate: str | None = None) -> int:
     if annotate is not None:  # --format github: the file that could not be checked, marked in the pull request
         from bot.rendering.github import file_annotation
 
-        print(file_annotation(annotate, message))
+        say(file_annotation(annotate, message))
     if as_json:
-        print(json.dumps({"error": message}, ensure_ascii=False))
+        say(json.dumps({"error": message}, ensure_ascii=False))
     else:
         print(message, file=sys.stderr)
     return EXIT_INPUT
 
 
 def _survive_closed_pipe(run: Callable[[], int]) -> int:
-    """``effbatch hilfe | head -1``: a reader that stops early ends the output, not with a traceback."""
+    """``effbatch check ok.yaml | head -1``: a reader that stops early ends the output, not the answer: no
+    traceback, and the exit code is the answer's (0 consistent, 1 findings) – ``say`` swallows the closed pipe."""
+    code = 0  # argparse's help, the one output without a code of its own, ends with 0
     try:
         code = run()
-        sys.stdout.flush()
+        sys.stdout.flush()  # a pipe's stdout is buffered: the closed pipe shows here, with the code already known
     except BrokenPipeError:
-        # Python's documented recipe: point stdout at devnull so the flush at exit does not fail again.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
+        _stdout_to_devnull()
     return code
+
+
+def say(text: str) -> None:
+    """``print(text)`` on stdout; once the reader has gone (a closed pipe), nothing more is written, quietly."""
+    try:
+        print(text)
+    except BrokenPipeError:
+        _stdout_to_devnull()
+
+
+def _stdout_to_devnull() -> None:
+    """Python's documented recipe for a closed pipe: point stdout at devnull, so that no later write or the flush
+    at exit fails again."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -12,13 +12,14 @@ bounded thread pool. An idle or slow client therefore holds a socket, never a th
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import time
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from concurrent.futures import ThreadPoolExecutor
 from enum import Enum
 from typing import Any
-from urllib.parse import unquote_plus
+from urllib.parse import parse_qs, unquote_plus
 
 from slack_bolt import App, BoltRequest, BoltResponse
 from slack_sdk.signature import SignatureVerifier
@@ -28,6 +29,7 @@ from bot.operations.metrics import LATENCY, exposition
 from bot.rendering.checks import SHARE_ACTION
 from bot.serving.oauth_routes import is_oauth_path, oauth_response, response_headers
 from bot.serving.request_guard import (
+    BUSY,
     INTERACTIVE_PREFIX,
     MALFORMED,
     MAX_BODY,
@@ -41,7 +43,7 @@ from bot.serving.request_guard import (
     unprocessable,
 )
 from bot.slack.app import PlainCommand
-from bot.slack.check_listeners import CHECK_SHORTCUT
+from bot.slack.check_listeners import CHECK_SHORTCUT, acked_at_once
 from bot.slack.listeners import on_error
 from bot.texts.glossary import COMMAND
 from core.check_command import is_check
@@ -53,6 +55,12 @@ BODY_TIMEOUT = 5.0
 DISPATCH_THREADS = 8
 #: Threads per process waiting on config checks (the check processes bound the work; these only wait).
 CHECK_THREADS = 8
+#: Requests to /slack/events in flight per process; beyond, 503 at once. The health endpoints are never capped
+#: (a 503 there makes an orchestrator kill a healthy pod), nor are sockets (``http_server``).
+MAX_IN_FLIGHT = 512
+#: Requests of one peer (an IP address) still reading their body, per process; beyond, 503 at once. Slack's bodies
+#: arrive with their headers and never wait there: only a client that trickles its body does.
+MAX_READING_PER_PEER = 32
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -86,6 +94,8 @@ class SlackHTTP:
         # Config checks wait on their check process (up to its deadline): threads of their own, so that a burst of
         # them cannot hold up button clicks and forms.
         self._check_pool = ThreadPoolExecutor(max_workers=CHECK_THREADS, thread_name_prefix="check")
+        self._in_flight = 0  # only this process's event loop counts
+        self._reading: dict[str, int] = {}  # requests still reading their body, by peer
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -104,7 +114,14 @@ class SlackHTTP:
             body, content_type = exposition()
             await _respond(send, 200, body, (b"content-type", content_type.encode()))
         elif method == "POST" and path == EVENTS_PATH and self._verifier is not None:
-            await self._slack_event(scope, receive, send, self._verifier)
+            if self._in_flight >= MAX_IN_FLIGHT:
+                await _refuse(send, BUSY)
+                return
+            self._in_flight += 1
+            try:
+                await self._slack_event(scope, receive, send, self._verifier)
+            finally:
+                self._in_flight -= 1
         elif method == "GET" and self._app is not None and is_oauth_path(self._app, path):
             page = await oauth_response(self._app, scope, self._pool)  # OAuth: the install link and Slack's redirect
             await _respond(send, page.status, page.body.encode(), *response_headers(page))
@@ -113,7 +130,7 @@ class SlackHTTP:
 
     async def _slack_event(self, scope: Scope, receive: Receive, send: Send, verifier: SignatureVerifier) -> None:
         headers = {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope["headers"]}
-        body = await _read_body(headers, receive)
+        body = await self._read_body_of_peer(scope, headers, receive)
         if isinstance(body, Refusal):
             await _refuse(send, body)
             return
@@ -130,6 +147,11 @@ class SlackHTTP:
             plain = await loop.run_in_executor(self._pool, self._plain_command, body, self._commands)
             await _respond(send, 200, plain, _JSON_UTF8)
             return
+        if route is _Route.CHECK and _acked_at_once(body):
+            # The shortcut, sharing: their acknowledgement is empty, and goes out before the check waits for a thread
+            await _respond(send, 200, b"", _TEXT)
+            await asyncio.get_running_loop().run_in_executor(self._check_pool, self._dispatch, body, headers)
+            return
         if route is _Route.LOOP:
             response = self._dispatch(body, headers)  # a few hundred µs of CPU: a thread hop would cost more
         else:
@@ -145,6 +167,23 @@ class SlackHTTP:
             for v in vs
         ]
         await _respond(send, response.status, response.body.encode(), *answer)
+
+    async def _read_body_of_peer(self, scope: Scope, headers: Mapping[str, str], receive: Receive) -> bytes | Refusal:
+        """The body, counted against its peer's requests still reading one (``MAX_READING_PER_PEER``)."""
+        client = scope.get("client")
+        peer = str(client[0]) if client else ""
+        reading = self._reading.get(peer, 0)
+        if reading >= MAX_READING_PER_PEER:
+            return BUSY
+        self._reading[peer] = reading + 1
+        try:
+            return await _read_body(headers, receive)
+        finally:
+            left = self._reading[peer] - 1
+            if left:
+                self._reading[peer] = left
+            else:
+                del self._reading[peer]
 
     @staticmethod
     def _plain_command(body: bytes, commands: PlainCommand) -> bytes:
@@ -201,6 +240,13 @@ def _route(body: bytes) -> _Route:
     if not words.strip():
         return _Route.POOL
     return _Route.CHECK if is_check(words) else _Route.LOOP
+
+
+def _acked_at_once(body: bytes) -> bool:
+    """An interaction the guard let through (its payload parses) that is acknowledged as it arrives."""
+    payload = parse_qs(body.decode("utf-8")).get("payload")
+    data = json.loads(payload[0]) if payload else None
+    return isinstance(data, dict) and acked_at_once(data)
 
 
 async def _read_body(headers: Mapping[str, str], receive: Receive) -> bytes | Refusal:

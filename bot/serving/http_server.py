@@ -1,12 +1,19 @@
 """HTTP mode: the ASGI app under uvicorn, an event loop in front of Bolt.
 
 Why uvicorn and not gunicorn's threads: an idle or slow client costs an event-loop socket,
-not a worker thread, so 64 idle connections or a slowloris cannot starve the signed
-requests behind them. On top of uvicorn's own limits (connections per process, the
-keep-alive timeout, a graceful shutdown) effbatch adds:
+not a worker thread, so idle connections or a slowloris cannot starve the signed requests
+behind them. Requests in flight are capped (``http_app.MAX_IN_FLIGHT``), sockets are not:
+uvicorn's own cap counted idle sockets too, and ~1.100 of them, reopened after each timeout,
+made signed commands and /healthz answer 503 (issue 30). Instead, on top of uvicorn's keep-alive
+timeout and graceful shutdown, effbatch adds:
 
-- a header timeout: a connection whose request headers are not complete after
-  ``HEADER_TIMEOUT`` seconds is closed (uvicorn has none; the body timeout lives in ``http_app``);
+- a header timeout: a connection whose request headers are not complete ``HEADER_TIMEOUT``
+  seconds after it opened, or after the first byte of its next request, is closed (uvicorn has
+  none; the body timeout lives in ``http_app``);
+- a bound on idle connections (no request in flight), per peer and per process: a new one
+  closes the oldest – of its own peer first (``MAX_IDLE_PER_PEER``), so that one peer's swarm
+  never closes another's kept-alive connection, then of all (``MAX_IDLE``). Slack's request comes
+  on the newest connection and leaves the idle ones within milliseconds;
 - a drain on SIGTERM: ``/readyz`` turns 503 at once while every request keeps being answered
   for ``drain_seconds`` (load balancers stop sending), then uvicorn stops accepting, finishes
   what is in flight and the process exits 0;
@@ -19,9 +26,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import resource
 import signal
 import socket
 import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from types import FrameType
 from typing import Any
@@ -31,17 +40,20 @@ from slack_bolt import App
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from bot.check_runner import CheckPool
+from bot.operations.logs import flush_logs
 from bot.serving.http_app import SlackHTTP
 from bot.slack.app import PlainCommand
 
 log = logging.getLogger("effbatch")
 
-#: Seconds a client may take to send a request's headers, on a new or a kept-alive connection.
-HEADER_TIMEOUT = 5.0
+#: Seconds a client may take to send a request's headers, from connecting or from its next request's first byte.
+HEADER_TIMEOUT = 2.0
 #: Seconds an idle kept-alive connection stays open.
 KEEP_ALIVE = 5
-#: Connections (and tasks) per process; beyond, uvicorn answers 503.
-MAX_CONNECTIONS = 512
+#: Idle connections one peer (an IP address) may hold in one process; a new one closes its oldest.
+MAX_IDLE_PER_PEER = 256
+#: Idle connections in one process (at most a quarter of its descriptor limit); a new one closes the oldest.
+MAX_IDLE = 2048
 #: Seconds in-flight requests get to finish once the drain is over, before they are cancelled.
 GRACEFUL_TIMEOUT = 20
 
@@ -49,27 +61,70 @@ GRACEFUL_TIMEOUT = 20
 draining = threading.Event()
 
 
-class _HeaderTimeout(HttpToolsProtocol):
-    """uvicorn's httptools protocol, closing a connection whose request headers arrive too slowly."""
+class _IdleConnections:
+    """This process's connections without a request in flight, oldest first: in all, and per peer."""
 
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._all: OrderedDict[_EdgeProtocol, None] = OrderedDict()
+        self._by_peer: dict[str, OrderedDict[_EdgeProtocol, None]] = {}
+
+    def add(self, connection: _EdgeProtocol) -> None:
+        """``connection`` waits for a request; if its peer or the process holds too many, the oldest is closed."""
+        self._all[connection] = None
+        mine = self._by_peer.setdefault(connection.peer, OrderedDict())
+        mine[connection] = None
+        if len(mine) > MAX_IDLE_PER_PEER:
+            self._close(next(iter(mine)))
+        if len(self._all) > self.limit:
+            self._close(next(iter(self._all)))
+
+    def remove(self, connection: _EdgeProtocol) -> None:
+        self._all.pop(connection, None)
+        mine = self._by_peer.get(connection.peer)
+        if mine is not None:
+            mine.pop(connection, None)
+            if not mine:
+                del self._by_peer[connection.peer]
+
+    def _close(self, connection: _EdgeProtocol) -> None:
+        self.remove(connection)
+        connection.transport.close()
+
+
+class _EdgeProtocol(HttpToolsProtocol):
+    """uvicorn's httptools protocol, closing a connection whose request headers arrive too slowly, and counting
+    its idle time against its peer's and the process's bound."""
+
+    idle = _IdleConnections(MAX_IDLE)  # one per process: only this process's event loop touches it
     _headers_timer: asyncio.TimerHandle | None = None
+    peer = ""
 
     # uvicorn narrows asyncio's BaseTransport to Transport in this very method, with the same ignore.
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        self.peer = self.client[0] if self.client else ""
         self._arm()
+        self.idle.add(self)
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        if self._headers_timer is None:
+            self._arm()  # a kept-alive connection's next request: its headers get the same time
 
     def on_headers_complete(self) -> None:
         self._disarm()
+        self.idle.remove(self)
         super().on_headers_complete()
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
         if not self.transport.is_closing():
-            self._arm()  # the next request's headers get the same time
+            self.idle.add(self)  # kept alive: waiting for the next request (uvicorn's keep-alive timeout)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        self.idle.remove(self)
         super().connection_lost(exc)
 
     def _arm(self) -> None:
@@ -82,8 +137,22 @@ class _HeaderTimeout(HttpToolsProtocol):
             self._headers_timer = None
 
     def _headers_too_slow(self) -> None:
+        self._headers_timer = None
         if not self.transport.is_closing():
             self.transport.close()
+
+
+def _descriptors() -> int:
+    """The process's descriptor limit, raised to the hard limit (each idle connection holds one)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        wanted = 1 << 20 if hard == resource.RLIM_INFINITY else hard
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+        except (ValueError, OSError):
+            pass
+    return soft
 
 
 class _DrainingServer(uvicorn.Server):
@@ -108,12 +177,12 @@ def uvicorn_config(asgi: Any, host: str, port: int) -> uvicorn.Config:
         asgi,
         host=host,
         port=port,
-        http=_HeaderTimeout,
+        http=_EdgeProtocol,
         lifespan="on",
         log_config=None,  # uvicorn's lines go through effbatch's handler: one format, tokens masked
         access_log=False,
         server_header=False,
-        limit_concurrency=MAX_CONNECTIONS,
+        limit_concurrency=None,  # requests in flight are capped in http_app, idle connections here: not sockets
         timeout_keep_alive=KEEP_ALIVE,
         timeout_graceful_shutdown=GRACEFUL_TIMEOUT,
     )
@@ -140,6 +209,7 @@ def serve_http(
 def serve_asgi(asgi: Any, host: str, port: int, workers: int, drain_seconds: float) -> int:
     """Any ASGI app under effbatch's server configuration (the benchmark serves its baselines this way)."""
     config = uvicorn_config(asgi, host, port)
+    _EdgeProtocol.idle.limit = min(MAX_IDLE, _descriptors() // 4)
     sock = config.bind_socket()
     if workers == 1:
         return _run_worker(config, sock, drain_seconds)
@@ -170,8 +240,10 @@ def _supervise(config: uvicorn.Config, sock: socket.socket, workers: int, drain_
 
     def spawn() -> None:
         pid = os.fork()
-        if pid == 0:  # the worker: serve, then leave without running the parent's clean-up
-            os._exit(_run_worker(config, sock, drain_seconds))
+        if pid == 0:  # the worker: serve, then leave without running the parent's clean-up (its lines written first)
+            code = _run_worker(config, sock, drain_seconds)
+            flush_logs()
+            os._exit(code)
         children.add(pid)
         if stopping.is_set():  # the signal came between the check and the fork
             os.kill(pid, signal.SIGTERM)

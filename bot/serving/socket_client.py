@@ -10,6 +10,18 @@ again. Here each connection has its own thread, an envelope is acknowledged on t
 connection it came in on, and a connection replaces the old one only once Slack said
 ``hello`` on it; the old one is left for Slack to close (or closed after a grace period).
 
+A connection is alive while Slack is heard on it: websocket-client pings every ``ping_interval`` seconds
+and Slack answers each; a connection on which nothing (no pong, no message) arrived for ``ping_interval +
+ping_timeout`` seconds is frozen (half-open: a NAT or load balancer lost it, no FIN, no RST) and is no
+longer connected: /readyz turns 503, the watchdog replaces it, and /healthz counts from then on.
+(websocket-client's own ping timeout looked only in the second before the next ping, from a select()
+running on another rhythm: it fired after ~23 s instead of 5 + 4 s.)
+
+Config checks wait on a check process (up to its deadline, or "busy"): they run on threads of their own,
+so that 150 shortcut checks cannot hold up a plain command's acknowledgement (they held every message
+thread: 3,7 s, issue 30). The shortcut and the share button, whose listeners acknowledge with nothing, are
+acknowledged as they arrive, before their check is even queued.
+
 On ``websocket-client``'s ``WebSocketApp``; Bolt's request handling comes unchanged from
 ``slack_bolt.adapter.socket_mode``.
 """
@@ -20,7 +32,9 @@ import json
 import logging
 import threading
 import time
+from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
+from enum import Enum
 from queue import Queue
 from typing import Any
 
@@ -32,6 +46,7 @@ from slack_sdk.socket_mode.client import BaseSocketModeClient
 from slack_sdk.socket_mode.request import SocketModeRequest
 from websocket import WebSocketApp, WebSocketException
 
+from bot.slack.check_listeners import acked_at_once, runs_a_check
 from core.check_command import is_check
 
 #: Seconds a new connection has to say hello before it is given up and another one tried.
@@ -53,12 +68,21 @@ class _Connection:
     """One WebSocket to Slack, read on its own thread, ready once Slack said hello on it."""
 
     def __init__(self, url: str, client: ReliableSocketModeClient) -> None:
+        #: When Slack was last heard on it (a message, a pong, a ping; monotonic seconds).
+        self.heard = time.monotonic()
         self.hello = threading.Event()
         self.closed = threading.Event()
         #: Slack said ``disconnect`` on it: it is to be replaced, whether it is current yet or not.
         self.retiring = threading.Event()
         self._client = client
-        self._app = WebSocketApp(url, on_message=self._on_message, on_close=self._on_close, on_error=self._on_error)
+        self._app = WebSocketApp(
+            url,
+            on_message=self._on_message,
+            on_close=self._on_close,
+            on_error=self._on_error,
+            on_ping=self._on_heard,
+            on_pong=self._on_heard,
+        )
         self._thread = threading.Thread(target=self._run, name="socket-mode", daemon=True)
 
     def start(self) -> None:
@@ -68,6 +92,10 @@ class _Connection:
     def open(self) -> bool:
         return self._app.sock is not None and self._app.sock.connected and not self.closed.is_set()
 
+    def silent_for(self) -> float:
+        """Seconds since Slack was last heard on this connection."""
+        return time.monotonic() - self.heard
+
     def send(self, text: str) -> None:
         self._app.send(text)
 
@@ -76,12 +104,17 @@ class _Connection:
         threading.Thread(target=self._app.close, name="socket-mode-close", daemon=True).start()
 
     def _run(self) -> None:
-        self._app.run_forever(ping_interval=self._client.ping_interval, ping_timeout=self._client.ping_interval - 1)
+        # Pings only: whether they are answered in time is the client's to judge (``ReliableSocketModeClient``).
+        self._app.run_forever(ping_interval=self._client.ping_interval)
         self.closed.set()
         self._client.connection_ended(self)
 
     def _on_message(self, _app: WebSocketApp, raw: str) -> None:
+        self.heard = time.monotonic()
         self._client.received(self, raw)
+
+    def _on_heard(self, _app: WebSocketApp, _data: object) -> None:
+        self.heard = time.monotonic()
 
     def _on_close(self, _app: WebSocketApp, *_: object) -> None:
         self.closed.set()
@@ -100,11 +133,14 @@ class ReliableSocketModeClient(BaseSocketModeClient):
         logger: logging.Logger,
         ping_interval: float = 5,
         reconnect_seconds: float = 60,
+        ping_timeout: float = 4,
     ) -> None:
         self.app_token = app_token
         self.web_client = web_client
         self.logger = logger
         self.ping_interval = ping_interval
+        #: Seconds a connection may stay silent, a ping's interval and the time its answer may take.
+        self.silence_limit = ping_interval + ping_timeout
         self.message_listeners = []
         self.socket_mode_request_listeners = []
         self.message_queue = Queue()  # unused: messages are handed to the workers as they arrive
@@ -121,6 +157,8 @@ class ReliableSocketModeClient(BaseSocketModeClient):
         self._reconnect_seconds = reconnect_seconds
         #: Since when there has been no usable connection (monotonic seconds; None while connected).
         self._down_since: float | None = time.monotonic()
+        #: Envelopes acknowledged as they arrived (their listener's own empty acknowledgement is not sent again).
+        self._acked_early: OrderedDict[str, None] = OrderedDict()
 
     # --- what Bolt and the health endpoint call --------------------------------------------
 
@@ -131,7 +169,12 @@ class ReliableSocketModeClient(BaseSocketModeClient):
 
     def is_connected(self) -> bool:
         current = self._current
-        connected = current is not None and current.open and current.hello.is_set()
+        connected = (
+            current is not None
+            and current.open
+            and current.hello.is_set()
+            and current.silent_for() <= self.silence_limit
+        )
         if connected:
             self._down_since = None
         elif self._down_since is None:
@@ -176,12 +219,29 @@ class ReliableSocketModeClient(BaseSocketModeClient):
                 self._replace_in_background()
             return  # a connection still being opened is replaced by the loop in _replace
         envelope_id = message.get("envelope_id")
+        route = _route(message)
         if isinstance(envelope_id, str):
             self._origins[envelope_id] = connection
             if len(self._origins) > MAX_PENDING:
                 self._origins.pop(next(iter(self._origins)), None)
-        workers = self.check_workers if _is_check(message) else self.message_workers
+            if route is _Route.CHECK_ACKED:
+                self._ack_now(envelope_id)
+        workers = self.message_workers if route is _Route.PLAIN else self.check_workers
         workers.submit(self.run_message_listeners, message, raw)
+
+    def acked_early(self, envelope_id: str) -> bool:
+        """Whether ``envelope_id`` was acknowledged as it arrived (forgotten once asked)."""
+        return self._acked_early.pop(envelope_id, False) is None
+
+    def _ack_now(self, envelope_id: str) -> None:
+        """The empty acknowledgement, sent from the receiving thread before the envelope waits for a check thread."""
+        try:
+            self.send_message(json.dumps({"envelope_id": envelope_id}))
+        except (WebSocketException, OSError):
+            return  # not acknowledged now: the listener's own acknowledgement follows
+        self._acked_early[envelope_id] = None
+        if len(self._acked_early) > MAX_PENDING:
+            self._acked_early.popitem(last=False)
 
     def connection_ended(self, connection: _Connection) -> None:
         """A connection's receive loop ended: if it was the current one, the link to Slack is gone."""
@@ -246,12 +306,26 @@ class ReliableSocketModeClient(BaseSocketModeClient):
         return None
 
 
-def _is_check(message: dict[str, Any]) -> bool:
-    """A ``slash_commands`` envelope of ``/effbatch prüfe …`` (the shortcut's checks wait on the other pool)."""
+class _Route(Enum):
+    PLAIN = "plain"  # commands, clicks, forms, events: the message threads
+    CHECK = "check"  # a config check whose acknowledgement carries the answer or the form's reply: the check threads
+    CHECK_ACKED = "check_acked"  # the shortcut, sharing: acknowledged on arrival (their ack is empty), then checked
+
+
+def _route(message: dict[str, Any]) -> _Route:
+    """Where an envelope is handled: config checks (``/effbatch prüfe``, the shortcut, the world-size form,
+    sharing) on the check threads, everything else on the message threads."""
     payload = message.get("payload")
-    if message.get("type") != "slash_commands" or not isinstance(payload, dict):
-        return False
-    return is_check(str(payload.get("text", "")))
+    if not isinstance(payload, dict):
+        return _Route.PLAIN
+    kind = message.get("type")
+    if kind == "slash_commands":
+        return _Route.CHECK if is_check(str(payload.get("text", ""))) else _Route.PLAIN
+    if kind != "interactive":
+        return _Route.PLAIN
+    if acked_at_once(payload):
+        return _Route.CHECK_ACKED
+    return _Route.CHECK if runs_a_check(payload) else _Route.PLAIN
 
 
 class SocketModeHandler(BaseSocketModeHandler):
@@ -259,9 +333,13 @@ class SocketModeHandler(BaseSocketModeHandler):
 
     client: ReliableSocketModeClient
 
-    def __init__(self, app: App, app_token: str, ping_interval: float = 5, reconnect_seconds: float = 60) -> None:
+    def __init__(
+        self, app: App, app_token: str, ping_interval: float = 5, reconnect_seconds: float = 60, ping_timeout: float = 4
+    ) -> None:
         self.app = app
-        self.client = ReliableSocketModeClient(app_token, app.client, app.logger, ping_interval, reconnect_seconds)
+        self.client = ReliableSocketModeClient(
+            app_token, app.client, app.logger, ping_interval, reconnect_seconds, ping_timeout
+        )
         self.client.socket_mode_request_listeners.append(self.handle)
 
     def connect(self) -> None:
@@ -272,4 +350,6 @@ class SocketModeHandler(BaseSocketModeHandler):
 
     def handle(self, client: BaseSocketModeClient, req: SocketModeRequest) -> None:
         started = time.time()
-        send_response(client, req, run_bolt_app(self.app, req), started)
+        response = run_bolt_app(self.app, req)
+        if not self.client.acked_early(req.envelope_id):
+            send_response(client, req, response, started)

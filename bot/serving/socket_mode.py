@@ -10,7 +10,9 @@ from slack_bolt import App
 from bot.serving.http_server import serve_health_in_background
 from bot.serving.socket_client import SocketModeHandler
 
+#: Seconds between pings, and the seconds a ping's answer may take: a connection silent for both is frozen.
 PING_INTERVAL = 5
+PING_TIMEOUT = 4
 
 
 def serve_socket_mode(app: App, app_token: str, host: str, port: int, reconnect_seconds: float = 60) -> None:
@@ -23,8 +25,9 @@ def serve_socket_mode(app: App, app_token: str, host: str, port: int, reconnect_
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
-    # Pings every 5 s; a connection that drops without a close frame is noticed on the next read or ping.
-    handler = SocketModeHandler(app, app_token, ping_interval=PING_INTERVAL, reconnect_seconds=reconnect_seconds)
+    # Pings every 5 s; a connection that drops without a close frame is noticed on the next read or ping, one that
+    # freezes (half-open) once nothing was heard on it for 5 + 4 s.
+    handler = SocketModeHandler(app, app_token, PING_INTERVAL, reconnect_seconds, PING_TIMEOUT)
     health = serve_health_in_background(handler.client.is_connected, host, port, alive=handler.client.is_alive)
     try:
         handler.connect()

@@ -25,7 +25,8 @@ from bot.rendering.checks import SHARE_ACTION
 from bot.rendering.whatif import ADJUST_ACTION, WHATIF_PREFIX
 from bot.slack import check_listeners, listeners, unfurl, workspaces
 from bot.slack.listeners import AnswerFunction, Deliver, Dependencies, Layout, Rendered
-from bot.slack.web_api import create_web_client, post_to_response_url
+from bot.slack.state import Seal, state_secret
+from bot.slack.web_api import create_web_client, response_poster
 from bot.storage.setup import Storage
 from bot.texts.glossary import COMMAND
 from core.check_command import is_check
@@ -45,7 +46,7 @@ def create_app(
     authorize: Callable[..., AuthorizeResult] | None = None,
     answer: AnswerFunction = answer_command,
     layout: Layout = block_kit.message,
-    deliver: Deliver = post_to_response_url,
+    deliver: Deliver | None = None,
     checks: CheckRunner = check_config,
     storage: Storage | None = None,
 ) -> App:
@@ -63,7 +64,7 @@ def create_bot(
     authorize: Callable[..., AuthorizeResult] | None = None,
     answer: AnswerFunction = answer_command,
     layout: Layout = block_kit.message,
-    deliver: Deliver = post_to_response_url,
+    deliver: Deliver | None = None,
     checks: CheckRunner = check_config,
     storage: Storage | None = None,
 ) -> tuple[App, PlainCommand]:
@@ -79,14 +80,16 @@ def create_bot(
     app = _app(settings, client, authorize, oauth)
     visibility = settings.effbatch_response_type
     rendered = _renderer(answer, layout, visibility, settings.effbatch_answer_cache)
+    # Answers go only to Slack's response URLs (or the configured Web API's host); what travels through Slack is sealed.
     deps = Dependencies(
         visibility,
         answer,
         layout,
         rendered,
-        deliver,
+        deliver or response_poster(settings.slack_api_url),
         settings.effbatch_log_command_text,
         checks,
+        seal=Seal(state_secret(settings)),
         profiles=storage.profiles if storage else None,
         installed=workspaces.installed_check(oauth) if oauth else None,
         not_installed=workspaces.not_installed_message(settings),

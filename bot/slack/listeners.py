@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 import logging
 import re
+import secrets
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from slack_bolt import Ack, BoltResponse
@@ -21,11 +22,13 @@ from slack_sdk.models.views import View
 
 from bot.check_runner import CheckRunner
 from bot.document import Answer, AnswerKind, ChangedBy, Document, Visibility
+from bot.operations.logs import log_fields
 from bot.operations.metrics import ANSWERS, INPUT_ERRORS
 from bot.rendering import views
 from bot.rendering.answers import plan_document
 from bot.rendering.whatif import action_label
 from bot.slack.profile_listeners import answered_with_profile, channel_defaults, profile_answer
+from bot.slack.state import Purpose, Seal
 from bot.slack.web_api import SLACK_FAILURES, describe, failed
 from bot.storage.profiles import ProfileStore
 from bot.texts import answers as texts
@@ -84,6 +87,8 @@ class Dependencies:
     #: that has not is told. None: one workspace, always installed.
     installed: Callable[[Mapping[str, Any]], bool] | None = None
     not_installed: str = ""
+    #: Seals what travels through Slack and comes back (forms' metadata, share values): ``bot.slack.state``.
+    seal: Seal = field(default_factory=lambda: Seal(secrets.token_hex(32)))
 
 
 def on_command(deps: Dependencies, ack: Ack, command: dict[str, Any], client: WebClient) -> None:
@@ -91,7 +96,7 @@ def on_command(deps: Dependencies, ack: Ack, command: dict[str, Any], client: We
 
     text = command.get("text", "")
     if not text.strip() and len(text) <= MAX_COMMAND_TEXT:
-        form = views.form_view(deps.visibility, command.get("response_url"))
+        form = sealed_form(deps, views.form_view(deps.visibility, command.get("response_url")))
         failure = open_form(client, command.get("trigger_id", ""), form)
         ack(failure) if failure else ack()
         answered("form", command.get("team_id"), command.get("channel_id"))
@@ -142,7 +147,7 @@ def on_adjust(deps: Dependencies, ack: Ack, action: dict[str, Any], body: dict[s
     except InputError:
         command = None
     request = command.request if isinstance(command, PlanCommand) else None
-    form = views.form_view(deps.visibility, body.get("response_url"), request, replace=True)
+    form = sealed_form(deps, views.form_view(deps.visibility, body.get("response_url"), request, replace=True))
     failure = open_form(client, body.get("trigger_id", ""), form)
     if failure:
         deps.deliver(body.get("response_url", ""), failure | {"replace_original": False})
@@ -151,13 +156,16 @@ def on_adjust(deps: Dependencies, ack: Ack, action: dict[str, Any], body: dict[s
 def on_open_form(deps: Dependencies, ack: Ack, body: dict[str, Any], client: WebClient) -> None:
     """The App Home's button: the form, answering inside the modal."""
     ack()
-    open_form(client, body.get("trigger_id", ""), views.form_view(deps.visibility, None))
+    open_form(client, body.get("trigger_id", ""), sealed_form(deps, views.form_view(deps.visibility, None)))
 
 
 def on_form(deps: Dependencies, ack: Ack, view: dict[str, Any], body: dict[str, Any]) -> None:
     """A submitted form: errors inline under their fields, or the answer to the channel (or in the modal)."""
+    metadata_text = deps.seal.opened(Purpose.FORM, str(view.get("private_metadata", "")))
     try:
-        result, chosen, metadata = views.read_form(view)
+        if metadata_text is None:  # not sealed by this bot: old, or forged
+            raise views.FormDamagedError  # answered as every damaged form is, just below
+        result, chosen, metadata = views.read_form({**view, "private_metadata": metadata_text})
     except views.FormError as error:
         ack(response_action="errors", errors=error.errors)
         answered(AnswerKind.INPUT_ERROR, team_of(body), None)
@@ -201,6 +209,12 @@ def replacing(payload: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in payload.items() if key != "response_type"} | {"replace_original": True}
 
 
+def sealed_form(deps: Dependencies, form: View) -> View:
+    """The calculator form with its private_metadata sealed (``on_form`` opens only what was sealed)."""
+    form.private_metadata = deps.seal.sealed(Purpose.FORM, form.private_metadata or "")
+    return form
+
+
 def open_form(client: WebClient, trigger_id: str, form: View) -> dict[str, Any] | None:
     """Open the form; on failure the ephemeral German message for whoever asked."""
     try:
@@ -229,4 +243,4 @@ def answered(kind: str, team: str | None, channel: str | None, text: str | None 
     if kind == AnswerKind.INPUT_ERROR:
         INPUT_ERRORS.inc()
     fields = {"kind": str(kind), "team": team, "channel": channel} | ({"text": text} if text is not None else {})
-    log.info("answered", extra=fields)
+    log_fields(log, "answered", fields)

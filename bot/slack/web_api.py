@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 from urllib.error import URLError
+from urllib.parse import urlsplit
 
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
@@ -71,6 +73,35 @@ def describe(error: Exception) -> str:
     if isinstance(error, TimeoutError) or "timed out" in str(error):
         return texts.SLACK_TIMEOUT
     return texts.SLACK_NO_CONNECTION
+
+
+#: The hosts of Slack's response URLs (https://hooks.slack.com/commands/…, …/actions/…; GovSlack's own).
+SLACK_RESPONSE_HOSTS = frozenset({"hooks.slack.com", "hooks.slack-gov.com"})
+
+
+def response_poster(api_url: str) -> Callable[[str, dict[str, Any]], bool]:
+    """``post_to_response_url`` for response URLs on Slack's hosts (https) or on the configured Web API's own
+    scheme, host and port (a stand-in, a proxy in front of Slack); any other URL is refused and logged."""
+    api = urlsplit(api_url)
+
+    def post(url: str, payload: dict[str, Any]) -> bool:
+        if not _on_slack(url, api.scheme, api.netloc):
+            failed("response_url", "response url refused: not one of Slack's hosts")
+            return False
+        return post_to_response_url(url, payload)
+
+    return post
+
+
+def _on_slack(url: str, api_scheme: str, api_netloc: str) -> bool:
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:  # a port out of range, brackets that do not close
+        return False
+    if parts.scheme == "https" and parts.hostname in SLACK_RESPONSE_HOSTS and port in (None, 443):
+        return True
+    return (parts.scheme, parts.netloc) == (api_scheme, api_netloc)
 
 
 def post_to_response_url(url: str, payload: dict[str, Any]) -> bool:

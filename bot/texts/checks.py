@@ -294,3 +294,9 @@ CHECK_STATE_DAMAGED = (
     "Dieses Formular (oder dieser Button) ist abgelaufen oder beschädigt: Die Konfiguration darin kann ich "
     f"nicht mehr lesen. Prüfe sie neu mit `{COMMAND} prüfe` oder im Menü der Nachricht über „{SHORTCUT_NAME}“."
 )
+#: A check's answer that Slack did not take at the response URL (too long, or blocks it refused): said in plain text.
+ANSWER_NOT_TAKEN = (
+    ":warning: Die Antwort auf diese Prüfung hat Slack nicht angenommen (vermutlich ist sie zu lang). Prüfe nur den "
+    f"Ausschnitt mit den Batch-Einstellungen mit `{COMMAND} prüfe` oder die ganze Datei im Terminal mit "
+    "`effbatch check DATEI`."
+)
