@@ -118,7 +118,7 @@ def test_short_help_shows_usage_and_examples() -> None:
         "`vs`",
         "`/effbatch hilfe schlüssel`",
         "`/effbatch prüfe [gpus=64]`",
-        "`/effbatch cluster gpus=64 tp=8` – das Kanalprofil",
+        "`/effbatch cluster gpus=64 tp=8` – das Channel-Profil",
     ):
         assert fragment in text
     assert "`mbs`" not in text  # the key table is the other help

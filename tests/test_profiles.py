@@ -58,11 +58,11 @@ def test_a_profile_is_used_in_later_answers_and_said_so(app: App) -> None:
     (d = 64 / 8 = 8, B = 8 · 8 · 4 = 256), opened by the note naming the profile, who set it and when."""
     stored = say(app, "cluster gpus=64 tp=8 gpu=h100")
     assert stored["response_type"] == "in_channel"
-    assert "Kanalprofil gespeichert: 64 GPUs, TP 8 und GPU-Modell h100" in stored["text"]
+    assert "Channel-Profil gespeichert: 64 GPUs, TP 8 und GPU-Modell h100" in stored["text"]
     assert "Gesetzt von <@U0ADA> am" in all_text(stored)
     answer = say(app, "b=8 a=4 L=4096", user="U0BOB")
     note = answer["blocks"][1]["elements"][0]["text"]
-    assert note.startswith("Aus dem Kanalprofil: 64 GPUs, TP 8 und GPU-Modell h100 – gesetzt von <@U0ADA> am ")
+    assert note.startswith("Aus dem Channel-Profil: 64 GPUs, TP 8 und GPU-Modell h100 – gesetzt von <@U0ADA> am ")
     assert "256 Sequenzen" in answer["text"]  # B = 8 · (64 / 8) · 4
     assert "1.048.576" in all_text(answer)  # T = 256 · 4.096
 
@@ -80,7 +80,7 @@ def test_what_a_command_says_itself_wins(app: App, text: str, expected: str) -> 
     say(app, "cluster gpus=64 tp=8")
     answer = say(app, text)
     assert expected in answer["text"]
-    uses_profile = "Aus dem Kanalprofil" in all_text(answer)
+    uses_profile = "Aus dem Channel-Profil" in all_text(answer)
     assert uses_profile == text.endswith("tp=2")
 
 
@@ -89,23 +89,23 @@ def test_the_profile_belongs_to_its_channel_and_workspace(app: App) -> None:
     say(app, "cluster gpus=64 tp=8")
     for channel, team in (("C0OTHER", "T0TEST"), ("C0PLAN", "T0OTHER")):
         answer = say(app, "b=8 a=4", channel=channel, team=team)
-        assert "Aus dem Kanalprofil" not in all_text(answer)
+        assert "Aus dem Channel-Profil" not in all_text(answer)
         assert answer["response_type"] == "ephemeral"  # d is missing: an error, only to the caller
 
 
 def test_show_and_delete(app: App) -> None:
     """``cluster`` shows the profile (to the caller), ``cluster löschen`` removes it for everyone."""
-    assert "Dieser Kanal hat kein Kanalprofil" in all_text(say(app, "cluster"))
+    assert "Dieser Channel hat kein Channel-Profil" in all_text(say(app, "cluster"))
     say(app, "cluster nodes=8 gpus_per_node=8 pp=4", user="U0ADA")
     shown = say(app, "cluster", user="U0BOB")
     assert shown["response_type"] == "ephemeral"
-    assert "Kanalprofil: 8 Knoten, 8 GPUs je Knoten und PP 4" in shown["text"]
+    assert "Channel-Profil: 8 Knoten, 8 GPUs je Knoten und PP 4" in shown["text"]
     assert "Gesetzt von <@U0ADA>" in all_text(shown)
-    assert "Aus dem Kanalprofil: 64 GPUs und PP 4" in all_text(say(app, "b=1 a=16"))  # 8 × 8 GPUs
+    assert "Aus dem Channel-Profil: 64 GPUs und PP 4" in all_text(say(app, "b=1 a=16"))  # 8 × 8 GPUs
     deleted = say(app, "cluster löschen")
     assert deleted["response_type"] == "in_channel"
-    assert "Kanalprofil gelöscht" in deleted["text"]
-    assert "Aus dem Kanalprofil" not in all_text(say(app, "b=1 a=16 d=8"))
+    assert "Channel-Profil gelöscht" in deleted["text"]
+    assert "Aus dem Channel-Profil" not in all_text(say(app, "b=1 a=16 d=8"))
     assert "nichts zu löschen" in all_text(say(app, "cluster löschen"))
 
 
@@ -116,7 +116,7 @@ def test_a_check_takes_the_profiles_gpus_as_its_world_size(app: App) -> None:
     config = '{"train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 2, "train_batch_size": 512}'
     answer = say(app, f"prüfe\n```{config}```")
     text = all_text(answer)
-    assert "Aus dem Kanalprofil: 64 GPUs" in text
+    assert "Aus dem Channel-Profil: 64 GPUs" in text
     assert "512" in text
 
 
@@ -125,9 +125,9 @@ def test_a_refused_profile_lists_every_problem(app: App) -> None:
     answer = say(app, "cluster gpus=64 tp=3 foo=1 pp=acht")
     text = all_text(answer)
     assert answer["response_type"] == "ephemeral"
-    assert "foo gehört nicht in ein Kanalprofil" in text
+    assert "foo gehört nicht in ein Channel-Profil" in text
     assert "„pp=acht“: pp braucht eine ganze Zahl von 1 bis 4.096" in text
-    assert "Dieser Kanal hat kein Kanalprofil" in all_text(say(app, "cluster"))
+    assert "Dieser Channel hat kein Channel-Profil" in all_text(say(app, "cluster"))
 
 
 def test_user_text_in_a_profile_cannot_mention_anyone(app: App) -> None:

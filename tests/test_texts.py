@@ -20,7 +20,20 @@ from bot.rendering.block_kit import message
 from bot.rendering.grammar import singular_after_one
 from bot.rendering.plain_text import plain_text
 from bot.serving.cli import main as cli_main
-from bot.texts import answers, checks, glossary, help, memory, operator, problems
+from bot.texts import (
+    answers,
+    checks,
+    glossary,
+    guidance,
+    help,
+    links,
+    memory,
+    operator,
+    problems,
+    profiles,
+    storage,
+    workspaces,
+)
 from bot.texts.problems import TEMPLATES
 from core import ProblemKind
 
@@ -103,7 +116,7 @@ SAMPLES = [
 
 def user_facing() -> Iterator[tuple[str, str]]:
     """(where, text) for everything a user reads: the text modules, answers, views, manifests, README examples."""
-    for module in (answers, checks, glossary, help, memory, problems):
+    for module in (answers, checks, glossary, guidance, help, links, memory, problems, profiles, storage, workspaces):
         for text in module_texts(module):
             yield module.__name__, text
     for text in module_texts(operator):

@@ -28,7 +28,7 @@ def when(profile: ChannelProfile) -> str:
 
 
 def profile_note(profile: ChannelProfile, applied: Iterable[tuple[str, str]]) -> Note:
-    """„Aus dem Kanalprofil: 64 GPUs und TP 8 – gesetzt von @… am …“ – atop an answer that used it."""
+    """„Aus dem Channel-Profil: 64 GPUs und TP 8 – gesetzt von @… am …“ – atop an answer that used it."""
     text = texts.FROM_PROFILE.format(settings=settings_text(applied), user="{user}", when=when(profile))
     return Note(text, user=profile.set_by)
 

@@ -23,7 +23,7 @@ USAGE = (
     f"`{COMMAND} 8 64 4 4096 vs llama2-7b` – mit einem veröffentlichten Lauf vergleichen; alle Läufe: "
     f"`{COMMAND} läufe` (gefiltert: `{COMMAND} läufe llama`)",
     f"`{COMMAND}` – ohne Werte öffnet sich ein Formular",
-    f"`{COMMAND} cluster gpus=64 tp=8` – das Kanalprofil: Vorgaben für spätere Antworten hier",
+    f"`{COMMAND} cluster gpus=64 tp=8` – das Channel-Profil: Vorgaben für spätere Antworten hier",
     f"`{COMMAND} prüfe [gpus=64]` und eine Konfiguration oder Startzeile (gern als Codeblock) – ich sage, mit "
     "welcher Batch-Größe dein Framework wirklich trainiert ({count} Frameworks, alle: "
     f"`{COMMAND} hilfe prüfe`); im Menü einer Nachricht heißt das „Batch-Konfig prüfen“",

@@ -19,16 +19,16 @@ SETTING = {
     "gpu": "GPU-Modell {value}",
 }
 #: The note atop an answer that took values from the profile; ``{user}`` becomes a mention.
-FROM_PROFILE = "Aus dem Kanalprofil: {settings} – gesetzt von {user} am {when}."
+FROM_PROFILE = "Aus dem Channel-Profil: {settings} – gesetzt von {user} am {when}."
 WHEN = "{date} um {time} UTC"
 
-SHOWN_TITLE = "Kanalprofil dieses Kanals"
-SHOWN_SUMMARY = "Kanalprofil: {settings}"
-SET_TITLE = "Kanalprofil gespeichert"
-SET_SUMMARY = "Kanalprofil gespeichert: {settings}"
+SHOWN_TITLE = "Channel-Profil dieses Channels"
+SHOWN_SUMMARY = "Channel-Profil: {settings}"
+SET_TITLE = "Channel-Profil gespeichert"
+SET_SUMMARY = "Channel-Profil gespeichert: {settings}"
 SET_BY = "Gesetzt von {user} am {when}."
 USED_AS_DEFAULTS = (
-    "Spätere Antworten in diesem Kanal nehmen diese Werte, wo ein Befehl sie nicht selbst nennt: "
+    "Spätere Antworten in diesem Channel nehmen diese Werte, wo ein Befehl sie nicht selbst nennt: "
     f"`{COMMAND} b=8 a=4 L=4096` rechnet dann mit den GPUs, der Parallelität und dem GPU-Modell des Profils. Wer d "
     "oder die GPUs selbst angibt, rechnet mit seinen eigenen; `prüfe` nimmt die GPUs als Weltgröße, wenn keine "
     "genannt ist."
@@ -36,27 +36,27 @@ USED_AS_DEFAULTS = (
 HOW_TO_CHANGE = (
     f"Ändern: `{COMMAND} cluster gpus=… tp=…` (ersetzt das ganze Profil) · Entfernen: `{COMMAND} cluster löschen`"
 )
-NONE_TITLE = "Dieser Kanal hat kein Kanalprofil"
-NONE_SUMMARY = "Kein Kanalprofil in diesem Kanal"
+NONE_TITLE = "Dieser Channel hat kein Channel-Profil"
+NONE_SUMMARY = "Kein Channel-Profil in diesem Channel"
 NONE_HOW = (
     f"Jedes Mitglied kann eins setzen, z. B. `{COMMAND} cluster gpus=64 tp=8 gpu=h100`: Spätere Antworten hier nehmen "
     "dann die GPUs, die Parallelität und das GPU-Modell daraus, wo ein Befehl sie nicht selbst nennt."
 )
-DELETED_TITLE = "Kanalprofil gelöscht"
-DELETED_SUMMARY = "Kanalprofil gelöscht"
-DELETED = "Antworten in diesem Kanal rechnen wieder nur mit dem, was im Befehl steht."
-NOTHING_TO_DELETE = "Dieser Kanal hatte kein Kanalprofil – es gibt nichts zu löschen."
-UNAVAILABLE_TITLE = "Kanalprofile gibt es hier nicht"
-UNAVAILABLE = "Kanalprofile brauchen einen Kanal und die Datenbank des Bots; hier gibt es keins von beiden."
+DELETED_TITLE = "Channel-Profil gelöscht"
+DELETED_SUMMARY = "Channel-Profil gelöscht"
+DELETED = "Antworten in diesem Channel rechnen wieder nur mit dem, was im Befehl steht."
+NOTHING_TO_DELETE = "Dieser Channel hatte kein Channel-Profil – es gibt nichts zu löschen."
+UNAVAILABLE_TITLE = "Channel-Profile gibt es hier nicht"
+UNAVAILABLE = "Channel-Profile brauchen einen Channel und die Datenbank des Bots; hier gibt es keins von beiden."
 
-ERROR_TITLE = "Dieses Kanalprofil kann ich nicht speichern"
-ERROR_SUMMARY = "Kanalprofil nicht gespeichert"
+ERROR_TITLE = "Dieses Channel-Profil kann ich nicht speichern"
+ERROR_SUMMARY = "Channel-Profil nicht gespeichert"
 ERROR_EXAMPLE = (
     f"Beispiel: `{COMMAND} cluster gpus=64 tp=8 gpu=h100` oder `{COMMAND} cluster nodes=8 gpus_per_node=8 pp=4`."
 )
 #: One message per ``core.profile.ProfileProblemKind``.
 PROBLEMS = {
-    "unknown_key": "„{text}“: {key} gehört nicht in ein Kanalprofil. Möglich sind {allowed}.",
+    "unknown_key": "„{text}“: {key} gehört nicht in ein Channel-Profil. Möglich sind {allowed}.",
     "not_a_setting": "„{text}“ ist keine Einstellung – geschrieben wird Schlüssel=Wert, z. B. tp=8.",
     "not_a_count": "„{text}“: {key} braucht eine ganze Zahl von 1 bis {max}.",
     "not_a_model": "„{text}“: dieses GPU-Modell kenne ich nicht. Möglich: {allowed}.",
