@@ -84,6 +84,10 @@ CASES: list[tuple[str, str, Value, Value | None]] = [
     # an array takes a scalar assignment as its first element; a gap after its last element is named
     ("A=(1 2)\nA=5", "A", ("A", "5", "2"), ("A", "5", "2")),
     ("A=(1 2)\nA[5]=x\nA[3]=y", "A", ("A", "1", "2", "y", "x"), None),
+    # issue 31: the blanks between expansions in "…" are the string's (tree-sitter-bash gives them to the `$`)
+    ('A="x y"\nB="p q"\nX="$A $B"', "X", ("S", "x y p q"), ("S", "x y p q")),
+    ('A=(a b)\nB=(c d)\nX="${A[@]} \\\n  ${B[@]}"', "X", ("S", "a b   c d"), ("S", "a b   c d")),
+    ('A=1\nX="$(( A + 1 )) $A  ${A}\t$A"', "X", ("S", "2 1  1\t1"), ("S", "2 1  1\t1")),
 ]
 
 

@@ -157,10 +157,17 @@ class Words(State):
         position = 1 if node_text(node).startswith('"') else 2
         for child in inner:
             if child.type != "string_content":
-                _gap(fields, raw[position : child.start_byte - start])
+                text = child.children[0].text or b"" if child.children else b""
+                lead = len(text) - len(text.lstrip(_BLANKS))  # tree-sitter-bash's `$` token takes the blanks before it
+                _gap(fields, raw[position : child.start_byte - start + lead])
                 self.part(child, fields, quoted=True)
                 position = child.end_byte - start
         _gap(fields, raw[position:-1])
+
+
+#: What tree-sitter-bash puts into the ``$``/``${`` token of an expansion inside ``"…"`` before its ``$``: the
+#: string's own blanks and ``\\``-newlines.
+_BLANKS = b" \t\\\n"
 
 
 def _gap(fields: Fields, raw: bytes) -> None:
