@@ -17,9 +17,10 @@ $(RUNTIME_STAMP): requirements/runtime.txt pyproject.toml
 	$(PIP) --no-deps -e .
 	touch $@
 
-# The tools the tests use on top.
+# The tools the tests use on top; mypy reads the repository as the package effbatch through a link (pyproject).
 $(DEV_STAMP): $(RUNTIME_STAMP) requirements/dev.txt
 	$(PIP) --require-hashes -r requirements/dev.txt
+	mkdir -p $(VENV)/types && ln -sfn $(CURDIR) $(VENV)/types/effbatch
 	touch $@
 
 ## run: the bot from .env (Socket Mode, HTTP, or the local console when no tokens are set)

@@ -157,9 +157,9 @@ def measure(name: str, command: list[str], env: dict[str, str], port: int) -> Re
 
 def core_microseconds() -> tuple[float, float, float]:
     """parse + validate + compute + render (to the payload Slack gets), per command, in µs."""
-    from bot.document import Visibility
-    from bot.rendering.answers import answer_command
-    from bot.rendering.block_kit import message
+    from effbatch.bot.document import Visibility
+    from effbatch.bot.rendering.answers import answer_command
+    from effbatch.bot.rendering.block_kit import message
 
     def render(text: str) -> dict:
         return message(answer_command(text, Visibility.IN_CHANNEL).document)
@@ -185,9 +185,9 @@ MEMORY_COMMANDS = (
 
 def memory_microseconds() -> dict[str, float]:
     """The calculator with its memory answer, parse to Slack's payload, per command, in µs (mean of 200)."""
-    from bot.document import Visibility
-    from bot.rendering.answers import answer_command
-    from bot.rendering.block_kit import message
+    from effbatch.bot.document import Visibility
+    from effbatch.bot.rendering.answers import answer_command
+    from effbatch.bot.rendering.block_kit import message
 
     def render(text: str) -> dict:
         return message(answer_command(text, Visibility.IN_CHANNEL).document)
@@ -200,10 +200,10 @@ def config_check_milliseconds() -> dict[str, float]:
     """A config just under the 64 KiB cap, per format: read, checked and rendered to Slack's payload (median ms)."""
     from large_configs import large_configs
 
-    from bot.document import Visibility
-    from bot.rendering.block_kit import message
-    from bot.rendering.checks import check_answer
-    from core.configs import Source, World, check_config
+    from effbatch.bot.document import Visibility
+    from effbatch.bot.rendering.block_kit import message
+    from effbatch.bot.rendering.checks import check_answer
+    from effbatch.core.configs import Source, World, check_config
 
     world = World(24, "--world-size 24")
 
@@ -242,8 +242,8 @@ def shell_milliseconds() -> tuple[list[tuple[str, float, str, str]], dict[str, t
     """Hostile scripts (median ms, outcome) and the 64 KiB launch script before/after (read; read + check)."""
     from large_configs import large_configs
 
-    from core.configs import CheckError, check_config
-    from core.configs.shell import read_script
+    from effbatch.core.configs import CheckError, check_config
+    from effbatch.core.configs.shell import read_script
 
     def timed(function: Callable[[], object], runs: int = 5) -> tuple[float, str]:
         times, outcome = [], ""
@@ -280,7 +280,7 @@ def shell_milliseconds() -> tuple[list[tuple[str, float, str, str]], dict[str, t
 
 
 def _hostile_readers() -> list[tuple[str, Callable[[], object], str]]:
-    from core.configs.shell import alternatives, read_script
+    from effbatch.core.configs.shell import alternatives, read_script
 
     readers: list[tuple[str, Callable[[], object], str]] = []
     for name, text, before in HOSTILE_SHELL:
@@ -291,7 +291,7 @@ def _hostile_readers() -> list[tuple[str, Callable[[], object], str]]:
 
 def _old_shell_reader() -> Callable[[str], object] | None:
     """``read_script`` of the regex reader at ``SHELL_BEFORE``, its results in today's types (None without git)."""
-    from core.configs.shell import Command, Script
+    from effbatch.core.configs.shell import Command, Script
 
     try:
         code = subprocess.run(
@@ -313,7 +313,7 @@ def _old_shell_reader() -> Callable[[str], object] | None:
 
 def _with_reader(reader: Callable[[str], object], measure: Callable[[], float]) -> float:
     """``measure()`` with the check reading shell through ``reader`` (the benchmark's before column only)."""
-    from core.configs.read import reader as read_module
+    from effbatch.core.configs.read import reader as read_module
 
     namespace = vars(read_module)
     today = namespace["read_script"]
@@ -338,7 +338,7 @@ def print_shell_table() -> None:
 
 
 def _parse_compute(text: str) -> object:
-    from core import parse_command, plan
+    from effbatch.core import parse_command, plan
 
     return plan(parse_command(text).request)  # type: ignore[union-attr]
 

@@ -22,7 +22,7 @@ from slack_bolt import App
 from slack_bolt.adapter.asgi import SlackRequestHandler
 from slack_sdk import WebClient
 
-from bot.serving.http_server import serve_asgi
+from effbatch.bot.serving.http_server import serve_asgi
 
 CONSTANT = b'{"response_type": "in_channel", "text": "B = 2.048"}'
 

@@ -29,7 +29,7 @@ from enum import StrEnum
 from multiprocessing.connection import Connection
 from typing import Any, Protocol
 
-from core.configs import MAX_CONFIG_BYTES, Check, CheckError, ProblemKind, Source, World, check_config
+from effbatch.core.configs import MAX_CONFIG_BYTES, Check, CheckError, ProblemKind, Source, World, check_config
 
 log = logging.getLogger("effbatch")
 
@@ -175,7 +175,7 @@ class CheckPool:
         """A fresh interpreter (no copy of this process's threads or memory), talking over a socket pair."""
         ours, theirs = socket.socketpair()
         with theirs:
-            code = f"from bot.check_runner import serve_checks; serve_checks({theirs.fileno()}, {self.memory})"
+            code = f"from effbatch.bot.check_runner import serve_checks; serve_checks({theirs.fileno()}, {self.memory})"
             # the modules this process sees (the package, or a test's stand-ins), whatever the working directory
             env = {**os.environ, "PYTHONPATH": os.pathsep.join(path for path in sys.path if path)}
             process = subprocess.Popen(
@@ -272,7 +272,7 @@ def serve_checks(descriptor: int, memory: int) -> None:
         os.nice(19)  # the lowest priority: under load, the bot's own answers come first
     with contextlib.suppress(OSError), open("/proc/self/oom_score_adj", "w") as adjust:  # Linux
         adjust.write("1000")  # if the pod's memory runs out, the kernel ends a check, never the bot
-    import core.configs  # noqa: F401 - the readers imported under the cap, before saying ready
+    import effbatch.core.configs  # noqa: F401 - the readers imported under the cap, before saying ready
 
     try:
         connection.send("ready")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from urllib.parse import quote, unquote, urlsplit
 
-from core.configs import MAX_FILE_BYTES
+from effbatch.core.configs import MAX_FILE_BYTES
 
 #: Seconds a fetch may take in all (connecting, waiting, reading).
 FETCH_SECONDS = 3.0

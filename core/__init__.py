@@ -13,11 +13,11 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from core.arguments import FACTORS, MODEL_PARALLEL, TARGETS, Argument
-    from core.calculation import RunComparison, compare, compare_run, compute, concrete_request, plan
-    from core.errors import InputError, Problem, ProblemKind, Side
-    from core.model import BatchSetup, Comparison, Outcome, Plan, PlanRequest
-    from core.parser import (
+    from effbatch.core.arguments import FACTORS, MODEL_PARALLEL, TARGETS, Argument
+    from effbatch.core.calculation import RunComparison, compare, compare_run, compute, concrete_request, plan
+    from effbatch.core.errors import InputError, Problem, ProblemKind, Side
+    from effbatch.core.model import BatchSetup, Comparison, Outcome, Plan, PlanRequest
+    from effbatch.core.parser import (
         CompareCommand,
         GuidanceCommand,
         HelpRequest,
@@ -32,12 +32,12 @@ if TYPE_CHECKING:
 
 #: Which module defines each public name.
 _HOMES = {
-    **dict.fromkeys(("FACTORS", "MODEL_PARALLEL", "TARGETS", "Argument"), "core.arguments"),
+    **dict.fromkeys(("FACTORS", "MODEL_PARALLEL", "TARGETS", "Argument"), "effbatch.core.arguments"),
     **dict.fromkeys(
-        ("RunComparison", "compare", "compare_run", "compute", "concrete_request", "plan"), "core.calculation"
+        ("RunComparison", "compare", "compare_run", "compute", "concrete_request", "plan"), "effbatch.core.calculation"
     ),
-    **dict.fromkeys(("InputError", "Problem", "ProblemKind", "Side"), "core.errors"),
-    **dict.fromkeys(("BatchSetup", "Comparison", "Outcome", "Plan", "PlanRequest"), "core.model"),
+    **dict.fromkeys(("InputError", "Problem", "ProblemKind", "Side"), "effbatch.core.errors"),
+    **dict.fromkeys(("BatchSetup", "Comparison", "Outcome", "Plan", "PlanRequest"), "effbatch.core.model"),
     **dict.fromkeys(
         (
             "CompareCommand",
@@ -51,7 +51,7 @@ _HOMES = {
             "comparison_text",
             "parse_command",
         ),
-        "core.parser",
+        "effbatch.core.parser",
     ),
 }
 
@@ -92,7 +92,7 @@ def __getattr__(name: str) -> Any:
     """``core.X``: imported from its module on first use, then kept here."""
     home = _HOMES.get(name)
     if home is None:
-        msg = f"module 'core' has no attribute {name!r}"
+        msg = f"module {__name__!r} has no attribute {name!r}"
         raise AttributeError(msg)
     value = getattr(import_module(home), name)
     globals()[name] = value

@@ -17,9 +17,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from core.arguments import FACTORS, MODEL_PARALLEL, TARGETS, Argument
-from core.errors import InputError, Problem, ProblemKind, Side
-from core.model import (
+from effbatch.core.arguments import FACTORS, MODEL_PARALLEL, TARGETS, Argument
+from effbatch.core.errors import InputError, Problem, ProblemKind, Side
+from effbatch.core.model import (
     Activation,
     BatchSetup,
     BinaryTarget,
@@ -33,8 +33,8 @@ from core.model import (
     Solution,
     Target,
 )
-from core.rules import missing_factors
-from core.runs import PublishedRun
+from effbatch.core.rules import missing_factors
+from effbatch.core.runs import PublishedRun
 
 #: b, d and a as far as they are known: given, derived from the GPUs, or solved for.
 Factors = Mapping[Argument, int]

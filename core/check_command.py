@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.configs import Source, World, clean
+from effbatch.core.configs import Source, World, clean
 
 #: The words that turn a command into a config check.
 CHECK_WORDS = frozenset({"prüfe", "pruefe", "prüfen", "pruefen", "check"})

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from core.arguments import Argument
+from effbatch.core.arguments import Argument
 
 
 class ProblemKind(StrEnum):

@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from core.runs import PublishedRun, nearest_runs
+from effbatch.core.runs import PublishedRun, nearest_runs
 
 # --- Step Law (Li et al. 2025, arXiv 2503.04715; the formula as the paper states it, also in
 # --- its reproductions, e.g. the "stepfun" baseline in SLDBench's evaluation script) ----------

@@ -8,8 +8,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from core.arguments import FACTORS, Argument
-from core.training_request import TrainingRequest
+from effbatch.core.arguments import FACTORS, Argument
+from effbatch.core.training_request import TrainingRequest
 
 
 def _bounded(argument: Argument) -> Any:

@@ -18,8 +18,8 @@ from collections.abc import Mapping
 from fractions import Fraction
 from types import MappingProxyType
 
-from core.arguments import Argument
-from core.errors import Problem, ProblemKind
+from effbatch.core.arguments import Argument
+from effbatch.core.errors import Problem, ProblemKind
 
 #: The German number words: Million, Milliarde, Billion (10¹², not the English billion).
 GERMAN_WORDS: Mapping[str, int] = MappingProxyType({"Mio": 1000**2, "Mrd": 1000**3, "Bio": 1000**4})

@@ -29,10 +29,10 @@ from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
-from core.arguments import FRAMEWORK_KEYS, Argument
-from core.errors import InputError, Problem, ProblemKind, Side
-from core.model import PlanRequest
-from core.numbers import (
+from effbatch.core.arguments import FRAMEWORK_KEYS, Argument
+from effbatch.core.errors import InputError, Problem, ProblemKind, Side
+from effbatch.core.model import PlanRequest
+from effbatch.core.numbers import (
     BYTE_SUFFIXES,
     GERMAN_WORD_SPELLINGS,
     SEQ_LEN_SUFFIXES,
@@ -41,11 +41,11 @@ from core.numbers import (
     parse_positive_decimal,
     parse_whole_number,
 )
-from core.rules import missing_factors
-from core.runs import PublishedRun, filter_runs, find_run, run_names
-from core.training import memory_question, training_problems
-from core.training_keys import TRAINING_KEY_ALIASES, TrainingKey, names_a_model, read_value, training_key
-from core.training_request import TrainingRequest, training_parts
+from effbatch.core.rules import missing_factors
+from effbatch.core.runs import PublishedRun, filter_runs, find_run, run_names
+from effbatch.core.training import memory_question, training_problems
+from effbatch.core.training_keys import TRAINING_KEY_ALIASES, TrainingKey, names_a_model, read_value, training_key
+from effbatch.core.training_request import TrainingRequest, training_parts
 
 HELP_WORDS = frozenset({"hilfe", "help", "?", "-h", "--help"})
 #: After a help word: the full table of keys and number formats instead of the short help.

@@ -18,13 +18,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from core.arguments import MODEL_PARALLEL, Argument
-from core.check_command import check_request, is_check
-from core.memory.gpus import find_gpu, gpu_names
-from core.numbers import NumberError, parse_whole_number
-from core.parser import COMPARE_WORDS, HELP_WORDS, KEY_ALIASES, MAX_COMMAND_TEXT, RUNS_WORDS, _Collector, _split_sides
-from core.parser import _words as command_words
-from core.training_keys import TRAINING_KEY_ALIASES, TrainingKey
+from effbatch.core.arguments import MODEL_PARALLEL, Argument
+from effbatch.core.check_command import check_request, is_check
+from effbatch.core.memory.gpus import find_gpu, gpu_names
+from effbatch.core.numbers import NumberError, parse_whole_number
+from effbatch.core.parser import (
+    COMPARE_WORDS,
+    HELP_WORDS,
+    KEY_ALIASES,
+    MAX_COMMAND_TEXT,
+    RUNS_WORDS,
+    _Collector,
+    _split_sides,
+)
+from effbatch.core.parser import _words as command_words
+from effbatch.core.training_keys import TRAINING_KEY_ALIASES, TrainingKey
 
 #: The first word of a profile command.
 PROFILE_WORDS = frozenset({"cluster", "kanalprofil"})

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from core.arguments import FACTORS, ROLLOUT, TARGETS, Argument
-from core.errors import Problem, ProblemKind
+from effbatch.core.arguments import FACTORS, ROLLOUT, TARGETS, Argument
+from effbatch.core.errors import Problem, ProblemKind
 
 
 def missing_factors(given: Collection[Argument]) -> Problem | None:

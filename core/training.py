@@ -14,17 +14,33 @@ from collections.abc import Collection
 from dataclasses import dataclass, replace
 from typing import Any
 
-from core.arguments import FACTORS, Argument
-from core.errors import Problem, ProblemKind
-from core.memory import GPUS, MODELS, MemoryEstimate, ModelSpec, Offload, Rules, Setup, estimate, estimate_params
-from core.memory.fit import Change, Fit, advise, fit
-from core.memory.gpus import GpuSpec
-from core.memory.report import memory_json
-from core.memory.time import DEFAULT_MFU, TimeEstimate, flops_per_token, mfu_from_step_time, mfu_from_throughput
-from core.model import Outcome, PlanRequest
-from core.rules import missing_factors
-from core.training_keys import REQUIRED_SHAPE_KEYS, TIME_KEYS, TrainingKey
-from core.training_request import TrainingRequest
+from effbatch.core.arguments import FACTORS, Argument
+from effbatch.core.errors import Problem, ProblemKind
+from effbatch.core.memory import (
+    GPUS,
+    MODELS,
+    MemoryEstimate,
+    ModelSpec,
+    Offload,
+    Rules,
+    Setup,
+    estimate,
+    estimate_params,
+)
+from effbatch.core.memory.fit import Change, Fit, advise, fit
+from effbatch.core.memory.gpus import GpuSpec
+from effbatch.core.memory.report import memory_json
+from effbatch.core.memory.time import (
+    DEFAULT_MFU,
+    TimeEstimate,
+    flops_per_token,
+    mfu_from_step_time,
+    mfu_from_throughput,
+)
+from effbatch.core.model import Outcome, PlanRequest
+from effbatch.core.rules import missing_factors
+from effbatch.core.training_keys import REQUIRED_SHAPE_KEYS, TIME_KEYS, TrainingKey
+from effbatch.core.training_request import TrainingRequest
 
 
 def memory_question(given: Collection[Argument], training: TrainingRequest | None) -> bool:

@@ -16,11 +16,11 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
-from core.errors import ProblemKind
-from core.memory.gpus import find_gpu, gpu_names
-from core.memory.models import find_model, model_names
-from core.memory.setup import Dtype, Offload, Recompute, Rules
-from core.numbers import BYTE_SUFFIXES, COUNT_SUFFIXES, TOKEN_SUFFIXES, NumberError, parse_whole_number
+from effbatch.core.errors import ProblemKind
+from effbatch.core.memory.gpus import find_gpu, gpu_names
+from effbatch.core.memory.models import find_model, model_names
+from effbatch.core.memory.setup import Dtype, Offload, Recompute, Rules
+from effbatch.core.numbers import BYTE_SUFFIXES, COUNT_SUFFIXES, TOKEN_SUFFIXES, NumberError, parse_whole_number
 
 
 class TrainingKey(StrEnum):

@@ -10,8 +10,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from core.memory.setup import Dtype, Offload, Recompute, Rules
-from core.training_keys import SHAPE_KEYS, TrainingKey, canonical_value
+from effbatch.core.memory.setup import Dtype, Offload, Recompute, Rules
+from effbatch.core.training_keys import SHAPE_KEYS, TrainingKey, canonical_value
 
 
 class TrainingRequest(BaseModel):

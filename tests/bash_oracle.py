@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.configs import CheckError
-from core.configs.shell import MAX_ALTERNATIVES, Reading, alternatives, grammar_errors, reading
+from effbatch.core.configs import CheckError
+from effbatch.core.configs.shell import MAX_ALTERNATIVES, Reading, alternatives, grammar_errors, reading
 
 BASH = shutil.which("bash") or "/bin/bash"
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from bot.document import Visibility
-from bot.rendering.checks import check_answer
-from bot.rendering.plain_text import plain_text
-from core.configs import Check
+from effbatch.bot.document import Visibility
+from effbatch.bot.rendering.checks import check_answer
+from effbatch.bot.rendering.plain_text import plain_text
+from effbatch.core.configs import Check
 
 
 def numbers(check: Check) -> tuple[int | None, ...]:

@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from core.configs import Check, CheckError, Source, World, check_config  # noqa: E402
-from core.configs.base.versions import requirements  # noqa: E402
+from effbatch.core.configs import Check, CheckError, Source, World, check_config  # noqa: E402
+from effbatch.core.configs.base.versions import requirements  # noqa: E402
 
 CORPUS = ROOT / "tests" / "data" / "corpus"
 PAGE = ROOT / "docs" / "corpus.md"

@@ -21,10 +21,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.serving.cli import main
-from bot.texts.frameworks import collected
-from core.configs import FRAMEWORKS, Effect, Framework
-from core.configs.frameworks import _shared
+from effbatch.bot.serving.cli import main
+from effbatch.bot.texts.frameworks import collected
+from effbatch.core.configs import FRAMEWORKS, Effect, Framework
+from effbatch.core.configs.frameworks import _shared
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "frameworks.md"
@@ -209,7 +209,7 @@ def section(name: str, framework: Framework, place: int) -> list[str]:
 
 def shared(framework: Framework) -> list[str]:
     """The modules of ``frameworks._shared`` the framework's module imports: what it runs as others do."""
-    package = f"core.configs.frameworks.{SHARED}"
+    package = f"effbatch.core.configs.frameworks.{SHARED}"
     trees = [ast.parse(file.read_text(encoding="utf-8")) for file in _files(framework)]
     found: set[str] = set()
     for node in (node for tree in trees for node in ast.walk(tree)):
@@ -229,7 +229,7 @@ def shared_sections() -> list[str]:
         lines += [
             f"### {SHARED}.{info.name}",
             "",
-            f"`{module.__name__.replace('.', '/')}.py`, run by {', '.join(users)}.",
+            f"`{module.__name__.removeprefix('effbatch.').replace('.', '/')}.py`, run by {', '.join(users)}.",
         ]
         lines += ["", markdown(module.__doc__ or ""), ""]
     return lines

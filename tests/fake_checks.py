@@ -9,7 +9,7 @@ import os
 import time
 from collections.abc import Sequence
 
-from core.configs import Check, CheckError, ProblemKind, Source, World
+from effbatch.core.configs import Check, CheckError, ProblemKind, Source, World
 
 
 def answers(

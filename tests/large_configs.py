@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from core.configs import MAX_CONFIG_BYTES, Source
+from effbatch.core.configs import MAX_CONFIG_BYTES, Source
 
 
 def _fill(head: str, line: str, tail: str = "") -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from bot.rendering.github import file_annotation
+from effbatch.bot.rendering.github import file_annotation
 
 from bot_process import BIN, clean_env
 

@@ -6,12 +6,12 @@ import re
 
 import pytest
 
-from bot.document import Visibility
-from bot.rendering.answers import answer_command
-from bot.rendering.block_kit import message
-from bot.rendering.formatting import number, rounded
-from bot.texts.problems import NOT_UNDERSTOOD, POSITIVE_WHOLE
-from core.parser import KEY_ALIASES
+from effbatch.bot.document import Visibility
+from effbatch.bot.rendering.answers import answer_command
+from effbatch.bot.rendering.block_kit import message
+from effbatch.bot.rendering.formatting import number, rounded
+from effbatch.bot.texts.problems import NOT_UNDERSTOOD, POSITIVE_WHOLE
+from effbatch.core.parser import KEY_ALIASES
 
 from slack_checks import all_text, assert_valid_message
 

@@ -13,11 +13,11 @@ from slack_bolt import App, BoltRequest
 from slack_bolt.authorization import AuthorizeResult
 from slack_sdk import WebClient
 
-from bot.document import Answer, Visibility
-from bot.operations.settings import Settings
-from bot.rendering.answers import answer_command
-from bot.slack.app import create_app
-from bot.slack.listeners import AnswerFunction
+from effbatch.bot.document import Answer, Visibility
+from effbatch.bot.operations.settings import Settings
+from effbatch.bot.rendering.answers import answer_command
+from effbatch.bot.slack.app import create_app
+from effbatch.bot.slack.listeners import AnswerFunction
 
 from slack_checks import all_text, assert_valid_message
 from slack_signing import signed_headers

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from core import BatchSetup, compute
+from effbatch.core import BatchSetup, compute
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ import jsonschema
 import pytest
 import yaml
 
-from bot.serving.cli import main
+from effbatch.bot.serving.cli import main
 
 from bot_process import BIN, clean_env, run_script
 
@@ -196,7 +196,7 @@ def test_paths_that_contain_the_command_stay_as_they_are(capsys: pytest.CaptureF
 
 def test_the_schema_names_every_framework_read() -> None:
     """The JSON contract's framework enum is the registry's ids, no more, no fewer."""
-    from core.configs import BY_ID
+    from effbatch.core.configs import BY_ID
 
     def enums(node: object) -> list[list[str]]:
         if isinstance(node, dict):

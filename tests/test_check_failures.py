@@ -19,12 +19,12 @@ from slack_bolt import App, BoltRequest
 from slack_bolt.authorization import AuthorizeResult
 from slack_sdk import WebClient
 
-from bot.check_runner import CheckCrashedError
-from bot.operations.settings import Settings
-from bot.slack.app import create_app
-from bot.texts import answers as answer_texts
-from bot.texts import checks as check_texts
-from core.configs import MAX_CONFIG_BYTES, Check, Source, World, check_config
+from effbatch.bot.check_runner import CheckCrashedError
+from effbatch.bot.operations.settings import Settings
+from effbatch.bot.slack.app import create_app
+from effbatch.bot.texts import answers as answer_texts
+from effbatch.bot.texts import checks as check_texts
+from effbatch.core.configs import MAX_CONFIG_BYTES, Check, Source, World, check_config
 
 import slack_payloads
 from fake_slack import BOT_TOKEN, FakeWebAPI

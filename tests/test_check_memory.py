@@ -30,12 +30,12 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from bot.check_runner import CheckPool
-from bot.document import Visibility
-from bot.rendering.checks import check_answer, check_json, finding_text
-from bot.rendering.plain_text import plain_text
-from core.check_command import check_request
-from core.configs import CheckError, ProblemKind, Source, World, check_config
+from effbatch.bot.check_runner import CheckPool
+from effbatch.bot.document import Visibility
+from effbatch.bot.rendering.checks import check_answer, check_json, finding_text
+from effbatch.bot.rendering.plain_text import plain_text
+from effbatch.core.check_command import check_request
+from effbatch.core.configs import CheckError, ProblemKind, Source, World, check_config
 
 DATA = Path(__file__).parent / "data"
 MEMORY = DATA / "configs" / "memory"

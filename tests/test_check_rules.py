@@ -14,13 +14,13 @@ from typing import Any
 
 import pytest
 
-from bot.document import Visibility
-from bot.rendering.block_kit import message
-from bot.rendering.checks import check_answer, finding_text, formula
-from bot.rendering.plain_text import plain_text
-from bot.texts import checks as texts
-from core.configs import FRAMEWORKS, Check, Source, World, check_config, rules
-from core.configs.base import context_fields
+from effbatch.bot.document import Visibility
+from effbatch.bot.rendering.block_kit import message
+from effbatch.bot.rendering.checks import check_answer, finding_text, formula
+from effbatch.bot.rendering.plain_text import plain_text
+from effbatch.bot.texts import checks as texts
+from effbatch.core.configs import FRAMEWORKS, Check, Source, World, check_config, rules
+from effbatch.core.configs.base import context_fields
 
 from slack_checks import all_text
 
@@ -894,7 +894,7 @@ def test_a_context_record_behaves_like_a_frozen_dataclass() -> None:
     """@context: positional or keyword construction, defaults, equality and hash by value, frozen, a readable repr."""
     from dataclasses import FrozenInstanceError
 
-    from core.configs.base import context
+    from effbatch.core.configs.base import context
 
     @context
     class Pair:

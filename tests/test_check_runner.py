@@ -13,13 +13,13 @@ from collections.abc import Iterator
 import fake_checks
 import pytest
 
-from bot.check_runner import Abort, CheckAborted, CheckCrashedError, CheckPool
-from bot.document import Visibility
-from bot.rendering.block_kit import message
-from bot.rendering.checks import check_reply
-from bot.texts import checks as texts
-from core.check_command import CheckRequest
-from core.configs import CheckError, ProblemKind, Source
+from effbatch.bot.check_runner import Abort, CheckAborted, CheckCrashedError, CheckPool
+from effbatch.bot.document import Visibility
+from effbatch.bot.rendering.block_kit import message
+from effbatch.bot.rendering.checks import check_reply
+from effbatch.bot.texts import checks as texts
+from effbatch.core.check_command import CheckRequest
+from effbatch.core.configs import CheckError, ProblemKind, Source
 
 from slack_checks import all_text
 

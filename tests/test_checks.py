@@ -12,7 +12,7 @@ import pytest
 from check_numbers import shown
 from large_configs import large_configs
 
-from core.configs import (
+from effbatch.core.configs import (
     Check,
     CheckError,
     Level,
@@ -22,7 +22,7 @@ from core.configs import (
     check_config,
     clean,
 )
-from core.configs.read import MAX_CONFIG_BYTES
+from effbatch.core.configs.read import MAX_CONFIG_BYTES
 
 CONFIGS = Path(__file__).parent / "data" / "configs"
 
@@ -600,7 +600,7 @@ def test_megatron_shape_and_length_give_the_batch_size_laws() -> None:
     """--num-layers 32 --hidden-size 4096 --train-iters 500000 at T = 512 × 4.096: N = 12 · 32 · 4.096² ≈ 6,4 Mrd.,
     D = 500.000 × 2.097.152 ≈ 1,05 Bio. tokens; the laws are core.guidance's (their own tests hold them to the
     papers), here only that the check hands them the numbers it read."""
-    from core.guidance import shape_guidance
+    from effbatch.core.guidance import shape_guidance
 
     check = pasted(
         "torchrun --nnodes 4 --nproc-per-node 8 pretrain_gpt.py --tensor-model-parallel-size 2 --num-layers 32 "

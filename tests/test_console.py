@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from terminal_session import console_on_a_terminal, read_until, wait_for_exit
 
-from bot.serving.console import gathered, path_in, stream_reader
+from effbatch.bot.serving.console import gathered, path_in, stream_reader
 
 from bot_process import clean_env, run_script
 

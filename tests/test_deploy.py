@@ -14,9 +14,9 @@ import jsonschema
 import pytest
 import yaml
 
-from bot.slack.check_listeners import CHECK_SHORTCUT
-from bot.slack.workspaces import BOT_SCOPES, REDIRECT_PATH
-from bot.texts.checks import SHORTCUT_NAME
+from effbatch.bot.slack.check_listeners import CHECK_SHORTCUT
+from effbatch.bot.slack.workspaces import BOT_SCOPES, REDIRECT_PATH
+from effbatch.bot.texts.checks import SHORTCUT_NAME
 
 import slack_payloads
 from bot_process import BIN, clean_env
@@ -189,7 +189,7 @@ def test_cfn_lint_catches_a_bad_template(tmp_path: Path) -> None:
 LAMBDA_SECRET = "lambda-signing-secret"
 INVOKE = """
 import json, sys, types
-from bot.serving.aws_lambda import handler
+from effbatch.bot.serving.aws_lambda import handler
 arn = "arn:aws:lambda:eu-central-1:1:function:effbatch"
 context = types.SimpleNamespace(function_name="effbatch", invoked_function_arn=arn)
 for line in sys.stdin:
@@ -212,7 +212,7 @@ def api_gateway_event(body: str, headers: dict[str, str]) -> dict:
 
 
 def test_lambda_handler_answers_a_signed_event(tmp_path: Path) -> None:
-    """bot.aws_lambda.handler, configured from its environment, answers a signed command and refuses a forged one."""
+    """The Lambda handler (configured from its environment) answers a signed command, refuses a forged one."""
     body = urlencode(slack_payloads.command("8 64 4 4096", "https://hooks.slack.com/commands/1"))
     signed = api_gateway_event(body, signed_headers(LAMBDA_SECRET, body))
     forged = api_gateway_event(body, signed_headers("wrong", body, timestamp=int(time.time())))

@@ -29,11 +29,11 @@ import yaml
 from docs_pages import ELIDED, EXAMPLES, PAGE, REGENERATE, ROOT, effbatch, regenerated, slug
 from test_texts import RETIRED
 
-from bot.document import Visibility
-from bot.operations.settings import Settings
-from bot.serving.console import Console
-from bot.texts.frameworks import collected
-from core.configs import FRAMEWORKS
+from effbatch.bot.document import Visibility
+from effbatch.bot.operations.settings import Settings
+from effbatch.bot.serving.console import Console
+from effbatch.bot.texts.frameworks import collected
+from effbatch.core.configs import FRAMEWORKS
 
 README = ROOT / "README.md"
 PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]
@@ -234,7 +234,7 @@ def commands(block: Block) -> Iterator[list[str]]:
 @functools.cache
 def effbatch_bot_help() -> str:
     """``effbatch-bot --help``, in this process."""
-    from bot.serving.main import main
+    from effbatch.bot.serving.main import main
 
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):

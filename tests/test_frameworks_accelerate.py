@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from core.configs import Check, Source, World, check_config
+from effbatch.core.configs import Check, Source, World, check_config
 
 CONFIGS = Path(__file__).parent / "data" / "configs" / "accelerate"
 

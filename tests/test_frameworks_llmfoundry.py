@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from check_numbers import numbers, shown
 
-from core.configs import Check, Source, World, check_config
+from effbatch.core.configs import Check, Source, World, check_config
 
 CONFIGS = Path(__file__).parent / "data" / "configs"
 

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.document import Visibility
-from bot.rendering.checks import check_answer
-from bot.rendering.plain_text import plain_text
-from core.configs import Check, CheckError, ProblemKind, Source, World, check_config
+from effbatch.bot.document import Visibility
+from effbatch.bot.rendering.checks import check_answer
+from effbatch.bot.rendering.plain_text import plain_text
+from effbatch.core.configs import Check, CheckError, ProblemKind, Source, World, check_config
 
 CONFIGS = Path(__file__).parent / "data" / "configs" / "olmo_core"
 GLOBAL = "global batch size ({}) must be divisible by micro-batch size ({}) x DP world size ({})"

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.document import Visibility
-from bot.rendering.checks import check_answer, check_json, finding_text
-from bot.rendering.plain_text import plain_text
-from core.configs import Check, Source, check_config
-from core.configs.frameworks import openrlhf
-from core.configs.read import parse
+from effbatch.bot.document import Visibility
+from effbatch.bot.rendering.checks import check_answer, check_json, finding_text
+from effbatch.bot.rendering.plain_text import plain_text
+from effbatch.core.configs import Check, Source, check_config
+from effbatch.core.configs.frameworks import openrlhf
+from effbatch.core.configs.read import parse
 
 OPENRLHF = Path(__file__).parent / "data" / "configs" / "openrlhf"
 

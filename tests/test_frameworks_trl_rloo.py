@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.rendering.checks import finding_text
-from core.configs import Check, Source, World, check_config
+from effbatch.bot.rendering.checks import finding_text
+from effbatch.core.configs import Check, Source, World, check_config
 
 #: An RLOO config with the names of TRL before 0.22 (RLOOConfig/OnPolicyConfig at v0.21.0).
 OLD = (

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.document import Visibility
-from bot.rendering.checks import check_answer, check_json, finding_text
-from bot.rendering.plain_text import plain_text
-from core.configs import Check, CheckError, ProblemKind, Source, World, check_config
+from effbatch.bot.document import Visibility
+from effbatch.bot.rendering.checks import check_answer, check_json, finding_text
+from effbatch.bot.rendering.plain_text import plain_text
+from effbatch.core.configs import Check, CheckError, ProblemKind, Source, World, check_config
 
 VERL = Path(__file__).parent / "data" / "configs" / "verl"
 

@@ -13,15 +13,15 @@ from examples_budget import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.document import AnswerKind, Visibility
-from bot.rendering.answers import answer_command
-from bot.rendering.block_kit import message
-from bot.rendering.checks import check_reply, problem_text
-from bot.texts import checks as check_texts
-from core.check_command import CheckRequest
-from core.configs import CheckError, Source, World, check_config
-from core.parser import KEY_ALIASES, RUNS_WORDS
-from core.runs import run_names
+from effbatch.bot.document import AnswerKind, Visibility
+from effbatch.bot.rendering.answers import answer_command
+from effbatch.bot.rendering.block_kit import message
+from effbatch.bot.rendering.checks import check_reply, problem_text
+from effbatch.bot.texts import checks as check_texts
+from effbatch.core.check_command import CheckRequest
+from effbatch.core.configs import CheckError, Source, World, check_config
+from effbatch.core.parser import KEY_ALIASES, RUNS_WORDS
+from effbatch.core.runs import run_names
 
 from slack_checks import all_text, assert_valid_message
 

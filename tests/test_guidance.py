@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from core.guidance import (
+from effbatch.core.guidance import (
     DEEPSEEK_MAX_COMPUTE,
     DEEPSEEK_MIN_COMPUTE,
     deepseek_law,
@@ -16,7 +16,7 @@ from core.guidance import (
     shape_guidance,
     step_law,
 )
-from core.runs import find_run
+from effbatch.core.runs import find_run
 
 
 @pytest.mark.parametrize(

@@ -9,14 +9,14 @@ from typing import Any
 import jsonschema
 import pytest
 
-from bot.document import AnswerKind, Document, Visibility
-from bot.rendering.answers import answer_command
-from bot.rendering.block_kit import message
-from bot.rendering.guidance import shape_parts
-from bot.rendering.plain_text import plain_text
-from bot.serving.cli import main
-from core.guidance import shape_guidance
-from core.runs import RUNS
+from effbatch.bot.document import AnswerKind, Document, Visibility
+from effbatch.bot.rendering.answers import answer_command
+from effbatch.bot.rendering.block_kit import message
+from effbatch.bot.rendering.guidance import shape_parts
+from effbatch.bot.rendering.plain_text import plain_text
+from effbatch.bot.serving.cli import main
+from effbatch.core.guidance import shape_guidance
+from effbatch.core.runs import RUNS
 
 from slack_checks import all_text, assert_valid_message
 

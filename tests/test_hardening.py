@@ -18,7 +18,7 @@ from urllib.parse import urlencode
 import pytest
 from hostile_configs import HOSTILE_CHECKS
 
-from bot.texts import checks as check_texts
+from effbatch.bot.texts import checks as check_texts
 
 import slack_payloads
 from bot_process import BotProcess, clean_env, free_port, get, start_http_bot
@@ -122,9 +122,9 @@ def test_pathological_text_is_refused_at_once_over_http(bot: BotProcess, case: s
 @pytest.mark.parametrize("case", PATHOLOGICAL)
 def test_pathological_text_just_under_the_limit_is_fast(case: str) -> None:
     """Cut to the limit, the same runs go through the whole parser, and every pattern there is linear."""
-    from bot.document import Visibility
-    from bot.rendering.answers import answer_command
-    from core.parser import MAX_COMMAND_TEXT
+    from effbatch.bot.document import Visibility
+    from effbatch.bot.rendering.answers import answer_command
+    from effbatch.core.parser import MAX_COMMAND_TEXT
 
     text = PATHOLOGICAL[case][:MAX_COMMAND_TEXT]
     started = time.perf_counter()
@@ -635,7 +635,7 @@ def test_slow_bodies_of_one_peer_are_capped(tmp_path: Path) -> None:
     """A peer (127.0.0.2) that sends headers and then trickles its bodies holds at most MAX_READING_PER_PEER
     requests in flight: the next one is a 503 at once, while another peer's signed command and /healthz are
     answered (Slack's bodies arrive with their headers and never wait here)."""
-    from bot.serving.http_app import MAX_READING_PER_PEER
+    from effbatch.bot.serving.http_app import MAX_READING_PER_PEER
 
     with FakeWebAPI() as api:
         bot = start_http_bot(api.url, tmp_path, WEB_CONCURRENCY="1")

@@ -172,7 +172,7 @@ SEAL_CASES = {
 @pytest.mark.parametrize("case", SEAL_CASES)
 def test_a_seal_opens_only_what_it_sealed(case: str) -> None:
     """``Seal.opened`` gives back the text sealed for that purpose with that secret, and None for anything else."""
-    from bot.slack.state import Purpose, Seal
+    from effbatch.bot.slack.state import Purpose, Seal
 
     sealed_for, text, opened_for, changed, opens = SEAL_CASES[case]
     seal = Seal("test-signing-secret")

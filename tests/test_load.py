@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from bot.rendering.formatting import number
+from effbatch.bot.rendering.formatting import number
 
 import slack_payloads
 from bot_process import BotProcess, clean_env, free_port, get, start_http_bot

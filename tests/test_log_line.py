@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.operations.logs import configure_logging, flush_logs
-from bot.slack.listeners import answered
+from effbatch.bot.operations.logs import configure_logging, flush_logs
+from effbatch.bot.slack.listeners import answered
 
 from bot_process import start_http_bot
 from fake_slack import FakeWebAPI
@@ -63,7 +63,7 @@ def test_a_queued_line_is_the_line_logging_makes(stream: WatchedStream) -> None:
     time, same fields, in JSON too; flush_logs writes whatever is queued at once."""
     import json
 
-    from bot.operations.logs import log_fields
+    from effbatch.bot.operations.logs import log_fields
 
     configure_logging("INFO", "json", stream=stream)
     log = logging.getLogger("effbatch")
@@ -109,8 +109,8 @@ def test_the_bots_own_logger_builds_no_record_on_the_request_path(stream: Watche
     from slack_bolt.authorization import AuthorizeResult
     from slack_sdk import WebClient
 
-    from bot.operations.settings import Settings
-    from bot.slack.app import create_app
+    from effbatch.bot.operations.settings import Settings
+    from effbatch.bot.slack.app import create_app
 
     offline = AuthorizeResult(enterprise_id=None, team_id="T1", bot_token="xoxb-test", bot_user_id="U0BOT")
     settings = Settings(slack_signing_secret=SecretStr("test-signing-secret"))

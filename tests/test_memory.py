@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from core.memory import (
+from effbatch.core.memory import (
     MODELS,
     Dtype,
     Offload,
@@ -31,7 +31,7 @@ from core.memory import (
     find_model,
     megatron,
 )
-from core.memory.activations import effbatch_layer, korthikanti_layer
+from effbatch.core.memory.activations import effbatch_layer, korthikanti_layer
 
 SELECTIVE_SP: dict[str, Any] = {"sequence_parallel": True, "recompute": Recompute.SELECTIVE, "rules": Rules.MEGATRON}
 

@@ -9,16 +9,16 @@ from typing import Any
 import jsonschema
 import pytest
 
-from bot.document import AnswerKind, Visibility
-from bot.rendering import views
-from bot.rendering.answers import answer_command, plan_document
-from bot.rendering.block_kit import message
-from bot.rendering.formatting import size
-from bot.rendering.plain_text import plain_text
-from bot.rendering.whatif import plan_choices
-from bot.serving.cli import json_answer
-from core import InputError, PlanCommand, command_text, parse_command, plan
-from core.memory import MODELS
+from effbatch.bot.document import AnswerKind, Visibility
+from effbatch.bot.rendering import views
+from effbatch.bot.rendering.answers import answer_command, plan_document
+from effbatch.bot.rendering.block_kit import message
+from effbatch.bot.rendering.formatting import size
+from effbatch.bot.rendering.plain_text import plain_text
+from effbatch.bot.rendering.whatif import plan_choices
+from effbatch.bot.serving.cli import json_answer
+from effbatch.core import InputError, PlanCommand, command_text, parse_command, plan
+from effbatch.core.memory import MODELS
 
 import slack_payloads
 

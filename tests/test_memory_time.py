@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.memory import GPUS, MODELS, ModelSpec, Rules
-from core.memory.time import TimeEstimate, flops_per_token, mfu_from_step_time, mfu_from_throughput
+from effbatch.core.memory import GPUS, MODELS, ModelSpec, Rules
+from effbatch.core.memory.time import TimeEstimate, flops_per_token, mfu_from_step_time, mfu_from_throughput
 
 A100 = GPUS["a100-80"].peak_flops
 #: Korthikanti et al. 2022, Table 4: the GPT models' shapes (s = 2.048, V = 51.200).

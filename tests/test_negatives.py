@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.serving.cli import main
-from core.configs import CheckError, Level, ProblemKind, Source, World, check_config
+from effbatch.bot.serving.cli import main
+from effbatch.core.configs import CheckError, Level, ProblemKind, Source, World, check_config
 
 NEGATIVES = sorted(p for p in (Path(__file__).parent / "data" / "negatives").iterdir() if p.is_file())
 #: What "not a config of any framework" may look like to the caller.

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.errors import ProblemKind
-from core.numbers import (
+from effbatch.core.errors import ProblemKind
+from effbatch.core.numbers import (
     BYTE_SUFFIXES,
     COUNT_SUFFIXES,
     SEQ_LEN_SUFFIXES,

@@ -16,7 +16,7 @@ import pytest
 import sqlalchemy as sa
 from slack_http import post
 
-from bot.operations.settings import ConfigError, Mode, Settings
+from effbatch.bot.operations.settings import ConfigError, Mode, Settings
 
 import slack_payloads
 from bot_process import BotProcess, clean_env, free_port

@@ -53,15 +53,41 @@ def test_the_wheel_carries_the_migrations(wheel: zipfile.ZipFile) -> None:
     """Alembic's environment and every revision ship, so an installed bot can migrate its database."""
     names = set(wheel.namelist())
     migrations = ROOT / "bot" / "storage" / "migrations"
-    shipped = {str(path.relative_to(ROOT)) for path in migrations.rglob("*.py")}
+    shipped = {f"effbatch/{path.relative_to(ROOT)}" for path in migrations.rglob("*.py")}
     assert shipped <= names
-    assert "bot/storage/migrations/versions/r0001_installations_and_profiles.py" in names
+    assert "effbatch/bot/storage/migrations/versions/r0001_installations_and_profiles.py" in names
 
 
 def test_the_wheel_has_no_tests_or_deploy_files(wheel: zipfile.ZipFile) -> None:
-    """Only the packages and their metadata: no tests, fixtures, deploy manifests or docs."""
+    """Only effbatch's own name and its metadata: no top-level core or bot, no tests, fixtures, deploy or docs."""
     tops = {name.split("/", 1)[0] for name in wheel.namelist()}
-    assert tops == {"core", "bot", f"effbatch-{VERSION}.dist-info"}
+    assert tops == {"effbatch", f"effbatch-{VERSION}.dist-info"}
+    assert {name.split("/")[1] for name in wheel.namelist() if name.startswith("effbatch/")} == {"core", "bot"}
+
+
+def test_the_installed_package_leaves_a_repositorys_own_core_alone(wheel: zipfile.ZipFile, tmp_path: Path) -> None:
+    """Installed beside a training repository that has its own core/ and bot/: its imports get its packages, and
+    effbatch (installed as effbatch.core and effbatch.bot) still checks a config from the command line."""
+    site = tmp_path / "site"
+    wheel.extractall(site)
+    repository = tmp_path / "training"
+    for name in ("core", "bot"):
+        (repository / name).mkdir(parents=True)
+        (repository / name / "__init__.py").write_text(f"OWNER = 'training/{name}'\n")
+    probe = "import core, bot, effbatch.core.calculation as c; print(core.OWNER, bot.OWNER, c.__file__)"
+    environment = {"PYTHONPATH": str(site), "PATH": str(Path(sys.executable).parent)}
+    shown = subprocess.run(
+        [sys.executable, "-c", probe], cwd=repository, env=environment, capture_output=True, text=True, timeout=60
+    )
+    owners_core, owners_bot, effbatch_file = shown.stdout.split()
+    assert (owners_core, owners_bot) == ("training/core", "training/bot"), shown.stderr
+    assert Path(effbatch_file).is_relative_to(site)
+    (repository / "ds.json").write_text('{"train_batch_size": 64, "train_micro_batch_size_per_gpu": 8}')
+    cli = "import sys; from effbatch.bot.serving.cli import main; sys.exit(main())"
+    check = [sys.executable, "-c", cli, "check", "ds.json", "--world-size", "8"]
+    checked = subprocess.run(check, cwd=repository, env=environment, capture_output=True, text=True, timeout=60)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "DeepSpeed: effektive Batch-Größe 64 Sequenzen" in checked.stdout
 
 
 def test_one_version_everywhere() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from core import (
+from effbatch.core import (
     Argument,
     GuidanceCommand,
     HelpRequest,

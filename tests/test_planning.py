@@ -10,9 +10,9 @@ from examples_budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import Argument, CompareCommand, InputError, PlanCommand, ProblemKind, compare, parse_command, plan
-from core.arguments import FACTORS
-from core.model import PlanRequest
+from effbatch.core import Argument, CompareCommand, InputError, PlanCommand, ProblemKind, compare, parse_command, plan
+from effbatch.core.arguments import FACTORS
+from effbatch.core.model import PlanRequest
 
 
 def plan_json(text: str) -> dict:

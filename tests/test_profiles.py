@@ -14,11 +14,11 @@ from slack_bolt import App, BoltRequest
 from slack_bolt.authorization import AuthorizeResult
 from slack_sdk import WebClient
 
-from bot.operations.settings import Settings
-from bot.slack.app import create_app
-from bot.storage.database import engine_for, migrate
-from bot.storage.setup import stores
-from core.profile import ProfileError, ProfileProblemKind, SetProfile, parse_profile_command, with_profile
+from effbatch.bot.operations.settings import Settings
+from effbatch.bot.slack.app import create_app
+from effbatch.bot.storage.database import engine_for, migrate
+from effbatch.bot.storage.setup import stores
+from effbatch.core.profile import ProfileError, ProfileProblemKind, SetProfile, parse_profile_command, with_profile
 
 from slack_checks import all_text, assert_valid_message
 from slack_signing import signed_headers

@@ -10,11 +10,11 @@ from examples_budget import examples
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from bot.document import Visibility
-from bot.rendering.answers import answer_command
-from bot.rendering.block_kit import message
-from bot.rendering.formatting import number
-from core import (
+from effbatch.bot.document import Visibility
+from effbatch.bot.rendering.answers import answer_command
+from effbatch.bot.rendering.block_kit import message
+from effbatch.bot.rendering.formatting import number
+from effbatch.core import (
     Argument,
     BatchSetup,
     CompareCommand,
@@ -26,8 +26,8 @@ from core import (
     compute,
     parse_command,
 )
-from core.configs.base import split_words
-from core.parser import KEY_ALIASES
+from effbatch.core.configs.base import split_words
+from effbatch.core.parser import KEY_ALIASES
 
 from slack_checks import assert_valid_message
 

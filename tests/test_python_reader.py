@@ -16,9 +16,9 @@ from examples_budget import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.configs.base import Origin, Unknown, Via, via_of
-from core.configs.read.python import read_python
-from core.configs.read.python.objects import deep_known
+from effbatch.core.configs.base import Origin, Unknown, Via, via_of
+from effbatch.core.configs.read.python import read_python
+from effbatch.core.configs.read.python.objects import deep_known
 
 # (script, the names Python leaves, as Python computes them)
 CASES = [

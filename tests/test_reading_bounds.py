@@ -11,8 +11,8 @@ import re
 
 import pytest
 
-from bot.rendering.checks import problem_text
-from core.configs import CheckError, ProblemKind, Source, World, check_config, clean
+from effbatch.bot.rendering.checks import problem_text
+from effbatch.core.configs import CheckError, ProblemKind, Source, World, check_config, clean
 
 GUARD = pytest.mark.timeout(10)
 
@@ -135,7 +135,7 @@ def test_libyaml_reads_under_the_counting_composer() -> None:
     """Where PyYAML has libyaml, its C parser feeds the counting composer (the pure-Python reader is ~6× slower)."""
     import yaml
 
-    from core.configs.read import yaml_loader
+    from effbatch.core.configs.read import yaml_loader
 
     assert not yaml.__with_libyaml__ or yaml_loader._LOADER.__name__ == "_FastBoundedLoader"
 
@@ -144,7 +144,7 @@ def test_libyaml_reads_under_the_counting_composer() -> None:
 @pytest.mark.parametrize("case", [name for name in REFUSED if name.startswith("yaml")])
 def test_the_pure_python_reader_refuses_the_same(case: str) -> None:
     """Without libyaml the same composer counts: the same refusal for every YAML shape."""
-    from core.configs.read import yaml_loader
+    from effbatch.core.configs.read import yaml_loader
 
     text, kind, detail = REFUSED[case]
     loader = yaml_loader._BoundedLoader(text)

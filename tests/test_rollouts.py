@@ -14,14 +14,14 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from bot.document import Visibility
-from bot.rendering.answers import answer_command
-from bot.rendering.block_kit import message
-from bot.rendering.plain_text import plain_text
-from bot.rendering.views import home_view
-from bot.serving.cli import json_answer
-from core import parse_command, plan
-from core.errors import InputError, ProblemKind
+from effbatch.bot.document import Visibility
+from effbatch.bot.rendering.answers import answer_command
+from effbatch.bot.rendering.block_kit import message
+from effbatch.bot.rendering.plain_text import plain_text
+from effbatch.bot.rendering.views import home_view
+from effbatch.bot.serving.cli import json_answer
+from effbatch.core import parse_command, plan
+from effbatch.core.errors import InputError, ProblemKind
 
 from slack_checks import all_text, assert_valid_message
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.runs import RUNS, filter_runs, find_run, nearest_runs
+from effbatch.core.runs import RUNS, filter_runs, find_run, nearest_runs
 
 #: name, parameters, tokens trained, L, global batch in sequences (last phase), peak LR, where it was read.
 ROWS = [

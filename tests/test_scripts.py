@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from check_numbers import numbers, shown
 
-from bot.rendering.checks import problem_text
-from core.configs import Check, CheckError, ProblemKind, Source, World, check_config
+from effbatch.bot.rendering.checks import problem_text
+from effbatch.core.configs import Check, CheckError, ProblemKind, Source, World, check_config
 
 SCRIPTS = Path(__file__).parent / "data" / "scripts"
 

@@ -277,7 +277,7 @@ KINDS = [
 @pytest.mark.parametrize(("case", "content_type", "body", "kind", "cap"), KINDS, ids=[row[0] for row in KINDS])
 def test_the_kind_decides_the_cap(case: str, content_type: str, body: str, kind: str | None, cap: int | None) -> None:
     """Each kind of request has one cap: 1 MiB for interactions that carry a message or view, 64 KiB for all else."""
-    from bot.serving.request_guard import KIND_CAPS, MAX_BODY, request_kind
+    from effbatch.bot.serving.request_guard import KIND_CAPS, MAX_BODY, request_kind
 
     assert request_kind(content_type, body.encode()) == kind, case
     if kind is not None:

@@ -17,9 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.serving.cli import main
-from core.configs import CheckError, ProblemKind, Source, check_config
-from core.configs.shell import (
+from effbatch.bot.serving.cli import main
+from effbatch.core.configs import CheckError, ProblemKind, Source, check_config
+from effbatch.core.configs.shell import (
     MAX_ALTERNATIVE_STEPS,
     MAX_ALTERNATIVES,
     MAX_ARRAY,

@@ -16,7 +16,7 @@ from bash_scripts import ALL, scripts
 from examples_budget import examples
 from hypothesis import HealthCheck, event, given, settings
 
-from core.configs.shell import reading
+from effbatch.core.configs.shell import reading
 
 # (script, variable, bash's value: ("S", text) a scalar, ("A", *elements) an array, ("U",) unset; the reader's
 # where it differs from bash's: None = it names the variable unknown).

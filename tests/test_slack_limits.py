@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from hostile_sizes import COMMANDS
 
-from bot.document import (
+from effbatch.bot.document import (
     AnswerKind,
     Bullet,
     Choice,
@@ -23,11 +23,11 @@ from bot.document import (
     Section,
     Visibility,
 )
-from bot.rendering import views
-from bot.rendering.answers import answer_command
-from bot.rendering.block_kit import message, replacing
-from bot.rendering.grammar import singular_after_one
-from core import PlanRequest
+from effbatch.bot.rendering import views
+from effbatch.bot.rendering.answers import answer_command
+from effbatch.bot.rendering.block_kit import message, replacing
+from effbatch.bot.rendering.grammar import singular_after_one
+from effbatch.core import PlanRequest
 
 from slack_checks import MAX_BLOCKS, all_text, assert_valid_message, assert_valid_view
 

@@ -14,13 +14,13 @@ CONFIG = Path(__file__).parent / "data" / "configs" / "ds_consistent.json"
 #: Runs ``effbatch`` in a fresh interpreter and prints which of the heavy packages it loaded.
 PROBE = """
 import contextlib, io, json, sys
-from bot.serving.cli import main
+from effbatch.bot.serving.cli import main
 with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
     try:
         code = main(sys.argv[1:])
     except SystemExit as leaving:  # argparse's --help
         code = leaving.code
-heavy = ("slack_bolt", "slack_sdk", "pydantic", "yaml", "importlib.metadata", "bot.rendering.block_kit")
+heavy = ("slack_bolt", "slack_sdk", "pydantic", "yaml", "importlib.metadata", "effbatch.bot.rendering.block_kit")
 print(json.dumps({"code": code, "loaded": [name for name in heavy if name in sys.modules]}))
 """
 

@@ -21,11 +21,11 @@ from slack_sdk.oauth.installation_store import Installation
 from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallationStore
 from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
 
-from bot.storage.database import current_revision, engine_for, head_revision, migrate
-from bot.storage.profiles import PROFILES, ChannelProfile, ProfileStore
-from bot.storage.rotation import SharedTokenRotator
-from bot.storage.setup import StorageError, database_url, open_storage
-from bot.storage.slack_stores import InstallationStore, OAuthStateStore
+from effbatch.bot.storage.database import current_revision, engine_for, head_revision, migrate
+from effbatch.bot.storage.profiles import PROFILES, ChannelProfile, ProfileStore
+from effbatch.bot.storage.rotation import SharedTokenRotator
+from effbatch.bot.storage.setup import StorageError, database_url, open_storage
+from effbatch.bot.storage.slack_stores import InstallationStore, OAuthStateStore
 
 from fake_slack import CLIENT_ID, CLIENT_SECRET, FakeWebAPI
 

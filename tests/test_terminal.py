@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from terminal_session import run_on_a_terminal
 
-from bot.serving.cli import main
+from effbatch.bot.serving.cli import main
 
 from bot_process import BIN, clean_env, run_script
 from slack_checks import assert_valid_message
@@ -112,9 +112,9 @@ def test_unknown_help_topic_lists_the_topics(capsys: pytest.CaptureFixture[str])
 
 def test_help_topics_in_slack_name_the_slash_command() -> None:
     """/effbatch hilfe budget in Slack (and the console): the same topic, with the slash command and prüfe."""
-    from bot.document import Visibility
-    from bot.rendering.answers import answer_command
-    from bot.rendering.plain_text import plain_text
+    from effbatch.bot.document import Visibility
+    from effbatch.bot.rendering.answers import answer_command
+    from effbatch.bot.rendering.plain_text import plain_text
 
     budget = plain_text(answer_command("hilfe budget", Visibility.IN_CHANNEL).document)
     assert "/effbatch 8 64 4 4096 budget=2Bio → 238.419 Optimierer-Schritte" in budget
@@ -184,9 +184,9 @@ def test_a_pasted_slash_command_is_understood(capsys: pytest.CaptureFixture[str]
 @pytest.mark.parametrize("command", ["hilfe prüfe", "hilfe budget", "hilfe vs", "hilfe schlüssel", "hilfe " + "x" * 60])
 def test_help_topics_are_valid_slack_messages(command: str) -> None:
     """Each topic, and an unknown one with a long name, is a message Slack accepts."""
-    from bot.document import Visibility
-    from bot.rendering.answers import answer_command
-    from bot.rendering.block_kit import message
+    from effbatch.bot.document import Visibility
+    from effbatch.bot.rendering.answers import answer_command
+    from effbatch.bot.rendering.block_kit import message
 
     assert_valid_message(message(answer_command(command, Visibility.IN_CHANNEL).document))
 

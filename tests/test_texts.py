@@ -13,14 +13,14 @@ from typing import Any
 import pytest
 import yaml
 
-from bot.document import Visibility
-from bot.rendering import views
-from bot.rendering.answers import answer_command
-from bot.rendering.block_kit import message
-from bot.rendering.grammar import singular_after_one
-from bot.rendering.plain_text import plain_text
-from bot.serving.cli import main as cli_main
-from bot.texts import (
+from effbatch.bot.document import Visibility
+from effbatch.bot.rendering import views
+from effbatch.bot.rendering.answers import answer_command
+from effbatch.bot.rendering.block_kit import message
+from effbatch.bot.rendering.grammar import singular_after_one
+from effbatch.bot.rendering.plain_text import plain_text
+from effbatch.bot.serving.cli import main as cli_main
+from effbatch.bot.texts import (
     answers,
     checks,
     glossary,
@@ -34,8 +34,8 @@ from bot.texts import (
     storage,
     workspaces,
 )
-from bot.texts.problems import TEMPLATES
-from core import ProblemKind
+from effbatch.bot.texts.problems import TEMPLATES
+from effbatch.core import ProblemKind
 
 from slack_checks import all_text
 
@@ -283,7 +283,7 @@ def test_every_findings_template_agrees_after_one() -> None:
 
 def registered_frameworks() -> list[str]:
     """Every framework the registry checks, by its German title (core.configs.FRAMEWORKS, bot.texts.frameworks)."""
-    from core.configs import FRAMEWORKS
+    from effbatch.core.configs import FRAMEWORKS
 
     return [checks.FRAMEWORKS[framework.id].title for framework in FRAMEWORKS]
 

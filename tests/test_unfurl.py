@@ -14,10 +14,10 @@ from pydantic import SecretStr
 from slack_bolt import App, BoltRequest
 from slack_bolt.authorization import AuthorizeResult
 
-from bot.github_files import FetchError, FetchFailure, GitHubFile, fetch, github_file
-from bot.operations.settings import Settings
-from bot.slack.app import create_app
-from bot.slack.web_api import create_web_client
+from effbatch.bot.github_files import FetchError, FetchFailure, GitHubFile, fetch, github_file
+from effbatch.bot.operations.settings import Settings
+from effbatch.bot.slack.app import create_app
+from effbatch.bot.slack.web_api import create_web_client
 
 from fake_github import FakeGitHub
 from fake_slack import BOT_TOKEN, FakeWebAPI

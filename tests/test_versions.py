@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.configs import Source, check_config
-from core.configs.base.versions import Since, holds, pins_in, release, requirements
+from effbatch.core.configs import Source, check_config
+from effbatch.core.configs.base.versions import Since, holds, pins_in, release, requirements
 
 REMOVED = Since("trl", since="0.28.0")  # TRL #4847: max_prompt_length removed from GRPOConfig
 COUNTED_PROMPTS = Since("trl", until="0.15.0")  # TRL #2776: per_device_train_batch_size counted prompts before

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.document import Visibility
-from bot.rendering import views
-from bot.rendering.answers import answer_command
-from bot.rendering.checks import check_answer
-from bot.rendering.plain_text import plain_text
-from core.configs import Source, World, check_config
+from effbatch.bot.document import Visibility
+from effbatch.bot.rendering import views
+from effbatch.bot.rendering.answers import answer_command
+from effbatch.bot.rendering.checks import check_answer
+from effbatch.bot.rendering.plain_text import plain_text
+from effbatch.core.configs import Source, World, check_config
 
 
 def shown(command: str) -> str:
@@ -95,7 +95,7 @@ def test_reviewed_wording(command: str, says: str, not_any_more: str | None) -> 
 
 def test_notifications_carry_no_code_marks() -> None:
     """Review row 46: a notification is plain text, Slack would show the backticks as they are."""
-    from bot.rendering.block_kit import message
+    from effbatch.bot.rendering.block_kit import message
 
     payload = message(answer_command("8 0 4", Visibility.IN_CHANNEL).document)
     assert "`" not in payload["text"]

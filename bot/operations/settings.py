@@ -9,8 +9,8 @@ from typing import Literal
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from bot.document import Visibility
-from bot.texts import operator as texts
+from effbatch.bot.document import Visibility
+from effbatch.bot.texts import operator as texts
 
 SLACK_API_DEFAULT = "https://slack.com/api/"
 GITHUB_RAW_DEFAULT = "https://raw.githubusercontent.com/"

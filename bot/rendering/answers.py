@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from decimal import Decimal, InvalidOperation
 
-from bot.document import (
+from effbatch.bot.document import (
     Answer,
     AnswerKind,
     Bullet,
@@ -25,17 +25,17 @@ from bot.document import (
     Section,
     Visibility,
 )
-from bot.rendering import formulas
-from bot.rendering.formatting import byte_size, decimal, factor, number, readable, rounded, significant
-from bot.rendering.guidance import guidance_parts, laws_answer, runs_answer, schedule
-from bot.rendering.help import help_answer
-from bot.rendering.memory import memory_document, memory_parts
-from bot.rendering.problems import error_answer
-from bot.rendering.whatif import comparison_choices, plan_choices
-from bot.texts import answers as texts
-from bot.texts import guidance as guidance_texts
-from bot.texts.glossary import COMMAND, label, list_de
-from core import (
+from effbatch.bot.rendering import formulas
+from effbatch.bot.rendering.formatting import byte_size, decimal, factor, number, readable, rounded, significant
+from effbatch.bot.rendering.guidance import guidance_parts, laws_answer, runs_answer, schedule
+from effbatch.bot.rendering.help import help_answer
+from effbatch.bot.rendering.memory import memory_document, memory_parts
+from effbatch.bot.rendering.problems import error_answer
+from effbatch.bot.rendering.whatif import comparison_choices, plan_choices
+from effbatch.bot.texts import answers as texts
+from effbatch.bot.texts import guidance as guidance_texts
+from effbatch.bot.texts.glossary import COMMAND, label, list_de
+from effbatch.core import (
     FACTORS,
     Argument,
     CompareCommand,
@@ -54,9 +54,9 @@ from core import (
     parse_command,
     plan,
 )
-from core.model import BinaryTarget, PlanRequest, Solution
-from core.runs import PublishedRun
-from core.training import assess, memory_only
+from effbatch.core.model import BinaryTarget, PlanRequest, Solution
+from effbatch.core.runs import PublishedRun
+from effbatch.core.training import assess, memory_only
 
 
 def answer_command(text: str, default_visibility: Visibility, *, command: str = COMMAND) -> Answer:
@@ -68,8 +68,8 @@ def answer_command(text: str, default_visibility: Visibility, *, command: str = 
     text = readable(text)
     if text.lstrip()[:5].casefold() in _CHECK_STARTS:
         # Only a check reads configs (YAML, 22 frameworks): imported when the command may be one.
-        from bot.rendering.checks import check_reply
-        from core.check_command import check_request, is_check
+        from effbatch.bot.rendering.checks import check_reply
+        from effbatch.core.check_command import check_request, is_check
 
         if is_check(text):
             return check_reply(check_request(text), default_visibility).answer

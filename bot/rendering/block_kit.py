@@ -30,7 +30,7 @@ from slack_sdk.models.blocks import (
     SectionBlock,
 )
 
-from bot.document import (
+from effbatch.bot.document import (
     Bullet,
     ChangedBy,
     Choice,
@@ -45,8 +45,8 @@ from bot.document import (
     Part,
     Section,
 )
-from bot.rendering.grammar import singular_after_one
-from bot.texts import answers as texts
+from effbatch.bot.rendering.grammar import singular_after_one
+from effbatch.bot.texts import answers as texts
 
 #: The block of what-if buttons; its id travels back with every click.
 ACTIONS_BLOCK = "whatif"

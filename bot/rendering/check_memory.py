@@ -6,11 +6,11 @@ a terminal, ``/effbatch prüfe gpu=h100`` in Slack). Imported only for a check w
 
 from __future__ import annotations
 
-from bot.document import Bullet, Formula, Line, Note, Part, Section
-from bot.rendering.formatting import number, size
-from bot.texts import memory as texts
-from core.configs import CheckMemory
-from core.memory import GPUS
+from effbatch.bot.document import Bullet, Formula, Line, Note, Part, Section
+from effbatch.bot.rendering.formatting import number, size
+from effbatch.bot.texts import memory as texts
+from effbatch.core.configs import CheckMemory
+from effbatch.core.memory import GPUS
 
 
 def check_memory_parts(memory: CheckMemory, command: str) -> tuple[Part, ...]:

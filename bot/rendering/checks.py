@@ -6,13 +6,25 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.check_runner import CheckAborted, CheckRunner
-from bot.document import Answer, AnswerKind, Bullet, Choice, Document, Field, Fields, Formula, Note, Section, Visibility
-from bot.rendering.formatting import byte_size, decimal, number, quote, readable, rounded, size
-from bot.texts import checks as texts
-from bot.texts.glossary import COMMAND, list_de
-from core.check_command import CheckRequest, sources_of
-from core.configs import (
+from effbatch.bot.check_runner import CheckAborted, CheckRunner
+from effbatch.bot.document import (
+    Answer,
+    AnswerKind,
+    Bullet,
+    Choice,
+    Document,
+    Field,
+    Fields,
+    Formula,
+    Note,
+    Section,
+    Visibility,
+)
+from effbatch.bot.rendering.formatting import byte_size, decimal, number, quote, readable, rounded, size
+from effbatch.bot.texts import checks as texts
+from effbatch.bot.texts.glossary import COMMAND, list_de
+from effbatch.core.check_command import CheckRequest, sources_of
+from effbatch.core.configs import (
     Check,
     CheckError,
     Finding,
@@ -29,7 +41,7 @@ from core.configs import (
     Via,
     check_config,
 )
-from core.configs.read import MAX_DIGITS, MAX_NESTING
+from effbatch.core.configs.read import MAX_DIGITS, MAX_NESTING
 
 #: Schedule phases listed one by one; the rest are counted.
 MAX_PHASES_SHOWN = 8
@@ -69,12 +81,12 @@ def check_answer(check: Check, visibility: Visibility, share: str | None = None,
         parts.append(Section(title=texts.SCHEDULE_TITLE, lines=_schedule(check.schedule, check.seq_len)))
     if check.shape is not None and (estimate := check.estimate()) is not None:
         # the laws' section shares the calculator's rendering (pydantic models): imported only where it is shown
-        from bot.rendering.guidance import shape_parts
+        from effbatch.bot.rendering.guidance import shape_parts
 
         shape = check.shape
         parts.extend(shape_parts(estimate, shape.layers, shape.hidden, shape.steps, command))
     if check.memory is not None:
-        from bot.rendering.check_memory import check_memory_parts  # core.memory: only for a check with a model
+        from effbatch.bot.rendering.check_memory import check_memory_parts  # core.memory: only for a check with a model
 
         parts.extend(check_memory_parts(check.memory, command))
     if check.read:

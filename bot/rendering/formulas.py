@@ -9,10 +9,10 @@ import math
 from collections.abc import Iterable
 from fractions import Fraction
 
-from bot.rendering.formatting import byte_size, decimal, number
-from bot.texts import answers as texts
-from core import FACTORS, MODEL_PARALLEL, Argument, Outcome, Plan
-from core.model import Parallelism, Solution
+from effbatch.bot.rendering.formatting import byte_size, decimal, number
+from effbatch.bot.texts import answers as texts
+from effbatch.core import FACTORS, MODEL_PARALLEL, Argument, Outcome, Plan
+from effbatch.core.model import Parallelism, Solution
 
 
 def batch(outcome: Outcome) -> str:

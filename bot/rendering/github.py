@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.rendering.checks import check_json
-from core.configs import Check
+from effbatch.bot.rendering.checks import check_json
+from effbatch.core.configs import Check
 
 #: effbatch's levels → GitHub's annotation levels.
 LEVELS = {"error": "error", "warning": "warning"}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from bot.texts.glossary import SINGULARS
+from effbatch.bot.texts.glossary import SINGULARS
 
 _ONE = re.compile(
     r"(?<![\d.,])(1)(\u00a0| )(" + "|".join(re.escape(n) for n in sorted(SINGULARS, key=len, reverse=True)) + r")\b"

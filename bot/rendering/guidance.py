@@ -5,14 +5,14 @@ The laws and the runs come from ``core.guidance`` and ``core.runs``; this module
 
 from __future__ import annotations
 
-from bot.document import Answer, AnswerKind, Bullet, Document, Formula, Line, Note, Part, Section, Visibility
-from bot.rendering.formatting import decimal, number, quote, reading, scientific, significant
-from bot.texts import guidance as texts
-from bot.texts.glossary import COMMAND, list_de
-from core.guidance import BatchRange, Guidance, ShapeEstimate, batch_range, guidance, plan_guidance
-from core.model import Plan
-from core.parser import GuidanceCommand
-from core.runs import RUNS, Phase, PublishedRun, filter_runs
+from effbatch.bot.document import Answer, AnswerKind, Bullet, Document, Formula, Line, Note, Part, Section, Visibility
+from effbatch.bot.rendering.formatting import decimal, number, quote, reading, scientific, significant
+from effbatch.bot.texts import guidance as texts
+from effbatch.bot.texts.glossary import COMMAND, list_de
+from effbatch.core.guidance import BatchRange, Guidance, ShapeEstimate, batch_range, guidance, plan_guidance
+from effbatch.core.model import Plan
+from effbatch.core.parser import GuidanceCommand
+from effbatch.core.runs import RUNS, Phase, PublishedRun, filter_runs
 
 #: Below these N and D are surely typos (7 parameters, 2 tokens): the answer asks whether 7B or 2T was meant.
 TINY = 1000

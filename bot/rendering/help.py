@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from bot.document import Answer, AnswerKind, Bullet, Divider, Document, Formula, Note, Section, Visibility
-from bot.rendering.formatting import number, quote
-from bot.texts import help as texts
-from bot.texts import memory as memory_texts
-from bot.texts.glossary import ARGUMENT_NAMES, COMMAND, PROGRAM, SETTING_NAMES
-from core import Argument
-from core.memory import GPUS, MODELS
-from core.parser import CASE_SENSITIVE_KEYS, KEY_ALIASES
-from core.training_keys import GPU_COUNT_KEY, TRAINING_KEY_ALIASES, TrainingKey
+from effbatch.bot.document import Answer, AnswerKind, Bullet, Divider, Document, Formula, Note, Section, Visibility
+from effbatch.bot.rendering.formatting import number, quote
+from effbatch.bot.texts import help as texts
+from effbatch.bot.texts import memory as memory_texts
+from effbatch.bot.texts.glossary import ARGUMENT_NAMES, COMMAND, PROGRAM, SETTING_NAMES
+from effbatch.core import Argument
+from effbatch.core.memory import GPUS, MODELS
+from effbatch.core.parser import CASE_SENSITIVE_KEYS, KEY_ALIASES
+from effbatch.core.training_keys import GPU_COUNT_KEY, TRAINING_KEY_ALIASES, TrainingKey
 
 
 def help_answer(
@@ -120,7 +120,7 @@ def _short_document(default_visibility: Visibility) -> Document:
 
 def _frameworks() -> dict[str, str]:
     """The frameworks a check knows, from the registry: read only where the help names them (it loads them all)."""
-    from bot.texts.checks import framework_list
+    from effbatch.bot.texts.checks import framework_list
 
     count, frameworks = framework_list()
     return {"count": str(count), "frameworks": frameworks}

@@ -6,16 +6,16 @@ terminal lay them out alike.
 
 from __future__ import annotations
 
-from bot.document import Bullet, Document, Field, Fields, Formula, Line, Note, Part, Section, Visibility
-from bot.rendering.formatting import german, number, reading, scientific, size
-from bot.rendering.formulas import degrees
-from bot.texts import memory as texts
-from bot.texts.glossary import COMMAND, label, list_de
-from core import Argument, PlanRequest
-from core.memory.fit import Change, ChangeKind
-from core.memory.setup import Rules
-from core.memory.time import TimeEstimate
-from core.training import Assessment, missing_for_batch
+from effbatch.bot.document import Bullet, Document, Field, Fields, Formula, Line, Note, Part, Section, Visibility
+from effbatch.bot.rendering.formatting import german, number, reading, scientific, size
+from effbatch.bot.rendering.formulas import degrees
+from effbatch.bot.texts import memory as texts
+from effbatch.bot.texts.glossary import COMMAND, label, list_de
+from effbatch.core import Argument, PlanRequest
+from effbatch.core.memory.fit import Change, ChangeKind
+from effbatch.core.memory.setup import Rules
+from effbatch.core.memory.time import TimeEstimate
+from effbatch.core.training import Assessment, missing_for_batch
 
 
 def percent(share: float) -> str:

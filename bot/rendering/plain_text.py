@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
-from bot.document import Bullet, ChangedBy, Columns, Divider, Document, Fields, Formula, Line, Note, Part, Section
-from bot.rendering.grammar import singular_after_one
-from bot.texts import answers as texts
+from effbatch.bot.document import (
+    Bullet,
+    ChangedBy,
+    Columns,
+    Divider,
+    Document,
+    Fields,
+    Formula,
+    Line,
+    Note,
+    Part,
+    Section,
+)
+from effbatch.bot.rendering.grammar import singular_after_one
+from effbatch.bot.texts import answers as texts
 
 RULE = "-" * 40
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from bot.document import Answer, AnswerKind, Bullet, Document, Note, Section, Visibility
-from bot.rendering.formatting import number, quote
-from bot.rendering.formulas import degrees
-from bot.texts import problems as texts
-from bot.texts.glossary import ARGUMENT_NAMES, COMMAND, SETTING_NAMES, label, list_de, symbol_first
-from core import MODEL_PARALLEL, Argument, InputError, Problem, ProblemKind
+from effbatch.bot.document import Answer, AnswerKind, Bullet, Document, Note, Section, Visibility
+from effbatch.bot.rendering.formatting import number, quote
+from effbatch.bot.rendering.formulas import degrees
+from effbatch.bot.texts import problems as texts
+from effbatch.bot.texts.glossary import ARGUMENT_NAMES, COMMAND, SETTING_NAMES, label, list_de, symbol_first
+from effbatch.core import MODEL_PARALLEL, Argument, InputError, Problem, ProblemKind
 
 #: At most this many problems are listed one by one; the rest are counted.
 MAX_PROBLEMS_SHOWN = 10

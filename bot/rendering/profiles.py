@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
-from bot.document import Answer, AnswerKind, Bullet, Document, Note, Section, Visibility
-from bot.rendering.formatting import number
-from bot.storage.profiles import ChannelProfile
-from bot.texts import profiles as texts
-from bot.texts.glossary import list_de
-from core.profile import GPU_MODEL, ProfileError
+from effbatch.bot.document import Answer, AnswerKind, Bullet, Document, Note, Section, Visibility
+from effbatch.bot.rendering.formatting import number
+from effbatch.bot.storage.profiles import ChannelProfile
+from effbatch.bot.texts import profiles as texts
+from effbatch.bot.texts.glossary import list_de
+from effbatch.core.profile import GPU_MODEL, ProfileError
 
 
 def settings_text(settings: Iterable[tuple[str, str]]) -> str:

@@ -26,16 +26,16 @@ from slack_sdk.models.blocks import (
 )
 from slack_sdk.models.views import View
 
-from bot.document import Document, Visibility
-from bot.rendering import block_kit
-from bot.rendering.problems import problem_text
-from bot.texts import answers as texts
-from bot.texts import checks as check_texts
-from bot.texts import help as help_texts
-from bot.texts.glossary import label
-from core import Argument, InputError, Plan, PlanRequest, ProblemKind, plan
-from core.memory import GPUS, MODELS
-from core.parser import parse_fields
+from effbatch.bot.document import Document, Visibility
+from effbatch.bot.rendering import block_kit
+from effbatch.bot.rendering.problems import problem_text
+from effbatch.bot.texts import answers as texts
+from effbatch.bot.texts import checks as check_texts
+from effbatch.bot.texts import help as help_texts
+from effbatch.bot.texts.glossary import label
+from effbatch.core import Argument, InputError, Plan, PlanRequest, ProblemKind, plan
+from effbatch.core.memory import GPUS, MODELS
+from effbatch.core.parser import parse_fields
 
 FORM_CALLBACK = "effbatch_form"
 RESULT_CALLBACK = "effbatch_result"

@@ -11,10 +11,10 @@ from collections.abc import Callable
 
 from pydantic import ValidationError
 
-from bot.document import Choice
-from bot.rendering.formatting import number
-from bot.texts import answers as texts
-from core import (
+from effbatch.bot.document import Choice
+from effbatch.bot.rendering.formatting import number
+from effbatch.bot.texts import answers as texts
+from effbatch.core import (
     Argument,
     Comparison,
     InputError,

@@ -7,7 +7,7 @@ import re
 import sys
 from typing import Any, NoReturn
 
-from bot.texts import operator as texts
+from effbatch.bot.texts import operator as texts
 
 EXIT_USAGE = 2
 

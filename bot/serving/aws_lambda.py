@@ -15,10 +15,10 @@ from typing import Any
 from slack_bolt.adapter.aws_lambda import SlackRequestHandler
 from slack_sdk.signature import SignatureVerifier
 
-from bot.operations.logs import configure_logging
-from bot.operations.settings import Mode, load_settings
-from bot.serving.request_guard import check, handshake_answer, unprocessable
-from bot.slack.app import create_app
+from effbatch.bot.operations.logs import configure_logging
+from effbatch.bot.operations.settings import Mode, load_settings
+from effbatch.bot.serving.request_guard import check, handshake_answer, unprocessable
+from effbatch.bot.slack.app import create_app
 
 
 @cache

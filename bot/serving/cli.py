@@ -15,13 +15,13 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from bot.serving.arguments import GermanArgumentParser
-from bot.texts import operator as texts
-from bot.texts.glossary import COMMAND, PROGRAM
+from effbatch.bot.serving.arguments import GermanArgumentParser
+from effbatch.bot.texts import operator as texts
+from effbatch.bot.texts.glossary import COMMAND, PROGRAM
 
 if TYPE_CHECKING:
-    from core.configs import World
-    from core.model import PlanRequest
+    from effbatch.core.configs import World
+    from effbatch.core.model import PlanRequest
 
 # Each path imports only what it needs, inside the function that takes it: a check never builds the
 # calculator's pydantic models, the calculator never reads YAML, neither loads Slack's Block Kit, and
@@ -77,9 +77,9 @@ def _run(words: list[str]) -> int:
 
         say(f"{PROGRAM} {version(PROGRAM)}")
         return 0
-    from bot.document import AnswerKind, Visibility
-    from bot.rendering.answers import answer_command
-    from bot.rendering.plain_text import plain_text
+    from effbatch.bot.document import AnswerKind, Visibility
+    from effbatch.bot.rendering.answers import answer_command
+    from effbatch.bot.rendering.plain_text import plain_text
 
     text = " ".join(word for word in words if word != JSON_FLAG)
     if JSON_FLAG in words:
@@ -95,7 +95,7 @@ def _run(words: list[str]) -> int:
 
 def json_answer(text: str) -> dict[str, Any] | list[dict[str, Any]]:
     """The JSON object for ``text`` (for ``läufe`` a list of runs); ``InputError`` for bad input."""
-    from core import (
+    from effbatch.core import (
         CompareCommand,
         GuidanceCommand,
         PlanCommand,
@@ -105,8 +105,8 @@ def json_answer(text: str) -> dict[str, Any] | list[dict[str, Any]]:
         compare_run,
         parse_command,
     )
-    from core.guidance import batch_range, guidance
-    from core.runs import filter_runs
+    from effbatch.core.guidance import batch_range, guidance
+    from effbatch.core.runs import filter_runs
 
     match parse_command(text):
         case PlanCommand(request=request):
@@ -126,9 +126,9 @@ def json_answer(text: str) -> dict[str, Any] | list[dict[str, Any]]:
 
 def _plan_json(request: PlanRequest) -> dict[str, Any]:
     """One setup as JSON: the memory alone where B's factors are missing; else B with the laws and the memory."""
-    from core import plan
-    from core.guidance import plan_guidance
-    from core.training import assess, memory_only
+    from effbatch.core import plan
+    from effbatch.core.guidance import plan_guidance
+    from effbatch.core.training import assess, memory_only
 
     if memory_only(request):
         assessed = assess(request, None)
@@ -144,8 +144,8 @@ def _plan_json(request: PlanRequest) -> dict[str, Any]:
 
 
 def _print_json(text: str) -> int:
-    from bot.rendering.problems import problem_lines
-    from core import InputError
+    from effbatch.bot.rendering.problems import problem_lines
+    from effbatch.core import InputError
 
     try:
         answer = json_answer(text)
@@ -175,11 +175,11 @@ def run_check(argv: list[str]) -> int:
 
 
 def _check_files(names: list[str], world: World | None, args: argparse.Namespace, skip_unrelated: bool = False) -> int:
-    from bot.document import Visibility
-    from bot.rendering.checks import check_answer, check_json, problem_text
-    from bot.rendering.plain_text import plain_text
-    from bot.serving.config_files import UnreadableFileError, read_source
-    from core.configs import MAX_FILE_BYTES, CheckError, ProblemKind, check_config
+    from effbatch.bot.document import Visibility
+    from effbatch.bot.rendering.checks import check_answer, check_json, problem_text
+    from effbatch.bot.rendering.plain_text import plain_text
+    from effbatch.bot.serving.config_files import UnreadableFileError, read_source
+    from effbatch.core.configs import MAX_FILE_BYTES, CheckError, ProblemKind, check_config
 
     #: With ``--each``: a file that is no training config at all is skipped, not refused.
     unrelated = {
@@ -206,7 +206,7 @@ def _check_files(names: list[str], world: World | None, args: argparse.Namespace
         say(json.dumps(check_json(check), ensure_ascii=False))
     else:
         if args.format == "github":  # annotations at the values' lines, then the answer for the log
-            from bot.rendering.github import workflow_commands
+            from effbatch.bot.rendering.github import workflow_commands
 
             say("\n".join(workflow_commands(check)))
         say(plain_text(check_answer(check, Visibility.IN_CHANNEL, command=PROGRAM).document, choices=False))
@@ -218,8 +218,8 @@ class _UsageError(ValueError):
 
 
 def _check_parser() -> GermanArgumentParser:
-    from bot.texts.checks import framework_list
-    from core.configs import BY_ID
+    from effbatch.bot.texts.checks import framework_list
+    from effbatch.core.configs import BY_ID
 
     count, frameworks = framework_list()  # from the registry, as the help and the exit-2 message name them
     description = texts.CHECK_DESCRIPTION.format(count=count, frameworks=frameworks)
@@ -242,7 +242,7 @@ def _check_parser() -> GermanArgumentParser:
 
 def _versions(given: list[str]) -> dict[str, str]:
     """``--framework-version trl==0.18.0``: the release a run pins, as a requirements file would."""
-    from core.configs.base.versions import requirements
+    from effbatch.core.configs.base.versions import requirements
 
     found = requirements(given)
     if len(found) != len(given):
@@ -262,7 +262,7 @@ def _settings(given: list[str]) -> dict[str, str]:
 
 
 def _world(args: argparse.Namespace) -> World | None:
-    from core.configs import World
+    from effbatch.core.configs import World
 
     for option, value in (
         ("--world-size", args.world_size),
@@ -286,7 +286,7 @@ def _world(args: argparse.Namespace) -> World | None:
 def _refuse(message: str, as_json: bool, annotate: str | None = None) -> int:
     message = message.replace("`", "")
     if annotate is not None:  # --format github: the file that could not be checked, marked in the pull request
-        from bot.rendering.github import file_annotation
+        from effbatch.bot.rendering.github import file_annotation
 
         say(file_annotation(annotate, message))
     if as_json:

@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 from typing import BinaryIO
 
-from bot.texts import operator as texts
-from core.configs import MAX_FILE_BYTES, CheckError, ProblemKind, Source
+from effbatch.bot.texts import operator as texts
+from effbatch.core.configs import MAX_FILE_BYTES, CheckError, ProblemKind, Source
 
 #: The name standing for standard input.
 STDIN_NAME = "-"
@@ -59,7 +59,7 @@ def _read_stdin() -> bytes:
     """Standard input, whatever it is (a pipe, a file, a device), up to the cap and one byte more."""
     raw = _at_most(sys.stdin.buffer, MAX_FILE_BYTES + 1)
     if len(raw) > MAX_FILE_BYTES:
-        from bot.rendering.formatting import byte_size  # only here: the numbers' formats load on first use
+        from effbatch.bot.rendering.formatting import byte_size  # only here: the numbers' formats load on first use
 
         raise UnreadableFileError(texts.CHECK_STREAM_TOO_LARGE.format(name=texts.STDIN, max=byte_size(MAX_FILE_BYTES)))
     return raw

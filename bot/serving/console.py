@@ -31,18 +31,18 @@ from slack_bolt.authorization import AuthorizeResult
 from slack_sdk import WebClient
 from slack_sdk.signature import SignatureVerifier
 
-from bot.document import AnswerKind, Document, Visibility
-from bot.operations.settings import Settings
-from bot.rendering.checks import check_answer, check_reply, problem_answer
-from bot.rendering.plain_text import plain_text
-from bot.rendering.whatif import ADJUST_ACTION
-from bot.serving.config_files import UnreadableFileError, read_source
-from bot.slack.app import create_app
-from bot.storage.setup import memory_storage
-from bot.texts import answers as texts
-from bot.texts.glossary import COMMAND, PROGRAM
-from core.check_command import check_request, is_check
-from core.configs import MAX_FILE_BYTES, CheckError, check_config
+from effbatch.bot.document import AnswerKind, Document, Visibility
+from effbatch.bot.operations.settings import Settings
+from effbatch.bot.rendering.checks import check_answer, check_reply, problem_answer
+from effbatch.bot.rendering.plain_text import plain_text
+from effbatch.bot.rendering.whatif import ADJUST_ACTION
+from effbatch.bot.serving.config_files import UnreadableFileError, read_source
+from effbatch.bot.slack.app import create_app
+from effbatch.bot.storage.setup import memory_storage
+from effbatch.bot.texts import answers as texts
+from effbatch.bot.texts.glossary import COMMAND, PROGRAM
+from effbatch.core.check_command import check_request, is_check
+from effbatch.core.configs import MAX_FILE_BYTES, CheckError, check_config
 
 _SIGNER = SignatureVerifier("effbatch-console")
 _TEAM, _CHANNEL, _USER = "T0CONSOLE", "C0CONSOLE", "U0CONSOLE"

@@ -16,7 +16,7 @@ EXIT_INTERRUPTED = 130
 def bot_main() -> int:
     """``effbatch-bot``: ``bot.serving.main.main``, with a Ctrl+C during start-up ending it quietly."""
     try:
-        from bot.serving.main import main
+        from effbatch.bot.serving.main import main
 
         return main()
     except KeyboardInterrupt:

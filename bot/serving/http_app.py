@@ -24,11 +24,11 @@ from urllib.parse import parse_qs, unquote_plus
 from slack_bolt import App, BoltRequest, BoltResponse
 from slack_sdk.signature import SignatureVerifier
 
-from bot.check_runner import CheckPool
-from bot.operations.metrics import LATENCY, exposition
-from bot.rendering.checks import SHARE_ACTION
-from bot.serving.oauth_routes import is_oauth_path, oauth_response, response_headers
-from bot.serving.request_guard import (
+from effbatch.bot.check_runner import CheckPool
+from effbatch.bot.operations.metrics import LATENCY, exposition
+from effbatch.bot.rendering.checks import SHARE_ACTION
+from effbatch.bot.serving.oauth_routes import is_oauth_path, oauth_response, response_headers
+from effbatch.bot.serving.request_guard import (
     BUSY,
     INTERACTIVE_PREFIX,
     MALFORMED,
@@ -42,11 +42,11 @@ from bot.serving.request_guard import (
     handshake_answer,
     unprocessable,
 )
-from bot.slack.app import PlainCommand
-from bot.slack.check_listeners import CHECK_SHORTCUT, acked_at_once
-from bot.slack.listeners import on_error
-from bot.texts.glossary import COMMAND
-from core.check_command import is_check
+from effbatch.bot.slack.app import PlainCommand
+from effbatch.bot.slack.check_listeners import CHECK_SHORTCUT, acked_at_once
+from effbatch.bot.slack.listeners import on_error
+from effbatch.bot.texts.glossary import COMMAND
+from effbatch.core.check_command import is_check
 
 EVENTS_PATH = "/slack/events"
 #: Seconds a request body may take to arrive; Slack sends a few KiB at once and waits 3 s for the answer.

@@ -39,10 +39,10 @@ import uvicorn
 from slack_bolt import App
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from bot.check_runner import CheckPool
-from bot.operations.logs import flush_logs
-from bot.serving.http_app import SlackHTTP
-from bot.slack.app import PlainCommand
+from effbatch.bot.check_runner import CheckPool
+from effbatch.bot.operations.logs import flush_logs
+from effbatch.bot.serving.http_app import SlackHTTP
+from effbatch.bot.slack.app import PlainCommand
 
 log = logging.getLogger("effbatch")
 

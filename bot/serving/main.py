@@ -20,18 +20,18 @@ from urllib.parse import urlsplit
 
 from slack_bolt.error import BoltError
 
-from bot.check_runner import CheckPool
-from bot.operations.logs import configure_logging
-from bot.operations.settings import ConfigError, Mode, Settings, load_settings
-from bot.serving.arguments import GermanArgumentParser
-from bot.texts import operator as texts
-from bot.texts import storage as storage_texts
+from effbatch.bot.check_runner import CheckPool
+from effbatch.bot.operations.logs import configure_logging
+from effbatch.bot.operations.settings import ConfigError, Mode, Settings, load_settings
+from effbatch.bot.serving.arguments import GermanArgumentParser
+from effbatch.bot.texts import operator as texts
+from effbatch.bot.texts import storage as storage_texts
 
 if TYPE_CHECKING:
     from slack_bolt import App
 
-    from bot.slack.app import PlainCommand
-    from bot.storage.setup import Storage
+    from effbatch.bot.slack.app import PlainCommand
+    from effbatch.bot.storage.setup import Storage
 
 EXIT_CONFIG = 2
 MULTIPROCESS_ENV = "PROMETHEUS_MULTIPROC_DIR"
@@ -110,7 +110,7 @@ def _console(settings: Settings) -> int:
     """The local console; a Ctrl+C even while it starts ends it on a fresh line, without a traceback."""
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")  # as the CLI: no plugin scan at start-up
     try:
-        from bot.serving.console import run_console, stream_reader, terminal_pending, terminal_reader
+        from effbatch.bot.serving.console import run_console, stream_reader, terminal_pending, terminal_reader
     except KeyboardInterrupt:
         print()
         return 0
@@ -135,8 +135,8 @@ def _metrics_directory(needed: bool) -> Iterator[None]:
 
 def migrate_only(settings: Settings) -> int:
     """``effbatch-bot --migrate``: the schema brought up to date, then exit (a job before a rollout)."""
-    from bot.storage.database import head_revision
-    from bot.storage.setup import shown_url
+    from effbatch.bot.storage.database import head_revision
+    from effbatch.bot.storage.setup import shown_url
 
     storage = open_database(settings, migrate_now=True)
     if storage is None:
@@ -148,7 +148,7 @@ def migrate_only(settings: Settings) -> int:
 def open_database(settings: Settings, migrate_now: bool | None = None) -> Storage | None:
     """The bot's storage (``DATABASE_URL``, else the SQLite file in ``EFFBATCH_DATA_DIR``), migrated or checked as
     ``EFFBATCH_MIGRATE`` says; None after one German line saying why not."""
-    from bot.storage.setup import StorageError, database_url, open_storage
+    from effbatch.bot.storage.setup import StorageError, database_url, open_storage
 
     configured = settings.database_url.get_secret_value() if settings.database_url else None
     url = database_url(configured, settings.effbatch_data_dir)
@@ -169,8 +169,8 @@ def _connect(settings: Settings, checks: CheckPool, storage: Storage) -> tuple[A
     """
     from slack_sdk.errors import SlackApiError
 
-    from bot.slack.app import create_bot
-    from bot.slack.web_api import describe
+    from effbatch.bot.slack.app import create_bot
+    from effbatch.bot.slack.web_api import describe
 
     # "effbatch" too: Bolt copies the level its base logger (effbatch.bolt) has at this moment onto the app's
     # logger, named like the app; left at CRITICAL, every effbatch line (a worker's death, the drain) went missing.
@@ -203,13 +203,13 @@ def _serve(
 ) -> int:
     app, commands = bot
     if mode is Mode.HTTP:
-        from bot.serving.http_server import serve_http
+        from effbatch.bot.serving.http_server import serve_http
 
         assert settings.slack_signing_secret is not None  # require_for(Mode.HTTP) checked it
         secret = settings.slack_signing_secret.get_secret_value()
         workers, drain = settings.web_concurrency, settings.effbatch_drain_seconds
         return serve_http(app, secret, host, port, workers, drain, checks, commands)
-    from bot.serving.socket_mode import serve_socket_mode
+    from effbatch.bot.serving.socket_mode import serve_socket_mode
 
     assert settings.slack_app_token is not None  # require_for(Mode.SOCKET) checked it
     checks.start()

@@ -46,8 +46,8 @@ from slack_sdk.socket_mode.client import BaseSocketModeClient
 from slack_sdk.socket_mode.request import SocketModeRequest
 from websocket import WebSocketApp, WebSocketException
 
-from bot.slack.check_listeners import acked_at_once, runs_a_check
-from core.check_command import is_check
+from effbatch.bot.slack.check_listeners import acked_at_once, runs_a_check
+from effbatch.core.check_command import is_check
 
 #: Seconds a new connection has to say hello before it is given up and another one tried.
 HELLO_TIMEOUT = 5.0

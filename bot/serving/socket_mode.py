@@ -7,8 +7,8 @@ import threading
 
 from slack_bolt import App
 
-from bot.serving.http_server import serve_health_in_background
-from bot.serving.socket_client import SocketModeHandler
+from effbatch.bot.serving.http_server import serve_health_in_background
+from effbatch.bot.serving.socket_client import SocketModeHandler
 
 #: Seconds between pings, and the seconds a ping's answer may take: a connection silent for both is frozen.
 PING_INTERVAL = 5

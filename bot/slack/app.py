@@ -15,23 +15,23 @@ from slack_bolt.logger.messages import warning_client_prioritized_and_token_skip
 from slack_bolt.middleware import Middleware
 from slack_sdk import WebClient
 
-from bot.check_runner import CheckRunner
-from bot.document import Visibility
-from bot.operations.metrics import LATENCY
-from bot.operations.settings import Settings
-from bot.rendering import block_kit, views
-from bot.rendering.answers import answer_command
-from bot.rendering.checks import SHARE_ACTION
-from bot.rendering.whatif import ADJUST_ACTION, WHATIF_PREFIX
-from bot.slack import check_listeners, listeners, unfurl, workspaces
-from bot.slack.listeners import AnswerFunction, Deliver, Dependencies, Layout, Rendered
-from bot.slack.state import Seal, state_secret
-from bot.slack.web_api import create_web_client, response_poster
-from bot.storage.setup import Storage
-from bot.texts.glossary import COMMAND
-from core.check_command import is_check
-from core.configs import check_config
-from core.parser import MAX_COMMAND_TEXT
+from effbatch.bot.check_runner import CheckRunner
+from effbatch.bot.document import Visibility
+from effbatch.bot.operations.metrics import LATENCY
+from effbatch.bot.operations.settings import Settings
+from effbatch.bot.rendering import block_kit, views
+from effbatch.bot.rendering.answers import answer_command
+from effbatch.bot.rendering.checks import SHARE_ACTION
+from effbatch.bot.rendering.whatif import ADJUST_ACTION, WHATIF_PREFIX
+from effbatch.bot.slack import check_listeners, listeners, unfurl, workspaces
+from effbatch.bot.slack.listeners import AnswerFunction, Deliver, Dependencies, Layout, Rendered
+from effbatch.bot.slack.state import Seal, state_secret
+from effbatch.bot.slack.web_api import create_web_client, response_poster
+from effbatch.bot.storage.setup import Storage
+from effbatch.bot.texts.glossary import COMMAND
+from effbatch.core.check_command import is_check
+from effbatch.core.configs import check_config
+from effbatch.core.parser import MAX_COMMAND_TEXT
 
 BOLT_LOGGER = "effbatch.bolt"
 

@@ -18,19 +18,19 @@ from typing import Any
 from slack_bolt import Ack
 from slack_sdk import WebClient
 
-from bot.document import Visibility
-from bot.rendering import views
-from bot.rendering.checks import SHARE_ACTION, CheckReply, check_reply, pasted_sources
-from bot.rendering.formatting import readable
-from bot.slack.listeners import Dependencies, answered, on_error, open_form, team_of
-from bot.slack.profile_listeners import answered_with_profile, channel_defaults
-from bot.slack.state import Purpose, Seal
-from bot.slack.web_api import SLACK_FAILURES, describe, failed
-from bot.texts import answers as answer_texts
-from bot.texts import checks as texts
-from core import Argument
-from core.check_command import CheckRequest, check_request
-from core.configs import World
+from effbatch.bot.document import Visibility
+from effbatch.bot.rendering import views
+from effbatch.bot.rendering.checks import SHARE_ACTION, CheckReply, check_reply, pasted_sources
+from effbatch.bot.rendering.formatting import readable
+from effbatch.bot.slack.listeners import Dependencies, answered, on_error, open_form, team_of
+from effbatch.bot.slack.profile_listeners import answered_with_profile, channel_defaults
+from effbatch.bot.slack.state import Purpose, Seal
+from effbatch.bot.slack.web_api import SLACK_FAILURES, describe, failed
+from effbatch.bot.texts import answers as answer_texts
+from effbatch.bot.texts import checks as texts
+from effbatch.core import Argument
+from effbatch.core.check_command import CheckRequest, check_request
+from effbatch.core.configs import World
 
 #: The largest world size a form or state may carry (the form's own bound).
 MAX_WORLD = Argument.GPUS.upper_bound

@@ -20,22 +20,22 @@ from slack_bolt import Ack, BoltResponse
 from slack_sdk import WebClient
 from slack_sdk.models.views import View
 
-from bot.check_runner import CheckRunner
-from bot.document import Answer, AnswerKind, ChangedBy, Document, Visibility
-from bot.operations.logs import log_fields
-from bot.operations.metrics import ANSWERS, INPUT_ERRORS
-from bot.rendering import views
-from bot.rendering.answers import plan_document
-from bot.rendering.whatif import action_label
-from bot.slack.profile_listeners import answered_with_profile, channel_defaults, profile_answer
-from bot.slack.state import Purpose, Seal
-from bot.slack.web_api import SLACK_FAILURES, describe, failed
-from bot.storage.profiles import ProfileStore
-from bot.texts import answers as texts
-from core import InputError, PlanCommand, parse_command
-from core.configs import check_config
-from core.parser import MAX_COMMAND_TEXT
-from core.profile import is_profile_command
+from effbatch.bot.check_runner import CheckRunner
+from effbatch.bot.document import Answer, AnswerKind, ChangedBy, Document, Visibility
+from effbatch.bot.operations.logs import log_fields
+from effbatch.bot.operations.metrics import ANSWERS, INPUT_ERRORS
+from effbatch.bot.rendering import views
+from effbatch.bot.rendering.answers import plan_document
+from effbatch.bot.rendering.whatif import action_label
+from effbatch.bot.slack.profile_listeners import answered_with_profile, channel_defaults, profile_answer
+from effbatch.bot.slack.state import Purpose, Seal
+from effbatch.bot.slack.web_api import SLACK_FAILURES, describe, failed
+from effbatch.bot.storage.profiles import ProfileStore
+from effbatch.bot.texts import answers as texts
+from effbatch.core import InputError, PlanCommand, parse_command
+from effbatch.core.configs import check_config
+from effbatch.core.parser import MAX_COMMAND_TEXT
+from effbatch.core.profile import is_profile_command
 
 log = logging.getLogger("effbatch")
 

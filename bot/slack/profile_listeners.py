@@ -13,10 +13,10 @@ from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from bot.document import Answer, Visibility
-from bot.rendering import profiles as rendering
-from bot.storage.profiles import ChannelProfile, ProfileStore, now
-from core.profile import (
+from effbatch.bot.document import Answer, Visibility
+from effbatch.bot.rendering import profiles as rendering
+from effbatch.bot.storage.profiles import ChannelProfile, ProfileStore, now
+from effbatch.core.profile import (
     DeleteProfile,
     ProfileError,
     SetProfile,

@@ -18,7 +18,7 @@ import hmac
 import secrets
 from enum import StrEnum
 
-from bot.operations.settings import Settings
+from effbatch.bot.operations.settings import Settings
 
 #: What a sealed text ends with: a dot and 43 characters of URL-safe base64 (32 bytes, without padding).
 SEPARATOR = "."

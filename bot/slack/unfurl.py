@@ -16,16 +16,16 @@ from slack_sdk import WebClient
 from slack_sdk.models.blocks import ActionsBlock, ButtonElement, ContextBlock, MarkdownTextObject, SectionBlock
 from sqlalchemy.exc import SQLAlchemyError
 
-from bot.check_runner import CheckAborted
-from bot.document import Answer, AnswerKind, Document, Section, Visibility
-from bot.github_files import FetchError, GitHubFile, fetch, github_file
-from bot.rendering.block_kit import escape
-from bot.rendering.checks import aborted_answer, check_answer, problem_answer
-from bot.slack.listeners import Dependencies, answered
-from bot.slack.web_api import SLACK_FAILURES, describe, failed
-from bot.texts import links as texts
-from core.configs import MAX_FILE_BYTES, CheckError, Source, World, clean
-from core.profile import world_size
+from effbatch.bot.check_runner import CheckAborted
+from effbatch.bot.document import Answer, AnswerKind, Document, Section, Visibility
+from effbatch.bot.github_files import FetchError, GitHubFile, fetch, github_file
+from effbatch.bot.rendering.block_kit import escape
+from effbatch.bot.rendering.checks import aborted_answer, check_answer, problem_answer
+from effbatch.bot.slack.listeners import Dependencies, answered
+from effbatch.bot.slack.web_api import SLACK_FAILURES, describe, failed
+from effbatch.bot.texts import links as texts
+from effbatch.core.configs import MAX_FILE_BYTES, CheckError, Source, World, clean
+from effbatch.core.profile import world_size
 
 log = logging.getLogger("effbatch")
 

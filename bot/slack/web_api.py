@@ -18,8 +18,8 @@ from slack_sdk.http_retry.builtin_handlers import (
 )
 from slack_sdk.webhook import WebhookClient
 
-from bot.operations.metrics import SLACK_API_FAILURES
-from bot.texts import answers as texts
+from effbatch.bot.operations.metrics import SLACK_API_FAILURES
+from effbatch.bot.texts import answers as texts
 
 log = logging.getLogger("effbatch")
 

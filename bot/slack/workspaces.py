@@ -21,9 +21,9 @@ from slack_bolt.listener.builtins import TokenRevocationListeners
 from slack_bolt.oauth.oauth_settings import OAuthSettings
 from slack_sdk import WebClient
 
-from bot.operations.settings import Settings
-from bot.storage.setup import Storage
-from bot.texts import workspaces as texts
+from effbatch.bot.operations.settings import Settings
+from effbatch.bot.storage.setup import Storage
+from effbatch.bot.texts import workspaces as texts
 
 log = logging.getLogger("effbatch")
 
@@ -51,7 +51,9 @@ def oauth_settings(settings: Settings, storage: Storage, client: WebClient) -> O
         state_store=storage.states,
         logger=log,
     )
-    from bot.storage.rotation import SharedTokenRotator  # slack_sdk's SQLAlchemy stores: imported in OAuth mode only
+    from effbatch.bot.storage.rotation import (
+        SharedTokenRotator,  # slack_sdk's SQLAlchemy stores: imported in OAuth mode only
+    )
 
     assert isinstance(oauth.authorize, InstallationStoreAuthorize)  # what OAuthSettings builds
     oauth.authorize.token_rotator = SharedTokenRotator(

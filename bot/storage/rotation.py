@@ -15,8 +15,8 @@ from slack_sdk.oauth.installation_store import Installation
 from slack_sdk.oauth.token_rotation import TokenRotator
 from sqlalchemy import Engine
 
-from bot.storage.database import named_lock
-from bot.storage.slack_stores import InstallationStore
+from effbatch.bot.storage.database import named_lock
+from effbatch.bot.storage.slack_stores import InstallationStore
 
 
 class SharedTokenRotator(TokenRotator):

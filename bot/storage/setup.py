@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING
 from sqlalchemy import Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
 
-from bot.storage.database import current_revision, default_url, engine_for, head_revision, migrate
-from bot.storage.profiles import PROFILES, ProfileStore
-from bot.texts import storage as texts
+from effbatch.bot.storage.database import current_revision, default_url, engine_for, head_revision, migrate
+from effbatch.bot.storage.profiles import PROFILES, ProfileStore
+from effbatch.bot.texts import storage as texts
 
 if TYPE_CHECKING:
-    from bot.storage.slack_stores import InstallationStore, OAuthStateStore
+    from effbatch.bot.storage.slack_stores import InstallationStore, OAuthStateStore
 
 
 class StorageError(Exception):
@@ -76,7 +76,10 @@ def stores(engine: Engine, client_id: str | None) -> Storage:
     """The stores over a migrated ``engine``; installations and states only with an OAuth ``client_id``."""
     if client_id is None:
         return Storage(engine, ProfileStore(engine))
-    from bot.storage.slack_stores import InstallationStore, OAuthStateStore  # slack_sdk's stores: OAuth mode only
+    from effbatch.bot.storage.slack_stores import (  # slack_sdk's stores: OAuth mode only
+        InstallationStore,
+        OAuthStateStore,
+    )
 
     return Storage(engine, ProfileStore(engine), InstallationStore(client_id, engine), OAuthStateStore(engine))
 

@@ -6,7 +6,7 @@ fills them in.
 
 from __future__ import annotations
 
-from bot.texts.glossary import COMMAND
+from effbatch.bot.texts.glossary import COMMAND
 
 # --- a computed setup -----------------------------------------------------------------------
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.texts.frameworks import Name, collected
-from bot.texts.glossary import COMMAND, list_de
-from core.configs import Derivation, Level, Origin, ProblemKind
+from effbatch.bot.texts.frameworks import Name, collected
+from effbatch.bot.texts.glossary import COMMAND, list_de
+from effbatch.core.configs import Derivation, Level, Origin, ProblemKind
 
 #: Names by framework id; each rule's finding by its code, its placeholders exactly the fields of the rule's context
 #: (the framework's own message is quoted after it, the fix after that); each framework's own formulas. One module
@@ -21,7 +21,7 @@ __all__ = ["FINDINGS", "FRAMEWORKS", "LOOKS_FOR", "Name", "framework_list"]
 
 def framework_list() -> tuple[int, str]:
     """How many frameworks the registry checks, and their German titles in alphabetical order, as a list."""
-    from core.configs import FRAMEWORKS as REGISTERED
+    from effbatch.core.configs import FRAMEWORKS as REGISTERED
 
     titles = sorted((FRAMEWORKS[framework.id].title for framework in REGISTERED), key=str.casefold)
     return len(titles), list_de(titles)

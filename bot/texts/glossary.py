@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from core import Argument
+from effbatch.core import Argument
 
 #: The slash command, as Slack and the console take it.
 COMMAND = "/effbatch"

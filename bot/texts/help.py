@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.texts.glossary import COMMAND
-from core import MODEL_PARALLEL, Argument
+from effbatch.bot.texts.glossary import COMMAND
+from effbatch.core import MODEL_PARALLEL, Argument
 
 HELP_TITLE = "effbatch – Hilfe"
 KEYS_TITLE = "effbatch – Schlüssel und Formate"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.texts.glossary import COMMAND
+from effbatch.bot.texts.glossary import COMMAND
 
 MEMORY_TITLE = "Speicher je GPU – {what}"
 MEMORY_SUMMARY = "Speicher je GPU: {total} ({what})"

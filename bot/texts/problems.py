@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.texts.glossary import list_de
-from core import Argument, ProblemKind, Side
+from effbatch.bot.texts.glossary import list_de
+from effbatch.core import Argument, ProblemKind, Side
 
 #: Headings, by what went wrong: the text was not understood, something is missing, or it contradicts itself.
 NOT_UNDERSTOOD = "Das habe ich nicht verstanden"

@@ -5,7 +5,7 @@ Templates take formatted numbers; ``bot.rendering.profiles`` fills them in.
 
 from __future__ import annotations
 
-from bot.texts.glossary import COMMAND
+from effbatch.bot.texts.glossary import COMMAND
 
 #: One setting as shown: „64 GPUs“, „TP 8“, „GPU-Modell h100“.
 SETTING = {

@@ -17,7 +17,7 @@ The package in floors, each importing only those below it (``[tool.importlinter]
 - ``base``: the data all of them share (errors, rules, results, sources, values with file:line, the world).
 """
 
-from core.configs.base import (
+from effbatch.core.configs.base import (
     Check,
     CheckError,
     CheckMemory,
@@ -41,9 +41,9 @@ from core.configs.base import (
     Via,
     World,
 )
-from core.configs.checking import check_config, rules
-from core.configs.read import MAX_CONFIG_BYTES, MAX_FILE_BYTES, clean
-from core.configs.registry import BY_ID, FRAMEWORKS
+from effbatch.core.configs.checking import check_config, rules
+from effbatch.core.configs.read import MAX_CONFIG_BYTES, MAX_FILE_BYTES, clean
+from effbatch.core.configs.registry import BY_ID, FRAMEWORKS
 
 __all__ = [
     "BY_ID",

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from core.configs.base import Check, CheckError, Effect, Parsed, Rule, World, context
-from core.configs.shell import alternatives
+from effbatch.core.configs.base import Check, CheckError, Effect, Parsed, Rule, World, context
+from effbatch.core.configs.shell import alternatives
 
 
 @context

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from core.configs import branches, memory
-from core.configs.base import (
+from effbatch.core.configs import branches, memory
+from effbatch.core.configs.base import (
     Check,
     CheckError,
     Format,
@@ -20,10 +20,10 @@ from core.configs.base import (
     launched_world,
     partial_world,
 )
-from core.configs.base.versions import PINS, pins_in, requirements
-from core.configs.linking import link
-from core.configs.read import MAX_CONFIG_BYTES, parse
-from core.configs.registry import BY_ID, FRAMEWORKS, detect
+from effbatch.core.configs.base.versions import PINS, pins_in, requirements
+from effbatch.core.configs.linking import link
+from effbatch.core.configs.read import MAX_CONFIG_BYTES, parse
+from effbatch.core.configs.registry import BY_ID, FRAMEWORKS, detect
 
 
 def rules() -> tuple[Rule[Any], ...]:

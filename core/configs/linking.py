@@ -15,11 +15,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 
-from core.configs.base import Command, Format, Launch, Parsed, World, launched_world, split_launch
-from core.configs.read.bounds import hostile
-from core.configs.read.python import PartialEnviron, read_python
-from core.configs.read.python_source import python_parsed
-from core.configs.shell import read_script
+from effbatch.core.configs.base import Command, Format, Launch, Parsed, World, launched_world, split_launch
+from effbatch.core.configs.read.bounds import hostile
+from effbatch.core.configs.read.python import PartialEnviron, read_python
+from effbatch.core.configs.read.python_source import python_parsed
+from effbatch.core.configs.shell import read_script
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ import re
 from dataclasses import asdict, replace
 from typing import TYPE_CHECKING
 
-from core.configs.base import (
+from effbatch.core.configs.base import (
     Check,
     CheckError,
     CheckMemory,
@@ -29,8 +29,8 @@ from core.configs.base import (
 )
 
 if TYPE_CHECKING:
-    from core.memory import GpuSpec, ModelSpec, Setup
-    from core.memory.fit import Fit
+    from effbatch.core.memory import GpuSpec, ModelSpec, Setup
+    from effbatch.core.memory.fit import Fit
 
 
 @context
@@ -62,7 +62,7 @@ def accelerator(name: str | None) -> GpuSpec | None:
     """The GPU ``--gpu``/``gpu=`` names; ``CheckError`` naming the known ones where it is none of them."""
     if not name:
         return None
-    from core.memory import GPUS, find_gpu
+    from effbatch.core.memory import GPUS, find_gpu
 
     found = find_gpu(name)
     if found is None:
@@ -76,8 +76,8 @@ def with_memory(check: Check, gpu: GpuSpec | None = None) -> Check:
     facts = check.memory_facts
     if facts is None or check.world is None or not check.micro_batch or check.refused:
         return check
-    from core.memory import estimate, find_gpu
-    from core.memory.fit import fit
+    from effbatch.core.memory import estimate, find_gpu
+    from effbatch.core.memory.fit import fit
 
     resolved = _model(facts)
     if resolved is None:
@@ -98,8 +98,8 @@ def with_memory(check: Check, gpu: GpuSpec | None = None) -> Check:
 
 def _setup(facts: MemoryFacts, gpus: int, micro: int, accumulation: int | None, seq_len: int | None) -> Setup:
     """The set-up the files fix, with the world, b, a and L the check found."""
-    from core.memory import Setup
-    from core.memory.setup import Dtype, Offload, Recompute, Rules
+    from effbatch.core.memory import Setup
+    from effbatch.core.memory.setup import Dtype, Offload, Recompute, Rules
 
     return Setup(
         gpus=gpus,
@@ -125,7 +125,7 @@ def _setup(facts: MemoryFacts, gpus: int, micro: int, accumulation: int | None, 
 def _model(facts: MemoryFacts) -> tuple[ModelSpec, str, str] | None:
     """The model estimated, where the vocabulary came from, and the table model whose it is: a name the table
     knows, or the shape (its vocabulary, else a table model's of the same shape, else none)."""
-    from core.memory import MODELS, ModelSpec, find_model
+    from effbatch.core.memory import MODELS, ModelSpec, find_model
 
     if facts.model is not None:
         named = find_model(facts.model) or find_model(_plain(facts.model))

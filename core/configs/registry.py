@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from core.configs.base import CheckError, Format, Framework, Parsed, ProblemKind
-from core.configs.frameworks import (
+from effbatch.core.configs.base import CheckError, Format, Framework, Parsed, ProblemKind
+from effbatch.core.configs.frameworks import (
     accelerate,
     axolotl,
     deepspeed,

@@ -7,10 +7,10 @@ too): a ``ModelSpec`` (from ``MODELS`` / ``find_model`` or built from a config's
 
 from __future__ import annotations
 
-from core.memory.estimate import MemoryEstimate, Quirk, estimate, estimate_params
-from core.memory.gpus import GPUS, GpuSpec, find_gpu
-from core.memory.models import MODELS, Mla, ModelSpec, find_model
-from core.memory.setup import Dtype, Offload, Recompute, Rules, Setup
+from effbatch.core.memory.estimate import MemoryEstimate, Quirk, estimate, estimate_params
+from effbatch.core.memory.gpus import GPUS, GpuSpec, find_gpu
+from effbatch.core.memory.models import MODELS, Mla, ModelSpec, find_model
+from effbatch.core.memory.setup import Dtype, Offload, Recompute, Rules, Setup
 
 __all__ = [
     "GPUS",

@@ -28,8 +28,8 @@ micro-batch in flight and, with PP = 1, the output layer's 4sbh/t (1 + V/h).
 
 from __future__ import annotations
 
-from core.memory.models import ModelSpec
-from core.memory.setup import Dtype, Recompute, Rules, Setup
+from effbatch.core.memory.models import ModelSpec
+from effbatch.core.memory.setup import Dtype, Recompute, Rules, Setup
 
 
 def korthikanti_layer(s: float, b: int, h: int, heads: int, t: int, sp: bool, recompute: Recompute) -> float:

@@ -19,9 +19,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from core.memory import activations, deepspeed, megatron
-from core.memory.models import ModelSpec
-from core.memory.setup import Dtype, Offload, Recompute, Rules, Setup
+from effbatch.core.memory import activations, deepspeed, megatron
+from effbatch.core.memory.models import ModelSpec
+from effbatch.core.memory.setup import Dtype, Offload, Recompute, Rules, Setup
 
 
 class Quirk(StrEnum):

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from core.memory.estimate import MemoryEstimate, estimate
-from core.memory.models import ModelSpec
-from core.memory.setup import Offload, Recompute, Rules, Setup
+from effbatch.core.memory.estimate import MemoryEstimate, estimate
+from effbatch.core.memory.models import ModelSpec
+from effbatch.core.memory.setup import Offload, Recompute, Rules, Setup
 
 #: Tensor parallelism beyond one node's NVLink domain costs more than it saves; advice stops at 8.
 MAX_ADVISED_TP = 8

@@ -20,8 +20,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from core.memory.models import ModelSpec
-from core.memory.setup import Recompute, Setup
+from effbatch.core.memory.models import ModelSpec
+from effbatch.core.memory.setup import Recompute, Setup
 
 #: ``--make-vocab-size-divisible-by``'s default.
 VOCAB_DIVISIBLE_BY = 128

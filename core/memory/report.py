@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.memory.estimate import MemoryEstimate
-from core.memory.fit import Fit
-from core.memory.gpus import GpuSpec
-from core.memory.models import ModelSpec
+from effbatch.core.memory.estimate import MemoryEstimate
+from effbatch.core.memory.fit import Fit
+from effbatch.core.memory.gpus import GpuSpec
+from effbatch.core.memory.models import ModelSpec
 
 
 def memory_json(

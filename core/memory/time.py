@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.memory.models import ModelSpec
-from core.memory.setup import Rules
+from effbatch.core.memory.models import ModelSpec
+from effbatch.core.memory.setup import Rules
 
 #: MFU assumed when none is given: well-tuned dense runs report 38–46 % (Llama 3 405B 38–43 %, PaLM
 #: 540B 46,2 %); 40 % is a plan's assumption, shown as one.

@@ -7,7 +7,7 @@ from sqlalchemy import Connection
 
 connection = context.config.attributes.get("connection")
 if not isinstance(connection, Connection):
-    msg = "effbatch migrates through bot.storage.database.migrate, which passes a connection"
+    msg = "effbatch migrates through effbatch.bot.storage.database.migrate, which passes a connection"
     raise TypeError(msg)
 context.configure(connection=connection, target_metadata=None, render_as_batch=True)
 with context.begin_transaction():

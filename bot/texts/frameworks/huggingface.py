@@ -1,6 +1,6 @@
 """Hugging Face Trainer: its name, its findings (one row per rule code) and its own formulas, in German."""
 
-from bot.texts.frameworks import Name
+from effbatch.bot.texts.frameworks import Name
 
 NAME = Name("Hugging Face Trainer", "der Hugging Face Trainer", "des Hugging Face Trainers")
 

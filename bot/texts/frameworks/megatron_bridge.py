@@ -1,6 +1,6 @@
 """Megatron-Bridge (and NeMo 2's recipes): its name, its findings (one row per rule code) and formulas, in German."""
 
-from bot.texts.frameworks import Name
+from effbatch.bot.texts.frameworks import Name
 
 NAME = Name("Megatron-Bridge", "Megatron-Bridge", "von Megatron-Bridge")
 

@@ -1,6 +1,6 @@
 """OLMo-core: its name, its findings (one row per rule code) and its own formulas, in German."""
 
-from bot.texts.frameworks import Name
+from effbatch.bot.texts.frameworks import Name
 
 NAME = Name("OLMo-core", "OLMo-core", "von OLMo-core")
 

@@ -1,6 +1,6 @@
 """verl: its name, its findings (one row per rule code) and its own formulas, in German."""
 
-from bot.texts.frameworks import Name
+from effbatch.bot.texts.frameworks import Name
 
 NAME = Name("verl", "verl", "von verl")
 

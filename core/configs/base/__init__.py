@@ -12,10 +12,20 @@
 Imports only the standard library and the modules of this floor.
 """
 
-from core.configs.base.errors import CheckError, ProblemKind
-from core.configs.base.memory import Architecture, CheckMemory, MemoryFacts
-from core.configs.base.pyscript import CallSite, Condition, Given, Instance, Origin, PyScript, Unknown, Via, via_of
-from core.configs.base.results import (
+from effbatch.core.configs.base.errors import CheckError, ProblemKind
+from effbatch.core.configs.base.memory import Architecture, CheckMemory, MemoryFacts
+from effbatch.core.configs.base.pyscript import (
+    CallSite,
+    Condition,
+    Given,
+    Instance,
+    Origin,
+    PyScript,
+    Unknown,
+    Via,
+    via_of,
+)
+from effbatch.core.configs.base.results import (
     Check,
     Derivation,
     Framework,
@@ -26,7 +36,7 @@ from core.configs.base.results import (
     Step,
     World,
 )
-from core.configs.base.rules import (
+from effbatch.core.configs.base.rules import (
     Effect,
     Finding,
     Fix,
@@ -37,12 +47,12 @@ from core.configs.base.rules import (
     context,
     context_fields,
 )
-from core.configs.base.script import Command, Script, Undecided
-from core.configs.base.source import Format, Parsed, Source
-from core.configs.base.values import MAX_VALUE, Auto, Reading, fix, lookup, neighbours, whole, world_fix
-from core.configs.base.versions import PINS, Since, holds
-from core.configs.base.words import LAUNCHERS, Launch, flags, split_launch, split_words
-from core.configs.base.world import launched_world, main_command, partial_world, program_flags
+from effbatch.core.configs.base.script import Command, Script, Undecided
+from effbatch.core.configs.base.source import Format, Parsed, Source
+from effbatch.core.configs.base.values import MAX_VALUE, Auto, Reading, fix, lookup, neighbours, whole, world_fix
+from effbatch.core.configs.base.versions import PINS, Since, holds
+from effbatch.core.configs.base.words import LAUNCHERS, Launch, flags, split_launch, split_words
+from effbatch.core.configs.base.world import launched_world, main_command, partial_world, program_flags
 
 __all__ = [
     "LAUNCHERS",

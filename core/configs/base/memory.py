@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from core.configs.base.rules import Fix
+from effbatch.core.configs.base.rules import Fix
 
 if TYPE_CHECKING:
-    from core.memory import GpuSpec, MemoryEstimate, ModelSpec, Setup
-    from core.memory.fit import Fit
+    from effbatch.core.memory import GpuSpec, MemoryEstimate, ModelSpec, Setup
+    from effbatch.core.memory.fit import Fit
 
 
 @dataclass(frozen=True)
@@ -101,6 +101,6 @@ class CheckMemory:
 
     def as_json(self) -> dict[str, Any]:
         """schema/'s ``memory``, the keys the calculator's ``--json`` has."""
-        from core.memory.report import memory_json
+        from effbatch.core.memory.report import memory_json
 
         return memory_json(self.estimate, self.setup.micro_batch, self.model, self.gpu, self.fit)

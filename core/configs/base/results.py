@@ -7,13 +7,13 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from core.configs.base.memory import CheckMemory, MemoryFacts
-from core.configs.base.pyscript import Via
-from core.configs.base.rules import Effect, Finding, Level, Rule
-from core.configs.base.source import Parsed
+from effbatch.core.configs.base.memory import CheckMemory, MemoryFacts
+from effbatch.core.configs.base.pyscript import Via
+from effbatch.core.configs.base.rules import Effect, Finding, Level, Rule
+from effbatch.core.configs.base.source import Parsed
 
 if TYPE_CHECKING:
-    from core.guidance import ShapeEstimate
+    from effbatch.core.guidance import ShapeEstimate
 
 
 @dataclass(frozen=True)
@@ -158,7 +158,7 @@ class Check:
         tokens = self.tokens_per_step
         if self.shape is None or tokens is None:
             return None
-        from core.guidance import shape_guidance  # the published runs' table, only where a check has a shape
+        from effbatch.core.guidance import shape_guidance  # the published runs' table, only where a check has a shape
 
         shape = self.shape
         return shape_guidance(shape.layers, shape.hidden, shape.vocab or 0, shape.steps, tokens, self.seq_len)

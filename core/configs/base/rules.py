@@ -9,7 +9,7 @@ from dataclasses import FrozenInstanceError, dataclass, fields
 from enum import StrEnum
 from typing import Any, Generic, TypeVar, dataclass_transform
 
-from core.configs.base.versions import Since
+from effbatch.core.configs.base.versions import Since
 
 
 class Level(StrEnum):

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from core.configs.base.pyscript import PyScript, Via
-from core.configs.base.script import Script
+from effbatch.core.configs.base.pyscript import PyScript, Via
+from effbatch.core.configs.base.script import Script
 
 _NAME_CHAR = re.compile(r"[\w-]")
 

@@ -13,13 +13,13 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
-from core.configs.base.errors import CheckError, ProblemKind
-from core.configs.base.memory import MemoryFacts
-from core.configs.base.pyscript import Unknown, Via
-from core.configs.base.results import Check, ModelShape, Phase, Read, Rollout, Step, World
-from core.configs.base.rules import Effect, Finding, Fix, Syntax
-from core.configs.base.source import Format, Parsed
-from core.configs.base.versions import PINS, holds
+from effbatch.core.configs.base.errors import CheckError, ProblemKind
+from effbatch.core.configs.base.memory import MemoryFacts
+from effbatch.core.configs.base.pyscript import Unknown, Via
+from effbatch.core.configs.base.results import Check, ModelShape, Phase, Read, Rollout, Step, World
+from effbatch.core.configs.base.rules import Effect, Finding, Fix, Syntax
+from effbatch.core.configs.base.source import Format, Parsed
+from effbatch.core.configs.base.versions import PINS, holds
 
 #: The largest value a config may set (a batch, a length, a degree): far above any run, small enough to multiply.
 MAX_VALUE = 10**12

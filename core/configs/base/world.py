@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
-from core.configs.base.results import World
-from core.configs.base.script import Command, Script
-from core.configs.base.source import Format, Parsed
-from core.configs.base.words import Launch, flags, split_launch, split_words
+from effbatch.core.configs.base.results import World
+from effbatch.core.configs.base.script import Command, Script
+from effbatch.core.configs.base.source import Format, Parsed
+from effbatch.core.configs.base.words import Launch, flags, split_launch, split_words
 
 _NODES = ("--nnodes", "--num_nodes", "--num-nodes", "--num_machines", "--num-machines")
 _PER_NODE = ("--nproc_per_node", "--nproc-per-node", "--num_gpus", "--num-gpus")

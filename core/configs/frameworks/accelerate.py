@@ -8,7 +8,7 @@ Alone, the config fixes the factor the loader batch is multiplied by: d · a.
 
 from __future__ import annotations
 
-from core.configs.base import (
+from effbatch.core.configs.base import (
     Check,
     Derivation,
     Effect,
@@ -21,7 +21,7 @@ from core.configs.base import (
     via_of,
     whole,
 )
-from core.configs.frameworks._shared.accelerate_launch import (
+from effbatch.core.configs.frameworks._shared.accelerate_launch import (
     FLOORED,
     MODEL_PARALLEL,
     NO_SHARD,
@@ -35,7 +35,7 @@ from core.configs.frameworks._shared.accelerate_launch import (
     layout,
     split_batches,
 )
-from core.configs.frameworks._shared.torch_loader import training_loader
+from effbatch.core.configs.frameworks._shared.torch_loader import training_loader
 
 ID = "accelerate"
 

@@ -15,7 +15,7 @@
 
 from __future__ import annotations
 
-from core.configs.base import (
+from effbatch.core.configs.base import (
     Check,
     Derivation,
     Effect,
@@ -30,7 +30,7 @@ from core.configs.base import (
     fix,
     lookup,
 )
-from core.configs.frameworks._shared.memory_facts import hf_facts
+from effbatch.core.configs.frameworks._shared.memory_facts import hf_facts
 
 ID = "axolotl"
 FIELDS = ("micro_batch_size", "gradient_accumulation_steps", "batch_size")

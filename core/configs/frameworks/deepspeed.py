@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from core.configs.base import (
+from effbatch.core.configs.base import (
     Auto,
     Check,
     CheckError,
@@ -30,7 +30,7 @@ from core.configs.base import (
     neighbours,
     world_fix,
 )
-from core.configs.frameworks._shared.deepspeed_config import (
+from effbatch.core.configs.frameworks._shared.deepspeed_config import (
     ACCUMULATION,
     AUTOTP,
     MICRO,

@@ -7,14 +7,14 @@ sequence length (``max_seq_length``, ``max_length``, ``model_max_length``).
 
 from __future__ import annotations
 
-from core.configs.base import (
+from effbatch.core.configs.base import (
     Check,
     Format,
     Parsed,
     Reading,
     World,
 )
-from core.configs.frameworks._shared.hf_trainer import (
+from effbatch.core.configs.frameworks._shared.hf_trainer import (
     AUTO_FILLED,
     FLAGS,
     MISMATCH_RULE,

@@ -21,7 +21,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from core.configs.base import (
+from effbatch.core.configs.base import (
     Check,
     CheckError,
     Derivation,

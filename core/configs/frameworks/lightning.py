@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.configs.base import (
+from effbatch.core.configs.base import (
     Check,
     Derivation,
     Effect,
@@ -38,8 +38,8 @@ from core.configs.base import (
     whole,
     world_fix,
 )
-from core.configs.frameworks._shared.megatron_core import nemo_yaml
-from core.configs.frameworks._shared.torch_loader import training_loader
+from effbatch.core.configs.frameworks._shared.megatron_core import nemo_yaml
+from effbatch.core.configs.frameworks._shared.torch_loader import training_loader
 
 ID = "lightning"
 STRATEGY_MESSAGE = (

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from core.configs.base import (
+from effbatch.core.configs.base import (
     Check,
     Derivation,
     Effect,

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.configs.base import (
+from effbatch.core.configs.base import (
     Check,
     Derivation,
     Effect,
@@ -43,7 +43,7 @@ from core.configs.base import (
     neighbours,
     program_flags,
 )
-from core.configs.frameworks._shared import hf_trainer, megatron_core
+from effbatch.core.configs.frameworks._shared import hf_trainer, megatron_core
 
 ID = "llamafactory"
 NEAT_PACKING_MESSAGE = "`neat_packing` cannot be set as True except SFT."

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from core.configs.base import (
+from effbatch.core.configs.base import (
     Auto,
     Check,
     Derivation,

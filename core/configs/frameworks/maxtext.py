@@ -28,7 +28,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from core.configs.base import (
+from effbatch.core.configs.base import (
     Check,
     CheckError,
     Derivation,

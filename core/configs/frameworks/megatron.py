@@ -25,7 +25,7 @@ import itertools
 import math
 import re
 
-from core.configs.base import (
+from effbatch.core.configs.base import (
     Check,
     Derivation,
     Effect,
@@ -43,7 +43,7 @@ from core.configs.base import (
     program_flags,
     world_fix,
 )
-from core.configs.frameworks._shared.megatron_core import (
+from effbatch.core.configs.frameworks._shared.megatron_core import (
     DEFAULT_GBS,
     GBS_MESSAGE,
     GLOBAL,
@@ -56,7 +56,7 @@ from core.configs.frameworks._shared.megatron_core import (
     microbatches,
     model_parallel,
 )
-from core.configs.frameworks._shared.memory_facts import megatron_arguments, megatron_facts
+from effbatch.core.configs.frameworks._shared.memory_facts import megatron_arguments, megatron_facts
 
 ID = "megatron"
 MICRO = "--micro-batch-size"

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from core.configs.base import (
+from effbatch.core.configs.base import (
     Check,
     CheckError,
     Derivation,
@@ -42,10 +42,10 @@ from core.configs.base import (
     neighbours,
     whole,
 )
-from core.configs.frameworks._shared import megatron_core
-from core.configs.frameworks._shared.megatron_core import Divisor, ModelParallel
-from core.configs.read import python_calls
-from core.configs.read.python_calls import Call, Script, Value
+from effbatch.core.configs.frameworks._shared import megatron_core
+from effbatch.core.configs.frameworks._shared.megatron_core import Divisor, ModelParallel
+from effbatch.core.configs.read import python_calls
+from effbatch.core.configs.read.python_calls import Call, Script, Value
 
 ID = "megatron_bridge"
 #: The recipe bases of recipes/common.py and what they set: (global batch, micro-batch, length, packing).

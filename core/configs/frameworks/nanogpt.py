@@ -13,7 +13,7 @@ import re
 from pathlib import PurePosixPath
 from typing import Any
 
-from core.configs.base import (
+from effbatch.core.configs.base import (
     Check,
     Derivation,
     Effect,
@@ -30,8 +30,8 @@ from core.configs.base import (
     program_flags,
     whole,
 )
-from core.configs.read.bounds import hostile
-from core.configs.read.python import read_python
+from effbatch.core.configs.read.bounds import hostile
+from effbatch.core.configs.read.python import read_python
 
 ID = "nanogpt"
 DEFAULTS = {"batch_size": 12, "block_size": 1024, "gradient_accumulation_steps": 5 * 8}

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from core.configs.base import (
+from effbatch.core.configs.base import (
     Check,
     Derivation,
     Effect,
@@ -22,7 +22,7 @@ from core.configs.base import (
     fix,
     lookup,
 )
-from core.configs.frameworks._shared.megatron_core import (
+from effbatch.core.configs.frameworks._shared.megatron_core import (
     DEFAULT_GBS,
     Default,
     Divisor,
@@ -31,7 +31,7 @@ from core.configs.frameworks._shared.megatron_core import (
     model_parallel,
     nemo_yaml,
 )
-from core.configs.frameworks._shared.memory_facts import megatron_facts, nemo_arguments
+from effbatch.core.configs.frameworks._shared.memory_facts import megatron_facts, nemo_arguments
 
 ID = "nemo"
 SEQ_LEN_KEYS = ("model.encoder_seq_length", "model.seq_length", "model.data.seq_length")

@@ -10,7 +10,19 @@ the last one is smaller (42 in micro-batches of 4: ten of 4 and one of 2).
 
 from __future__ import annotations
 
-from core.configs.base import Check, Derivation, Effect, Format, Parsed, Reading, Rule, World, context, fix, neighbours
+from effbatch.core.configs.base import (
+    Check,
+    Derivation,
+    Effect,
+    Format,
+    Parsed,
+    Reading,
+    Rule,
+    World,
+    context,
+    fix,
+    neighbours,
+)
 
 ID = "olmo"
 DEFAULT_MICRO = 16  # olmo/config.py TrainConfig.device_train_microbatch_size

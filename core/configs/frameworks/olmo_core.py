@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import re
 
-from core.configs.base import (
+from effbatch.core.configs.base import (
     Check,
     CheckError,
     Derivation,
@@ -44,8 +44,8 @@ from core.configs.base import (
     neighbours,
     whole,
 )
-from core.configs.read import python_calls
-from core.configs.read.python_calls import Call, Script, Value
+from effbatch.core.configs.read import python_calls
+from effbatch.core.configs.read.python_calls import Call, Script, Value
 
 ID = "olmo_core"
 DEFAULT_MAX_SEQUENCE_LENGTH = 4096  # olmo_core/internal/experiment.py:336 build_config(max_sequence_length=4096)

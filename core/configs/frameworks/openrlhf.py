@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from math import gcd
 
-from core.configs.base import (
+from effbatch.core.configs.base import (
     Check,
     Derivation,
     Effect,
@@ -50,7 +50,7 @@ from core.configs.base import (
     neighbours,
     program_flags,
 )
-from core.configs.shell import read_script
+from effbatch.core.configs.shell import read_script
 
 ID = "openrlhf"
 MODULE = "openrlhf.cli.train_ppo_ray"

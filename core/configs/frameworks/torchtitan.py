@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from core.configs.base import (
+from effbatch.core.configs.base import (
     Check,
     Derivation,
     Effect,

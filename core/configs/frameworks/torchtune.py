@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.configs.base import (
+from effbatch.core.configs.base import (
     Check,
     Derivation,
     Effect,

@@ -7,8 +7,8 @@ and calls (read with ``ast``), shell through ``core.configs.shell``. Nothing her
 - ``python_calls``: what a Python launch script or recipe passes to its config classes.
 """
 
-from core.configs.read.bounds import MAX_CONFIG_BYTES, MAX_DIGITS, MAX_FILE_BYTES, MAX_NESTING
-from core.configs.read.cleanup import clean
-from core.configs.read.reader import parse
+from effbatch.core.configs.read.bounds import MAX_CONFIG_BYTES, MAX_DIGITS, MAX_FILE_BYTES, MAX_NESTING
+from effbatch.core.configs.read.cleanup import clean
+from effbatch.core.configs.read.reader import parse
 
 __all__ = ["MAX_CONFIG_BYTES", "MAX_DIGITS", "MAX_FILE_BYTES", "MAX_NESTING", "clean", "parse"]

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from core.configs.base import CheckError, ProblemKind, Source
+from effbatch.core.configs.base import CheckError, ProblemKind, Source
 
 #: The largest pasted config, in bytes of UTF-8 (a long Megatron script is ~10 KiB; Slack caps a message at 40.000).
 MAX_CONFIG_BYTES = 64 * 1024

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from core.configs.base import Format
+from effbatch.core.configs.base import Format
 
 #: A command that starts a program, at a line's start or after ``&&``/``;``: Hydra overrides have no ``--`` flags
 #: (``python3 -m verl.trainer.main_ppo data.train_batch_size=1024 …``). Prefix values stop at separators: linear.

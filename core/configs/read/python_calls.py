@@ -15,7 +15,7 @@ import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from core.configs.base import CheckError, ProblemKind, context
+from effbatch.core.configs.base import CheckError, ProblemKind, context
 
 #: How deep an expression is folded; a config's arithmetic is a few operators deep.
 MAX_DEPTH = 40

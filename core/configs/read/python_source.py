@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.configs.base import Format, Given, Instance, Parsed, PyScript, Source, Unknown
-from core.configs.read.python import read_python
-from core.configs.read.python.objects import deep_known
+from effbatch.core.configs.base import Format, Given, Instance, Parsed, PyScript, Source, Unknown
+from effbatch.core.configs.read.python import read_python
+from effbatch.core.configs.read.python.objects import deep_known
 
 #: torchtitan's config registries (since February 2026): ``TrainingConfig(...)`` and ``ParallelismConfig(...)``.
 _REGISTRY_SECTIONS = {"TrainingConfig": "training", "ParallelismConfig": "parallelism"}

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from core.configs.base import CheckError, Format, Parsed, ProblemKind, Source
-from core.configs.base.versions import requirements
-from core.configs.read.bounds import (
+from effbatch.core.configs.base import CheckError, Format, Parsed, ProblemKind, Source
+from effbatch.core.configs.base.versions import requirements
+from effbatch.core.configs.read.bounds import (
     BRACKETED,
     LONG_NUMBER,
     MAX_CONFIG_BYTES,
@@ -21,11 +21,11 @@ from core.configs.read.bounds import (
     too_deep,
     unreadable,
 )
-from core.configs.read.formats import format_by_content, format_by_name
-from core.configs.read.python_source import parse_python
-from core.configs.read.structured import parse_json, parse_toml
-from core.configs.read.yaml_loader import parse_yaml
-from core.configs.shell import read_script
+from effbatch.core.configs.read.formats import format_by_content, format_by_name
+from effbatch.core.configs.read.python_source import parse_python
+from effbatch.core.configs.read.structured import parse_json, parse_toml
+from effbatch.core.configs.read.yaml_loader import parse_yaml
+from effbatch.core.configs.shell import read_script
 
 
 def parse(source: Source, max_bytes: int = MAX_CONFIG_BYTES) -> Parsed:

@@ -8,7 +8,7 @@ import tomllib
 from collections import Counter
 from typing import Any
 
-from core.configs.base import CheckError, Format, Parsed, ProblemKind, Source
+from effbatch.core.configs.base import CheckError, Format, Parsed, ProblemKind, Source
 
 
 def parse_json(source: Source) -> Parsed:

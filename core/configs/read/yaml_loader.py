@@ -7,9 +7,9 @@ from typing import Any
 
 import yaml
 
-from core.configs.base import CheckError, Format, Parsed, ProblemKind, Source
-from core.configs.read.bounds import MAX_ALIASES, MAX_DIGITS, MAX_NESTING, MAX_YAML_VALUES
-from core.configs.read.structured import mapping
+from effbatch.core.configs.base import CheckError, Format, Parsed, ProblemKind, Source
+from effbatch.core.configs.read.bounds import MAX_ALIASES, MAX_DIGITS, MAX_NESTING, MAX_YAML_VALUES
+from effbatch.core.configs.read.structured import mapping
 
 
 class _BoundedComposer(yaml.composer.Composer):

@@ -69,8 +69,8 @@ Also here: ``grammar_errors(text)`` (the lines the grammar could not read). Laun
 Nothing is ever executed.
 """
 
-from core.configs.base import Command, Script, Undecided
-from core.configs.shell.limits import (
+from effbatch.core.configs.base import Command, Script, Undecided
+from effbatch.core.configs.shell.limits import (
     MAX_ALTERNATIVE_STEPS,
     MAX_ALTERNATIVES,
     MAX_ARRAY,
@@ -84,7 +84,7 @@ from core.configs.shell.limits import (
     MAX_UNDECIDED,
     MAX_VALUE_CHARS,
 )
-from core.configs.shell.reader import Alternative, Reading, alternatives, grammar_errors, read_script, reading
+from effbatch.core.configs.shell.reader import Alternative, Reading, alternatives, grammar_errors, read_script, reading
 
 __all__ = [
     "MAX_ALTERNATIVES",

@@ -8,15 +8,15 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from core.configs.shell.grammar import node_text
-from core.configs.shell.numbers import constant
-from core.configs.shell.precedence import (
+from effbatch.core.configs.shell.grammar import node_text
+from effbatch.core.configs.shell.numbers import constant
+from effbatch.core.configs.shell.precedence import (
     Operand,
     Token,
     lex,
     parse,
 )
-from core.configs.shell.state import BashError, State
+from effbatch.core.configs.shell.state import BashError, State
 
 if TYPE_CHECKING:
     from tree_sitter import Node

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from core.configs.base import Undecided
-from core.configs.shell.grammar import arms, condition_text, exits, item_body, node_text, short
-from core.configs.shell.limits import MAX_UNDECIDED, too_much
-from core.configs.shell.state import State
+from effbatch.core.configs.base import Undecided
+from effbatch.core.configs.shell.grammar import arms, condition_text, exits, item_body, node_text, short
+from effbatch.core.configs.shell.limits import MAX_UNDECIDED, too_much
+from effbatch.core.configs.shell.state import State
 
 if TYPE_CHECKING:
     from tree_sitter import Node

@@ -7,9 +7,9 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from core.configs.base import Command
-from core.configs.shell.grammar import NAME, node_line, node_text, statements_of
-from core.configs.shell.state import ASSUMED, BashError, State
+from effbatch.core.configs.base import Command
+from effbatch.core.configs.shell.grammar import NAME, node_line, node_text, statements_of
+from effbatch.core.configs.shell.state import ASSUMED, BashError, State
 
 if TYPE_CHECKING:
     from tree_sitter import Node

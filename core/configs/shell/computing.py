@@ -4,10 +4,18 @@ expression computed in turn, and the variables it assigns."""
 
 from __future__ import annotations
 
-from core.configs.shell.grammar import NAME
-from core.configs.shell.numbers import binary, bounded, constant, skipped
-from core.configs.shell.precedence import ASSIGNMENTS, Binary, Conditional, Expression, Operand, Postfix, Prefix
-from core.configs.shell.state import BashError, State
+from effbatch.core.configs.shell.grammar import NAME
+from effbatch.core.configs.shell.numbers import binary, bounded, constant, skipped
+from effbatch.core.configs.shell.precedence import (
+    ASSIGNMENTS,
+    Binary,
+    Conditional,
+    Expression,
+    Operand,
+    Postfix,
+    Prefix,
+)
+from effbatch.core.configs.shell.state import BashError, State
 
 
 class Computing(State):

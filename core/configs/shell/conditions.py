@@ -7,9 +7,9 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from core.configs.shell.grammar import exits, is_arithmetic, is_test, node_text
-from core.configs.shell.numbers import binary
-from core.configs.shell.state import ASSUMED, BashError, State
+from effbatch.core.configs.shell.grammar import exits, is_arithmetic, is_test, node_text
+from effbatch.core.configs.shell.numbers import binary
+from effbatch.core.configs.shell.state import ASSUMED, BashError, State
 
 if TYPE_CHECKING:
     from tree_sitter import Node

@@ -5,16 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from core.configs.shell.arithmetic import Arithmetic
-from core.configs.shell.branching import Branching
-from core.configs.shell.commands import Commands
-from core.configs.shell.computing import Computing
-from core.configs.shell.conditions import Conditions
-from core.configs.shell.expansions import Expansions
-from core.configs.shell.loops import Loops
-from core.configs.shell.scopes import Scopes
-from core.configs.shell.statements import Statements
-from core.configs.shell.words import Words
+from effbatch.core.configs.shell.arithmetic import Arithmetic
+from effbatch.core.configs.shell.branching import Branching
+from effbatch.core.configs.shell.commands import Commands
+from effbatch.core.configs.shell.computing import Computing
+from effbatch.core.configs.shell.conditions import Conditions
+from effbatch.core.configs.shell.expansions import Expansions
+from effbatch.core.configs.shell.loops import Loops
+from effbatch.core.configs.shell.scopes import Scopes
+from effbatch.core.configs.shell.statements import Statements
+from effbatch.core.configs.shell.words import Words
 
 if TYPE_CHECKING:
     from tree_sitter import Node

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from core.configs.shell.fields import Fields
-from core.configs.shell.grammar import name_of, node_text
-from core.configs.shell.state import State
+from effbatch.core.configs.shell.fields import Fields
+from effbatch.core.configs.shell.grammar import name_of, node_text
+from effbatch.core.configs.shell.state import State
 
 if TYPE_CHECKING:
     from tree_sitter import Node

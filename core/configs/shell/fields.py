@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from core.configs.shell.limits import MAX_ARRAY, MAX_VALUE_CHARS, too_much
+from effbatch.core.configs.shell.limits import MAX_ARRAY, MAX_VALUE_CHARS, too_much
 
 
 class Budget(Protocol):

@@ -9,7 +9,7 @@ from collections.abc import Iterator, Sequence
 from functools import cache
 from typing import TYPE_CHECKING
 
-from core.configs.shell.limits import MAX_PARSE_SECONDS, MAX_VALUE_CHARS, too_much
+from effbatch.core.configs.shell.limits import MAX_PARSE_SECONDS, MAX_VALUE_CHARS, too_much
 
 if TYPE_CHECKING:
     from tree_sitter import Language, Node, Parser, Point

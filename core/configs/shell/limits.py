@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.configs.base import CheckError, ProblemKind
+from effbatch.core.configs.base import CheckError, ProblemKind
 
 #: The longest value or word a script may build (a long Megatron argument string is ~4 KiB).
 MAX_VALUE_CHARS = 64 * 1024

@@ -7,9 +7,9 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from core.configs.shell.grammar import ASSIGNING, NAME, node_text
-from core.configs.shell.limits import MAX_LOOP_STEPS, MAX_STEPS
-from core.configs.shell.state import State
+from effbatch.core.configs.shell.grammar import ASSIGNING, NAME, node_text
+from effbatch.core.configs.shell.limits import MAX_LOOP_STEPS, MAX_STEPS
+from effbatch.core.configs.shell.state import State
 
 if TYPE_CHECKING:
     from tree_sitter import Node

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from core.configs.shell.limits import LIMIT, MAX_DIGITS, too_much
-from core.configs.shell.precedence import ASSIGNMENTS, Conditional, Expression, Operand, Postfix, Prefix
-from core.configs.shell.variables import BashError
+from effbatch.core.configs.shell.limits import LIMIT, MAX_DIGITS, too_much
+from effbatch.core.configs.shell.precedence import ASSIGNMENTS, Conditional, Expression, Operand, Postfix, Prefix
+from effbatch.core.configs.shell.variables import BashError
 
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ@_"
 _DECIMAL = re.compile(r"[0-9]+")

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import TypeAlias
 
-from core.configs.shell.limits import MAX_DEPTH, too_much
+from effbatch.core.configs.shell.limits import MAX_DEPTH, too_much
 
 ASSIGNMENTS = frozenset({"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^="})
 #: Binding power of each binary operator (higher binds tighter); ``**``, ``?:`` and assignments group to the right.

@@ -7,10 +7,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from core.configs.base import Script
-from core.configs.shell.evaluator import Run, evaluate
-from core.configs.shell.grammar import parse
-from core.configs.shell.limits import MAX_ALTERNATIVE_STEPS, MAX_ALTERNATIVES, too_much
+from effbatch.core.configs.base import Script
+from effbatch.core.configs.shell.evaluator import Run, evaluate
+from effbatch.core.configs.shell.grammar import parse
+from effbatch.core.configs.shell.limits import MAX_ALTERNATIVE_STEPS, MAX_ALTERNATIVES, too_much
 
 if TYPE_CHECKING:
     from tree_sitter import Node

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from core.configs.shell.grammar import node_text
-from core.configs.shell.state import BashError, State
+from effbatch.core.configs.shell.grammar import node_text
+from effbatch.core.configs.shell.state import BashError, State
 
 if TYPE_CHECKING:
     from tree_sitter import Node

@@ -13,9 +13,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from core.configs.shell.grammar import parse
-from core.configs.shell.limits import MAX_CHARS, MAX_DEPTH, MAX_GIVEN_UP_STEPS, MAX_PARSE_SECONDS, MAX_STEPS, too_much
-from core.configs.shell.variables import BashError, Saved, Variables
+from effbatch.core.configs.shell.grammar import parse
+from effbatch.core.configs.shell.limits import (
+    MAX_CHARS,
+    MAX_DEPTH,
+    MAX_GIVEN_UP_STEPS,
+    MAX_PARSE_SECONDS,
+    MAX_STEPS,
+    too_much,
+)
+from effbatch.core.configs.shell.variables import BashError, Saved, Variables
 
 __all__ = ["ASSUMED", "BashError", "State"]
 
@@ -26,8 +33,8 @@ ASSUMED = -1
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-    from core.configs.shell.fields import Fields
-    from core.configs.shell.precedence import Expression
+    from effbatch.core.configs.shell.fields import Fields
+    from effbatch.core.configs.shell.precedence import Expression
 
 
 @dataclass

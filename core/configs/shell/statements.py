@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from core.configs.shell.grammar import is_arithmetic, node_line, node_text, statements_of
-from core.configs.shell.limits import MAX_ARRAY, MAX_VALUE_CHARS, too_much
-from core.configs.shell.state import ASSUMED, BashError, State
+from effbatch.core.configs.shell.grammar import is_arithmetic, node_line, node_text, statements_of
+from effbatch.core.configs.shell.limits import MAX_ARRAY, MAX_VALUE_CHARS, too_much
+from effbatch.core.configs.shell.state import ASSUMED, BashError, State
 
 if TYPE_CHECKING:
     from tree_sitter import Node

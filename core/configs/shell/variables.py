@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from core.configs.base import Script, Undecided
+from effbatch.core.configs.base import Script, Undecided
 
 if TYPE_CHECKING:
     from tree_sitter import Node

@@ -6,10 +6,10 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from core.configs.shell.fields import Fields
-from core.configs.shell.grammar import NAME, dangling_dollar, is_all_elements, node_text, plain_text
-from core.configs.shell.limits import MAX_ARRAY, MAX_VALUE_CHARS, too_much
-from core.configs.shell.state import State
+from effbatch.core.configs.shell.fields import Fields
+from effbatch.core.configs.shell.grammar import NAME, dangling_dollar, is_all_elements, node_text, plain_text
+from effbatch.core.configs.shell.limits import MAX_ARRAY, MAX_VALUE_CHARS, too_much
+from effbatch.core.configs.shell.state import State
 
 if TYPE_CHECKING:
     from tree_sitter import Node

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from math import prod
 
-from core.configs.base import (
+from effbatch.core.configs.base import (
     Effect,
     Format,
     Nothing,

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.configs.base import (
+from effbatch.core.configs.base import (
     Auto,
     Check,
     Derivation,
@@ -40,8 +40,8 @@ from core.configs.base import (
     via_of,
     whole,
 )
-from core.configs.frameworks._shared import accelerate_launch, deepspeed_config
-from core.configs.frameworks._shared.memory_facts import hf_facts
+from effbatch.core.configs.frameworks._shared import accelerate_launch, deepspeed_config
+from effbatch.core.configs.frameworks._shared.memory_facts import hf_facts
 
 FLAGS = ("--per_device_train_batch_size", "--per-device-train-batch-size")
 PER_DEVICE = "per_device_train_batch_size"

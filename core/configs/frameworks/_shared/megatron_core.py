@@ -14,7 +14,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.configs.base import Derivation, Effect, Fix, Parsed, Reading, Rule, context, fix, neighbours, world_fix
+from effbatch.core.configs.base import (
+    Derivation,
+    Effect,
+    Fix,
+    Parsed,
+    Reading,
+    Rule,
+    context,
+    fix,
+    neighbours,
+    world_fix,
+)
 
 GLOBAL = "--global-batch-size"
 #: Phases of a ramp-up listed one by one; a longer ramp keeps its first ones and its end.

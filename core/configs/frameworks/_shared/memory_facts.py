@@ -20,8 +20,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from core.configs.base import Architecture, Fix, Format, MemoryFacts, Parsed, lookup, program_flags
-from core.configs.frameworks._shared.deepspeed_config import is_deepspeed_config
+from effbatch.core.configs.base import Architecture, Fix, Format, MemoryFacts, Parsed, lookup, program_flags
+from effbatch.core.configs.frameworks._shared.deepspeed_config import is_deepspeed_config
 
 #: Vocabularies a Megatron tokenizer type fixes (``megatron/training/tokenizer``): GPT-2's BPE 50.257, Llama 2's
 #: SentencePiece 32.000.

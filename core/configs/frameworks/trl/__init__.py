@@ -38,10 +38,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.configs.base import Check, Parsed, Rule, World
-from core.configs.frameworks.trl.grpo import GRPO_RULES, ID, detect_grpo, grpo
-from core.configs.frameworks.trl.rloo import RLOO_RULES, detect_rloo, rloo
-from core.configs.frameworks.trl.sft import SFT_RULES, detect_sft, sft
+from effbatch.core.configs.base import Check, Parsed, Rule, World
+from effbatch.core.configs.frameworks.trl.grpo import GRPO_RULES, ID, detect_grpo, grpo
+from effbatch.core.configs.frameworks.trl.rloo import RLOO_RULES, detect_rloo, rloo
+from effbatch.core.configs.frameworks.trl.sft import SFT_RULES, detect_sft, sft
 
 RULES: tuple[Rule[Any], ...] = (*GRPO_RULES, *RLOO_RULES, *SFT_RULES)
 __all__ = ["ID", "RULES", "check", "detect"]

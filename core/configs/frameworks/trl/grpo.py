@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.configs.base import (
+from effbatch.core.configs.base import (
     PINS,
     Check,
     Derivation,
@@ -30,7 +30,7 @@ from core.configs.base import (
     split_launch,
     whole,
 )
-from core.configs.frameworks._shared import hf_trainer
+from effbatch.core.configs.frameworks._shared import hf_trainer
 
 ID = "trl"
 #: Keys only GRPO (and RLOO, read as GRPO's rule) writes; SFT has none of them.

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from core.configs.base import (
+from effbatch.core.configs.base import (
     PINS,
     Check,
     Effect,
@@ -31,8 +31,8 @@ from core.configs.base import (
     program_flags,
     split_launch,
 )
-from core.configs.frameworks._shared import hf_trainer
-from core.configs.frameworks.trl.grpo import DEFAULTS, ID, MARKERS, Flavour, _Values, grpo
+from effbatch.core.configs.frameworks._shared import hf_trainer
+from effbatch.core.configs.frameworks.trl.grpo import DEFAULTS, ID, MARKERS, Flavour, _Values, grpo
 
 #: The names RLOOConfig had before 0.22 and the fields 0.22 to 0.24 mapped them onto.
 OLD_NAMES = {

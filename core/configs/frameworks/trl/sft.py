@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from core.configs.base import (
+from effbatch.core.configs.base import (
     Check,
     Effect,
     Fix,
@@ -24,8 +24,8 @@ from core.configs.base import (
     split_launch,
     whole,
 )
-from core.configs.frameworks._shared import accelerate_launch, hf_trainer
-from core.configs.frameworks.trl.grpo import ID, where_key
+from effbatch.core.configs.frameworks._shared import accelerate_launch, hf_trainer
+from effbatch.core.configs.frameworks.trl.grpo import ID, where_key
 
 #: Keys only SFTConfig and TRL's scripts write (a plain TrainingArguments YAML has none of them).
 SFT_KEYS = {

@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from core.configs.base import (
+from effbatch.core.configs.base import (
     PINS,
     Check,
     Derivation,
@@ -49,10 +49,10 @@ from core.configs.base import (
     holds,
     launched_world,
 )
-from core.configs.frameworks.verl import actor as actor_rules
-from core.configs.frameworks.verl.actor import Actor, refused
-from core.configs.frameworks.verl.critic import critic, uses_critic
-from core.configs.frameworks.verl.keys import (
+from effbatch.core.configs.frameworks.verl import actor as actor_rules
+from effbatch.core.configs.frameworks.verl.actor import Actor, refused
+from effbatch.core.configs.frameworks.verl.critic import critic, uses_critic
+from effbatch.core.configs.frameworks.verl.keys import (
     CP,
     DEFAULTS,
     EPOCHS,
@@ -72,7 +72,7 @@ from core.configs.frameworks.verl.keys import (
     SP_NEW,
     TOKENS,
 )
-from core.configs.frameworks.verl.rules import (
+from effbatch.core.configs.frameworks.verl.rules import (
     ACCUMULATION,
     BATCH,
     BEFORE_0_2,
@@ -104,7 +104,7 @@ from core.configs.frameworks.verl.rules import (
     OldOrder,
     TokenBound,
 )
-from core.configs.frameworks.verl.values import Values, is_config, is_main
+from effbatch.core.configs.frameworks.verl.values import Values, is_config, is_main
 
 ID = "verl"
 __all__ = ["ID", "RULES", "check", "detect"]

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from math import gcd
 
-from core.configs.base import Effect, Finding, Nothing, Reading, context, neighbours
-from core.configs.frameworks.verl.keys import MICRO, MINI, OLD_MICRO, PROMPTS, SP
-from core.configs.frameworks.verl.rules import (
+from effbatch.core.configs.base import Effect, Finding, Nothing, Reading, context, neighbours
+from effbatch.core.configs.frameworks.verl.keys import MICRO, MINI, OLD_MICRO, PROMPTS, SP
+from effbatch.core.configs.frameworks.verl.rules import (
     ABOVE_ROLLOUT_RULE,
     BELOW_MINI,
     BELOW_MINI_RULE,
@@ -50,10 +50,10 @@ from core.configs.frameworks.verl.rules import (
     ShortLast,
     Zero,
 )
-from core.configs.frameworks.verl.rules import (
+from effbatch.core.configs.frameworks.verl.rules import (
     OLD_MICRO as OLD_MICRO_STEP,
 )
-from core.configs.frameworks.verl.values import Values
+from effbatch.core.configs.frameworks.verl.values import Values
 
 
 @context

@@ -10,9 +10,9 @@ trainer/ppo/utils.py:86-97).
 
 from __future__ import annotations
 
-from core.configs.base import Nothing, Reading
-from core.configs.frameworks.verl.actor import Actor, refuses
-from core.configs.frameworks.verl.keys import (
+from effbatch.core.configs.base import Nothing, Reading
+from effbatch.core.configs.frameworks.verl.actor import Actor, refuses
+from effbatch.core.configs.frameworks.verl.keys import (
     CRITIC_DYNAMIC,
     CRITIC_ENABLE,
     CRITIC_EPOCHS,
@@ -22,7 +22,7 @@ from core.configs.frameworks.verl.keys import (
     CRITIC_SP,
     ESTIMATOR,
 )
-from core.configs.frameworks.verl.rules import (
+from effbatch.core.configs.frameworks.verl.rules import (
     CRITIC_BATCH_RULE,
     CRITIC_BELOW_MINI,
     CRITIC_BELOW_MINI_RULE,
@@ -38,7 +38,7 @@ from core.configs.frameworks.verl.rules import (
     CriticBatch,
     MiniMicro,
 )
-from core.configs.frameworks.verl.values import Values
+from effbatch.core.configs.frameworks.verl.values import Values
 
 
 def uses_critic(values: Values) -> bool:

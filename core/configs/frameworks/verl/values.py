@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.configs.base import Fix, Format, Parsed, Reading, Syntax, lookup, whole
-from core.configs.frameworks.verl.keys import (
+from effbatch.core.configs.base import Fix, Format, Parsed, Reading, Syntax, lookup, whole
+from effbatch.core.configs.frameworks.verl.keys import (
     ACTOR_ROLLOUT,
     CP,
     DEFAULTS,

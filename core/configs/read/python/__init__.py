@@ -12,7 +12,7 @@ Split by what Python has, as the shell reader is by what bash has: ``statements`
 to Python itself on generated literal-only scripts.
 """
 
-from core.configs.read.python.evaluator import read_python
-from core.configs.read.python.objects import PartialEnviron
+from effbatch.core.configs.read.python.evaluator import read_python
+from effbatch.core.configs.read.python.objects import PartialEnviron
 
 __all__ = ["PartialEnviron", "read_python"]

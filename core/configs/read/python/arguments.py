@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from core.configs.base import Given, Instance, Origin, Unknown
+from effbatch.core.configs.base import Given, Instance, Origin, Unknown
 
 #: argparse's ``type=`` converters the reader applies to a flag's text.
 CONVERTERS = {"int": int, "float": float, "str": str}

@@ -8,10 +8,10 @@ import ast
 import math
 from collections.abc import Callable, Sequence
 
-from core.configs.base import CallSite, Given, Instance, Origin, Unknown
-from core.configs.read.python import operators
-from core.configs.read.python.arguments import ArgParser, HfParser, Option, option_kind
-from core.configs.read.python.objects import (
+from effbatch.core.configs.base import CallSite, Given, Instance, Origin, Unknown
+from effbatch.core.configs.read.python import operators
+from effbatch.core.configs.read.python.arguments import ArgParser, HfParser, Option, option_kind
+from effbatch.core.configs.read.python.objects import (
     ENVIRON,
     Builtin,
     ClassRef,
@@ -21,8 +21,8 @@ from core.configs.read.python.objects import (
     ModuleRef,
     PartialEnviron,
 )
-from core.configs.read.python.operators import UndecidableError
-from core.configs.read.python.state import Frame, Leave, State
+from effbatch.core.configs.read.python.operators import UndecidableError
+from effbatch.core.configs.read.python.state import Frame, Leave, State
 
 #: Calls whose value is the number of processes the run starts.
 WORLD_CALLS = frozenset(

@@ -6,10 +6,10 @@ from __future__ import annotations
 import ast
 from pathlib import PurePosixPath
 
-from core.configs.base import Given, Instance, Unknown
-from core.configs.read.python.limits import MAX_CALL_DEPTH
-from core.configs.read.python.segments import Segments
-from core.configs.read.python.state import Frame, Leave, State
+from effbatch.core.configs.base import Given, Instance, Unknown
+from effbatch.core.configs.read.python.limits import MAX_CALL_DEPTH
+from effbatch.core.configs.read.python.segments import Segments
+from effbatch.core.configs.read.python.state import Frame, Leave, State
 
 
 class Definitions(State):

@@ -12,13 +12,13 @@ import ast
 import contextlib
 from collections.abc import Mapping, Sequence
 
-from core.configs.base import CheckError, Given, Instance, ProblemKind, PyScript, Unknown
-from core.configs.read.python.calls import Calls
-from core.configs.read.python.definitions import Definitions, without_first
-from core.configs.read.python.expressions import Expressions
-from core.configs.read.python.segments import Segments
-from core.configs.read.python.state import Frame, Leave
-from core.configs.read.python.statements import Statements
+from effbatch.core.configs.base import CheckError, Given, Instance, ProblemKind, PyScript, Unknown
+from effbatch.core.configs.read.python.calls import Calls
+from effbatch.core.configs.read.python.definitions import Definitions, without_first
+from effbatch.core.configs.read.python.expressions import Expressions
+from effbatch.core.configs.read.python.segments import Segments
+from effbatch.core.configs.read.python.state import Frame, Leave
+from effbatch.core.configs.read.python.statements import Statements
 
 
 class Reader(Statements, Expressions, Calls, Definitions):

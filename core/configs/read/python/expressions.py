@@ -7,12 +7,12 @@ import ast
 from collections.abc import Callable, Iterator
 from typing import Any, cast
 
-from core.configs.base import Condition, Unknown
-from core.configs.read.python import operators
-from core.configs.read.python.limits import MAX_ITEMS
-from core.configs.read.python.objects import BUILTINS, Builtin, Environ, ModuleRef, PartialEnviron
-from core.configs.read.python.operators import UndecidableError
-from core.configs.read.python.state import Frame, State
+from effbatch.core.configs.base import Condition, Unknown
+from effbatch.core.configs.read.python import operators
+from effbatch.core.configs.read.python.limits import MAX_ITEMS
+from effbatch.core.configs.read.python.objects import BUILTINS, Builtin, Environ, ModuleRef, PartialEnviron
+from effbatch.core.configs.read.python.operators import UndecidableError
+from effbatch.core.configs.read.python.state import Frame, State
 
 #: Names every module has: the script is the program that runs (``if __name__ == "__main__"`` holds).
 MODULE_NAMES: dict[str, object] = {"__name__": "__main__"}

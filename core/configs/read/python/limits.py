@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.configs.base import CheckError, ProblemKind
+from effbatch.core.configs.base import CheckError, ProblemKind
 
 #: Statements and expressions evaluated in one reading (a long training script needs a few thousand).
 MAX_STEPS = 200_000

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.configs.base import Instance, Unknown
+from effbatch.core.configs.base import Instance, Unknown
 
 
 @dataclass(frozen=True)

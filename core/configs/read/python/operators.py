@@ -12,7 +12,7 @@ import operator
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from core.configs.read.python.limits import MAX_ITEMS, MAX_MAGNITUDE, MAX_STRING
+from effbatch.core.configs.read.python.limits import MAX_ITEMS, MAX_MAGNITUDE, MAX_STRING
 
 
 class UndecidableError(Exception):

@@ -11,9 +11,9 @@ import ast
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from core.configs.base import CallSite, Given, Instance, PyScript, Unknown
-from core.configs.read.python.limits import MAX_DEPTH, MAX_STEPS, too_much
-from core.configs.read.python.segments import Segments
+from effbatch.core.configs.base import CallSite, Given, Instance, PyScript, Unknown
+from effbatch.core.configs.read.python.limits import MAX_DEPTH, MAX_STEPS, too_much
+from effbatch.core.configs.read.python.segments import Segments
 
 
 @dataclass

@@ -7,12 +7,12 @@ import ast
 from collections.abc import Sequence
 from typing import Any, cast
 
-from core.configs.base import Condition, Given, Instance, Unknown
-from core.configs.read.python import operators
-from core.configs.read.python.limits import MAX_ITERATIONS, MAX_LOOP_STEPS
-from core.configs.read.python.objects import ClassRef, FunctionRef, ModuleRef
-from core.configs.read.python.operators import UndecidableError
-from core.configs.read.python.state import Frame, Leave, State
+from effbatch.core.configs.base import Condition, Given, Instance, Unknown
+from effbatch.core.configs.read.python import operators
+from effbatch.core.configs.read.python.limits import MAX_ITERATIONS, MAX_LOOP_STEPS
+from effbatch.core.configs.read.python.objects import ClassRef, FunctionRef, ModuleRef
+from effbatch.core.configs.read.python.operators import UndecidableError
+from effbatch.core.configs.read.python.state import Frame, Leave, State
 
 
 class Statements(State):
