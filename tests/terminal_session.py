@@ -43,10 +43,16 @@ def wait_for_exit(pid: int, seconds: float) -> int | None:
 
 
 @contextlib.contextmanager
-def console_on_a_terminal(env: dict[str, str], cwd: Path) -> Iterator[tuple[int, int]]:
-    """``effbatch-bot`` with a pseudo-terminal as its controlling terminal: (pid, the terminal's fd); killed after."""
+def console_on_a_terminal(
+    env: dict[str, str], cwd: Path, ctrl_c: signal.Handlers = signal.SIG_DFL
+) -> Iterator[tuple[int, int]]:
+    """``effbatch-bot`` with a pseudo-terminal as its controlling terminal: (pid, the terminal's fd); killed after.
+
+    ``ctrl_c`` is the SIGINT disposition it starts with, whatever this test process inherited (``SIG_IGN``: as a
+    shell without job control starts a background command)."""
     pid, terminal = pty.fork()
     if pid == 0:
+        signal.signal(signal.SIGINT, ctrl_c)
         os.chdir(cwd)
         os.execve(str(BIN / "effbatch-bot"), [str(BIN / "effbatch-bot")], env)
     try:

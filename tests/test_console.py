@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import signal
 import time
 from pathlib import Path
 
@@ -120,9 +121,11 @@ def test_a_paste_at_the_terminal_keeps_its_blank_lines(tmp_path: Path) -> None:
     assert "nicht verstanden" not in shown
 
 
-def test_ctrl_c_while_the_bot_starts_leaves_no_traceback(tmp_path: Path) -> None:
-    """Ctrl+C while effbatch-bot still imports (before the console shows): it ends, without a traceback."""
-    with console_on_a_terminal(clean_env(), tmp_path) as (pid, terminal):
+@pytest.mark.parametrize("started_with", [signal.SIG_DFL, signal.SIG_IGN], ids=["Ctrl+C heard", "Ctrl+C ignored"])
+def test_ctrl_c_while_the_bot_starts_leaves_no_traceback(tmp_path: Path, started_with: signal.Handlers) -> None:
+    """Ctrl+C while effbatch-bot still imports (before the console shows): it ends, without a traceback – also
+    where it was started with Ctrl+C ignored, as a shell without job control starts a background command."""
+    with console_on_a_terminal(clean_env(), tmp_path, started_with) as (pid, terminal):
         deadline = time.monotonic() + 10
 
         def loaded(marker: bytes) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import tomllib
 from pathlib import Path
@@ -346,10 +347,17 @@ def test_console_numbers_apply_choices_like_clicks(env: dict[str, str], tmp_path
     assert result.stderr == ""
 
 
-@pytest.mark.parametrize("key", [b"\x04", b"\x03"], ids=["Ctrl+D", "Ctrl+C"])
-def test_console_leaves_on_a_fresh_line(env: dict[str, str], tmp_path: Path, key: bytes) -> None:
-    """At a terminal, Ctrl+D and Ctrl+C pressed as the prompt appears end the console with the prompt's line closed."""
-    with console_on_a_terminal(env, tmp_path) as (pid, terminal):
+@pytest.mark.parametrize(
+    ("key", "started_with"),
+    [(b"\x04", signal.SIG_DFL), (b"\x03", signal.SIG_DFL), (b"\x03", signal.SIG_IGN)],
+    ids=["Ctrl+D", "Ctrl+C", "Ctrl+C, started with it ignored"],
+)
+def test_console_leaves_on_a_fresh_line(
+    env: dict[str, str], tmp_path: Path, key: bytes, started_with: signal.Handlers
+) -> None:
+    """At a terminal, Ctrl+D and Ctrl+C pressed as the prompt appears end the console with the prompt's line closed
+    – Ctrl+C also where a shell without job control started it with Ctrl+C ignored (a script, a CI step)."""
+    with console_on_a_terminal(env, tmp_path, started_with) as (pid, terminal):
         output = read_until(terminal, lambda shown: shown.endswith(b"> "), seconds=30)
         assert output.endswith(b"> "), output
         os.write(terminal, key)  # at once: the moment readline may not be listening yet

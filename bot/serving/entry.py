@@ -7,6 +7,7 @@ Once running, each mode handles Ctrl+C itself (the console: on a fresh line, exi
 
 from __future__ import annotations
 
+import signal
 import sys
 
 #: The shell's convention for a process ended by Ctrl+C (128 + SIGINT).
@@ -15,6 +16,7 @@ EXIT_INTERRUPTED = 130
 
 def bot_main() -> int:
     """``effbatch-bot``: ``bot.serving.main.main``, with a Ctrl+C during start-up ending it quietly."""
+    hear_ctrl_c()
     try:
         from effbatch.bot.serving.main import main
 
@@ -22,3 +24,15 @@ def bot_main() -> int:
     except KeyboardInterrupt:
         sys.stdout.write("\n")
         return EXIT_INTERRUPTED
+
+
+def hear_ctrl_c() -> None:
+    """At a terminal, Ctrl+C ends effbatch-bot, even where it was started with Ctrl+C ignored.
+
+    A shell without job control (a script, ``bash -c '… &'``, a CI runner's step) starts a background command
+    with SIGINT ignored, and Python keeps an ignored SIGINT ignored: the console, which says „Beenden mit …
+    Strg+C“, would go on after the key. The server modes install their own handlers anyway; without a terminal
+    the inherited choice stays.
+    """
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN and sys.stdin is not None and sys.stdin.isatty():
+        signal.signal(signal.SIGINT, signal.default_int_handler)
