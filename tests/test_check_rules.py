@@ -108,6 +108,10 @@ def olmo_core(gbs: str = "16 * S", micro: str = "2 * S", extra: str = "", tail: 
     return (("train.py", text),)
 
 
+#: A NeMo 2 library recipe used and changed (``recipe = llm.<model>.pretrain_recipe(…)``, then ``recipe.… = …``).
+NEMO2_USE = (
+    "import nemo_run as run\nfrom nemo.collections import llm\n\nrecipe = llm.{model}.pretrain_recipe()\n{change}\n"
+)
 NEMO2 = (
     "import nemo_run as run\nfrom nemo import lightning as nl\n\n\n"
     "def trainer(tensor_parallelism: int = 4, num_nodes: int = 4, num_gpus_per_node: int = 8):\n"
@@ -708,6 +712,19 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
         16,
     ),
     "megatron_bridge/nemo2-num-nodes": ((("llama3_70b.py", NEMO2),), None),
+    "megatron_bridge/interleaved-needs-pipeline": (
+        (
+            (
+                "p.py",
+                NEMO2_USE.format(model="llama3_70b", change="recipe.trainer.strategy.pipeline_model_parallel_size = 1"),
+            ),
+        ),
+        None,
+    ),
+    "megatron_bridge/nemo2-recipe-defaults-unknown": (
+        (("p.py", NEMO2_USE.format(model="deepseek_v3", change="recipe.data.global_batch_size = 64")),),
+        None,
+    ),
     "levanter/batch-divisible": ((("l.yaml", f"{LEVANTER}  train_batch_size: 100\n"),), 8),
     "levanter/batch-below-data-axis": ((("l.yaml", f"{LEVANTER}  train_batch_size: 4\n"),), 8),
     "levanter/phase-divisible": ((("l.yaml", f"{LEVANTER}  per_device_parallelism: 8\n{LEVANTER_SCHEDULE}"),), 8),

@@ -6,7 +6,8 @@ NAME = Name("Megatron-Bridge", "Megatron-Bridge", "von Megatron-Bridge")
 
 #: What the checker looks for in a file of this framework (said when a forced ``--framework`` finds none of it).
 LOOKS_FOR = (
-    "ein Rezept von Megatron-Bridge oder NeMo 2 (ein Basisrezept wie `_pretrain_common()` oder `MockDataModule(…)`)"
+    "ein Rezept von Megatron-Bridge oder NeMo 2 (ein Basisrezept wie `_pretrain_common()`, `MockDataModule(…)` oder "
+    "ein benutztes `llm.<Modell>.pretrain_recipe(…)`)"
 )
 
 #: One row per rule code; the placeholders are exactly the fields of the rule's context.
@@ -57,6 +58,13 @@ FINDINGS: dict[str, str] = {
     ),
     "megatron_bridge/nemo2-num-nodes": (
         "trainer() hat num_nodes = {default} voreingestellt, das Rezept übergibt aber {used}; es gilt {used}."
+    ),
+    "megatron_bridge/interleaved-needs-pipeline": (
+        "megatron-core bricht ab: Eine verschränkte Pipeline (virtual_pipeline_model_parallel_size = {vpp}) braucht "
+        "pipeline_model_parallel_size > 1, gesetzt ist {pp}."
+    ),
+    "megatron_bridge/nemo2-recipe-defaults-unknown": (
+        "Was {recipe} voreinstellt, kennt effbatch nicht; das Skript setzt nicht: {settings}."
     ),
 }
 #: This framework's own derivations; ``{0}``, ``{1}`` … are the operands, ``{r}`` the result.

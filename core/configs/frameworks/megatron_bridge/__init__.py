@@ -16,6 +16,8 @@
   in ``gpt/data/mock.py``), ``run.Config(nl.MegatronStrategy, tensor_model_parallel_size=…)``,
   ``run.Config(nl.Trainer, devices=…, num_nodes=…)`` with the values the recipe passes to ``trainer(...)``;
   megatron-core's ``parallel_state.py:739-741`` refuses a world TP · PP · CP does not divide.
+- NeMo 2 recipes used, not defined (``llm.llama3_8b.pretrain_recipe(…)`` then ``recipe.data.… = …``): ``recipe_use``;
+  megatron-core's ``initialize_model_parallel`` then refuses a virtual pipeline size with PP 1 (after the world).
 """
 
 from __future__ import annotations
@@ -40,10 +42,10 @@ from effbatch.core.configs.base import (
     context,
     fix,
     neighbours,
-    whole,
 )
 from effbatch.core.configs.frameworks._shared import megatron_core
 from effbatch.core.configs.frameworks._shared.megatron_core import Divisor, ModelParallel
+from effbatch.core.configs.frameworks.megatron_bridge import recipe_use
 from effbatch.core.configs.read import python_calls
 from effbatch.core.configs.read.python_calls import Call, Script, Value
 
@@ -88,6 +90,7 @@ IN_BATCH_MESSAGE = (
 DECREASE_MESSAGE = (
     "decreasing batch size from {gbs} to {real}to keep divisiblity by micro_batch_size={mbs} * data_parallel_size={dp}"
 )
+INTERLEAVED_MESSAGE = "pipeline-model-parallel size should be greater than 1 with interleaved schedule"
 _GPUS_IN_NAME = re.compile(r"_(\d{1,6})gpus?_")
 _BRIDGE = re.compile(r"^[ \t]*(?:from|import)[ \t]+megatron\.bridge\b", re.MULTILINE)
 _NEMO2 = re.compile(r"^[ \t]*(?:from|import)[ \t]+(?:nemo_run|nemo\b)", re.MULTILINE)
@@ -151,6 +154,18 @@ class Nodes:
     used: int
 
 
+@context
+class Interleaved:
+    vpp: int
+    pp: int
+
+
+@context
+class UnknownDefaults:
+    recipe: str
+    settings: str
+
+
 WORLD = Rule("megatron_bridge/world-size-divisible", Effect.REFUSED, ModelParallel)
 EVAL = Rule("megatron_bridge/eval-batch-divisible", Effect.REFUSED, Divisor)
 GBS = Rule("megatron_bridge/global-batch-size-divisible", Effect.REFUSED, Divisor)
@@ -165,6 +180,8 @@ FIRST = Rule("megatron_bridge/first-recipe-of-file", Effect.NOTE, FirstRecipe)
 RAMPUP = Rule("megatron_bridge/rampup", Effect.NOTE, Rampup)
 RAMPUP_PHASE = Rule("megatron_bridge/rampup-divisible", Effect.REFUSED, Divisor)
 NODES = Rule("megatron_bridge/nemo2-num-nodes", Effect.PITFALL, Nodes)
+INTERLEAVED = Rule("megatron_bridge/interleaved-needs-pipeline", Effect.REFUSED, Interleaved)
+UNKNOWN = Rule("megatron_bridge/nemo2-recipe-defaults-unknown", Effect.NOTE, UnknownDefaults)
 RULES = (
     WORLD,
     EVAL,
@@ -180,6 +197,8 @@ RULES = (
     RAMPUP,
     RAMPUP_PHASE,
     NODES,
+    INTERLEAVED,
+    UNKNOWN,
 )
 
 
@@ -190,7 +209,8 @@ def detect(parsed: Parsed) -> bool:
         return False
     text = parsed.source.text
     bridge = bool(_BRIDGE.search(text)) or any(f"{base}()" in text for base in BASES)
-    nemo2 = bool(_NEMO2.search(text)) and ("DataModule" in text or "MegatronStrategy" in text)
+    used = recipe_use.used(text)
+    nemo2 = bool(_NEMO2.search(text)) and ("DataModule" in text or "MegatronStrategy" in text or used)
     return (bridge or nemo2) and "rank_microbatch_size" not in text
 
 
@@ -210,16 +230,27 @@ class Plan:
     eval_micro: int | None = None
     decrease: bool = False
     rampup: tuple[int, ...] = ()
+    vpp: int | None = None
 
 
 def check(sources: list[Parsed], world: World | None) -> Check:
     parsed = next((p for p in sources if detect(p)), sources[0])
     reading = Reading(ID)
     script = python_calls.read(parsed.source.text, parsed.source.name)
+    use = recipe_use.recipe_call(script)
     nemo2 = bool(script.called("MockDataModule") or [c for c in script.calls if c.first.endswith("DataModule")])
-    plan, world = _nemo2(reading, parsed, script, world) if nemo2 else _recipe(reading, parsed, script, world)
-    template = NEMO2_WORLD_MESSAGE if nemo2 else WORLD_MESSAGE
+    if use is not None:
+        used = _used(reading, parsed, script, use, world)
+        if used is None:
+            return reading.finish(world)
+        plan, world = used
+    else:
+        plan, world = _nemo2(reading, parsed, script, world) if nemo2 else _recipe(reading, parsed, script, world)
+    template = NEMO2_WORLD_MESSAGE if nemo2 or use else WORLD_MESSAGE
     data_parallel = megatron_core.model_parallel(reading, world.size, plan.tp, plan.pp, plan.cp, WORLD, template)
+    if data_parallel is not None and plan.vpp is not None and plan.pp <= 1:
+        reading.add(INTERLEAVED(Interleaved(plan.vpp, plan.pp), message=INTERLEAVED_MESSAGE))
+        data_parallel = None
     if data_parallel is None or not _validate(reading, parsed, plan, data_parallel):
         return reading.finish(world, data_parallel=data_parallel, micro_batch=plan.micro, seq_len=plan.seq_len)
     gbs, schedule = _batch(reading, parsed, plan, data_parallel)
@@ -440,11 +471,26 @@ def _passed(script: Script, function: str) -> dict[str, int]:
     return known
 
 
-def _whole(reading: Reading, parsed: Parsed, key: str, value: Value) -> int:
-    where = f"{parsed.source.name}:{value.line}"
-    shown = value.number if value.number is not None else value.written
-    reading.note(key, shown, where)
-    return whole(shown, key, where)
+_whole = recipe_use.whole_value
+
+
+def _used(
+    reading: Reading, parsed: Parsed, script: Script, call: Call, world: World | None
+) -> tuple[Plan, World] | None:
+    """A library recipe as the script leaves it; None (said) where a setting the batch needs is unknown."""
+    use = recipe_use.read(reading, parsed, script, call)
+    if use.unknown:
+        reading.add(UNKNOWN(UnknownDefaults(use.recipe, ", ".join(use.unknown))))
+    values = use.values
+    nodes, gpus = values.get("nodes"), values.get("gpus")
+    if world is None and nodes is not None and gpus is not None:
+        reading.step(Derivation.WORLD, (nodes, gpus), nodes * gpus)
+        world = World(nodes * gpus, f"num_nodes × num_gpus_per_node, {parsed.source.name}:{use.line}")
+    needed = [values.get(k) for k in ("gbs", "micro", "seq_len", "tp", "pp", "cp")]
+    if any(v is None for v in needed):
+        return None
+    gbs, micro, seq_len, tp, pp, cp = (v or 1 for v in needed)
+    return Plan(gbs, micro, seq_len, tp, pp, cp, vpp=values.get("vpp")), reading.world(world)
 
 
 def _validate(reading: Reading, parsed: Parsed, plan: Plan, data_parallel: int) -> bool:
