@@ -91,6 +91,26 @@ CASES = [
     ),
     # A given world wins over num_nodes × num_gpus_per_node: 32 GPUs, CP 2: d = 16, a = 32.
     ("llama3_8b.pretrain_recipe(num_nodes=1)", (), 32, (32, 16, 1, 32, 512, 8192), {}),
+    # recipe.data replaced whole: the new data module's keywords (B 64, b 2, L 4096), the strategy's defaults kept
+    # (llama3_8b's CP 2): 8 GPUs, d = 4, a = 64 / (2 · 4) = 8.
+    (
+        "llama3_8b.pretrain_recipe(num_nodes=1, num_gpus_per_node=8)",
+        (
+            "data = run.Config(llm.PreTrainingDataModule, paths=['d'], seq_length=4096, global_batch_size=64, "
+            "micro_batch_size=2)",
+        ),
+        None,
+        (8, 4, 2, 8, 64, 4096),
+        {},
+    ),
+    # recipe.data replaced by the script's own helper: the batch is not the recipe's any more, and unknown.
+    (
+        "llama3_8b.pretrain_recipe(num_nodes=1, num_gpus_per_node=8)",
+        ("data = configure_dataset()",),
+        None,
+        (None, None, None, None, None, None),
+        {UNKNOWN: None},
+    ),
     # Not in the table: what the script does not set is unknown, said, and nothing is computed.
     (
         "deepseek_v3.pretrain_recipe(num_nodes=1, num_gpus_per_node=8)",

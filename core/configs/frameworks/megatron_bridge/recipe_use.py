@@ -9,7 +9,9 @@
   ``global_batch_size`` …); else the library recipe's own default: ``trainer()``'s parameters and the
   ``run.Config(MockDataModule, …)`` of ``pretrain_recipe()`` (``nemo/collections/llm/recipes/<model>.py``), read at
   NVIDIA/NeMo ``COMMIT`` into ``PRETRAIN``. A recipe not in the table (and every ``finetune_recipe``, whose data
-  module differs by model) leaves what the script does not set unknown: said, never guessed.
+  module differs by model) leaves what the script does not set unknown: said, never guessed. A part the script
+  replaces whole (``recipe.data = run.Config(llm.PreTrainingDataModule, global_batch_size=…)``) gives only what its
+  new call passes.
 - The world is ``recipe.trainer.num_nodes × recipe.trainer.devices`` (the recipe passes ``num_nodes`` and
   ``num_gpus_per_node`` to them, ``trainer()`` in each recipe).
 """
@@ -53,17 +55,17 @@ PRETRAIN: Mapping[str, Defaults] = {
     "llama3_70b": Defaults(f"{_R}/llama3_70b.py:61-69,146-150,192", 1, 8, 4, 4, 2, 5, 512, 1, 8192),
     "llama31_8b": Defaults(f"{_R}/llama31_8b.py:65-73,150-154,195", 1, 8, 1, 1, 2, None, 512, 1, 8192),
     "llama31_70b": Defaults(f"{_R}/llama31_70b.py:65-73,150-154,195", 1, 8, 4, 4, 2, 5, 512, 1, 8192),
-    "llama31_405b": Defaults(f"{_R}/llama31_405b.py:65-73,154-158,199", 1, 8, 8, 8, 4, 2, 512, 1, 8192),
+    "llama31_405b": Defaults(f"{_R}/llama31_405b.py:65-75,154-158,199", 1, 8, 8, 8, 4, 2, 512, 1, 8192),
     "llama32_1b": Defaults(f"{_R}/llama32_1b.py:60-68,143-147,186", 1, 8, 1, 1, 1, None, 512, 1, 8192),
     "llama32_3b": Defaults(f"{_R}/llama32_3b.py:60-68,143-147,186", 1, 8, 1, 1, 1, None, 512, 1, 8192),
     "llama2_7b": Defaults(f"{_R}/llama2_7b.py:60-68,146-150,188", 1, 8, 2, 1, 1, None, 512, 1, 4096),
-    "mistral_7b": Defaults(f"{_R}/mistral_7b.py:57-65,139-143,181", 1, 8, 1, 1, 2, None, 512, 1, 4096),
-    "mixtral_8x7b": Defaults(f"{_R}/mixtral_8x7b.py:59-67,144-148,184", 8, 8, 1, 4, 1, 8, 512, 1, 4096),
-    "nemotron4_15b": Defaults(f"{_R}/nemotron4_15b.py:56-75", 1, 8, 4, 1, 1, None, 32, 2, 4096),
-    "qwen2_7b": Defaults(f"{_R}/qwen2_7b.py:54-73", 1, 8, 2, 1, 1, None, 32, 2, 4096),
-    "qwen2_72b": Defaults(f"{_R}/qwen2_72b.py:54-73", 4, 8, 8, 4, 1, None, 32, 2, 4096),
-    "qwen25_7b": Defaults(f"{_R}/qwen25_7b.py:54-73", 1, 8, 2, 1, 1, None, 32, 2, 4096),
-    "qwen25_72b": Defaults(f"{_R}/qwen25_72b.py:54-73", 4, 8, 8, 4, 1, None, 32, 2, 4096),
+    "mistral_7b": Defaults(f"{_R}/mistral_7b.py:139-140,170-178,181", 1, 8, 1, 1, 2, None, 512, 1, 4096),
+    "mixtral_8x7b": Defaults(f"{_R}/mixtral_8x7b.py:59-68,144-148,184", 8, 8, 1, 4, 1, 8, 512, 1, 4096),
+    "nemotron4_15b": Defaults(f"{_R}/nemotron4_15b.py:56-89,163", 1, 8, 4, 1, 1, None, 32, 2, 4096),
+    "qwen2_7b": Defaults(f"{_R}/qwen2_7b.py:54-86,159", 1, 8, 2, 1, 1, None, 32, 2, 4096),
+    "qwen2_72b": Defaults(f"{_R}/qwen2_72b.py:54-86,159", 4, 8, 8, 4, 1, None, 32, 2, 4096),
+    "qwen25_7b": Defaults(f"{_R}/qwen25_7b.py:54-86,159", 1, 8, 2, 1, 1, None, 32, 2, 4096),
+    "qwen25_72b": Defaults(f"{_R}/qwen25_72b.py:54-86,159", 4, 8, 8, 4, 1, None, 32, 2, 4096),
 }
 #: Each setting: the attribute a script assigns under the recipe, and the recipe call's keyword for it.
 SETTINGS: Mapping[str, tuple[str, str]] = {
@@ -77,6 +79,9 @@ SETTINGS: Mapping[str, tuple[str, str]] = {
     "micro": ("data.micro_batch_size", "micro_batch_size"),
     "seq_len": ("data.seq_length", "seq_length"),
 }
+
+#: Parts a script may replace whole; what it then leaves unset is not the recipe's default any more.
+REPLACEABLE = ("data", "trainer.strategy", "trainer")
 
 
 @dataclass(frozen=True)
@@ -111,8 +116,16 @@ def read(reading: Reading, parsed: Parsed, script: Script, call: Call) -> Use:
     known = {**script.constants, **script.parameters.get(call.function, {})}
     values: dict[str, int | None] = {}
     unknown: list[str] = []
+    replaced = _replaced(script, call.function, assigned)
     for setting, (attribute, keyword) in SETTINGS.items():
-        value = assigned.get(attribute) or call.keywords.get(keyword)
+        owner = next((p for p in REPLACEABLE if attribute.startswith(f"{p}.") and p in replaced), None)
+        value = assigned.get(attribute)
+        if owner is not None:  # recipe.data = run.Config(PreTrainingDataModule, …): its keywords, no defaults
+            value = value or replaced[owner].get(attribute.removeprefix(f"{owner}."))
+            if value is None:
+                unknown.append(attribute)
+                continue
+        value = value or call.keywords.get(keyword)
         if value is not None:
             key = attribute if attribute in assigned else keyword
             values[setting] = _number(reading, parsed, key, python_calls.resolve(value, known))
@@ -122,6 +135,18 @@ def read(reading: Reading, parsed: Parsed, script: Script, call: Call) -> Use:
         else:
             unknown.append(attribute)
     return Use(f"{model}.{kind}", values, tuple(unknown), call.line)
+
+
+def _replaced(script: Script, function: str, assigned: Mapping[str, Value]) -> dict[str, dict[str, Value]]:
+    """Parts of the recipe the script replaces whole (``recipe.data = run.Config(PreTrainingDataModule, …)``): the
+    keywords of the call on that line with the most of them (none where the new value is no call)."""
+    replaced: dict[str, dict[str, Value]] = {}
+    for part in REPLACEABLE:
+        if part in assigned:
+            line = assigned[part].line
+            calls = [c.keywords for c in script.calls if c.function == function and c.line == line]
+            replaced[part] = max(calls, key=len, default={})
+    return replaced
 
 
 def _target(script: Script, call: Call) -> str:
