@@ -166,3 +166,11 @@ def test_each_default_says_where_it_was_read() -> None:
     where = {read.key: read.where for read in check.read}
     assert where["data.global_batch_size"].startswith("nemo/collections/llm/recipes/llama3_8b.py:")
     assert "8cfedd72" in where["trainer.strategy.context_parallel_size"]
+
+
+def test_of_several_recipes_the_first_is_checked_and_said() -> None:
+    """Two recipe calls in one file (one function each): the first is read, and the answer says so."""
+    text = script("llama3_8b.pretrain_recipe()") + script("qwen2_7b.pretrain_recipe()").replace("configure", "other")
+    check = checked(text)
+    assert check.global_batch == 512
+    assert "megatron_bridge/first-recipe-of-file" in {f.code for f in check.findings}

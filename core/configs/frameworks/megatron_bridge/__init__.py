@@ -237,7 +237,8 @@ def check(sources: list[Parsed], world: World | None) -> Check:
     parsed = next((p for p in sources if detect(p)), sources[0])
     reading = Reading(ID)
     script = python_calls.read(parsed.source.text, parsed.source.name)
-    use = recipe_use.recipe_call(script)
+    uses = recipe_use.recipe_calls(script)
+    use = uses[0] if uses else None
     nemo2 = bool(script.called("MockDataModule") or [c for c in script.calls if c.first.endswith("DataModule")])
     if use is not None:
         used = _used(reading, parsed, script, use, world)
@@ -479,6 +480,8 @@ def _used(
 ) -> tuple[Plan, World] | None:
     """A library recipe as the script leaves it; None (said) where a setting the batch needs is unknown."""
     use = recipe_use.read(reading, parsed, script, call)
+    if (count := len(recipe_use.recipe_calls(script))) > 1:
+        reading.add(FIRST(FirstRecipe(use.recipe, count)))
     if use.unknown:
         reading.add(UNKNOWN(UnknownDefaults(use.recipe, ", ".join(use.unknown))))
     values = use.values

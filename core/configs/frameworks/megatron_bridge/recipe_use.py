@@ -100,9 +100,9 @@ def used(text: str) -> bool:
     return bool(_USED.search(text))
 
 
-def recipe_call(script: Script) -> Call | None:
-    """The script's first call of a library recipe."""
-    return next((c for c in script.calls if _RECIPE_CALL.fullmatch(c.callee)), None)
+def recipe_calls(script: Script) -> list[Call]:
+    """The script's calls of a library recipe, the first first."""
+    return [c for c in script.calls if _RECIPE_CALL.fullmatch(c.callee)]
 
 
 def read(reading: Reading, parsed: Parsed, script: Script, call: Call) -> Use:
