@@ -5,12 +5,19 @@
 ``context_parallel_size``; the sequence length from ``model.encoder_seq_length`` (or
 ``model.seq_length``, ``model.data.seq_length``). The checks are Megatron core's
 (``num_microbatches_calculator.py``), which NeMo calls with these values.
+
+NeMo 1's training scripts start through ``@hydra_runner`` (``nemo/core/config/hydra_runner.py``, Hydra's
+``main``): the YAML is the one ``--config-name`` names, composed with the configs of its ``defaults:`` list and
+the launch line's overrides (``++model.global_batch_size=256``) as Hydra composes it (``_shared/hydra.py``). A value
+still ``???`` when NeMo reads it is OmegaConf's ``MissingMandatoryValue``; an override Hydra cannot apply stops the
+run before NeMo starts (``ConfigCompositionException``).
 """
 
 from __future__ import annotations
 
 from effbatch.core.configs.base import (
     Check,
+    Command,
     Derivation,
     Effect,
     Format,
@@ -19,9 +26,11 @@ from effbatch.core.configs.base import (
     Reading,
     Rule,
     World,
+    context,
     fix,
     lookup,
 )
+from effbatch.core.configs.frameworks._shared.hydra import MISSING, Override, compose, overrides, stem
 from effbatch.core.configs.frameworks._shared.megatron_core import (
     DEFAULT_GBS,
     Default,
@@ -35,9 +44,45 @@ from effbatch.core.configs.frameworks._shared.memory_facts import megatron_facts
 
 ID = "nemo"
 SEQ_LEN_KEYS = ("model.encoder_seq_length", "model.seq_length", "model.data.seq_length")
+DEGREES = ("tensor_model_parallel_size", "pipeline_model_parallel_size", "context_parallel_size")
+#: What NeMo reads of the config for the batch: a ``???`` in one of these stops it.
+READ_KEYS = (
+    "trainer.devices",
+    "trainer.num_nodes",
+    "model.micro_batch_size",
+    "model.global_batch_size",
+    *(f"model.{key}" for key in DEGREES),
+    *SEQ_LEN_KEYS,
+)
+
+
+@context
+class Mandatory:
+    key: str
+    where: str
+    #: The configs the defaults lists name that are not among the files (``Llama3-base``), or ``-``.
+    unfound: str
+
+
+@context
+class NotGiven:
+    #: The configs the defaults lists name that are not among the files.
+    unfound: str
+
+
+@context
+class HydraOverride:
+    override: str
+    where: str
+
+
 GBS = Rule("nemo/global-batch-size-divisible", Effect.REFUSED, Divisor)
 NEMO_WORLD = Rule("nemo/world-size-divisible", Effect.REFUSED, ModelParallel)
-RULES = (GBS, NEMO_WORLD)
+MANDATORY = Rule("nemo/missing-mandatory-value", Effect.REFUSED, Mandatory)
+NO_KEY = Rule("nemo/hydra-override-no-key", Effect.REFUSED, HydraOverride)
+APPEND_EXISTS = Rule("nemo/hydra-append-exists", Effect.REFUSED, HydraOverride)
+NOT_GIVEN = Rule("nemo/defaults-not-given", Effect.PITFALL, NotGiven)
+RULES = (GBS, NEMO_WORLD, MANDATORY, NO_KEY, APPEND_EXISTS, NOT_GIVEN)
 
 
 def detect(parsed: Parsed) -> bool:
@@ -46,13 +91,15 @@ def detect(parsed: Parsed) -> bool:
 
 
 def check(sources: list[Parsed], world: World | None) -> Check:
-    parsed = next((p for p in sources if detect(p)), sources[0])
     reading = Reading(ID)
+    parsed = _config(reading, sources)
+    if parsed is None:
+        return reading.finish(world)
     micro = reading.value(parsed, "model.micro_batch_size") or 1
     gbs = reading.value(parsed, "model.global_batch_size")
-    degrees = ("tensor_model_parallel_size", "pipeline_model_parallel_size", "context_parallel_size")
-    tp, pp, cp = (reading.value(parsed, f"model.{key}") or 1 for key in degrees)
+    tp, pp, cp = (reading.value(parsed, f"model.{key}") or 1 for key in DEGREES)
     seq_len = next((v for path in SEQ_LEN_KEYS if (v := reading.value(parsed, path)) is not None), None)
+    world = None if world is not None and world.single else world  # plain python: Lightning starts the processes
     world = reading.world(world or _trainer_world(reading, parsed))
     data_parallel = model_parallel(reading, world.size, tp, pp, cp, NEMO_WORLD)
     if data_parallel is None:
@@ -72,7 +119,7 @@ def check(sources: list[Parsed], world: World | None) -> Check:
         seq_len=seq_len,
         shape=_shape(reading, parsed),
         memory=megatron_facts(
-            nemo_arguments(parsed.data), parsed.where("num_layers"), fix(parsed, "model.micro_batch_size", 1)
+            nemo_arguments(parsed.data), parsed.at("model.num_layers"), fix(parsed, "model.micro_batch_size", 1)
         ),
     )
 
@@ -90,7 +137,69 @@ def _trainer_world(reading: Reading, parsed: Parsed) -> World | None:
     devices, nodes = lookup(parsed.data, "trainer.devices"), lookup(parsed.data, "trainer.num_nodes") or 1
     if not isinstance(devices, int) or devices < 1 or not isinstance(nodes, int) or nodes < 1:
         return None  # -1 or "auto": as many as the machine has, unknown here
-    reading.note("trainer.devices", devices, parsed.where("devices"))
-    reading.note("trainer.num_nodes", nodes, parsed.where("num_nodes"))
+    reading.note("trainer.devices", devices, parsed.at("trainer.devices"))
+    reading.note("trainer.num_nodes", nodes, parsed.at("trainer.num_nodes"))
     reading.step(Derivation.WORLD, (nodes, devices), nodes * devices)
     return World(nodes * devices, f"trainer.num_nodes × trainer.devices, {parsed.source.name}")
+
+
+def _config(reading: Reading, sources: list[Parsed]) -> Parsed | None:
+    """The config NeMo runs with: the primary YAML composed by Hydra with its defaults and the launch line's
+    overrides; None (with findings) where Hydra refuses an override or a value NeMo reads is still ``???``."""
+    name, given = _launch(sources)
+    primary = _primary(sources, name)
+    if primary is None:
+        return sources[0]
+    parsed, unfound = primary, []
+    if given or isinstance(primary.data.get("defaults"), list):
+        composed = compose(primary, sources, given)
+        parsed = Parsed(primary.source, Format.YAML, composed.data, places=composed.places, vias=primary.vias)
+        unfound = composed.unfound
+        for override, exists in composed.refused:
+            reading.add((APPEND_EXISTS if exists else NO_KEY)(HydraOverride(override.word, override.where)))
+    named = ", ".join(dict.fromkeys(unfound))
+    for key in READ_KEYS:
+        if lookup(parsed.data, key) == MISSING:
+            reading.add(MANDATORY(Mandatory(key, parsed.at(key), named or "-")))
+    if reading.findings:
+        return None
+    if named:
+        reading.add(NOT_GIVEN(NotGiven(named)))
+    return parsed
+
+
+def _primary(sources: list[Parsed], name: str | None) -> Parsed | None:
+    """The YAML ``--config-name`` names; else the NeMo YAML no other YAML's defaults list names."""
+    yamls = [p for p in sources if p.format is Format.YAML]
+    if name is not None and (named := [p for p in yamls if stem(p.source.name) == stem(name)]):
+        return named[0]
+    listed = {stem(str(entry)) for p in yamls for entry in _defaults(p) if isinstance(entry, str)}
+    candidates = [p for p in yamls if detect(p) or _defaults(p)]
+    return next((p for p in candidates if stem(p.source.name) not in listed), next(iter(candidates), None))
+
+
+def _defaults(parsed: Parsed) -> list[object]:
+    listed = parsed.data.get("defaults")
+    return listed if isinstance(listed, list) else []
+
+
+def _launch(sources: list[Parsed]) -> tuple[str | None, list[Override]]:
+    """``--config-name`` and the Hydra overrides of the launch line that runs a Python training script."""
+    for parsed in sources:
+        for command in parsed.script.commands if parsed.script is not None else []:
+            found = _hydra_words(parsed, command)
+            if found is not None:
+                return found
+    return None, []
+
+
+def _hydra_words(parsed: Parsed, command: Command) -> tuple[str | None, list[Override]] | None:
+    """What follows the Python script (``train.py``, ``-m package.train``) on a command: Hydra's arguments."""
+    words = command.words
+    index = next((i + 1 for i, word in enumerate(words) if word.endswith(".py")), None)
+    if index is None and "-m" in words[:-1]:
+        index = words.index("-m") + 2
+    if index is None:
+        return None
+    name, given = overrides(words[index:], f"{parsed.source.name}:{command.line}")
+    return (name, given) if name is not None or given else None
