@@ -225,6 +225,10 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
         (("nemo.yaml", "defaults:\n  - base\ntrainer:\n  devices: 8\nmodel:\n  micro_batch_size: 2\n"),),
         None,
     ),
+    "nemo/config-not-given": (
+        (("run.sh", "python megatron_gpt_pretraining.py model.global_batch_size=64 trainer.devices=8\n"),),
+        None,
+    ),
     "nemo/hydra-override-no-key": (
         (
             ("nemo.yaml", "trainer:\n  devices: 8\nmodel:\n  micro_batch_size: 2\n"),

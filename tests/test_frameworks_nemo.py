@@ -64,6 +64,18 @@ ROWS = [
 ]
 
 
+def test_a_launch_line_alone_gives_its_overrides_and_says_the_config_is_missing() -> None:
+    """``python megatron_gpt_pretraining.py model.global_batch_size=4 …`` without its YAML: the overrides' values,
+    the rest NeMo's defaults, and a warning naming the line; srun's 8 tasks: d = 8 / (1 · 4) = 2, a = 4 / 2 = 2."""
+    check = checked("launch-alone")
+    assert check.framework == "nemo"
+    assert numbers(check) == (8, 2, 1, 2, 4, None)
+    found = [f.context for f in check.findings if f.code == "nemo/config-not-given"]
+    assert [(c.where, c.script, c.config) for c in found] == [
+        ("nemo/launch-alone/run.sh:8", "megatron_gpt_pretraining.py", "-")
+    ]
+
+
 @pytest.mark.parametrize(("case", "expected"), ROWS, ids=[row[0] for row in ROWS])
 def test_nemo_composes_its_config_as_hydra_does(case: str, expected: tuple[int | None, ...]) -> None:
     """World, d, b, a, B and L from the config Hydra composes of the defaults list and the launch line."""

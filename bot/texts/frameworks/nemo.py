@@ -26,6 +26,11 @@ FINDINGS: dict[str, str] = {
         "ein Wert fehlt, ist mit NeMos Standardwert gerechnet. Gib die YAML mit, dann setzt effbatch sie zusammen "
         "wie Hydra."
     ),
+    "nemo/config-not-given": (
+        "Die Startzeile ({where}) startet {script} mit Hydra-Overrides, aber die YAML, die es liest (--config-name: "
+        "{config}), ist nicht unter den Dateien: Was sie setzt und kein Override überschreibt, ist mit NeMos "
+        "Standardwerten gerechnet. Gib die YAML mit, dann setzt effbatch sie zusammen wie Hydra."
+    ),
     "nemo/hydra-override-no-key": (
         "Hydra bricht ab: Das Override `{override}` ({where}) nennt einen Schlüssel, den die Konfiguration nicht hat "
         "(„Could not override“). Zum Hinzufügen schreibe `+` davor, zum Setzen in jedem Fall `++`."

@@ -10,10 +10,14 @@ NeMo 1's training scripts start through ``@hydra_runner`` (``nemo/core/config/hy
 ``main``): the YAML is the one ``--config-name`` names, composed with the configs of its ``defaults:`` list and
 the launch line's overrides (``++model.global_batch_size=256``) as Hydra composes it (``_shared/hydra.py``). A value
 still ``???`` when NeMo reads it is OmegaConf's ``MissingMandatoryValue``; an override Hydra cannot apply stops the
-run before NeMo starts (``ConfigCompositionException``).
+run before NeMo starts (``ConfigCompositionException``). A launch line whose YAML is not among the files gives its
+overrides over NeMo's defaults, and says so.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import PurePosixPath
 
 from effbatch.core.configs.base import (
     Check,
@@ -44,6 +48,10 @@ from effbatch.core.configs.frameworks._shared.memory_facts import megatron_facts
 
 ID = "nemo"
 SEQ_LEN_KEYS = ("model.encoder_seq_length", "model.seq_length", "model.data.seq_length")
+#: NeMo 1's config sections a launch line's Hydra overrides name.
+SECTIONS = frozenset({"model", "trainer", "exp_manager"})
+#: Overrides only NeMo 1's Hydra scripts take (Megatron-Bridge has its batch under ``train.``).
+OVERRIDE_KEYS = frozenset({"model.global_batch_size", "model.micro_batch_size"})
 DEGREES = ("tensor_model_parallel_size", "pipeline_model_parallel_size", "context_parallel_size")
 #: What NeMo reads of the config for the batch: a ``???`` in one of these stops it.
 READ_KEYS = (
@@ -71,6 +79,15 @@ class NotGiven:
 
 
 @context
+class ConfigNotGiven:
+    where: str
+    #: The script the line runs (``megatron_gpt_pretraining.py``).
+    script: str
+    #: The config ``--config-name`` names, else ``-`` (the script's own ``config_name``).
+    config: str
+
+
+@context
 class HydraOverride:
     override: str
     where: str
@@ -82,11 +99,16 @@ MANDATORY = Rule("nemo/missing-mandatory-value", Effect.REFUSED, Mandatory)
 NO_KEY = Rule("nemo/hydra-override-no-key", Effect.REFUSED, HydraOverride)
 APPEND_EXISTS = Rule("nemo/hydra-append-exists", Effect.REFUSED, HydraOverride)
 NOT_GIVEN = Rule("nemo/defaults-not-given", Effect.PITFALL, NotGiven)
-RULES = (GBS, NEMO_WORLD, MANDATORY, NO_KEY, APPEND_EXISTS, NOT_GIVEN)
+CONFIG_NOT_GIVEN = Rule("nemo/config-not-given", Effect.PITFALL, ConfigNotGiven)
+RULES = (GBS, NEMO_WORLD, MANDATORY, NO_KEY, APPEND_EXISTS, NOT_GIVEN, CONFIG_NOT_GIVEN)
 
 
 def detect(parsed: Parsed) -> bool:
-    """A NeMo YAML: a ``trainer`` section and a ``model`` section with Megatron's batch keys."""
+    """A NeMo YAML: a ``trainer`` section and a ``model`` section with Megatron's batch keys; or a launch line that
+    passes a NeMo training script ``model.global_batch_size=``/``model.micro_batch_size=`` as Hydra overrides."""
+    if parsed.format is Format.SHELL and parsed.script is not None:
+        launch = _launch([parsed])
+        return launch is not None and any(o.key in OVERRIDE_KEYS for o in launch.given)
     return parsed.format is Format.YAML and nemo_yaml(parsed.data)
 
 
@@ -146,10 +168,11 @@ def _trainer_world(reading: Reading, parsed: Parsed) -> World | None:
 def _config(reading: Reading, sources: list[Parsed]) -> Parsed | None:
     """The config NeMo runs with: the primary YAML composed by Hydra with its defaults and the launch line's
     overrides; None (with findings) where Hydra refuses an override or a value NeMo reads is still ``???``."""
-    name, given = _launch(sources)
+    launch = _launch(sources)
+    name, given = (launch.name, launch.given) if launch is not None else (None, [])
     primary = _primary(sources, name)
     if primary is None:
-        return sources[0]
+        return _launch_alone(reading, launch) if launch is not None else sources[0]
     parsed, unfound = primary, []
     if given or isinstance(primary.data.get("defaults"), list):
         composed = compose(primary, sources, given)
@@ -168,6 +191,16 @@ def _config(reading: Reading, sources: list[Parsed]) -> Parsed | None:
     return parsed
 
 
+def _launch_alone(reading: Reading, launch: _Launch) -> Parsed:
+    """A launch line whose config YAML is not among the files: its overrides on what NeMo defaults to (the YAML's
+    own values unknown, said); whether Hydra would refuse one is not decidable without that YAML."""
+    given = [replace(o, prefix="++") for o in launch.given if o.prefix != "~"]
+    composed = compose(None, [], given)
+    script = PurePosixPath(launch.script).name
+    reading.add(CONFIG_NOT_GIVEN(ConfigNotGiven(launch.where, script, stem(launch.name) if launch.name else "-")))
+    return Parsed(launch.holder.source, Format.YAML, composed.data, places=composed.places)
+
+
 def _primary(sources: list[Parsed], name: str | None) -> Parsed | None:
     """The YAML ``--config-name`` names; else the NeMo YAML no other YAML's defaults list names."""
     yamls = [p for p in sources if p.format is Format.YAML]
@@ -183,23 +216,38 @@ def _defaults(parsed: Parsed) -> list[object]:
     return listed if isinstance(listed, list) else []
 
 
-def _launch(sources: list[Parsed]) -> tuple[str | None, list[Override]]:
-    """``--config-name`` and the Hydra overrides of the launch line that runs a Python training script."""
+@dataclass(frozen=True)
+class _Launch:
+    """The launch line of a Hydra script: where it is, the script it runs, ``--config-name`` and the overrides."""
+
+    holder: Parsed
+    where: str
+    script: str
+    name: str | None
+    given: list[Override]
+
+
+def _launch(sources: list[Parsed]) -> _Launch | None:
+    """The launch line that runs a Python training script with NeMo's Hydra arguments."""
     for parsed in sources:
         for command in parsed.script.commands if parsed.script is not None else []:
             found = _hydra_words(parsed, command)
             if found is not None:
                 return found
-    return None, []
+    return None
 
 
-def _hydra_words(parsed: Parsed, command: Command) -> tuple[str | None, list[Override]] | None:
-    """What follows the Python script (``train.py``, ``-m package.train``) on a command: Hydra's arguments."""
+def _hydra_words(parsed: Parsed, command: Command) -> _Launch | None:
+    """What follows the Python script (``train.py``, ``-m package.train``) on a command: Hydra's arguments, where
+    they name the config or NeMo's sections."""
     words = command.words
     index = next((i + 1 for i, word in enumerate(words) if word.endswith(".py")), None)
     if index is None and "-m" in words[:-1]:
         index = words.index("-m") + 2
-    if index is None:
+    if index is None or index > len(words):
         return None
-    name, given = overrides(words[index:], f"{parsed.source.name}:{command.line}")
-    return (name, given) if name is not None or given else None
+    where = f"{parsed.source.name}:{command.line}"
+    name, given = overrides(words[index:], where)
+    if name is None and not any(o.key.split(".")[0] in SECTIONS for o in given):
+        return None
+    return _Launch(parsed, where, words[index - 1], name, given)

@@ -102,11 +102,13 @@ def stem(name: str) -> str:
     return path.stem if path.suffix in _YAML_SUFFIXES else path.name
 
 
-def compose(primary: Parsed, sources: Sequence[Parsed], given: Sequence[Override] = ()) -> Composed:
-    """``primary`` composed with the configs its defaults list names among ``sources``, then ``given`` applied."""
+def compose(primary: Parsed | None, sources: Sequence[Parsed], given: Sequence[Override] = ()) -> Composed:
+    """``primary`` composed with the configs its defaults list names among ``sources``, then ``given`` applied
+    (without a primary: ``given`` alone, on an empty config)."""
     composed = Composed()
     choices = {o.key.lstrip("/"): str(o.value) for o in given if o.prefix == "" and _is_group(o, sources)}
-    _Walk(composed, sources, choices).config(primary, "", "", 0)
+    if primary is not None:
+        _Walk(composed, sources, choices).config(primary, "", "", 0)
     for override in given:
         if override.prefix == "" and override.key.lstrip("/") in choices:
             continue
