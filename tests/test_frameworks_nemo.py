@@ -61,6 +61,9 @@ ROWS = [
     # Hydra: cluster=one_node chooses the group's other option (num_nodes 1), model.micro_batch_size=4:
     # world 8, TP 2, d = 4, a = 256 / (4 · 4) = 16.
     ("group-override", (8, 4, 4, 16, 256, 2048)),
+    # OmegaConf interpolations after composition: global_batch_size ${.gbs} → main's 128, data.seq_length
+    # ${model.max_len} → 1024 (encoder_seq_length absent). TP 2: d = 4, a = 128 / (2 · 4) = 16.
+    ("interpolation", (8, 4, 2, 16, 128, 1024)),
 ]
 
 

@@ -34,7 +34,15 @@ from effbatch.core.configs.base import (
     fix,
     lookup,
 )
-from effbatch.core.configs.frameworks._shared.hydra import MISSING, Override, compose, overrides, stem
+from effbatch.core.configs.frameworks._shared.hydra import (
+    MISSING,
+    Composed,
+    Override,
+    compose,
+    overrides,
+    resolved,
+    stem,
+)
 from effbatch.core.configs.frameworks._shared.megatron_core import (
     DEFAULT_GBS,
     Default,
@@ -173,14 +181,12 @@ def _config(reading: Reading, sources: list[Parsed]) -> Parsed | None:
     primary = _primary(sources, name)
     if primary is None:
         return _launch_alone(reading, launch) if launch is not None else sources[0]
-    parsed, unfound = primary, []
-    if given or isinstance(primary.data.get("defaults"), list):
-        composed = compose(primary, sources, given)
-        parsed = Parsed(primary.source, Format.YAML, composed.data, places=composed.places, vias=primary.vias)
-        unfound = composed.unfound
-        for override, exists in composed.refused:
-            reading.add((APPEND_EXISTS if exists else NO_KEY)(HydraOverride(override.word, override.where)))
-    named = ", ".join(dict.fromkeys(unfound))
+    composed = compose(primary, sources, given)
+    _interpolated(composed)
+    parsed = Parsed(primary.source, Format.YAML, composed.data, places=composed.places, vias=primary.vias)
+    for override, exists in composed.refused:
+        reading.add((APPEND_EXISTS if exists else NO_KEY)(HydraOverride(override.word, override.where)))
+    named = ", ".join(dict.fromkeys(composed.unfound))
     for key in READ_KEYS:
         if lookup(parsed.data, key) == MISSING:
             reading.add(MANDATORY(Mandatory(key, parsed.at(key), named or "-")))
@@ -189,6 +195,19 @@ def _config(reading: Reading, sources: list[Parsed]) -> Parsed | None:
     if named:
         reading.add(NOT_GIVEN(NotGiven(named)))
     return parsed
+
+
+def _interpolated(composed: Composed) -> None:
+    """The values NeMo reads with OmegaConf's plain interpolations followed (``${model.encoder_seq_length}``)."""
+    for key in READ_KEYS:
+        value, source = resolved(composed.data, key)
+        if source != key and value is not None:
+            *parents, leaf = key.split(".")
+            node = composed.data
+            for part in parents:
+                node = node[part]
+            node[leaf] = value
+            composed.places[key] = composed.places.get(source, composed.places.get(key, ""))
 
 
 def _launch_alone(reading: Reading, launch: _Launch) -> Parsed:

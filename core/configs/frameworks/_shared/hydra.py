@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
-from effbatch.core.configs.base import Format, Parsed
+from effbatch.core.configs.base import Format, Parsed, lookup
 
 #: Hydra's (OmegaConf's) mandatory value: it must be filled by composition or an override before it is read.
 MISSING = "???"
@@ -36,6 +36,7 @@ MAX_DEPTH = 16
 _HEADER = re.compile(r"\A(?:[ \t]*(?:#[^\n]*)?\n)*?[ \t]*#[ \t]*@package[ \t]+(\S+)")
 _OVERRIDE = re.compile(r"(\+\+|\+|~)?([A-Za-z_][\w.@/-]*)(?:=(.*))?", re.DOTALL)
 _YAML_SUFFIXES = (".yaml", ".yml")
+_INTERPOLATION = re.compile(r"\$\{(\.*)([A-Za-z_][\w.]*)\}")
 
 
 @dataclass(frozen=True)
@@ -114,6 +115,21 @@ def compose(primary: Parsed | None, sources: Sequence[Parsed], given: Sequence[O
             continue
         _apply(composed, override)
     return composed
+
+
+def resolved(data: dict[str, Any], path: str) -> tuple[Any, str]:
+    """The value at ``path`` with OmegaConf's plain interpolations followed (``${model.encoder_seq_length}``,
+    relative ``${.encoder_seq_length}``), and the path it was taken from; a resolver (``${oc.env:X}``) stays."""
+    value: Any = lookup(data, path)
+    for _ in range(MAX_DEPTH):
+        match = _INTERPOLATION.fullmatch(value) if isinstance(value, str) else None
+        if match is None:
+            break
+        dots, target = match.groups()
+        parent = path.split(".")[: -len(dots)] if dots else []
+        path = _join(*parent, target)
+        value = lookup(data, path)
+    return value, path
 
 
 def _is_group(override: Override, sources: Sequence[Parsed]) -> bool:
