@@ -145,3 +145,16 @@ def test_the_config_name_on_the_launch_line_chooses_the_primary() -> None:
         "run.sh": "python train.py --config-name=large.yaml\n",
     }
     assert numbers(pasted(files)) == (8, 4, 2, 8, 64, None)
+
+
+def test_a_config_name_not_among_the_files_is_not_swapped_for_another_yaml() -> None:
+    """``--config-name=large`` with only ``small.yaml`` given: Hydra would load large, so only the line's overrides
+    count (d = 8, a = 64 / (2 · 8) = 4), and the missing YAML is named."""
+    files = {
+        "small.yaml": "trainer:\n  devices: 8\nmodel:\n  micro_batch_size: 2\n  tensor_model_parallel_size: 8\n",
+        "run.sh": "python train.py --config-name=large trainer.devices=8 model.micro_batch_size=2 "
+        "model.global_batch_size=64\n",
+    }
+    check = pasted(files)
+    assert numbers(check) == (8, 8, 2, 4, 64, None)
+    assert [f.context.config for f in check.findings if f.code == "nemo/config-not-given"] == ["large"]

@@ -221,13 +221,21 @@ def _launch_alone(reading: Reading, launch: _Launch) -> Parsed:
 
 
 def _primary(sources: list[Parsed], name: str | None) -> Parsed | None:
-    """The YAML ``--config-name`` names; else the NeMo YAML no other YAML's defaults list names."""
+    """The YAML ``--config-name`` names (none where it names one not among the files); else the NeMo YAML no
+    other YAML's defaults list names."""
     yamls = [p for p in sources if p.format is Format.YAML]
-    if name is not None and (named := [p for p in yamls if stem(p.source.name) == stem(name)]):
-        return named[0]
-    listed = {stem(str(entry)) for p in yamls for entry in _defaults(p) if isinstance(entry, str)}
+    if name is not None and "$" not in name:
+        return next((p for p in yamls if stem(p.source.name) == stem(name)), None)
+    listed = {stem(str(option)) for p in yamls for entry in _defaults(p) for option in _options(entry)}
     candidates = [p for p in yamls if detect(p) or _defaults(p)]
     return next((p for p in candidates if stem(p.source.name) not in listed), next(iter(candidates), None))
+
+
+def _options(entry: object) -> list[object]:
+    """The configs a defaults entry names: ``base``, or the option(s) of ``group: option``."""
+    if isinstance(entry, dict):
+        return [item for value in entry.values() for item in (value if isinstance(value, list) else [value])]
+    return [entry]
 
 
 def _defaults(parsed: Parsed) -> list[object]:
