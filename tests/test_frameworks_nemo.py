@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from effbatch.core.configs import Check, Source, World, check_config
+from effbatch.core.configs import Check, CheckError, ProblemKind, Source, World, check_config
 
 CONFIGS = Path(__file__).parent / "data" / "configs"
 NEMO = CONFIGS / "nemo"
@@ -158,3 +158,11 @@ def test_a_config_name_not_among_the_files_is_not_swapped_for_another_yaml() -> 
     check = pasted(files)
     assert numbers(check) == (8, 8, 2, 4, 64, None)
     assert [f.context.config for f in check.findings if f.code == "nemo/config-not-given"] == ["large"]
+
+
+def test_a_nemo_aligner_line_is_not_claimed() -> None:
+    """NeMo-Aligner's ``train_reward_model.py … trainer.rm.val_check_interval=10`` runs a loop of its own: no NeMo."""
+    line = "python train_reward_model.py trainer.devices=8 ++model.global_batch_size=512 trainer.rm.max_steps=10\n"
+    with pytest.raises(CheckError) as raised:
+        pasted({"rm.sh": line})
+    assert raised.value.kind is ProblemKind.NOTHING_TO_CHECK

@@ -116,7 +116,9 @@ def detect(parsed: Parsed) -> bool:
     passes a NeMo training script ``model.global_batch_size=``/``model.micro_batch_size=`` as Hydra overrides."""
     if parsed.format is Format.SHELL and parsed.script is not None:
         launch = _launch([parsed])
-        return launch is not None and any(o.key in OVERRIDE_KEYS for o in launch.given)
+        keys = [o.key for o in launch.given] if launch is not None else []
+        # NeMo-Aligner's scripts (trainer.dpo.*, trainer.ppo.* …) run a loop of their own: not NeMo's rule
+        return bool(OVERRIDE_KEYS & set(keys)) and not any(k.startswith("trainer.") and k.count(".") > 1 for k in keys)
     return parsed.format is Format.YAML and nemo_yaml(parsed.data)
 
 
