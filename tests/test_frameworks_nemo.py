@@ -166,3 +166,28 @@ def test_a_nemo_aligner_line_is_not_claimed() -> None:
     with pytest.raises(CheckError) as raised:
         pasted({"rm.sh": line})
     assert raised.value.kind is ProblemKind.NOTHING_TO_CHECK
+
+
+RUNNER = (
+    "from pytorch_lightning import Trainer\n"
+    "from nemo.core.config import hydra_runner\n\n\n"
+    '@hydra_runner(config_path="conf", config_name="megatron_gpt_config")\n'
+    "def main(cfg) -> None:\n"
+    "    trainer = Trainer(plugins=[], **cfg.trainer)\n\n\n"
+    "if __name__ == '__main__':\n"
+    "    main()\n"
+)
+
+
+def test_the_script_s_hydra_runner_names_the_config_and_is_nemo_s() -> None:
+    """A NeMo 1 script (``@hydra_runner(config_name=…)``, a Lightning ``Trainer`` inside) is NeMo's, not
+    Lightning's, and its ``config_name`` chooses the YAML: TP 2 → d = 4, a = 128 / (2 · 4) = 16."""
+    files = {
+        "megatron_gpt_pretraining.py": RUNNER,
+        "other.yaml": "trainer:\n  devices: 8\nmodel:\n  micro_batch_size: 1\n  global_batch_size: 8\n",
+        "megatron_gpt_config.yaml": BASE + "  tensor_model_parallel_size: 2\n",
+        "run.sh": "python megatron_gpt_pretraining.py model.global_batch_size=128\n",
+    }
+    check = pasted(files)
+    assert check.framework == "nemo"
+    assert numbers(check) == (8, 4, 2, 16, 128, None)

@@ -16,6 +16,7 @@ overrides over NeMo's defaults, and says so.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 
@@ -112,8 +113,11 @@ RULES = (GBS, NEMO_WORLD, MANDATORY, NO_KEY, APPEND_EXISTS, NOT_GIVEN, CONFIG_NO
 
 
 def detect(parsed: Parsed) -> bool:
-    """A NeMo YAML: a ``trainer`` section and a ``model`` section with Megatron's batch keys; or a launch line that
-    passes a NeMo training script ``model.global_batch_size=``/``model.micro_batch_size=`` as Hydra overrides."""
+    """A NeMo YAML: a ``trainer`` section and a ``model`` section with Megatron's batch keys; a launch line that
+    passes a NeMo training script ``model.global_batch_size=``/``model.micro_batch_size=`` as Hydra overrides; or
+    a script that starts through NeMo 1's ``@hydra_runner`` (``from nemo.core.config import hydra_runner``)."""
+    if parsed.format is Format.PYTHON:
+        return _hydra_runner(parsed)
     if parsed.format is Format.SHELL and parsed.script is not None:
         launch = _launch([parsed])
         keys = [o.key for o in launch.given] if launch is not None else []
@@ -180,6 +184,7 @@ def _config(reading: Reading, sources: list[Parsed]) -> Parsed | None:
     overrides; None (with findings) where Hydra refuses an override or a value NeMo reads is still ``???``."""
     launch = _launch(sources)
     name, given = (launch.name, launch.given) if launch is not None else (None, [])
+    name = name or next((found for p in sources if (found := _runner_config(p, launch)) is not None), None)
     primary = _primary(sources, name)
     if primary is None:
         return _launch_alone(reading, launch) if launch is not None else sources[0]
@@ -243,6 +248,26 @@ def _options(entry: object) -> list[object]:
 def _defaults(parsed: Parsed) -> list[object]:
     listed = parsed.data.get("defaults")
     return listed if isinstance(listed, list) else []
+
+
+_CONFIG_NAME = re.compile(r"@hydra_runner\((?:[^()]|\([^()]*\))*?config_name\s*=\s*[\"']([^\"']+)[\"']")
+
+
+def _hydra_runner(parsed: Parsed) -> bool:
+    """A script that imports NeMo 1's ``hydra_runner`` (``nemo.core.config``), the decorator its mains start by."""
+    names = parsed.python.names.values() if parsed.python is not None else ()
+    paths = (str(getattr(given.value, "path", "")) for given in names)
+    return any(path.startswith("nemo.core.config") and path.endswith("hydra_runner") for path in paths)
+
+
+def _runner_config(parsed: Parsed, launch: _Launch | None) -> str | None:
+    """The ``config_name`` of the ``@hydra_runner`` of the script the launch line runs (or of the one script given)."""
+    if parsed.format is not Format.PYTHON or not _hydra_runner(parsed):
+        return None
+    if launch is not None and PurePosixPath(launch.script).name != PurePosixPath(parsed.source.name).name:
+        return None
+    match = _CONFIG_NAME.search(parsed.source.text)
+    return match.group(1) if match else None
 
 
 @dataclass(frozen=True)
