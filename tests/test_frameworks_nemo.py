@@ -191,3 +191,17 @@ def test_the_script_s_hydra_runner_names_the_config_and_is_nemo_s() -> None:
     check = pasted(files)
     assert check.framework == "nemo"
     assert numbers(check) == (8, 4, 2, 16, 128, None)
+
+
+def test_hydra_s_own_settings_are_not_the_job_s_config() -> None:
+    """``override hydra/job_logging: disabled`` and ``hydra.run.dir=…`` configure Hydra: neither is refused nor
+    missing; hydra-core 1.3.2 composed model.global_batch_size 32, TP 2: d = 4, a = 32 / (2 · 4) = 4."""
+    files = {
+        "base.yaml": BASE,
+        "main.yaml": "defaults:\n  - base\n  - override hydra/job_logging: disabled\n  - _self_\n"
+        "model:\n  tensor_model_parallel_size: 2\n",
+        "run.sh": "python train.py -cn main hydra.run.dir=/tmp/x model.global_batch_size=32\n",
+    }
+    check = pasted(files)
+    assert numbers(check) == (8, 4, 2, 4, 32, None)
+    assert not check.findings

@@ -13,7 +13,8 @@ by running hydra-core 1.3.2's ``compose`` on the rows of ``tests/test_frameworks
   missing) never replaces a value.
 - Command-line overrides come last: ``key=value`` needs the key to exist ("Could not override …"), ``+key=value``
   needs it absent ("Could not append to config …"), ``++key=value`` sets either way, ``~key`` deletes an existing
-  key ("Could not delete from config …"); ``group=option`` chooses a group's option.
+  key ("Could not delete from config …"); ``group=option`` chooses a group's option. ``hydra.*`` and the
+  ``hydra/…`` groups configure Hydra itself, not the job's config.
 
 Configs are matched to the sources by path (``optim/adam.yaml``) or, where the files were given flat, by file name
 stem. What no source holds is said (``unfound``), never guessed.
@@ -111,7 +112,7 @@ def compose(primary: Parsed | None, sources: Sequence[Parsed], given: Sequence[O
     if primary is not None:
         _Walk(composed, sources, choices).config(primary, "", "", 0)
     for override in given:
-        if override.prefix == "" and override.key.lstrip("/") in choices:
+        if (override.prefix == "" and override.key.lstrip("/") in choices) or _hydra_own(override.key):
             continue
         _apply(composed, override)
     return composed
@@ -215,6 +216,8 @@ class _Walk:
             return
         target, _, renamed = name.partition("@")
         group_path = _group_path(target, group)
+        if _hydra_own(group_path):
+            return
         option = self.choices.get(group_path, option)
         for chosen in option if isinstance(option, list) else [option]:
             found = _find(f"{group_path}/{chosen}", self.sources)
@@ -224,6 +227,11 @@ class _Walk:
                 continue
             at = "" if renamed == "_global_" else _join(package, (renamed or target.lstrip("/")).replace("/", "."))
             self.config(found, _package(found, at), group_path, depth + 1)
+
+
+def _hydra_own(key: str) -> bool:
+    """Hydra's own settings (``hydra.run.dir=…``, ``hydra/launcher: submitit``): its config, not the job's."""
+    return key.lstrip("/").split(".")[0].split("/")[0] == "hydra"
 
 
 def _group_path(name: str, group: str) -> str:
