@@ -125,7 +125,9 @@ def test_a_mandatory_value_no_file_fills_is_named_not_guessed() -> None:
         {"main.yaml": "defaults:\n  - base\ntrainer:\n  devices: 8\nmodel:\n  tensor_model_parallel_size: ???\n"}
     )
     found = [f for f in check.findings if f.code == "nemo/missing-mandatory-value"]
-    assert [(f.context.key, f.context.unfound) for f in found] == [("model.tensor_model_parallel_size", "base")]
+    assert [(f.context.key, f.context.where, f.context.unfound) for f in found] == [
+        ("model.tensor_model_parallel_size", "main.yaml:6", "base")
+    ]
     assert check.global_batch is None
 
 

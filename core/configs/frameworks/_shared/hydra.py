@@ -250,28 +250,55 @@ def _merge(composed: Composed, package: str, data: dict[str, Any], parsed: Parse
         if not isinstance(node.get(part), dict):
             node[part] = {}
         node = node[part]
-    _merge_into(composed, node, data, package, parsed)
+    _Merge(composed, parsed, package, key_lines(parsed.source.text)).into(node, data, "")
 
 
-def _merge_into(composed: Composed, node: dict[str, Any], data: dict[str, Any], prefix: str, parsed: Parsed) -> None:
-    for key, value in data.items():
-        path = _join(prefix, str(key))
-        if isinstance(value, dict) and isinstance(node.get(key), dict):
-            _merge_into(composed, node[key], value, path, parsed)
+_KEY_LINE = re.compile(r"([ \t]*)([A-Za-z_][\w.-]*|\"[^\"]*\"|'[^']*')[ \t]*:(?:[ \t]|$)")
+
+
+def key_lines(text: str) -> dict[str, int]:
+    """Each block-style YAML key's dotted path and the line it is written on (1-based), its first occurrence."""
+    found: dict[str, int] = {}
+    stack: list[tuple[int, str]] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        match = _KEY_LINE.match(line)
+        if match is None:
             continue
-        if value == MISSING and key in node:
-            continue
-        node[key] = _copy(value)
-        composed.places[path] = parsed.where(str(key))
-        if isinstance(value, dict):
-            _places(composed, value, path, parsed)
+        indent, key = len(match.group(1)), match.group(2).strip("\"'")
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        stack.append((indent, key))
+        found.setdefault(".".join(part for _, part in stack), number)
+    return found
 
 
-def _places(composed: Composed, data: dict[str, Any], prefix: str, parsed: Parsed) -> None:
-    for key, value in data.items():
-        composed.places[_join(prefix, str(key))] = parsed.where(str(key))
-        if isinstance(value, dict):
-            _places(composed, value, _join(prefix, str(key)), parsed)
+@dataclass
+class _Merge:
+    """One config's keys merged into the composition, each placed at the line of the file that writes it."""
+
+    composed: Composed
+    parsed: Parsed
+    package: str
+    lines: dict[str, int]
+
+    def into(self, node: dict[str, Any], data: dict[str, Any], inner: str) -> None:
+        for key, value in data.items():
+            own = _join(inner, str(key))
+            if isinstance(value, dict) and isinstance(node.get(key), dict):
+                self.into(node[key], value, own)
+                continue
+            if value == MISSING and key in node:
+                continue
+            node[key] = _copy(value)
+            self.place(own, value)
+
+    def place(self, own: str, value: Any) -> None:
+        line = self.lines.get(own)
+        name = self.parsed.source.name
+        where = f"{name}:{line}" if line is not None else self.parsed.where(own.rsplit(".", 1)[-1])
+        self.composed.places[_join(self.package, own)] = where
+        for key, inner in value.items() if isinstance(value, dict) else ():
+            self.place(_join(own, str(key)), inner)
 
 
 def _copy(value: Any) -> Any:
