@@ -213,3 +213,15 @@ def test_generated_parsers_agree_with_argparse(case: tuple[str, list[str]]) -> N
     """Every field the reader says it knows holds argparse's value for the same command line."""
     script, argv = case
     agrees(script, argv)
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [(None, 4096), (["--sequence-length=1024", "trainer.max_duration=1"], 1024), (["--seq", "2048"], 2048)],
+)
+def test_a_namespace_handed_to_a_function_keeps_its_values(argv: list[str] | None, expected: int) -> None:
+    """``opts = parser.parse_known_args()[0]`` at module level, read by a function it is handed to (OLMo-core's
+    scripts): the default, or the launch line's flag."""
+    script = HEAD + "p.add_argument('--sequence-length', type=int, default=4096)\nopts = p.parse_known_args()[0]\n"
+    script += "def build(o):\n    return o.sequence_length\nlength = build(opts)\n"
+    assert read_python(script, argv=argv).names["length"].value == expected
