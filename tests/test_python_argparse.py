@@ -112,6 +112,9 @@ CASES = [
         ["--x", "r1", "--bs", "2", "y"],
         {"run": "r1", "bs": 2},
     ),
+    # choices= holds what the line gives (argparse exits otherwise), never the default
+    ("p.add_argument('--bs', type=int, choices=[4, 8], default=2)\n", ["--bs", "8"], {"bs": 8}),
+    ("p.add_argument('--bs', type=int, choices=[4, 8], default=2)\n", [], {"bs": 2}),
     # argparse.SUPPRESS: no attribute unless given
     ("p.add_argument('--bs', type=int, default=argparse.SUPPRESS)\n", [], {}),
 ]
@@ -141,11 +144,13 @@ def test_what_only_the_command_line_says_is_named_not_guessed() -> None:
     agrees(script, ["r"])
 
 
-def test_a_word_the_type_refuses_is_unknown_as_argparse_exits() -> None:
-    """``--bs 2k`` for ``type=int`` (before a good ``--bs 4``): argparse exits; the reader names the option."""
-    script = HEAD + "p.add_argument('--bs', type=int, default=8)\n" + TAIL
-    assert argparse_answer(script, ["--bs", "2k", "--bs", "4"]) is None
-    assert reader_answer(script, ["--bs", "2k", "--bs", "4"])[0]["bs"] == Unknown("--bs", ("--bs",))
+@pytest.mark.parametrize("argv", [["--bs", "2k", "--bs", "4"], ["--bs", "16"]])
+def test_a_word_the_type_or_the_choices_refuse_is_unknown_as_argparse_exits(argv: list[str]) -> None:
+    """``--bs 2k`` for ``type=int`` (before a good ``--bs 4``), ``--bs 16`` beyond ``choices``: argparse exits; the
+    reader names the option."""
+    script = HEAD + "p.add_argument('--bs', type=int, default=8, choices=[4, 8])\n" + TAIL
+    assert argparse_answer(script, argv) is None
+    assert reader_answer(script, argv)[0]["bs"] == Unknown("--bs", ("--bs",))
 
 
 def test_the_words_a_script_hands_its_parser_win_over_the_launch_line() -> None:
@@ -179,6 +184,7 @@ def option(draw: st.DrawFn, index: int) -> tuple[tuple[str, ...], str]:
     else:
         rest += draw(st.sampled_from(TYPES)) + draw(st.sampled_from(NARGS))
         rest += ", required=True" if draw(st.integers(0, 5)) == 0 else ""
+        rest += ", choices=[4, 0.5, 'abc', True]" if draw(st.integers(0, 4)) == 0 else ""
     return flags, f"p.add_argument({', '.join(repr(f) for f in flags)}{rest})"
 
 

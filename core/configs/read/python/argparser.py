@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from effbatch.core.configs.base import Given, Instance, Origin, Unknown
-from effbatch.core.configs.read.python.arguments import convert_word, flag_values, guess
+from effbatch.core.configs.read.python.arguments import convert_word, flag_values
 from effbatch.core.configs.read.python.command_line import Scanned, Takes, scan
 from effbatch.core.configs.read.python.objects import ModuleRef
 
@@ -44,6 +44,8 @@ class Option:
     const: object = None
     #: ``default=argparse.SUPPRESS``: the namespace has no such attribute unless the line gives it.
     suppressed: bool = False
+    #: ``choices=``: a given word's value must be one of them (a default is not checked), else argparse exits.
+    choices: tuple[object, ...] | None = None
 
     @property
     def positional(self) -> bool:
@@ -91,7 +93,8 @@ class ArgParser:
                 option = self.options[index]
                 if index not in scanned.refused and not (option.positional and scanned.unsure):
                     fields[option.dest] = _given(option, words)
-            for index in scanned.refused | _positionals(self.options, scanned) | self.refused_words(scanned):
+            unsure = scanned.refused | _positionals(self.options, scanned, self.open) | self.refused_words(scanned)
+            for index in unsure:
                 fields[self.options[index].dest] = _unknown(self.options[index])
             fields |= self.unlisted(argv)
         return Instance("argparse.Namespace", fields, line, complete=not self.open or argv is not None)
@@ -118,7 +121,8 @@ class ArgParser:
         fields: dict[str, Given] = {}
         for flag, words in flag_values(argv, known).items():
             if flag not in known and flag.startswith("--"):
-                value: object = (guess(words[0]) if len(words) == 1 else [guess(w) for w in words]) if words else True
+                values = [convert_word(word, "auto") for word in words]
+                value: object = (values[0] if len(values) == 1 else values) if values else True
                 fields[flag[2:].replace("-", "_")] = Given(value, 0, flag, origin=Origin.LAUNCH)
         return fields
 
@@ -151,16 +155,22 @@ def _converts(option: Option, words: list[str]) -> bool:
     if option.kind in SWITCHES or option.kind == "action":
         return True
     values = [convert_word(word, option.kind) for word in words]
-    return not any(isinstance(v, Unknown) and not v.needs for v in values)
+    return not any(isinstance(v, Unknown) and not v.needs for v in values) and _chosen(option, values)
 
 
 def _unknown(option: Option) -> Given:
     return Given(Unknown(option.label, (option.label,)), option.default.line, option.label, origin=Origin.DEFAULT)
 
 
-def _positionals(options: Sequence[Option], scanned: Scanned) -> set[int]:
-    """The positionals a scan that was not sure of them leaves unknown."""
-    return {i for i, option in enumerate(options) if option.positional and scanned.unsure}
+def _positionals(options: Sequence[Option], scanned: Scanned, open_parser: bool) -> set[int]:
+    """The positionals a scan that was not sure of them leaves unknown (an open parser's unlisted options take
+    words the reader cannot count)."""
+    return {i for i, option in enumerate(options) if option.positional and (scanned.unsure or open_parser)}
+
+
+def _chosen(option: Option, values: list[object]) -> bool:
+    """Each value among the option's ``choices`` (``_check_value``), where it has them."""
+    return option.choices is None or all(v in option.choices for v in values if not isinstance(v, Unknown))
 
 
 def build_option(parser: ArgParser, args: Sequence[Given], keywords: Mapping[str, Given], line: int) -> Option | None:
@@ -187,8 +197,9 @@ def build_option(parser: ArgParser, args: Sequence[Given], keywords: Mapping[str
     default = Given(written.value, line, long, origin=Origin.DEFAULT)
     nargs = 0 if kind in SWITCHES or action in ("count", "append_const") else _value(keywords, "nargs")
     required = bool(_value(keywords, "required")) if not positional else nargs not in ("?", "*")
-    const = _value(keywords, "const")
-    return Option(flags, dest, default, kind, nargs, required, const, suppressed)
+    const, choices = _value(keywords, "const"), _value(keywords, "choices")
+    known_choices = tuple(choices) if isinstance(choices, list | tuple) else None
+    return Option(flags, dest, default, kind, nargs, required, const, suppressed, known_choices)
 
 
 def _value(keywords: Mapping[str, Given], key: str) -> object:
