@@ -23,7 +23,7 @@ from examples_budget import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from effbatch.core.configs.base import Instance, Unknown
+from effbatch.core.configs.base import CheckError, Instance, Unknown
 from effbatch.core.configs.read.python import read_python
 from effbatch.core.configs.read.python.objects import deep_known
 
@@ -231,3 +231,11 @@ def test_a_namespace_handed_to_a_function_keeps_its_values(argv: list[str] | Non
     script = HEAD + "p.add_argument('--sequence-length', type=int, default=4096)\nopts = p.parse_known_args()[0]\n"
     script += "def build(o):\n    return o.sequence_length\nlength = build(opts)\n"
     assert read_python(script, argv=argv).names["length"].value == expected
+
+
+def test_a_parser_and_a_command_line_too_large_to_split_are_refused_by_a_bound() -> None:
+    """Thousands of options against thousands of words: the split's work is counted, and the bound refuses it."""
+    script = HEAD + "for i in range(3000):\n    p.add_argument(f'--o{i}', type=int)\n" + TAIL
+    with pytest.raises(CheckError) as raised:
+        read_python(script, argv=[f"--o{i % 3000}" for i in range(3000)])
+    assert raised.value.ctx["detail"] == "python_work"

@@ -184,6 +184,7 @@ class Calls(State):
                 parser.set_defaults(keywords)
             elif name in ("parse_args", "parse_known_args"):
                 argv = _own_argv(args, keywords, self.argv)
+                self.step(1 + len(argv or ()) * (1 + len(parser.options)) // 32)  # the scan's work, bounded
                 namespace = parser.namespace(argv, node.lineno)
                 return (namespace, parser.extras(argv)) if name == "parse_known_args" else namespace
             return None
