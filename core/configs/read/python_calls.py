@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from effbatch.core.configs.base import CheckError, ProblemKind, PyScript, context
+from effbatch.core.configs.read.python.grammar import parse_module
 
 #: How deep an expression is folded; a config's arithmetic is a few operators deep.
 MAX_DEPTH = 40
@@ -133,7 +134,7 @@ def read(text: str, name: str = "", evaluated: PyScript | None = None) -> Script
     takes the whole number that reading found at the same call (``max_sequence_length=opts.sequence_length``
     through an argparse namespace), where every reading of that call agrees on it."""
     try:
-        tree = ast.parse(text)
+        tree = parse_module(text)
     except (SyntaxError, RecursionError, MemoryError, ValueError) as error:
         line = getattr(error, "lineno", None)
         raise CheckError(ProblemKind.UNREADABLE, name=name, line=line, detail=type(error).__name__) from None
