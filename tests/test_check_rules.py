@@ -221,6 +221,32 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
         (("nemo.yaml", "trainer:\n  devices: 6\nmodel:\n  micro_batch_size: 1\n  tensor_model_parallel_size: 4\n"),),
         None,
     ),
+    "nemo/missing-mandatory-value": (
+        (("nemo.yaml", "defaults:\n  - base\ntrainer:\n  devices: 8\nmodel:\n  micro_batch_size: ???\n"),),
+        None,
+    ),
+    "nemo/defaults-not-given": (
+        (("nemo.yaml", "defaults:\n  - base\ntrainer:\n  devices: 8\nmodel:\n  micro_batch_size: 2\n"),),
+        None,
+    ),
+    "nemo/config-not-given": (
+        (("run.sh", "python megatron_gpt_pretraining.py model.global_batch_size=64 trainer.devices=8\n"),),
+        None,
+    ),
+    "nemo/hydra-override-no-key": (
+        (
+            ("nemo.yaml", "trainer:\n  devices: 8\nmodel:\n  micro_batch_size: 2\n"),
+            ("run.sh", "python train.py --config-name nemo model.global_batch_size=64\n"),
+        ),
+        None,
+    ),
+    "nemo/hydra-append-exists": (
+        (
+            ("nemo.yaml", "trainer:\n  devices: 8\nmodel:\n  micro_batch_size: 2\n"),
+            ("run.sh", "python train.py --config-name nemo +model.micro_batch_size=4\n"),
+        ),
+        None,
+    ),
     "torchtitan/parallel-dims": ((("t.toml", f"{TITAN}[parallelism]\ntensor_parallel_degree = 3\n"),), 8),
     "torchtitan/global-batch-size-divisible": (
         (("t.toml", f"{TITAN}local_batch_size = 8\nglobal_batch_size = 100\n"),),

@@ -231,6 +231,39 @@ MEGATRON_CASES = [
     ),
     # EP = 8 on 8 GPUs is fine and d stays 8.
     (f"{LAUNCH} --expert-model-parallel-size 8 --global-batch-size 64", (8, 8, 1, 8, 64, None, None), set()),
+    # 30 layers on 4 equal stages: ParallelTransformer's "num_layers must be divisible by pipeline_model_parallel_size".
+    (
+        f"{LAUNCH} --num-layers 30 --pipeline-model-parallel-size 4 --global-batch-size 8",
+        (8, 2, 1, 4, None, None, None),
+        {"megatron/num-layers-divisible"},
+    ),
+    # Megatron-DeepSpeed with --deepspeed builds GPTModelPipe: DeepSpeed's PipelineModule balances 30 layers over 4.
+    (
+        f"{LAUNCH} --num-layers 30 --pipeline-model-parallel-size 4 --global-batch-size 8 --deepspeed "
+        "--deepspeed_config ds.json",
+        (8, 2, 1, 4, 8, None, None),
+        set(),
+    ),
+    # ... unless its pipeline is switched off (--no-pipeline-parallel: Megatron's own stages again) ...
+    (
+        f"{LAUNCH} --num-layers 30 --pipeline-model-parallel-size 4 --global-batch-size 8 --deepspeed "
+        "--no-pipeline-parallel",
+        (8, 2, 1, 4, None, None, None),
+        {"megatron/num-layers-divisible"},
+    ),
+    # ... or a stage would get no transformer layer (2 layers on 4 stages, type:transformer) ...
+    (
+        f"{LAUNCH} --num-layers 2 --pipeline-model-parallel-size 4 --global-batch-size 8 --deepspeed",
+        (8, 2, 1, 4, None, None, None),
+        {"megatron/num-layers-divisible"},
+    ),
+    # ... while type:transformer|embedding also counts both embeddings: 2 + 2 layers fill 4 stages.
+    (
+        f"{LAUNCH} --num-layers 2 --pipeline-model-parallel-size 4 --global-batch-size 8 --deepspeed "
+        "--pp-partition-method 'type:transformer|embedding'",
+        (8, 2, 1, 4, 8, None, None),
+        set(),
+    ),
 ]
 
 

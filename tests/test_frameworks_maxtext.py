@@ -102,3 +102,35 @@ def test_a_shell_variable_for_the_batch_says_it_is_only_known_at_start() -> None
     with pytest.raises(CheckError) as error:
         check_config([Source("run.sh", line)], World(8, "gpus"))
     assert error.value.kind is ProblemKind.BAD_VALUE
+
+
+LINE = "python3 -m MaxText.train MaxText/configs/base.yml per_device_batch_size={} max_target_length=2048"
+
+
+@pytest.mark.parametrize(
+    "launcher",
+    [
+        # MaxText's tools/orchestration/multihost_runner.py: --COMMAND run over gcloud … tpu-vm ssh on each worker
+        'python3 multihost_runner.py --TPU_PREFIX=$TPU_PREFIX --COMMAND="{}"',
+        # its multihost_job.py: --COMMAND written into the TPU VMs' startup script
+        "python3 multihost_job.py --COMMAND='{}' --BUCKET_NAME=my-bucket",
+        # xpk workload create --command: bash -c in the container
+        "xpk workload create --cluster c --workload w --tpu-type=v5litepod-8 --command '{}'",
+    ],
+)
+def test_a_launch_inside_a_job_launchers_command_string_is_read(launcher: str) -> None:
+    """The trainer's line inside ``--COMMAND``/``--command``: its overrides as 01_plain.sh's (v5e-8: B = 8 · 4)."""
+    script = launcher.format(LINE.format(4)) + "\n"
+    check = check_config([Source("launch.sh", script)], World(8, "--world-size 8"))
+    assert check.framework == "maxtext"
+    assert numbers(check) == (8, 8, 4, 1, 32, 2048, 65536)
+
+
+def test_the_remote_bash_has_none_of_the_launching_scripts_variables() -> None:
+    """``"…=$PDB"`` is expanded by the launching shell; ``'…=$PDB'`` reaches the host's bash, where it is unset."""
+    expanded = f'PDB=4\npython3 multihost_runner.py --TPU_PREFIX=t --COMMAND="{LINE.format("$PDB")}"\n'
+    assert numbers(check_config([Source("l.sh", expanded)], World(8, "chips"))) == (8, 8, 4, 1, 32, 2048, 65536)
+    remote = f"PDB=4\npython3 multihost_runner.py --TPU_PREFIX=t --COMMAND='{LINE.format('$PDB')}'\n"
+    with pytest.raises(CheckError) as error:
+        check_config([Source("l.sh", remote)], World(8, "chips"))
+    assert error.value.kind is ProblemKind.BAD_VALUE

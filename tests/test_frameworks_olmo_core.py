@@ -135,3 +135,63 @@ def test_the_answer_says_tokens_become_sequences() -> None:
     shown = plain_text(check_answer(checked("01_plain_template.py", 16), Visibility.IN_CHANNEL).document)
     assert "B = global_batch_size / L = 2.097.152 / 4.096 = 512 Sequenzen" in shown
     assert "a = global_batch_size / (d · rank_microbatch_size) = 2.097.152 / (16 · 16.384) = 8" in shown
+
+
+# relace's train_300M_1B.py (TimurKhayrullin/OLMo-core@666b653): the length from an argparse namespace that
+# ``parse_known_args()`` returns inside a function and ``main()`` hands to ``build_config``.
+ARGPARSE = """import argparse
+from olmo_core.data import NumpyDataLoaderConfig, NumpyFSLDatasetConfig
+from olmo_core.train.train_module import TransformerTrainModuleConfig
+
+
+def build_config(opts):
+    NumpyFSLDatasetConfig(paths=[], sequence_length=opts.sequence_length)
+    NumpyDataLoaderConfig(global_batch_size=1024 * 1024)
+    TransformerTrainModuleConfig(rank_microbatch_size=16 * 1024, max_sequence_length=opts.sequence_length)
+
+
+def parser_args():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("run_name", type=str)
+    parser.add_argument("--sequence-length", type=int, default=2048)
+    opts, overrides = parser.parse_known_args()
+    return opts, overrides
+
+
+def main():
+    opts, overrides = parser_args()
+    build_config(opts)
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+@pytest.mark.parametrize(
+    ("launch", "expected"),
+    [
+        # no launch line: argparse's default 2048 → B = 2^20 / 2048 = 512, b = 16.384 / 2048 = 8, a = 512 / 8 = 64
+        (None, (1, 1, 8, 64, 512, 2048)),
+        # the launch line's flag wins: L = 4096 → B 256, b 4, a 64
+        ("torchrun --nproc-per-node=1 train.py run1 --sequence-length 4096\n", (1, 1, 4, 64, 256, 4096)),
+        # argparse's unambiguous prefix of a long option, with ``=``: L = 1024 → B 1.024, b 16, a 64
+        ("torchrun --nproc-per-node=1 train.py run1 --seq=1024 trainer.max_duration=1\n", (1, 1, 16, 64, 1024, 1024)),
+    ],
+)
+def test_an_argparse_default_or_the_launch_lines_flag_is_the_length(
+    launch: str | None, expected: tuple[int | None, ...]
+) -> None:
+    """``max_sequence_length=opts.sequence_length``: argparse's default, or the flag the launch line passes."""
+    sources = [Source("train.py", ARGPARSE)] + ([Source("run.sh", launch)] if launch else [])
+    check = check_config(sources, World(1, "--world-size 1"))
+    assert check.framework == "olmo_core"
+    assert numbers(check) == expected
+
+
+def test_a_flag_argparse_would_refuse_is_named_not_guessed() -> None:
+    """``--sequence-length 2k``: argparse's ``int`` refuses it, so the length is unknown and the error names it."""
+    sources = [Source("train.py", ARGPARSE), Source("run.sh", "python train.py run1 --sequence-length 2k\n")]
+    with pytest.raises(CheckError) as raised:
+        check_config(sources, World(1, "--world-size 1"))
+    assert raised.value.ctx["value"] == "opts.sequence_length"

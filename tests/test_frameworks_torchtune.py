@@ -104,14 +104,28 @@ def test_a_tune_run_launch_line_beside_the_config_gives_the_world() -> None:
     assert numbers(check)[:5] == (16, 16, 2, 8, 256)
 
 
-def test_overrides_after_the_config_win_over_the_yaml() -> None:
+# (launch, the line the tune run command starts on)
+LAUNCHES = [
+    # one line
+    (
+        "tune run --nproc_per_node 4 full_finetune_distributed --config 01_plain_full.yaml "
+        "batch_size=4 gradient_accumulation_steps=2\n",
+        1,
+    ),
+    # a launch script: bash joins the lines a trailing backslash continues (tab-indented, as users write them)
+    (
+        "#!/bin/bash\n\ntune run --nproc_per_node 4 full_finetune_distributed --config 01_plain_full.yaml \\\n"
+        "\tdataset.packed=False \\\n\tbatch_size=4 \\\n\tgradient_accumulation_steps=2\necho done\n",
+        3,
+    ),
+]
+
+
+@pytest.mark.parametrize(("line", "at"), LAUNCHES, ids=["one-line", "continued"])
+def test_overrides_after_the_config_win_over_the_yaml(line: str, at: int) -> None:
     """``tune run … --config x.yaml batch_size=4 gradient_accumulation_steps=2`` (torchtune's own override syntax):
     4 · 4 · 2 = 32 instead of the YAML's 2 · 4 · 8, each value read where it was written."""
     config = (CONFIGS / "01_plain_full.yaml").read_text().replace("tune run", "run")
-    line = (
-        "tune run --nproc_per_node 4 full_finetune_distributed --config 01_plain_full.yaml "
-        "batch_size=4 gradient_accumulation_steps=2\n"
-    )
     check = check_config([Source("run.sh", line), Source("01_plain_full.yaml", config)])
     assert numbers(check)[:5] == (4, 4, 4, 2, 32)
-    assert [r.where for r in check.read if r.key == "batch_size"] == ["tune run, run.sh:1"]
+    assert [r.where for r in check.read if r.key == "batch_size"] == [f"tune run, run.sh:{at}"]

@@ -9,6 +9,7 @@ answer. Nothing in ``core`` runs a script: only this test does, on scripts it wr
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any
 
 import pytest
@@ -53,6 +54,22 @@ def test_cases_agree_with_python(script: str, expected: dict[str, Any]) -> None:
     assert {name: namespace[name] for name in expected} == expected
     read = {name: given.value for name, given in read_python(script).names.items()}
     assert {name: read.get(name) for name in expected} == expected
+
+
+def test_a_file_python_only_warns_about_is_read() -> None:
+    """An invalid escape (``'\\.'``: a DeprecationWarning in Python 3.11, a SyntaxWarning since 3.12) does not stop
+    Python from running the file, so it does not stop the reader – also where warnings are errors, as in this suite
+    (``filterwarnings = ["error"]``). self-llm's MiniCPM-o train.py has one (line 136)."""
+    script = "import re\nDOTS = re.compile('\\.+')\nbatch_size = 12\ngradient_accumulation_steps = 4\n"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        namespace: dict[str, Any] = {}
+        exec(compile(script, "case.py", "exec"), namespace)  # our own script
+    read = read_python(script).names
+    assert (read["batch_size"].value, read["gradient_accumulation_steps"].value) == (12, 4)
+    assert (namespace["batch_size"], namespace["gradient_accumulation_steps"]) == (12, 4)
+    with pytest.raises(SyntaxError):
+        compile(script, "case.py", "exec")  # the suite's warnings-as-errors, as the reader would have met it
 
 
 def test_what_only_the_run_knows_is_named_not_guessed() -> None:

@@ -172,6 +172,48 @@ COMMAND_CASES = [
         "NNODES=2 train\nexit 0\npython no.py\n",
         [(("torchrun", "--nproc-per-node", "2", "a.py", "$@"), {"NNODES": "2"})],
     ),
+    # a job launcher's command string, read as the bash on each host reads it (shell/remote.py): the local shell
+    # expanded $BS inside the quotes; \$GA is the remote's own, unset there; the local variables are not the remote's
+    (
+        'BS=4\nGA=2\npython3 multihost_runner.py --TPU_PREFIX=t --COMMAND="cd x && python3 -m MaxText.train '
+        'b.yml per_device_batch_size=$BS ga=\\$GA"\n',
+        [
+            (
+                (
+                    "python3",
+                    "multihost_runner.py",
+                    "--TPU_PREFIX=t",
+                    "--COMMAND=cd x && python3 -m MaxText.train b.yml per_device_batch_size=4 ga=$GA",
+                ),
+                {},
+            ),
+            (("cd", "x"), {}),
+            (("python3", "-m", "MaxText.train", "b.yml", "per_device_batch_size=4", "ga=$GA"), {}),
+        ],
+    ),
+    (
+        "python3 multihost_job.py --COMMAND 'bash setup.sh && python3 train.py' --BUCKET_NAME=b\n",
+        [
+            (("python3", "multihost_job.py", "--COMMAND", "bash setup.sh && python3 train.py", "--BUCKET_NAME=b"), {}),
+            (("bash", "setup.sh"), {}),
+            (("python3", "train.py"), {}),
+        ],
+    ),
+    (
+        "xpk workload create --workload w --command='python3 -m MaxText.train b.yml steps=5'\n",
+        [
+            (("xpk", "workload", "create", "--workload", "w", "--command=python3 -m MaxText.train b.yml steps=5"), {}),
+            (("python3", "-m", "MaxText.train", "b.yml", "steps=5"), {}),
+        ],
+    ),
+    # no job launcher: another program's --COMMAND (or xpk's other subcommands) is text, not read
+    (
+        "python3 other.py --COMMAND='python3 train.py'\nxpk workload list --command='python3 train.py'\n",
+        [
+            (("python3", "other.py", "--COMMAND=python3 train.py"), {}),
+            (("xpk", "workload", "list", "--command=python3 train.py"), {}),
+        ],
+    ),
 ]
 
 

@@ -47,6 +47,10 @@ class Parsed:
     #: Where a value such a mapping holds was set, where the script only names it there (``args.bs``).
     vias: dict[str, Via] = field(default_factory=dict)
 
+    def at(self, path: str) -> str:
+        """``name:line`` of the value at a dotted ``path``: where it was set, else the first line naming its key."""
+        return self.places.get(path) or self.where(path.rsplit(".", 1)[-1])
+
     def where(self, needle: str) -> str:
         """``name:line`` of the first line that names ``needle`` (a key or flag), or just the name."""
         if needle in self.places:

@@ -57,7 +57,7 @@ class Reading:
         if value is not None and (parsed.source.name, path) not in self._seen:
             self._seen[(parsed.source.name, path)] = value
             leaf = path.rsplit(".", 1)[-1]
-            self.read.append(Read(path, value, parsed.where(leaf), via=parsed.vias.get(leaf)))
+            self.read.append(Read(path, value, parsed.at(path), via=parsed.vias.get(leaf)))
         return value
 
     def value(self, parsed: Parsed, path: str, *, minimum: int | None = 1) -> int | None:
@@ -65,7 +65,7 @@ class Reading:
         value = self.raw(parsed, path)
         if value is None:
             return None
-        return whole(value, path, parsed.where(path.rsplit(".", 1)[-1]), minimum=minimum)
+        return whole(value, path, parsed.at(path), minimum=minimum)
 
     def auto(self, parsed: Parsed, path: str) -> int | Auto | None:
         """Like ``value``, with ``"auto"`` kept as ``Auto.AUTO``."""

@@ -13,7 +13,12 @@
   phase's batch must be divisible by micro-batch · d when it is reached; together with
   ``--global-batch-size`` it is refused.
 - ``--num-layers`` must divide by the pipeline size unless the stages are given unevenly;
-  ``--encoder-seq-length`` is the sequence length where ``--seq-length`` is absent.
+  ``--encoder-seq-length`` is the sequence length where ``--seq-length`` is absent. Megatron-DeepSpeed with
+  ``--deepspeed`` (and without its ``--no-pipeline-parallel``) builds ``GPTModelPipe``, a DeepSpeed
+  ``PipelineModule`` that balances the layers over the stages (``partition_method`` ``type:transformer`` or
+  ``--pp-partition-method``; ``pretrain_gpt.py`` ``model_provider``, ``megatron/model/gpt_model.py``): there
+  Megatron-LM's ``ParallelTransformer`` assert (``num_layers must be divisible by pipeline_model_parallel_size``)
+  is never reached; each stage needs one of the layers the partition method counts.
 - ``--rampup-batch-size <start> <increment> <samples>`` is deprecated and ignored by current
   Megatron-LM; releases before the step schedule ramped linearly
   (``RampupBatchsizeNumMicroBatchesCalculator``), which is the schedule shown.
@@ -77,6 +82,8 @@ UNEVEN_STAGES = (
     "--account-for-embedding-in-pipeline-split",
     "--account-for-loss-in-pipeline-split",
 )
+#: Megatron-DeepSpeed: DeepSpeed's pipeline engine (``GPTModelPipe``) instead of Megatron's stages, unless switched off.
+DEEPSPEED, NO_DEEPSPEED_PIPELINE, PARTITION = "--deepspeed", "--no-pipeline-parallel", "--pp-partition-method"
 
 EXPERT_MESSAGE = "world_size ({world}) is not divisible by expert_tensor_model_pipeline_parallel size ({size})"
 BOTH_MESSAGE = "Cannot specify both --step-batch-size-schedule and --global-batch-size"
@@ -228,13 +235,25 @@ def _sequence_parallel(reading: Reading, parsed: Parsed, found: dict[str, list[s
 
 
 def _layers(reading: Reading, parsed: Parsed, found: dict[str, list[str]], pp: int) -> int | None:
-    """Equal pipeline stages: --num-layers must divide by PP."""
+    """Equal pipeline stages: --num-layers must divide by PP (DeepSpeed's balanced pipeline: one layer per stage)."""
     layers = reading.flag(parsed, found, LAYERS)
     if layers is None or pp == 1 or layers % pp == 0 or any(flag in found for flag in UNEVEN_STAGES):
+        return layers
+    if DEEPSPEED in found and NO_DEEPSPEED_PIPELINE not in found and _pipe_units(found, layers) >= pp:
         return layers
     below, above = neighbours(layers, pp)
     reading.add(NUM_LAYERS(Layers(layers, pp), fix=fix(parsed, LAYERS, below, above)))
     return layers
+
+
+def _pipe_units(found: dict[str, list[str]], layers: int) -> int:
+    """The layers DeepSpeed's ``partition_method`` spreads over the stages: ``type:transformer`` (Megatron-DeepSpeed's
+    default) counts the transformer layers, a regex with ``embedding`` also the first and the tied last embedding;
+    ``uniform`` or ``parameters`` split every layer, which no stage can lack."""
+    method = (found.get(PARTITION) or ["type:transformer"])[-1].strip("'\"").lower()
+    if not method.startswith("type:"):
+        return layers + 2
+    return layers + (2 if "embedding" in method else 0)
 
 
 def _expert(reading: Reading, parsed: Parsed, found: dict[str, list[str]], world: int, tp: int, pp: int) -> None:

@@ -1,6 +1,8 @@
 """OLMo-core's batch arithmetic (allenai/OLMo-core at fa6c5014, June 2026; the same in ai2-olmo-core 3.0.0).
 
-Its configs are Python launch scripts, read here with ``ast`` (``core.configs.read.python_calls``), never run. Batches
+Its configs are Python launch scripts, read here with ``ast`` (``core.configs.read.python_calls``), never run; a
+keyword whose arithmetic does not fold takes the Python reader's value at that call
+(``max_sequence_length=opts.sequence_length``: argparse's default, or the launch line's flag). Batches
 count TOKENS: ``NumpyDataLoaderConfig(global_batch_size=…)`` (or ``build_config``/``partial(build_config,
 global_batch_size=…)``, internal/experiment.py:335) and ``TransformerTrainModuleConfig(rank_microbatch_size=…,
 max_sequence_length=…)``; the data's length is ``Numpy*DatasetConfig(sequence_length=…)``.
@@ -182,7 +184,7 @@ class Sizes:
 def check(sources: list[Parsed], world: World | None) -> Check:
     parsed = next((p for p in sources if detect(p)), sources[0])
     reading = Reading(ID)
-    script = python_calls.read(parsed.source.text, parsed.source.name)
+    script = python_calls.read(parsed.source.text, parsed.source.name, parsed.python)
     sizes = _sizes(reading, parsed, script)
     world = reading.world(world)
     seq_len = sizes.length

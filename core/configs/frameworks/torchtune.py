@@ -14,7 +14,9 @@
   ``tokenizer.max_seq_len``; ``torchtune/_cli/run.py:206-210`` refuses torchrun options for a
   ``*_single_device`` recipe.
 - The world size: ``tune run --nnodes N --nproc_per_node P RECIPE --config …`` (torchrun's options; none:
-  one process), in a launch line or the header comment every shipped config carries.
+  one process), in a launch line or the header comment every shipped config carries; ``key=value`` after the
+  config overrides it (``torchtune/config/_utils.py`` ``_merge_yaml_and_cli_args``), also on the lines a
+  trailing backslash continues the command onto.
 """
 
 from __future__ import annotations
@@ -54,7 +56,9 @@ SINGLE_DEVICE_MESSAGE = (
     "tune run: error: Recipe {recipe} does not support distributed training.Please run without torchrun commands."
 )
 DATA_PARALLEL = "torchtune/data-parallel"  # d = dp_replicate · dp_shard = world / (TP · CP)
-_TUNE_RUN = re.compile(r"\btune run\s+(.+)$", re.MULTILINE)
+#: A ``tune run`` line with the lines a backslash before the newline continues it onto (bash joins them).
+_TUNE_RUN = re.compile(r"\btune run\s+((?:[^\n]*\\\r?\n)*[^\n]+)$", re.MULTILINE)
+_CONTINUATION = re.compile(r"\\\r?\n")
 _OVERRIDE = re.compile(r"([A-Za-z_][\w.]*)=(.+)")
 #: torchrun's options that take no value.
 _SWITCHES = frozenset({"--standalone", "--no-python", "--no_python", "--run-path", "--run_path", "-m", "--module"})
@@ -215,7 +219,8 @@ def _tune_run(sources: list[Parsed]) -> TuneRun | None:
     for parsed in sources:
         for found in _TUNE_RUN.finditer(parsed.source.text):
             line = parsed.source.text.count("\n", 0, found.start()) + 1
-            run = _read_run(split_words(found.group(1)), f"tune run, {parsed.source.name}:{line}")
+            words = split_words(_CONTINUATION.sub(" ", found.group(1)))
+            run = _read_run(words, f"tune run, {parsed.source.name}:{line}")
             if run is not None:
                 return run
     return None

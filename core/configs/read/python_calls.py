@@ -15,7 +15,8 @@ import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from effbatch.core.configs.base import CheckError, ProblemKind, context
+from effbatch.core.configs.base import CheckError, ProblemKind, PyScript, context
+from effbatch.core.configs.read.python.grammar import parse_module
 
 #: How deep an expression is folded; a config's arithmetic is a few operators deep.
 MAX_DEPTH = 40
@@ -126,15 +127,19 @@ def _binary(node: ast.BinOp, known: Mapping[str, int], depth: int) -> int | None
     return result if result is not None and abs(result) <= MAX_NUMBER else None
 
 
-def read(text: str, name: str = "") -> Script:
+def read(text: str, name: str = "", evaluated: PyScript | None = None) -> Script:
     """``text`` (the source ``name``) read: constants first, then every statement; ``CheckError`` where Python's
-    own parser gives up (nesting too deep for it)."""
+    own parser gives up (nesting too deep for it). ``evaluated``: the same text's reading by the Python reader
+    (``read.python``, with the launch line where one names the script): a keyword whose arithmetic does not fold
+    takes the whole number that reading found at the same call (``max_sequence_length=opts.sequence_length``
+    through an argparse namespace), where every reading of that call agrees on it."""
     try:
-        tree = ast.parse(text)
+        tree = parse_module(text)
     except (SyntaxError, RecursionError, MemoryError, ValueError) as error:
         line = getattr(error, "lineno", None)
         raise CheckError(ProblemKind.UNREADABLE, name=name, line=line, detail=type(error).__name__) from None
     source = _Text(text)
+    numbers = _evaluated_numbers(evaluated)
     script = Script()
     script.constants = _constants(tree)
     env = dict(script.constants)
@@ -147,7 +152,7 @@ def read(text: str, name: str = "") -> Script:
     for node in sorted(ast.walk(tree), key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0))):
         where = owner.get(id(node), "")
         if isinstance(node, ast.Call):
-            script.calls.append(_call(node, source, env, where))
+            script.calls.append(_call(node, source, env, where, numbers.get((node.lineno, _last(node.func)), {})))
         elif isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
             _assigned(script, node, source, env, where)
         elif isinstance(node, ast.AugAssign) and (target := dotted(node.target)):
@@ -181,12 +186,37 @@ def _defaults(function: ast.FunctionDef, env: Mapping[str, int]) -> dict[str, in
     return {a.arg: number for a, d in pairs if (number := fold(d, env)) is not None}
 
 
-def _call(node: ast.Call, source: _Text, env: Mapping[str, int], function: str) -> Call:
+def _evaluated_numbers(evaluated: PyScript | None) -> dict[tuple[int, str], dict[str, int]]:
+    """The whole numbers the Python reader found for each call's keywords, by (line, callee's last part); a keyword
+    two readings of the call (a function called twice) disagree on, or that is no whole number, left out."""
+    found: dict[tuple[int, str], dict[str, int | None]] = {}
+    for call in evaluated.calls if evaluated is not None else []:
+        own = found.setdefault((call.line, call.name), {})
+        for key, given in call.keywords.items():
+            value = given.value
+            number = value if isinstance(value, int) and not isinstance(value, bool) else None
+            own[key] = number if own.get(key, number) == number else None
+    return {where: {k: n for k, n in own.items() if n is not None} for where, own in found.items()}
+
+
+def _last(func: ast.expr) -> str:
+    """A callee's last part as the Python reader names calls (``Config`` of ``run.Config``)."""
+    return dotted(func).rsplit(".", 1)[-1]
+
+
+def _call(node: ast.Call, source: _Text, env: Mapping[str, int], function: str, evaluated: Mapping[str, int]) -> Call:
     keywords = {
-        k.arg: Value(fold(k.value, env), k.value.lineno, k.value, source) for k in node.keywords if k.arg is not None
+        k.arg: Value(_folded(k.value, env, evaluated.get(k.arg)), k.value.lineno, k.value, source)
+        for k in node.keywords
+        if k.arg is not None
     }
     first = dotted(node.args[0]) if node.args else ""
     return Call(dotted(node.func), first, keywords, node.lineno, function)
+
+
+def _folded(node: ast.expr, env: Mapping[str, int], evaluated: int | None) -> int | None:
+    number = fold(node, env)
+    return number if number is not None or evaluated is None or abs(evaluated) > MAX_NUMBER else evaluated
 
 
 def _assigned(

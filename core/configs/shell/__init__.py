@@ -27,7 +27,9 @@ scripts): what the reader says it knows is bash's value.
   condition is decided (``break``/``continue``), within ``MAX_LOOP_STEPS`` (a run given up costs
   ``MAX_GIVEN_UP_STEPS`` of all loops together, not the reading's steps); any other loop (or one beyond its
   budget) is read once, its variable and all it may assign unknown after it;
-- commands built in strings or arrays: ``$CMD …``, ``bash -c "$CMD"``, ``sh -c``, ``eval``;
+- commands built in strings or arrays: ``$CMD …``, ``bash -c "$CMD"``, ``sh -c``, ``eval``; a job launcher's
+  command string (MaxText's ``multihost_runner``/``multihost_job`` ``--COMMAND``, ``xpk workload create
+  --command``: ``remote``) read as the bash on each host reads it, without the launching script's variables;
 - ``VAR=value cmd`` and ``env VAR=value cmd``: ``Command.env`` (for that command only);
 - ``if``/``elif``/``else``, ``[ … ]``, ``[[ … ]]``, ``test``, ``(( … ))`` and ``case … esac``: the branch
   is decided where the condition is decidable from the script's own values (``=``, ``==``, ``!=``, globs

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from effbatch.core.configs.base import Command
 from effbatch.core.configs.shell.grammar import NAME, node_line, node_text, statements_of
+from effbatch.core.configs.shell.remote import remote_command
 from effbatch.core.configs.shell.state import ASSUMED, BashError, State
 
 if TYPE_CHECKING:
@@ -62,6 +63,8 @@ class Commands(State):
             line = self.fixed_line or node_line(node)
             self.script.commands.append(Command(tuple(words), line, env))
             self.code = 1 if words[0] == "false" else 0 if words[0] in _SUCCEED else ASSUMED
+            if (remote := remote_command(words)) is not None:
+                self.remote(remote)
 
     def _flow(self, words: Sequence[str]) -> None:
         """``exit``, ``return``, ``break``, ``continue``: where the reading goes on (``return`` outside a function and
@@ -107,6 +110,22 @@ class Commands(State):
             if snapshot is not None:
                 self.restore(snapshot)
                 self.stopped = saved[2]
+
+    def remote(self, text: str) -> None:
+        """A job launcher's command string (``remote``), read as the bash on each host reads it: a shell of its own,
+        none of this script's variables, functions or environment; its commands on this line."""
+        snapshot = self.snapshot()
+        saved = (self.env, self.fixed_line, self.stopped, self.code)
+        self.script.variables, self.script.arrays, self.functions = {}, {}, {}
+        self.unknown, self.cleared, self.readonly = set(), set(), set()
+        self.env, self.fixed_line = {}, self.at
+        try:
+            self.statement(self.reparse(text))
+        except BashError:
+            pass
+        finally:
+            self.env, self.fixed_line, self.stopped, self.code = saved
+            self.restore(snapshot)
 
 
 def _count(word: str) -> int | None:

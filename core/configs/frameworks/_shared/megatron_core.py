@@ -113,9 +113,13 @@ def microbatches(
 
 #: The keys of Megatron's batch that NeMo 1's ``model`` section carries.
 MODEL_BATCH_KEYS = frozenset({"micro_batch_size", "global_batch_size"})
+#: Megatron's parallel degrees as NeMo 1's ``model`` section names them (a model YAML that inherits the batch keys
+#: through Hydra's ``defaults:`` still sets these).
+MODEL_PARALLEL_KEYS = frozenset({"tensor_model_parallel_size", "pipeline_model_parallel_size"})
 
 
 def nemo_yaml(data: dict[str, Any]) -> bool:
-    """NeMo 1's YAML: a ``trainer`` section and a ``model`` section with Megatron's batch keys."""
+    """NeMo 1's YAML: a ``trainer`` section and a ``model`` section with Megatron's batch keys or parallel degrees."""
     model, trainer = data.get("model"), data.get("trainer")
-    return isinstance(model, dict) and isinstance(trainer, dict) and bool(MODEL_BATCH_KEYS & set(model))
+    keys = MODEL_BATCH_KEYS | MODEL_PARALLEL_KEYS
+    return isinstance(model, dict) and isinstance(trainer, dict) and bool(keys & set(model))

@@ -7,9 +7,11 @@ launch line, ``os.environ`` and the world size from the launcher; every call rec
 What the script's values do not decide is an ``Unknown`` that names what it needs – never a guess.
 
 Split by what Python has, as the shell reader is by what bash has: ``statements``, ``expressions``, ``calls``
-(with ``arguments`` for the command line), ``operators`` for Python's arithmetic within the bounds
-(``limits``), one ``State`` the pieces share, ``evaluator.Reader`` binding them. A differential test holds it
-to Python itself on generated literal-only scripts.
+(with ``argparser`` and ``command_line`` for argparse by its own rules, ``arguments`` for ``HfArgumentParser``),
+``operators`` for Python's arithmetic within the bounds (``limits``), one ``State`` the pieces share,
+``evaluator.Reader`` binding them. Differential tests hold it to Python itself on generated literal-only scripts
+(``tests/test_python_reader.py``) and to argparse on generated parsers and command lines
+(``tests/test_python_argparse.py``).
 """
 
 from effbatch.core.configs.read.python.evaluator import read_python

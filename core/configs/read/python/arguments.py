@@ -1,16 +1,16 @@
-"""Command-line arguments as a script defines them: argparse's ``add_argument`` (defaults, types, switches) and
-Hugging Face's ``HfArgumentParser``/TRL's ``TrlParser`` over dataclasses, filled from the launch line's words.
+"""Command-line words as scripts' parsers read them: Hugging Face's ``HfArgumentParser``/TRL's ``TrlParser`` over
+dataclasses filled from the launch line's flags, and the conversion of a word by a ``type=`` (argparse's own
+parser is ``argparser``, its reading of a command line ``command_line``).
 
-Where the launch line is known (``argv``), a flag it passes wins over the default, as argparse does it (an
-unambiguous prefix of a long option too); where it is not, a dataclass the library defines (``TrainingArguments``)
-has no known fields – its values are the command line's, which nobody gave.
+Where the launch line is known (``argv``), a flag it passes wins over the default; where it is not, a dataclass the
+library defines (``TrainingArguments``) has no known fields – its values are the command line's, which nobody gave.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from effbatch.core.configs.base import Given, Instance, Origin, Unknown
 
@@ -18,48 +18,6 @@ from effbatch.core.configs.base import Given, Instance, Origin, Unknown
 CONVERTERS = {"int": int, "float": float, "str": str}
 _NUMBER = re.compile(r"[+-]?\d+")
 _DECIMAL = re.compile(r"[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?")
-
-
-@dataclass
-class Option:
-    """One ``add_argument``: its option strings, where its value goes, its default and how its text converts."""
-
-    flags: tuple[str, ...]
-    dest: str
-    default: Given
-    #: ``int``, ``float``, ``str``, ``store_true``, ``store_false``, ``bool`` (a ``type=`` the reader cannot apply
-    #: is ``str``: the value stays text).
-    kind: str = "str"
-    #: Several values (``nargs``): the flag takes every word up to the next flag.
-    many: bool = False
-
-
-@dataclass(eq=False)
-class ArgParser:
-    """``argparse.ArgumentParser()``: the options added to it (its groups add to it too)."""
-
-    options: list[Option] = field(default_factory=list)
-    defaults: dict[str, Given] = field(default_factory=dict)
-    #: A library added options the reader does not list (Lightning 1.x's ``Trainer.add_argparse_args``): a flag
-    #: of the launch line none of the listed options takes is still a field, typed by its text.
-    open: bool = False
-
-    def namespace(self, argv: Sequence[str] | None, line: int) -> Instance:
-        """What ``parse_args()`` returns: each option's default, a flag of ``argv`` winning."""
-        fields = {option.dest: option.default for option in self.options} | self.defaults
-        if argv is not None:
-            known = [flag for option in self.options for flag in option.flags]
-            given = flag_values(argv, known)
-            for option in self.options:
-                flag = next((f for f in option.flags if f in given), None)
-                if flag is not None:
-                    value = convert(given[flag], option.kind, option.many)
-                    fields[option.dest] = Given(value, 0, flag, via=option.default, origin=Origin.LAUNCH)
-            for flag, words in given.items() if self.open else ():
-                if flag not in known and flag.startswith("--"):
-                    value = convert(words, "auto", len(words) > 1) if words else True
-                    fields[flag[2:].replace("-", "_")] = Given(value, 0, flag, origin=Origin.LAUNCH)
-        return Instance("argparse.Namespace", fields, line, complete=not self.open or argv is not None)
 
 
 @dataclass(eq=False)
@@ -122,19 +80,25 @@ def convert(words: Sequence[str], kind: str, many: bool) -> object:
     """A flag's words as the option's type makes them (a word the type refuses: unknown, as argparse refuses it)."""
     if kind in ("store_true", "store_false"):
         return kind == "store_true"
-    values = [_one(word, kind) for word in words]
+    values = [convert_word(word, kind) for word in words]
     if many:
         return values
     return values[0] if len(values) == 1 else Unknown(" ".join(words))
 
 
-def _one(word: str, kind: str) -> object:
+def convert_word(word: str, kind: str) -> object:
+    """One word as a ``type=`` makes it (``truthy``: Python's ``bool`` of a text; ``unknown``: a type the reader
+    cannot apply); a word the type refuses is unknown, as argparse refuses it."""
     if "$" in word:
         return Unknown(word, (word,))  # a shell variable the launch line did not resolve
+    if kind == "truthy":
+        return bool(word)
+    if kind == "unknown":
+        return Unknown(word, (word,))
     if kind == "bool":
         return word.lower() in ("true", "1", "yes", "y", "t") if word.lower() in _BOOLS else Unknown(word)
     if kind == "auto":
-        return _guess(word)
+        return guess(word)
     try:
         return CONVERTERS.get(kind, str)(word)
     except ValueError:
@@ -144,7 +108,7 @@ def _one(word: str, kind: str) -> object:
 _BOOLS = frozenset({"true", "false", "1", "0", "yes", "no", "y", "n", "t", "f"})
 
 
-def _guess(word: str) -> object:
+def guess(word: str) -> object:
     """A library dataclass's field from its text, as its own type would read it: numbers, booleans, text."""
     if _NUMBER.fullmatch(word):
         return int(word)
@@ -162,16 +126,3 @@ def _kind_of(default: Given | None) -> str:
     if isinstance(value, bool):
         return "bool"
     return {int: "int", float: "float", str: "str"}.get(type(value), "auto")
-
-
-def option_kind(keywords: Mapping[str, Given]) -> str:
-    """How an ``add_argument``'s value converts: its ``action`` or its ``type``."""
-    action = keywords.get("action")
-    if action is not None and action.value in ("store_true", "store_false"):
-        return str(action.value)
-    kind = keywords.get("type")
-    if kind is not None:
-        written = kind.written.rsplit(".", 1)[-1]
-        return written if written in CONVERTERS else "bool" if written in ("bool", "str2bool", "strtobool") else "str"
-    default = keywords.get("default")
-    return _kind_of(default) if default is not None and not isinstance(default.value, Unknown) else "str"

@@ -8,9 +8,10 @@ import ast
 import math
 from collections.abc import Callable, Sequence
 
-from effbatch.core.configs.base import CallSite, Given, Instance, Origin, Unknown
+from effbatch.core.configs.base import CallSite, Given, Instance, Unknown
 from effbatch.core.configs.read.python import operators
-from effbatch.core.configs.read.python.arguments import ArgParser, HfParser, Option, option_kind
+from effbatch.core.configs.read.python.argparser import ArgParser, build_option
+from effbatch.core.configs.read.python.arguments import HfParser
 from effbatch.core.configs.read.python.objects import (
     ENVIRON,
     Builtin,
@@ -174,14 +175,18 @@ class Calls(State):
     ) -> object:
         if isinstance(parser, ArgParser):
             if name == "add_argument":
-                self.add_option(parser, args, keywords, node)
+                option = build_option(parser, args, keywords, node.lineno)
+                if option is not None:
+                    parser.options.append(option)
             elif name in ("add_argument_group", "add_mutually_exclusive_group"):
                 return parser
             elif name == "set_defaults":
-                parser.defaults |= keywords
+                parser.set_defaults(keywords)
             elif name in ("parse_args", "parse_known_args"):
-                namespace = parser.namespace(self.argv, node.lineno)
-                return (namespace, []) if name == "parse_known_args" else namespace
+                argv = _own_argv(args, keywords, self.argv)
+                self.step(1 + len(argv or ()) * (1 + len(parser.options)) // 32)  # the scan's work, bounded
+                namespace = parser.namespace(argv, node.lineno)
+                return (namespace, parser.extras(argv)) if name == "parse_known_args" else namespace
             return None
         if name in ("parse_args_into_dataclasses", "parse_args_and_config"):
             instances = parser.instances(self.argv, node.lineno)
@@ -191,29 +196,13 @@ class Calls(State):
             return instances
         return self.unknown(node)
 
-    def add_option(self, parser: ArgParser, args: list[Given], keywords: dict[str, Given], node: ast.Call) -> None:
-        flags = tuple(str(a.value) for a in args if isinstance(a.value, str))
-        if not flags:
-            return
-        dest_given = keywords.get("dest")
-        long = next((f for f in flags if f.startswith("--")), flags[0])
-        dest = str(dest_given.value) if dest_given is not None else long.lstrip("-").replace("-", "_")
-        kind = option_kind(keywords)
-        default = keywords.get("default", Given(kind == "store_false" if "store" in kind else None, node.lineno, ""))
-        if isinstance(default.value, str) and kind in ("int", "float"):  # argparse converts a text default
-            default = Given(_converted(default.value, kind), default.line, default.written)
-        nargs = keywords["nargs"].value if "nargs" in keywords else None
-        many = nargs in ("+", "*") or (isinstance(nargs, int) and nargs > 1)
-        default = Given(default.value, node.lineno, long, origin=Origin.DEFAULT)
-        parser.options.append(Option(flags, dest, default, kind, many))
-
     def library(self, path: str, args: list[Given], keywords: dict[str, Given], node: ast.Call) -> object:
         """A call into a library: argparse, the parsers, math, the world size; a class builds an ``Instance``."""
         name = path.rsplit(".", 1)[-1]
         if path in WORLD_CALLS or name == "get_world_size":
             return self.world(node)
         if name == "ArgumentParser":
-            return ArgParser()
+            return _parser(keywords)
         if name in ("add_argparse_args", "add_model_specific_args") and args and isinstance(args[0].value, ArgParser):
             args[0].value.open = True  # Lightning 1.x adds its Trainer's options: flags beyond the listed ones count
             return args[0].value
@@ -280,8 +269,16 @@ class Calls(State):
         return self.unknown(node)
 
 
-def _converted(text: str, kind: str) -> object:
-    try:
-        return int(text) if kind == "int" else float(text)
-    except ValueError:
-        return Unknown(text)
+def _parser(keywords: dict[str, Given]) -> ArgParser:
+    """``ArgumentParser(allow_abbrev=…, argument_default=…)``."""
+    abbrev = keywords.get("allow_abbrev")
+    default = keywords.get("argument_default")
+    return ArgParser(abbrev=abbrev is None or abbrev.value is not False, argument_default=default)
+
+
+def _own_argv(args: list[Given], keywords: dict[str, Given], argv: Sequence[str] | None) -> Sequence[str] | None:
+    """``parse_args(["--bs", "4"])``: the words the script hands its parser itself, else the launch line's."""
+    given = args[0] if args else keywords.get("args")
+    if given is not None and isinstance(given.value, list | tuple) and all(isinstance(w, str) for w in given.value):
+        return [str(word) for word in given.value]
+    return argv

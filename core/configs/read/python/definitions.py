@@ -7,6 +7,7 @@ import ast
 from pathlib import PurePosixPath
 
 from effbatch.core.configs.base import Given, Instance, Unknown
+from effbatch.core.configs.read.python.grammar import parse_module
 from effbatch.core.configs.read.python.limits import MAX_CALL_DEPTH
 from effbatch.core.configs.read.python.segments import Segments
 from effbatch.core.configs.read.python.state import Frame, Leave, State
@@ -25,7 +26,7 @@ class Definitions(State):
                 frame.bind(name, Unknown(name, (name,)), node.lineno, name)
             return None
         try:
-            tree = ast.parse(text)
+            tree = parse_module(text)
         except SyntaxError:
             return None
         self.step(1 + len(text) // 64)

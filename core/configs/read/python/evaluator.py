@@ -16,6 +16,7 @@ from effbatch.core.configs.base import CheckError, Given, Instance, ProblemKind,
 from effbatch.core.configs.read.python.calls import Calls
 from effbatch.core.configs.read.python.definitions import Definitions, without_first
 from effbatch.core.configs.read.python.expressions import Expressions
+from effbatch.core.configs.read.python.grammar import parse_module
 from effbatch.core.configs.read.python.segments import Segments
 from effbatch.core.configs.read.python.state import Frame, Leave
 from effbatch.core.configs.read.python.statements import Statements
@@ -79,7 +80,7 @@ def read_python(
     own parser may still raise ``RecursionError``/``MemoryError``/``ValueError`` on hostile text, for
     ``read.bounds.hostile`` to word."""
     try:
-        tree = ast.parse(text)
+        tree = parse_module(text)
     except SyntaxError as error:  # also "too many nested parentheses"; RecursionError and the like are the
         # caller's bounds to word (``read.bounds.hostile``)
         raise CheckError(ProblemKind.UNREADABLE, name=name, line=error.lineno, detail=error.msg) from None

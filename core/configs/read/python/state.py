@@ -1,8 +1,8 @@
 """One reading's state, and what the reader's pieces ask of each other.
 
-The reader is split by what Python has (``statements``, ``expressions``, ``calls`` with ``arguments`` for
-argparse and dataclasses); each piece is a class over this ``State`` and calls the others only through the
-methods declared here. ``evaluator.Reader`` binds them into one object.
+The reader is split by what Python has (``statements``, ``expressions``, ``calls`` with ``argparser`` for
+argparse and ``arguments`` for dataclasses); each piece is a class over this ``State`` and calls the others only
+through the methods declared here. ``evaluator.Reader`` binds them into one object.
 """
 
 from __future__ import annotations
