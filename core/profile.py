@@ -195,23 +195,39 @@ def with_profile(text: str, settings: Mapping[str, str]) -> WithProfile:
     """``text`` with the profile's values added where the command gives none (see the module's docstring)."""
     if is_check(text):
         return _check_with_profile(text, settings)
-    words = command_words(text)
-    folded = {word.casefold() for word in words}
-    if not words or folded & HELP_WORDS or words[0].casefold() in RUNS_WORDS | PROFILE_WORDS:
-        return WithProfile(text)
-    given = _Collector(_split_sides(words)[0], None).given
-    if given & {Argument.DATA_PARALLEL, Argument.GPUS}:
-        return WithProfile(text)
-    defaults = dict(_calculator_defaults(settings))
-    if _names_a_gpu_model(_split_sides(words)[0]):
-        defaults.pop(GPU_MODEL, None)
-    added = tuple((key, value) for key, value in defaults.items() if key == GPU_MODEL or _argument(key) not in given)
+    added = _calculator_additions(text, settings)
     if not added:
         return WithProfile(text)
     tokens = text.split()
     end = next((i for i, token in enumerate(tokens) if token.casefold() in COMPARE_WORDS), len(tokens))
     merged = " ".join([*tokens[:end], *(f"{key}={value}" for key, value in added), *tokens[end:]])
     return WithProfile(merged, added) if len(merged) <= MAX_COMMAND_TEXT else WithProfile(text)
+
+
+def may_take_a_profile(text: str) -> bool:
+    """Whether some channel profile could add a value to ``text`` – else no profile need be looked up (the plain
+    ``8 64 4 4096`` names d: no profile changes it). A check may always take one (its GPUs as the world size)."""
+    return is_check(text) or bool(_calculator_additions(text, _EVERY_SETTING))
+
+
+#: A profile that sets every key a calculator command may take from it.
+_EVERY_SETTING = {**dict.fromkeys(APPLIED, "1"), GPU_MODEL: "h100"}
+
+
+def _calculator_additions(text: str, settings: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+    """The profile's (key, value) pairs a calculator command takes: none for help, runs, profile commands and a
+    command that names d or the GPUs; a GPU model only where the command names none."""
+    words = command_words(text)
+    folded = {word.casefold() for word in words}
+    if not words or folded & HELP_WORDS or words[0].casefold() in RUNS_WORDS | PROFILE_WORDS:
+        return ()
+    given = _Collector(_split_sides(words)[0], None).given
+    if given & {Argument.DATA_PARALLEL, Argument.GPUS}:
+        return ()
+    defaults = dict(_calculator_defaults(settings))
+    if _names_a_gpu_model(_split_sides(words)[0]):
+        defaults.pop(GPU_MODEL, None)
+    return tuple((key, value) for key, value in defaults.items() if key == GPU_MODEL or _argument(key) not in given)
 
 
 def _calculator_defaults(settings: Mapping[str, str]) -> list[tuple[str, str]]:

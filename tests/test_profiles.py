@@ -18,7 +18,15 @@ from effbatch.bot.operations.settings import Settings
 from effbatch.bot.slack.app import create_app
 from effbatch.bot.storage.database import engine_for, migrate
 from effbatch.bot.storage.setup import stores
-from effbatch.core.profile import ProfileError, ProfileProblemKind, SetProfile, parse_profile_command, with_profile
+from effbatch.core.check_command import is_check
+from effbatch.core.profile import (
+    ProfileError,
+    ProfileProblemKind,
+    SetProfile,
+    may_take_a_profile,
+    parse_profile_command,
+    with_profile,
+)
 
 from slack_checks import all_text, assert_valid_message
 from slack_signing import signed_headers
@@ -180,6 +188,38 @@ def test_where_defaults_go(text: str, merged: str) -> None:
     """Defaults close the first setup (named values after positional ones, as the parser wants); help and the
     list of runs take none."""
     assert with_profile(text, {"gpus": "64", "tp": "8", "gpu": "h100"}).text == merged
+
+
+PROFILES = [
+    {"gpus": "64", "tp": "8", "gpu": "h100"},
+    {"nodes": "8", "gpus_per_node": "8", "pp": "4"},
+    {"gpu": "b200"},
+    {"cp": "2", "sp": "2", "gpus": "16"},
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "may"),
+    [
+        ("8 64 4 4096", False),  # d given: the benchmark's command, answered without a database round trip
+        ("b=8 d=64 a=4 L=4096 vs a=8", False),
+        ("gpus=64 tp=8 b=1 a=16", False),
+        ("hilfe", False),
+        ("läufe llama", False),
+        ("cluster gpus=8", False),
+        ("b=8 a=4 L=4096", True),
+        ("llama3.1-8b b=2 a=4 L=8k", True),
+        ("8 a=4 gpu=b200", True),
+        ("prüfe --world-size 8\n{}", True),
+    ],
+)
+def test_a_profile_is_looked_up_only_where_one_could_change_the_answer(text: str, may: bool) -> None:
+    """``may_take_a_profile`` says whether any profile could add a value; where it says no, none does."""
+    assert may_take_a_profile(text) is may
+    if not may:
+        assert all(not with_profile(text, profile).applied for profile in PROFILES)
+    else:
+        assert is_check(text) or any(with_profile(text, profile).applied for profile in PROFILES)
 
 
 def test_the_profiles_gpu_model_gives_memory_per_gpu(app: App) -> None:

@@ -22,6 +22,7 @@ from effbatch.core.profile import (
     SetProfile,
     ShowProfile,
     WithProfile,
+    may_take_a_profile,
     parse_profile_command,
     with_profile,
 )
@@ -61,8 +62,8 @@ def channel_defaults(
 ) -> tuple[WithProfile, ChannelProfile] | None:
     """The command's text with its channel's profile applied, and the profile; None when nothing applies."""
     team, channel = command.get("team_id"), command.get("channel_id")
-    if store is None or not team or not channel:
-        return None
+    if store is None or not team or not channel or not may_take_a_profile(str(command.get("text", ""))):
+        return None  # no lookup where no profile could change the answer (a database round trip a command)
     try:
         profile = store.get(str(team), str(channel))
     except SQLAlchemyError as error:
