@@ -196,7 +196,7 @@ def test_paths_that_contain_the_command_stay_as_they_are(capsys: pytest.CaptureF
 
 def test_the_schema_names_every_framework_read() -> None:
     """The JSON contract's framework enum is the registry's ids, no more, no fewer."""
-    from effbatch.core.configs import BY_ID
+    from effbatch.core.configs import FRAMEWORK_IDS
 
     def enums(node: object) -> list[list[str]]:
         if isinstance(node, dict):
@@ -207,7 +207,7 @@ def test_the_schema_names_every_framework_read() -> None:
         return []
 
     [framework_enum] = enums(SCHEMA)
-    assert set(framework_enum) == set(BY_ID)
+    assert set(framework_enum) == set(FRAMEWORK_IDS)
 
 
 def test_a_check_places_the_batch_beside_the_laws(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -219,7 +219,7 @@ class _UsageError(ValueError):
 
 def _check_parser() -> GermanArgumentParser:
     from effbatch.bot.texts.checks import framework_list
-    from effbatch.core.configs import BY_ID
+    from effbatch.core.configs import FRAMEWORK_IDS
 
     count, frameworks = framework_list()  # from the registry, as the help and the exit-2 message name them
     description = texts.CHECK_DESCRIPTION.format(count=count, frameworks=frameworks)
@@ -228,7 +228,7 @@ def _check_parser() -> GermanArgumentParser:
     parser.add_argument("--world-size", type=int, metavar="N", help=texts.CHECK_WORLD_HELP)
     parser.add_argument("--nnodes", type=int, metavar="N", help=texts.CHECK_NODES_HELP)
     parser.add_argument("--nproc-per-node", type=int, metavar="N", help=texts.CHECK_PER_NODE_HELP)
-    parser.add_argument("--framework", choices=list(BY_ID), help=texts.CHECK_FRAMEWORK_HELP)
+    parser.add_argument("--framework", choices=list(FRAMEWORK_IDS), help=texts.CHECK_FRAMEWORK_HELP)
     parser.add_argument("--gpu", metavar="NAME", help=texts.CHECK_GPU_HELP)
     parser.add_argument("--json", action="store_true", help=texts.CHECK_JSON_HELP)
     parser.add_argument("--format", choices=["text", "json", "github"], default="text", help=texts.CHECK_FORMAT_HELP)

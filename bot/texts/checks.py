@@ -21,9 +21,9 @@ __all__ = ["FINDINGS", "FRAMEWORKS", "LOOKS_FOR", "Name", "framework_list"]
 
 def framework_list() -> tuple[int, str]:
     """How many frameworks the registry checks, and their German titles in alphabetical order, as a list."""
-    from effbatch.core.configs import FRAMEWORKS as REGISTERED
+    from effbatch.core.configs import FRAMEWORK_IDS
 
-    titles = sorted((FRAMEWORKS[framework.id].title for framework in REGISTERED), key=str.casefold)
+    titles = sorted((FRAMEWORKS[framework].title for framework in FRAMEWORK_IDS), key=str.casefold)
     return len(titles), list_de(titles)
 
 

@@ -23,13 +23,14 @@ from effbatch.core.configs.base import (
 from effbatch.core.configs.base.versions import PINS, pins_in, requirements
 from effbatch.core.configs.linking import link
 from effbatch.core.configs.read import MAX_CONFIG_BYTES, parse
-from effbatch.core.configs.registry import BY_ID, FRAMEWORKS, detect
+from effbatch.core.configs.registry import all_frameworks, detect
+from effbatch.core.configs.registry import framework as framework_named
 
 
 def rules() -> tuple[Rule[Any], ...]:
     """Every rule of every framework, and of the checking itself, each once."""
     seen: dict[str, Rule[Any]] = {}
-    for group in (*(framework.rules for framework in FRAMEWORKS), branches.RULES, memory.RULES):
+    for group in (*(framework.rules for framework in all_frameworks()), branches.RULES, memory.RULES):
         for rule in group:
             seen.setdefault(rule.code, rule)
     return tuple(seen.values())
@@ -58,7 +59,7 @@ def check_config(
         raise CheckError(ProblemKind.EMPTY, name="")
     named = memory.accelerator(gpu)
     parsed = link([parse(source, max_bytes) for source in sources], world, settings)
-    chosen = BY_ID[framework] if framework else detect(parsed)
+    chosen = framework_named(framework) if framework else detect(parsed)
     token = PINS.set(pins(parsed) | {k.lower(): v for k, v in (versions or {}).items()})
     try:
         check = chosen.check(parsed, world or launched_world(parsed))

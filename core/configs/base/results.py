@@ -252,7 +252,7 @@ def _json_value(value: Any) -> Any:
 
 @dataclass(frozen=True)
 class Framework:
-    """A framework effbatch reads, as its module defines it; ``core.configs.FRAMEWORKS`` lists them in order."""
+    """A framework effbatch reads, as its module defines it; ``core.configs.registry`` lists them in order."""
 
     #: The id JSON and ``--framework`` use.
     id: str
