@@ -13,11 +13,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import reduce
 from operator import or_
-from types import MappingProxyType
 from typing import Any
 
 from packaging.requirements import InvalidRequirement, Requirement
@@ -51,10 +49,6 @@ class Since:
         either bound lie in neither: whether the change is already in ``0.28.0rc1`` its number does not say."""
         before = [SpecifierSet(f"<{self.since}", prereleases=prereleases)] if self.since else []
         return before + ([SpecifierSet(f">={self.until}", prereleases=prereleases)] if self.until else [])
-
-
-#: The pins the run being checked makes, by package name (lower case): set by ``checking`` around one check.
-PINS: ContextVar[Pins] = ContextVar("PINS", default=MappingProxyType({}))
 
 
 def holds(rule: Since, pins: Pins) -> bool | None:
