@@ -7,6 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from examples_budget import examples
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.version import Version
 
 from effbatch.bot.rendering.checks import finding_text
 from effbatch.bot.serving.cli import main
@@ -45,6 +50,7 @@ SINCE_CASES = [
     ("trl==0.28.*", REFUSED),  # the 0.28 line only
     ("trl==0.27.*", SILENT),
     ("trl==1.*", REFUSED),
+    ("trl==1.0.*", REFUSED),
     ("trl==0.*", WARNED),  # 0.18 and 0.28 alike
     ("trl~=0.28.0", REFUSED),  # >=0.28.0, ==0.28.*
     ("trl~=0.27.0", SILENT),  # 0.27.x only
@@ -78,6 +84,8 @@ UNTIL_CASES = [
     ("trl==1.11.0", SILENT),
     ("trl==1.10.*", REFUSED),
     ("trl==1.11.*", SILENT),
+    ("trl==1.0.*", REFUSED),  # the 1.0 line only, not [1, 2)
+    ("trl~=1.0.0", REFUSED),  # 1.0.x only, not [1, 2)
     ("trl~=1.10.0", REFUSED),  # 1.10.x only
     ("trl~=1.10", WARNED),  # 1.10 up to 1.x
     ("trl<1.11", REFUSED),
@@ -201,3 +209,42 @@ def test_pins_are_read_where_repositories_write_them() -> None:
     grpo = "num_generations: 8\nper_device_train_batch_size: 4\nmax_prompt_length: 512\nnum_processes: 2\n"
     check = check_config([Source("g.yaml", grpo), Source("setup.py", setup)])
     assert "trl/max-prompt-length-removed" not in {f.code for f in check.findings}
+
+
+#: Releases around the bounds the rules use, each with the forms PEP 440 orders around it.
+RELEASES = ["0.9", "0.27", "0.27.1", "0.28.0", "0.28.1", "0.29", "1.0", "1.0.1", "1.11.0", "2.0"]
+GRID = [Version(r + suffix) for r in RELEASES for suffix in ("", ".dev0", "a1", "rc1", "rc2", ".post1", "+cu121")]
+OPERATORS = ["==", "!=", ">=", "<=", ">", "<", "~=", "===", "==*", "!=*"]
+
+
+def specifier(operator: str, version: Version) -> str:
+    """``==*`` and ``!=*`` as a prefix match on the release: ``==0.28.*``."""
+    if operator.endswith("*"):
+        return f"{operator[:2]}{'.'.join(map(str, version.release))}.*"
+    return f"{operator}{version}"
+
+
+@settings(max_examples=examples(2000), deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
+@given(
+    st.lists(st.tuples(st.sampled_from(OPERATORS), st.sampled_from(GRID)), min_size=1, max_size=3),
+    st.sampled_from([None, *RELEASES]),
+    st.sampled_from([None, *RELEASES]),
+)
+def test_a_decided_pin_agrees_with_packaging_release_by_release(
+    parts: list[tuple[str, Version]], since: str | None, until: str | None
+) -> None:
+    """Where a pin decides a rule, every release of the grid the pin admits (as packaging's ``contains`` says, with
+    pip's pre-release policy) lies inside the rule's releases (it holds) or outside them (it does not)."""
+    text = ",".join(specifier(operator, version) for operator, version in parts)
+    try:
+        pin = SpecifierSet(text)
+    except InvalidSpecifier:
+        assume(False)
+        raise
+    rule = Since("trl", since, until)
+    admitted = [v for v in GRID if pin.contains(v, prereleases=bool(pin.prereleases))]
+    inside = [v in rule.releases(prereleases=True) for v in admitted]
+    outside = [any(v in releases for releases in rule.elsewhere(prereleases=True)) for v in admitted]
+    decided = holds(rule, {"trl": text})
+    assert decided is not True or all(inside)
+    assert decided is not False or all(outside)
