@@ -11,6 +11,7 @@ from effbatch.core.configs.base.memory import CheckMemory, MemoryFacts
 from effbatch.core.configs.base.pyscript import Via
 from effbatch.core.configs.base.rules import Effect, Finding, Level, Rule
 from effbatch.core.configs.base.source import Parsed
+from effbatch.core.configs.base.versions import Pins
 
 if TYPE_CHECKING:
     from effbatch.core.guidance import ShapeEstimate
@@ -258,5 +259,6 @@ class Framework:
     id: str
     #: Whether one source is this framework's config, by what only this framework writes.
     detect: Callable[[Parsed], bool]
-    check: Callable[[list[Parsed], World | None], Check]
+    #: The check of the sources with the world size given from outside and the releases the run pins.
+    check: Callable[[list[Parsed], World | None, Pins], Check]
     rules: tuple[Rule[Any], ...]
