@@ -12,7 +12,7 @@ from effbatch.bot.rendering.formulas import degrees
 from effbatch.bot.texts import memory as texts
 from effbatch.bot.texts.glossary import COMMAND, label, list_de
 from effbatch.core import Argument, PlanRequest
-from effbatch.core.memory.fit import Change, ChangeKind
+from effbatch.core.memory.fit import Change, ChangeKind, Fit
 from effbatch.core.memory.setup import Rules
 from effbatch.core.memory.time import TimeEstimate
 from effbatch.core.training import Assessment, missing_for_batch
@@ -111,24 +111,26 @@ def _total(found: Assessment) -> str:
 
 
 def _fit_lines(found: Assessment) -> list[Line]:
-    fitted, memory = found.fit, found.memory
     lines: list[Line] = []
-    if memory.activations is None:
+    if found.memory.activations is None:
         lines.append(texts.NO_ACTIVATIONS_PARAMS if found.model is None else texts.NO_ACTIVATIONS_SEQ_LEN)
+    return lines + fit_lines(found.fit)
+
+
+def fit_lines(fitted: Fit | None) -> list[Line]:
+    """Whether the run fits the GPU and the largest micro-batch that does; nothing without a GPU to hold it against.
+    A question's memory section and a checked config's say it alike."""
     if fitted is None:
-        return lines
+        return []
     largest = fitted.largest_micro_batch
     if fitted.fits:
         if largest is None:
-            lines.append(texts.FITS_NO_ACTIVATIONS.format(free=size(fitted.free)))
-        else:
-            lines.append(texts.FITS.format(free=size(fitted.free), largest=number(largest)))
-        return lines
+            return [texts.FITS_NO_ACTIVATIONS.format(free=size(fitted.free))]
+        return [texts.FITS.format(free=size(fitted.free), largest=number(largest))]
     verdict = texts.DOES_NOT_FIT.format(missing=size(-fitted.free))
     if largest is not None:
         verdict += texts.LARGEST.format(largest=number(largest)) if largest else texts.NONE_FITS
-    lines.append(verdict)
-    return lines
+    return [verdict]
 
 
 def _advice_lines(found: Assessment) -> tuple[Line, ...]:
