@@ -37,7 +37,7 @@ from effbatch.bot.rendering.checks import check_answer, check_reply, problem_ans
 from effbatch.bot.rendering.plain_text import plain_text
 from effbatch.bot.rendering.whatif import ADJUST_ACTION
 from effbatch.bot.serving.config_files import UnreadableFileError, read_source
-from effbatch.bot.slack.app import create_app
+from effbatch.bot.slack.app import BotParts, create_app
 from effbatch.bot.storage.setup import memory_storage
 from effbatch.bot.texts import answers as texts
 from effbatch.bot.texts.glossary import COMMAND, PROGRAM
@@ -82,11 +82,13 @@ class Console:
         client = WebClient(token=None, base_url="http://127.0.0.1:9/api/")
         self.app = create_app(
             offline,
-            client=client,
-            authorize=_offline_authorize,
-            layout=console_message,
-            deliver=self._deliver,
-            storage=memory_storage(),  # channel profiles (/effbatch cluster …) for as long as the console runs
+            BotParts(
+                client=client,
+                authorize=_offline_authorize,
+                layout=console_message,
+                deliver=self._deliver,
+                storage=memory_storage(),  # channel profiles (/effbatch cluster …) for as long as the console runs
+            ),
         )
 
     def answer(self, line: str) -> str:
