@@ -45,13 +45,11 @@ from effbatch.bot.texts import answers as texts
 from effbatch.bot.texts.glossary import COMMAND, PROGRAM
 from effbatch.core.check_command import check_request, is_check
 from effbatch.core.configs import (
-    MAX_CONFIG_BYTES,
     MAX_FILE_BYTES,
     Check,
     CheckError,
     ProblemKind,
     Source,
-    World,
     check_config,
 )
 
@@ -138,22 +136,16 @@ class LocalChecks:
     #: The last check refused pasted text for a reason other than the world size (a file might be read instead).
     refused_paste: bool = False
 
-    def __call__(
-        self,
-        sources: Sequence[Source],
-        world: World | None = None,
-        framework: str | None = None,
-        max_bytes: int = MAX_CONFIG_BYTES,
-        *,
-        gpu: str | None = None,
-    ) -> Check:
+    def __call__(self, sources: Sequence[Source], *args: Any, **kwargs: Any) -> Check:
+        """``check_config`` of ``sources`` and the rest as the listener passes them; a file read for the request's
+        path is checked in the path's place, up to ``MAX_FILE_BYTES``."""
         read = self._file(sources)
         if isinstance(read, CheckError):
             raise read
         try:
             if read is not None:
-                return check_config([read], world, framework, MAX_FILE_BYTES, gpu=gpu)
-            return check_config(sources, world, framework, max_bytes, gpu=gpu)
+                return check_config([read], *args, **(kwargs | {"max_bytes": MAX_FILE_BYTES}))
+            return check_config(sources, *args, **kwargs)
         except CheckError as error:
             self.refused_paste = read is None and error.kind is not ProblemKind.WORLD_SIZE_NEEDED
             raise
