@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from effbatch.bot.document import Bullet, Formula, Line, Note, Part, Section
 from effbatch.bot.rendering.formatting import number, size
-from effbatch.bot.rendering.memory import fit_lines
+from effbatch.bot.rendering.memory import estimate_bullets, fit_lines
 from effbatch.bot.texts import memory as texts
 from effbatch.core.configs import CheckMemory
 from effbatch.core.memory import GPUS
@@ -48,22 +48,8 @@ def _folded(name: str) -> str:
 
 
 def _lines(memory: CheckMemory) -> list[Line]:
-    found, setup = memory.estimate, memory.setup
-    lines: list[Line] = [
-        Bullet(texts.WEIGHTS.format(value=size(found.weights))),
-        Bullet(texts.GRADIENTS.format(value=size(found.grads))),
-        Bullet(texts.OPTIMIZER.format(value=size(found.optimizer))),
-    ]
-    if found.gather_buffer:
-        lines.append(Bullet(texts.GATHER.format(value=size(found.gather_buffer))))
-    if found.activations is not None:
-        recompute = found.recompute.value if found.recompute else "none"
-        detail = texts.ACTIVATIONS_DETAIL.format(
-            micro=number(setup.micro_batch),
-            seq_len=number(setup.seq_len or 0),
-            recompute=texts.RECOMPUTE_NAMES[recompute],
-        )
-        lines.append(Bullet(f"{texts.ACTIVATIONS.format(value=size(found.activations))} {detail}"))
+    found = memory.estimate
+    lines = estimate_bullets(found, memory.setup)
     if found.cpu_per_node is not None:
         cpu = texts.CPU if memory.facts.offload != "none" else texts.CHECK_CPU_NO_OFFLOAD
         lines.append(Bullet(cpu.format(value=size(found.cpu_per_node))))
