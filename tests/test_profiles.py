@@ -15,7 +15,7 @@ from slack_bolt.authorization import AuthorizeResult
 from slack_sdk import WebClient
 
 from effbatch.bot.operations.settings import Settings
-from effbatch.bot.slack.app import create_app
+from effbatch.bot.slack.app import BotParts, create_app
 from effbatch.bot.storage.database import engine_for, migrate
 from effbatch.bot.storage.setup import stores
 from effbatch.core.check_command import is_check
@@ -45,7 +45,7 @@ def app(database_url: str) -> Iterator[App]:
     migrate(engine)
     client = WebClient(base_url="http://127.0.0.1:9/api/")
     settings = Settings(slack_signing_secret=SecretStr(SECRET))
-    yield create_app(settings, client=client, authorize=offline_authorize, storage=stores(engine, None))
+    yield create_app(settings, BotParts(client=client, authorize=offline_authorize, storage=stores(engine, None)))
     engine.dispose()
 
 

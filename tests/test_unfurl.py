@@ -16,7 +16,7 @@ from slack_bolt.authorization import AuthorizeResult
 
 from effbatch.bot.github_files import FetchError, FetchFailure, GitHubFile, fetch, github_file
 from effbatch.bot.operations.settings import Settings
-from effbatch.bot.slack.app import create_app
+from effbatch.bot.slack.app import BotParts, create_app
 from effbatch.bot.slack.web_api import create_web_client
 
 from fake_github import FakeGitHub
@@ -53,7 +53,7 @@ def app(api: FakeWebAPI, github: FakeGitHub) -> App:
     def authorize(**_: object) -> AuthorizeResult:
         return AuthorizeResult(enterprise_id=None, team_id="T0TEST", bot_token=BOT_TOKEN, bot_user_id="U0BOT")
 
-    return create_app(settings, client=create_web_client(None, api.url), authorize=authorize)
+    return create_app(settings, BotParts(client=create_web_client(None, api.url), authorize=authorize))
 
 
 def dispatch(app: App, body: str, content_type: str) -> int:
