@@ -26,7 +26,7 @@ from effbatch.bot.operations.settings import Settings
 from effbatch.bot.serving import http_app, socket_client
 from effbatch.bot.serving.http_app import SlackHTTP
 from effbatch.bot.serving.socket_client import SocketModeHandler
-from effbatch.bot.slack.app import PlainCommand, create_bot
+from effbatch.bot.slack.app import BotParts, PlainCommand, create_bot
 from effbatch.core.configs import Check, Source, World
 
 import slack_payloads
@@ -80,7 +80,8 @@ def offline_authorize(**_: object) -> AuthorizeResult:
 
 def bot(api: FakeWebAPI, checks: GatedChecks) -> tuple[App, PlainCommand]:
     settings = Settings(slack_signing_secret=SecretStr(SIGNING_SECRET), slack_api_url=api.url)
-    return create_bot(settings, client=WebClient(base_url=api.url), authorize=offline_authorize, checks=checks)
+    parts = BotParts(client=WebClient(base_url=api.url), authorize=offline_authorize, checks=checks)
+    return create_bot(settings, parts)
 
 
 @pytest.fixture
