@@ -3,7 +3,9 @@ and the action's own shell steps run in a scratch git repository as the runner w
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -32,8 +34,8 @@ def check_github(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[st
         ("ds_mismatch.json", "8", "::error file=tests/data/configs/ds_mismatch.json,line=4,"),
         # The finding names --sequence-parallel, appended on line 25 of the script.
         ("megatron_script.sh", None, "::notice file=tests/data/configs/megatron_script.sh,line=25,"),
-        # No world size anywhere: the file itself is marked, without a line.
-        ("axolotl.yaml", None, "::error file=tests/data/configs/axolotl.yaml,title=effbatch check::Für axolotl"),
+        # No world size anywhere: the file itself is marked, at its first line (GitHub counts lines from 1).
+        ("axolotl.yaml", None, "::error file=tests/data/configs/axolotl.yaml,line=1,title=effbatch check::Für axolotl"),
     ],
 )
 def test_annotations_sit_at_the_values_line(config: str, world: str | None, annotation: str) -> None:
@@ -53,7 +55,71 @@ def test_exit_codes_and_text_stay_as_without_annotations() -> None:
 def test_workflow_command_escaping() -> None:
     """Per GitHub's rules: %, CR and LF escaped everywhere, ':' and ',' also in property values."""
     line = file_annotation("a,b:c%.yaml", "Zeile 1\nZeile 2: 100 %")
-    assert line == "::error file=a%2Cb%3Ac%25.yaml,title=effbatch check::Zeile 1%0AZeile 2: 100 %25"
+    assert line == "::error file=a%2Cb%3Ac%25.yaml,line=1,title=effbatch check::Zeile 1%0AZeile 2: 100 %25"
+
+
+#: Where the runner ends a line of a step's output (.NET's ReadLine: CR, LF, CRLF).
+RUNNER_LINES = re.compile(r"\r\n|\r|\n")
+
+
+def runner_commands(output: str) -> list[str]:
+    """The names of the workflow commands a runner reads in ``output`` (actions/runner, ActionCommand.cs): a line
+    starting with ``::`` after blanks (TryParseV2), else ``##[name]`` anywhere in it (the older TryParse)."""
+    names = []
+    for line in RUNNER_LINES.split(output):
+        stripped = line.lstrip()
+        if stripped.startswith("::") and (end := stripped.find("::", 2)) > 0:
+            names.append(stripped[2:end].split(" ")[0])
+        elif (start := line.find("##[")) >= 0 and (end := line.find("]", start)) > 0:
+            names.append(line[start + 3 : end].split(" ")[0])
+    return names
+
+
+def smuggled(tmp_path: Path, case: str) -> str:
+    """A file whose value, key or name carries a workflow command after a line break; returns its name."""
+    ds = json.loads((CONFIGS / "ds_mismatch.json").read_text())
+    if case in {"value", "older form"}:
+        value = "8\n::stop-commands::tok" if case == "value" else "##[stop-commands]tok"
+        (tmp_path / "ds.json").write_text(json.dumps({**ds, "train_batch_size": value}))
+        return "ds.json"
+    if case == "YAML key":
+        text = (CONFIGS / "nanotron" / "06_refused_unknown_key.yaml").read_text()
+        (tmp_path / "run.yaml").write_text(text.replace("  global_batch_size:", '  "x\\n::stop-commands::tok":'))
+        return "run.yaml"
+    name = {"file name": "a\n::stop-commands::tok.json", "carriage return": "b\r::add-mask::tok.json"}[case]
+    (tmp_path / name).write_text(json.dumps(ds))
+    return name
+
+
+@pytest.mark.parametrize("case", ["value", "older form", "YAML key", "file name", "carriage return"])
+def test_nothing_from_a_config_reaches_the_runner_as_a_command(tmp_path: Path, case: str) -> None:
+    """A value, a YAML key or a file name with a line break and ::stop-commands:: (which would silence every later
+    annotation) is shown, escaped, on both streams; the only commands a runner reads are effbatch's annotations."""
+    name = smuggled(tmp_path, case)
+    result = check_github("--each", "--world-size", "8", "--", name, cwd=tmp_path)
+    assert result.returncode in {1, 2}, result.stderr
+    assert runner_commands(result.stderr) == []
+    assert set(runner_commands(result.stdout)) <= {"error", "warning", "notice"}
+    assert runner_commands(result.stdout)  # the annotations themselves
+    assert "tok" in result.stdout + result.stderr  # shown, not dropped
+
+
+@pytest.mark.parametrize(
+    ("config", "world"),
+    [
+        ("memory/megatron_mixtral_8x7b.sh", "24"),  # the finding was placed at file=--world-size 24,line=0
+        ("accelerate/10_single_accelerator.yaml", "8"),  # the finding had no file at all
+        ("nanotron/08_refused_missing_micro_batch.yaml", "8"),  # a missing key has no line: it had no file either
+    ],
+)
+def test_every_annotation_names_a_checked_file_and_a_line(config: str, world: str) -> None:
+    """An annotation sits in a file that was checked, at a line from 1 on (the runner uploads no line as 0), never at
+    a setting such as --world-size."""
+    result = check_github(f"tests/data/configs/{config}", "--world-size", world)
+    annotations = [line for line in result.stdout.splitlines() if line.startswith("::")]
+    assert annotations
+    pattern = rf"::(error|warning|notice) file={re.escape(f'tests/data/configs/{config}')},line=[1-9][0-9]*,title="
+    assert [line for line in annotations if not re.match(pattern, line)] == []
 
 
 def test_the_action_is_a_composite_with_shells() -> None:
