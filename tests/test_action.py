@@ -175,11 +175,54 @@ def test_the_action_checks_only_the_changed_configs(pull_request: tuple[Path, Pa
     repo, runner, base = pull_request
     changed = run_step("Changed configs", repo, runner, BASE=base, PATTERN="^configs/")
     assert changed.returncode == 0, changed.stderr
-    assert (runner / "effbatch-files").read_text() == "configs/ds mismatch.json\n"
-    assert "files<<EFFBATCH_FILES\nconfigs/ds mismatch.json\nEFFBATCH_FILES" in (runner / "output").read_text()
+    assert (runner / "effbatch-files").read_text() == "configs/ds mismatch.json\0"
+    assert step_outputs(runner / "output") == {"files": "configs/ds mismatch.json"}
     checked = run_step("effbatch check --each --format github", repo, runner, WORLD_SIZE="8")
     assert checked.returncode == 1
     assert "::error file=configs/ds mismatch.json,line=4,title=effbatch deepspeed/batch-assertion::" in checked.stdout
+
+
+def step_outputs(path: Path) -> dict[str, str]:
+    """$GITHUB_OUTPUT read as the runner reads it: ``name=value``, or ``name<<DELIMITER`` … a line ``DELIMITER``."""
+    outputs, lines = {}, iter(path.read_text().split("\n"))
+    for line in lines:
+        if "<<" in line:
+            name, delimiter = line.split("<<", 1)
+            outputs[name] = "\n".join(iter(lambda: next(lines), delimiter))
+        elif "=" in line:
+            name, value = line.split("=", 1)
+            outputs[name] = value
+    return outputs
+
+
+def test_a_name_with_a_line_break_stays_one_file(pull_request: tuple[Path, Path, str]) -> None:
+    """A changed config whose name holds a line break and the output's old fixed delimiter is checked as one file,
+    and it cannot end the step's output early and set outputs of its own."""
+    repo, runner, base = pull_request
+    name = "configs/x\nEFFBATCH_FILES\nchecked=forged\n.json"
+    shutil.copy(CONFIGS / "ds_mismatch.json", repo / name)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "a name with line breaks")
+    assert run_step("Changed configs", repo, runner, BASE=base, PATTERN="^configs/").returncode == 0
+    assert set(step_outputs(runner / "output")) == {"files"}
+    checked = run_step("effbatch check --each --format github", repo, runner, WORLD_SIZE="8")
+    assert "::error file=configs/x%0AEFFBATCH_FILES%0Achecked=forged%0A.json,line=4," in checked.stdout
+    assert "::error file=configs/ds mismatch.json,line=4," in checked.stdout
+    assert "nicht gefunden" not in checked.stderr  # no name split into pieces that do not exist
+
+
+@pytest.mark.parametrize("pattern", ["(", "[configs", "a{2,1}"])
+@pytest.mark.parametrize("selects", ["", r"\.json$"], ids=["nothing changed", "a config changed"])
+def test_an_invalid_files_pattern_fails_the_job(
+    pull_request: tuple[Path, Path, str], pattern: str, selects: str
+) -> None:
+    """grep says 2 for a pattern it cannot read: the job fails with a message naming the input, instead of passing
+    green with nothing checked."""
+    repo, runner, base = pull_request
+    changed = run_step("Changed configs", repo, runner, BASE=base, PATTERN=pattern + selects)
+    assert changed.returncode == 2
+    assert changed.stdout.startswith("::error title=effbatch::Die Eingabe files ist kein erweiterter regulärer")
+    assert not (runner / "effbatch-files").exists()
 
 
 def test_the_action_passes_without_changed_configs(pull_request: tuple[Path, Path, str]) -> None:
