@@ -91,16 +91,20 @@ def smuggled(tmp_path: Path, case: str) -> str:
     return name
 
 
+@pytest.mark.parametrize("output", ["github", "text", "json"])
 @pytest.mark.parametrize("case", ["value", "older form", "YAML key", "file name", "carriage return"])
-def test_nothing_from_a_config_reaches_the_runner_as_a_command(tmp_path: Path, case: str) -> None:
+def test_nothing_from_a_config_reaches_the_runner_as_a_command(tmp_path: Path, case: str, output: str) -> None:
     """A value, a YAML key or a file name with a line break and ::stop-commands:: (which would silence every later
-    annotation) is shown, escaped, on both streams; the only commands a runner reads are effbatch's annotations."""
+    annotation) is shown, escaped, on both streams and in every format (CI may run any in a workflow); the only
+    commands a runner reads are effbatch's own annotations."""
     name = smuggled(tmp_path, case)
-    result = check_github("--each", "--world-size", "8", "--", name, cwd=tmp_path)
+    command = [str(BIN / "effbatch"), "check", "--format", output, "--each", "--world-size", "8", "--", name]
+    result = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=60, env=clean_env())
     assert result.returncode in {1, 2}, result.stderr
     assert runner_commands(result.stderr) == []
-    assert set(runner_commands(result.stdout)) <= {"error", "warning", "notice"}
-    assert runner_commands(result.stdout)  # the annotations themselves
+    annotations = runner_commands(result.stdout)
+    assert set(annotations) <= ({"error", "warning", "notice"} if output == "github" else set())
+    assert bool(annotations) == (output == "github")
     assert "tok" in result.stdout + result.stderr  # shown, not dropped
 
 

@@ -16,8 +16,9 @@ RunIssueKeys.Line) ?? 0``), and GitHub's check-run annotations count lines from 
 The runner reads workflow commands from every line of a step's output, standard output and standard error alike
 (``src/Runner.Worker/ActionCommandManager.cs``): a line that starts with ``::`` after blanks, and the older form
 ``##[name]`` anywhere in a line (``ActionCommand.TryParse``). A config's value, a YAML key or a file name can hold
-a line break and then ``::stop-commands::…`` (which silences every later annotation) or ``::add-mask::…``;
-``log_text`` passes every line the check prints through, so none of them is ever read as a command.
+a line break and then ``::stop-commands::…`` (which silences every later annotation) or ``::add-mask::…``.
+``effbatch check`` passes all it prints, in every format (CI may run the text or JSON in a workflow too), through
+``log_text`` or ``log_json``, so none of it is ever read as a command.
 """
 
 from __future__ import annotations
@@ -32,8 +33,8 @@ from effbatch.core.configs import Check
 LEVELS = {"error": "error", "warning": "warning"}
 #: The line of an annotation about a file as a whole.
 FIRST_LINE = 1
-#: What makes the runner read a line as a workflow command: ``::`` (after blanks) and the older ``##[``.
-COMMAND_MARKS = ("::", "##[")
+#: What makes the runner read a line as a workflow command: ``::`` at its start (after blanks), ``##[`` anywhere.
+COMMAND_MARK, LEGACY_MARK = "::", "##["
 
 
 def workflow_commands(check: Check, files: Sequence[str]) -> list[str]:
@@ -54,10 +55,20 @@ def file_annotation(name: str, message: str) -> str:
 
 def log_text(text: str) -> str:
     """``text`` as lines a runner only shows: a CR escaped (the runner splits lines at it as at LF), and every line
-    that it would read as a workflow command escaped as a property value is (its ``::`` becomes ``%3A%3A``) and
-    with ``]`` as ``%5D``, as the older ``##[…]`` form escaped it (no ``##[name]`` closes)."""
+    it would read as a workflow command escaped as a property value is (its ``::`` becomes ``%3A%3A``) and with
+    ``]`` as ``%5D``, as the older ``##[…]`` form escaped it (no ``##[name]`` closes). Other lines stay as they are."""
     lines = text.replace("\r", "%0D").split("\n")
-    return "\n".join(_inert(line) if any(mark in line for mark in COMMAND_MARKS) else line for line in lines)
+    return "\n".join(_inert(line) if _read_as_command(line) else line for line in lines)
+
+
+def log_json(text: str) -> str:
+    """JSON text a runner only shows, meaning the same: JSON escapes every line break already and no line of it
+    starts with ``::``; ``##[`` becomes ``##\\u005b``, the same string to any JSON reader."""
+    return text.replace(LEGACY_MARK, "##\\u005b")
+
+
+def _read_as_command(line: str) -> bool:
+    return line.lstrip().startswith(COMMAND_MARK) or LEGACY_MARK in line
 
 
 def _inert(line: str) -> str:

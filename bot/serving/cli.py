@@ -198,20 +198,20 @@ def _check_files(names: list[str], world: World | None, args: argparse.Namespace
         )
     except CheckError as error:
         if skip_unrelated and error.kind in unrelated:
-            print(_for_log(texts.CHECK_SKIPPED.format(name=names[0]), args), file=sys.stderr)
+            print(_shown(texts.CHECK_SKIPPED.format(name=names[0])), file=sys.stderr)
             return 0
         return _refuse(problem_text(error), args, files)
     except (_UsageError, UnreadableFileError) as error:
         return _refuse(str(error), args, files)
     if args.json:
-        say(json.dumps(check_json(check), ensure_ascii=False))
+        say(_shown(json.dumps(check_json(check), ensure_ascii=False), as_json=True))
     else:
         if args.format == "github":  # annotations at the values' lines, then the answer for the log
             from effbatch.bot.rendering.github import workflow_commands
 
             say("\n".join(workflow_commands(check, files)))
         answer = check_answer(check, Visibility.IN_CHANNEL, command=PROGRAM)
-        say(_for_log(plain_text(answer.document, choices=False), args))
+        say(_shown(plain_text(answer.document, choices=False)))
     return 0 if check.ok else EXIT_FINDINGS
 
 
@@ -292,20 +292,18 @@ def _refuse(message: str, args: argparse.Namespace, files: list[str] | None = No
 
         say(file_annotation(files[0], message))
     if args.json:
-        say(json.dumps({"error": message}, ensure_ascii=False))
+        say(_shown(json.dumps({"error": message}, ensure_ascii=False), as_json=True))
     else:
-        print(_for_log(message, args), file=sys.stderr)
+        print(_shown(message), file=sys.stderr)
     return EXIT_INPUT
 
 
-def _for_log(text: str, args: argparse.Namespace) -> str:
-    """``text`` as printed: with ``--format github`` no line of it is a workflow command (a value, key or file name
-    with a line break in it could otherwise give the runner commands, on either stream)."""
-    if args.format != "github":
-        return text
-    from effbatch.bot.rendering.github import log_text
+def _shown(text: str, *, as_json: bool = False) -> str:
+    """What ``effbatch check`` prints, in every format: CI runs it in GitHub Actions, whose runner reads workflow
+    commands in every line of a step's output, and a config's value, key or file name could carry one."""
+    from effbatch.bot.rendering.github import log_json, log_text
 
-    return log_text(text)
+    return log_json(text) if as_json else log_text(text)
 
 
 def _survive_closed_pipe(run: Callable[[], int]) -> int:
