@@ -126,6 +126,16 @@ def test_every_annotation_names_a_checked_file_and_a_line(config: str, world: st
     assert [line for line in annotations if not re.match(pattern, line)] == []
 
 
+def test_standard_input_has_no_file_to_annotate() -> None:
+    """A config read from standard input has no file a pull request could show: no annotation, the answer and the
+    exit code as always."""
+    command = [str(BIN / "effbatch"), "check", "--format", "github", "--world-size", "8", "-"]
+    with (CONFIGS / "ds_mismatch.json").open("rb") as config:
+        result = subprocess.run(command, stdin=config, capture_output=True, timeout=60, env=clean_env(), check=False)
+    assert result.returncode == 1
+    assert result.stdout.decode().startswith("DeepSpeed: So startet dieser Lauf nicht\n")
+
+
 def test_the_action_is_a_composite_with_shells() -> None:
     """A composite action whose every run step names its shell (GitHub requires it) and reads inputs through env,
     never by ${{ }} inside a script (no injection through an input)."""

@@ -209,7 +209,8 @@ def _check_files(names: list[str], world: World | None, args: argparse.Namespace
         if args.format == "github":  # annotations at the values' lines, then the answer for the log
             from effbatch.bot.rendering.github import workflow_commands
 
-            say("\n".join(workflow_commands(check, files)))
+            if commands := workflow_commands(check, files):
+                say("\n".join(commands))
         answer = check_answer(check, Visibility.IN_CHANNEL, command=PROGRAM)
         say(_shown(plain_text(answer.document, choices=False)))
     return 0 if check.ok else EXIT_FINDINGS
