@@ -5,6 +5,9 @@
   what it prints, a line ``…`` standing for lines left out.
 - ```sh blocks hold set-up commands, checked, not run: ``make`` targets exist, paths exist, ``effbatch-bot``'s
   options are its own; ```yaml blocks (CI, pre-commit) parse and name options and hooks that exist.
+- Install, pre-commit and Action snippets (the pages' blocks and `code`, .pre-commit-hooks.yaml, action.yml,
+  docs/examples/) name only sources the repository defines: local paths, hosts and owners left as <placeholders>,
+  and pyproject's version as the tag ``v…`` the page shows the team creating.
 - Links and repository paths resolve; every docs page is linked from the README; the README stays a front door;
   docs/frameworks.md is what ``tests/docs_pages.py`` writes today.
 """
@@ -417,6 +420,22 @@ def test_snippets_name_only_sources_the_repository_defines(path: Path) -> None:
     assert [f"{line.strip()}: {p}" for line in lines for p in undefined_sources(line)] == []
     if any(TAG.search(GITHUB_ACTION.sub("", line)) for line in lines if SOURCE_LINE.search(line)):
         assert TAG_CREATED in path.read_text(encoding="utf-8"), f"{path.name} names a tag but not how the team makes it"
+
+
+def test_a_local_hook_runs_what_the_published_hook_runs() -> None:
+    """Each `repo: local` hook the pages show runs the entry of .pre-commit-hooks.yaml (what tests/test_packaging.py
+    runs as pre-commit would), on the effbatch installed on the machine."""
+    entries = {hook["id"]: hook["entry"] for hook in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
+    shown: list[tuple[str, tuple[str, str]]] = []
+    for block in YAML_BLOCKS:
+        data = yaml.safe_load("\n".join(block.lines))
+        repositories = data.get("repos", []) if isinstance(data, dict) else data if isinstance(data, list) else []
+        for repository in repositories:
+            if isinstance(repository, dict) and repository.get("repo") == "local":
+                shown += [(block.where, (hook["entry"], hook["language"])) for hook in repository["hooks"]]
+                expected = [(block.where, (entries[hook["id"]], "system")) for hook in repository["hooks"]]
+                assert shown[-len(expected) :] == expected
+    assert sorted(where.split(":")[0] for where, _ in shown) == ["README.md", "docs/checks.md", "docs/github-action.md"]
 
 
 # --- links, paths, the README as a front door, the generated page ---------------------------------------------
