@@ -293,3 +293,28 @@ def test_standard_input_is_read_up_to_the_cap(tmp_path: Path) -> None:
     assert result.returncode == 2, result.stderr[-500:]
     assert "Standardeingabe ist größer als 1\xa0MiB" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("name", ["~/ds.json", "./~/ds.json"])
+@pytest.mark.parametrize("in_repository", [True, False], ids=["the repository has ~/ds.json", "it has none"])
+def test_a_tilde_is_never_the_home_folder(tmp_path: Path, name: str, in_repository: bool) -> None:
+    """CI and pre-commit pass a repository's file names: ``~/ds.json`` is the repository's folder ``~``, never the
+    runner's home, so a pull request cannot probe (or have checked) a file there."""
+    home, repository = tmp_path / "home", tmp_path / "repository"
+    home.mkdir()
+    home_config = '{"train_batch_size": 1000, "train_micro_batch_size_per_gpu": 1, "gradient_accumulation_steps": 125}'
+    (home / "ds.json").write_text(home_config)  # consistent at 8 GPUs, its B unlike the repository's 256
+    (repository / "~").mkdir(parents=True)
+    if in_repository:
+        (repository / "~" / "ds.json").write_text((CONFIGS / "ds_consistent.json").read_text())
+    command = [str(BIN / "effbatch"), "check", "--world-size", "8", name]
+    result = subprocess.run(command, capture_output=True, text=True, env=clean_env(HOME=str(home)), cwd=repository)
+    shown = result.stdout + result.stderr
+    assert "1000" not in shown
+    assert "1.000" not in shown
+    if in_repository:
+        assert result.returncode == 0
+        assert result.stdout.startswith("DeepSpeed: effektive Batch-Größe 256 Sequenzen")
+    else:
+        assert (result.returncode, result.stdout) == (2, "")
+        assert name in result.stderr

@@ -167,7 +167,7 @@ def run_check(argv: list[str]) -> int:
     try:
         world = _world(args)
     except _UsageError as error:
-        return _refuse(str(error), args.json)
+        return _refuse(str(error), args)
     if not args.each:
         return _check_files(args.files, world, args)
     codes = [_check_files([name], world, args, skip_unrelated=True) for name in args.files]
@@ -178,9 +178,10 @@ def _check_files(names: list[str], world: World | None, args: argparse.Namespace
     from effbatch.bot.document import Visibility
     from effbatch.bot.rendering.checks import check_answer, check_json, problem_text
     from effbatch.bot.rendering.plain_text import plain_text
-    from effbatch.bot.serving.config_files import UnreadableFileError, read_source
+    from effbatch.bot.serving.config_files import STDIN_NAME, UnreadableFileError, read_source
     from effbatch.core.configs import MAX_FILE_BYTES, CheckError, ProblemKind, check_config
 
+    files = [name for name in names if name != STDIN_NAME]  # what an annotation can name
     #: With ``--each``: a file that is no training config at all is skipped, not refused.
     unrelated = {
         ProblemKind.UNKNOWN_FORMAT,
@@ -197,19 +198,21 @@ def _check_files(names: list[str], world: World | None, args: argparse.Namespace
         )
     except CheckError as error:
         if skip_unrelated and error.kind in unrelated:
-            print(texts.CHECK_SKIPPED.format(name=names[0]), file=sys.stderr)
+            print(_shown(texts.CHECK_SKIPPED.format(name=names[0])), file=sys.stderr)
             return 0
-        return _refuse(problem_text(error), args.json, names[0] if args.format == "github" else None)
+        return _refuse(problem_text(error), args, files)
     except (_UsageError, UnreadableFileError) as error:
-        return _refuse(str(error), args.json, names[0] if args.format == "github" else None)
+        return _refuse(str(error), args, files)
     if args.json:
-        say(json.dumps(check_json(check), ensure_ascii=False))
+        say(_shown(json.dumps(check_json(check), ensure_ascii=False), as_json=True))
     else:
         if args.format == "github":  # annotations at the values' lines, then the answer for the log
             from effbatch.bot.rendering.github import workflow_commands
 
-            say("\n".join(workflow_commands(check)))
-        say(plain_text(check_answer(check, Visibility.IN_CHANNEL, command=PROGRAM).document, choices=False))
+            if commands := workflow_commands(check, files):
+                say("\n".join(commands))
+        answer = check_answer(check, Visibility.IN_CHANNEL, command=PROGRAM)
+        say(_shown(plain_text(answer.document, choices=False)))
     return 0 if check.ok else EXIT_FINDINGS
 
 
@@ -283,17 +286,25 @@ def _world(args: argparse.Namespace) -> World | None:
     return World(size, f"--nnodes {args.nnodes} --nproc-per-node {args.nproc_per_node}")
 
 
-def _refuse(message: str, as_json: bool, annotate: str | None = None) -> int:
+def _refuse(message: str, args: argparse.Namespace, files: list[str] | None = None) -> int:
     message = message.replace("`", "")
-    if annotate is not None:  # --format github: the file that could not be checked, marked in the pull request
+    if args.format == "github" and files:  # --format github: the file that could not be checked, marked
         from effbatch.bot.rendering.github import file_annotation
 
-        say(file_annotation(annotate, message))
-    if as_json:
-        say(json.dumps({"error": message}, ensure_ascii=False))
+        say(file_annotation(files[0], message))
+    if args.json:
+        say(_shown(json.dumps({"error": message}, ensure_ascii=False), as_json=True))
     else:
-        print(message, file=sys.stderr)
+        print(_shown(message), file=sys.stderr)
     return EXIT_INPUT
+
+
+def _shown(text: str, *, as_json: bool = False) -> str:
+    """What ``effbatch check`` prints, in every format: CI runs it in GitHub Actions, whose runner reads workflow
+    commands in every line of a step's output, and a config's value, key or file name could carry one."""
+    from effbatch.bot.rendering.github import log_json, log_text
+
+    return log_json(text) if as_json else log_text(text)
 
 
 def _survive_closed_pipe(run: Callable[[], int]) -> int:
