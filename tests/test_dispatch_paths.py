@@ -12,7 +12,8 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from collections.abc import Iterator, MutableMapping, Sequence
+from collections.abc import Iterator, Mapping, MutableMapping, Sequence
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -27,6 +28,9 @@ from effbatch.bot.serving import http_app, socket_client
 from effbatch.bot.serving.http_app import SlackHTTP
 from effbatch.bot.serving.socket_client import SocketModeHandler
 from effbatch.bot.slack.app import BotParts, PlainCommand, create_bot
+from effbatch.bot.slack.listeners import Rendered
+from effbatch.bot.storage.database import engine_for, migrate
+from effbatch.bot.storage.setup import stores
 from effbatch.core.configs import Check, Source, World
 
 import slack_payloads
@@ -200,3 +204,70 @@ def test_http_answers_a_plain_command_while_every_check_thread_is_held(
 
 def command_body(text: str) -> str:
     return urlencode(slack_payloads.command(text, "https://hooks.slack.com/commands/1"))
+
+
+class RecordingAnswer:
+    """The bot's own answer to a plain command, remembering on which thread each was computed."""
+
+    def __init__(self, plain: PlainCommand) -> None:
+        self._plain = plain
+        self.threads: list[str] = []
+
+    def __call__(self, fields: Mapping[str, str]) -> Rendered:
+        self.threads.append(threading.current_thread().name)
+        return self._plain.answer(fields)
+
+
+#: (text, whether a channel profile could change its answer): the second kind may read the database.
+ROUTES = [
+    ("8 64 4 4096", False),  # every factor given: no profile could change it
+    ("gpus=512 tp=8 b=2 B=2048 vs gpus=1024", False),
+    ("hilfe", False),
+    ("b=8 a=4 L=4096", True),  # d missing: the channel's GPUs may fill it
+    ("cluster gpus=64 tp=8", True),  # the profile itself
+]
+
+
+@pytest.mark.parametrize(("text", "may_wait"), ROUTES)
+def test_http_answers_on_the_loop_what_cannot_wait_on_the_database(
+    text: str, may_wait: bool, slack_api: FakeWebAPI, tmp_path: Path
+) -> None:
+    """With channel profiles in a real SQLite: a command no profile could change is answered on the event loop (no
+    thread hop); one that may read a profile goes to a dispatch thread. Either way the answer is the bot's own."""
+    engine = engine_for(f"sqlite:///{tmp_path / 'effbatch.sqlite3'}")
+    migrate(engine)
+    settings = Settings(slack_signing_secret=SecretStr(SIGNING_SECRET), slack_api_url=slack_api.url)
+    parts = BotParts(
+        client=WebClient(base_url=slack_api.url), authorize=offline_authorize, storage=stores(engine, None)
+    )
+    app, plain = create_bot(settings, parts)
+    recording = RecordingAnswer(plain)
+    client = ASGIClient(SlackHTTP(app, SIGNING_SECRET, commands=PlainCommand(recording, plain.waits)))
+
+    async def scenario() -> tuple[int, bytes, str]:
+        status, body = await client.post(command_body(text))
+        return status, body, threading.current_thread().name
+
+    status, body, loop_thread = asyncio.run(scenario())
+    engine.dispose()
+    assert status == 200
+    assert all_text(json.loads(body))
+    [thread] = recording.threads
+    assert (thread != loop_thread) is may_wait, thread
+    assert plain.waits(slack_payloads.command(text, "")) is may_wait
+
+
+def test_with_oauth_every_plain_command_may_wait_on_the_installation(slack_api: FakeWebAPI, tmp_path: Path) -> None:
+    """Installed to any workspace, each request's workspace is looked up: no plain command is answered on the loop."""
+    engine = engine_for(f"sqlite:///{tmp_path / 'effbatch.sqlite3'}")
+    migrate(engine)
+    settings = Settings(
+        slack_signing_secret=SecretStr(SIGNING_SECRET),
+        slack_client_id="1111.2222",
+        slack_client_secret=SecretStr("secret"),
+        slack_api_url=slack_api.url,
+    )
+    storage = stores(engine, settings.slack_client_id)
+    _, plain = create_bot(settings, BotParts(client=WebClient(base_url=slack_api.url), storage=storage))
+    engine.dispose()
+    assert plain.waits(slack_payloads.command("8 64 4 4096", ""))

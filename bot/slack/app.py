@@ -37,8 +37,13 @@ from effbatch.core.parser import MAX_COMMAND_TEXT
 BOLT_LOGGER = "effbatch.bolt"
 
 
-#: A plain ``/effbatch …`` with text (not ``prüfe``), as the form fields Slack sends → its answer.
-PlainCommand = Callable[[Mapping[str, str]], Rendered]
+@dataclass(frozen=True)
+class PlainCommand:
+    """A plain ``/effbatch …`` with text (not ``prüfe``): the form fields Slack sends → its answer; and whether
+    answering them may wait on the database (then on a thread, else where the request arrived)."""
+
+    answer: Callable[[Mapping[str, str]], Rendered]
+    waits: Callable[[Mapping[str, str]], bool]
 
 
 @dataclass(frozen=True)
@@ -97,7 +102,7 @@ def create_bot(settings: Settings, parts: BotParts | None = None) -> tuple[App, 
     )
     _wire(app, deps)
     _wire_links_and_workspaces(app, deps, settings.effbatch_github_raw_url, storage)
-    return app, partial(listeners.answer_text_command, deps)
+    return app, PlainCommand(partial(listeners.answer_text_command, deps), partial(listeners.waits_on_storage, deps))
 
 
 def _wire_links_and_workspaces(app: App, deps: Dependencies, github: str, storage: Storage | None) -> None:
