@@ -1,4 +1,4 @@
-"""Where a config check runs: in this process (CLI, console, Lambda) or in a pool of processes (the bot).
+"""Where a config check runs: in this process (console, Lambda) or in a pool of processes (the bot, the CLI).
 
 A check reads text anyone in a workspace may paste; however well the readers are bounded, a
 check must never take the process that answers everyone else with it. ``CheckPool`` runs each
@@ -23,7 +23,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from multiprocessing.connection import Connection
@@ -124,14 +124,20 @@ class CheckPool:
         max_bytes: int = MAX_CONFIG_BYTES,
         *,
         gpu: str | None = None,
+        settings: Mapping[str, str] | None = None,
+        versions: Mapping[str, str] | None = None,
     ) -> Check:
+        """``check_config``'s call in a check process; ``settings`` and ``versions`` (the CLI's ``--set`` and
+        ``--framework-version``) are passed on only where given."""
         self.start()
         waited_until = time.monotonic() + self.wait
         if not self._free.acquire(timeout=self.wait):
             raise CheckAborted(Abort.BUSY, self.seconds, self.memory)
+        given = {"settings": dict(settings or {}), "versions": dict(versions or {})}
+        options = {"gpu": gpu} | {key: value for key, value in given.items() if value}
         try:
             worker = self._take(waited_until)
-            outcome = self._run(worker, (self._work, (list(sources), world, framework, max_bytes), {"gpu": gpu}))
+            outcome = self._run(worker, (self._work, (list(sources), world, framework, max_bytes), options))
         except BaseException:
             self._free.release()
             raise

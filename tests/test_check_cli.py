@@ -8,15 +8,18 @@ import subprocess
 from pathlib import Path
 from typing import IO
 
+import fake_checks
 import jsonschema
 import pytest
 import yaml
 
-from effbatch.bot.serving.cli import main
+from effbatch.bot.check_runner import CHECK_SECONDS, START_SECONDS, CheckPool
+from effbatch.bot.serving.cli import check_process, main, run_check
 
 from bot_process import BIN, clean_env, run_script
 
 CONFIGS = Path(__file__).parent / "data" / "configs"
+SCRIPTS = Path(__file__).parent / "data" / "scripts"
 SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "schema" / "effbatch.schema.json").read_text())
 
 
@@ -293,3 +296,38 @@ def test_standard_input_is_read_up_to_the_cap(tmp_path: Path) -> None:
     assert result.returncode == 2, result.stderr[-500:]
     assert "Standardeingabe ist größer als 1\xa0MiB" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+#: A check that would not end, or would need more memory than its process may take: the stand-in the check process
+#: runs, and what stderr says after the file's name.
+STOPPED = [
+    ("endless", "Die Prüfung hätte länger als 0,5 s gedauert und wurde abgebrochen."),
+    ("hungry", "Die Prüfung hätte mehr als 256\xa0MiB Speicher gebraucht und wurde abgebrochen."),
+]
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(("work", "said"), STOPPED)
+def test_a_check_is_stopped_as_in_slack(capsys: pytest.CaptureFixture[str], work: str, said: str) -> None:
+    """Each check runs in a process of its own, stopped at its deadline or memory cap: exit 2 and the German reason
+    after the file's name, never a CI job held for minutes."""
+    checks = CheckPool(
+        processes=1, seconds=0.5, memory=256 * 1024 * 1024, wait=START_SECONDS, work=getattr(fake_checks, work)
+    )
+    try:
+        code = run_check([config("ds_consistent.json"), "--world-size", "8"], checks)
+    finally:
+        checks.close()
+    _, err = capsys.readouterr()
+    assert code == 2
+    assert err.startswith(f"{config('ds_consistent.json')}: {said}")
+    assert check_process().seconds == CHECK_SECONDS  # the command's own check process: the bot's deadline
+
+
+def test_set_reaches_the_check_process(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--set`` is passed into the check process as the script's command line: b = 4, d = 8, B = 32."""
+    code, out, _ = run(
+        capsys, str(SCRIPTS / "hf_parser" / "run_clm.py"), "--world-size", "8", "--set", "per_device_train_batch_size=4"
+    )
+    assert code == 0
+    assert "Effektive Batch-Größe (B): 32" in out

@@ -232,6 +232,21 @@ ABORTED_HINT = (
     "Ohne diese Grenzen prüfst du die Datei auf deinem eigenen Rechner: `effbatch check DATEI`, "
     "z. B. `effbatch check --world-size 64 ds_config.json`."
 )
+#: A check ``effbatch check`` stopped (the bot's deadline, a check process of its own): what to pass instead.
+ABORTED_CLI: Mapping[str, str] = {
+    "deadline": (
+        "Die Prüfung hätte länger als {seconds} s gedauert und wurde abgebrochen. Echte Konfigurationen brauchen "
+        "Millisekunden; gib nur die Dateien des Laufs an: die Konfiguration mit den Batch-Einstellungen und die "
+        "Startzeile."
+    ),
+    "memory": (
+        "Die Prüfung hätte mehr als {memory} Speicher gebraucht und wurde abgebrochen. Echte Konfigurationen "
+        "brauchen wenige MB; gib nur die Dateien des Laufs an: die Konfiguration mit den Batch-Einstellungen und die "
+        "Startzeile."
+    ),
+    "busy": "Der Prozess für die Prüfung ist nicht rechtzeitig gestartet; der Rechner ist ausgelastet. Versuch es "
+    "noch einmal.",
+}
 #: Our own reasons for refusing a parsed text, in place of a parser's message.
 UNREADABLE_REASONS: Mapping[str, str] = {
     "not_a_mapping": "{name} lässt sich nicht lesen: Oben steht keine Zuordnung von Schlüsseln zu Werten "
