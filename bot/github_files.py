@@ -141,6 +141,7 @@ class _Request:
     body: bytes = b""
     failure: FetchFailure | None = None
     connection: http.client.HTTPConnection | None = None
+    abandoned: bool = False
 
     def run(self) -> None:
         kind = http.client.HTTPSConnection if self.url.scheme == "https" else http.client.HTTPConnection
@@ -149,6 +150,8 @@ class _Request:
         response: http.client.HTTPResponse | None = None
         try:
             connection.request("GET", self.url.path, headers={"User-Agent": "effbatch", "Accept": "text/plain"})
+            if self.abandoned:  # given up while connecting, before its socket could be shut: end here
+                return
             response = connection.getresponse()
             if response.status != 200:  # 404: no such file or a private repository; 3xx: elsewhere, not followed
                 gone = response.status in (301, 302, 303, 307, 308, 403, 404)
@@ -167,7 +170,9 @@ class _Request:
             connection.close()
 
     def abandon(self) -> None:
-        """The deadline passed: shut the socket, so that the thread ends now rather than when the server stops."""
+        """The deadline passed: shut the socket, so that the thread ends now rather than when the server stops (or,
+        still connecting, it ends once connected)."""
+        self.abandoned = True  # first: a socket connected after this line is seen as abandoned by ``run``
         sock = self.connection.sock if self.connection is not None else None
         if sock is not None:
             with contextlib.suppress(OSError):
