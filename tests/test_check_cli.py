@@ -8,15 +8,18 @@ import subprocess
 from pathlib import Path
 from typing import IO
 
+import fake_checks
 import jsonschema
 import pytest
 import yaml
 
-from effbatch.bot.serving.cli import main
+from effbatch.bot.check_runner import CHECK_MEMORY, CHECK_SECONDS, START_SECONDS, BoundedCheck, CheckPool
+from effbatch.bot.serving.cli import check_here, main, run_check
 
 from bot_process import BIN, clean_env, run_script
 
 CONFIGS = Path(__file__).parent / "data" / "configs"
+SCRIPTS = Path(__file__).parent / "data" / "scripts"
 SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "schema" / "effbatch.schema.json").read_text())
 
 
@@ -318,3 +321,54 @@ def test_a_tilde_is_never_the_home_folder(tmp_path: Path, name: str, in_reposito
     else:
         assert (result.returncode, result.stdout) == (2, "")
         assert name in result.stderr
+
+
+#: A check that would not end, or would need more memory than its process may take: the stand-in the check process
+#: runs, and what stderr says after the file's name.
+STOPPED = [
+    ("endless", "Die Prüfung hätte länger als 0,5 s gedauert und wurde abgebrochen."),
+    ("hungry", "Die Prüfung hätte mehr als 256\xa0MiB Speicher gebraucht und wurde abgebrochen."),
+]
+
+
+def runner(kind: str, work: str) -> CheckPool | BoundedCheck:
+    """The bot's check process, or this process under the same bounds (what ``effbatch check`` uses)."""
+    stand_in = getattr(fake_checks, work)
+    if kind == "check process":
+        return CheckPool(processes=1, seconds=0.5, memory=256 * 1024 * 1024, wait=START_SECONDS, work=stand_in)
+    return BoundedCheck(seconds=0.5, memory=256 * 1024 * 1024, work=stand_in)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("kind", ["check process", "this process"])
+@pytest.mark.parametrize(("work", "said"), STOPPED)
+def test_a_check_is_stopped_as_in_slack(capsys: pytest.CaptureFixture[str], kind: str, work: str, said: str) -> None:
+    """A check is stopped at its deadline or memory cap, in a check process as in the bot or in this process as
+    ``effbatch check`` runs it: exit 2 and the German reason after the file's name, never a CI job held for
+    minutes; afterwards the process checks again as before (the timer and the cap are lifted)."""
+    checks = runner(kind, work)
+    try:
+        code = run_check([config("ds_consistent.json"), "--world-size", "8"], checks)
+    finally:
+        if isinstance(checks, CheckPool):
+            checks.close()
+    _, err = capsys.readouterr()
+    assert code == 2
+    assert err.startswith(f"{config('ds_consistent.json')}: {said}")
+    assert run(capsys, config("ds_consistent.json"), "--world-size", "8")[0] == 0
+
+
+def test_the_command_checks_with_the_bots_deadline() -> None:
+    """``effbatch check`` bounds each check by the bot's deadline, with four times a paste's memory (files are
+    larger)."""
+    bounded = check_here()
+    assert (bounded.seconds, bounded.memory) == (CHECK_SECONDS, 4 * CHECK_MEMORY)
+
+
+def test_set_reaches_the_check_process(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--set`` is passed into the check process as the script's command line: b = 4, d = 8, B = 32."""
+    code, out, _ = run(
+        capsys, str(SCRIPTS / "hf_parser" / "run_clm.py"), "--world-size", "8", "--set", "per_device_train_batch_size=4"
+    )
+    assert code == 0
+    assert "Effektive Batch-Größe (B): 32" in out

@@ -20,6 +20,7 @@ from effbatch.bot.texts import operator as texts
 from effbatch.bot.texts.glossary import COMMAND, PROGRAM
 
 if TYPE_CHECKING:
+    from effbatch.bot.check_runner import BoundedCheck, CheckAborted, CheckPool
     from effbatch.core.configs import World
     from effbatch.core.model import PlanRequest
 
@@ -155,12 +156,14 @@ def _print_json(text: str) -> int:
     return EXIT_INPUT if "error" in answer else 0
 
 
-def run_check(argv: list[str]) -> int:
+def run_check(argv: list[str], checks: CheckPool | BoundedCheck | None = None) -> int:
     """``effbatch check``: exit 0 when consistent, 1 with an error finding, 2 when it cannot be checked.
 
     The files together are one run (a Trainer's arguments beside its DeepSpeed JSON); with ``--each``
     every file is its own, files without any framework's batch settings are skipped, and the exit
-    code is the worst (pre-commit and CI pass whole lists of files).
+    code is the worst (pre-commit and CI pass whole lists of files). Each check runs in ``checks``
+    (by default a check process of this command's own) under the bot's deadline: a file that would
+    take longer is refused, as in Slack, instead of holding a CI job.
     """
     args = _check_parser().parse_args(argv)
     args.json = args.json or args.format == "json"
@@ -168,41 +171,56 @@ def run_check(argv: list[str]) -> int:
         world = _world(args)
     except _UsageError as error:
         return _refuse(str(error), args)
+    runner = checks or check_here()
     if not args.each:
-        return _check_files(args.files, world, args)
-    codes = [_check_files([name], world, args, skip_unrelated=True) for name in args.files]
+        return _check_files(args.files, world, args, runner)
+    codes = [_check_files([name], world, args, runner, skip_unrelated=True) for name in args.files]
     return max(codes)
 
 
-def _check_files(names: list[str], world: World | None, args: argparse.Namespace, skip_unrelated: bool = False) -> int:
+def check_here() -> BoundedCheck:
+    """Checks in this process, bounded as the bot bounds them: its deadline; four times a pasted text's memory, as
+    files may be 16 times as large. (A check process of its own cost a fresh interpreter a command: the command has
+    no one else to answer, so a timer and an address-space cap do the same here.)"""
+    from effbatch.bot.check_runner import CHECK_MEMORY, BoundedCheck
+
+    return BoundedCheck(memory=4 * CHECK_MEMORY)
+
+
+#: With ``--each``: a file that is no training config at all is skipped, not refused (``ProblemKind`` values).
+_UNRELATED = frozenset({"unknown_format", "nothing_to_check", "not_this_framework", "empty"})
+
+
+def _check_files(
+    names: list[str],
+    world: World | None,
+    args: argparse.Namespace,
+    checks: CheckPool | BoundedCheck,
+    skip_unrelated: bool = False,
+) -> int:
+    from effbatch.bot.check_runner import CheckAborted
     from effbatch.bot.document import Visibility
     from effbatch.bot.rendering.checks import check_answer, check_json, problem_text
     from effbatch.bot.rendering.plain_text import plain_text
     from effbatch.bot.serving.config_files import STDIN_NAME, UnreadableFileError, read_source
-    from effbatch.core.configs import MAX_FILE_BYTES, CheckError, ProblemKind, check_config
+    from effbatch.core.configs import MAX_FILE_BYTES, CheckError
 
     files = [name for name in names if name != STDIN_NAME]  # what an annotation can name
-    #: With ``--each``: a file that is no training config at all is skipped, not refused.
-    unrelated = {
-        ProblemKind.UNKNOWN_FORMAT,
-        ProblemKind.NOTHING_TO_CHECK,
-        ProblemKind.NOT_THIS_FRAMEWORK,
-        ProblemKind.EMPTY,
-    }
     try:
         sources = [read_source(name) for name in names]
-        framework = args.framework or None
         settings, versions = _settings(args.set), _versions(args.framework_version)
-        check = check_config(
-            sources, world, framework, max_bytes=MAX_FILE_BYTES, settings=settings, versions=versions, gpu=args.gpu
+        check = checks(
+            sources, world, args.framework or None, MAX_FILE_BYTES, gpu=args.gpu, settings=settings, versions=versions
         )
     except CheckError as error:
-        if skip_unrelated and error.kind in unrelated:
+        if skip_unrelated and error.kind in _UNRELATED:
             print(_shown(texts.CHECK_SKIPPED.format(name=names[0])), file=sys.stderr)
             return 0
         return _refuse(problem_text(error), args, files)
     except (_UsageError, UnreadableFileError) as error:
         return _refuse(str(error), args, files)
+    except CheckAborted as stopped:
+        return _refuse(_aborted(stopped, names), args, files)
     if args.json:
         say(_shown(json.dumps(check_json(check), ensure_ascii=False), as_json=True))
     else:
@@ -214,6 +232,15 @@ def _check_files(names: list[str], world: World | None, args: argparse.Namespace
         answer = check_answer(check, Visibility.IN_CHANNEL, command=PROGRAM)
         say(_shown(plain_text(answer.document, choices=False)))
     return 0 if check.ok else EXIT_FINDINGS
+
+
+def _aborted(stopped: CheckAborted, names: list[str]) -> str:
+    """A check stopped for the deadline (or the memory): which files, and what it would have taken."""
+    from effbatch.bot.rendering.formatting import byte_size, decimal
+    from effbatch.bot.texts.checks import ABORTED_CLI
+
+    reason = ABORTED_CLI[stopped.reason].format(seconds=decimal(stopped.seconds), memory=byte_size(stopped.memory))
+    return f"{', '.join(names)}: {reason}"
 
 
 class _UsageError(ValueError):
