@@ -28,8 +28,10 @@ import traceback
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from multiprocessing.connection import Connection
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:  # imported where a check process is started: the CLI checks in its own process
+    from multiprocessing.connection import Connection
 
 from effbatch.core.configs import MAX_CONFIG_BYTES, Check, CheckError, ProblemKind, Source, World, check_config
 
@@ -262,6 +264,8 @@ class CheckPool:
             process = subprocess.Popen(
                 [sys.executable, "-P", "-c", code], pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, env=env
             )
+        from multiprocessing.connection import Connection
+
         worker = _Worker(process, Connection(ours.detach()))
         self._all.add(worker)
         return worker
@@ -346,6 +350,7 @@ def _result(outcome: tuple[Any, ...], pool: CheckPool) -> Check:
 def serve_checks(descriptor: int, memory: int) -> None:
     """A check process: capped, at a lower priority than the bot, answering jobs until its socket closes."""
     import resource
+    from multiprocessing.connection import Connection
 
     connection = Connection(descriptor)
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))

@@ -16,11 +16,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import reduce
 from operator import or_
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from packaging.requirements import InvalidRequirement, Requirement
-from packaging.specifiers import InvalidSpecifier, SpecifierSet
-from packaging.utils import canonicalize_name
+if TYPE_CHECKING:
+    from packaging.specifiers import SpecifierSet
+
+# ``packaging`` is imported where a pin is read or weighed: a check without one (most) does not load it, which is
+# a quarter of the start-up of ``effbatch check`` (``packaging.requirements`` brings its markers and tags).
 
 #: The pins a run makes: a package's normalised name (``trl``, ``flash-attn``) → its specifiers (``==0.18.0``).
 Pins = Mapping[str, str]
@@ -41,12 +43,16 @@ class Since:
 
     def releases(self, prereleases: bool = False) -> SpecifierSet:
         """The releases the rule holds for, as PEP 440 orders them: ``>=0.28.0``, ``<0.15.0``, ``>=0.2.0,<0.5.0``."""
+        from packaging.specifiers import SpecifierSet
+
         bounds = ([f">={self.since}"] if self.since else []) + ([f"<{self.until}"] if self.until else [])
         return SpecifierSet(",".join(bounds), prereleases=prereleases)
 
     def elsewhere(self, prereleases: bool = False) -> list[SpecifierSet]:
         """The releases the rule surely does not hold for: before ``since``, from ``until`` on. The pre-releases of
         either bound lie in neither: whether the change is already in ``0.28.0rc1`` its number does not say."""
+        from packaging.specifiers import SpecifierSet
+
         before = [SpecifierSet(f"<{self.since}", prereleases=prereleases)] if self.since else []
         return before + ([SpecifierSet(f">={self.until}", prereleases=prereleases)] if self.until else [])
 
@@ -56,6 +62,11 @@ def holds(rule: Since, pins: Pins) -> bool | None:
     pin does not decide it (None: no pin, one that allows nothing, or one that reaches both sides).
 
     A pin allows what pip would install for it: pre-releases only where it names one (``==0.28.0rc1``)."""
+    if not pins:
+        return None
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+    from packaging.utils import canonicalize_name
+
     text = pins.get(canonicalize_name(rule.package))
     if not text:
         return None
@@ -77,9 +88,14 @@ def requirements(lines: Iterable[str]) -> dict[str, str]:
     """Pins from requirement lines (``trl==0.18.0``, ``transformers>=4.46,<5``, ``trl[vllm]~=0.19.0 ; python_version
     >= "3.10"``), read as pip reads them: normalised name → specifiers. A line pip would not take as a requirement
     (``-r base.txt``, a URL) or one without specifiers (``torch``) pins nothing."""
+    texts = [_OPTIONS.split(line.split("#", 1)[0], maxsplit=1)[0].strip() for line in lines]
+    if not any(texts):
+        return {}
+    from packaging.requirements import InvalidRequirement, Requirement
+    from packaging.utils import canonicalize_name
+
     found: dict[str, str] = {}
-    for line in lines:
-        text = _OPTIONS.split(line.split("#", 1)[0], maxsplit=1)[0].strip()
+    for text in texts:
         try:
             requirement = Requirement(text)
         except InvalidRequirement:
