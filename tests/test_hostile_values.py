@@ -16,6 +16,7 @@ from hostile_configs import ABOVE_THE_GPUS, hostile_values
 from effbatch.bot.document import Visibility
 from effbatch.bot.rendering.checks import check_answer, problem_answer
 from effbatch.bot.rendering.plain_text import plain_text
+from effbatch.core.check_command import check_request
 from effbatch.core.configs import CheckError, Source, World, check_config
 
 FIXTURES = Path(__file__).parent / "data" / "configs"
@@ -64,3 +65,12 @@ def test_a_layout_beyond_the_gpus_is_the_frameworks_refusal(case: str) -> None:
     shown = answered(name, text, world)
     assert "bricht ab" in shown
     assert EXPECTED[case] in shown
+
+
+@pytest.mark.parametrize("word", ["gpus=²", "gpus=٨", "nodes=³"])
+def test_a_world_size_in_other_digits_is_no_world_size(word: str) -> None:
+    """``prüfe gpus=²``: a superscript or Arabic-Indic digit (a digit to ``str.isdigit``, none to ``int``) sets no world
+    size and raises nothing; the word stays part of the text."""
+    request = check_request(f"prüfe {word} micro_batch_size: 4")
+    assert request.world is None
+    assert request.text.startswith(word)

@@ -35,6 +35,7 @@ from effbatch.bot.texts import help as help_texts
 from effbatch.bot.texts.glossary import label
 from effbatch.core import Argument, InputError, Plan, PlanRequest, ProblemKind, plan
 from effbatch.core.memory import GPUS, MODELS
+from effbatch.core.numbers import NumberError, parse_whole_number
 from effbatch.core.parser import parse_fields
 
 FORM_CALLBACK = "effbatch_form"
@@ -300,11 +301,20 @@ def read_world_form(view: Mapping[str, Any]) -> tuple[int, int]:
     state = view.get("state", {}).get("values", {})
     values, errors = [], {}
     for block in (NODES_BLOCK, PER_NODE_BLOCK):
-        text = str(state.get(block, {}).get(VALUE_ACTION, {}).get("value") or "")
-        if not text.isdigit() or not 1 <= int(text) <= Argument.GPUS.upper_bound:
-            errors[block] = texts.FORM_REQUIRED
-        else:
-            values.append(int(text))
+        text = str(state.get(block, {}).get(VALUE_ACTION, {}).get("value") or "").strip()
+        try:
+            values.append(_count(text))
+        except NumberError as error:
+            errors[block] = problem_text(error.for_argument(Argument.GPUS, text)) if text else texts.FORM_REQUIRED
     if errors:
         raise FormError(errors)
     return values[0], values[1]
+
+
+def _count(text: str) -> int:
+    """A count typed into the form; ``NumberError`` naming why not. Slack checks its number input only in the browser:
+    a crafted submission may hold „²“ (a digit to ``str.isdigit``) or 5.000 digits (which ``int`` refuses)."""
+    value = parse_whole_number(text)
+    if value > Argument.GPUS.upper_bound:
+        raise NumberError(ProblemKind.TOO_LARGE, le=Argument.GPUS.upper_bound)
+    return value
