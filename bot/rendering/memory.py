@@ -122,7 +122,8 @@ def _fit_lines(found: Assessment) -> list[Line]:
         if largest is None:
             lines.append(texts.FITS_NO_ACTIVATIONS.format(free=size(fitted.free)))
         else:
-            lines.append(texts.FITS.format(free=size(fitted.free), largest=number(largest)))
+            template = texts.FITS_AT_BOUND if fitted.at_bound else texts.FITS
+            lines.append(template.format(free=size(fitted.free), largest=number(largest)))
         return lines
     verdict = texts.DOES_NOT_FIT.format(missing=size(-fitted.free))
     if largest is not None:
@@ -142,7 +143,8 @@ def _advice(found: Assessment, change: Change) -> str:
     if change.fits:
         verdict = texts.ADVICE_FITS
         if change.largest_micro_batch is not None and change.kind is not ChangeKind.ACCUMULATION:
-            verdict = texts.ADVICE_FITS_LARGEST.format(largest=number(change.largest_micro_batch))
+            template = texts.ADVICE_FITS_AT_BOUND if change.at_bound else texts.ADVICE_FITS_LARGEST
+            verdict = template.format(largest=number(change.largest_micro_batch))
     else:
         verdict = texts.ADVICE_NOT_ENOUGH
     what = texts.ADVICE_WHAT[change.kind.value]

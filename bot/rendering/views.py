@@ -37,6 +37,7 @@ from effbatch.core import Argument, InputError, Plan, PlanRequest, ProblemKind, 
 from effbatch.core.memory import GPUS, MODELS
 from effbatch.core.numbers import NumberError, parse_whole_number
 from effbatch.core.parser import parse_fields
+from effbatch.core.training import assess
 
 FORM_CALLBACK = "effbatch_form"
 RESULT_CALLBACK = "effbatch_result"
@@ -211,6 +212,8 @@ def read_form(view: Mapping[str, Any]) -> tuple[Plan, Visibility | None, dict[st
         # The extra values were validated when the answer was made; they come back from our own view.
         data = typed.model_dump() | metadata["extra"] | _chosen_training(state, metadata["extra"])
         result = plan(PlanRequest.model_validate(data))
+        if result.request.training is not None and result.outcome is not None:
+            assess(result.request, result.outcome)  # a step time the new b makes impossible (MFU above 100 %)
     except InputError as error:
         raise FormError(_errors_by_block(error)) from None
     except ValidationError:  # extra values no answer carried: the metadata is not ours
