@@ -17,7 +17,7 @@ from effbatch.bot.document import Visibility
 from effbatch.bot.rendering.checks import check_answer, problem_answer
 from effbatch.bot.rendering.plain_text import plain_text
 from effbatch.core.check_command import check_request
-from effbatch.core.configs import CheckError, Source, World, check_config
+from effbatch.core.configs import FRAMEWORKS, CheckError, Source, World, check_config
 
 FIXTURES = Path(__file__).parent / "data" / "configs"
 #: Each framework's fixtures, by folder (the files beside them on their own).
@@ -74,3 +74,16 @@ def test_a_world_size_in_other_digits_is_no_world_size(word: str) -> None:
     request = check_request(f"prüfe {word} micro_batch_size: 4")
     assert request.world is None
     assert request.text.startswith(word)
+
+
+def test_the_fixtures_cover_every_framework() -> None:
+    """The hostile values above reach every registered framework's check: each is the one some fixture is read as."""
+    seen = set()
+    for path in FIXTURES.rglob("*.*"):
+        if path.suffix == ".md":
+            continue
+        try:
+            seen.add(check_config([Source(path.name, path.read_text(encoding="utf-8"))], World(8, "8")).framework)
+        except CheckError:
+            continue
+    assert seen >= {framework.id for framework in FRAMEWORKS}
