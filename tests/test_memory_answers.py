@@ -234,8 +234,13 @@ def test_a_set_up_that_cannot_exist_is_refused_naming_its_values(command: str, s
 def test_the_largest_micro_batch_stops_at_the_bound_of_b() -> None:
     """A tiny model on an H100 would take millions of sequences a micro-batch: the answer stops at b's bound and
     says so, instead of a number no command could take."""
-    shown = text_of("layers=2 hidden=64 heads=1 vocab=100 ffn=256 L=128 gpu=h100")
-    assert "selbst b = 65.536 passt – mehr als diese Obergrenze für b rechne ich nicht" in shown
+    command = "layers=2 hidden=64 heads=1 vocab=100 ffn=256 L=128 gpu=h100"
+    assert "selbst b = 65.536 passt – mehr als diese Obergrenze für b rechne ich nicht" in text_of(command)
+    data = json_answer(command)
+    assert isinstance(data, dict)
+    jsonschema.validate(data, SCHEMA)
+    assert data["memory"]["largest_micro_batch"] == 65_536
+    assert data["memory"]["largest_micro_batch_at_bound"] is True
 
 
 @pytest.mark.parametrize(("typed", "rate"), [("1e5", "100.000"), ("1,5e5", "150.000"), ("2e2k", "200.000")])
