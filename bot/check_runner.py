@@ -1,4 +1,5 @@
-"""Where a config check runs: in this process (CLI, console, Lambda) or in a pool of processes (the bot).
+"""Where a config check runs: in this process (console, Lambda; the CLI bounded by a timer and a cap) or in a pool of
+processes (the bot).
 
 A check reads text anyone in a workspace may paste; however well the readers are bounded, a
 check must never take the process that answers everyone else with it. ``CheckPool`` runs each
@@ -17,13 +18,14 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import signal
 import socket
 import subprocess
 import sys
 import threading
 import time
 import traceback
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from multiprocessing.connection import Connection
@@ -78,6 +80,79 @@ class CheckAborted(Exception):  # noqa: N818 - a stop, not a bug: named by what 
         super().__init__(reason.value)
 
 
+class _PastDeadline(BaseException):
+    """Raised into a check in this process by its timer: a BaseException, so no reader's ``except`` catches it."""
+
+
+class BoundedCheck:
+    """A check in this process, under a deadline and a memory cap as in a check process: for a command-line process
+    that has no one else to answer (``effbatch check``). The deadline is a timer signal (so: the main thread), the
+    cap ``RLIMIT_AS`` above what the process already maps (Linux); both are lifted after each check."""
+
+    def __init__(
+        self, seconds: float = CHECK_SECONDS, memory: int = CHECK_MEMORY, work: CheckRunner = check_config
+    ) -> None:
+        self.seconds, self.memory = seconds, memory
+        self._work = work
+
+    def __call__(
+        self,
+        sources: Sequence[Source],
+        world: World | None = None,
+        framework: str | None = None,
+        max_bytes: int = MAX_CONFIG_BYTES,
+        *,
+        gpu: str | None = None,
+        settings: Mapping[str, str] | None = None,
+        versions: Mapping[str, str] | None = None,
+    ) -> Check:
+        """``check_config``'s call, stopped at the deadline or the cap with ``CheckAborted``."""
+        given = {"settings": dict(settings or {}), "versions": dict(versions or {})}
+        options: dict[str, Any] = {"gpu": gpu} | {key: value for key, value in given.items() if value}
+        try:
+            with _deadline(self.seconds), _capped(self.memory):
+                return self._work(list(sources), world, framework, max_bytes, **options)
+        except _PastDeadline:
+            raise CheckAborted(Abort.DEADLINE, self.seconds, self.memory) from None
+        except MemoryError:
+            raise CheckAborted(Abort.MEMORY, self.seconds, self.memory) from None
+
+
+@contextlib.contextmanager
+def _deadline(seconds: float) -> Iterator[None]:
+    def stop(_signum: int, _frame: object) -> None:
+        raise _PastDeadline
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@contextlib.contextmanager
+def _capped(memory: int) -> Iterator[None]:
+    """``RLIMIT_AS`` at what this process maps now plus ``memory``; unchanged where the mapping is not known."""
+    import resource
+
+    try:
+        with open("/proc/self/statm") as statm:  # Linux: the first field, the mapped size in pages
+            mapped = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        yield
+        return
+    limits = resource.getrlimit(resource.RLIMIT_AS)
+    hard = limits[1]
+    cap = mapped + memory if hard == resource.RLIM_INFINITY else min(mapped + memory, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, limits)
+
+
 class CheckCrashedError(RuntimeError):
     """A check process raised something unexpected; its traceback, for the log."""
 
@@ -124,14 +199,20 @@ class CheckPool:
         max_bytes: int = MAX_CONFIG_BYTES,
         *,
         gpu: str | None = None,
+        settings: Mapping[str, str] | None = None,
+        versions: Mapping[str, str] | None = None,
     ) -> Check:
+        """``check_config``'s call in a check process; ``settings`` and ``versions`` (the CLI's ``--set`` and
+        ``--framework-version``) are passed on only where given."""
         self.start()
         waited_until = time.monotonic() + self.wait
         if not self._free.acquire(timeout=self.wait):
             raise CheckAborted(Abort.BUSY, self.seconds, self.memory)
+        given = {"settings": dict(settings or {}), "versions": dict(versions or {})}
+        options = {"gpu": gpu} | {key: value for key, value in given.items() if value}
         try:
             worker = self._take(waited_until)
-            outcome = self._run(worker, (self._work, (list(sources), world, framework, max_bytes), {"gpu": gpu}))
+            outcome = self._run(worker, (self._work, (list(sources), world, framework, max_bytes), options))
         except BaseException:
             self._free.release()
             raise

@@ -238,6 +238,15 @@ def parse_command(text: str) -> ParsedCommand:
     return CompareCommand(before=before, after=after, lr=lr_values[0] if lr_values else None, private=private)
 
 
+def question(text: str) -> type[ParsedCommand] | None:
+    """Which question ``text`` asks – the kind of command it parses to (the laws', a setup, a comparison …); None
+    where it cannot be answered as it stands (a value missing or wrong)."""
+    try:
+        return type(parse_command(text))
+    except InputError:
+        return None
+
+
 def _validated(collectors: list[_Collector], stray: bool) -> list[PlanRequest | list[Problem]]:
     """Each side's request; after ``vs`` what the second side leaves out is inherited from the first."""
     first = collectors[0]

@@ -7,8 +7,9 @@ texts, so that a key added here later needs no new storage, only a row in the ta
 
 ``with_profile`` adds a profile's values to a later command as defaults: whatever the command says
 itself wins, and a command that gives d (the data-parallel size) or the GPUs describes its own cluster,
-so the profile's world stays out of it. A config check (``prüfe``) takes the profile's GPUs as its world size
-when the command names none.
+so the profile's world stays out of it. A profile only fills in what a command leaves open, it never changes
+which question is answered: the laws' question (``params=7B budget=2T L=4096``) takes nothing from it. A config
+check (``prüfe``) takes the profile's GPUs as its world size when the command names none.
 """
 
 from __future__ import annotations
@@ -28,8 +29,10 @@ from effbatch.core.parser import (
     KEY_ALIASES,
     MAX_COMMAND_TEXT,
     RUNS_WORDS,
+    GuidanceCommand,
     _Collector,
     _split_sides,
+    question,
 )
 from effbatch.core.parser import _words as command_words
 from effbatch.core.training_keys import TRAINING_KEY_ALIASES, TrainingKey
@@ -201,7 +204,16 @@ def with_profile(text: str, settings: Mapping[str, str]) -> WithProfile:
     tokens = text.split()
     end = next((i for i, token in enumerate(tokens) if token.casefold() in COMPARE_WORDS), len(tokens))
     merged = " ".join([*tokens[:end], *(f"{key}={value}" for key, value in added), *tokens[end:]])
-    return WithProfile(merged, added) if len(merged) <= MAX_COMMAND_TEXT else WithProfile(text)
+    if len(merged) > MAX_COMMAND_TEXT or not _same_question(text, merged):
+        return WithProfile(text)
+    return WithProfile(merged, added)
+
+
+def _same_question(text: str, merged: str) -> bool:
+    """Whether the profile only fills in what ``text`` leaves open: the same question (or, where ``text`` cannot be
+    answered as it stands, any) – never the laws' question turned into a setup's memory."""
+    asked = question(text)
+    return asked is None or question(merged) is asked
 
 
 def may_take_a_profile(text: str) -> bool:
@@ -222,8 +234,8 @@ def _calculator_additions(text: str, settings: Mapping[str, str]) -> tuple[tuple
     if not words or folded & HELP_WORDS or words[0].casefold() in RUNS_WORDS | PROFILE_WORDS:
         return ()
     given = _Collector(_split_sides(words)[0], None).given
-    if given & {Argument.DATA_PARALLEL, Argument.GPUS}:
-        return ()
+    if given & {Argument.DATA_PARALLEL, Argument.GPUS} or question(text) is GuidanceCommand:
+        return ()  # its own cluster; or the laws' question, which has no cluster to fill in
     defaults = dict(_calculator_defaults(settings))
     if _names_a_gpu_model(_split_sides(words)[0]):
         defaults.pop(GPU_MODEL, None)

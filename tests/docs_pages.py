@@ -1,6 +1,6 @@
 """What the docs show that the code decides: ``effbatch`` run in-process, and docs/frameworks.md's generated part.
 
-The framework page cannot drift: its table and its sections come from the registry (``core.configs.FRAMEWORKS``,
+The framework page cannot drift: its table and its sections come from the registry (``core.configs.all_frameworks()``,
 in detection order), each framework's German name (``bot.texts.frameworks``), its module's docstring and rules,
 and one fixture of ``tests/data/configs/`` per framework run through ``effbatch check`` as a user would.
 ``tests/test_docs.py`` fails while the committed page differs from what this writes; to regenerate::
@@ -23,7 +23,7 @@ from pathlib import Path
 
 from effbatch.bot.serving.cli import main
 from effbatch.bot.texts.frameworks import collected
-from effbatch.core.configs import FRAMEWORKS, Effect, Framework
+from effbatch.core.configs import Effect, Framework, all_frameworks
 from effbatch.core.configs.frameworks import _shared
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -163,14 +163,14 @@ def _counts(framework: Framework) -> list[str]:
 def _frameworks() -> list[tuple[str, Framework]]:
     """(German name, framework) for every framework, by name."""
     names = collected()[0]
-    return sorted(((names[f.id].title, f) for f in FRAMEWORKS), key=lambda pair: pair[0].casefold())
+    return sorted(((names[f.id].title, f) for f in all_frameworks()), key=lambda pair: pair[0].casefold())
 
 
 def table() -> list[str]:
     """The table of every framework: name, module, place in detection, rules, the example's answer."""
     columns = ["framework", "module", "tried", *(name for _, name in EFFECTS), "rules", "example", "its answer"]
     lines = [
-        f"effbatch reads **{len(FRAMEWORKS)} frameworks**. *tried*: the place in the order detection tries them "
+        f"effbatch reads **{len(all_frameworks())} frameworks**. *tried*: the place in the order detection tries them "
         "(`core/configs/registry.py`); the rule columns count the findings each module defines, by what they "
         "mean for the run; *its answer* is the title `effbatch check` prints today for the example, a fixture "
         f"under `{CONFIGS}/` shown in the framework's section below.",
@@ -178,7 +178,7 @@ def table() -> list[str]:
         "| " + " | ".join(columns) + " |",
         "|" + "---|" * len(columns),
     ]
-    order = {framework.id: place for place, framework in enumerate(FRAMEWORKS, start=1)}
+    order = {framework.id: place for place, framework in enumerate(all_frameworks(), start=1)}
     for name, framework in _frameworks():
         first = EXAMPLES[framework.id][0]
         cells = [
@@ -246,7 +246,7 @@ def _origin(path: str) -> list[str]:
 def generated() -> str:
     """The generated part of docs/frameworks.md, between its markers."""
     lines = [BEGIN, "", *table(), "", "## By framework", ""]
-    place = {framework.id: number for number, framework in enumerate(FRAMEWORKS, start=1)}
+    place = {framework.id: number for number, framework in enumerate(all_frameworks(), start=1)}
     for name, framework in _frameworks():
         lines += section(name, framework, place[framework.id])
     return "\n".join([*lines, *shared_sections(), END])

@@ -1,5 +1,6 @@
 """A local stand-in for raw.githubusercontent.com on 127.0.0.1: files of public repositories by path, a private
-repository's (404, as GitHub answers without a token), a file that trickles, one over 1 MiB, and a redirect."""
+repository's (404, as GitHub answers without a token), a file that trickles, one over 1 MiB, a redirect, and
+answers whose status line or headers stall (a byte every 0,5 s for 30 s)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ class FakeGitHub:
         self.requests: list[tuple[str, dict[str, str]]] = []
         self.trickle: set[str] = set()  # paths sent a byte every 0.5 s
         self.redirects: dict[str, str] = {}
+        #: paths whose answer stalls before the body: in the status line ("status") or the headers ("headers").
+        self.stalls: dict[str, str] = {}
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
@@ -48,6 +51,10 @@ class FakeGitHub:
                 if body is None:
                     self.send_error(404)
                     return
+                if self.path in fake.stalls:
+                    with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # the bot gave up
+                        self._stalled(body, fake.stalls[self.path])
+                    return
                 self.send_response(200)
                 self.send_header("Content-Type", "text/plain; charset=utf-8")
                 self.end_headers()
@@ -62,6 +69,19 @@ class FakeGitHub:
                     self.wfile.write(bytes([byte]))
                     self.wfile.flush()
                     time.sleep(0.5)
+
+            def _stalled(self, body: bytes, where: str) -> None:
+                """The answer written by hand, its status line (a long reason phrase) or its headers (a long one
+                first) a byte every 0,5 s – each byte well within any socket timeout, 30 s in all – then the rest."""
+                status = b"HTTP/1.0 200 " + b"O" * 60 + b"\r\n"
+                headers = b"X-Stall: " + b"x" * 60 + b"\r\nContent-Length: %d\r\n\r\n" % len(body)
+                slow, fast = (status, headers) if where == "status" else (headers, b"")
+                self.wfile.write(b"" if where == "status" else status)
+                for byte in slow[:60]:
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
+                    time.sleep(0.5)
+                self.wfile.write(slow[60:] + fast + body)
 
             def log_message(self, format: str, *args: object) -> None:
                 pass

@@ -40,12 +40,20 @@ CLIENT_SECRET = "test-client-secret"
 
 @dataclass
 class Reply:
-    """A scripted answer: an HTTP status, a JSON body, headers, and an optional delay before it."""
+    """A scripted answer: an HTTP status, a JSON body, headers, and an optional delay before it; ``hold``: sent only
+    once the test sets that event (a stall the test ends when it has seen what it waits for)."""
 
     status: int = 200
     body: dict[str, Any] = field(default_factory=lambda: {"ok": True})
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
+    hold: threading.Event | None = None
+
+    def wait(self) -> None:
+        """The scripted stall: the delay, then the hold (a hang guard of a minute ends one nobody releases)."""
+        time.sleep(self.delay)
+        if self.hold is not None:
+            self.hold.wait(60)
 
 
 class FakeWebAPI:
@@ -190,7 +198,7 @@ class FakeWebAPI:
                     params = {k: v[0] for k, v in parse_qs(body).items()} if body else {}
                 if self.path.startswith("/response/"):
                     reply = fake._scripts["response"].popleft() if fake._scripts["response"] else Reply()
-                    time.sleep(reply.delay)
+                    reply.wait()
                     if reply.status == 200:
                         fake.responses.put((self.path.removeprefix("/response/"), params))
                     self._send(reply)
@@ -204,7 +212,7 @@ class FakeWebAPI:
                     self._send(Reply(body=fake._oauth_access(params, _basic(auth))))
                     return
                 reply = fake._reply(method, token)
-                time.sleep(reply.delay)
+                reply.wait()
                 self._send(reply)
 
             def _send(self, reply: Reply) -> None:

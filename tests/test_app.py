@@ -16,7 +16,7 @@ from slack_sdk import WebClient
 from effbatch.bot.document import Answer, Visibility
 from effbatch.bot.operations.settings import Settings
 from effbatch.bot.rendering.answers import answer_command
-from effbatch.bot.slack.app import create_app
+from effbatch.bot.slack.app import BotParts, create_app
 from effbatch.bot.slack.listeners import AnswerFunction
 
 from slack_checks import all_text, assert_valid_message
@@ -32,7 +32,7 @@ def offline_authorize(**_: object) -> AuthorizeResult:
 def make_app(answer: AnswerFunction = answer_command) -> App:
     settings = Settings(slack_signing_secret=SecretStr(SECRET))
     client = WebClient(base_url="http://127.0.0.1:9/api/")  # unroutable: the test fails if anything calls out
-    return create_app(settings, client=client, authorize=offline_authorize, answer=answer)
+    return create_app(settings, BotParts(client=client, authorize=offline_authorize, answer=answer))
 
 
 def dispatch(app: App, text: str, command: str = "/effbatch") -> tuple[int, dict]:
@@ -88,7 +88,9 @@ def test_log_line_names_kind_team_channel_but_not_the_text(caplog: pytest.LogCap
 def test_command_text_is_logged_only_when_configured(caplog: pytest.LogCaptureFixture) -> None:
     """EFFBATCH_LOG_COMMAND_TEXT=true adds the typed text to the log record."""
     settings = Settings(slack_signing_secret=SecretStr(SECRET), effbatch_log_command_text=True)
-    app = create_app(settings, client=WebClient(base_url="http://127.0.0.1:9/api/"), authorize=offline_authorize)
+    app = create_app(
+        settings, BotParts(client=WebClient(base_url="http://127.0.0.1:9/api/"), authorize=offline_authorize)
+    )
     with caplog.at_level(logging.INFO, logger="effbatch"):
         dispatch(app, "8 64 4 987654")
     assert [r.text for r in caplog.records if r.name == "effbatch"] == ["8 64 4 987654"]  # type: ignore[attr-defined]

@@ -1,15 +1,21 @@
-"""The house's size rules, held against the code: files, classes and functions a reader can take in at once.
+"""The house's size rules, held against the code: files, classes and functions a reader can take in at once; and
+that core/ is pure.
 
-The import rules (layers, independent frameworks, no circles) are import-linter's contracts in pyproject.toml,
-checked by ``make test``; these are the sizes STYLE.md asks for.
+The import rules (layers, independent frameworks, no circles, no outside package in core/) are import-linter's
+contracts in pyproject.toml, checked by ``make test``; a copy of the repository with an outside import added proves
+the purity contract refuses it. What no import shows (reading ``os.environ``, opening a file) is walked here.
 """
 
 from __future__ import annotations
 
 import ast
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
+
+from bot_process import BIN
 
 ROOT = Path(__file__).parent.parent
 SOURCES = sorted(path for folder in ("core", "bot") for path in (ROOT / folder).rglob("*.py"))
@@ -44,3 +50,93 @@ def test_sizes(path: Path) -> None:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _span(node) > MAX_FUNCTION_LINES:
             too_long.append(f"{node.name}(): {_span(node)} lines")
     assert too_long == []
+
+
+#: Reading the environment and opening files: names no pure computation needs.
+ENVIRONMENT = frozenset({"environ", "environb", "getenv", "getenvb", "putenv", "unsetenv"})
+FILE_CALLS = frozenset({"open", "read_text", "read_bytes", "write_text", "write_bytes"})
+
+
+def impurities(tree: ast.AST) -> list[str]:
+    """What in a module reads the environment (``os.environ``, ``os.getenv``, however ``os`` is named) or opens a
+    file, each with its line."""
+    nodes = list(ast.walk(tree))
+    os_names = {a.asname or a.name for n in nodes if isinstance(n, ast.Import) for a in n.names if a.name == "os"}
+    found: list[str] = []
+    for node in nodes:
+        if isinstance(node, ast.Attribute) and node.attr in ENVIRONMENT and _named(node.value) in os_names:
+            found.append(f"l.{node.lineno}: os.{node.attr}")
+        elif isinstance(node, ast.ImportFrom) and node.module == "os":
+            found += [f"l.{node.lineno}: from os import {a.name}" for a in node.names if a.name in ENVIRONMENT]
+        elif isinstance(node, ast.Call) and _named(node.func) in FILE_CALLS:
+            found.append(f"l.{node.lineno}: {_named(node.func)}()")
+    return found
+
+
+def _named(node: ast.expr) -> str:
+    """``open`` for ``open`` and ``io.open``; the name a bare name or an attribute ends with, else empty."""
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+
+
+# (a module's text, what the walk finds in it): the walk would catch each way in
+IMPURE_CASES = [
+    ("import os\nsize = os.environ['WORLD_SIZE']\n", ["l.2: os.environ"]),
+    ("import os\nsize = os.getenv('WORLD_SIZE')\n", ["l.2: os.getenv"]),
+    ("import os as system\nsize = system.environ.get('WORLD_SIZE')\n", ["l.2: os.environ"]),
+    ("from os import environ\n", ["l.1: from os import environ"]),
+    ("with open('ds.json') as f:\n    text = f.read()\n", ["l.1: open()"]),
+    ("from pathlib import Path\ntext = Path('ds.json').read_text()\n", ["l.2: read_text()"]),
+    ("import io\ndata = io.open('ds.json').read()\n", ["l.2: open()"]),
+    ("def size(context):\n    return context.environ.get('WORLD_SIZE')\n", []),  # passed in: pure
+    ("from pathlib import PurePosixPath\nname = PurePosixPath('a/ds.json').name\n", []),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), IMPURE_CASES)
+def test_the_purity_walk_catches_the_environment_and_files(text: str, expected: list[str]) -> None:
+    """Each way to read the environment or a file is found; a mapping passed in or a pure path is not."""
+    assert impurities(ast.parse(text)) == expected
+
+
+CORE = [path for path in SOURCES if path.relative_to(ROOT).parts[0] == "core"]
+
+
+@pytest.mark.parametrize("path", CORE, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_core_reads_no_environment_and_opens_no_file(path: Path) -> None:
+    """core/ is given what it computes from: no ``os.environ``, no ``os.getenv``, no ``open()``, no ``read_text()``."""
+    assert impurities(ast.parse(path.read_text(encoding="utf-8"))) == []
+
+
+# (a line added to a core module, the import the purity contract names, or None where it keeps)
+OUTSIDE_CASES = [
+    ("", None),
+    ("import slack_sdk", "effbatch.core.configs.base.versions -> slack_sdk"),
+    ("from sqlalchemy import create_engine", "effbatch.core.configs.base.versions -> sqlalchemy"),
+    ("from http.client import HTTPSConnection", "effbatch.core.configs.base.versions -> http"),
+    ("import socket", "effbatch.core.configs.base.versions -> socket"),
+    ("from effbatch.bot import texts", "effbatch.core.configs.base.versions -> effbatch.bot"),
+]
+
+
+@pytest.mark.parametrize(("line", "named"), OUTSIDE_CASES, ids=[c[0] or "as it is" for c in OUTSIDE_CASES])
+def test_the_purity_contract_refuses_an_outside_import(tmp_path: Path, line: str, named: str | None) -> None:
+    """A copy of the repository keeps every contract; with one outside import added to core/, lint-imports fails and
+    names it."""
+    package = tmp_path / "effbatch"  # the layout the installed names take: effbatch.core is core/
+    for name in ("core", "bot"):
+        shutil.copytree(ROOT / name, package / name, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "setup.py"):
+        shutil.copy(ROOT / name, package / name)
+    module = package / "core" / "configs" / "base" / "versions.py"
+    module.write_text(module.read_text(encoding="utf-8") + line + "\n", encoding="utf-8")
+    result = subprocess.run(
+        [BIN / "lint-imports", "--no-cache"],
+        cwd=package,
+        env={"PYTHONPATH": str(tmp_path), "PATH": str(BIN)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    broken = result.stdout.partition("Broken contracts")[2]
+    assert (result.returncode, "core is pure" in broken) == ((0, False) if named is None else (1, True))
+    assert named is None or named in broken

@@ -8,15 +8,18 @@ import subprocess
 from pathlib import Path
 from typing import IO
 
+import fake_checks
 import jsonschema
 import pytest
 import yaml
 
-from effbatch.bot.serving.cli import main
+from effbatch.bot.check_runner import CHECK_MEMORY, CHECK_SECONDS, START_SECONDS, BoundedCheck, CheckPool
+from effbatch.bot.serving.cli import check_here, main, run_check
 
 from bot_process import BIN, clean_env, run_script
 
 CONFIGS = Path(__file__).parent / "data" / "configs"
+SCRIPTS = Path(__file__).parent / "data" / "scripts"
 SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "schema" / "effbatch.schema.json").read_text())
 
 
@@ -196,7 +199,7 @@ def test_paths_that_contain_the_command_stay_as_they_are(capsys: pytest.CaptureF
 
 def test_the_schema_names_every_framework_read() -> None:
     """The JSON contract's framework enum is the registry's ids, no more, no fewer."""
-    from effbatch.core.configs import BY_ID
+    from effbatch.core.configs import FRAMEWORK_IDS
 
     def enums(node: object) -> list[list[str]]:
         if isinstance(node, dict):
@@ -207,7 +210,7 @@ def test_the_schema_names_every_framework_read() -> None:
         return []
 
     [framework_enum] = enums(SCHEMA)
-    assert set(framework_enum) == set(BY_ID)
+    assert set(framework_enum) == set(FRAMEWORK_IDS)
 
 
 def test_a_check_places_the_batch_beside_the_laws(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -293,3 +296,79 @@ def test_standard_input_is_read_up_to_the_cap(tmp_path: Path) -> None:
     assert result.returncode == 2, result.stderr[-500:]
     assert "Standardeingabe ist größer als 1\xa0MiB" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("name", ["~/ds.json", "./~/ds.json"])
+@pytest.mark.parametrize("in_repository", [True, False], ids=["the repository has ~/ds.json", "it has none"])
+def test_a_tilde_is_never_the_home_folder(tmp_path: Path, name: str, in_repository: bool) -> None:
+    """CI and pre-commit pass a repository's file names: ``~/ds.json`` is the repository's folder ``~``, never the
+    runner's home, so a pull request cannot probe (or have checked) a file there."""
+    home, repository = tmp_path / "home", tmp_path / "repository"
+    home.mkdir()
+    home_config = '{"train_batch_size": 1000, "train_micro_batch_size_per_gpu": 1, "gradient_accumulation_steps": 125}'
+    (home / "ds.json").write_text(home_config)  # consistent at 8 GPUs, its B unlike the repository's 256
+    (repository / "~").mkdir(parents=True)
+    if in_repository:
+        (repository / "~" / "ds.json").write_text((CONFIGS / "ds_consistent.json").read_text())
+    command = [str(BIN / "effbatch"), "check", "--world-size", "8", name]
+    result = subprocess.run(command, capture_output=True, text=True, env=clean_env(HOME=str(home)), cwd=repository)
+    shown = result.stdout + result.stderr
+    assert "1000" not in shown
+    assert "1.000" not in shown
+    if in_repository:
+        assert result.returncode == 0
+        assert result.stdout.startswith("DeepSpeed: effektive Batch-Größe 256 Sequenzen")
+    else:
+        assert (result.returncode, result.stdout) == (2, "")
+        assert name in result.stderr
+
+
+#: A check that would not end, or would need more memory than its process may take: the stand-in the check process
+#: runs, and what stderr says after the file's name.
+STOPPED = [
+    ("endless", "Die Prüfung hätte länger als 0,5 s gedauert und wurde abgebrochen."),
+    ("hungry", "Die Prüfung hätte mehr als 256\xa0MiB Speicher gebraucht und wurde abgebrochen."),
+]
+
+
+def runner(kind: str, work: str) -> CheckPool | BoundedCheck:
+    """The bot's check process, or this process under the same bounds (what ``effbatch check`` uses)."""
+    stand_in = getattr(fake_checks, work)
+    if kind == "check process":
+        return CheckPool(processes=1, seconds=0.5, memory=256 * 1024 * 1024, wait=START_SECONDS, work=stand_in)
+    return BoundedCheck(seconds=0.5, memory=256 * 1024 * 1024, work=stand_in)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("kind", ["check process", "this process"])
+@pytest.mark.parametrize(("work", "said"), STOPPED)
+def test_a_check_is_stopped_as_in_slack(capsys: pytest.CaptureFixture[str], kind: str, work: str, said: str) -> None:
+    """A check is stopped at its deadline or memory cap, in a check process as in the bot or in this process as
+    ``effbatch check`` runs it: exit 2 and the German reason after the file's name, never a CI job held for
+    minutes; afterwards the process checks again as before (the timer and the cap are lifted)."""
+    checks = runner(kind, work)
+    try:
+        code = run_check([config("ds_consistent.json"), "--world-size", "8"], checks)
+    finally:
+        if isinstance(checks, CheckPool):
+            checks.close()
+    _, err = capsys.readouterr()
+    assert code == 2
+    assert err.startswith(f"{config('ds_consistent.json')}: {said}")
+    assert run(capsys, config("ds_consistent.json"), "--world-size", "8")[0] == 0
+
+
+def test_the_command_checks_with_the_bots_deadline() -> None:
+    """``effbatch check`` bounds each check by the bot's deadline, with four times a paste's memory (files are
+    larger)."""
+    bounded = check_here()
+    assert (bounded.seconds, bounded.memory) == (CHECK_SECONDS, 4 * CHECK_MEMORY)
+
+
+def test_set_reaches_the_check_process(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--set`` is passed into the check process as the script's command line: b = 4, d = 8, B = 32."""
+    code, out, _ = run(
+        capsys, str(SCRIPTS / "hf_parser" / "run_clm.py"), "--world-size", "8", "--set", "per_device_train_batch_size=4"
+    )
+    assert code == 0
+    assert "Effektive Batch-Größe (B): 32" in out

@@ -21,7 +21,7 @@ from slack_sdk import WebClient
 
 from effbatch.bot.check_runner import CheckCrashedError
 from effbatch.bot.operations.settings import Settings
-from effbatch.bot.slack.app import create_app
+from effbatch.bot.slack.app import BotParts, create_app
 from effbatch.bot.texts import answers as answer_texts
 from effbatch.bot.texts import checks as check_texts
 from effbatch.core.configs import MAX_CONFIG_BYTES, Check, Source, World, check_config
@@ -91,7 +91,7 @@ def api() -> Iterator[FakeWebAPI]:
 def make_app(checks: FlakyChecks, posted: Posted, api: FakeWebAPI) -> App:
     settings = Settings(slack_signing_secret=SecretStr(SECRET))
     client = WebClient(base_url=api.url)
-    return create_app(settings, client=client, authorize=offline_authorize, deliver=posted, checks=checks)
+    return create_app(settings, BotParts(client=client, authorize=offline_authorize, deliver=posted, checks=checks))
 
 
 def dispatch(app: App, payload: dict[str, Any]) -> int:

@@ -2,21 +2,39 @@
 
 from __future__ import annotations
 
+import html
 import io
+import json
 import os
+import re
 import signal
 import time
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
 
 import pytest
+from pydantic import SecretStr
+from slack_bolt import BoltRequest
+from slack_bolt.authorization import AuthorizeResult
+from slack_sdk import WebClient
 from terminal_session import console_on_a_terminal, read_until, wait_for_exit
 
-from effbatch.bot.serving.console import gathered, path_in, stream_reader
+from effbatch.bot.operations.settings import Settings
+from effbatch.bot.serving.console import Console, gathered, path_in, stream_reader
+from effbatch.bot.slack.app import BotParts, create_app
+from effbatch.bot.storage.setup import memory_storage
+from effbatch.bot.texts import answers as texts
+from effbatch.bot.texts.glossary import PROGRAM
 
 from bot_process import clean_env, run_script
+from slack_checks import all_text, assert_valid_message
+from slack_signing import signed_headers
 
 CONFIGS = Path(__file__).parent / "data" / "configs"
 DEEPSPEED = '{"train_batch_size": 64,\n "train_micro_batch_size_per_gpu": 4,\n "gradient_accumulation_steps": 2}'
+#: DeepSpeed with b = 4 and a = 2 and no batch size: the world size must come from somewhere (gpus=, a profile).
+OPEN_WORLD = '{"train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 2}'
 
 
 def console(stdin: str, cwd: Path) -> str:
@@ -142,3 +160,126 @@ def test_ctrl_c_while_the_bot_starts_leaves_no_traceback(tmp_path: Path, started
         assert wait_for_exit(pid, seconds=10) is not None, output
     assert b"Traceback" not in output
     assert output.endswith(b"\r\n")  # on a fresh line
+
+
+# --- the console and Slack, one table -------------------------------------------------------------------------
+
+#: Where the console's requests come from; the Slack requests below come from the same workspace, channel and user.
+TEAM, CHANNEL, USER = "T0CONSOLE", "C0CONSOLE", "U0CONSOLE"
+SECRET = "same-table-secret"
+
+
+def slack_answer(commands: list[str]) -> dict[str, Any]:
+    """``/effbatch …`` for each of ``commands`` as Slack sends them into one channel (a fresh app over a fresh
+    database), through the app with its Block Kit layout; the last acknowledgement's payload."""
+    parts = BotParts(
+        client=WebClient(base_url="http://127.0.0.1:9/api/"), authorize=_authorize, storage=memory_storage()
+    )
+    app = create_app(Settings(slack_signing_secret=SecretStr(SECRET)), parts)
+    payload: dict[str, Any] = {}
+    for text in commands:
+        fields = {"command": "/effbatch", "text": text, "team_id": TEAM, "channel_id": CHANNEL, "user_id": USER}
+        body = urlencode(fields | {"response_url": "https://hooks.slack.com/commands/T0CONSOLE/1/x"})
+        response = app.dispatch(BoltRequest(body=body, headers={**signed_headers(SECRET, body)}))
+        assert response.status == 200
+        payload = json.loads(response.body)
+    assert_valid_message(payload)
+    return payload
+
+
+def _authorize(**_: object) -> AuthorizeResult:
+    return AuthorizeResult(enterprise_id=None, team_id=TEAM, bot_token="xoxb-test", bot_user_id="U0BOT")
+
+
+def console_answer(commands: list[str]) -> str:
+    """What a fresh console prints for the last of ``commands``, typed one after another."""
+    console = Console(Settings())
+    return [console.answer(text) for text in commands][-1]
+
+
+#: What a message says, to compare: its words and numbers. The moment a profile was set („05.12.2026 um 08:46“) is
+#: taken by each surface on its own and may fall into another minute.
+_WORDS = re.compile(r"[^\W\d_]+|\d+(?:[.,]\d+)*")
+_MOMENT = re.compile(r"\d\d\.\d\d\.\d{4} um \d\d:\d\d")
+
+
+def said(text: str) -> set[str]:
+    return set(_WORDS.findall(_MOMENT.sub("", text)))
+
+
+def slack_read(payload: dict[str, Any]) -> str:
+    """What a person reads in a Slack message: its blocks, unescaped (the notification text is a summary of them)."""
+    return html.unescape(all_text({"blocks": payload.get("blocks", [])}))
+
+
+def console_read(text: str) -> tuple[bool, str]:
+    """Whether the console marked an answer private, and the answer without the console's own words: that mark,
+    the numbers before choices, the hint to check a file instead."""
+    private = text.startswith(texts.CONSOLE_EPHEMERAL)
+    text = text.removeprefix(texts.CONSOLE_EPHEMERAL).replace(texts.CONSOLE_CHECK_FILE.format(program=PROGRAM), "")
+    return private, re.sub(r"^\[\d+\] ", "", text, flags=re.MULTILINE)
+
+
+SAME_COMMANDS = [
+    pytest.param(["8 64 4 4096"], ["2.048 Sequenzen", "8.388.608"], id="calculation"),
+    pytest.param(["8 64 4 4096 vs d=128"], ["2.048 → 4.096", "16.777.216"], id="comparison"),
+    pytest.param(["b=8"], ["Es fehlen noch d"], id="input error"),
+    pytest.param(["hilfe"], ["Hilfe", "B = b · d · a"], id="help"),
+    pytest.param(["runs"], ["Veröffentlichte Läufe", "GPT-3"], id="published runs"),
+    pytest.param(["cluster gpus=64 tp=8"], ["Channel-Profil gespeichert", "64 GPUs", "TP 8"], id="profile set"),
+    pytest.param(["cluster gpus=64 tp=8", "cluster"], ["Channel-Profil dieses Channels"], id="profile shown"),
+    pytest.param(["cluster gpus=64", "cluster löschen"], ["Channel-Profil gelöscht"], id="profile deleted"),
+    pytest.param(  # B = 8 · (64 / 8) · 4
+        ["cluster gpus=64 tp=8", "b=8 a=4 L=4096"],
+        ["Aus dem Channel-Profil: 64 GPUs", "256 Sequenzen"],
+        id="profile used",
+    ),
+    pytest.param(  # the profile's 8 GPUs as the world size: B = 4 · 8 · 2
+        ["cluster gpus=8", f"prüfe {OPEN_WORLD}"],
+        ["Aus dem Channel-Profil: 8 GPUs", "d = GPUs = 8", "64 Sequenzen"],
+        id="profile used by prüfe",
+    ),
+    pytest.param(
+        ["cluster gpus=8", "cluster löschen", f"prüfe {OPEN_WORLD}"], ["brauche ich die Zahl der GPUs"], id="no profile"
+    ),
+    pytest.param([f"prüfe gpus=8 ```\n{DEEPSPEED}\n```"], ["64 Sequenzen", "Codeblock 1:2"], id="prüfe a code block"),
+    pytest.param([f"prüfe privat gpus=8 {OPEN_WORLD}"], ["64 Sequenzen"], id="prüfe privately"),
+    pytest.param(["prüfe kaputt: ["], ["lässt sich nicht lesen"], id="prüfe unreadable"),
+]
+
+
+@pytest.mark.parametrize(("commands", "phrases"), SAME_COMMANDS)
+def test_the_console_answers_as_slack_does(commands: list[str], phrases: list[str]) -> None:
+    """The same commands typed into the console or sent by Slack into one channel: the last answer says the same
+    words and numbers, to the same people, and the row's phrases on both."""
+    payload = slack_answer(commands)
+    private, shown = console_read(console_answer(commands))
+    read = slack_read(payload)
+    assert [phrase for phrase in phrases if phrase not in read or phrase not in shown] == []
+    assert said(shown) == said(read)
+    assert private == (payload["response_type"] == "ephemeral")
+
+
+def test_a_profile_set_in_the_console_holds_for_a_file_checked_there() -> None:
+    """``cluster gpus=8``, then ``prüfe FILE`` without a world size: the file is checked with the profile's 8 GPUs."""
+    shown = console_answer(["cluster gpus=8", f"prüfe {CONFIGS / 'ds_consistent.json'}"])
+    assert "Aus dem Channel-Profil: 8 GPUs" in shown
+    assert "B = b · d · a = 4 × 8 × 8 = 256" in shown
+    assert "ds_consistent.json:2)" in shown  # read from the file, named by it
+
+
+def test_a_file_too_large_is_refused_as_in_effbatch_check(tmp_path: Path) -> None:
+    """A file over the 1 MiB ``effbatch check`` reads is refused with its size, not read."""
+    large = tmp_path / "gross.json"
+    large.write_text("{" + " " * (1024 * 1024) + "}")
+    shown = console_answer([f"prüfe gpus=8 {large}"])
+    assert "“ ist mit 1.048.578 Bytes zu groß; ich lese höchstens 1\u00a0MiB." in shown
+
+
+def test_a_form_opens_only_in_slack() -> None:
+    """``/effbatch`` alone and „Anpassen…“ open the form in Slack; the console says how to type the values instead."""
+    console = Console(Settings())
+    assert console.answer("/effbatch") == texts.CONSOLE_NO_FORM
+    answered = console.answer("8 64 4 4096")
+    adjust = next(line for line in answered.splitlines() if line.endswith("Anpassen…"))
+    assert console.answer(adjust[1 : adjust.index("]")]) == texts.CONSOLE_NO_FORM

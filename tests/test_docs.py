@@ -5,6 +5,9 @@
   what it prints, a line ``…`` standing for lines left out.
 - ```sh blocks hold set-up commands, checked, not run: ``make`` targets exist, paths exist, ``effbatch-bot``'s
   options are its own; ```yaml blocks (CI, pre-commit) parse and name options and hooks that exist.
+- Install, pre-commit and Action snippets (the pages' blocks and `code`, .pre-commit-hooks.yaml, action.yml,
+  docs/examples/) name only sources the repository defines: local paths, hosts and owners left as <placeholders>,
+  and pyproject's version as the tag ``v…`` the page shows the team creating.
 - Links and repository paths resolve; every docs page is linked from the README; the README stays a front door;
   docs/frameworks.md is what ``tests/docs_pages.py`` writes today.
 """
@@ -19,6 +22,7 @@ import io
 import itertools
 import re
 import shlex
+import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,7 +37,7 @@ from effbatch.bot.document import Visibility
 from effbatch.bot.operations.settings import Settings
 from effbatch.bot.serving.console import Console
 from effbatch.bot.texts.frameworks import collected
-from effbatch.core.configs import FRAMEWORKS
+from effbatch.core.configs import all_frameworks
 
 README = ROOT / "README.md"
 PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]
@@ -336,6 +340,104 @@ def _values(data: Any, key: str) -> Iterator[Any]:
             yield from _values(item, key)
 
 
+# --- snippets: where effbatch comes from -------------------------------------------------------------------------
+#
+# The repository defines no host, no public repository and no tag: a team gets effbatch from a clone or its own
+# mirror and tags a release there. So a snippet may name effbatch's source only as
+# - a local path (`pip install .`, `uses: ./tools/effbatch`, `"$GITHUB_ACTION_PATH"`) or `repo: local`,
+# - a URL or action whose host or owner is a placeholder the reader fills in (`https://<your-git-host>/…`,
+#   `<your-org>/effbatch@…`),
+# and a tag only as `v` + pyproject's version, on a page or file that shows the team creating it (`git tag v…`).
+# GitHub's own actions (`actions/checkout@v4`) are theirs, not effbatch's.
+
+VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+TAG_CREATED = f"git tag v{VERSION}"
+#: Files that are snippets throughout, comments included: what a team copies into its own configs.
+SNIPPET_FILES = [ROOT / ".pre-commit-hooks.yaml", ROOT / "action.yml", *sorted((ROOT / "docs/examples").glob("*.yml"))]
+#: A line that says where effbatch comes from: an install, a clone, a pre-commit repository, an action, a ref.
+SOURCE_LINE = re.compile(r"\b(?:pip|pipx|uv tool|uv pip) install\b|\bgit clone\b|\b(?:repo|uses|rev|ref):")
+URL = re.compile(r"(?:git\+)?(?:https?|ssh|git)://[^\s\"'`)]+|git@[^\s\"'`)]+")
+GITHUB_ACTION = re.compile(r"\bactions/[\w-]+@v\d+\b")
+TAG = re.compile(r"(?:@|\brev: |\bref: |--branch )[\"']?(v\d[\w.\-]*)")
+#: effbatch by name from a package index, which has none of it.
+FROM_AN_INDEX = re.compile(r"\binstall\s+(?:-\S+\s+)*[\"']?effbatch\b(?!\s*@)")
+
+
+def undefined_sources(line: str) -> list[str]:
+    """What one line of a snippet names as effbatch's source or release that the repository does not define."""
+    if not SOURCE_LINE.search(line):
+        return []
+    line = GITHUB_ACTION.sub("", line)
+    problems = [
+        f"{url} names a host and repository, not a <placeholder>" for url in URL.findall(line) if "<" not in url
+    ]
+    for key, value in re.findall(r"\b(uses|repo):\s*[\"']?([^\s\"'`]+)", line):
+        if not (value.startswith("./") or value == "local" or "<" in value or "://" in value):  # URLs: above
+            problems.append(f"{key}: {value} is neither local nor a <placeholder>")
+    problems += [
+        f"tag {tag} is not v{VERSION}, pyproject's version" for tag in TAG.findall(line) if tag != f"v{VERSION}"
+    ]
+    if FROM_AN_INDEX.search(line):
+        problems.append("effbatch is on no package index")
+    return problems
+
+
+@pytest.mark.parametrize(
+    ("line", "problems"),
+    [
+        (f'pipx install "git+https://github.com/effbatch/effbatch@v{VERSION}"', 1),  # a repository that never existed
+        ("- repo: https://github.com/effbatch/effbatch", 1),
+        (f"- uses: effbatch/effbatch@v{VERSION}", 1),  # an owner nobody fills in
+        ("  rev: v0.0.0-other", 1),  # another release than pyproject's
+        ("pip install effbatch", 1),  # from PyPI
+        (f'pip install "git+https://<your-git-host>/<your-group>/effbatch@v{VERSION}"', 0),
+        (f"- uses: <your-org>/effbatch@v{VERSION}", 0),
+        ("- uses: ./.effbatch", 0),
+        ("- uses: actions/checkout@v4", 0),  # GitHub's own action
+        ("pip install .", 0),
+        ("- repo: local", 0),
+    ],
+)
+def test_the_snippet_rule_tells_defined_from_undefined(line: str, problems: int) -> None:
+    """The rule below refuses the snippets that pointed at a repository and tag that never existed."""
+    assert len(undefined_sources(line)) == problems
+
+
+def snippets(path: Path) -> list[str]:
+    """The snippet lines of a page (its fenced blocks and `code`) or of a snippet file (all of it)."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix != ".md":
+        return text.splitlines()
+    fenced = [line for block in blocks(path) for line in block.lines]
+    return fenced + re.findall(r"`([^`\n]+)`", text)
+
+
+@pytest.mark.parametrize("path", PAGES + SNIPPET_FILES, ids=[path.name for path in PAGES + SNIPPET_FILES])
+def test_snippets_name_only_sources_the_repository_defines(path: Path) -> None:
+    """Copied install, pre-commit and Action snippets work: local paths or hosts the reader fills in, and pyproject's
+    release as a tag the page shows the team creating."""
+    lines = snippets(path)
+    assert [f"{line.strip()}: {p}" for line in lines for p in undefined_sources(line)] == []
+    if any(TAG.search(GITHUB_ACTION.sub("", line)) for line in lines if SOURCE_LINE.search(line)):
+        assert TAG_CREATED in path.read_text(encoding="utf-8"), f"{path.name} names a tag but not how the team makes it"
+
+
+def test_a_local_hook_runs_what_the_published_hook_runs() -> None:
+    """Each `repo: local` hook the pages show runs the entry of .pre-commit-hooks.yaml (what tests/test_packaging.py
+    runs as pre-commit would), on the effbatch installed on the machine."""
+    entries = {hook["id"]: hook["entry"] for hook in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
+    shown: list[tuple[str, tuple[str, str]]] = []
+    for block in YAML_BLOCKS:
+        data = yaml.safe_load("\n".join(block.lines))
+        repositories = data.get("repos", []) if isinstance(data, dict) else data if isinstance(data, list) else []
+        for repository in repositories:
+            if isinstance(repository, dict) and repository.get("repo") == "local":
+                shown += [(block.where, (hook["entry"], hook["language"])) for hook in repository["hooks"]]
+                expected = [(block.where, (entries[hook["id"]], "system")) for hook in repository["hooks"]]
+                assert shown[-len(expected) :] == expected
+    assert sorted(where.split(":")[0] for where, _ in shown) == ["README.md", "docs/checks.md", "docs/github-action.md"]
+
+
 # --- links, paths, the README as a front door, the generated page ---------------------------------------------
 
 
@@ -379,14 +481,14 @@ def test_the_readme_is_a_front_door() -> None:
 def test_the_counts_the_pages_state_are_the_codes() -> None:
     """The README's number of frameworks is the registry's; the negatives' count is tests/data/negatives/'s."""
     stated = re.findall(r"(\d+) frameworks|all (\d+),", README.read_text(encoding="utf-8"))
-    assert {int(many or every) for many, every in stated} == {len(FRAMEWORKS)}
+    assert {int(many or every) for many, every in stated} == {len(all_frameworks())}
     negatives = [path for path in (ROOT / "tests" / "data" / "negatives").iterdir() if path.is_file()]
     assert f"holds {len(negatives)} such files" in (ROOT / "docs" / "checks.md").read_text(encoding="utf-8")
 
 
 def test_every_framework_has_an_example_of_its_own() -> None:
     """The frameworks page shows one fixture per registered framework, answered as that framework."""
-    assert set(EXAMPLES) == {framework.id for framework in FRAMEWORKS}
+    assert set(EXAMPLES) == {framework.id for framework in all_frameworks()}
     names = collected()[0]
     for framework_id, examples in EXAMPLES.items():
         for args in examples:

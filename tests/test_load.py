@@ -151,11 +151,18 @@ def test_socket_mode_reconnects(
         wait_for(lambda: socket_mode_server.connections > first, "reconnected after disconnect")
         answered(socket_mode_server, "8 64 4 4096", "2.048")
 
-        web_api.script("apps.connections.open", Reply(body={"ok": True, "url": socket_mode_server.url}, delay=1.5))
+        # No new connection until the test has seen /readyz 503: apps.connections.open stalls (each try times out
+        # after 2 s, so every retry meets a stalled answer too) until the gate opens.
+        gate = threading.Event()
+        stalled = Reply(body={"ok": True, "url": socket_mode_server.url}, hold=gate)
+        web_api.script("apps.connections.open", *[stalled] * 30)
         before_drop = socket_mode_server.connections
         dropped = time.monotonic()
         socket_mode_server.drop()
-        wait_for(lambda: get(process.base + "/readyz")[0] == 503, "not ready after the drop")
+        try:
+            wait_for(lambda: get(process.base + "/readyz")[0] == 503, "not ready after the drop")
+        finally:
+            gate.set()
         wait_for(lambda: get(process.base + "/readyz")[0] == 200, "ready again")
         report(capsys, f"Socket Mode: ready again {time.monotonic() - dropped:.1f} s after a dropped connection")
         assert socket_mode_server.connections > before_drop

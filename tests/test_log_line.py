@@ -110,11 +110,11 @@ def test_the_bots_own_logger_builds_no_record_on_the_request_path(stream: Watche
     from slack_sdk import WebClient
 
     from effbatch.bot.operations.settings import Settings
-    from effbatch.bot.slack.app import create_app
+    from effbatch.bot.slack.app import BotParts, create_app
 
     offline = AuthorizeResult(enterprise_id=None, team_id="T1", bot_token="xoxb-test", bot_user_id="U0BOT")
     settings = Settings(slack_signing_secret=SecretStr("test-signing-secret"))
-    create_app(settings, client=WebClient(base_url="http://127.0.0.1:9/api/"), authorize=lambda **_: offline)
+    create_app(settings, BotParts(client=WebClient(base_url="http://127.0.0.1:9/api/"), authorize=lambda **_: offline))
     assert logging.getLogger("effbatch").filters  # Bolt's copy of the filter is there
     configure_logging("INFO", "plain", stream=stream)  # as the bot runs: pytest's own handlers off the root again
     made_on: list[str] = []

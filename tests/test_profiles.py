@@ -15,7 +15,7 @@ from slack_bolt.authorization import AuthorizeResult
 from slack_sdk import WebClient
 
 from effbatch.bot.operations.settings import Settings
-from effbatch.bot.slack.app import create_app
+from effbatch.bot.slack.app import BotParts, create_app
 from effbatch.bot.storage.database import engine_for, migrate
 from effbatch.bot.storage.setup import stores
 from effbatch.core.check_command import is_check
@@ -45,7 +45,7 @@ def app(database_url: str) -> Iterator[App]:
     migrate(engine)
     client = WebClient(base_url="http://127.0.0.1:9/api/")
     settings = Settings(slack_signing_secret=SecretStr(SECRET))
-    yield create_app(settings, client=client, authorize=offline_authorize, storage=stores(engine, None))
+    yield create_app(settings, BotParts(client=client, authorize=offline_authorize, storage=stores(engine, None)))
     engine.dispose()
 
 
@@ -228,6 +228,7 @@ PROFILES = [
         ("llama3.1-8b b=2 a=4 L=8k", True),
         ("8 a=4 gpu=b200", True),
         ("prüfe --world-size 8\n{}", True),
+        ("params=7B budget=2T L=4096", False),  # the laws' question: no cluster in it to fill in
     ],
 )
 def test_a_profile_is_looked_up_only_where_one_could_change_the_answer(text: str, may: bool) -> None:
@@ -247,3 +248,17 @@ def test_the_profiles_gpu_model_gives_memory_per_gpu(app: App) -> None:
     typed = all_text(say(app, "b=1 a=4 L=4096 modell=llama3.1-8b gpus=64 tp=8 gpu=h100", channel="C0OTHER"))
     assert "Speicher je GPU" in answer
     assert answer.split("Speicher je GPU", 1)[1] == typed.split("Speicher je GPU", 1)[1]
+
+
+@pytest.mark.parametrize("text", ["params=7B budget=2T L=4096", "params=70B budget=15T privat"])
+def test_the_laws_question_stays_the_laws_question(app: App, text: str) -> None:
+    """A profile only fills in what a command leaves open: N and D (and L) in a channel with a profile are answered
+    with the batch-size laws, word for word as in a channel without one – no memory per GPU, no profile note."""
+    say(app, "cluster gpus=64 tp=8 gpu=h100")
+    answer = say(app, text)
+    elsewhere = say(app, text, channel="C0OTHER")
+    assert answer["text"].startswith("Step Law und DeepSeek LLM: ")
+    assert "Batch-Größe nach den Gesetzen" in all_text(answer)
+    assert "Speicher je GPU" not in all_text(answer)
+    assert "Aus dem Channel-Profil" not in all_text(answer)
+    assert all_text(answer) == all_text(elsewhere)

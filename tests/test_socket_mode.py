@@ -129,9 +129,11 @@ def test_config_check_over_socket_mode(
 def test_shortcut_checks_do_not_delay_plain_acks(
     web_api: FakeWebAPI, socket_mode_server: FakeSocketModeServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """150 message-shortcut checks of hostile configs, then a plain command: its ack comes at once, within Slack's
-    3 s (before: 3,7 s, as the checks held every message thread), before all but a few shortcut answers; each
-    shortcut's own envelope is acknowledged at once too, and each gets its German answer at its response URL."""
+    """150 message-shortcut checks of hostile configs, then a plain command, through the real process: the plain
+    ack carries its answer, each shortcut's envelope is acknowledged, and each gets its German answer at its
+    response URL. That the plain ack never queues behind the checks (before: 3,7 s, as they held every message
+    thread) is shown without a race in ``test_dispatch_paths``, with the checks held at a gate; how long it takes
+    here is printed for the CI log, not asserted."""
     slow = [HOSTILE_CHECKS[name] for name in ("variable doubled", "array doubled", "ramp-up to 10^12")]
     process = start_bot(web_api, tmp_path)
     try:
@@ -152,12 +154,9 @@ def test_shortcut_checks_do_not_delay_plain_acks(
                 break
             acked.add(ack["envelope_id"])
         seconds = time.monotonic() - started
-        answered_first = web_api.responses.qsize()
         with capsys.disabled():
-            print(f"\n[load] plain ack behind 150 shortcut checks: {seconds * 1000:.0f} ms, {answered_first} answered")
+            print(f"\n[load] plain ack behind 150 shortcut checks: {seconds * 1000:.0f} ms")
         assert "2.048" in all_text(ack["payload"])
-        assert answered_first <= 16, f"{answered_first} shortcut answers came before the plain ack"
-        assert seconds < 3, f"the plain command's ack came after {seconds:.1f} s"
         while len(acked & shortcuts) < len(shortcuts):
             acked.add(socket_mode_server.acks.get(timeout=60)["envelope_id"])
         told = [web_api.next_response(timeout=120) for _ in shortcuts]  # a hang guard: every one is answered
@@ -187,14 +186,15 @@ def test_a_frozen_connection_is_noticed_within_the_ping_timeout(
         opened = socket_mode_server.connections
         proxy.freeze()
         frozen = time.monotonic()
-        # Grace beyond the configured bound: the watchdog looks once a second, a busy machine is slower.
-        noticed_within = PING_INTERVAL + PING_TIMEOUT + 3
+        # A hang guard well beyond the configured bound (the watchdog looks once a second, a busy machine is
+        # slower); the seconds it took are printed for the CI log.
+        noticed_within = 3 * (PING_INTERVAL + PING_TIMEOUT)
         while get(process.base + "/readyz")[0] == 200:
             assert time.monotonic() - frozen < noticed_within, f"/readyz still 200 after {noticed_within} s"
             time.sleep(0.1)
         noticed = time.monotonic() - frozen
         while get(process.base + "/healthz")[0] == 200:
-            assert time.monotonic() - frozen < noticed_within + 2 + 3, "/healthz still 200"
+            assert time.monotonic() - frozen < 2 * noticed_within, "/healthz still 200"
             time.sleep(0.1)
         unhealthy = time.monotonic() - frozen
         with capsys.disabled():

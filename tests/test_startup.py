@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,17 +22,60 @@ with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.St
     except SystemExit as leaving:  # argparse's --help
         code = leaving.code
 heavy = ("slack_bolt", "slack_sdk", "pydantic", "yaml", "importlib.metadata", "effbatch.bot.rendering.block_kit")
-print(json.dumps({"code": code, "loaded": [name for name in heavy if name in sys.modules]}))
+configs = [name for name in sys.modules if name.startswith("effbatch.core.configs")]
+print(json.dumps({"code": code, "loaded": [name for name in heavy if name in sys.modules], "configs": configs}))
 """
+
+
+def probe(*args: str) -> dict[str, Any]:
+    """The exit code of ``effbatch ARGS``, which heavy packages and which modules of ``core.configs`` it imported."""
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE, *args], capture_output=True, text=True, check=True, timeout=60
+    )
+    report: dict[str, Any] = json.loads(result.stdout)
+    return report
 
 
 def loaded_by(*args: str) -> tuple[int, set[str]]:
     """The exit code of ``effbatch ARGS`` and which heavy packages it imported."""
-    result = subprocess.run(
-        [sys.executable, "-c", PROBE, *args], capture_output=True, text=True, check=True, timeout=60
-    )
-    report = json.loads(result.stdout)
+    report = probe(*args)
     return report["code"], set(report["loaded"])
+
+
+FRAMEWORKS = "effbatch.core.configs.frameworks."
+READERS = ("effbatch.core.configs.shell", "effbatch.core.configs.read.python")
+LAUNCH = Path(__file__).parent / "data" / "configs" / "hf_launch.sh"
+
+
+def frameworks_and_readers(*args: str) -> tuple[set[str], set[str]]:
+    """The framework modules (not their shared knowledge) and the Python and shell readers ``effbatch ARGS``
+    imported."""
+    report = probe(*args)
+    assert report["code"] in (0, 1)  # 1: findings
+    configs = set(report["configs"])
+    frameworks = {name.removeprefix(FRAMEWORKS).split(".")[0] for name in configs if name.startswith(FRAMEWORKS)} - {
+        "_shared"
+    }
+    return frameworks, {reader for reader in READERS if reader in configs}
+
+
+def test_the_calculator_imports_no_config_reading() -> None:
+    """``effbatch 8 64 4 4096`` loads nothing of ``core.configs``: no framework, no reader."""
+    assert probe("8", "64", "4", "4096")["configs"] == []
+
+
+def test_a_deepspeed_json_imports_deepspeed_alone() -> None:
+    """A check of a DeepSpeed JSON imports one framework module, and neither the shell nor the Python reader."""
+    assert frameworks_and_readers("check", str(CONFIG), "--world-size", "8") == ({"deepspeed"}, set())
+
+
+def test_a_launch_script_imports_the_shell_reader_and_the_frameworks_that_read_scripts() -> None:
+    """A launch script needs the shell reader and every framework that reads one: the marks hold back only what a
+    YAML, JSON or TOML file cannot be."""
+    frameworks, readers = frameworks_and_readers("check", str(LAUNCH), "--world-size", "8")
+    assert "effbatch.core.configs.shell" in readers
+    assert {"megatron", "openrlhf", "huggingface"} <= frameworks
+    assert not frameworks & {"nanotron", "olmo", "axolotl", "torchtune"}  # YAML-only: no mark in a script
 
 
 @pytest.mark.parametrize(

@@ -282,10 +282,10 @@ def test_every_findings_template_agrees_after_one() -> None:
 
 
 def registered_frameworks() -> list[str]:
-    """Every framework the registry checks, by its German title (core.configs.FRAMEWORKS, bot.texts.frameworks)."""
-    from effbatch.core.configs import FRAMEWORKS
+    """Every framework the registry checks, by its German title (the registry, bot.texts.frameworks)."""
+    from effbatch.core.configs import all_frameworks
 
-    return [checks.FRAMEWORKS[framework.id].title for framework in FRAMEWORKS]
+    return [checks.FRAMEWORKS[framework.id].title for framework in all_frameworks()]
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from effbatch.bot.document import Bullet, Formula, Line, Note, Part, Section
 from effbatch.bot.rendering.formatting import number, size
+from effbatch.bot.rendering.memory import estimate_bullets, fit_lines
 from effbatch.bot.texts import memory as texts
 from effbatch.core.configs import CheckMemory
 from effbatch.core.memory import GPUS
@@ -47,22 +48,8 @@ def _folded(name: str) -> str:
 
 
 def _lines(memory: CheckMemory) -> list[Line]:
-    found, setup = memory.estimate, memory.setup
-    lines: list[Line] = [
-        Bullet(texts.WEIGHTS.format(value=size(found.weights))),
-        Bullet(texts.GRADIENTS.format(value=size(found.grads))),
-        Bullet(texts.OPTIMIZER.format(value=size(found.optimizer))),
-    ]
-    if found.gather_buffer:
-        lines.append(Bullet(texts.GATHER.format(value=size(found.gather_buffer))))
-    if found.activations is not None:
-        recompute = found.recompute.value if found.recompute else "none"
-        detail = texts.ACTIVATIONS_DETAIL.format(
-            micro=number(setup.micro_batch),
-            seq_len=number(setup.seq_len or 0),
-            recompute=texts.RECOMPUTE_NAMES[recompute],
-        )
-        lines.append(Bullet(f"{texts.ACTIVATIONS.format(value=size(found.activations))} {detail}"))
+    found = memory.estimate
+    lines = estimate_bullets(found, memory.setup)
     if found.cpu_per_node is not None:
         cpu = texts.CPU if memory.facts.offload != "none" else texts.CHECK_CPU_NO_OFFLOAD
         lines.append(Bullet(cpu.format(value=size(found.cpu_per_node))))
@@ -78,24 +65,8 @@ def _lines(memory: CheckMemory) -> list[Line]:
 
 def _fit(memory: CheckMemory) -> list[Line]:
     """Whether it fits and the largest micro-batch that does (the warning among the findings says what to do)."""
-    lines: list[Line] = []
-    if memory.estimate.activations is None:
-        lines.append(texts.CHECK_NO_SEQ_LEN)
-    fitted = memory.fit
-    if fitted is None:
-        return lines
-    largest = fitted.largest_micro_batch
-    if fitted.fits:
-        if largest is None:
-            lines.append(texts.FITS_NO_ACTIVATIONS.format(free=size(fitted.free)))
-        else:
-            lines.append(texts.FITS.format(free=size(fitted.free), largest=number(largest)))
-        return lines
-    verdict = texts.DOES_NOT_FIT.format(missing=size(-fitted.free))
-    if largest is not None:
-        verdict += texts.LARGEST.format(largest=number(largest)) if largest else texts.NONE_FITS
-    lines.append(verdict)
-    return lines
+    lines: list[Line] = [texts.CHECK_NO_SEQ_LEN] if memory.estimate.activations is None else []
+    return lines + fit_lines(memory.fit)
 
 
 def _origin(memory: CheckMemory, command: str) -> list[str]:

@@ -12,8 +12,9 @@ from effbatch.bot.rendering.formulas import degrees
 from effbatch.bot.texts import memory as texts
 from effbatch.bot.texts.glossary import COMMAND, label, list_de
 from effbatch.core import Argument, PlanRequest
-from effbatch.core.memory.fit import Change, ChangeKind
-from effbatch.core.memory.setup import Rules
+from effbatch.core.memory.estimate import MemoryEstimate
+from effbatch.core.memory.fit import Change, ChangeKind, Fit
+from effbatch.core.memory.setup import Rules, Setup
 from effbatch.core.memory.time import TimeEstimate
 from effbatch.core.training import Assessment, missing_for_batch
 
@@ -81,6 +82,17 @@ def _fields(found: Assessment) -> Fields:
 
 def _memory_lines(found: Assessment) -> tuple[Line, ...]:
     memory = found.memory
+    lines = estimate_bullets(memory, found.setup)
+    if memory.cpu_per_node is not None:
+        lines.append(Bullet(texts.CPU.format(value=size(memory.cpu_per_node))))
+    lines.append(Formula(_total(found)))
+    lines += _fit_lines(found)
+    return tuple(lines)
+
+
+def estimate_bullets(memory: MemoryEstimate, setup: Setup) -> list[Line]:
+    """Weights, gradients, optimizer states, a gather buffer and the activations of the micro-batch, each a bullet:
+    a question's memory section and a checked config's list them alike."""
     lines: list[Line] = [
         Bullet(texts.WEIGHTS.format(value=size(memory.weights))),
         Bullet(texts.GRADIENTS.format(value=size(memory.grads))),
@@ -90,16 +102,12 @@ def _memory_lines(found: Assessment) -> tuple[Line, ...]:
         lines.append(Bullet(texts.GATHER.format(value=size(memory.gather_buffer))))
     if memory.activations is not None:
         detail = texts.ACTIVATIONS_DETAIL.format(
-            micro=number(found.setup.micro_batch),
-            seq_len=number(found.setup.seq_len or 0),
+            micro=number(setup.micro_batch),
+            seq_len=number(setup.seq_len or 0),
             recompute=texts.RECOMPUTE_NAMES[memory.recompute.value if memory.recompute else "none"],
         )
         lines.append(Bullet(f"{texts.ACTIVATIONS.format(value=size(memory.activations))} {detail}"))
-    if memory.cpu_per_node is not None:
-        lines.append(Bullet(texts.CPU.format(value=size(memory.cpu_per_node))))
-    lines.append(Formula(_total(found)))
-    lines += _fit_lines(found)
-    return tuple(lines)
+    return lines
 
 
 def _total(found: Assessment) -> str:
@@ -111,25 +119,27 @@ def _total(found: Assessment) -> str:
 
 
 def _fit_lines(found: Assessment) -> list[Line]:
-    fitted, memory = found.fit, found.memory
     lines: list[Line] = []
-    if memory.activations is None:
+    if found.memory.activations is None:
         lines.append(texts.NO_ACTIVATIONS_PARAMS if found.model is None else texts.NO_ACTIVATIONS_SEQ_LEN)
+    return lines + fit_lines(found.fit)
+
+
+def fit_lines(fitted: Fit | None) -> list[Line]:
+    """Whether the run fits the GPU and the largest micro-batch that does; nothing without a GPU to hold it against.
+    A question's memory section and a checked config's say it alike."""
     if fitted is None:
-        return lines
+        return []
     largest = fitted.largest_micro_batch
     if fitted.fits:
         if largest is None:
-            lines.append(texts.FITS_NO_ACTIVATIONS.format(free=size(fitted.free)))
-        else:
-            template = texts.FITS_AT_BOUND if fitted.at_bound else texts.FITS
-            lines.append(template.format(free=size(fitted.free), largest=number(largest)))
-        return lines
+            return [texts.FITS_NO_ACTIVATIONS.format(free=size(fitted.free))]
+        template = texts.FITS_AT_BOUND if fitted.at_bound else texts.FITS
+        return [template.format(free=size(fitted.free), largest=number(largest))]
     verdict = texts.DOES_NOT_FIT.format(missing=size(-fitted.free))
     if largest is not None:
         verdict += texts.LARGEST.format(largest=number(largest)) if largest else texts.NONE_FITS
-    lines.append(verdict)
-    return lines
+    return [verdict]
 
 
 def _advice_lines(found: Assessment) -> tuple[Line, ...]:

@@ -20,6 +20,7 @@ from effbatch.bot.texts import operator as texts
 from effbatch.bot.texts.glossary import COMMAND, PROGRAM
 
 if TYPE_CHECKING:
+    from effbatch.bot.check_runner import BoundedCheck, CheckAborted, CheckPool
     from effbatch.core.configs import World
     from effbatch.core.model import PlanRequest
 
@@ -155,62 +156,91 @@ def _print_json(text: str) -> int:
     return EXIT_INPUT if "error" in answer else 0
 
 
-def run_check(argv: list[str]) -> int:
+def run_check(argv: list[str], checks: CheckPool | BoundedCheck | None = None) -> int:
     """``effbatch check``: exit 0 when consistent, 1 with an error finding, 2 when it cannot be checked.
 
     The files together are one run (a Trainer's arguments beside its DeepSpeed JSON); with ``--each``
     every file is its own, files without any framework's batch settings are skipped, and the exit
-    code is the worst (pre-commit and CI pass whole lists of files).
+    code is the worst (pre-commit and CI pass whole lists of files). Each check runs in ``checks``
+    (by default a check process of this command's own) under the bot's deadline: a file that would
+    take longer is refused, as in Slack, instead of holding a CI job.
     """
     args = _check_parser().parse_args(argv)
     args.json = args.json or args.format == "json"
     try:
         world = _world(args)
     except _UsageError as error:
-        return _refuse(str(error), args.json)
+        return _refuse(str(error), args)
+    runner = checks or check_here()
     if not args.each:
-        return _check_files(args.files, world, args)
-    codes = [_check_files([name], world, args, skip_unrelated=True) for name in args.files]
+        return _check_files(args.files, world, args, runner)
+    codes = [_check_files([name], world, args, runner, skip_unrelated=True) for name in args.files]
     return max(codes)
 
 
-def _check_files(names: list[str], world: World | None, args: argparse.Namespace, skip_unrelated: bool = False) -> int:
+def check_here() -> BoundedCheck:
+    """Checks in this process, bounded as the bot bounds them: its deadline; four times a pasted text's memory, as
+    files may be 16 times as large. (A check process of its own cost a fresh interpreter a command: the command has
+    no one else to answer, so a timer and an address-space cap do the same here.)"""
+    from effbatch.bot.check_runner import CHECK_MEMORY, BoundedCheck
+
+    return BoundedCheck(memory=4 * CHECK_MEMORY)
+
+
+#: With ``--each``: a file that is no training config at all is skipped, not refused (``ProblemKind`` values).
+_UNRELATED = frozenset({"unknown_format", "nothing_to_check", "not_this_framework", "empty"})
+
+
+def _check_files(
+    names: list[str],
+    world: World | None,
+    args: argparse.Namespace,
+    checks: CheckPool | BoundedCheck,
+    skip_unrelated: bool = False,
+) -> int:
+    from effbatch.bot.check_runner import CheckAborted
     from effbatch.bot.document import Visibility
     from effbatch.bot.rendering.checks import check_answer, check_json, problem_text
     from effbatch.bot.rendering.plain_text import plain_text
-    from effbatch.bot.serving.config_files import UnreadableFileError, read_source
-    from effbatch.core.configs import MAX_FILE_BYTES, CheckError, ProblemKind, check_config
+    from effbatch.bot.serving.config_files import STDIN_NAME, UnreadableFileError, read_source
+    from effbatch.core.configs import MAX_FILE_BYTES, CheckError
 
-    #: With ``--each``: a file that is no training config at all is skipped, not refused.
-    unrelated = {
-        ProblemKind.UNKNOWN_FORMAT,
-        ProblemKind.NOTHING_TO_CHECK,
-        ProblemKind.NOT_THIS_FRAMEWORK,
-        ProblemKind.EMPTY,
-    }
+    files = [name for name in names if name != STDIN_NAME]  # what an annotation can name
     try:
         sources = [read_source(name) for name in names]
-        framework = args.framework or None
         settings, versions = _settings(args.set), _versions(args.framework_version)
-        check = check_config(
-            sources, world, framework, max_bytes=MAX_FILE_BYTES, settings=settings, versions=versions, gpu=args.gpu
+        check = checks(
+            sources, world, args.framework or None, MAX_FILE_BYTES, gpu=args.gpu, settings=settings, versions=versions
         )
     except CheckError as error:
-        if skip_unrelated and error.kind in unrelated:
-            print(texts.CHECK_SKIPPED.format(name=names[0]), file=sys.stderr)
+        if skip_unrelated and error.kind in _UNRELATED:
+            print(_shown(texts.CHECK_SKIPPED.format(name=names[0])), file=sys.stderr)
             return 0
-        return _refuse(problem_text(error), args.json, names[0] if args.format == "github" else None)
+        return _refuse(problem_text(error), args, files)
     except (_UsageError, UnreadableFileError) as error:
-        return _refuse(str(error), args.json, names[0] if args.format == "github" else None)
+        return _refuse(str(error), args, files)
+    except CheckAborted as stopped:
+        return _refuse(_aborted(stopped, names), args, files)
     if args.json:
-        say(json.dumps(check_json(check), ensure_ascii=False))
+        say(_shown(json.dumps(check_json(check), ensure_ascii=False), as_json=True))
     else:
         if args.format == "github":  # annotations at the values' lines, then the answer for the log
             from effbatch.bot.rendering.github import workflow_commands
 
-            say("\n".join(workflow_commands(check)))
-        say(plain_text(check_answer(check, Visibility.IN_CHANNEL, command=PROGRAM).document, choices=False))
+            if commands := workflow_commands(check, files):
+                say("\n".join(commands))
+        answer = check_answer(check, Visibility.IN_CHANNEL, command=PROGRAM)
+        say(_shown(plain_text(answer.document, choices=False)))
     return 0 if check.ok else EXIT_FINDINGS
+
+
+def _aborted(stopped: CheckAborted, names: list[str]) -> str:
+    """A check stopped for the deadline (or the memory): which files, and what it would have taken."""
+    from effbatch.bot.rendering.formatting import byte_size, decimal
+    from effbatch.bot.texts.checks import ABORTED_CLI
+
+    reason = ABORTED_CLI[stopped.reason].format(seconds=decimal(stopped.seconds), memory=byte_size(stopped.memory))
+    return f"{', '.join(names)}: {reason}"
 
 
 class _UsageError(ValueError):
@@ -219,7 +249,7 @@ class _UsageError(ValueError):
 
 def _check_parser() -> GermanArgumentParser:
     from effbatch.bot.texts.checks import framework_list
-    from effbatch.core.configs import BY_ID
+    from effbatch.core.configs import FRAMEWORK_IDS
 
     count, frameworks = framework_list()  # from the registry, as the help and the exit-2 message name them
     description = texts.CHECK_DESCRIPTION.format(count=count, frameworks=frameworks)
@@ -228,7 +258,7 @@ def _check_parser() -> GermanArgumentParser:
     parser.add_argument("--world-size", type=int, metavar="N", help=texts.CHECK_WORLD_HELP)
     parser.add_argument("--nnodes", type=int, metavar="N", help=texts.CHECK_NODES_HELP)
     parser.add_argument("--nproc-per-node", type=int, metavar="N", help=texts.CHECK_PER_NODE_HELP)
-    parser.add_argument("--framework", choices=list(BY_ID), help=texts.CHECK_FRAMEWORK_HELP)
+    parser.add_argument("--framework", choices=list(FRAMEWORK_IDS), help=texts.CHECK_FRAMEWORK_HELP)
     parser.add_argument("--gpu", metavar="NAME", help=texts.CHECK_GPU_HELP)
     parser.add_argument("--json", action="store_true", help=texts.CHECK_JSON_HELP)
     parser.add_argument("--format", choices=["text", "json", "github"], default="text", help=texts.CHECK_FORMAT_HELP)
@@ -283,17 +313,25 @@ def _world(args: argparse.Namespace) -> World | None:
     return World(size, f"--nnodes {args.nnodes} --nproc-per-node {args.nproc_per_node}")
 
 
-def _refuse(message: str, as_json: bool, annotate: str | None = None) -> int:
+def _refuse(message: str, args: argparse.Namespace, files: list[str] | None = None) -> int:
     message = message.replace("`", "")
-    if annotate is not None:  # --format github: the file that could not be checked, marked in the pull request
+    if args.format == "github" and files:  # --format github: the file that could not be checked, marked
         from effbatch.bot.rendering.github import file_annotation
 
-        say(file_annotation(annotate, message))
-    if as_json:
-        say(json.dumps({"error": message}, ensure_ascii=False))
+        say(file_annotation(files[0], message))
+    if args.json:
+        say(_shown(json.dumps({"error": message}, ensure_ascii=False), as_json=True))
     else:
-        print(message, file=sys.stderr)
+        print(_shown(message), file=sys.stderr)
     return EXIT_INPUT
+
+
+def _shown(text: str, *, as_json: bool = False) -> str:
+    """What ``effbatch check`` prints, in every format: CI runs it in GitHub Actions, whose runner reads workflow
+    commands in every line of a step's output, and a config's value, key or file name could carry one."""
+    from effbatch.bot.rendering.github import log_json, log_text
+
+    return log_json(text) if as_json else log_text(text)
 
 
 def _survive_closed_pipe(run: Callable[[], int]) -> int:

@@ -4,6 +4,11 @@
 regular files are read (a symlink counts as what it points to): a device such as /dev/zero never ends, a FIFO
 without a writer blocks its reader forever, and either could sit in a pull request that CI checks with
 ``--each``. Nothing is read beyond the cap and one byte more, which says that there was more.
+
+A name is the path as given, relative to the working directory: ``~`` is never expanded (a shell does that for
+whoever types it; CI and pre-commit pass a repository's own file names, and ``~/ds.json`` there is a file in the
+repository's folder ``~``, not one of the runner's home – else a pull request could probe which home files exist).
+``pathlib`` is not used for the name either: ``Path("./~/ds.json")`` drops the ``./`` and reads as ``~/ds.json``.
 """
 
 from __future__ import annotations
@@ -11,7 +16,6 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from pathlib import Path
 from typing import BinaryIO
 
 from effbatch.bot.texts import operator as texts
@@ -39,7 +43,7 @@ def _read_file(name: str) -> bytes:
     """A regular file's bytes; opened without blocking (a FIFO's open waits for a writer) and looked at before
     anything is read."""
     try:
-        descriptor = os.open(Path(name).expanduser(), os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        descriptor = os.open(name, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
         raise UnreadableFileError(texts.CHECK_NO_FILE.format(name=name)) from None
     status = os.fstat(descriptor)

@@ -2,8 +2,9 @@
 
 The event loop reads and writes: a body is read here, bounded in size and time, and checked
 by the request guard; only a signed, well-formed request goes to Bolt. A slash command with
-text is answered without Bolt's dispatch (text capped, parsing linear: well under a millisecond),
-on a dispatch thread, since it may read the channel's profile from the database; a config check
+text is answered without Bolt's dispatch (text capped, parsing linear: well under a millisecond):
+on the event loop where nothing waits, on a dispatch thread where it may read the channel's profile or the
+installation from the database; a config check
 (``/effbatch prüfe …``) waits on a check process (``bot.check_runner``) on threads of its own;
 whatever may wait on Slack's Web API (the form, button clicks, submissions, events) runs on a
 bounded thread pool. An idle or slow client therefore holds a socket, never a thread.
@@ -142,9 +143,12 @@ class SlackHTTP:
             return
         route = _route(body)
         if route is _Route.LOOP and self._commands is not None:
-            # On a thread: the answer may read the channel's profile (with OAuth the installation) from the database.
-            loop = asyncio.get_running_loop()
-            plain = await loop.run_in_executor(self._pool, self._plain_command, body, self._commands)
+            fields = _answer_fields(body)
+            if self._commands.waits(fields):  # the channel's profile or the installation: on a thread
+                loop = asyncio.get_running_loop()
+                plain = await loop.run_in_executor(self._pool, _plain_command, fields, self._commands)
+            else:  # nothing to wait for: a thread hop would cost more than the answer
+                plain = _plain_command(fields, self._commands)
             await _respond(send, 200, plain, _JSON_UTF8)
             return
         if route is _Route.CHECK and _acked_at_once(body):
@@ -185,22 +189,6 @@ class SlackHTTP:
             else:
                 del self._reading[peer]
 
-    @staticmethod
-    def _plain_command(body: bytes, commands: PlainCommand) -> bytes:
-        """``/effbatch <text>`` answered directly: the guard has verified it, nothing of Bolt's is needed (on the
-        loop: tens of µs). Only the fields the answer uses are read, the first of each as Bolt reads them."""
-        started = time.perf_counter()
-        fields: dict[str, str] = {}
-        for name, value in _ANSWER_FIELDS.findall(body):
-            fields.setdefault(name.decode(), unquote_plus(value.decode("utf-8")))
-        try:
-            return commands(fields).json
-        except Exception as error:  # as in Bolt: logged with its traceback, the user told in German
-            told = on_error(error, BoltResponse(status=200, body=""))
-            return (told.body if told is not None else "").encode()
-        finally:
-            LATENCY.labels("slash_command").observe(time.perf_counter() - started)
-
     def _dispatch(self, body: bytes, headers: Mapping[str, str]) -> BoltResponse | Refusal:
         """Bolt, on a pool thread; a signed payload Bolt's own parsing cannot take is a 400, not a 500."""
         assert self._app is not None  # only called for /slack/events, which needs an app
@@ -211,7 +199,7 @@ class SlackHTTP:
 
 
 class _Route(Enum):
-    LOOP = "loop"  # a slash command with text: answered without Bolt's dispatch (on a thread: profile lookup)
+    LOOP = "loop"  # a slash command with text: answered without Bolt's dispatch (on a thread where it may wait)
     CHECK = "check"  # /effbatch prüfe …: waits on a check process (and maybe views.open)
     POOL = "pool"  # the form, button clicks, submissions, events: may wait on Slack's Web API
 
@@ -240,6 +228,27 @@ def _route(body: bytes) -> _Route:
     if not words.strip():
         return _Route.POOL
     return _Route.CHECK if is_check(words) else _Route.LOOP
+
+
+def _answer_fields(body: bytes) -> dict[str, str]:
+    """Only the fields the answer uses, the first of each as Bolt reads them."""
+    fields: dict[str, str] = {}
+    for name, value in _ANSWER_FIELDS.findall(body):
+        fields.setdefault(name.decode(), unquote_plus(value.decode("utf-8")))
+    return fields
+
+
+def _plain_command(fields: Mapping[str, str], commands: PlainCommand) -> bytes:
+    """``/effbatch <text>`` answered directly: the guard has verified it, nothing of Bolt's is needed (tens of µs
+    where no database is read)."""
+    started = time.perf_counter()
+    try:
+        return commands.answer(fields).json
+    except Exception as error:  # as in Bolt: logged with its traceback, the user told in German
+        told = on_error(error, BoltResponse(status=200, body=""))
+        return (told.body if told is not None else "").encode()
+    finally:
+        LATENCY.labels("slash_command").observe(time.perf_counter() - started)
 
 
 def _acked_at_once(body: bytes) -> bool:

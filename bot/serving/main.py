@@ -169,7 +169,7 @@ def _connect(settings: Settings, checks: CheckPool, storage: Storage) -> tuple[A
     """
     from slack_sdk.errors import SlackApiError
 
-    from effbatch.bot.slack.app import create_bot
+    from effbatch.bot.slack.app import BotParts, create_bot
     from effbatch.bot.slack.web_api import describe
 
     # "effbatch" too: Bolt copies the level its base logger (effbatch.bolt) has at this moment onto the app's
@@ -179,7 +179,7 @@ def _connect(settings: Settings, checks: CheckPool, storage: Storage) -> tuple[A
     for logger in silenced:
         logger.setLevel(logging.CRITICAL)
     try:
-        return create_bot(settings, checks=checks, storage=storage)
+        return create_bot(settings, BotParts(checks=checks, storage=storage))
     except (BoltError, SlackApiError) as error:
         detail = describe(error) if isinstance(error, SlackApiError) else str(error)
         print(texts.SLACK_REJECTED.format(detail=detail), file=sys.stderr)

@@ -6,6 +6,7 @@ import logging
 import re
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import Any
 
@@ -36,59 +37,64 @@ from effbatch.core.parser import MAX_COMMAND_TEXT
 BOLT_LOGGER = "effbatch.bolt"
 
 
-#: A plain ``/effbatch …`` with text (not ``prüfe``), as the form fields Slack sends → its answer.
-PlainCommand = Callable[[Mapping[str, str]], Rendered]
+@dataclass(frozen=True)
+class PlainCommand:
+    """A plain ``/effbatch …`` with text (not ``prüfe``): the form fields Slack sends → its answer; and whether
+    answering them may wait on the database (then on a thread, else where the request arrived)."""
+
+    answer: Callable[[Mapping[str, str]], Rendered]
+    waits: Callable[[Mapping[str, str]], bool]
 
 
-def create_app(
-    settings: Settings,
-    client: WebClient | None = None,
-    authorize: Callable[..., AuthorizeResult] | None = None,
-    answer: AnswerFunction = answer_command,
-    layout: Layout = block_kit.message,
-    deliver: Deliver | None = None,
-    checks: CheckRunner = check_config,
-    storage: Storage | None = None,
-) -> App:
+@dataclass(frozen=True)
+class BotParts:
+    """What the app is built from besides the settings; the console, the bot's modes and tests replace parts.
+
+    ``client`` calls the Web API (built from the settings' token when None); ``authorize`` replaces Bolt's
+    ``auth.test`` offline; ``answer``, ``layout`` and ``deliver`` are what the console and tests replace;
+    ``checks`` runs config checks (the bot passes a ``CheckPool``: no check on the thread or loop that answers
+    everyone); ``storage`` keeps channel profiles and, installed to any workspace, the installations."""
+
+    client: WebClient | None = None
+    authorize: Callable[..., AuthorizeResult] | None = None
+    answer: AnswerFunction = answer_command
+    layout: Layout = block_kit.message
+    deliver: Deliver | None = None
+    checks: CheckRunner = check_config
+    storage: Storage | None = None
+
+
+def create_app(settings: Settings, parts: BotParts | None = None) -> App:
     """A Bolt app for ``/effbatch``, its buttons and forms, config checks and the App Home.
 
-    The constructor checks a token with ``auth.test``; ``authorize`` replaces that offline. ``answer``,
-    ``layout`` and ``deliver`` are what the console and tests replace; ``checks`` runs config checks (the bot
-    passes a ``CheckPool``: no check on the thread or loop that answers everyone)."""
-    return create_bot(settings, client, authorize, answer, layout, deliver, checks, storage)[0]
+    The constructor checks a token with ``auth.test``; ``parts.authorize`` replaces that offline."""
+    return create_bot(settings, parts)[0]
 
 
-def create_bot(
-    settings: Settings,
-    client: WebClient | None = None,
-    authorize: Callable[..., AuthorizeResult] | None = None,
-    answer: AnswerFunction = answer_command,
-    layout: Layout = block_kit.message,
-    deliver: Deliver | None = None,
-    checks: CheckRunner = check_config,
-    storage: Storage | None = None,
-) -> tuple[App, PlainCommand]:
+def create_bot(settings: Settings, parts: BotParts | None = None) -> tuple[App, PlainCommand]:
     """``create_app``'s app, and the same listener's answer to a plain command as a function of its fields:
     HTTP mode answers those without Bolt's dispatch, once the request guard has done what Bolt's middlewares
     would (signature, age, shape) – a third of the time a command took.
 
-    ``storage`` keeps channel profiles; installed to any workspace (``settings.multi_workspace``) also the
-    installations, and each request is answered with its workspace's token (Bolt's OAuth flow)."""
+    Installed to any workspace (``settings.multi_workspace``), each request is answered with its workspace's
+    token (Bolt's OAuth flow over ``parts.storage``)."""
+    parts = parts or BotParts()
+    storage = parts.storage
     token = settings.slack_bot_token.get_secret_value() if settings.slack_bot_token else None
-    client = client or create_web_client(token, settings.slack_api_url)
+    client = parts.client or create_web_client(token, settings.slack_api_url)
     oauth = storage if settings.multi_workspace and storage is not None and storage.installations else None
-    app = _app(settings, client, authorize, oauth)
+    app = _app(settings, client, parts.authorize, oauth)
     visibility = settings.effbatch_response_type
-    rendered = _renderer(answer, layout, visibility, settings.effbatch_answer_cache)
+    rendered = _renderer(parts.answer, parts.layout, visibility, settings.effbatch_answer_cache)
     # Answers go only to Slack's response URLs (or the configured Web API's host); what travels through Slack is sealed.
     deps = Dependencies(
         visibility,
-        answer,
-        layout,
+        parts.answer,
+        parts.layout,
         rendered,
-        deliver or response_poster(settings.slack_api_url),
+        parts.deliver or response_poster(settings.slack_api_url),
         settings.effbatch_log_command_text,
-        checks,
+        parts.checks,
         seal=Seal(state_secret(settings)),
         profiles=storage.profiles if storage else None,
         installed=workspaces.installed_check(oauth) if oauth else None,
@@ -96,7 +102,7 @@ def create_bot(
     )
     _wire(app, deps)
     _wire_links_and_workspaces(app, deps, settings.effbatch_github_raw_url, storage)
-    return app, partial(listeners.answer_text_command, deps)
+    return app, PlainCommand(partial(listeners.answer_text_command, deps), partial(listeners.waits_on_storage, deps))
 
 
 def _wire_links_and_workspaces(app: App, deps: Dependencies, github: str, storage: Storage | None) -> None:

@@ -35,7 +35,7 @@ from effbatch.bot.texts import answers as texts
 from effbatch.core import InputError, PlanCommand, parse_command
 from effbatch.core.configs import check_config
 from effbatch.core.parser import MAX_COMMAND_TEXT
-from effbatch.core.profile import is_profile_command
+from effbatch.core.profile import is_profile_command, may_take_a_profile
 
 log = logging.getLogger("effbatch")
 
@@ -122,6 +122,16 @@ def answer_text_command(deps: Dependencies, command: Mapping[str, Any]) -> Rende
         rendered = deps.rendered(text)
     answered(rendered.kind, command.get("team_id"), command.get("channel_id"), text if deps.log_text else None)
     return rendered
+
+
+def waits_on_storage(deps: Dependencies, command: Mapping[str, Any]) -> bool:
+    """Whether ``answer_text_command`` may read the database for ``command``: the workspace's installation (OAuth),
+    the channel's profile (``cluster …``, or a text a profile could change). One that cannot is answered where it
+    arrives, without a hop to a thread that may wait on the database."""
+    if deps.installed is not None:
+        return True
+    text = str(command.get("text", ""))
+    return deps.profiles is not None and (is_profile_command(text) or may_take_a_profile(text))
 
 
 def on_whatif(deps: Dependencies, ack: Ack, action: dict[str, Any], body: dict[str, Any]) -> None:

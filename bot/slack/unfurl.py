@@ -18,10 +18,10 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from effbatch.bot.check_runner import CheckAborted
 from effbatch.bot.document import Answer, AnswerKind, Document, Section, Visibility
-from effbatch.bot.github_files import FetchError, GitHubFile, fetch, github_file
+from effbatch.bot.github_files import FetchError, GitHubFile, fetch, github_file, is_text
 from effbatch.bot.rendering.block_kit import escape
 from effbatch.bot.rendering.checks import aborted_answer, check_answer, problem_answer
-from effbatch.bot.slack.listeners import Dependencies, answered
+from effbatch.bot.slack.listeners import Dependencies, answered, on_error
 from effbatch.bot.slack.web_api import SLACK_FAILURES, describe, failed
 from effbatch.bot.texts import links as texts
 from effbatch.core.configs import MAX_FILE_BYTES, CheckError, Source, World, clean
@@ -94,9 +94,8 @@ def on_link_shared(
     unfurls: dict[str, Any] = {}
     for link in (event.get("links") or [])[:MAX_LINKS]:
         url = str(link.get("url", ""))
-        file = github_file(url)
-        if file is not None:
-            answer = linked_check(deps, base, file, world, Visibility.IN_CHANNEL)
+        if (file := _linked_file(url)) is not None:
+            answer = _own_answer(deps, base, file, world)
             unfurls[url] = {"blocks": unfurl_blocks(answer, url, file)}
             answered(f"unfurl_{answer.kind}", body.get("team_id"), channel)
     if not unfurls:
@@ -108,6 +107,29 @@ def on_link_shared(
         client.chat_unfurl(unfurls=unfurls, **where)
     except SLACK_FAILURES as error:
         failed("chat.unfurl", describe(error))
+
+
+def _linked_file(url: str) -> GitHubFile | None:
+    """The GitHub file a link names; a link that is no valid text (a lone surrogate, which no answer to Slack can
+    carry) is skipped with a log line, the other links of the message still unfurled."""
+    if not is_text(url):
+        log.warning("link not unfurled", extra={"detail": "not_text"})
+        return None
+    return github_file(url)
+
+
+def _own_answer(deps: Dependencies, base: str, file: GitHubFile, world: World | None) -> Answer:
+    """One link's check on its own: whatever fails unexpectedly is logged with its traceback (as ``on_error``
+    does) and answered for this link alone – the message's other links keep their unfurls."""
+    try:
+        return linked_check(deps, base, file, world, Visibility.IN_CHANNEL)
+    except Exception as error:
+        on_error(error, None)
+        message = texts.FAILED.format(name=file.name)
+        return Answer(
+            AnswerKind.INPUT_ERROR,
+            Document(texts.FAILURE_TITLE, message, Visibility.IN_CHANNEL, (Section(lines=(message,)),)),
+        )
 
 
 def on_full_check(deps: Dependencies, base: str, ack: Ack, action: dict[str, Any], body: dict[str, Any]) -> None:

@@ -21,9 +21,9 @@ __all__ = ["FINDINGS", "FRAMEWORKS", "LOOKS_FOR", "Name", "framework_list"]
 
 def framework_list() -> tuple[int, str]:
     """How many frameworks the registry checks, and their German titles in alphabetical order, as a list."""
-    from effbatch.core.configs import FRAMEWORKS as REGISTERED
+    from effbatch.core.configs import FRAMEWORK_IDS
 
-    titles = sorted((FRAMEWORKS[framework.id].title for framework in REGISTERED), key=str.casefold)
+    titles = sorted((FRAMEWORKS[framework].title for framework in FRAMEWORK_IDS), key=str.casefold)
     return len(titles), list_de(titles)
 
 
@@ -232,6 +232,21 @@ ABORTED_HINT = (
     "Ohne diese Grenzen prüfst du die Datei auf deinem eigenen Rechner: `effbatch check DATEI`, "
     "z. B. `effbatch check --world-size 64 ds_config.json`."
 )
+#: A check ``effbatch check`` stopped (the bot's deadline, a check process of its own): what to pass instead.
+ABORTED_CLI: Mapping[str, str] = {
+    "deadline": (
+        "Die Prüfung hätte länger als {seconds} s gedauert und wurde abgebrochen. Echte Konfigurationen brauchen "
+        "Millisekunden; gib nur die Dateien des Laufs an: die Konfiguration mit den Batch-Einstellungen und die "
+        "Startzeile."
+    ),
+    "memory": (
+        "Die Prüfung hätte mehr als {memory} Speicher gebraucht und wurde abgebrochen. Echte Konfigurationen "
+        "brauchen wenige MB; gib nur die Dateien des Laufs an: die Konfiguration mit den Batch-Einstellungen und die "
+        "Startzeile."
+    ),
+    "busy": "Der Prozess für die Prüfung ist nicht rechtzeitig gestartet; der Rechner ist ausgelastet. Versuch es "
+    "noch einmal.",
+}
 #: Our own reasons for refusing a parsed text, in place of a parser's message.
 UNREADABLE_REASONS: Mapping[str, str] = {
     "not_a_mapping": "{name} lässt sich nicht lesen: Oben steht keine Zuordnung von Schlüsseln zu Werten "
@@ -264,6 +279,17 @@ UNREADABLE_REASONS: Mapping[str, str] = {
     "ms, so verschachtelt oder unvollständig ist der Text. " + SHELL_INSTEAD,
     "shell_nesting": "{name} lässt sich nicht lesen: Das Skript ist tiefer als {max} Ebenen verschachtelt{line}; "
     "so tief schachtelt kein Startskript Blöcke, `if`, `$(…)`, `bash -c` oder Funktionen. " + SHELL_INSTEAD,
+    # Hydra's composition (core/configs/frameworks/_shared/hydra.py): a defaults tree too large or too deep
+    "hydra_work": (
+        "{name} lässt sich nicht zusammensetzen: Ihre `defaults:` ergäben zusammen mehr als {max} Einträge und "
+        "Werte – zu groß für eine Trainings-Config; meist nennt dort jede Config die nächste mehrmals, an "
+        "verschiedenen Stellen (`gruppe@a`, `gruppe@b`). Gib nur die Config mit den Batch-Einstellungen an und die "
+        "Configs, aus denen sie ihre Werte erbt."
+    ),
+    "hydra_nesting": (
+        "{name} lässt sich nicht zusammensetzen: Ihre `defaults:` sind tiefer als {max} Ebenen verschachtelt (eine "
+        "Config nennt eine, die wieder eine nennt …); echte Hydra-Configs brauchen eine Handvoll Ebenen."
+    ),
     "shell_branches": "{name} lässt sich nicht lesen: Mehr als {max} Bedingungen hängen von Werten ab, die erst beim "
     "Start feststehen{line}, etwa von `$1`. Gib sie im Skript vor, z. B. `MODE=${{MODE:-big}}`, oder "
     + SHELL_INSTEAD[0].lower()

@@ -13,3 +13,8 @@ FAILURES = {
     "not_text": "{name} ist kein UTF-8-Text.",
 }
 FAILURE_TITLE = "Konfiguration nicht geprüft"
+#: A linked file whose check failed on effbatch's side (logged); the message's other links are unfurled as usual.
+FAILED = (
+    "{name} blieb ungeprüft: Bei mir ist etwas schiefgegangen – es lag nicht an der Datei. Der Fehler ist "
+    "protokolliert."
+)

@@ -43,11 +43,11 @@ from effbatch.core.configs.base import (
 )
 from effbatch.core.configs.checking import check_config, rules
 from effbatch.core.configs.read import MAX_CONFIG_BYTES, MAX_FILE_BYTES, clean
-from effbatch.core.configs.registry import BY_ID, FRAMEWORKS
+from effbatch.core.configs.registry import IDS as FRAMEWORK_IDS
+from effbatch.core.configs.registry import all_frameworks, framework
 
 __all__ = [
-    "BY_ID",
-    "FRAMEWORKS",
+    "FRAMEWORK_IDS",
     "MAX_CONFIG_BYTES",
     "MAX_FILE_BYTES",
     "Check",
@@ -72,7 +72,9 @@ __all__ = [
     "Syntax",
     "Via",
     "World",
+    "all_frameworks",
     "check_config",
     "clean",
+    "framework",
     "rules",
 ]

@@ -12,7 +12,6 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from effbatch.core.configs.base import Check, CheckError, Effect, Parsed, Rule, World, context
-from effbatch.core.configs.shell import alternatives
 
 
 @context
@@ -54,6 +53,8 @@ def with_alternatives(
         return check
     index, script = found_at
     batches: list[int | None] = []
+    from effbatch.core.configs.shell import alternatives  # a script with branches is there: its reader is loaded
+
     try:
         readings = alternatives(parsed[index].source.text)
     except CheckError as error:  # the reader's bounds, over all alternatives together

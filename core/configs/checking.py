@@ -20,16 +20,17 @@ from effbatch.core.configs.base import (
     launched_world,
     partial_world,
 )
-from effbatch.core.configs.base.versions import PINS, pins_in, requirements
+from effbatch.core.configs.base.versions import pins_in, requirements
 from effbatch.core.configs.linking import link
 from effbatch.core.configs.read import MAX_CONFIG_BYTES, parse
-from effbatch.core.configs.registry import BY_ID, FRAMEWORKS, detect
+from effbatch.core.configs.registry import all_frameworks, detect
+from effbatch.core.configs.registry import framework as framework_named
 
 
 def rules() -> tuple[Rule[Any], ...]:
     """Every rule of every framework, and of the checking itself, each once."""
     seen: dict[str, Rule[Any]] = {}
-    for group in (*(framework.rules for framework in FRAMEWORKS), branches.RULES, memory.RULES):
+    for group in (*(framework.rules for framework in all_frameworks()), branches.RULES, memory.RULES):
         for rule in group:
             seen.setdefault(rule.code, rule)
     return tuple(seen.values())
@@ -58,20 +59,20 @@ def check_config(
         raise CheckError(ProblemKind.EMPTY, name="")
     named = memory.accelerator(gpu)
     parsed = link([parse(source, max_bytes) for source in sources], world, settings)
-    chosen = BY_ID[framework] if framework else detect(parsed)
-    token = PINS.set(pins(parsed) | {k.lower(): v for k, v in (versions or {}).items()})
+    chosen = framework_named(framework) if framework else detect(parsed)
+    pinned = pins(parsed) | requirements(f"{name}{specifiers}" for name, specifiers in (versions or {}).items())
     try:
-        check = chosen.check(parsed, world or launched_world(parsed))
+        check = chosen.check(parsed, world or launched_world(parsed), pinned)
         if framework and not _read_anything(chosen, parsed, check):
             raise CheckError(ProblemKind.NOT_THIS_FRAMEWORK, framework=framework, names=[p.source.name for p in parsed])
-        check = branches.with_alternatives(check, parsed, world, lambda p, w: chosen.check(p, w or launched_world(p)))
+        check = branches.with_alternatives(
+            check, parsed, world, lambda p, w: chosen.check(p, w or launched_world(p), pinned)
+        )
         return memory.with_memory(check, named)
     except CheckError as error:
         if error.kind is ProblemKind.WORLD_SIZE_NEEDED:
             error.ctx["nodes"], error.ctx["per_node"] = partial_world(parsed)
         raise
-    finally:
-        PINS.reset(token)
 
 
 #: What a check reads of the world size, not of the framework's own settings.

@@ -17,9 +17,9 @@ from pathlib import PurePosixPath
 
 from effbatch.core.configs.base import Command, Format, Launch, Parsed, World, launched_world, split_launch
 from effbatch.core.configs.read.bounds import hostile
-from effbatch.core.configs.read.python import PartialEnviron, read_python
-from effbatch.core.configs.read.python_source import python_parsed
-from effbatch.core.configs.shell import read_script
+
+# The Python reader and the shell reader are imported where a source needs them: a check of a JSON or YAML file
+# loads neither (start-up of ``effbatch check``).
 
 
 @dataclass(frozen=True)
@@ -46,11 +46,19 @@ def link(parsed: Sequence[Parsed], world: World | None, settings: Mapping[str, s
         if context == Context(None, None):
             linked.append(source)
             continue
-        with hostile(source.source):
-            text, name = source.source.text, source.source.name
-            script = read_python(text, name, argv=context.argv, environ=context.environ, launch=context.where)
-        linked.append(python_parsed(source.source, script))
+        linked.append(_read_in(source, context))
     return linked
+
+
+def _read_in(source: Parsed, context: Context) -> Parsed:
+    """A Python source read again with what its launch line gives it."""
+    from effbatch.core.configs.read.python import read_python
+    from effbatch.core.configs.read.python_source import python_parsed
+
+    with hostile(source.source):
+        text, name = source.source.text, source.source.name
+        script = read_python(text, name, argv=context.argv, environ=context.environ, launch=context.where)
+    return python_parsed(source.source, script)
 
 
 #: Commands that run a shell script: ``bash train.sh``, ``sh train.sh``, ``source train.sh``, ``. train.sh``.
@@ -66,6 +74,8 @@ def _wrapped(parsed: Sequence[Parsed]) -> list[Parsed]:
             target = _runs_script(command, result)
             if target is None or target is caller:
                 continue
+            from effbatch.core.configs.shell import read_script  # a shell source is there: its reader is loaded
+
             variables = {**(caller.script.variables if caller.script else {}), **command.env}
             with hostile(target.source):
                 script = read_script(target.source.text, variables)
@@ -96,6 +106,8 @@ def _context(
     extra: tuple[str, ...],
     settings: Mapping[str, str],
 ) -> Context:
+    from effbatch.core.configs.read.python import PartialEnviron  # a Python source is there: its reader is loaded
+
     found = next((entry for entry in launches if _names(entry[2].program or "", source.source.name)), None)
     given = dict(settings)
     if found is None:

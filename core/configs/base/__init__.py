@@ -50,14 +50,13 @@ from effbatch.core.configs.base.rules import (
 from effbatch.core.configs.base.script import Command, Script, Undecided
 from effbatch.core.configs.base.source import Format, Parsed, Source
 from effbatch.core.configs.base.values import MAX_VALUE, Auto, Reading, fix, lookup, neighbours, whole, world_fix
-from effbatch.core.configs.base.versions import PINS, Since, holds
+from effbatch.core.configs.base.versions import Pins, Since, holds
 from effbatch.core.configs.base.words import LAUNCHERS, Launch, flags, split_launch, split_words
 from effbatch.core.configs.base.world import launched_world, main_command, partial_world, program_flags
 
 __all__ = [
     "LAUNCHERS",
     "MAX_VALUE",
-    "PINS",
     "Architecture",
     "Auto",
     "CallSite",
@@ -82,6 +81,7 @@ __all__ = [
     "Origin",
     "Parsed",
     "Phase",
+    "Pins",
     "ProblemKind",
     "PyScript",
     "Read",

@@ -11,6 +11,7 @@ from effbatch.core.configs.base.memory import CheckMemory, MemoryFacts
 from effbatch.core.configs.base.pyscript import Via
 from effbatch.core.configs.base.rules import Effect, Finding, Level, Rule
 from effbatch.core.configs.base.source import Parsed
+from effbatch.core.configs.base.versions import Pins
 
 if TYPE_CHECKING:
     from effbatch.core.guidance import ShapeEstimate
@@ -252,11 +253,12 @@ def _json_value(value: Any) -> Any:
 
 @dataclass(frozen=True)
 class Framework:
-    """A framework effbatch reads, as its module defines it; ``core.configs.FRAMEWORKS`` lists them in order."""
+    """A framework effbatch reads, as its module defines it; ``core.configs.registry`` lists them in order."""
 
     #: The id JSON and ``--framework`` use.
     id: str
     #: Whether one source is this framework's config, by what only this framework writes.
     detect: Callable[[Parsed], bool]
-    check: Callable[[list[Parsed], World | None], Check]
+    #: The check of the sources with the world size given from outside and the releases the run pins.
+    check: Callable[[list[Parsed], World | None, Pins], Check]
     rules: tuple[Rule[Any], ...]

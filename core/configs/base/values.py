@@ -19,7 +19,7 @@ from effbatch.core.configs.base.pyscript import Unknown, Via
 from effbatch.core.configs.base.results import Check, ModelShape, Phase, Read, Rollout, Step, World
 from effbatch.core.configs.base.rules import Effect, Finding, Fix, Syntax
 from effbatch.core.configs.base.source import Format, Parsed
-from effbatch.core.configs.base.versions import PINS, holds
+from effbatch.core.configs.base.versions import Pins, holds
 
 #: The largest value a config may set (a batch, a length, a degree): far above any run, small enough to multiply.
 MAX_VALUE = 10**12
@@ -43,9 +43,11 @@ class Auto(Enum):
 
 @dataclass
 class Reading:
-    """What one check reads (each value with where it came from), derives and finds; ``finish`` makes the Check."""
+    """What one check reads (each value with where it came from), derives and finds; ``finish`` makes the Check.
+    ``pins`` are the releases the run pins (``{"trl": "==0.18.0"}``): they decide the findings of some releases."""
 
     framework: str
+    pins: Pins
     read: list[Read] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
@@ -104,7 +106,7 @@ class Reading:
         pinned release does not have it, a warning naming both sides where no pin decides."""
         since = finding.rule.since
         if since is not None:
-            applies = holds(since, PINS.get())
+            applies = holds(since, self.pins)
             if applies is False:
                 return
             if applies is None and finding.rule.effect in (Effect.REFUSED, Effect.CHANGED):

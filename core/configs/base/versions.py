@@ -2,23 +2,31 @@
 run's repository makes (``requirements*.txt``, ``pyproject.toml``, ``environment.yml``, ``setup.py``, or
 ``--framework-version trl==0.18.0``) select whether it holds.
 
-Without a pin a version-dependent finding is never an error: it is a warning that names both sides. A rule holds
-for a pin when every version the pin allows lies in the rule's range; it does not when none does; else the pin
-does not decide it either.
+Pins and ranges mean what PEP 440 says, read by ``packaging`` as pip reads them (``==1.0.*``, ``~=1.0.0``, ``!=``,
+pre-releases, ``===``, local versions); the releases a rule holds for are a ``SpecifierSet``. Without a pin a
+version-dependent finding is never an error: it is a warning that names both sides. A rule holds for a pin when
+every version the pin allows lies in the rule's range; it does not when none does; else the pin does not decide it
+either.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from contextvars import ContextVar
 from dataclasses import dataclass
-from types import MappingProxyType
+from functools import reduce
+from operator import or_
 from typing import Any
 
-#: ``pkg==1.2``, ``pkg>=1.2,<2``, ``pkg ~= 1.2``: a requirement's name and its specifiers.
-_REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*((?:[<>=!~]=?\s*[\w.*+-]+\s*,?\s*)*)")
-_SPECIFIER = re.compile(r"(==|>=|<=|~=|!=|>|<)\s*([\w.*+-]+)")
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.utils import canonicalize_name
+
+#: The pins a run makes: a package's normalised name (``trl``, ``flash-attn``) → its specifiers (``==0.18.0``).
+Pins = Mapping[str, str]
+
+#: What a requirement line ends with that is no part of it: pip's options (``--hash=…``), a line continuation.
+_OPTIONS = re.compile(r"\s(?=-)|\\")
 
 
 @dataclass(frozen=True)
@@ -31,74 +39,53 @@ class Since:
     until: str | None = None
     change: str = ""
 
+    def releases(self, prereleases: bool = False) -> SpecifierSet:
+        """The releases the rule holds for, as PEP 440 orders them: ``>=0.28.0``, ``<0.15.0``, ``>=0.2.0,<0.5.0``."""
+        bounds = ([f">={self.since}"] if self.since else []) + ([f"<{self.until}"] if self.until else [])
+        return SpecifierSet(",".join(bounds), prereleases=prereleases)
 
-#: The pins the run being checked makes, by package name (lower case): set by ``checking`` around one check.
-PINS: ContextVar[Mapping[str, str]] = ContextVar("PINS", default=MappingProxyType({}))
-
-
-def release(text: str) -> tuple[int, ...]:
-    """``0.28.0`` → (0, 28, 0); a suffix (``rc1``, ``.dev0``, ``+cu121``) and a ``*`` end it."""
-    numbers: list[int] = []
-    for part in text.split("."):
-        digits = re.match(r"\d+", part)
-        if digits is None:
-            break
-        numbers.append(int(digits.group()))
-        if digits.end() < len(part):
-            break
-    while len(numbers) > 1 and numbers[-1] == 0:
-        numbers.pop()
-    return tuple(numbers)
+    def elsewhere(self, prereleases: bool = False) -> list[SpecifierSet]:
+        """The releases the rule surely does not hold for: before ``since``, from ``until`` on. The pre-releases of
+        either bound lie in neither: whether the change is already in ``0.28.0rc1`` its number does not say."""
+        before = [SpecifierSet(f"<{self.since}", prereleases=prereleases)] if self.since else []
+        return before + ([SpecifierSet(f">={self.until}", prereleases=prereleases)] if self.until else [])
 
 
-def holds(rule: Since, pins: Mapping[str, str]) -> bool | None:
-    """Whether the rule holds for every version the pin of its package allows (True), for none (False), or the
-    pin does not decide it (None: no pin, or a range that reaches both sides)."""
-    specifier = pins.get(rule.package.lower())
-    if not specifier:
+def holds(rule: Since, pins: Pins) -> bool | None:
+    """Whether the rule holds for every release the pin of its package allows (True), for none (False), or the
+    pin does not decide it (None: no pin, one that allows nothing, or one that reaches both sides).
+
+    A pin allows what pip would install for it: pre-releases only where it names one (``==0.28.0rc1``)."""
+    text = pins.get(canonicalize_name(rule.package))
+    if not text:
         return None
-    low, high = _allowed(specifier)
-    start = release(rule.since) if rule.since else (0,)
-    end = release(rule.until) if rule.until else None
-    inside = low >= start and (end is None or (high is not None and high <= end))
-    outside = (high is not None and high <= start) or (end is not None and low >= end)
-    return True if inside else False if outside else None
-
-
-def _allowed(specifier: str) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
-    """The versions a specifier allows as [low, high): ``==0.18.0`` is [0.18, 0.18.0.1)."""
-    low: tuple[int, ...] = (0,)
-    high: tuple[int, ...] | None = None
-    for op, version in _SPECIFIER.findall(specifier):
-        value = release(version)
-        if op == "==" and not version.endswith("*"):
-            return value, (*value, 0, 0, 1)
-        if op in ("==", "~="):  # ==1.2.* and ~=1.2.3: the same release line
-            line = version.rstrip(".*").split(".")
-            prefix = release(".".join(line[:-1])) if op == "~=" and len(line) > 1 else release(".".join(line))
-            low, high = max(low, value), _next(prefix)
-        elif op in (">=", ">"):
-            low = max(low, value if op == ">=" else (*value, 0, 0, 1))
-        elif op in ("<", "<="):
-            bound = value if op == "<" else (*value, 0, 0, 1)
-            high = bound if high is None else min(high, bound)
-    return low, high
-
-
-def _next(prefix: tuple[int, ...]) -> tuple[int, ...]:
-    return (*prefix[:-1], prefix[-1] + 1) if prefix else (10**6,)
+    try:
+        prereleases = bool(SpecifierSet(text).prereleases)
+        allowed = SpecifierSet(text, prereleases=prereleases).to_range()
+    except InvalidSpecifier:
+        return None
+    if allowed.is_empty:
+        return None
+    if allowed.is_subset(rule.releases(prereleases).to_range()):
+        return True
+    if allowed.is_subset(reduce(or_, (releases.to_range() for releases in rule.elsewhere(prereleases)))):
+        return False
+    return None
 
 
 def requirements(lines: Iterable[str]) -> dict[str, str]:
-    """Pins from requirement lines (``trl==0.18.0``, ``transformers>=4.46,<5``): name (lower case) → specifiers."""
+    """Pins from requirement lines (``trl==0.18.0``, ``transformers>=4.46,<5``, ``trl[vllm]~=0.19.0 ; python_version
+    >= "3.10"``), read as pip reads them: normalised name → specifiers. A line pip would not take as a requirement
+    (``-r base.txt``, a URL) or one without specifiers (``torch``) pins nothing."""
     found: dict[str, str] = {}
     for line in lines:
-        line = line.split("#", 1)[0].strip()
-        if not line or line.startswith(("-", "git+", "http")):
+        text = _OPTIONS.split(line.split("#", 1)[0], maxsplit=1)[0].strip()
+        try:
+            requirement = Requirement(text)
+        except InvalidRequirement:
             continue
-        match = _REQUIREMENT.match(line)
-        if match is not None and match.group(2).strip():
-            found[match.group(1).lower().replace("_", "-")] = match.group(2).replace(" ", "").rstrip(",")
+        if requirement.specifier:
+            found[canonicalize_name(requirement.name)] = str(requirement.specifier)
     return found
 
 

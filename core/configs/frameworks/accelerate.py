@@ -14,6 +14,7 @@ from effbatch.core.configs.base import (
     Effect,
     Instance,
     Parsed,
+    Pins,
     Reading,
     Rule,
     World,
@@ -67,8 +68,8 @@ def detect(parsed: Parsed) -> bool:
     return is_accelerate_config(parsed) or _accelerator(parsed) is not None
 
 
-def check(sources: list[Parsed], world: World | None) -> Check:
-    reading = Reading(ID)
+def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
+    reading = Reading(ID, pins)
     script = next((p for p in sources if _accelerator(p) is not None), None)
     found = layout(reading, sources, world)
     if found is None and script is not None:  # ``python train.py``: no launcher, every process its own

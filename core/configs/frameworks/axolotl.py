@@ -23,6 +23,7 @@ from effbatch.core.configs.base import (
     MemoryFacts,
     Nothing,
     Parsed,
+    Pins,
     Reading,
     Rule,
     World,
@@ -83,9 +84,9 @@ def detect(parsed: Parsed) -> bool:
     return parsed.format is Format.YAML and "micro_batch_size" in data and bool(own & set(data))
 
 
-def check(sources: list[Parsed], world: World | None) -> Check:
+def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     parsed = next((p for p in sources if p.format in (Format.YAML, Format.JSON) and detect(p)), sources[0])
-    reading = Reading(ID)
+    reading = Reading(ID, pins)
     micro, accumulation, batch_size = (reading.value(parsed, key) for key in FIELDS)
     seq_len = reading.value(parsed, "sequence_len")
     if sum(v is not None for v in (micro, accumulation, batch_size)) < 2:

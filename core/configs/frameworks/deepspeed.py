@@ -21,6 +21,7 @@ from effbatch.core.configs.base import (
     Effect,
     Nothing,
     Parsed,
+    Pins,
     ProblemKind,
     Reading,
     Rule,
@@ -146,9 +147,9 @@ def detect(parsed: Parsed) -> bool:
     return is_deepspeed_config(parsed)
 
 
-def check(sources: list[Parsed], world: World | None) -> Check:
+def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     config = deepspeed_config(sources) or sources[0]
-    reading = Reading(ID)
+    reading = Reading(ID, pins)
     given = {key: reading.auto(config, key) for key in (TRAIN, MICRO, ACCUMULATION)}
     if autos := [key for key, value in given.items() if value is Auto.AUTO]:
         # a config written for the Hugging Face Trainer: only a pitfall when DeepSpeed is launched without it

@@ -11,6 +11,7 @@ from effbatch.core.configs.base import (
     Check,
     Format,
     Parsed,
+    Pins,
     Reading,
     World,
 )
@@ -53,8 +54,8 @@ def _words(parsed: Parsed) -> set[str]:
     return {word.split("=", 1)[0] for group in [*(c.words for c in script.commands), *defined] for word in group}
 
 
-def check(sources: list[Parsed], world: World | None) -> Check:
-    reading = Reading(ID)
+def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
+    reading = Reading(ID, pins)
     batch = trainer_batch(reading, sources, world)
     seq_len = next((v for key in SEQ_LEN_KEYS if (v := batch.number(reading, key, default=0))), None)
     return batch.finish(reading, seq_len)

@@ -30,6 +30,7 @@ from effbatch.core.configs.base import (
     Nothing,
     Parsed,
     Phase,
+    Pins,
     ProblemKind,
     Reading,
     Rule,
@@ -188,9 +189,9 @@ def detect(parsed: Parsed) -> bool:
     return bool(OWN_KEYS & set(trainer)) or (isinstance(mesh, dict) and "axes" in mesh)
 
 
-def check(sources: list[Parsed], world: World | None) -> Check:
+def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     parsed = next((p for p in sources if detect(p)), sources[0])
-    reading = Reading(ID)
+    reading = Reading(ID, pins)
     written = reading.raw(parsed, "trainer.train_batch_size")
     micro = _per_device(reading, parsed)
     seq_len = _seq_len(reading, parsed)

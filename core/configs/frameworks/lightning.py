@@ -29,6 +29,7 @@ from effbatch.core.configs.base import (
     Instance,
     Nothing,
     Parsed,
+    Pins,
     Reading,
     Rule,
     World,
@@ -127,10 +128,10 @@ def detect(parsed: Parsed) -> bool:
     )
 
 
-def check(sources: list[Parsed], world: World | None) -> Check:
+def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     parsed = _as_config(next((p for p in sources if detect(p)), sources[0]))
     world = None if world is not None and world.single else world  # plain python: the Trainer starts the processes
-    reading = Reading(ID)
+    reading = Reading(ID, pins)
     strategy = lookup(parsed.data, "trainer.strategy")
     if isinstance(strategy, str) and strategy in REMOVED:
         reading.raw(parsed, "trainer.strategy")

@@ -28,6 +28,7 @@ from effbatch.core.configs.base import (
     Fix,
     Format,
     Parsed,
+    Pins,
     Reading,
     Rule,
     Syntax,
@@ -216,10 +217,10 @@ class Values:
         return fix(self.parsed, key, *values)
 
 
-def check(sources: list[Parsed], world: World | None) -> Check:
+def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     parsed = next((p for p in sources if p.format is not Format.SHELL and detect(p)), sources[0])
     launch = next((found for p in sources if p.format is Format.SHELL and (found := _launch(p))), None)
-    reading = Reading(ID)
+    reading = Reading(ID, pins)
     values = Values(reading, parsed, launch)
     defaults = DEFAULTS[values.pretrain]
     configured = values.get(GLOBAL, defaults.global_batch, defaults.where) or defaults.global_batch

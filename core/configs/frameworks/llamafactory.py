@@ -34,6 +34,7 @@ from effbatch.core.configs.base import (
     Format,
     Nothing,
     Parsed,
+    Pins,
     Reading,
     Rule,
     World,
@@ -154,11 +155,11 @@ def detect(parsed: Parsed) -> bool:
     )
 
 
-def check(sources: list[Parsed], world: World | None) -> Check:
+def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     parsed = next((p for p in sources if detect(p)), sources[0])
     if parsed.format is Format.SHELL:
         parsed = _flags_as_config(parsed)
-    reading = Reading(ID)
+    reading = Reading(ID, pins)
     env, line = environment(sources)
     world = world or _launched(env, line)
     if line and "NPROC_PER_NODE" not in env and _visible(env) is None:

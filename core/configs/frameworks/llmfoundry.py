@@ -34,6 +34,7 @@ from effbatch.core.configs.base import (
     Effect,
     Format,
     Parsed,
+    Pins,
     Reading,
     Rule,
     World,
@@ -138,9 +139,9 @@ def detect(parsed: Parsed) -> bool:
     return bool({GLOBAL, MICRO} & set(config)) and bool(OWN_KEYS & set(config))
 
 
-def check(sources: list[Parsed], world: World | None) -> Check:
+def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     parsed = next((p for p in sources if detect(p)), sources[0])
-    reading, root = Reading(ID), _root(parsed)
+    reading, root = Reading(ID, pins), _root(parsed)
     configured = reading.value(parsed, _resolved(reading, parsed, root, GLOBAL))
     micro = reading.auto(parsed, _resolved(reading, parsed, root, MICRO))
     seq_len = reading.value(parsed, _resolved(reading, parsed, root, "max_seq_len"))

@@ -39,6 +39,7 @@ from effbatch.core.configs.base import (
     MemoryFacts,
     Nothing,
     Parsed,
+    Pins,
     ProblemKind,
     Reading,
     Rule,
@@ -162,8 +163,8 @@ def detect(parsed: Parsed) -> bool:
     )
 
 
-def check(sources: list[Parsed], world: World | None) -> Check:
-    reading = Reading(ID)
+def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
+    reading = Reading(ID, pins)
     settings = _settings(reading, sources)
     per_device = _per_device(settings)
     accumulation, seq_len = (_whole(settings, key) for key in (GA, LENGTH))

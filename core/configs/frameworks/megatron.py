@@ -39,6 +39,7 @@ from effbatch.core.configs.base import (
     Nothing,
     Parsed,
     Phase,
+    Pins,
     Reading,
     Rule,
     World,
@@ -181,10 +182,10 @@ def detect(parsed: Parsed) -> bool:
     return parsed.format is Format.SHELL and bool(program_flags(parsed, (MICRO, GLOBAL, TP)).keys() & MARKERS)
 
 
-def check(sources: list[Parsed], world: World | None) -> Check:
+def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     parsed = next((p for p in sources if detect(p)), sources[0])
     found = program_flags(parsed, (MICRO, GLOBAL), ARITY)
-    reading = Reading(ID)
+    reading = Reading(ID, pins)
     micro = reading.flag(parsed, found, MICRO) or 1
     gbs = reading.flag(parsed, found, GLOBAL)
     seq_len = reading.flag(parsed, found, SEQ) or reading.flag(parsed, found, ENCODER_SEQ)

@@ -20,6 +20,7 @@ from effbatch.core.configs.base import (
     Fix,
     Format,
     Parsed,
+    Pins,
     PyScript,
     Reading,
     Rule,
@@ -99,10 +100,10 @@ def detect(parsed: Parsed) -> bool:
     return False
 
 
-def check(sources: list[Parsed], world: World | None) -> Check:
+def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     if (train := next((p for p in sources if _is_train_py(p)), None)) is not None:
-        return fork_check(sources, train, world)
-    reading = Reading(ID)
+        return fork_check(sources, train, world, pins)
+    reading = Reading(ID, pins)
     values = _values(sources)
     numbers = {}
     for key, default in DEFAULTS.items():
@@ -235,10 +236,10 @@ def _is_train_py(parsed: Parsed) -> bool:
     )
 
 
-def fork_check(sources: list[Parsed], train: Parsed, world: World | None) -> Check:
+def fork_check(sources: list[Parsed], train: Parsed, world: World | None, pins: Pins) -> Check:
     """The train.py given, read as it runs (configurator.py, the config files, ``--key=value``, DDP's environment):
     B = batch_size · gradient_accumulation_steps · ddp_world_size from its own globals at the end of its set-up."""
-    reading = Reading(ID)
+    reading = Reading(ID, pins)
     world = reading.world(world)
     script = _run(sources, train, world.size)
     name = train.source.name

@@ -24,6 +24,7 @@ from effbatch.core.configs.base import (
     Effect,
     Format,
     Parsed,
+    Pins,
     Reading,
     Rule,
     World,
@@ -120,9 +121,9 @@ def detect(parsed: Parsed) -> bool:
     )
 
 
-def check(sources: list[Parsed], world: World | None) -> Check:
+def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     parsed = next((p for p in sources if detect(p)), sources[0])
-    reading = Reading(ID)
+    reading = Reading(ID, pins)
     if _strict(reading, parsed):
         return reading.finish(world)
     dp, pp, tp = (reading.value(parsed, f"parallelism.{k}") or 1 for k in ("dp", "pp", "tp"))

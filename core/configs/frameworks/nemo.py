@@ -28,6 +28,7 @@ from effbatch.core.configs.base import (
     Format,
     ModelShape,
     Parsed,
+    Pins,
     Reading,
     Rule,
     World,
@@ -126,8 +127,8 @@ def detect(parsed: Parsed) -> bool:
     return parsed.format is Format.YAML and nemo_yaml(parsed.data)
 
 
-def check(sources: list[Parsed], world: World | None) -> Check:
-    reading = Reading(ID)
+def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
+    reading = Reading(ID, pins)
     parsed = _config(reading, sources)
     if parsed is None:
         return reading.finish(world)

@@ -16,6 +16,7 @@ from effbatch.core.configs.base import (
     Effect,
     Format,
     Parsed,
+    Pins,
     Reading,
     Rule,
     World,
@@ -65,9 +66,9 @@ def detect(parsed: Parsed) -> bool:
     )
 
 
-def check(sources: list[Parsed], world: World | None) -> Check:
+def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     parsed = next((p for p in sources if detect(p)), sources[0])
-    reading = Reading(ID)
+    reading = Reading(ID, pins)
     configured = reading.value(parsed, "global_train_batch_size")
     micro = reading.value(parsed, "device_train_microbatch_size") or DEFAULT_MICRO
     seq_len = reading.value(parsed, "model.max_sequence_length")

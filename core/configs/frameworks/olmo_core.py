@@ -37,6 +37,7 @@ from effbatch.core.configs.base import (
     Nothing,
     Parsed,
     Phase,
+    Pins,
     ProblemKind,
     Reading,
     Rule,
@@ -181,9 +182,9 @@ class Sizes:
     length: int
 
 
-def check(sources: list[Parsed], world: World | None) -> Check:
+def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     parsed = next((p for p in sources if detect(p)), sources[0])
-    reading = Reading(ID)
+    reading = Reading(ID, pins)
     script = python_calls.read(parsed.source.text, parsed.source.name, parsed.python)
     sizes = _sizes(reading, parsed, script)
     world = reading.world(world)

@@ -40,6 +40,7 @@ from effbatch.core.configs.base import (
     Fix,
     Format,
     Parsed,
+    Pins,
     Reading,
     Rollout,
     Rule,
@@ -245,8 +246,8 @@ def detect(parsed: Parsed) -> bool:
     return bool(rollout & set(program_flags(parsed, MARKERS)))
 
 
-def check(sources: list[Parsed], world: World | None) -> Check:
-    reading = Reading(ID)
+def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
+    reading = Reading(ID, pins)
     values = _Flags(reading, _inner(next((p for p in sources if detect(p)), sources[0])))
     p, n, train, micro, epochs = (values.number(key) for key in ("prompts", "samples", "train", "micro", "epochs"))
     ring, tp = values.number("ring"), values.number("tp")

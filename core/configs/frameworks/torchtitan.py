@@ -27,6 +27,7 @@ from effbatch.core.configs.base import (
     MemoryFacts,
     Nothing,
     Parsed,
+    Pins,
     Reading,
     Rule,
     World,
@@ -95,9 +96,9 @@ TOKENS_MESSAGE = (
 )
 
 
-def check(sources: list[Parsed], world: World | None) -> Check:
+def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     parsed = next((p for p in sources if detect(p)), sources[0])
-    reading = Reading(ID)
+    reading = Reading(ID, pins)
     if (count := parsed.data.get("registry_functions", 0)) > 1:
         reading.add(REGISTRY(Registry(str(parsed.data["registry_function"]), count)))
     tp, pp, cp = (

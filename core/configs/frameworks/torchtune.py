@@ -31,6 +31,7 @@ from effbatch.core.configs.base import (
     Format,
     Nothing,
     Parsed,
+    Pins,
     Reading,
     Rule,
     World,
@@ -142,9 +143,9 @@ def detect(parsed: Parsed) -> bool:
     return parsed.format is Format.YAML and own and {"batch_size", "gradient_accumulation_steps"} <= set(data)
 
 
-def check(sources: list[Parsed], world: World | None) -> Check:
+def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     parsed = next((p for p in sources if detect(p)), sources[0])
-    reading, run = Reading(ID), _tune_run(sources)
+    reading, run = Reading(ID, pins), _tune_run(sources)
     values = Values(reading, parsed, run)
     batch_size = values.get("batch_size") or 1
     accumulation = values.get("gradient_accumulation_steps") or 1

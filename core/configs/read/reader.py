@@ -22,10 +22,11 @@ from effbatch.core.configs.read.bounds import (
     unreadable,
 )
 from effbatch.core.configs.read.formats import format_by_content, format_by_name
-from effbatch.core.configs.read.python_source import parse_python
 from effbatch.core.configs.read.structured import parse_json, parse_toml
 from effbatch.core.configs.read.yaml_loader import parse_yaml
-from effbatch.core.configs.shell import read_script
+
+# The Python and shell readers are imported when a source of theirs is read: a check of a JSON or YAML file loads
+# neither (start-up of ``effbatch check``).
 
 
 def parse(source: Source, max_bytes: int = MAX_CONFIG_BYTES) -> Parsed:
@@ -51,11 +52,19 @@ def parse(source: Source, max_bytes: int = MAX_CONFIG_BYTES) -> Parsed:
 
 
 def parse_shell(source: Source) -> Parsed:
+    from effbatch.core.configs.shell import read_script
+
     try:
         script = read_script(source.text)
     except CheckError as error:  # a bound of the shell reader: the message names the source
         raise CheckError(error.kind, **{**error.ctx, "name": source.name}) from None
     return Parsed(source, Format.SHELL, script=script)
+
+
+def parse_python(source: Source) -> Parsed:
+    from effbatch.core.configs.read.python_source import parse_python as read
+
+    return read(source)
 
 
 def parse_pins(source: Source) -> Parsed:

@@ -3,8 +3,14 @@
 Read from facebookresearch/hydra 1.3 (``hydra/_internal/defaults_list.py``, ``config_loader_impl.py``) and checked
 by running hydra-core 1.3.2's ``compose`` on the rows of ``tests/test_frameworks_nemo.py``:
 
-- The primary config's ``defaults:`` list is walked in order, depth first; ``_self_`` (the config's own keys) goes
-  where it is listed, and **last** where it is not (Hydra 1.1+): a config overrides what it inherits.
+- The primary config's ``defaults:`` list gives the merge order, depth first; ``_self_`` (the config's own keys)
+  goes where it is listed, and **last** where it is not (Hydra 1.1+): a config overrides what it inherits. Hydra
+  builds the tree from each list's last entry to its first, so a later entry's ``override`` reaches an earlier
+  entry's group.
+- A config the tree names more than once (``a`` and ``b`` both listing ``base``) is merged at each place in Hydra;
+  here once per package, at its last place: the later merge of the same keys overwrites what the earlier wrote,
+  and the work stays linear where the tree's paths multiply. (Hydra's config cache shares nested mappings between
+  the places, so Hydra's own result for such a repeat can differ in values both places write.)
 - A plain entry (``- Llama3-base``) names a config beside the one that lists it, merged at that one's package; a
   group entry (``- optim: adam``, ``/optim: adam``, ``optim@opt: adam``) the file ``<group>/<option>.yaml``, merged
   under the package ``<parent package>.<group>`` (``@pkg`` renames it); ``# @package _global_`` at a file's top
@@ -28,12 +34,16 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
-from effbatch.core.configs.base import Format, Parsed, lookup
+from effbatch.core.configs.base import CheckError, Format, Parsed, ProblemKind, lookup
 
 #: Hydra's (OmegaConf's) mandatory value: it must be filled by composition or an override before it is read.
 MISSING = "???"
-#: A hostile chain of defaults stops here (Hydra itself refuses cycles).
-MAX_DEPTH = 16
+#: Defaults lists nested deeper are refused (``hydra_nesting``); real ones nest a handful.
+MAX_DEPTH = 32
+#: Steps one composition may take – defaults entries walked, values merged – before it is refused (``hydra_work``):
+#: each config is composed once per package, so only packages that multiply (``a@x``, ``a@y`` in every config of
+#: a chain) get near it; a config of a few hundred keys with a dozen defaults takes a few thousand.
+MAX_WORK = 100_000
 _HEADER = re.compile(r"\A(?:[ \t]*(?:#[^\n]*)?\n)*?[ \t]*#[ \t]*@package[ \t]+(\S+)")
 _OVERRIDE = re.compile(r"(\+\+|\+|~)?([A-Za-z_][\w.@/-]*)(?:=(.*))?", re.DOTALL)
 _YAML_SUFFIXES = (".yaml", ".yml")
@@ -106,11 +116,14 @@ def stem(name: str) -> str:
 
 def compose(primary: Parsed | None, sources: Sequence[Parsed], given: Sequence[Override] = ()) -> Composed:
     """``primary`` composed with the configs its defaults list names among ``sources``, then ``given`` applied
-    (without a primary: ``given`` alone, on an empty config)."""
-    composed = Composed()
-    choices = {o.key.lstrip("/"): str(o.value) for o in given if o.prefix == "" and _is_group(o, sources)}
+    (without a primary: ``given`` alone, on an empty config). ``CheckError`` where the defaults nest deeper than
+    ``MAX_DEPTH`` or composing them would take more than ``MAX_WORK`` steps."""
+    composed, index = Composed(), _Index(sources)
+    choices = {o.key.lstrip("/"): str(o.value) for o in given if o.prefix == "" and _is_group(o, index)}
     if primary is not None:
-        _Walk(composed, sources, choices).config(primary, "", "", 0)
+        walk = _Walk(composed, index, choices, primary.source.name)
+        walk.config(primary, "", "", 0)
+        walk.merge()
     for override in given:
         if (override.prefix == "" and override.key.lstrip("/") in choices) or _hydra_own(override.key):
             continue
@@ -133,24 +146,36 @@ def resolved(data: dict[str, Any], path: str) -> tuple[Any, str]:
     return value, path
 
 
-def _is_group(override: Override, sources: Sequence[Parsed]) -> bool:
+def _is_group(override: Override, index: _Index) -> bool:
     """``optim=adam``: a group's option when a source is ``optim/adam.yaml`` (and the value a plain name)."""
     value = override.value
-    return isinstance(value, str) and _find(f"{override.key.lstrip('/')}/{value}", sources, strict=True) is not None
+    return isinstance(value, str) and index.find(f"{override.key.lstrip('/')}/{value}", strict=True) is not None
 
 
-def _find(path: str, sources: Sequence[Parsed], *, strict: bool = False) -> Parsed | None:
-    """The YAML source of config ``path`` (``optim/adam``): by its path's end, else (flat files) by its stem."""
-    wanted = PurePosixPath(path.strip("/")).parts
-    yamls = [p for p in sources if p.format is Format.YAML]
-    for parsed in yamls:
-        parts = PurePosixPath(parsed.source.name.replace("\\", "/")).parts
-        if parts and (*parts[:-1], stem(parts[-1]))[-len(wanted) :] == wanted:
-            return parsed
-    if strict or not wanted:
-        return None
-    named = [p for p in yamls if stem(p.source.name) == wanted[-1]]
-    return named[0] if len(named) == 1 else None
+class _Index:
+    """The YAML sources by the ends of their paths (``adam``, ``optim/adam``) and, where the files were given flat,
+    by file name stem: a config found in one look-up, however many entries name it."""
+
+    def __init__(self, sources: Sequence[Parsed]) -> None:
+        self.by_path: dict[tuple[str, ...], Parsed] = {}
+        by_stem: dict[str, list[Parsed]] = {}
+        for parsed in (p for p in sources if p.format is Format.YAML):
+            parts = PurePosixPath(parsed.source.name.replace("\\", "/")).parts
+            if not parts:
+                continue
+            named = (*parts[:-1], stem(parts[-1]))
+            for start in range(len(named)):
+                self.by_path.setdefault(named[start:], parsed)
+            by_stem.setdefault(named[-1], []).append(parsed)
+        self.by_stem = {name: found[0] for name, found in by_stem.items() if len(found) == 1}
+
+    def find(self, path: str, *, strict: bool = False) -> Parsed | None:
+        """The YAML source of config ``path`` (``optim/adam``): by its path's end, else (flat files) by its stem."""
+        wanted = PurePosixPath(path.strip("/")).parts
+        if not wanted:
+            return None
+        found = self.by_path.get(wanted)
+        return found if found is not None or strict else self.by_stem.get(wanted[-1])
 
 
 def _package(parsed: Parsed, default: str) -> str:
@@ -167,40 +192,58 @@ def _join(*parts: str) -> str:
 
 @dataclass
 class _Walk:
-    """One walk through the defaults lists, merging into ``composed``."""
+    """One walk through the defaults lists as Hydra builds its defaults tree (``_create_defaults_tree_impl``): a
+    config's ``override`` entries first, then its entries from the last to the first, so that a later entry's
+    ``override`` reaches an earlier entry's group. The merges it finds are kept last first and merged in the
+    order Hydra merges them (``merge``).
+
+    Each config is composed once per package: where the tree names it again (a diamond, ``a`` and ``b`` both
+    listing ``base``), only its last place in Hydra's list counts – merging the same keys again later overwrites
+    every value the earlier merge wrote – so the walk, going backwards, skips every place but the first it meets.
+    The work is linear in the configs and their packages, and bounded (``MAX_WORK``) where packages multiply."""
 
     composed: Composed
-    sources: Sequence[Parsed]
+    index: _Index
     choices: dict[str, str]
-    seen: set[str] = field(default_factory=set)
+    #: the primary config, named when the defaults cannot be composed.
+    name: str
+    #: (config, package) to merge, the last first.
+    merges: list[tuple[Parsed, str]] = field(default_factory=list)
+    #: (config, package, group) composed already: at a later place of Hydra's list.
+    done: set[tuple[str, str, str]] = field(default_factory=set)
+    #: the configs being composed now, outermost first: one naming itself again is a cycle.
+    open: set[str] = field(default_factory=set)
+    work: int = 0
 
     def config(self, parsed: Parsed, package: str, group: str, depth: int) -> None:
         """``parsed`` at ``package`` (it sits in config group ``group``): its defaults, and itself where ``_self_``."""
-        if depth > MAX_DEPTH or parsed.source.name in self.seen:
+        name = parsed.source.name
+        if (name, package, group) in self.done or name in self.open:
             return
-        self.seen.add(parsed.source.name)
-        listed = parsed.data.get("defaults")
-        entries = [*listed] if isinstance(listed, list) else []
+        if depth > MAX_DEPTH:
+            raise CheckError(ProblemKind.UNREADABLE, name=self.name, detail="hydra_nesting", max=MAX_DEPTH)
+        self.open.add(name)
+        entries = _entries(parsed)
         for entry in entries:
             if isinstance(entry, dict) and len(entry) == 1:
                 key, value = next(iter(entry.items()))
                 if str(key).startswith("override "):
                     self.choices.setdefault(_group_path(str(key)[9:].strip(), group), str(value))
-        if "_self_" not in entries:
-            entries.append("_self_")
-        for entry in entries:
+        self.spend(len(entries))
+        for entry in reversed(entries):
             if entry == "_self_":
-                own = {k: v for k, v in parsed.data.items() if k != "defaults"}
-                _merge(self.composed, package, own, parsed)
+                self.spend(_size(parsed.data))
+                self.merges.append((parsed, package))
             else:
                 self.entry(entry, package, group, depth)
-        self.seen.discard(parsed.source.name)
+        self.open.discard(name)
+        self.done.add((name, package, group))
 
     def entry(self, entry: Any, package: str, group: str, depth: int) -> None:
         """One defaults entry: a config beside its parent (``base``) or a group's option (``optim: adam``)."""
         if isinstance(entry, str):
             path = entry.lstrip("/") if entry.startswith("/") else _join_path(group, entry)
-            found = _find(path, self.sources)
+            found = self.index.find(path)
             if found is None:
                 self.composed.unfound.append(path)
                 return
@@ -219,14 +262,45 @@ class _Walk:
         if _hydra_own(group_path):
             return
         option = self.choices.get(group_path, option)
-        for chosen in option if isinstance(option, list) else [option]:
-            found = _find(f"{group_path}/{chosen}", self.sources)
+        for chosen in reversed(option) if isinstance(option, list) else [option]:
+            found = self.index.find(f"{group_path}/{chosen}")
             if found is None:
                 if not optional:
                     self.composed.unfound.append(f"{group_path}/{chosen}")
                 continue
             at = "" if renamed == "_global_" else _join(package, (renamed or target.lstrip("/")).replace("/", "."))
             self.config(found, _package(found, at), group_path, depth + 1)
+
+    def spend(self, steps: int) -> None:
+        """Count ``steps`` of work (defaults entries, values to merge); past ``MAX_WORK`` the composition is refused."""
+        self.work += steps
+        if self.work > MAX_WORK:
+            raise CheckError(ProblemKind.UNREADABLE, name=self.name, detail="hydra_work", max=MAX_WORK)
+
+    def merge(self) -> None:
+        """The merges in Hydra's order, each file's key lines read once; what was not found, in the lists' order."""
+        lines: dict[str, dict[str, int]] = {}
+        for parsed, package in reversed(self.merges):
+            own = {k: v for k, v in parsed.data.items() if k != "defaults"}
+            found = lines.setdefault(parsed.source.name, key_lines(parsed.source.text))
+            _merge(self.composed, package, own, parsed, found)
+        self.composed.unfound.reverse()
+
+
+def _entries(parsed: Parsed) -> list[Any]:
+    """A config's defaults list, with ``_self_`` last where it is not listed (Hydra 1.1+)."""
+    listed = parsed.data.get("defaults")
+    entries = [*listed] if isinstance(listed, list) else []
+    return entries if "_self_" in entries else [*entries, "_self_"]
+
+
+def _size(value: Any) -> int:
+    """How many values ``value`` holds, itself included: what merging it costs."""
+    if isinstance(value, dict):
+        return 1 + sum(_size(inner) for inner in value.values())
+    if isinstance(value, list):
+        return 1 + sum(_size(inner) for inner in value)
+    return 1
 
 
 def _hydra_own(key: str) -> bool:
@@ -243,14 +317,14 @@ def _join_path(group: str, name: str) -> str:
     return f"{group}/{name}" if group else name
 
 
-def _merge(composed: Composed, package: str, data: dict[str, Any], parsed: Parsed) -> None:
+def _merge(composed: Composed, package: str, data: dict[str, Any], parsed: Parsed, lines: dict[str, int]) -> None:
     """OmegaConf's merge of ``data`` into ``composed`` at ``package``: mappings key by key, else replaced."""
     node = composed.data
     for part in package.split(".") if package else []:
         if not isinstance(node.get(part), dict):
             node[part] = {}
         node = node[part]
-    _Merge(composed, parsed, package, key_lines(parsed.source.text)).into(node, data, "")
+    _Merge(composed, parsed, package, lines).into(node, data, "")
 
 
 _KEY_LINE = re.compile(r"([ \t]*)([A-Za-z_][\w.-]*|\"[^\"]*\"|'[^']*')[ \t]*:(?:[ \t]|$)")

@@ -35,6 +35,7 @@ from effbatch.core.configs.base import (
     Nothing,
     Parsed,
     Phase,
+    Pins,
     ProblemKind,
     Reading,
     Rule,
@@ -233,9 +234,9 @@ class Plan:
     vpp: int | None = None
 
 
-def check(sources: list[Parsed], world: World | None) -> Check:
+def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     parsed = next((p for p in sources if detect(p)), sources[0])
-    reading = Reading(ID)
+    reading = Reading(ID, pins)
     script = python_calls.read(parsed.source.text, parsed.source.name)
     uses = recipe_use.recipe_calls(script)
     use = uses[0] if uses else None

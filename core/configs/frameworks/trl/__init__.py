@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from effbatch.core.configs.base import Check, Parsed, Rule, World
+from effbatch.core.configs.base import Check, Parsed, Pins, Rule, World
 from effbatch.core.configs.frameworks.trl.grpo import GRPO_RULES, ID, detect_grpo, grpo
 from effbatch.core.configs.frameworks.trl.rloo import RLOO_RULES, detect_rloo, rloo
 from effbatch.core.configs.frameworks.trl.sft import SFT_RULES, detect_sft, sft
@@ -52,11 +52,11 @@ def detect(parsed: Parsed) -> bool:
     return detect_rloo(parsed) or detect_grpo(parsed) or detect_sft(parsed)
 
 
-def check(sources: list[Parsed], world: World | None) -> Check:
+def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     """RLOO's rule where RLOO's keys, class or command are there, GRPO's where GRPO's are, else SFT's (the
     Trainer's)."""
     if any(detect_rloo(parsed) for parsed in sources):
-        return rloo(sources, world)
+        return rloo(sources, world, pins)
     if any(detect_grpo(parsed) for parsed in sources):
-        return grpo(sources, world)
-    return sft(sources, world)
+        return grpo(sources, world, pins)
+    return sft(sources, world, pins)

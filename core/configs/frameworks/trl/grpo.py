@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from effbatch.core.configs.base import (
-    PINS,
     Check,
     Derivation,
     Effect,
@@ -16,6 +15,7 @@ from effbatch.core.configs.base import (
     Format,
     Nothing,
     Parsed,
+    Pins,
     Reading,
     Rollout,
     Rule,
@@ -199,8 +199,8 @@ def _trl_grpo(words: tuple[str, ...]) -> bool:
     return name.endswith(".py") and ("grpo" in name or "gspo" in name)
 
 
-def grpo(sources: list[Parsed], world: World | None, flavour: Flavour = GRPO) -> Check:
-    reading = Reading(ID)
+def grpo(sources: list[Parsed], world: World | None, pins: Pins, flavour: Flavour = GRPO) -> Check:
+    reading = Reading(ID, pins)
     values = _Values(reading, sources, flavour)
     if flavour.prepare is not None:
         flavour.prepare(reading, values)
@@ -217,7 +217,7 @@ def grpo(sources: list[Parsed], world: World | None, flavour: Flavour = GRPO) ->
         shown = ", ".join(f"`{key}: {flavour.defaults[key]}`" for key in defaulted)
         reading.add(DEFAULTS_RULE(Defaults(shown)))
     reading.step(Derivation.DP_WORLD, (world.size,), world.size)
-    if flavour.history and holds(BEFORE_COMPLETIONS, PINS.get()):
+    if flavour.history and holds(BEFORE_COMPLETIONS, pins):
         return _counting_prompts(reading, world, (b, n, a), completion)
     if flavour.history:
         reading.add(COUNTED_PROMPTS_RULE(Prompts(b, n, world.size, a, b * n * world.size * a)))

@@ -16,11 +16,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from effbatch.core.configs.base import (
-    PINS,
     Check,
     Effect,
     Format,
     Parsed,
+    Pins,
     Reading,
     Rollout,
     Rule,
@@ -117,30 +117,30 @@ RLOO = Flavour(
 )
 
 
-def rloo(sources: list[Parsed], world: World | None) -> Check:
+def rloo(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     """The release's arithmetic: before 0.22 the on-policy trainer's, else GRPO's generation batch (the old names
     mapped or refused); without a pin, a config with the old names hears the old numbers beside."""
-    if holds(BEFORE_0_22, PINS.get()):
-        return _before_0_22(sources, world)
+    if holds(BEFORE_0_22, pins):
+        return _before_0_22(sources, world, pins)
 
     def prepare(reading: Reading, values: _Values) -> None:
         _renamed(reading, values)
-        if holds(BEFORE_0_22, PINS.get()) is None and set(OLD_NAMES) & set(values.given):
+        if holds(BEFORE_0_22, pins) is None and set(OLD_NAMES) & set(values.given):
             given = world or values.world()
-            old = _before_0_22(sources, given) if given is not None else None
+            old = _before_0_22(sources, given, pins) if given is not None else None
             if old is not None and old.rl is not None and old.global_batch is not None:
                 steps = int(old.rl.optimizer_steps or 0)
                 reading.add(
                     OLD_NUMBERS_RULE(OldRloo(old.rl.prompts or 0, old.rl.samples or 0, old.global_batch, steps))
                 )
 
-    return grpo(sources, world, replace(RLOO, prepare=prepare))
+    return grpo(sources, world, pins, replace(RLOO, prepare=prepare))
 
 
-def _before_0_22(sources: list[Parsed], world: World | None) -> Check:
+def _before_0_22(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     """RLOOTrainer.__init__ before #3801: local batch b · a · m, prompts local / rloo_k a device, one optimizer step
     per mini-batch of b · a, m · num_ppo_epochs steps a rollout."""
-    reading = Reading(ID)
+    reading = Reading(ID, pins)
     values = _Values(reading, sources, RLOO)
     b, a = values.number("per_device_train_batch_size"), values.number("gradient_accumulation_steps")
     k, m, epochs, response = (values.number(key, OLD_DEFAULTS[key]) for key in OLD_DEFAULTS)

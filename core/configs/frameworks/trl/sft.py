@@ -12,6 +12,7 @@ from effbatch.core.configs.base import (
     Format,
     Nothing,
     Parsed,
+    Pins,
     Reading,
     Rule,
     Since,
@@ -165,9 +166,9 @@ def _trl_sft(words: tuple[str, ...]) -> bool:
     return name.endswith(".py") and name.startswith("sft")
 
 
-def sft(sources: list[Parsed], world: World | None) -> Check:
+def sft(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     """The Trainer's batch with the SFT YAML's arguments; the world from the keys ``trl sft`` hands to accelerate."""
-    reading = Reading(ID)
+    reading = Reading(ID, pins)
     config = next((p for p in sources if p.format in (Format.YAML, Format.JSON) and detect_sft(p)), None)
     values = _sft_values(sources, config)
     if "env" in values and not isinstance(values["env"][0], dict):

@@ -33,16 +33,13 @@ by n (``actor``); without either, today's arithmetic is answered and verl 0.1's 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 from effbatch.core.configs.base import (
-    PINS,
     Check,
     Derivation,
     Format,
     Nothing,
     Parsed,
+    Pins,
     Reading,
     Rollout,
     World,
@@ -123,26 +120,20 @@ def detect(parsed: Parsed) -> bool:
     return is_config(parsed)
 
 
-def check(sources: list[Parsed], world: World | None) -> Check:
-    reading = Reading(ID)
+def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
+    reading = Reading(ID, pins)
     values = Values(reading, sources)
-    with _release(values):
-        return _check(reading, values, sources, world)
+    reading.pins = _release(values, pins)
+    return _check(reading, values, sources, world)
 
 
-@contextmanager
-def _release(values: Values) -> Iterator[None]:
+def _release(values: Values, pins: Pins) -> Pins:
     """Without a pin, a key only verl ≥ 0.2 has (``*_per_gpu``, read already) decides the release: Hydra refuses
     it before."""
     key = values.newer_key()
-    if holds(FROM_0_2, PINS.get()) is not None or key is None:
-        yield
-        return
-    token = PINS.set({**PINS.get(), "verl": ">=0.2.0"})
-    try:
-        yield
-    finally:
-        PINS.reset(token)
+    if holds(FROM_0_2, pins) is not None or key is None:
+        return pins
+    return {**pins, "verl": ">=0.2.0"}
 
 
 def _check(reading: Reading, values: Values, sources: list[Parsed], given: World | None) -> Check:
@@ -156,7 +147,7 @@ def _check(reading: Reading, values: Values, sources: list[Parsed], given: World
         _no_replica(reading, values, megatron, world.size)
         return reading.finish(world, data_parallel=0, rl=_rollout(actor, None, length, None))
     reading.step(SEQUENCES, (actor.prompts, actor.samples), actor.prompts * actor.samples)
-    old = holds(BEFORE_0_2, PINS.get()) is True
+    old = holds(BEFORE_0_2, reading.pins) is True
     if old:
         reading.add(OLD_ORDER_RULE(Nothing()))
         per_gpu, micro = actor_rules.normalise_old(reading, actor, data_parallel)
