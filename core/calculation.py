@@ -132,6 +132,14 @@ def _degrees(request: PlanRequest) -> dict[Argument, int]:
     return {a: request.value(a) or 1 for a in MODEL_PARALLEL}
 
 
+def split_problems(request: PlanRequest) -> list[Problem]:
+    """What the GPU count says of d where no B is computed (a memory question): the GPUs not splitting into
+    TP · PP · CP · SP, or a d given beside them that disagrees."""
+    problems: list[Problem] = []
+    _data_parallel(request, problems)
+    return problems
+
+
 def _data_parallel(request: PlanRequest, problems: list[Problem]) -> int | None:
     """d as given, or GPUs / (TP · PP · CP · SP) when the GPU count is given."""
     if request.gpus is None:

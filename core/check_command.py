@@ -52,7 +52,13 @@ def check_request(text: str) -> CheckRequest:
             private = True
         elif has_value and key in _GPU_KEYS and _GPU_NAME.fullmatch(value):
             gpu = value
-        elif has_value and value.isdigit() and len(value) <= 7 and (key in _WORLD_KEYS or key in _PER_NODE_KEYS):
+        elif (
+            has_value
+            and value.isascii()
+            and value.isdigit()
+            and len(value) <= 7
+            and (key in _WORLD_KEYS or key in _PER_NODE_KEYS)
+        ):
             settings[_WORLD_KEYS.get(key, "per_node")] = int(value)
         else:
             break

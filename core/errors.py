@@ -69,6 +69,15 @@ class ProblemKind(StrEnum):
     MOE_INCOMPLETE = "moe_incomplete"
     TIME_NEEDS_PEAK = "time_needs_peak"
     STEP_TIME_NEEDS_TOKENS = "step_time_needs_tokens"
+    # set-ups that cannot exist: no run has them, so no memory is estimated for them
+    PIPELINE_ABOVE_LAYERS = "pipeline_above_layers"
+    LAYERS_NOT_DIVISIBLE = "layers_not_divisible"
+    TOPK_ABOVE_EXPERTS = "topk_above_experts"
+    EP_NOT_DIVIDING = "ep_not_dividing"
+    KV_HEADS_NOT_DIVIDING = "kv_heads_not_dividing"
+    HEADS_NOT_DIVIDING = "heads_not_dividing"
+    OFFLOAD_NEEDS_ZERO = "offload_needs_zero"
+    MFU_ABOVE_PEAK = "mfu_above_peak"
 
 
 class Side(StrEnum):

@@ -15,7 +15,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from effbatch.core.arguments import FACTORS, Argument
-from effbatch.core.errors import Problem, ProblemKind
+from effbatch.core.calculation import split_problems
+from effbatch.core.errors import InputError, Problem, ProblemKind
 from effbatch.core.memory import (
     GPUS,
     MODELS,
@@ -74,7 +75,41 @@ def training_problems(request: PlanRequest) -> list[Problem]:
         problems.append(_problem(ProblemKind.TIME_NEEDS_PEAK, timing[0]))
     if training.step_time is not None and (memory_only(request) or request.seq_len is None):
         problems.append(_problem(ProblemKind.STEP_TIME_NEEDS_TOKENS, TrainingKey.STEP_TIME))
+    if training.offload is Offload.OPTIMIZER and zero == 0:
+        problems.append(_problem(ProblemKind.OFFLOAD_NEEDS_ZERO, TrainingKey.OFFLOAD, offload=training.offload.value))
+    problems += _model_problems(_shape(training), request)
+    if memory_only(request) and request.gpus is not None:
+        problems += split_problems(request)  # the batch answer says it itself where B is computed
     return problems
+
+
+def _model_problems(model: ModelSpec | None, request: PlanRequest) -> list[Problem]:
+    """Shapes and layouts no model has: more pipeline stages than layers, virtual stages that do not split the
+    layers, more experts a token than experts, expert or KV heads that do not divide, heads that do not split h."""
+    if model is None:
+        return []
+    training = request.training or TrainingRequest()
+    problems, pp, vpp, ep = [], request.value(Argument.PP) or 1, training.vpp, training.ep
+    if pp > model.layers:
+        problems.append(Problem(ProblemKind.PIPELINE_ABOVE_LAYERS, argument=Argument.PP, ctx={"pp": pp, **_of(model)}))
+    elif vpp is not None and model.layers % (pp * vpp):
+        ctx = {"pp": pp, "vpp": vpp, "product": pp * vpp, **_of(model)}
+        problems.append(_problem(ProblemKind.LAYERS_NOT_DIVISIBLE, TrainingKey.VPP, **ctx))
+    if model.moe and model.topk > model.experts:
+        problems.append(_problem(ProblemKind.TOPK_ABOVE_EXPERTS, TrainingKey.TOPK, topk=model.topk, **_of(model)))
+    if model.moe and ep is not None and model.experts % ep:
+        problems.append(_problem(ProblemKind.EP_NOT_DIVIDING, TrainingKey.EP, ep=ep, **_of(model)))
+    if model.mla is None and model.heads % model.kv_heads:
+        ctx = {"kv_heads": model.kv_heads, **_of(model)}
+        problems.append(_problem(ProblemKind.KV_HEADS_NOT_DIVIDING, TrainingKey.KV_HEADS, **ctx))
+    if model.mla is None and model.head_dim is None and model.hidden % model.heads:
+        problems.append(_problem(ProblemKind.HEADS_NOT_DIVIDING, TrainingKey.HEADS, **_of(model)))
+    return problems
+
+
+def _of(model: ModelSpec) -> dict[str, Any]:
+    """What a problem with a model's shape names of it: its layers, experts, heads and width."""
+    return {"layers": model.layers, "experts": model.experts, "heads": model.heads, "hidden": model.hidden}
 
 
 def _problem(kind: ProblemKind, setting: TrainingKey, **ctx: Any) -> Problem:
@@ -157,8 +192,9 @@ def assess(request: PlanRequest, outcome: Outcome | None) -> Assessment | None:
     found = estimate(model, setup) if model else estimate_params(request.params or 0, setup)
     gpu = GPUS.get(training.gpu) if training.gpu else None
     capacity = training.gpu_mem or (gpu.memory if gpu else None)
-    fitted = fit(found, capacity) if capacity else None
-    advice = advise(model, setup, capacity) if model and capacity and fitted and not fitted.fits else ()
+    most = Argument.MICRO_BATCH.upper_bound  # b beyond the bound no command takes: not counted
+    fitted = fit(found, capacity, most) if capacity else None
+    advice = advise(model, setup, capacity, most) if model and capacity and fitted and not fitted.fits else ()
     params = model.total_params if model else request.params or 0
     per_token = flops_per_token(model, params, setup.seq_len, setup.rules)
     tokens = outcome.tokens_per_step if outcome else None
@@ -205,9 +241,18 @@ def _time(
     mfu, assumed = training.mfu or DEFAULT_MFU, training.mfu is None
     if training.step_time is not None and tokens:
         mfu, assumed = mfu_from_step_time(per_token * tokens, training.step_time, gpus, peak), False
+        _possible(mfu, TrainingKey.STEP_TIME, training.step_time)
     elif training.tokens_per_second is not None:
         mfu, assumed = mfu_from_throughput(per_token, training.tokens_per_second, gpus, peak), False
+        _possible(mfu, TrainingKey.TOKENS_PER_SECOND, training.tokens_per_second)
     return TimeEstimate(per_token, peak, gpus, mfu, assumed, tokens_per_step=tokens, budget=request.budget)
+
+
+def _possible(mfu: float, key: TrainingKey, value: float) -> None:
+    """An MFU from a step time or a throughput: above 100 % no GPU computes, so the value given cannot be (a unit
+    mistaken, ``1ms`` for ``1s``): ``InputError`` naming it."""
+    if mfu > 1:
+        raise InputError([_problem(ProblemKind.MFU_ABOVE_PEAK, key, value=value, mfu=mfu)])
 
 
 def _memory_json(found: Assessment) -> dict[str, Any]:

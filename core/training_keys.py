@@ -10,6 +10,7 @@ Dependency-light: the parser, the errors and the presentation import it.
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from collections.abc import Callable, Mapping
 from enum import StrEnum
@@ -177,7 +178,10 @@ BOUNDS: Mapping[TrainingKey, int] = MappingProxyType(
 _SECONDS = MappingProxyType({"": 1.0, "s": 1.0, "sek": 1.0, "sec": 1.0, "ms": 1e-3, "min": 60.0, "h": 3600.0})
 _FLOPS = MappingProxyType({"": 1e12, "t": 1e12, "tf": 1e12, "p": 1e15, "pf": 1e15, "g": 1e9, "gf": 1e9})
 _RATE = MappingProxyType({"": 1.0, "k": 1e3, "m": 1e6, "mio": 1e6})
-_DECIMAL_WITH_UNIT = re.compile(r"(?P<number>[0-9]+(?:[.,][0-9]+)?)(?P<unit>[A-Za-zµ/%]*)", re.ASCII)
+#: A decimal (German comma or point, ``1e6`` and ``2,5e-3`` as papers write them) and a unit; no unit starts with e.
+_DECIMAL_WITH_UNIT = re.compile(
+    r"(?P<number>[0-9]+(?:[.,][0-9]+)?(?:[eE][+-]?[0-9]{1,3})?)(?P<unit>[A-Za-zµ/%]*)", re.ASCII
+)
 
 
 def read_value(key: TrainingKey, text: str) -> Any:
@@ -248,6 +252,8 @@ def _decimal(text: str, units: Mapping[str, float]) -> float:
     value = float(match["number"].replace(",", ".")) * units[unit]
     if value <= 0:
         raise NumberError(ProblemKind.NOT_POSITIVE)
+    if not math.isfinite(value):
+        raise NumberError(ProblemKind.TOO_LARGE, le="1e300")
     return value
 
 

@@ -40,6 +40,7 @@ def _operand(depth: int) -> st.SearchStrategy[str]:
         _names,
         _names.map(lambda n: "$" + n),
         st.sampled_from(["010", "0x1f", "2#101", "36#z", "08"]),
+        st.sampled_from(["63", "64", "65", "200", "-64"]),  # shift counts: bash takes them modulo 64
         _names.map(lambda n: n + "++"),
         _names.map(lambda n: "--" + n),
     )

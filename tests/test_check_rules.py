@@ -368,6 +368,10 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
         (("l.yaml", f"{LITGPT}  global_batch_size: 512\n  micro_batch_size: 4\nnum_nodes: 4\n"),),
         None,
     ),
+    "litgpt/nodes-above-world": (
+        (("l.yaml", f"{LITGPT}  global_batch_size: 512\n  micro_batch_size: 4\nnum_nodes: 4\n"),),
+        2,
+    ),
     "litgpt/devices-auto": (
         (("l.yaml", "out_dir: out\ndevices: auto\ntrain:\n  global_batch_size: 64\n  micro_batch_size: 4\n"),),
         8,
@@ -607,6 +611,16 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
         (("run.sh", f"{VERL_MICRO} actor_rollout_ref.actor.ulysses_sequence_parallel_size=2"),),
         None,
     ),
+    "verl/sequence-parallel-above-gpus": (
+        (
+            (
+                "run.sh",
+                VERL_MICRO.replace("per_node=8", "per_node=1")
+                + " actor_rollout_ref.actor.ulysses_sequence_parallel_size=2",
+            ),
+        ),
+        None,
+    ),
     "verl/mini-batch-zero": ((("run.sh", f"{VERL_DYNAMIC} trainer.nnodes=16"),), None),
     "verl/mini-batch-micro-batch-divisible": (
         (("run.sh", VERL_MICRO.replace("size_per_gpu=2", "size_per_gpu=3")),),
@@ -675,6 +689,10 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
     "openrlhf/dynamic-batch": ((("run.sh", f"{ORLHF} --train.dynamic_batch_enable --vllm.num_engines 2"),), None),
     # train_ppo_ray.py HEAD 655-661: packing asserts vLLM engines; an unquoted value with a space is two words
     "openrlhf/packing": ((("run.sh", f"{ORLHF} --ds.packing_samples --vllm.num_engines 2"),), None),
+    "openrlhf/model-parallel-above-gpus": (
+        (("run.sh", f"{ORLHF} --ds.ring_attn_size 4 --ds.tensor_parallel_size 4 --vllm.num_engines 2"),),
+        None,
+    ),
     "openrlhf/packing-needs-vllm": ((("run.sh", f"{ORLHF} --ds.packing_samples"),), None),
     "openrlhf/unrecognized-arguments": (
         (("run.sh", f'NAME="ckpt name"\n{ORLHF} --ckpt.save_path /ckpt/$NAME --ds.zero_stage 3'),),

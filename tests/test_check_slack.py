@@ -104,13 +104,25 @@ def test_check_command_with_an_unknown_gpu_names_the_known_ones(bot: BotProcess,
     assert "Die GPU „v100“ kenne ich nicht; für den Speicher je GPU kenne ich h100, h200, b200" in all_text(payload)
 
 
-def test_world_form_refuses_what_is_not_a_count(bot: BotProcess, api: FakeWebAPI) -> None:
-    """0 GPUs per node: the form stays open with an error on that field, nothing is posted."""
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("0", "„0“ ist nicht positiv"),
+        # Slack checks a number input only in the browser: a crafted submission reaches the bot as it was typed
+        ("²", "„²“ ist keine Zahl"),  # a digit to str.isdigit, not to int
+        ("9" * 5000, "hat zu viele Stellen"),  # beyond int's 4.300 digits
+        ("99999999", "liegt über der Obergrenze von 16.777.216"),
+    ],
+)
+def test_world_form_refuses_what_is_not_a_count(bot: BotProcess, api: FakeWebAPI, typed: str, said: str) -> None:
+    """A GPU count that is none: the form stays open with an error on that field naming what was typed, nothing is
+    posted."""
     command(bot, api, f"prüfe {AXOLOTL}")
-    status, body = interaction(bot, slack_payloads.view_submission(opened_view(api), {"per_node": "0"}))
+    status, body = interaction(bot, slack_payloads.view_submission(opened_view(api), {"per_node": typed}))
     assert status == 200
     assert body["response_action"] == "errors"
     assert set(body["errors"]) == {"per_node"}
+    assert said in body["errors"]["per_node"]
     assert api.responses.empty()
 
 

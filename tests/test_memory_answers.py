@@ -194,3 +194,58 @@ def test_form_chooses_model_and_gpu_and_keeps_the_other_keys() -> None:
     shown = plain_text(plan_document(result, Visibility.IN_CHANNEL))
     assert "Speicher je GPU – Llama 3.1 8B" in shown
     assert "volle Neuberechnung" in shown
+
+
+SHAPE = "layers=8 hidden=1024 heads=8 vocab=32000 ffn=4096 gpu=h100 L=2k gpus=8"
+MOE = f"{SHAPE} experts=8 moe_ffn=1024"
+
+
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        # Llama 3.1 8B has 32 layers: 64 stages would leave stages without one
+        ("llama3.1-8b gpus=64 pp=64 gpu=h100 L=4k", "pp=64 Pipeline-Stufen, aber das Modell hat nur 32 Schichten"),
+        ("llama3.1-8b gpus=8 pp=2 vpp=100 gpu=h100 L=4k", "vpp=100 teilt die 32 Schichten nicht"),
+        (f"{MOE} topk=16", "topk=16 wählt mehr Experten je Token aus, als es gibt: Das Modell hat 8 Experten"),
+        (f"{MOE} topk=2 ep=3 gpus=24", "ep=3 verteilt die 8 Experten nicht gleichmäßig"),
+        (f"{SHAPE} kv_heads=16", "kv_heads=16 passt nicht zu heads=8"),
+        (f"{SHAPE} kv_heads=3", "kv_heads=3 passt nicht zu heads=8"),
+        (SHAPE.replace("heads=8", "heads=7"), "heads=7 teilt die Breite hidden = 1.024 nicht"),
+        ("llama3.1-8b gpus=8 offload=optimizer zero=0 gpu=h100 L=4k", "offload=optimizer braucht zero=1"),
+        # the memory alone (no B asked for) is held to the split the batch answer holds it to
+        ("llama3.1-8b gpus=8 tp=8 pp=4 gpu=h100 L=4k", "8 GPUs lassen sich nicht auf TP · PP · CP · SP"),
+        ("llama3.1-8b gpus=16 tp=8 pp=4 zero=1 regeln=megatron L=4k", "16 GPUs lassen sich nicht auf TP · PP"),
+        # an MFU above 100 %: a unit mistaken
+        ("llama3.1-8b b=1 gpus=8 a=4 L=4k gpu=h100 step_time=1ms", "Mit 0,001 s je Schritt ergäbe sich eine MFU"),
+        ("llama3.1-8b b=1 gpus=8 a=4 L=4k gpu=h100 tps=1e6", "Mit 1.000.000 Tokens je Sekunde ergäbe sich"),
+    ],
+)
+def test_a_set_up_that_cannot_exist_is_refused_naming_its_values(command: str, said: str) -> None:
+    """No „Passt“ for a set-up no run can have: the answer says which values do not go together, and why."""
+    answer = answer_command(command, Visibility.IN_CHANNEL, command="effbatch")
+    assert answer.kind is AnswerKind.INPUT_ERROR
+    shown = plain_text(answer.document).replace("`", "")
+    assert said in shown
+    assert "Passt" not in shown
+    with pytest.raises(InputError):  # the terminal's JSON says the same as its error, never a traceback
+        json_answer(command)
+
+
+def test_the_largest_micro_batch_stops_at_the_bound_of_b() -> None:
+    """A tiny model on an H100 would take millions of sequences a micro-batch: the answer stops at b's bound and
+    says so, instead of a number no command could take."""
+    command = "layers=2 hidden=64 heads=1 vocab=100 ffn=256 L=128 gpu=h100"
+    assert "selbst b = 65.536 passt – mehr als diese Obergrenze für b rechne ich nicht" in text_of(command)
+    data = json_answer(command)
+    assert isinstance(data, dict)
+    jsonschema.validate(data, SCHEMA)
+    assert data["memory"]["largest_micro_batch"] == 65_536
+    assert data["memory"]["largest_micro_batch_at_bound"] is True
+
+
+@pytest.mark.parametrize(("typed", "rate"), [("1e5", "100.000"), ("1,5e5", "150.000"), ("2e2k", "200.000")])
+def test_a_throughput_may_be_written_with_an_exponent(typed: str, rate: str) -> None:
+    """``tps=1e5``: exponents as the help documents them, for rates too (with or without k and M)."""
+    shown = text_of(f"llama3.1-8b b=1 gpus=8 a=4 L=4k gpu=h100 tps={typed}")
+    assert "keine Zahl" not in shown
+    assert "MFU =" in shown or rate in shown

@@ -138,6 +138,23 @@ def test_a_refused_profile_lists_every_problem(app: App) -> None:
     assert "Dieser Channel hat kein Channel-Profil" in all_text(say(app, "cluster"))
 
 
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("cluster gpu=h999", "„gpu=h999“: dieses GPU-Modell kenne ich nicht. Möglich: h100, h200"),  # names the GPUs
+        ("cluster wer=1", "„wer=1“: wer gehört nicht in ein Channel-Profil. Möglich sind gpus, tp"),  # the keys
+        ("cluster tp=0", "„tp=0“: tp braucht eine ganze Zahl von 1 bis 4.096"),
+    ],
+)
+def test_a_refused_profile_says_what_was_typed(app: App, text: str, said: str) -> None:
+    """A typo in a profile command is answered with what was wrong in it, only to the caller, and nothing is stored
+    (a GPU's list of known models once met the keys' list in one template and ended in the generic error)."""
+    shown = all_text(say(app, text))
+    assert said in shown
+    assert "nicht an deiner Eingabe" not in shown
+    assert "Dieser Channel hat kein Channel-Profil" in all_text(say(app, "cluster"))
+
+
 def test_user_text_in_a_profile_cannot_mention_anyone(app: App) -> None:
     """Only the setter's checked user id becomes a mention; anything else typed is escaped."""
     say(app, "cluster gpus=8 gpu=h100", user="<!channel>")

@@ -43,6 +43,17 @@ CASES = [
     ("total = 512\nmicro = 4\nworld = 8\nga = total // micro // world\n", {"ga": 16}),  # LoRA scripts' floor
     ("def f(x, y=2):\n    return x * y\nz = f(3)\n", {"z": 6}),
     ("z = min(4, 2) + max(1, 9) + abs(-3) + len([1, 2]) + int('7')\n", {"z": 23}),
+    # a builtin's TypeError is raised as Python raises it: the handler that names it (or Exception) catches it
+    ("try:\n    x = range('a')\nexcept TypeError:\n    x = 1\n", {"x": 1}),
+    ("try:\n    x = list(range('a'))\nexcept (ValueError, TypeError):\n    x = 2\n", {"x": 2}),
+    ("try:\n    x = sorted([1, 'a'])\nexcept ValueError:\n    x = 3\nexcept Exception:\n    x = 4\n", {"x": 4}),
+    (
+        "try:\n    try:\n        x = range('a')\n    except KeyError:\n        x = 5\nexcept TypeError:\n    x = 6\n",
+        {"x": 6},
+    ),
+    # a function never called is never run: what would fail in it fails nothing
+    ("def f():\n    return list(range('a'))\nbs = 8\n", {"bs": 8}),
+    ("def f(n=None):\n    return range(n)\nbs = 9\n", {"bs": 9}),
 ]
 
 

@@ -361,7 +361,7 @@ HOSTILE = [
     ),
     ("A=" + "9" * 29 + "\n" + "A=$((A*A*A))\n" * 40, "shell_long_number", f"mehr als {MAX_DIGITS} Ziffern"),
     ("echo $(( 9**9**9**9 ))\n", "shell_long_number", f"mehr als {MAX_DIGITS} Ziffern"),
-    ("echo $(( 1 << 100000 ))\n", "shell_long_number", f"mehr als {MAX_DIGITS} Ziffern"),
+    ("echo $(( 99999999999 ** 99999 ))\n", "shell_long_number", f"mehr als {MAX_DIGITS} Ziffern"),
     ("A=" + "x" * 30000 + "\n" + "B=$A$A\n" * 100, "shell_chars", f"mehr als {shown(MAX_CHARS)} Zeichen"),
     # each a few steps, 9.000 of them in every eval: amplification, bounded by the step budget
     (

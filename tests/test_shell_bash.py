@@ -16,6 +16,7 @@ from bash_scripts import ALL, scripts
 from examples_budget import examples
 from hypothesis import HealthCheck, event, given, settings
 
+from effbatch.core.configs import CheckError
 from effbatch.core.configs.shell import reading
 
 # (script, variable, bash's value: ("S", text) a scalar, ("A", *elements) an array, ("U",) unset; the reader's
@@ -34,6 +35,28 @@ CASES: list[tuple[str, str, Value, Value | None]] = [
     ("A=1\nX=$(( 0 && (A = 7) ))", "A", ("S", "1"), ("S", "1")),
     # bash's 64 bits: from 2**63 on bash wraps around; the reader refuses the script (CheckError), never wraps
     ("X=$(( 2 ** 62 ))", "X", ("S", "4611686018427387904"), ("S", "4611686018427387904")),
+    # a shift's count is taken modulo 64 (x86-64 and arm64 alike), a negative one too; bits shifted out are lost
+    ("X=$(( (256 >> 64) + 256 ))", "X", ("S", "512"), ("S", "512")),
+    ("X=$(( 1 << 63 ))", "X", ("S", "-9223372036854775808"), ("S", "-9223372036854775808")),
+    ("X=$(( 1 << 65 ))", "X", ("S", "2"), ("S", "2")),
+    ("X=$(( 1 << -1 ))", "X", ("S", "-9223372036854775808"), ("S", "-9223372036854775808")),
+    ("X=$(( 256 >> -1 ))", "X", ("S", "0"), ("S", "0")),
+    ("X=$(( -256 >> 2 ))", "X", ("S", "-64"), ("S", "-64")),
+    ("X=$(( -1 >> 70 ))", "X", ("S", "-1"), ("S", "-1")),
+    ("X=$(( 3 << 62 ))", "X", ("S", "-4611686018427387904"), ("S", "-4611686018427387904")),
+    ("X=1\n(( X <<= 64 ))", "X", ("S", "1"), ("S", "1")),
+    # the smallest number divided by -1 stays itself (its remainder 0); C's remainder takes the dividend's sign
+    (
+        "M=$(( -9223372036854775807 - 1 ))\nX=$(( M / -1 ))",
+        "X",
+        ("S", "-9223372036854775808"),
+        ("S", "-9223372036854775808"),
+    ),
+    ("M=$(( -9223372036854775807 - 1 ))\nX=$(( M % -1 ))", "X", ("S", "0"), ("S", "0")),
+    ("M=$(( -9223372036854775807 - 1 ))\nX=$(( M >> 63 ))", "X", ("S", "-1"), ("S", "-1")),
+    ("X=$(( -7 % 3 ))", "X", ("S", "-1"), ("S", "-1")),
+    ("X=$(( 7 % -3 ))", "X", ("S", "1"), ("S", "1")),
+    ("X=$(( -7 / 2 ))", "X", ("S", "-3"), ("S", "-3")),
     # an error in $(( )) ends the line it is on; the script goes on (an error in (( )) only fails that command)
     ("X=$(( 1 / 0 )); Y=1\nZ=2", "Y", ("U",), ("U",)),
     ("X=$(( 1 / 0 )); Y=1\nZ=2", "Z", ("S", "2"), ("S", "2")),
@@ -96,6 +119,21 @@ def test_the_reader_says_what_bash_does(script: str, name: str, bash: Value, rea
     """Each hand-written case: bash's value as written down, and the reader's (bash's, or named unknown)."""
     assert run_bash(script, [name]).values[name] == bash
     assert ours(reading(script), name) == reader
+
+
+@pytest.mark.parametrize(
+    "expression",
+    [
+        "-9223372036854775808 / -1",  # the constant 9223372036854775808 is beyond 64 bits before it is negated
+        "9223372036854775807 + 1",
+        "2 ** 63",
+    ],
+)
+def test_a_value_beyond_64_bits_is_refused_never_wrapped(expression: str) -> None:
+    """Where bash wraps around its 64 bits, the reader refuses the script (a bound it names) instead of guessing."""
+    with pytest.raises(CheckError) as raised:
+        reading(f"X=$(( {expression} ))")
+    assert raised.value.ctx["detail"] == "shell_long_number"
 
 
 def test_a_comment_line_ends_a_continued_command() -> None:

@@ -134,7 +134,8 @@ def fit_lines(fitted: Fit | None) -> list[Line]:
     if fitted.fits:
         if largest is None:
             return [texts.FITS_NO_ACTIVATIONS.format(free=size(fitted.free))]
-        return [texts.FITS.format(free=size(fitted.free), largest=number(largest))]
+        template = texts.FITS_AT_BOUND if fitted.at_bound else texts.FITS
+        return [template.format(free=size(fitted.free), largest=number(largest))]
     verdict = texts.DOES_NOT_FIT.format(missing=size(-fitted.free))
     if largest is not None:
         verdict += texts.LARGEST.format(largest=number(largest)) if largest else texts.NONE_FITS
@@ -152,7 +153,8 @@ def _advice(found: Assessment, change: Change) -> str:
     if change.fits:
         verdict = texts.ADVICE_FITS
         if change.largest_micro_batch is not None and change.kind is not ChangeKind.ACCUMULATION:
-            verdict = texts.ADVICE_FITS_LARGEST.format(largest=number(change.largest_micro_batch))
+            template = texts.ADVICE_FITS_AT_BOUND if change.at_bound else texts.ADVICE_FITS_LARGEST
+            verdict = template.format(largest=number(change.largest_micro_batch))
     else:
         verdict = texts.ADVICE_NOT_ENOUGH
     what = texts.ADVICE_WHAT[change.kind.value]

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from effbatch.bot.document import Answer, AnswerKind, Bullet, Document, Note, Section, Visibility
-from effbatch.bot.rendering.formatting import number, quote
+from effbatch.bot.rendering.formatting import german, number, quote
 from effbatch.bot.rendering.formulas import degrees
 from effbatch.bot.texts import problems as texts
 from effbatch.bot.texts.glossary import ARGUMENT_NAMES, COMMAND, SETTING_NAMES, label, list_de, symbol_first
@@ -163,6 +163,10 @@ def _mini_fits(problem: Problem) -> dict[str, str]:
 
 
 _SPECIFIC: Mapping[ProblemKind, Callable[[Problem], dict[str, str]]] = {
+    ProblemKind.MFU_ABOVE_PEAK: lambda p: {
+        "mfu": f"{german(p.ctx['mfu'] * 100, 1, keep_zeros=False)}\u00a0%",
+        "given": texts.TIME_GIVEN[str(p.setting)].format(value=german(p.ctx["value"], 3, keep_zeros=False)),
+    },
     ProblemKind.MISSING_VALUES: _missing,
     ProblemKind.NOT_ENOUGH_FACTORS: _missing,
     ProblemKind.POSITIONAL_AFTER_NAMED: _positional_after_named,

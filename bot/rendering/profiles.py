@@ -76,7 +76,7 @@ def refused(error: ProfileError) -> Answer:
 
 def _problem_text(kind: str, text: str, ctx: Mapping[str, object]) -> str:
     values = {key: number(value) if isinstance(value, int) else value for key, value in ctx.items()}
-    return texts.PROBLEMS[kind].format(text=text, allowed=texts.ALLOWED_KEYS, **values)
+    return texts.PROBLEMS[kind].format_map({"text": text, "allowed": texts.ALLOWED_KEYS} | values)  # a GPU's own list
 
 
 def _profile_answer(title: str, summary: str, profile: ChannelProfile, visibility: Visibility) -> Answer:

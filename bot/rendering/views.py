@@ -35,7 +35,9 @@ from effbatch.bot.texts import help as help_texts
 from effbatch.bot.texts.glossary import label
 from effbatch.core import Argument, InputError, Plan, PlanRequest, ProblemKind, plan
 from effbatch.core.memory import GPUS, MODELS
+from effbatch.core.numbers import NumberError, parse_whole_number
 from effbatch.core.parser import parse_fields
+from effbatch.core.training import assess
 
 FORM_CALLBACK = "effbatch_form"
 RESULT_CALLBACK = "effbatch_result"
@@ -210,6 +212,8 @@ def read_form(view: Mapping[str, Any]) -> tuple[Plan, Visibility | None, dict[st
         # The extra values were validated when the answer was made; they come back from our own view.
         data = typed.model_dump() | metadata["extra"] | _chosen_training(state, metadata["extra"])
         result = plan(PlanRequest.model_validate(data))
+        if result.request.training is not None and result.outcome is not None:
+            assess(result.request, result.outcome)  # a step time the new b makes impossible (MFU above 100 %)
     except InputError as error:
         raise FormError(_errors_by_block(error)) from None
     except ValidationError:  # extra values no answer carried: the metadata is not ours
@@ -300,11 +304,20 @@ def read_world_form(view: Mapping[str, Any]) -> tuple[int, int]:
     state = view.get("state", {}).get("values", {})
     values, errors = [], {}
     for block in (NODES_BLOCK, PER_NODE_BLOCK):
-        text = str(state.get(block, {}).get(VALUE_ACTION, {}).get("value") or "")
-        if not text.isdigit() or not 1 <= int(text) <= Argument.GPUS.upper_bound:
-            errors[block] = texts.FORM_REQUIRED
-        else:
-            values.append(int(text))
+        text = str(state.get(block, {}).get(VALUE_ACTION, {}).get("value") or "").strip()
+        try:
+            values.append(_count(text))
+        except NumberError as error:
+            errors[block] = problem_text(error.for_argument(Argument.GPUS, text)) if text else texts.FORM_REQUIRED
     if errors:
         raise FormError(errors)
     return values[0], values[1]
+
+
+def _count(text: str) -> int:
+    """A count typed into the form; ``NumberError`` naming why not. Slack checks its number input only in the browser:
+    a crafted submission may hold „²“ (a digit to ``str.isdigit``) or 5.000 digits (which ``int`` refuses)."""
+    value = parse_whole_number(text)
+    if value > Argument.GPUS.upper_bound:
+        raise NumberError(ProblemKind.TOO_LARGE, le=Argument.GPUS.upper_bound)
+    return value

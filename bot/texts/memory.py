@@ -34,6 +34,10 @@ TOTAL = "Summe: {total}"
 TOTAL_ON_GPU = "Summe: {total} von {capacity} ({gpu})"
 CPU = "CPU-Speicher je Knoten (Offload): {value}"
 FITS = "Passt: Es bleiben {free} frei; der größte Micro-Batch, der passt, ist b = {largest}."
+#: The largest micro-batch reached the bound b may have: counted no further.
+FITS_AT_BOUND = (
+    "Passt: Es bleiben {free} frei; selbst b = {largest} passt – mehr als diese Obergrenze für b rechne ich nicht."
+)
 FITS_NO_ACTIVATIONS = "Die Modellzustände passen: Es bleiben {free} für Aktivierungen."
 DOES_NOT_FIT = "Passt nicht: Es fehlen {missing}."
 LARGEST = " Der größte Micro-Batch, der passt, ist b = {largest}."
@@ -50,6 +54,7 @@ ACCUMULATION_NOTE = (
 ADVICE_TITLE = "Was hilft"
 ADVICE_FITS = "passt"
 ADVICE_FITS_LARGEST = "passt bis b = {largest}"
+ADVICE_FITS_AT_BOUND = "passt selbst mit b = {largest}, der Obergrenze für b"
 ADVICE_NOT_ENOUGH = "reicht allein nicht"
 ADVICE_LINE = "`{change}` – {what}: {total}, {verdict}"
 ADVICE_WHAT: Mapping[str, str] = {

@@ -203,6 +203,42 @@ TEMPLATES: Mapping[ProblemKind, str] = {
         "Aus der Zeit je Schritt folgt die MFU nur mit den Tokens je Schritt: Gib b, d, a und L an – oder "
         "`tokens_per_second=` statt `step_time=`."
     ),
+    ProblemKind.PIPELINE_ABOVE_LAYERS: (
+        "`pp={pp}` Pipeline-Stufen, aber das Modell hat nur {layers} Schichten: Jede Stufe braucht mindestens eine. "
+        "Wähle `pp=` höchstens {layers}."
+    ),
+    ProblemKind.LAYERS_NOT_DIVISIBLE: (
+        "`vpp={vpp}` teilt die {layers} Schichten nicht: Bei `pp={pp}` bekäme jede der PP · vpp = {product} "
+        "virtuellen Stufen gleich viele Schichten, dafür muss {layers} ein Vielfaches von {product} sein."
+    ),
+    ProblemKind.TOPK_ABOVE_EXPERTS: (
+        "`topk={topk}` wählt mehr Experten je Token aus, als es gibt: Das Modell hat {experts} Experten."
+    ),
+    ProblemKind.EP_NOT_DIVIDING: (
+        "`ep={ep}` verteilt die {experts} Experten nicht gleichmäßig: Expert-Parallelität braucht einen Teiler der "
+        "Expertenzahl."
+    ),
+    ProblemKind.KV_HEADS_NOT_DIVIDING: (
+        "`kv_heads={kv_heads}` passt nicht zu `heads={heads}`: Bei Grouped-Query-Attention teilen sich gleich viele "
+        "Query-Köpfe einen KV-Kopf, kv_heads muss also heads teilen."
+    ),
+    ProblemKind.HEADS_NOT_DIVIDING: (
+        "`heads={heads}` teilt die Breite hidden = {hidden} nicht: Jeder Kopf bekommt hidden / heads Kanäle, das "
+        "muss eine ganze Zahl sein."
+    ),
+    ProblemKind.OFFLOAD_NEEDS_ZERO: (
+        "ZeRO-Offload gibt es erst ab ZeRO-1: `offload={offload}` braucht `zero=1` oder höher."
+    ),
+    ProblemKind.MFU_ABOVE_PEAK: (
+        "Mit {given} ergäbe sich eine MFU von {mfu}: Mehr als 100 % ihrer Spitzenleistung schafft keine GPU. "
+        "Stimmen die Einheit (`s`, `ms`, `min`; Tokens je Sekunde mit `k` oder `M`), die Zahl der GPUs und die GPU?"
+    ),
+}
+
+#: The step time or throughput an impossible MFU came from, as ``MFU_ABOVE_PEAK`` names it.
+TIME_GIVEN: Mapping[str, str] = {
+    "step_time": "{value} s je Schritt",
+    "tokens_per_second": "{value} Tokens je Sekunde",
 }
 
 #: Problems of a text that was understood but is incomplete, and of one that contradicts itself (or a bound).
@@ -243,6 +279,14 @@ CONFLICT_KINDS = frozenset(
         ProblemKind.DEEPSPEED_NEEDS_ZERO,
         ProblemKind.OFFLOAD_PARAMS_NEEDS_ZERO3,
         ProblemKind.TIME_KEYS_CONFLICT,
+        ProblemKind.PIPELINE_ABOVE_LAYERS,
+        ProblemKind.LAYERS_NOT_DIVISIBLE,
+        ProblemKind.TOPK_ABOVE_EXPERTS,
+        ProblemKind.EP_NOT_DIVIDING,
+        ProblemKind.KV_HEADS_NOT_DIVIDING,
+        ProblemKind.HEADS_NOT_DIVIDING,
+        ProblemKind.OFFLOAD_NEEDS_ZERO,
+        ProblemKind.MFU_ABOVE_PEAK,
     }
 )
 

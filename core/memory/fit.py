@@ -25,6 +25,8 @@ class Fit:
     capacity: int
     total: int
     largest_micro_batch: int | None  # None: activations unknown; 0: not even b = 1
+    #: The largest micro-batch is the bound asked for (``most``): more would fit, none is counted beyond it.
+    at_bound: bool = False
 
     @property
     def fits(self) -> bool:
@@ -35,11 +37,13 @@ class Fit:
         return self.capacity - self.total
 
 
-def fit(found: MemoryEstimate, capacity: int) -> Fit:
-    """``found`` on a GPU of ``capacity`` bytes."""
+def fit(found: MemoryEstimate, capacity: int, most: int | None = None) -> Fit:
+    """``found`` on a GPU of ``capacity`` bytes; the largest micro-batch at most ``most`` (a bound of the input)."""
     largest = None
     if found.activations_per_sample:
         largest = max(0, int((capacity - found.model_states) // found.activations_per_sample))
+    if largest is not None and most is not None and largest >= most:
+        return Fit(capacity, found.total, most, at_bound=True)
     return Fit(capacity, found.total, largest)
 
 
@@ -64,21 +68,23 @@ class Change:
     total: int
     largest_micro_batch: int | None
     fits: bool
+    at_bound: bool = False
 
 
-def advise(model: ModelSpec, setup: Setup, capacity: int) -> tuple[Change, ...]:
-    """What lowers the memory enough, cheapest first: smaller b with more accumulation, then the techniques."""
+def advise(model: ModelSpec, setup: Setup, capacity: int, most: int | None = None) -> tuple[Change, ...]:
+    """What lowers the memory enough, cheapest first: smaller b with more accumulation, then the techniques (each
+    largest micro-batch at most ``most``)."""
     found = estimate(model, setup)
-    now = fit(found, capacity)
+    now = fit(found, capacity, most)
     if now.fits:
         return ()
     changes: list[Change] = []
     largest = now.largest_micro_batch
     if largest and largest < setup.micro_batch:
         smaller = replace(setup, micro_batch=largest)
-        changes.append(_change(ChangeKind.ACCUMULATION, largest, model, smaller, capacity))
+        changes.append(_change(ChangeKind.ACCUMULATION, largest, model, smaller, capacity, most))
     for kind, value, changed in _variants(setup):
-        option = _change(kind, value, model, changed, capacity)
+        option = _change(kind, value, model, changed, capacity, most)
         if option.total < found.total:
             changes.append(option)
     return tuple(changes)
@@ -104,6 +110,8 @@ def _variants(setup: Setup) -> list[tuple[ChangeKind, int | str, Setup]]:
     return variants
 
 
-def _change(kind: ChangeKind, value: int | str, model: ModelSpec, setup: Setup, capacity: int) -> Change:
-    after = fit(estimate(model, setup), capacity)
-    return Change(kind, value, after.total, after.largest_micro_batch, after.fits)
+def _change(
+    kind: ChangeKind, value: int | str, model: ModelSpec, setup: Setup, capacity: int, most: int | None
+) -> Change:
+    after = fit(estimate(model, setup), capacity, most)
+    return Change(kind, value, after.total, after.largest_micro_batch, after.fits, after.at_bound)

@@ -85,7 +85,7 @@ def weight_and_optimizer(model: ModelSpec, setup: Setup) -> tuple[float, float]:
     if not model.tied and pp == 1:
         tp_on_shard += embedding / tp
     shard = tp_on_shard + replicated_on_shard + expert_on_shard
-    dp = setup.gpus // (tp * pp * setup.cp)
+    dp = max(1, setup.gpus // (tp * pp * setup.cp))  # Megatron refuses fewer GPUs than TP · PP · CP before this
     expert_dp = setup.gpus // (etp * ep * pp)
     distributed = setup.distributed_optimizer or setup.zero >= 1
 

@@ -46,6 +46,8 @@ def memory_json(
         data["fits"] = fitted.fits
         if fitted.largest_micro_batch is not None:
             data["largest_micro_batch"] = fitted.largest_micro_batch
+        if fitted.at_bound:
+            data["largest_micro_batch_at_bound"] = True
     if gpu is not None:
         data["gpu"] = gpu.name
     return data

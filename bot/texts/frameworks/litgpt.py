@@ -25,6 +25,10 @@ FINDINGS: dict[str, str] = {
         "LitGPT bricht ab: micro_batch_size {micro} ist größer als die {per_device} Sequenzen je Gerät, es gäbe "
         "0 Akkumulationsschritte (ein AssertionError ohne Text)."
     ),
+    "litgpt/nodes-above-world": (
+        "Lightning bricht ab: num_nodes = {nodes} Maschinen, aber nur {world} Prozesse – jede Maschine startet "
+        "mindestens einen, und Lightning verlangt devices · num_nodes = Anzahl der Prozesse."
+    ),
     "litgpt/per-machine-in-old-versions": (
         "In LitGPT-Versionen vor März 2025 (vor PR #1947) galt global_batch_size je Maschine: Auf {nodes} Knoten "
         "hätte dieselbe Datei mit B = {old} trainiert. Seitdem teilt LitGPT durch alle GPUs."

@@ -55,6 +55,11 @@ FINDINGS: dict[str, str] = {
         "OpenRLHF bricht ab: packing_samples (auch erzwungen durch Ring-Attention oder die dynamische Batch-Größe)"
         " geht nur mit vLLM; gib mit {flag} die Zahl der vLLM-Engines an."
     ),
+    "openrlhf/model-parallel-above-gpus": (
+        "OpenRLHF bricht ab: Ring-Attention {ring} × Tensor-Parallelität {tp} braucht mindestens {ring} × {tp} GPUs "
+        "für ein Datenreplikat, der Actor hat aber nur {gpus}; sein Device-Mesh (GPUs // {ring} // {tp}, {ring}, "
+        "{tp}) hätte 0 Replikate."
+    ),
 }
 #: This framework's own derivations; ``{0}``, ``{1}`` … are the operands, ``{r}`` the result.
 FORMULAS: dict[str, str] = {

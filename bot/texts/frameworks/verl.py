@@ -34,6 +34,10 @@ FINDINGS: dict[str, str] = {
         "verl bricht ab: Das veraltete ppo_micro_batch_size {micro} mal Ulysses-SP {sp} ist kleiner als die {gpus}"
         " GPUs."
     ),
+    "verl/sequence-parallel-above-gpus": (
+        "verl bricht ab: Ulysses-Sequenz-Parallelität {sp} braucht mindestens {sp} GPUs für ein Datenreplikat, hier "
+        "sind es {gpus}; das Device-Mesh (GPUs // {sp}, {sp}) hätte 0 Replikate."
+    ),
     "verl/sequence-parallel-remove-padding": (
         "verl bricht ab: Ulysses-Sequenz-Parallelität braucht actor_rollout_ref.model.use_remove_padding=True."
     ),

@@ -112,6 +112,12 @@ class DevicesAuto:
 
 
 @context
+class NodesAboveWorld:
+    nodes: int
+    world: int
+
+
+@context
 class Required:
     key: str
 
@@ -123,6 +129,9 @@ MICRO_TOO_LARGE = Rule("litgpt/micro-batch-larger-than-per-device", Effect.REFUS
 PER_MACHINE = Rule("litgpt/per-machine-in-old-versions", Effect.NOTE, PerMachine)
 DEVICES_AUTO = Rule("litgpt/devices-auto", Effect.PITFALL, DevicesAuto)
 REQUIRED = Rule("litgpt/pretrain-requires", Effect.REFUSED, Required)
+#: Lightning's cluster environments (``TorchElasticEnvironment.validate_settings``, SLURM's task count) refuse a
+#: ``devices · num_nodes`` that is not the world size; with more nodes than processes no node could run one.
+NODES_ABOVE_WORLD = Rule("litgpt/nodes-above-world", Effect.REFUSED, NodesAboveWorld)
 RULES = (
     PER_DEVICE_FLOORED,
     ACCUMULATION_FLOORED,
@@ -131,6 +140,7 @@ RULES = (
     PER_MACHINE,
     DEVICES_AUTO,
     REQUIRED,
+    NODES_ABOVE_WORLD,
 )
 
 
@@ -235,7 +245,7 @@ def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     reading.step(Derivation.B_PRODUCT, (micro, world.size, accumulation), batch)
     _floors(values, configured, world.size, per_device, micro, accumulation)
     if nodes > 1:
-        _per_machine(reading, configured, micro, world.size // nodes, nodes, batch)
+        _per_machine(reading, configured, micro, world.size, nodes, batch)
     if seq_len is not None:
         reading.step(Derivation.T_PRODUCT, (batch, seq_len), batch * seq_len)
     return reading.finish(
@@ -286,8 +296,13 @@ def _floors(values: Values, configured: int, world: int, per_device: int, micro:
         values.reading.add(ACCUMULATION_FLOORED(context, fix=None if configured % world else fixed))
 
 
-def _per_machine(reading: Reading, configured: int, micro: int, devices: int, nodes: int, batch: int) -> None:
-    """Up to v0.5.7 the same file trained ``global // devices`` a device on every node: num_nodes times more."""
+def _per_machine(reading: Reading, configured: int, micro: int, world: int, nodes: int, batch: int) -> None:
+    """Up to v0.5.7 the same file trained ``global // devices`` a device on every node: num_nodes times more. More
+    nodes than processes: Lightning refuses the layout."""
+    if nodes > world:
+        reading.add(NODES_ABOVE_WORLD(NodesAboveWorld(nodes, world)))
+        return
+    devices = world // nodes
     old = micro * (configured // devices // micro) * devices * nodes
     if old not in (0, batch):
         reading.add(PER_MACHINE(PerMachine(nodes, old)))

@@ -14,7 +14,8 @@
   ``num_slices`` where set, else one.
 - Refusals: ``types.py:3878-3882`` FP8 with accumulation; :3999-4003 ``per_device_batch_size ·
   max_target_length`` not divisible by ``num_vocab_tiling`` (any non-integer product); :3605-3620 pipeline
-  micro-batches (-1: the stages, twice that with ``pipeline_delay_activation_forwarding``).
+  micro-batches (-1: the stages, twice that with ``pipeline_delay_activation_forwarding``; positive, a multiple of the
+  stages, dividing a forward pass's batch).
 - The values: ``base.yml`` (per_device_batch_size 12.0 :731, gradient_accumulation_steps 1 :968,
   max_target_length 2048 :880), the YAML given, and ``key=value`` after the YAML on the launch line
   (``python3 -m MaxText.train MaxText/configs/base.yml …``, ``python3 -m maxtext.trainers.pre_train.train …``),
@@ -83,6 +84,7 @@ UNDETERMINED_MESSAGE = "Unspecified value unable to be determined with the given
 PRODUCT_MESSAGE = "Number of {target} {count} does not match the product of the {kind} parallelism {product}"
 FP8_MESSAGE = "FP8 quantization is not compatible with gradient accumulation."
 TILING_MESSAGE = "Per device batch size times sequence length should be divisible by the number of vocab tiles."
+POSITIVE_MESSAGE = "num_pipeline_microbatches must be positive"
 STAGES_MESSAGE = "The number of microbatches ({microbatches}) must be divisible by the number of stages ({stages})"
 PASS_MESSAGE = (
     "The batch size for a single forward pass ({micro}) must be divisible "
@@ -350,7 +352,8 @@ def _fill(values: dict[str, int], count: int, kind: str) -> str | None:
     if len(unspecified) > 1:
         return TWO_UNSPECIFIED_MESSAGE.format(kind=kind)
     if unspecified:
-        determined = count / (math.prod(values.values()) * -1)
+        product = math.prod(values.values())  # numpy's count / 0 is inf: a 0 axis leaves the -1 undetermined
+        determined = count / (product * -1) if product else -math.inf
         if determined < 1 or not determined.is_integer():
             return UNDETERMINED_MESSAGE.format(kind=kind)
         values[unspecified[0]] = int(determined)
@@ -382,7 +385,9 @@ def _pipeline(reading: Reading, settings: Settings, micro: int) -> None:
     if microbatches == -1:
         delayed = str(settings.get("pipeline_delay_activation_forwarding", (False, ""))[0]).lower() == "true"
         microbatches = 2 * stages if delayed else stages
-    if microbatches % stages:
+    if microbatches < 1:
+        message = POSITIVE_MESSAGE
+    elif microbatches % stages:
         message = STAGES_MESSAGE.format(microbatches=microbatches, stages=stages)
     elif micro > 0 and micro % microbatches:
         message = PASS_MESSAGE.format(micro=micro, microbatches=microbatches)

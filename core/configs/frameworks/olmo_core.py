@@ -506,6 +506,8 @@ def _schedule_refusal(sizes: list[int], starts: list[int], units: set[str]) -> s
             return "subsequent events in the batch size schedule must be configured to occur after previous events"
         if later == size:
             return "invalid batch size schedule, duplicate batch size in schedule"
+        if min(later, size) == 0:  # its own ``later % size`` (or ``size % later``) on a 0: Python's error
+            return "integer modulo by zero"
         if max(later, size) % min(later, size):
             direction = "increased" if later > size else "decreased"
             return f"invalid batch size schedule, batch size can only be {direction} by an integer factor"

@@ -50,6 +50,7 @@ from effbatch.core.configs.base import (
     main_command,
     neighbours,
     program_flags,
+    world_fix,
 )
 from effbatch.core.configs.shell import read_script
 
@@ -193,6 +194,13 @@ class Engines:
     flag: str
 
 
+@context
+class Mesh:
+    gpus: int
+    ring: int
+    tp: int
+
+
 MIXED_RULE = Rule("openrlhf/flag-spellings-mixed", Effect.REFUSED, Mixed)
 SAMPLE_BATCHES_RULE = Rule("openrlhf/sample-batches-below-processes", Effect.REFUSED, SampleBatches)
 NEEDS_SAMPLES_RULE = Rule("openrlhf/estimator-needs-samples", Effect.REFUSED, NeedsSamples)
@@ -205,6 +213,8 @@ GENERATE_RULE = Rule("openrlhf/generate-batch-without-async", Effect.REFUSED, Ge
 STRAY_RULE = Rule("openrlhf/unrecognized-arguments", Effect.REFUSED, Stray)
 PACKING_RULE = Rule("openrlhf/packing", Effect.NOTE, Packing)
 PACKING_VLLM_RULE = Rule("openrlhf/packing-needs-vllm", Effect.REFUSED, Engines)
+#: deepspeed.py:103-107: ``init_device_mesh("cuda", (GPUs // ring // TP, ring, TP))``: no mesh without one replica.
+MESH_RULE = Rule("openrlhf/model-parallel-above-gpus", Effect.REFUSED, Mesh)
 RULES = (
     MIXED_RULE,
     SAMPLE_BATCHES_RULE,
@@ -218,6 +228,7 @@ RULES = (
     STRAY_RULE,
     PACKING_RULE,
     PACKING_VLLM_RULE,
+    MESH_RULE,
 )
 #: Settings whose default decides the batch without a word, said when a command leaves them out.
 SHOWN_DEFAULTS = ("prompts", "samples", "train", "micro", "nodes", "gpus")
@@ -247,6 +258,8 @@ def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
         reading.add(DEFAULTS_RULE(Defaults(", ".join(f"`{flag} {value}`" for flag, value in values.defaulted))))
     data_parallel = world.size // ring // tp
     reading.step(DATA_PARALLEL, (world.size, ring, tp), data_parallel)
+    if data_parallel == 0:
+        reading.add(MESH_RULE(Mesh(world.size, ring, tp), fix=world_fix(ring * tp)))
     reading.step(SEQUENCES, (p, n), p * n)
     _cli(reading, values, (p, n, values.number("rollout_micro"), data_parallel))
     _packing(reading, values, ring > 1 or dynamic, None if dynamic else micro)
@@ -256,7 +269,7 @@ def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     if (p * n) % train:
         reading.add(FLOORED_RULE(Floored(p * n, train, p * n // train)))
     bound = _dynamic(reading, values) if dynamic else None
-    if not dynamic and (p * n) % data_parallel == 0 and (p * n // data_parallel) % micro:
+    if not dynamic and data_parallel and (p * n) % data_parallel == 0 and (p * n // data_parallel) % micro:
         share = p * n // data_parallel
         reading.add(DROP_LAST_RULE(DropLast(share, micro, share % micro)))
     if length is not None and not any(f.effect is Effect.REFUSED for f in reading.findings):

@@ -4,6 +4,8 @@ expression computed in turn, and the variables it assigns."""
 
 from __future__ import annotations
 
+import re
+
 from effbatch.core.configs.shell.grammar import NAME
 from effbatch.core.configs.shell.numbers import binary, bounded, constant, skipped
 from effbatch.core.configs.shell.precedence import (
@@ -16,6 +18,9 @@ from effbatch.core.configs.shell.precedence import (
     Prefix,
 )
 from effbatch.core.configs.shell.state import BashError, State
+
+#: A variable's value that is a plain decimal number (no octal ``0…``, at most 19 digits).
+_DECIMAL_VALUE = re.compile(r"-?(?:0|[1-9][0-9]{0,18})")
 
 
 class Computing(State):
@@ -143,6 +148,10 @@ class Computing(State):
             self.resolving.discard(name)
 
     def _number(self, text: str) -> int | None:
+        """A value read as a number; a plain decimal one directly (the smallest 64-bit number included, which as an
+        expression would negate a constant one beyond 64 bits)."""
+        if _DECIMAL_VALUE.fullmatch(text.strip()):
+            return bounded(int(text), self.at)
         return self.evaluate(text) if text.strip() else 0
 
     def _unsettle_in(self, expression: Expression) -> None:

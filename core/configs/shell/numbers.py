@@ -46,11 +46,13 @@ def constant(text: str, line: int) -> int:
 
 
 def binary(operator: str, left: int, right: int, line: int) -> int | None:
-    """``left operator right`` as bash computes it (C division and remainder); ``BashError`` where bash fails, None
-    where the processor decides (a negative shift)."""
+    """``left operator right`` as bash computes it (C division and remainder, 64-bit shifts); ``BashError`` where
+    bash fails."""
     if operator in ("/", "%"):
         if right == 0:
             raise BashError("division by 0")
+        if left == -LIMIT and right == -1:  # expr.c: the one quotient beyond 64 bits is the smallest number itself
+            return left if operator == "/" else 0
         quotient = abs(left) // abs(right) * (1 if (left < 0) == (right < 0) else -1)  # C: towards zero
         return quotient if operator == "/" else left - quotient * right
     if operator == "**":
@@ -60,15 +62,20 @@ def binary(operator: str, left: int, right: int, line: int) -> int | None:
             raise too_much("shell_long_number", MAX_DIGITS, line)
         return int(left**right)
     if operator in ("<<", ">>"):
-        if right < 0:
-            return None
-        if operator == ">>":
-            return left >> min(right, 64)
-        if left and right >= 64:
-            raise too_much("shell_long_number", MAX_DIGITS, line)
-        return left << right
+        return shifted(operator, left, right)
     compute = _TABLE.get(operator)
     return compute(left, right) if compute is not None else None
+
+
+def shifted(operator: str, left: int, right: int) -> int:
+    """bash's ``<<`` and ``>>``: C's shift of a 64-bit number, whose count the processor (x86-64 and arm64 alike)
+    takes modulo 64, a negative one too (``256 >> 64`` is 256, ``1 << -1`` the smallest number); the bits shifted
+    out of the left are lost, the sign shifted in on the right."""
+    count = right % 64
+    if operator == ">>":
+        return left >> count
+    bits = (left << count) % (2 * LIMIT)
+    return bits - 2 * LIMIT if bits >= LIMIT else bits
 
 
 _TABLE: dict[str, Callable[[int, int], int]] = {

@@ -81,6 +81,8 @@ from effbatch.core.configs.frameworks.verl.rules import (
     FROM_0_2,
     GENERATION_RULE,
     LENGTH,
+    MODEL_PARALLEL,
+    MODEL_PARALLEL_RULE,
     NEW_SP_RULE,
     NODES_FEWER_RULE,
     NODES_MESSAGE,
@@ -90,15 +92,18 @@ from effbatch.core.configs.frameworks.verl.rules import (
     PADDING_RULE,
     RULES,
     SEQUENCES,
+    SP_ABOVE_GPUS_RULE,
     TOKEN_BOUND,
     TOKEN_BOUND_RULE,
     Defaults,
     Dynamic,
     Generation,
     GenerationBatch,
+    ModelParallel,
     NewSp,
     Nodes,
     OldOrder,
+    SequenceParallel,
     TokenBound,
 )
 from effbatch.core.configs.frameworks.verl.values import Values, is_config, is_main
@@ -138,6 +143,9 @@ def _check(reading: Reading, values: Values, sources: list[Parsed], given: World
     if values.defaulted:
         reading.add(DEFAULTS_RULE(Defaults(", ".join(f"`{key}={DEFAULTS[key]}`" for key in values.defaulted))))
     data_parallel, megatron = _data_parallel(reading, values, world.size)
+    if data_parallel == 0:
+        _no_replica(reading, values, megatron, world.size)
+        return reading.finish(world, data_parallel=0, rl=_rollout(actor, None, length, None))
     reading.step(SEQUENCES, (actor.prompts, actor.samples), actor.prompts * actor.samples)
     old = holds(BEFORE_0_2, reading.pins) is True
     if old:
@@ -290,6 +298,23 @@ def _data_parallel(reading: Reading, values: Values, world: int) -> tuple[int, t
     if sp > 1 and not values.switch(REMOVE_PADDING):
         reading.add(PADDING_RULE(Nothing(), message=PADDING, fix=values.fix(REMOVE_PADDING, None)))
     return world // sp, None
+
+
+def _no_replica(reading: Reading, values: Values, megatron: tuple[int, int, int] | None, gpus: int) -> None:
+    """More GPUs per replica than the run has: Megatron's workers refuse it in validate_config (n_gpus a multiple of
+    TP · PP · CP), FSDP's build a device mesh of GPUs // SP = 0 replicas and divide the mini-batch by it."""
+    if megatron is not None:
+        tp, pp, cp = megatron
+        message = MODEL_PARALLEL.format(gpus=gpus, model_parallel=tp * pp, cp=cp)
+        reading.add(MODEL_PARALLEL_RULE(ModelParallel(gpus, tp * pp, cp), message=message))
+        return
+    sp = values.number(SP)
+    reading.add(SP_ABOVE_GPUS_RULE(SequenceParallel(sp, gpus), fix=values.fix(SP, *_divisors_up_to(gpus))))
+
+
+def _divisors_up_to(gpus: int) -> tuple[int, ...]:
+    """The largest Ulysses degrees (at most two) that divide the GPUs."""
+    return tuple(d for d in range(gpus, 0, -1) if gpus % d == 0 and d <= 8)[:2]
 
 
 def _dynamic(reading: Reading, values: Values, length: tuple[int, int] | None) -> int:

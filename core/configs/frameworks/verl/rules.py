@@ -188,6 +188,12 @@ class GenerationBatch:
 
 
 @context
+class SequenceParallel:
+    sp: int
+    gpus: int
+
+
+@context
 class Nodes:
     given: int
     written: int
@@ -223,6 +229,8 @@ CRITIC_MINI_MICRO_RULE = Rule("verl/critic-mini-batch-micro-batch-divisible", Ef
 CRITIC_BATCH_RULE = Rule("verl/critic-batch", Effect.NOTE, CriticBatch)
 DAPO_RULE = Rule("verl/dapo-generation-rounds", Effect.NOTE, Generation)
 GENERATION_RULE = Rule("verl/gen-batch-without-filter", Effect.PITFALL, GenerationBatch)
+#: fsdp_workers.py: ``init_device_mesh(…, (GPUs // SP, SP))`` and ``ppo_mini_batch_size //= GPUs // SP``: no replica.
+SP_ABOVE_GPUS_RULE = Rule("verl/sequence-parallel-above-gpus", Effect.REFUSED, SequenceParallel)
 NODES_FEWER_RULE = Rule("verl/fewer-gpus-than-written", Effect.REFUSED, Nodes)
 NODES_MORE_RULE = Rule("verl/more-gpus-than-written", Effect.PITFALL, Nodes)
 RULES = (
@@ -258,4 +266,5 @@ RULES = (
     NODES_FEWER_RULE,
     NODES_MORE_RULE,
     DEFAULTS_RULE,
+    SP_ABOVE_GPUS_RULE,
 )

@@ -140,16 +140,24 @@ class Calls(State):
         if any(isinstance(v, Unknown) or not isinstance(v, operators.PLAIN) for v in values):
             return self.unknown(node, *(n for v in values if isinstance(v, Unknown) for n in v.needs))
         function = __builtins__[name] if isinstance(__builtins__, dict) else getattr(__builtins__, name)
-        if name in ("range", "list", "tuple", "set", "dict", "sorted", "reversed", "enumerate", "zip"):
-            items = [list(self.iterate(v, node)) if name != "range" else v for v in values]
-            result = function(*items)
-            return list(result) if name in ("reversed", "enumerate", "zip") else operators.bounded(result)
         if name == "pow" and len(values) == 2:
             return operators.binary(ast.Pow(), values[0], values[1])
         try:
+            if name in ("range", "list", "tuple", "set", "dict", "sorted", "reversed", "enumerate", "zip"):
+                items = [list(self.iterate(v, node)) if name != "range" else v for v in values]
+                result = function(*items)
+                return list(result) if name in ("reversed", "enumerate", "zip") else operators.bounded(result)
             return operators.bounded(function(*values))
-        except (TypeError, ValueError, OverflowError, ZeroDivisionError):
+        except TypeError:
+            raise self.raised("TypeError") from None
+        except (ValueError, OverflowError, ZeroDivisionError):
             raise UndecidableError from None
+
+    def raised(self, kind: str) -> Exception:
+        """What a builtin's ``kind`` error (a TypeError: a value of a kind it does not take) does: in a run, it is
+        raised (an enclosing ``except`` catches it, else the script ends there, as Python's would); in a function read
+        on its own with guessed defaults, the value is unknown and the reading goes on."""
+        return Leave("raise", kind) if self.reaching else UndecidableError()
 
     def method(self, method: Method, args: list[Given], keywords: dict[str, Given], node: ast.Call) -> object:
         owner, name = method.owner, method.name

@@ -225,9 +225,10 @@ class Statements(State):
             self.run(node.body, frame)
             self.run(node.orelse, frame)
         except Leave as stop:
-            if stop.kind != "raise" or not node.handlers:
+            handler = _handler(node.handlers, stop) if stop.kind == "raise" else None
+            if handler is None:
                 raise
-            self.run(node.handlers[0].body, frame)
+            self.run(handler.body, frame)
         finally:
             self.run(node.finalbody, frame)
 
@@ -304,3 +305,20 @@ def _merge(frame: Frame, other: tuple[dict[str, object], dict[str, int], dict[st
 
 def _comparable(value: object) -> bool:
     return isinstance(value, int | float | str | bool | type(None) | tuple)
+
+
+#: What ``except Exception`` and a bare ``except`` catch of the errors the reader raises as Python would.
+_CATCH_ALL = frozenset({"Exception", "BaseException"})
+
+
+def _handler(handlers: list[ast.ExceptHandler], stop: Leave) -> ast.ExceptHandler | None:
+    """The ``except`` that catches a raise: for an error of a kind the reader knows (``TypeError``), the first handler
+    naming it (or ``Exception``, or bare); for a ``raise`` of the script's own, the first handler."""
+    if not isinstance(stop.value, str):
+        return handlers[0] if handlers else None
+    for handler in handlers:
+        kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+        names = {kind.id if isinstance(kind, ast.Name) else getattr(kind, "attr", "") for kind in kinds if kind}
+        if handler.type is None or names & (_CATCH_ALL | {stop.value}):
+            return handler
+    return None
