@@ -21,7 +21,7 @@ from effbatch.bot.texts.glossary import COMMAND, PROGRAM
 
 if TYPE_CHECKING:
     from effbatch.bot.check_runner import BoundedCheck, CheckAborted, CheckPool
-    from effbatch.core.configs import World
+    from effbatch.core.configs import Check, World
     from effbatch.core.model import PlanRequest
 
 # Each path imports only what it needs, inside the function that takes it: a check never builds the
@@ -199,9 +199,7 @@ def _check_files(
     skip_unrelated: bool = False,
 ) -> int:
     from effbatch.bot.check_runner import CheckAborted
-    from effbatch.bot.document import Visibility
-    from effbatch.bot.rendering.checks import check_answer, check_json, problem_text
-    from effbatch.bot.rendering.plain_text import plain_text
+    from effbatch.bot.rendering.checks import problem_text
     from effbatch.bot.serving.config_files import STDIN_NAME, UnreadableFileError, read_source
     from effbatch.core.configs import MAX_FILE_BYTES, CheckError
 
@@ -221,17 +219,26 @@ def _check_files(
         return _refuse(str(error), args, files)
     except CheckAborted as stopped:
         return _refuse(_aborted(stopped, names), args, files)
+    _say_check(check, args, files)
+    return 0 if check.ok else EXIT_FINDINGS
+
+
+def _say_check(check: Check, args: argparse.Namespace, files: list[str]) -> None:
+    """The check as JSON, or as text (with ``--format github`` after the annotations at the values' lines)."""
+    from effbatch.bot.document import Visibility
+    from effbatch.bot.rendering.checks import check_answer, check_json
+    from effbatch.bot.rendering.plain_text import plain_text
+
     if args.json:
         say(_shown(json.dumps(check_json(check), ensure_ascii=False), as_json=True))
-    else:
-        if args.format == "github":  # annotations at the values' lines, then the answer for the log
-            from effbatch.bot.rendering.github import workflow_commands
+        return
+    if args.format == "github":
+        from effbatch.bot.rendering.github import workflow_commands
 
-            if commands := workflow_commands(check, files):
-                say("\n".join(commands))
-        answer = check_answer(check, Visibility.IN_CHANNEL, command=PROGRAM)
-        say(_shown(plain_text(answer.document, choices=False)))
-    return 0 if check.ok else EXIT_FINDINGS
+        if commands := workflow_commands(check, files):
+            say("\n".join(commands))
+    answer = check_answer(check, Visibility.IN_CHANNEL, command=PROGRAM)
+    say(_shown(plain_text(answer.document, choices=False)))
 
 
 def _aborted(stopped: CheckAborted, names: list[str]) -> str:

@@ -143,13 +143,7 @@ class SlackHTTP:
             return
         route = _route(body)
         if route is _Route.LOOP and self._commands is not None:
-            fields = _answer_fields(body)
-            if self._commands.waits(fields):  # the channel's profile or the installation: on a thread
-                loop = asyncio.get_running_loop()
-                plain = await loop.run_in_executor(self._pool, _plain_command, fields, self._commands)
-            else:  # nothing to wait for: a thread hop would cost more than the answer
-                plain = _plain_command(fields, self._commands)
-            await _respond(send, 200, plain, _JSON_UTF8)
+            await _respond(send, 200, await self._answered(body, self._commands), _JSON_UTF8)
             return
         if route is _Route.CHECK and _acked_at_once(body):
             # The shortcut, sharing: their acknowledgement is empty, and goes out before the check waits for a thread
@@ -171,6 +165,14 @@ class SlackHTTP:
             for v in vs
         ]
         await _respond(send, response.status, response.body.encode(), *answer)
+
+    async def _answered(self, body: bytes, commands: PlainCommand) -> bytes:
+        """A plain command's answer: on a thread where it may wait on the database (the channel's profile, the
+        installation), else here on the loop, where a thread hop would cost more than the answer."""
+        fields = _answer_fields(body)
+        if commands.waits(fields):
+            return await asyncio.get_running_loop().run_in_executor(self._pool, _plain_command, fields, commands)
+        return _plain_command(fields, commands)
 
     async def _read_body_of_peer(self, scope: Scope, headers: Mapping[str, str], receive: Receive) -> bytes | Refusal:
         """The body, counted against its peer's requests still reading one (``MAX_READING_PER_PEER``)."""
