@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import architecture_page
 import pytest
 import yaml
 from docs_pages import ELIDED, EXAMPLES, PAGE, REGENERATE, ROOT, effbatch, regenerated, slug
@@ -500,3 +501,10 @@ def test_the_frameworks_page_is_generated() -> None:
     """docs/frameworks.md is what the registry, the framework modules and the fixtures say today."""
     page = PAGE.read_text(encoding="utf-8")
     assert page == regenerated(page), f"docs/frameworks.md is out of date: run {REGENERATE}"
+
+
+def test_the_architecture_page_shows_the_contracts_pyproject_defines() -> None:
+    """docs/architecture.md's contracts table is what tests/architecture_page.py writes from pyproject.toml."""
+    page = architecture_page.PAGE.read_text(encoding="utf-8")
+    assert page == architecture_page.regenerated(page), f"out of date: run {architecture_page.REGENERATE}"
+    assert page.count("| contract | what it holds |") == 1
