@@ -131,7 +131,8 @@ def test_a_paste_at_the_terminal_keeps_its_blank_lines(tmp_path: Path) -> None:
     with console_on_a_terminal(clean_env(), tmp_path) as (_, terminal):
         assert read_until(terminal, lambda shown: shown.endswith(b"> "), seconds=30).endswith(b"> ")
         os.write(terminal, f"prüfe gpus=8\n{yaml_config}".encode())
-        time.sleep(0.5)  # the paste is read; now the user presses Enter on an empty line
+        # The paste is read once the terminal shows its last line; then the user presses Enter on an empty line.
+        read_until(terminal, lambda shown: b"train_batch_size: 64" in shown, seconds=30)
         os.write(terminal, b"\r")
         shown = read_until(terminal, lambda out: b"Gelesen" in out and out.endswith(b"> "), seconds=30).decode()
     assert "DeepSpeed: effektive Batch-Größe 64 Sequenzen" in shown
