@@ -86,16 +86,11 @@ class _PastDeadline(BaseException):
     """Raised into a check in this process by its timer: a BaseException, so no reader's ``except`` catches it."""
 
 
-class BoundedCheck:
-    """A check in this process, under a deadline and a memory cap as in a check process: for a command-line process
-    that has no one else to answer (``effbatch check``). The deadline is a timer signal (so: the main thread), the
-    cap ``RLIMIT_AS`` above what the process already maps (Linux); both are lifted after each check."""
+class _Bounded:
+    """``check_config``'s call under a deadline and a memory cap, however a runner keeps them."""
 
-    def __init__(
-        self, seconds: float = CHECK_SECONDS, memory: int = CHECK_MEMORY, work: CheckRunner = check_config
-    ) -> None:
-        self.seconds, self.memory = seconds, memory
-        self._work = work
+    seconds: float
+    memory: int
 
     def __call__(
         self,
@@ -108,12 +103,31 @@ class BoundedCheck:
         settings: Mapping[str, str] | None = None,
         versions: Mapping[str, str] | None = None,
     ) -> Check:
-        """``check_config``'s call, stopped at the deadline or the cap with ``CheckAborted``."""
+        """``check_config``'s call; ``settings`` and ``versions`` (the CLI's ``--set`` and ``--framework-version``)
+        are passed on only where given; ``CheckAborted`` at the deadline or the cap."""
         given = {"settings": dict(settings or {}), "versions": dict(versions or {})}
         options: dict[str, Any] = {"gpu": gpu} | {key: value for key, value in given.items() if value}
+        return self._bounded((list(sources), world, framework, max_bytes), options)
+
+    def _bounded(self, job: tuple[Any, ...], options: dict[str, Any]) -> Check:
+        raise NotImplementedError
+
+
+class BoundedCheck(_Bounded):
+    """A check in this process, under a deadline and a memory cap as in a check process: for a command-line process
+    that has no one else to answer (``effbatch check``). The deadline is a timer signal (so: the main thread), the
+    cap ``RLIMIT_AS`` above what the process already maps (Linux); both are lifted after each check."""
+
+    def __init__(
+        self, seconds: float = CHECK_SECONDS, memory: int = CHECK_MEMORY, work: CheckRunner = check_config
+    ) -> None:
+        self.seconds, self.memory = seconds, memory
+        self._work = work
+
+    def _bounded(self, job: tuple[Any, ...], options: dict[str, Any]) -> Check:
         try:
             with _deadline(self.seconds), _capped(self.memory):
-                return self._work(list(sources), world, framework, max_bytes, **options)
+                return self._work(*job, **options)
         except _PastDeadline:
             raise CheckAborted(Abort.DEADLINE, self.seconds, self.memory) from None
         except MemoryError:
@@ -166,7 +180,7 @@ class _Worker:
     ready: bool = False
 
 
-class CheckPool:
+class CheckPool(_Bounded):
     """``processes`` check processes, each check at most ``seconds`` and ``memory`` bytes; thread-safe."""
 
     def __init__(
@@ -193,28 +207,15 @@ class CheckPool:
         with self._lock:
             self._adopt()
 
-    def __call__(
-        self,
-        sources: Sequence[Source],
-        world: World | None = None,
-        framework: str | None = None,
-        max_bytes: int = MAX_CONFIG_BYTES,
-        *,
-        gpu: str | None = None,
-        settings: Mapping[str, str] | None = None,
-        versions: Mapping[str, str] | None = None,
-    ) -> Check:
-        """``check_config``'s call in a check process; ``settings`` and ``versions`` (the CLI's ``--set`` and
-        ``--framework-version``) are passed on only where given."""
+    def _bounded(self, job: tuple[Any, ...], options: dict[str, Any]) -> Check:
+        """The job in a check process (``CheckAborted`` "busy" when none is free in time)."""
         self.start()
         waited_until = time.monotonic() + self.wait
         if not self._free.acquire(timeout=self.wait):
             raise CheckAborted(Abort.BUSY, self.seconds, self.memory)
-        given = {"settings": dict(settings or {}), "versions": dict(versions or {})}
-        options = {"gpu": gpu} | {key: value for key, value in given.items() if value}
         try:
             worker = self._take(waited_until)
-            outcome = self._run(worker, (self._work, (list(sources), world, framework, max_bytes), options))
+            outcome = self._run(worker, (self._work, job, options))
         except BaseException:
             self._free.release()
             raise
