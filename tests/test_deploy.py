@@ -236,3 +236,18 @@ def test_lambda_handler_answers_a_signed_event(tmp_path: Path) -> None:
     assert payload["response_type"] == "in_channel"
     assert "B = b · d · a = 8 × 64 × 4 = 2.048" in all_text(payload)
     assert refused["statusCode"] == 401
+
+
+def test_the_images_are_the_teams_own() -> None:
+    """Every effbatch image the manifests and the Dockerfile name is one the team builds and pushes: a placeholder
+    registry (the reserved .invalid domain), at the version pyproject.toml gives – no registry the project does not
+    have. (PostgreSQL's and Python's official images are what they say.)"""
+    import re
+    import tomllib
+
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    files = [*sorted((ROOT / "deploy" / "k8s").glob("*.yaml")), ROOT / "deploy" / "Dockerfile"]
+    images = [image for path in files for image in re.findall(r"(?:image: |-t )(\S+)", path.read_text())]
+    assert images
+    ours = {image for image in images if not image.startswith(("python:", "docker.io/library/postgres:"))}
+    assert ours == {f"registry.example.invalid/effbatch:{version}"}
