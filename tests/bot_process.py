@@ -22,8 +22,10 @@ def free_port() -> int:
 
 
 #: What every bot a test starts gets unless the test says otherwise: no drain on SIGTERM (a test that
-#: stops the bot would wait the default seconds for nothing); the drain's own tests set it.
-TEST_DEFAULTS = {"EFFBATCH_DRAIN_SECONDS": "0"}
+#: stops the bot would wait the default seconds for nothing); the drain's own tests set it. The database's answer
+#: is waited for 10 s, not 1: a loaded machine must not turn a profile into "database unavailable" (the stall
+#: tests set their own).
+TEST_DEFAULTS = {"EFFBATCH_DRAIN_SECONDS": "0", "EFFBATCH_DATABASE_SECONDS": "10"}
 
 
 def clean_env(**overrides: str) -> dict[str, str]:

@@ -56,6 +56,9 @@ class Settings(BaseSettings):
     #: Where installations, OAuth state and channel profiles live; a SQLite file in the data directory when unset.
     database_url: SecretStr | None = None
     effbatch_data_dir: Path = Path("data")
+    #: Seconds a request waits for the database (a channel profile, an installation; a write twice as long): Slack
+    #: waits 3 s for the whole answer. Beyond, the answer comes without the database and says so.
+    effbatch_database_seconds: float = Field(default=1.0, gt=0, le=30)
     #: startup: each bot process migrates the schema as it starts (one at a time); off: a job does it first.
     effbatch_migrate: Literal["startup", "off"] = "startup"
     #: Where links to GitHub files are fetched from (raw files of public repositories; tests point it at a stand-in).

@@ -197,12 +197,20 @@ def serve_http(
     drain_seconds: float,
     checks: CheckPool | None = None,
     commands: PlainCommand | None = None,
+    database_ready: Callable[[], bool] = lambda: True,
 ) -> int:
     """Serve ``/slack/events`` and the health endpoints until SIGTERM; the exit code (0 after a clean drain).
 
     Each worker starts its own check processes when it starts serving and stops them when it stops; ``commands``
-    answers plain commands without Bolt's dispatch (``create_bot``)."""
-    asgi = SlackHTTP(app, signing_secret, ready=lambda: not draining.is_set(), checks=checks, commands=commands)
+    answers plain commands without Bolt's dispatch (``create_bot``). ``/readyz`` is 503 while draining and while
+    ``database_ready()`` says the database does not answer (it never waits: ``bot.storage.guard``)."""
+    asgi = SlackHTTP(
+        app,
+        signing_secret,
+        ready=lambda: not draining.is_set() and database_ready(),
+        checks=checks,
+        commands=commands,
+    )
     return serve_asgi(asgi, host, port, workers, drain_seconds)
 
 

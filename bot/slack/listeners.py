@@ -30,6 +30,7 @@ from effbatch.bot.rendering.whatif import action_label
 from effbatch.bot.slack.profile_listeners import answered_with_profile, channel_defaults, profile_answer
 from effbatch.bot.slack.state import Purpose, Seal
 from effbatch.bot.slack.web_api import SLACK_FAILURES, describe, failed
+from effbatch.bot.storage.errors import UnavailableError
 from effbatch.bot.storage.profiles import ProfileStore
 from effbatch.bot.texts import answers as texts
 from effbatch.core import InputError, PlanCommand, parse_command
@@ -197,11 +198,17 @@ def on_home(event: dict[str, Any], client: WebClient) -> None:
 
 
 def on_error(error: Exception, response: BoltResponse | None) -> BoltResponse | None:
-    """Anything unexpected: logged with its traceback, the user told in German."""
-    log.error("unhandled error in listener", exc_info=error)
+    """Anything unexpected: logged with its traceback, the user told in German. What a request needed and could not
+    have (the database, the workspace's access to Slack) is told as its own German message."""
+    if isinstance(error, UnavailableError):
+        log.warning("request not served", extra={"detail": type(error).__name__})
+        text = error.message
+    else:
+        log.error("unhandled error in listener", exc_info=error)
+        text = texts.INTERNAL_ERROR
     if response is None:
         return None
-    return BoltResponse(status=200, body={"response_type": "ephemeral", "text": texts.INTERNAL_ERROR})
+    return BoltResponse(status=200, body={"response_type": "ephemeral", "text": text})
 
 
 def replacing(payload: dict[str, Any]) -> dict[str, Any]:

@@ -10,6 +10,9 @@ import sqlalchemy as sa
 from sqlalchemy import Engine
 from sqlalchemy.dialects import postgresql, sqlite
 
+from effbatch.bot.storage.guard import DatabaseGuard
+from effbatch.bot.texts import storage as texts
+
 _METADATA = sa.MetaData()
 #: As migration r0001 creates it.
 PROFILES = sa.Table(
@@ -36,12 +39,29 @@ class ChannelProfile:
 
 
 class ProfileStore:
-    """Reads and writes channel profiles; every call is one short transaction, safe from several processes."""
+    """Reads and writes channel profiles; every call is one short transaction, safe from several processes, and
+    bounded in time by ``guard`` (``DatabaseUnavailableError`` with a German message when the database is slow)."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, guard: DatabaseGuard | None = None) -> None:
         self._engine = engine
+        self._guard = guard or DatabaseGuard(engine)
 
     def get(self, team: str, channel: str) -> ChannelProfile | None:
+        return self._guard.read(lambda: self._get(team, channel), texts.PROFILE_NOT_READ)
+
+    def put(self, team: str, channel: str, profile: ChannelProfile) -> None:
+        """Store ``profile`` as the channel's, replacing any before it (one upsert: the last writer wins)."""
+        self._guard.write(lambda: self._put(team, channel, profile), texts.PROFILE_NOT_STORED)
+
+    def delete(self, team: str, channel: str) -> bool:
+        """Remove the channel's profile; False when it had none."""
+        return self._guard.write(lambda: self._delete(team, channel), texts.PROFILE_NOT_DELETED)
+
+    def warm(self) -> None:
+        """Compile the read's statement (tens of ms) here, before HTTP workers fork: not on each worker's first."""
+        self._get("", "")
+
+    def _get(self, team: str, channel: str) -> ChannelProfile | None:
         query = sa.select(PROFILES.c.settings, PROFILES.c.set_by, PROFILES.c.set_at).where(
             PROFILES.c.team_id == team, PROFILES.c.channel_id == channel
         )
@@ -53,8 +73,7 @@ class ProfileStore:
         set_at = row.set_at if row.set_at.tzinfo else row.set_at.replace(tzinfo=UTC)  # SQLite keeps no zone
         return ChannelProfile(settings, row.set_by, set_at.astimezone(UTC))
 
-    def put(self, team: str, channel: str, profile: ChannelProfile) -> None:
-        """Store ``profile`` as the channel's, replacing any before it (one upsert: the last writer wins)."""
+    def _put(self, team: str, channel: str, profile: ChannelProfile) -> None:
         values = {
             "team_id": team,
             "channel_id": channel,
@@ -69,8 +88,7 @@ class ProfileStore:
         with self._engine.begin() as connection:
             connection.execute(statement)
 
-    def delete(self, team: str, channel: str) -> bool:
-        """Remove the channel's profile; False when it had none."""
+    def _delete(self, team: str, channel: str) -> bool:
         statement = PROFILES.delete().where(PROFILES.c.team_id == team, PROFILES.c.channel_id == channel)
         with self._engine.begin() as connection:
             return connection.execute(statement).rowcount > 0

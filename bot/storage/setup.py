@@ -11,6 +11,7 @@ from sqlalchemy import Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
 
 from effbatch.bot.storage.database import current_revision, default_url, engine_for, head_revision, migrate
+from effbatch.bot.storage.guard import READ_SECONDS, DatabaseGuard
 from effbatch.bot.storage.profiles import PROFILES, ProfileStore
 from effbatch.bot.texts import storage as texts
 
@@ -28,6 +29,8 @@ class Storage:
 
     engine: Engine
     profiles: ProfileStore
+    #: Bounds the request path's database calls in time, and answers /readyz (``ready()``).
+    guard: DatabaseGuard
     installations: InstallationStore | None = None
     states: OAuthStateStore | None = None
 
@@ -45,9 +48,11 @@ def shown_url(url: str) -> str:
         return texts.UNREADABLE_URL
 
 
-def open_storage(url: str, *, migrate_now: bool, client_id: str | None = None) -> Storage:
+def open_storage(
+    url: str, *, migrate_now: bool, client_id: str | None = None, seconds: float = READ_SECONDS
+) -> Storage:
     """Connect, migrate (``migrate_now``) or check that a job did, and build the stores (installations and
-    OAuth state with an OAuth ``client_id``).
+    OAuth state with an OAuth ``client_id``); a request waits at most ``seconds`` for a read (``DatabaseGuard``).
 
     ``StorageError`` when the database is unreachable, the URL unreadable or the schema behind. The engine's
     pooled connections are dropped in forked children (HTTP workers), which open their own."""
@@ -57,12 +62,12 @@ def open_storage(url: str, *, migrate_now: bool, client_id: str | None = None) -
             migrate(engine)
         elif (current := current_revision(engine)) != head_revision():
             raise StorageError(texts.SCHEMA_BEHIND.format(current=current or "leer", head=head_revision()))
-        storage = stores(engine, client_id)
+        storage = stores(engine, client_id, seconds)
         # The first query compiles its statement (tens of ms): done here, before HTTP workers fork, not on the
         # first command each worker answers. Connections are not shared with forked children: each opens its own.
-        storage.profiles.get("", "")
+        storage.profiles.warm()
         if storage.installations is not None:
-            storage.installations.installed(None, "")
+            storage.installations.warm()
     except SQLAlchemyError as error:
         raise StorageError(texts.UNREACHABLE.format(url=shown_url(url), detail=_detail(error))) from None
     except (ValueError, ImportError, OSError) as error:
@@ -72,16 +77,18 @@ def open_storage(url: str, *, migrate_now: bool, client_id: str | None = None) -
     return storage
 
 
-def stores(engine: Engine, client_id: str | None) -> Storage:
+def stores(engine: Engine, client_id: str | None, seconds: float = READ_SECONDS) -> Storage:
     """The stores over a migrated ``engine``; installations and states only with an OAuth ``client_id``."""
+    guard = DatabaseGuard(engine, seconds)
     if client_id is None:
-        return Storage(engine, ProfileStore(engine))
+        return Storage(engine, ProfileStore(engine, guard), guard)
     from effbatch.bot.storage.slack_stores import (  # slack_sdk's stores: OAuth mode only
         InstallationStore,
         OAuthStateStore,
     )
 
-    return Storage(engine, ProfileStore(engine), InstallationStore(client_id, engine), OAuthStateStore(engine))
+    installations = InstallationStore(client_id, engine, guard)
+    return Storage(engine, ProfileStore(engine, guard), guard, installations, OAuthStateStore(engine))
 
 
 def memory_storage() -> Storage:

@@ -16,3 +16,21 @@ SCHEMA_BEHIND = (
 )
 MIGRATED = "Datenbank {url} ist auf dem neuesten Stand ({head})."
 MIGRATE_HELP = "nur das Datenbankschema migrieren und beenden (für einen Job vor dem Rollout)"
+
+#: The request path, when the database does not answer in time (frozen, unreachable, held by a lock).
+DATABASE_UNAVAILABLE = (
+    "Die Datenbank des Bots antwortet gerade nicht. Versuch es in ein paar Sekunden noch einmal; bleibt es so, "
+    "sag den Betreibern von effbatch Bescheid."
+)
+PROFILE_NOT_STORED = (
+    "Das Channel-Profil ist nicht gespeichert: Die Datenbank des Bots antwortet gerade nicht oder ist belegt. "
+    "Versuch es in ein paar Sekunden noch einmal."
+)
+PROFILE_NOT_DELETED = (
+    "Das Channel-Profil ist nicht gelöscht: Die Datenbank des Bots antwortet gerade nicht oder ist belegt. "
+    "Versuch es in ein paar Sekunden noch einmal."
+)
+PROFILE_NOT_READ = (
+    "Das Channel-Profil lässt sich gerade nicht lesen: Die Datenbank des Bots antwortet nicht. Versuch es in ein "
+    "paar Sekunden noch einmal."
+)
