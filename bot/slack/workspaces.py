@@ -22,6 +22,7 @@ from slack_bolt.oauth.oauth_settings import OAuthSettings
 from slack_sdk import WebClient
 
 from effbatch.bot.operations.settings import Settings
+from effbatch.bot.storage.errors import DatabaseUnavailableError
 from effbatch.bot.storage.setup import Storage
 from effbatch.bot.texts import workspaces as texts
 
@@ -59,32 +60,51 @@ def oauth_settings(settings: Settings, storage: Storage, client: WebClient) -> O
     oauth.authorize.token_rotator = SharedTokenRotator(
         client_id=settings.slack_client_id,
         client_secret=settings.slack_client_secret.get_secret_value(),
-        client=client,
+        api_url=client.base_url,
         store=storage.installations,
         engine=storage.engine,
+        lost_message=texts.ACCESS_LOST.format(install=install_page(settings)),
     )
     return oauth
 
 
+def install_page(settings: Settings) -> str:
+    """The install page's address where known (SLACK_REDIRECT_URI), else a description of it."""
+    if settings.slack_redirect_uri:
+        return urlsplit(settings.slack_redirect_uri)._replace(path=INSTALL_PATH, query="").geturl()
+    return texts.INSTALL_PAGE
+
+
 def not_installed_message(settings: Settings) -> str:
     """What a workspace without an installation is told, with the install page's address where known."""
-    if settings.slack_redirect_uri:
-        install = urlsplit(settings.slack_redirect_uri)._replace(path=INSTALL_PATH, query="").geturl()
-    else:
-        install = texts.INSTALL_PAGE
-    return texts.NOT_INSTALLED.format(install=install)
+    return texts.NOT_INSTALLED.format(install=install_page(settings))
 
 
 def installed_check(storage: Storage) -> Callable[[Mapping[str, Any]], bool]:
-    """``fields → bool``: whether the request's workspace has installed effbatch (HTTP mode's fast path asks)."""
+    """``fields → bool``: whether the request's workspace has installed effbatch (HTTP mode's fast path asks).
+
+    Answered from memory for a workspace seen lately (``cached_check``). When the database does not answer, the
+    workspace counts as installed: Slack sends a command only from a workspace that has the app, and the answer
+    travels in the acknowledgement, without the workspace's token."""
     store = storage.installations
     assert store is not None  # only in OAuth mode
 
     def installed(fields: Mapping[str, Any]) -> bool:
-        team = fields.get("team_id") or None
-        return store.installed(fields.get("enterprise_id") or None, team)
+        try:
+            return store.installed(fields.get("enterprise_id") or None, fields.get("team_id") or None)
+        except DatabaseUnavailableError:
+            log.warning("installation unknown: database unavailable", extra={"team": fields.get("team_id")})
+            return True
 
     return installed
+
+
+def cached_check(storage: Storage) -> Callable[[Mapping[str, Any]], bool]:
+    """``fields → bool``: whether ``installed_check`` answers the request from memory, without the database (the
+    event loop may then answer it itself, without a thread)."""
+    store = storage.installations
+    assert store is not None  # only in OAuth mode
+    return lambda fields: store.cached(fields.get("enterprise_id") or None, fields.get("team_id") or None)
 
 
 def wire_uninstall(app: App, storage: Storage) -> None:

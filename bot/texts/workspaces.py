@@ -8,3 +8,14 @@ NOT_INSTALLED = (
 )
 #: When the bot does not know its own address (SLACK_REDIRECT_URI unset).
 INSTALL_PAGE = "die Installationsseite des Bots (…/slack/install)"
+#: A workspace whose token expired and whose refresh token Slack no longer takes: nothing but a reinstall helps.
+ACCESS_LOST = (
+    "effbatch hat in diesem Workspace keinen gültigen Zugang zu Slack mehr: Sein Token ist abgelaufen, und Slack "
+    "nimmt das Token zum Erneuern nicht mehr an (die Antwort auf die letzte Erneuerung ging unterwegs verloren). "
+    "Das lässt sich nur durch eine neue Installation beheben: Wer Apps installieren darf, installiert effbatch über "
+    "{install} neu; die Channel-Profile bleiben erhalten."
+)
+#: A workspace whose token expired and whose refresh has not come back yet.
+ACCESS_PENDING = (
+    "effbatch erneuert gerade seinen Zugang zu diesem Workspace bei Slack. Versuch es in einer Minute noch einmal."
+)
