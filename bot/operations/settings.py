@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
 from enum import StrEnum
 from pathlib import Path
 from typing import Literal
@@ -11,6 +13,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from effbatch.bot.document import Visibility
 from effbatch.bot.texts import operator as texts
+from effbatch.bot.texts import workspaces as mode_texts
 
 SLACK_API_DEFAULT = "https://slack.com/api/"
 GITHUB_RAW_DEFAULT = "https://raw.githubusercontent.com/"
@@ -55,7 +58,8 @@ class Settings(BaseSettings):
     slack_redirect_uri: str | None = None
     #: Where installations, OAuth state and channel profiles live; a SQLite file in the data directory when unset.
     database_url: SecretStr | None = None
-    effbatch_data_dir: Path = Path("data")
+    #: The SQLite file's folder; unset: the user's data folder (``default_data_dir``), not wherever the bot starts.
+    effbatch_data_dir: Path | None = None
     #: Seconds a request waits for the database (a channel profile, an installation; a write twice as long): Slack
     #: waits 3 s for the whole answer. Beyond, the answer comes without the database and says so.
     effbatch_database_seconds: float = Field(default=1.0, gt=0, le=30)
@@ -109,6 +113,11 @@ class Settings(BaseSettings):
         return value.lower() if isinstance(value, str) else value
 
     @property
+    def data_dir(self) -> Path:
+        """``EFFBATCH_DATA_DIR``, or the user's data folder for effbatch."""
+        return self.effbatch_data_dir or default_data_dir(os.environ)
+
+    @property
     def multi_workspace(self) -> bool:
         """Installed to any workspace through OAuth: a client id and no bot token of one workspace."""
         return self.slack_client_id is not None and self.slack_bot_token is None
@@ -121,8 +130,13 @@ class Settings(BaseSettings):
             return Mode.HTTP
         return Mode.CONSOLE
 
-    def require_for(self, mode: Mode) -> None:
-        """Raise ``ConfigError`` naming every setting ``mode`` needs and lacks (OAuth: HTTP mode only)."""
+    def require_for(self, mode: Mode, chosen: bool = True) -> None:
+        """Raise ``ConfigError`` naming every setting ``mode`` needs and lacks (OAuth: HTTP mode only). A mode not
+        ``chosen`` (inferred from a bot token alone) names both ways on: the signing secret or the app token."""
+        if not chosen and mode is Mode.HTTP and not self.multi_workspace and self.slack_signing_secret is None:
+            raise ConfigError(
+                [("SLACK_SIGNING_SECRET", mode_texts.FOR_HTTP), ("SLACK_APP_TOKEN", mode_texts.FOR_SOCKET_MODE)]
+            )
         oauth = mode is Mode.HTTP and self.multi_workspace
         needed = {
             Mode.SOCKET: ("slack_bot_token", "slack_app_token"),
@@ -138,6 +152,16 @@ class Settings(BaseSettings):
             raise ConfigError([("SLACK_CLIENT_ID", texts.ONE_WORKSPACE_OR_ALL)])
         if mode is Mode.SOCKET and self.slack_client_id is not None:
             raise ConfigError([("SLACK_CLIENT_ID", texts.OAUTH_NEEDS_HTTP)])
+
+
+def default_data_dir(environ: Mapping[str, str]) -> Path:
+    """The user's data folder for effbatch, as the XDG base directories define it (what platformdirs' user_data_dir
+    gives on Linux): ``$XDG_DATA_HOME/effbatch``, else ``~/.local/share/effbatch``."""
+    base = environ.get("XDG_DATA_HOME", "")
+    root = (
+        Path(base) if base and Path(base).is_absolute() else Path(environ.get("HOME") or Path.home()) / ".local/share"
+    )
+    return root / "effbatch"
 
 
 def load_settings(env_file: Path | None) -> Settings:

@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.migrate:
             return migrate_only(settings)
         mode = Mode(args.mode) if args.mode else settings.default_mode()
-        settings.require_for(mode)
+        settings.require_for(mode, chosen=args.mode is not None)
     except ConfigError as error:
         print(config_message(error), file=sys.stderr)
         return EXIT_CONFIG
@@ -83,6 +83,7 @@ def main(argv: list[str] | None = None) -> int:
         checks = check_pool(settings)
         bot = _connect(settings, checks, storage)
         if bot is None:
+            storage.discard()
             return EXIT_CONFIG
         port = args.port or settings.port
         # What is built now (Bolt, SQLAlchemy, the stores) lives as long as the process: out of the garbage collector's
@@ -148,10 +149,11 @@ def migrate_only(settings: Settings) -> int:
 def open_database(settings: Settings, migrate_now: bool | None = None) -> Storage | None:
     """The bot's storage (``DATABASE_URL``, else the SQLite file in ``EFFBATCH_DATA_DIR``), migrated or checked as
     ``EFFBATCH_MIGRATE`` says; None after one German line saying why not."""
-    from effbatch.bot.storage.setup import StorageError, database_url, open_storage
+    from effbatch.bot.storage.setup import StorageError, database_url, open_storage, shown_url
 
     configured = settings.database_url.get_secret_value() if settings.database_url else None
-    url = database_url(configured, settings.effbatch_data_dir)
+    url = database_url(configured, settings.data_dir)
+    logging.getLogger("effbatch").info("database", extra={"detail": shown_url(url)})
     migrating = settings.effbatch_migrate == "startup" if migrate_now is None else migrate_now
     try:
         return open_storage(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 UNREACHABLE = (
     "Die Datenbank {url} ist nicht erreichbar ({detail}). Prüfe DATABASE_URL – oder lass es leer: Dann nimmt "
-    "effbatch eine SQLite-Datei in EFFBATCH_DATA_DIR (Standard: ./data)."
+    "effbatch eine SQLite-Datei in EFFBATCH_DATA_DIR (Standard: ~/.local/share/effbatch)."
 )
 UNREADABLE = (
     "DATABASE_URL {url} ist nicht verwendbar ({detail}). Beispiel: postgresql+psycopg://effbatch:…@db:5432/effbatch"

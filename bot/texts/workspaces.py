@@ -19,3 +19,6 @@ ACCESS_LOST = (
 ACCESS_PENDING = (
     "effbatch erneuert gerade seinen Zugang zu diesem Workspace bei Slack. Versuch es in einer Minute noch einmal."
 )
+#: Only SLACK_BOT_TOKEN is set: either mode could be meant, and each lacks one setting.
+FOR_HTTP = "fehlt für den HTTP-Modus (Signing Secret unter „Basic Information“) – oder SLACK_APP_TOKEN für Socket Mode"
+FOR_SOCKET_MODE = "fehlt für Socket Mode (App-Level Token xapp-…) – oder SLACK_SIGNING_SECRET für den HTTP-Modus"
