@@ -61,7 +61,7 @@ def test_migration_creates_what_slack_sdk_and_the_profiles_read(engine: sa.Engin
     }
     for name, table in expected.items():
         assert columns(engine, name) == {column.name for column in table.columns}, name
-    assert current_revision(engine) == head_revision() == "0001"
+    assert current_revision(engine) == head_revision() == "0002"
 
 
 def migrate_in_a_process(url: str) -> None:
@@ -251,7 +251,7 @@ def installation_from(answer: dict[str, object]) -> Installation:
 def test_with_migrations_off_a_schema_behind_is_refused(tmp_path: Path) -> None:
     """EFFBATCH_MIGRATE=off and no migration job run yet: the bot says so instead of failing on the first query."""
     url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
-    with pytest.raises(StorageError, match=r"auf Stand leer, diese Version braucht 0001.*effbatch-bot --migrate"):
+    with pytest.raises(StorageError, match=r"auf Stand leer, diese Version braucht 0002.*effbatch-bot --migrate"):
         open_storage(url, migrate_now=False)
     open_storage(url, migrate_now=True).engine.dispose()
     storage = open_storage(url, migrate_now=False)

@@ -53,7 +53,7 @@ def profile_answer(store: ProfileStore | None, command: Mapping[str, Any], visib
         case SetProfile(settings=settings):
             user = str(command.get("user_id") or "")
             profile = ChannelProfile(settings, user if _USER_ID.fullmatch(user) else UNKNOWN_USER, now())
-            store.put(team, channel, profile)
+            store.put(team, channel, profile, str(command.get("enterprise_id") or "") or None)
             return rendering.stored(profile, visibility)
 
 

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from slack_bolt import App, BoltContext
 from slack_bolt.authorization.authorize import InstallationStoreAuthorize
-from slack_bolt.listener.builtins import TokenRevocationListeners
 from slack_bolt.oauth.oauth_settings import OAuthSettings
 from slack_sdk import WebClient
 
@@ -25,6 +24,9 @@ from effbatch.bot.operations.settings import Settings
 from effbatch.bot.storage.errors import DatabaseUnavailableError
 from effbatch.bot.storage.setup import Storage
 from effbatch.bot.texts import workspaces as texts
+
+if TYPE_CHECKING:
+    from effbatch.bot.storage.slack_stores import InstallationStore  # slack_sdk's SQLAlchemy stores: OAuth mode only
 
 log = logging.getLogger("effbatch")
 
@@ -108,18 +110,35 @@ def cached_check(storage: Storage) -> Callable[[Mapping[str, Any]], bool]:
 
 
 def wire_uninstall(app: App, storage: Storage) -> None:
-    """Forget a workspace that uninstalled effbatch; drop tokens Slack revoked."""
+    """Forget a workspace that uninstalled effbatch – or a whole Enterprise Grid organization, whose org-wide
+    install's events name no team (``authorizations[0].team_id`` is null) – with its channel profiles; drop tokens
+    Slack revoked."""
 
     def on_uninstalled(context: BoltContext) -> None:
         if storage.installations is not None:
             storage.installations.delete_all(enterprise_id=context.enterprise_id, team_id=context.team_id)
-        removed = storage.profiles.delete_team(context.team_id) if context.team_id else 0
-        log.info("uninstalled", extra={"team": context.team_id, "detail": f"{removed} channel profiles deleted"})
+        if context.team_id:
+            removed = storage.profiles.delete_team(context.team_id)
+        else:
+            removed = storage.profiles.delete_enterprise(context.enterprise_id) if context.enterprise_id else 0
+        detail = f"{removed} channel profiles deleted"
+        log.info("uninstalled", extra={"team": context.team_id or context.enterprise_id, "detail": detail})
 
     def on_revoked(event: dict[str, Any], context: BoltContext) -> None:
         if storage.installations is not None:
-            TokenRevocationListeners(storage.installations).handle_tokens_revoked_events(event, context)
-        log.info("tokens revoked", extra={"team": context.team_id})
+            revoke(storage.installations, event, context)
+        log.info("tokens revoked", extra={"team": context.team_id or context.enterprise_id})
 
     app.event("app_uninstalled")(on_uninstalled)
     app.event("tokens_revoked")(on_revoked)
+
+
+def revoke(store: InstallationStore, event: Mapping[str, Any], context: BoltContext) -> None:
+    """Slack revoked tokens: a user's token goes with that user's installation (as Bolt's listener does); a bot token
+    also from the installations, which carry it too (Bolt's listener deleted only the bot row, and its authorize
+    went on finding the token in the installation)."""
+    tokens = event.get("tokens") or {}
+    for user in tokens.get("oauth") or []:
+        store.delete_installation(enterprise_id=context.enterprise_id, team_id=context.team_id, user_id=user)
+    if tokens.get("bot"):
+        store.delete_all(enterprise_id=context.enterprise_id, team_id=context.team_id)
