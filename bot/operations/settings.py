@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Mapping
 from enum import StrEnum
@@ -67,6 +68,9 @@ class Settings(BaseSettings):
     effbatch_migrate: Literal["startup", "off"] = "startup"
     #: Where links to GitHub files are fetched from (raw files of public repositories; tests point it at a stand-in).
     effbatch_github_raw_url: str = GITHUB_RAW_DEFAULT
+    #: HTTP mode: addresses or networks (CIDR) of the proxies in front of the bot, comma-separated; a request from one
+    #: of them counts against the address its X-Forwarded-For names, not the proxy's (loopback is always trusted).
+    effbatch_trusted_proxies: str = ""
     port: int = Field(default=3000, ge=1, le=65535)
     web_concurrency: int = Field(default=2, ge=1, le=64)
     effbatch_response_type: Visibility = Visibility.IN_CHANNEL
@@ -101,6 +105,22 @@ class Settings(BaseSettings):
             msg = texts.API_URL_REQUIRED
             raise ValueError(msg)
         return value if value.endswith("/") else value + "/"
+
+    @field_validator("effbatch_trusted_proxies")
+    @classmethod
+    def _networks(cls, value: str) -> str:
+        for item in trusted_networks(value):
+            try:
+                ipaddress.ip_network(item, strict=False)
+            except ValueError:
+                msg = mode_texts.NOT_A_NETWORK.format(value=item)
+                raise ValueError(msg) from None
+        return value
+
+    @property
+    def trusted_proxies(self) -> list[str]:
+        """``EFFBATCH_TRUSTED_PROXIES`` as a list, loopback first (uvicorn's own default)."""
+        return ["127.0.0.1", "::1", *trusted_networks(self.effbatch_trusted_proxies)]
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -152,6 +172,10 @@ class Settings(BaseSettings):
             raise ConfigError([("SLACK_CLIENT_ID", texts.ONE_WORKSPACE_OR_ALL)])
         if mode is Mode.SOCKET and self.slack_client_id is not None:
             raise ConfigError([("SLACK_CLIENT_ID", texts.OAUTH_NEEDS_HTTP)])
+
+
+def trusted_networks(value: str) -> list[str]:
+    return [item.strip() for item in value.split(",") if item.strip()]
 
 
 def default_data_dir(environ: Mapping[str, str]) -> Path:

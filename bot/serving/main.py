@@ -219,7 +219,8 @@ def _serve(
         assert settings.slack_signing_secret is not None  # require_for(Mode.HTTP) checked it
         secret = settings.slack_signing_secret.get_secret_value()
         workers, drain = settings.web_concurrency, settings.effbatch_drain_seconds
-        return serve_http(app, secret, host, port, workers, drain, checks, commands, database_ready)
+        trusted = settings.trusted_proxies
+        return serve_http(app, secret, host, port, workers, drain, checks, commands, database_ready, trusted)
     from effbatch.bot.serving.socket_mode import serve_socket_mode
 
     assert settings.slack_app_token is not None  # require_for(Mode.SOCKET) checked it

@@ -22,3 +22,5 @@ ACCESS_PENDING = (
 #: Only SLACK_BOT_TOKEN is set: either mode could be meant, and each lacks one setting.
 FOR_HTTP = "fehlt für den HTTP-Modus (Signing Secret unter „Basic Information“) – oder SLACK_APP_TOKEN für Socket Mode"
 FOR_SOCKET_MODE = "fehlt für Socket Mode (App-Level Token xapp-…) – oder SLACK_SIGNING_SECRET für den HTTP-Modus"
+#: EFFBATCH_TRUSTED_PROXIES names something that is no address or network.
+NOT_A_NETWORK = "„{value}“ ist keine IP-Adresse und kein Netz (z. B. 10.0.0.5 oder 10.0.0.0/8)"
