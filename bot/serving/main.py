@@ -85,6 +85,7 @@ def main(argv: list[str] | None = None) -> int:
         if bot is None:
             storage.discard()
             return EXIT_CONFIG
+        logging.getLogger("effbatch").info("database", extra={"detail": storage.shown_url()})
         port = args.port or settings.port
         # What is built now (Bolt, SQLAlchemy, the stores) lives as long as the process: out of the garbage collector's
         # sight, so that forked workers do not copy every page of it the first time the collector runs in them.
@@ -149,11 +150,10 @@ def migrate_only(settings: Settings) -> int:
 def open_database(settings: Settings, migrate_now: bool | None = None) -> Storage | None:
     """The bot's storage (``DATABASE_URL``, else the SQLite file in ``EFFBATCH_DATA_DIR``), migrated or checked as
     ``EFFBATCH_MIGRATE`` says; None after one German line saying why not."""
-    from effbatch.bot.storage.setup import StorageError, database_url, open_storage, shown_url
+    from effbatch.bot.storage.setup import StorageError, database_url, open_storage
 
     configured = settings.database_url.get_secret_value() if settings.database_url else None
     url = database_url(configured, settings.data_dir)
-    logging.getLogger("effbatch").info("database", extra={"detail": shown_url(url)})
     migrating = settings.effbatch_migrate == "startup" if migrate_now is None else migrate_now
     try:
         return open_storage(

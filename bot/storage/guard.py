@@ -92,9 +92,11 @@ class DatabaseGuard:
         except PoolTimeout as error:
             self._failed("no free connection", seconds)
             raise DatabaseUnavailableError(message) from error
-        except OperationalError as error:  # a refused connection, a lock or statement timeout, "database is locked"
-            if isinstance(error, DBAPIError) and error.connection_invalidated:
+        except DBAPIError as error:  # a refused or lost connection, a lock or statement timeout, "database is locked"
+            if error.connection_invalidated:
                 self._failed("connection lost", seconds)
+            elif not isinstance(error, OperationalError):
+                raise  # a programming error: the error handler logs it with its traceback
             raise DatabaseUnavailableError(message) from error
 
     def ready(self) -> bool:

@@ -37,6 +37,10 @@ class Storage:
     #: The SQLite file's folder when opening made it (``discard`` removes it again).
     created: Path | None = None
 
+    def shown_url(self) -> str:
+        """Where the data is, for the start-up log line: the database's URL, its password hidden."""
+        return shown_url(self.engine.url.render_as_string(hide_password=False))
+
     def discard(self) -> None:
         """Close the connections and remove what opening made: a start-up that failed leaves no folder behind."""
         self.engine.dispose()
