@@ -81,6 +81,7 @@ def test_a_frozen_postgresql_leaves_every_command_answered(
         assert "2.048 Sequenzen" in text_of(answers["8 64 4 4096"][1])
         assert "b=8" in text_of(answers["b=8 a=4 L=4096"][1])
         assert PROFILE_NOTE not in text_of(answers["b=8 a=4 L=4096"][1])
+        assert storage_texts.PROFILE_LEFT_OUT in text_of(answers["b=8 a=4 L=4096"][1])
         assert command(bot, api, "cluster gpus=32") == (200, {"response_type": "ephemeral", "text": NOT_STORED})
         assert command(bot, api, "cluster") == (200, {"response_type": "ephemeral", "text": NOT_READ})
         assert wait_not_ready(bot) == 503

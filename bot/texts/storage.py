@@ -34,3 +34,9 @@ PROFILE_NOT_READ = (
     "Das Channel-Profil lässt sich gerade nicht lesen: Die Datenbank des Bots antwortet nicht. Versuch es in ein "
     "paar Sekunden noch einmal."
 )
+#: Atop an answer that could have taken the channel's profile, when the database did not answer in time.
+PROFILE_LEFT_OUT = (
+    "Ohne Channel-Profil gerechnet: Die Datenbank des Bots antwortet gerade nicht. Was das Profil dieses Channels "
+    "vorgibt (GPUs, Parallelität, GPU-Modell), fehlt in dieser Antwort; nenne es im Befehl oder versuch es gleich "
+    "noch einmal."
+)
