@@ -11,13 +11,18 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from slack_bolt import App, BoltRequest
+from slack_bolt import App, BoltRequest, BoltResponse
 from slack_sdk.oauth.installation_store import Installation
 
 from effbatch.bot.operations.settings import Settings
 from effbatch.bot.slack.app import create_app
+from effbatch.bot.slack.listeners import on_error
+from effbatch.bot.storage.errors import AccessLostError, AccessPendingError, DatabaseUnavailableError
 from effbatch.bot.storage.profiles import ChannelProfile, now
 from effbatch.bot.storage.setup import Storage, open_storage
+from effbatch.bot.texts import answers as answer_texts
+from effbatch.bot.texts import storage as storage_texts
+from effbatch.bot.texts import workspaces as texts
 
 from fake_slack import CLIENT_ID, CLIENT_SECRET
 from slack_signing import SIGNING_SECRET
@@ -107,3 +112,23 @@ def test_a_revoked_bot_token_leaves_no_installation_to_use_it(
     assert installations.find_bot(enterprise_id=enterprise, team_id=team, is_enterprise_install=wide) is None
     assert not installations.installed(enterprise, team or "T1")
     assert storage.profiles.get(team or "T1", "C1") is not None
+
+
+@pytest.mark.parametrize(
+    ("error", "told"),
+    [
+        (AccessLostError(texts.ACCESS_LOST.format(install="…/slack/install")), texts.ACCESS_LOST[:60]),
+        (AccessPendingError(texts.ACCESS_PENDING), texts.ACCESS_PENDING),
+        (DatabaseUnavailableError(storage_texts.DATABASE_UNAVAILABLE), storage_texts.DATABASE_UNAVAILABLE),
+        (RuntimeError("a bug"), answer_texts.INTERNAL_ERROR),
+    ],
+)
+def test_what_a_request_could_not_have_is_told_as_such(error: Exception, told: str) -> None:
+    """Bolt's error handler (and HTTP mode's plain path) tells a lost workspace access, a refresh under way or an
+    unavailable database in their own German words, ephemeral; anything else stays the generic error."""
+    response = on_error(error, BoltResponse(status=500, body=""))
+    assert response is not None
+    assert response.status == 200
+    body = json.loads(response.body)
+    assert body["response_type"] == "ephemeral"
+    assert body["text"].startswith(told)
