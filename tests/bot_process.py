@@ -22,20 +22,34 @@ def free_port() -> int:
 
 
 #: What every bot a test starts gets unless the test says otherwise: no drain on SIGTERM (a test that
-#: stops the bot would wait the default seconds for nothing); the drain's own tests set it.
-TEST_DEFAULTS = {"EFFBATCH_DRAIN_SECONDS": "0"}
+#: stops the bot would wait the default seconds for nothing); the drain's own tests set it. The database's answer
+#: is waited for 10 s, not 1: a loaded machine must not turn a profile into "database unavailable" (the stall
+#: tests set their own).
+TEST_DEFAULTS = {"EFFBATCH_DRAIN_SECONDS": "0", "EFFBATCH_DATABASE_SECONDS": "10"}
 
 
 def clean_env(**overrides: str) -> dict[str, str]:
     """The test process's environment without Slack or effbatch settings, plus ``TEST_DEFAULTS``, ``overrides``."""
-    names = ("SLACK_", "EFFBATCH_", "PORT", "LOG_LEVEL", "WEB_CONCURRENCY")
+    names = ("SLACK_", "EFFBATCH_", "PORT", "LOG_LEVEL", "WEB_CONCURRENCY", "XDG_DATA_HOME")
     env = {k: v for k, v in os.environ.items() if not k.startswith(names)}
     return {**env, **TEST_DEFAULTS, **overrides}
 
 
+def own_data(env: dict[str, str], cwd: Path) -> dict[str, str]:
+    """``env`` with the user's data folder (the default database's) inside ``cwd``, unless it names one: a test's
+    bot never shares the database of the user running the tests, nor another test's."""
+    return env if "XDG_DATA_HOME" in env else {**env, "XDG_DATA_HOME": str(cwd / "data-home")}
+
+
 def run_script(name: str, *args: str, env: dict[str, str], cwd: Path, stdin: str = "") -> subprocess.CompletedProcess:
     return subprocess.run(
-        [str(BIN / name), *args], input=stdin, capture_output=True, text=True, env=env, cwd=cwd, timeout=60
+        [str(BIN / name), *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=own_data(env, cwd),
+        cwd=cwd,
+        timeout=60,
     )
 
 
@@ -57,7 +71,7 @@ class BotProcess:
         self._log = tempfile.TemporaryFile(mode="w+", encoding="utf-8")  # noqa: SIM115 - closed in stop()
         self._proc = subprocess.Popen(
             [str(BIN / "effbatch-bot"), *args, "--host", "127.0.0.1", "--port", str(port)],
-            env=env,
+            env=own_data(env, cwd),
             cwd=cwd,
             stdout=self._log,
             stderr=subprocess.STDOUT,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import dataclasses
 import json
 import queue
 import socket
@@ -40,20 +41,25 @@ CLIENT_SECRET = "test-client-secret"
 
 @dataclass
 class Reply:
-    """A scripted answer: an HTTP status, a JSON body, headers, and an optional delay before it; ``hold``: sent only
-    once the test sets that event (a stall the test ends when it has seen what it waits for)."""
+    """A scripted answer: an HTTP status, a JSON body, headers, and an optional delay before it.
+
+    For ``oauth.v2.access``, ``exchange`` first does what Slack does (the code or refresh token is spent, a new
+    token issued) and then answers as scripted – with the real answer where ``body`` is None. Any reply can be
+    held until ``hold`` is set, and ``drop``-ped: the connection closed without an answer."""
 
     status: int = 200
-    body: dict[str, Any] = field(default_factory=lambda: {"ok": True})
+    body: dict[str, Any] | None = field(default_factory=lambda: {"ok": True})
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
+    exchange: bool = False
     hold: threading.Event | None = None
+    drop: bool = False
 
     def wait(self) -> None:
-        """The scripted stall: the delay, then the hold (a hang guard of a minute ends one nobody releases)."""
-        time.sleep(self.delay)
+        """The scripted stall: the hold (a hang guard of a minute ends one nobody releases), then the delay."""
         if self.hold is not None:
             self.hold.wait(60)
+        time.sleep(self.delay)
 
 
 class FakeWebAPI:
@@ -212,11 +218,20 @@ class FakeWebAPI:
                     self._send(Reply(body=fake._oauth_access(params, _basic(auth))))
                     return
                 reply = fake._reply(method, token)
-                reply.wait()
+                if reply.exchange:
+                    done = fake._oauth_access(params, _basic(auth))
+                    reply = dataclasses.replace(reply, body=done if reply.body is None else reply.body)
+                if reply.hold is not None:
+                    reply.hold.wait(60)
+                time.sleep(reply.delay)
+                if reply.drop:
+                    self.close_connection = True
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                    return
                 self._send(reply)
 
             def _send(self, reply: Reply) -> None:
-                payload = json.dumps(reply.body).encode()
+                payload = json.dumps(reply.body if reply.body is not None else {"ok": True}).encode()
                 try:
                     self.send_response(reply.status)
                     self.send_header("Content-Type", "application/json")

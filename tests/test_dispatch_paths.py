@@ -22,6 +22,7 @@ from pydantic import SecretStr
 from slack_bolt import App
 from slack_bolt.authorization import AuthorizeResult
 from slack_sdk import WebClient
+from slack_sdk.oauth.installation_store import Installation
 
 from effbatch.bot.operations.settings import Settings
 from effbatch.bot.serving import http_app, socket_client
@@ -257,8 +258,11 @@ def test_http_answers_on_the_loop_what_cannot_wait_on_the_database(
     assert plain.waits(slack_payloads.command(text, "")) is may_wait
 
 
-def test_with_oauth_every_plain_command_may_wait_on_the_installation(slack_api: FakeWebAPI, tmp_path: Path) -> None:
-    """Installed to any workspace, each request's workspace is looked up: no plain command is answered on the loop."""
+def test_with_oauth_a_plain_command_waits_only_until_its_workspace_is_known(
+    slack_api: FakeWebAPI, tmp_path: Path
+) -> None:
+    """Installed to any workspace: a workspace's first command looks its installation up (on a thread); once that is
+    in memory, its plain commands are answered on the loop – a profile-taking text still waits."""
     engine = engine_for(f"sqlite:///{tmp_path / 'effbatch.sqlite3'}")
     migrate(engine)
     settings = Settings(
@@ -268,6 +272,22 @@ def test_with_oauth_every_plain_command_may_wait_on_the_installation(slack_api: 
         slack_api_url=slack_api.url,
     )
     storage = stores(engine, settings.slack_client_id)
+    assert storage.installations is not None
+    storage.installations.save(
+        Installation(
+            app_id=slack_payloads.APP_ID,
+            team_id=slack_payloads.TEAM_ID,
+            bot_token="xoxb-T0TEST",
+            bot_id="B0BOT",
+            bot_user_id="U0BOT",
+            user_id="U0INSTALLER",
+        )
+    )
     _, plain = create_bot(settings, BotParts(client=WebClient(base_url=slack_api.url), storage=storage))
+    fields = slack_payloads.command("8 64 4 4096", "")
+    first = plain.waits(fields)
+    assert "2.048" in json.dumps(plain.answer(fields).payload, ensure_ascii=False)
+    then = plain.waits(fields)
+    profile_taking = plain.waits(slack_payloads.command("b=8 a=4 L=4096", ""))
     engine.dispose()
-    assert plain.waits(slack_payloads.command("8 64 4 4096", ""))
+    assert (first, then, profile_taking) == (True, False, True)

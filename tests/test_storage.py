@@ -22,6 +22,7 @@ from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallation
 from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
 
 from effbatch.bot.storage.database import current_revision, engine_for, head_revision, migrate
+from effbatch.bot.storage.guard import DatabaseGuard
 from effbatch.bot.storage.profiles import PROFILES, ChannelProfile, ProfileStore
 from effbatch.bot.storage.rotation import SharedTokenRotator
 from effbatch.bot.storage.setup import StorageError, database_url, open_storage
@@ -32,6 +33,8 @@ from fake_slack import CLIENT_ID, CLIENT_SECRET, FakeWebAPI
 #: Forked workers: each opens its own engine from the URL, as a bot process does.
 FORK = multiprocessing.get_context("fork")
 WORKERS = 4
+#: Seconds a test waits for something that should happen at once (a refresh behind a lock, a loaded machine).
+HANG_GUARD = 30.0
 
 
 @pytest.fixture
@@ -58,7 +61,7 @@ def test_migration_creates_what_slack_sdk_and_the_profiles_read(engine: sa.Engin
     }
     for name, table in expected.items():
         assert columns(engine, name) == {column.name for column in table.columns}, name
-    assert current_revision(engine) == head_revision() == "0001"
+    assert current_revision(engine) == head_revision() == "0002"
 
 
 def migrate_in_a_process(url: str) -> None:
@@ -97,7 +100,8 @@ def test_a_profile_round_trips(engine: sa.Engine) -> None:
 
 
 def write_profiles(url: str, worker: int, rounds: int) -> None:
-    store = ProfileStore(engine_for(url))
+    engine = engine_for(url)
+    store = ProfileStore(engine, DatabaseGuard(engine, HANG_GUARD))
     for n in range(rounds):
         at = datetime.now(UTC)
         store.put("T1", "C_SHARED", ChannelProfile((("gpus", str(worker * 1000 + n + 1)),), f"U{worker}", at))
@@ -154,13 +158,17 @@ def test_an_expired_state_is_refused(engine: sa.Engine) -> None:
 
 def authorizer(engine: sa.Engine, api_url: str) -> InstallationStoreAuthorize:
     """Bolt's authorize over the database, with effbatch's shared rotator, as bot.slack.workspaces wires it."""
-    store = InstallationStore(CLIENT_ID, engine)
-    client = WebClient(base_url=api_url)
+    store = InstallationStore(CLIENT_ID, engine, DatabaseGuard(engine, HANG_GUARD))
     authorize = InstallationStoreAuthorize(
         logger=logging.getLogger("test"), installation_store=store, client_id=CLIENT_ID, client_secret=CLIENT_SECRET
     )
     authorize.token_rotator = SharedTokenRotator(
-        client_id=CLIENT_ID, client_secret=CLIENT_SECRET, client=client, store=store, engine=engine
+        client_id=CLIENT_ID,
+        client_secret=CLIENT_SECRET,
+        api_url=api_url,
+        store=store,
+        engine=engine,
+        expired_wait=HANG_GUARD,
     )
     return authorize
 
@@ -243,7 +251,7 @@ def installation_from(answer: dict[str, object]) -> Installation:
 def test_with_migrations_off_a_schema_behind_is_refused(tmp_path: Path) -> None:
     """EFFBATCH_MIGRATE=off and no migration job run yet: the bot says so instead of failing on the first query."""
     url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
-    with pytest.raises(StorageError, match=r"auf Stand leer, diese Version braucht 0001.*effbatch-bot --migrate"):
+    with pytest.raises(StorageError, match=r"auf Stand leer, diese Version braucht 0002.*effbatch-bot --migrate"):
         open_storage(url, migrate_now=False)
     open_storage(url, migrate_now=True).engine.dispose()
     storage = open_storage(url, migrate_now=False)

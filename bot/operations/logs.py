@@ -36,11 +36,13 @@ _SECRETS = (
     (re.compile(r"\bticket=[^&\s\"'\\]+"), "ticket=***"),
     # Credentials in a URL: https://user:password@host.
     (re.compile(r"\b([a-z][a-z0-9+.-]*://)[^/\s:@]+:[^/\s@]+@"), r"\1***@"),
+    # A password as a URL's query parameter or a libpq key (DATABASE_URL=…?password=…, "password=… host=…").
+    (re.compile(r"\b((?:ssl)?passw(?:or)?d=)[^&\s\"'\\]+", re.IGNORECASE), r"\1***"),
 )
 
 
 #: What each secret pattern starts with, looked for first (C substring searches; the patterns then run only there).
-_SECRET_MARKS = ("xox", "xapp", "ticket=", "://")
+_SECRET_MARKS = ("xox", "xapp", "ticket=", "://", "assword=", "asswd=", "ASSWORD=")
 
 
 def mask(line: str) -> str:

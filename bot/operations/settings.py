@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import ipaddress
+import os
+from collections.abc import Mapping
 from enum import StrEnum
 from pathlib import Path
 from typing import Literal
@@ -11,6 +14,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from effbatch.bot.document import Visibility
 from effbatch.bot.texts import operator as texts
+from effbatch.bot.texts import workspaces as mode_texts
 
 SLACK_API_DEFAULT = "https://slack.com/api/"
 GITHUB_RAW_DEFAULT = "https://raw.githubusercontent.com/"
@@ -55,11 +59,18 @@ class Settings(BaseSettings):
     slack_redirect_uri: str | None = None
     #: Where installations, OAuth state and channel profiles live; a SQLite file in the data directory when unset.
     database_url: SecretStr | None = None
-    effbatch_data_dir: Path = Path("data")
+    #: The SQLite file's folder; unset: the user's data folder (``default_data_dir``), not wherever the bot starts.
+    effbatch_data_dir: Path | None = None
+    #: Seconds a request waits for the database (a channel profile, an installation; a write twice as long): Slack
+    #: waits 3 s for the whole answer. Beyond, the answer comes without the database and says so.
+    effbatch_database_seconds: float = Field(default=1.0, gt=0, le=30)
     #: startup: each bot process migrates the schema as it starts (one at a time); off: a job does it first.
     effbatch_migrate: Literal["startup", "off"] = "startup"
     #: Where links to GitHub files are fetched from (raw files of public repositories; tests point it at a stand-in).
     effbatch_github_raw_url: str = GITHUB_RAW_DEFAULT
+    #: HTTP mode: addresses or networks (CIDR) of the proxies in front of the bot, comma-separated; a request from one
+    #: of them counts against the address its X-Forwarded-For names, not the proxy's (loopback is always trusted).
+    effbatch_trusted_proxies: str = ""
     port: int = Field(default=3000, ge=1, le=65535)
     web_concurrency: int = Field(default=2, ge=1, le=64)
     effbatch_response_type: Visibility = Visibility.IN_CHANNEL
@@ -95,6 +106,22 @@ class Settings(BaseSettings):
             raise ValueError(msg)
         return value if value.endswith("/") else value + "/"
 
+    @field_validator("effbatch_trusted_proxies")
+    @classmethod
+    def _networks(cls, value: str) -> str:
+        for item in trusted_networks(value):
+            try:
+                ipaddress.ip_network(item, strict=False)
+            except ValueError:
+                msg = mode_texts.NOT_A_NETWORK.format(value=item)
+                raise ValueError(msg) from None
+        return value
+
+    @property
+    def trusted_proxies(self) -> list[str]:
+        """``EFFBATCH_TRUSTED_PROXIES`` as a list, loopback first (uvicorn's own default)."""
+        return ["127.0.0.1", "::1", *trusted_networks(self.effbatch_trusted_proxies)]
+
     @field_validator("log_level", mode="before")
     @classmethod
     def _upper(cls, value: object) -> object:
@@ -104,6 +131,11 @@ class Settings(BaseSettings):
     @classmethod
     def _lower(cls, value: object) -> object:
         return value.lower() if isinstance(value, str) else value
+
+    @property
+    def data_dir(self) -> Path:
+        """``EFFBATCH_DATA_DIR``, or the user's data folder for effbatch."""
+        return self.effbatch_data_dir or default_data_dir(os.environ)
 
     @property
     def multi_workspace(self) -> bool:
@@ -118,8 +150,13 @@ class Settings(BaseSettings):
             return Mode.HTTP
         return Mode.CONSOLE
 
-    def require_for(self, mode: Mode) -> None:
-        """Raise ``ConfigError`` naming every setting ``mode`` needs and lacks (OAuth: HTTP mode only)."""
+    def require_for(self, mode: Mode, chosen: bool = True) -> None:
+        """Raise ``ConfigError`` naming every setting ``mode`` needs and lacks (OAuth: HTTP mode only). A mode not
+        ``chosen`` (inferred from a bot token alone) names both ways on: the signing secret or the app token."""
+        if not chosen and mode is Mode.HTTP and not self.multi_workspace and self.slack_signing_secret is None:
+            raise ConfigError(
+                [("SLACK_SIGNING_SECRET", mode_texts.FOR_HTTP), ("SLACK_APP_TOKEN", mode_texts.FOR_SOCKET_MODE)]
+            )
         oauth = mode is Mode.HTTP and self.multi_workspace
         needed = {
             Mode.SOCKET: ("slack_bot_token", "slack_app_token"),
@@ -135,6 +172,20 @@ class Settings(BaseSettings):
             raise ConfigError([("SLACK_CLIENT_ID", texts.ONE_WORKSPACE_OR_ALL)])
         if mode is Mode.SOCKET and self.slack_client_id is not None:
             raise ConfigError([("SLACK_CLIENT_ID", texts.OAUTH_NEEDS_HTTP)])
+
+
+def trusted_networks(value: str) -> list[str]:
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def default_data_dir(environ: Mapping[str, str]) -> Path:
+    """The user's data folder for effbatch, as the XDG base directories define it (what platformdirs' user_data_dir
+    gives on Linux): ``$XDG_DATA_HOME/effbatch``, else ``~/.local/share/effbatch``."""
+    base = environ.get("XDG_DATA_HOME", "")
+    root = (
+        Path(base) if base and Path(base).is_absolute() else Path(environ.get("HOME") or Path.home()) / ".local/share"
+    )
+    return root / "effbatch"
 
 
 def load_settings(env_file: Path | None) -> Settings:

@@ -171,8 +171,12 @@ class _DrainingServer(uvicorn.Server):
         threading.Timer(self._drain_seconds, super().handle_exit, args=(sig, frame)).start()
 
 
-def uvicorn_config(asgi: Any, host: str, port: int) -> uvicorn.Config:
-    """effbatch's uvicorn settings, for the bot and for the benchmark's baselines alike."""
+def uvicorn_config(asgi: Any, host: str, port: int, trusted_proxies: list[str] | None = None) -> uvicorn.Config:
+    """effbatch's uvicorn settings, for the bot and for the benchmark's baselines alike.
+
+    A request from one of ``trusted_proxies`` (addresses or networks; uvicorn's default: loopback) has its client
+    taken from X-Forwarded-For (uvicorn's ProxyHeadersMiddleware): the limits per peer then count the clients
+    behind a proxy, not the proxy. From anyone else the header is ignored: it cannot be forged to dodge them."""
     return uvicorn.Config(
         asgi,
         host=host,
@@ -185,6 +189,8 @@ def uvicorn_config(asgi: Any, host: str, port: int) -> uvicorn.Config:
         limit_concurrency=None,  # requests in flight are capped in http_app, idle connections here: not sockets
         timeout_keep_alive=KEEP_ALIVE,
         timeout_graceful_shutdown=GRACEFUL_TIMEOUT,
+        proxy_headers=True,
+        forwarded_allow_ips=trusted_proxies,
     )
 
 
@@ -197,18 +203,30 @@ def serve_http(
     drain_seconds: float,
     checks: CheckPool | None = None,
     commands: PlainCommand | None = None,
+    database_ready: Callable[[], bool] = lambda: True,
+    trusted_proxies: list[str] | None = None,
 ) -> int:
     """Serve ``/slack/events`` and the health endpoints until SIGTERM; the exit code (0 after a clean drain).
 
     Each worker starts its own check processes when it starts serving and stops them when it stops; ``commands``
-    answers plain commands without Bolt's dispatch (``create_bot``)."""
-    asgi = SlackHTTP(app, signing_secret, ready=lambda: not draining.is_set(), checks=checks, commands=commands)
-    return serve_asgi(asgi, host, port, workers, drain_seconds)
+    answers plain commands without Bolt's dispatch (``create_bot``). ``/readyz`` is 503 while draining and while
+    ``database_ready()`` says the database does not answer (it never waits: ``bot.storage.guard``). A request from
+    one of ``trusted_proxies`` counts against the client its X-Forwarded-For names (``uvicorn_config``)."""
+    asgi = SlackHTTP(
+        app,
+        signing_secret,
+        ready=lambda: not draining.is_set() and database_ready(),
+        checks=checks,
+        commands=commands,
+    )
+    return serve_asgi(asgi, host, port, workers, drain_seconds, trusted_proxies)
 
 
-def serve_asgi(asgi: Any, host: str, port: int, workers: int, drain_seconds: float) -> int:
+def serve_asgi(
+    asgi: Any, host: str, port: int, workers: int, drain_seconds: float, trusted_proxies: list[str] | None = None
+) -> int:
     """Any ASGI app under effbatch's server configuration (the benchmark serves its baselines this way)."""
-    config = uvicorn_config(asgi, host, port)
+    config = uvicorn_config(asgi, host, port, trusted_proxies)
     _EdgeProtocol.idle.limit = min(MAX_IDLE, _descriptors() // 4)
     sock = config.bind_socket()
     if workers == 1:

@@ -12,7 +12,7 @@ import logging
 import os
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.migrate:
             return migrate_only(settings)
         mode = Mode(args.mode) if args.mode else settings.default_mode()
-        settings.require_for(mode)
+        settings.require_for(mode, chosen=args.mode is not None)
     except ConfigError as error:
         print(config_message(error), file=sys.stderr)
         return EXIT_CONFIG
@@ -83,13 +83,15 @@ def main(argv: list[str] | None = None) -> int:
         checks = check_pool(settings)
         bot = _connect(settings, checks, storage)
         if bot is None:
+            storage.discard()
             return EXIT_CONFIG
+        logging.getLogger("effbatch").info("database", extra={"detail": storage.shown_url()})
         port = args.port or settings.port
         # What is built now (Bolt, SQLAlchemy, the stores) lives as long as the process: out of the garbage collector's
         # sight, so that forked workers do not copy every page of it the first time the collector runs in them.
         gc.freeze()
         try:
-            return _serve(mode, bot, settings, args.host, port, checks)
+            return _serve(mode, bot, settings, args.host, port, checks, storage.guard.ready)
         except OSError as error:
             print(texts.PORT_IN_USE.format(port=port, detail=error.strerror or error), file=sys.stderr)
             return EXIT_CONFIG
@@ -151,11 +153,14 @@ def open_database(settings: Settings, migrate_now: bool | None = None) -> Storag
     from effbatch.bot.storage.setup import StorageError, database_url, open_storage
 
     configured = settings.database_url.get_secret_value() if settings.database_url else None
-    url = database_url(configured, settings.effbatch_data_dir)
+    url = database_url(configured, settings.data_dir)
     migrating = settings.effbatch_migrate == "startup" if migrate_now is None else migrate_now
     try:
         return open_storage(
-            url, migrate_now=migrating, client_id=settings.slack_client_id if settings.multi_workspace else None
+            url,
+            migrate_now=migrating,
+            client_id=settings.slack_client_id if settings.multi_workspace else None,
+            seconds=settings.effbatch_database_seconds,
         )
     except StorageError as error:
         print(error, file=sys.stderr)
@@ -199,7 +204,13 @@ def without_credentials(url: str) -> str:
 
 
 def _serve(
-    mode: Mode, bot: tuple[App, PlainCommand], settings: Settings, host: str, port: int, checks: CheckPool
+    mode: Mode,
+    bot: tuple[App, PlainCommand],
+    settings: Settings,
+    host: str,
+    port: int,
+    checks: CheckPool,
+    database_ready: Callable[[], bool],
 ) -> int:
     app, commands = bot
     if mode is Mode.HTTP:
@@ -208,7 +219,8 @@ def _serve(
         assert settings.slack_signing_secret is not None  # require_for(Mode.HTTP) checked it
         secret = settings.slack_signing_secret.get_secret_value()
         workers, drain = settings.web_concurrency, settings.effbatch_drain_seconds
-        return serve_http(app, secret, host, port, workers, drain, checks, commands)
+        trusted = settings.trusted_proxies
+        return serve_http(app, secret, host, port, workers, drain, checks, commands, database_ready, trusted)
     from effbatch.bot.serving.socket_mode import serve_socket_mode
 
     assert settings.slack_app_token is not None  # require_for(Mode.SOCKET) checked it

@@ -98,6 +98,7 @@ def create_bot(settings: Settings, parts: BotParts | None = None) -> tuple[App, 
         seal=Seal(state_secret(settings)),
         profiles=storage.profiles if storage else None,
         installed=workspaces.installed_check(oauth) if oauth else None,
+        installed_cached=workspaces.cached_check(oauth) if oauth else None,
         not_installed=workspaces.not_installed_message(settings),
     )
     _wire(app, deps)

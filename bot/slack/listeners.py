@@ -30,6 +30,7 @@ from effbatch.bot.rendering.whatif import action_label
 from effbatch.bot.slack.profile_listeners import answered_with_profile, channel_defaults, profile_answer
 from effbatch.bot.slack.state import Purpose, Seal
 from effbatch.bot.slack.web_api import SLACK_FAILURES, describe, failed
+from effbatch.bot.storage.errors import UnavailableError
 from effbatch.bot.storage.profiles import ProfileStore
 from effbatch.bot.texts import answers as texts
 from effbatch.core import InputError, PlanCommand, parse_command
@@ -86,6 +87,8 @@ class Dependencies:
     #: Installed to any workspace (OAuth): whether a request's workspace has installed effbatch, and what one
     #: that has not is told. None: one workspace, always installed.
     installed: Callable[[Mapping[str, Any]], bool] | None = None
+    #: With ``installed``: whether it answers a request from memory, without the database.
+    installed_cached: Callable[[Mapping[str, Any]], bool] | None = None
     not_installed: str = ""
     #: Seals what travels through Slack and comes back (forms' metadata, share values): ``bot.slack.state``.
     seal: Seal = field(default_factory=lambda: Seal(secrets.token_hex(32)))
@@ -128,7 +131,7 @@ def waits_on_storage(deps: Dependencies, command: Mapping[str, Any]) -> bool:
     """Whether ``answer_text_command`` may read the database for ``command``: the workspace's installation (OAuth),
     the channel's profile (``cluster …``, or a text a profile could change). One that cannot is answered where it
     arrives, without a hop to a thread that may wait on the database."""
-    if deps.installed is not None:
+    if deps.installed is not None and (deps.installed_cached is None or not deps.installed_cached(command)):
         return True
     text = str(command.get("text", ""))
     return deps.profiles is not None and (is_profile_command(text) or may_take_a_profile(text))
@@ -207,11 +210,17 @@ def on_home(event: dict[str, Any], client: WebClient) -> None:
 
 
 def on_error(error: Exception, response: BoltResponse | None) -> BoltResponse | None:
-    """Anything unexpected: logged with its traceback, the user told in German."""
-    log.error("unhandled error in listener", exc_info=error)
+    """Anything unexpected: logged with its traceback, the user told in German. What a request needed and could not
+    have (the database, the workspace's access to Slack) is told as its own German message."""
+    if isinstance(error, UnavailableError):
+        log.warning("request not served", extra={"detail": type(error).__name__})
+        text = error.message
+    else:
+        log.error("unhandled error in listener", exc_info=error)
+        text = texts.INTERNAL_ERROR
     if response is None:
         return None
-    return BoltResponse(status=200, body={"response_type": "ephemeral", "text": texts.INTERNAL_ERROR})
+    return BoltResponse(status=200, body={"response_type": "ephemeral", "text": text})
 
 
 def replacing(payload: dict[str, Any]) -> dict[str, Any]:

@@ -12,18 +12,21 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from slack_bolt import App, BoltContext
 from slack_bolt.authorization.authorize import InstallationStoreAuthorize
-from slack_bolt.listener.builtins import TokenRevocationListeners
 from slack_bolt.oauth.oauth_settings import OAuthSettings
 from slack_sdk import WebClient
 
 from effbatch.bot.operations.settings import Settings
+from effbatch.bot.storage.errors import DatabaseUnavailableError
 from effbatch.bot.storage.setup import Storage
 from effbatch.bot.texts import workspaces as texts
+
+if TYPE_CHECKING:
+    from effbatch.bot.storage.slack_stores import InstallationStore  # slack_sdk's SQLAlchemy stores: OAuth mode only
 
 log = logging.getLogger("effbatch")
 
@@ -59,47 +62,83 @@ def oauth_settings(settings: Settings, storage: Storage, client: WebClient) -> O
     oauth.authorize.token_rotator = SharedTokenRotator(
         client_id=settings.slack_client_id,
         client_secret=settings.slack_client_secret.get_secret_value(),
-        client=client,
+        api_url=client.base_url,
         store=storage.installations,
         engine=storage.engine,
+        lost_message=texts.ACCESS_LOST.format(install=install_page(settings)),
     )
     return oauth
 
 
+def install_page(settings: Settings) -> str:
+    """The install page's address where known (SLACK_REDIRECT_URI), else a description of it."""
+    if settings.slack_redirect_uri:
+        return urlsplit(settings.slack_redirect_uri)._replace(path=INSTALL_PATH, query="").geturl()
+    return texts.INSTALL_PAGE
+
+
 def not_installed_message(settings: Settings) -> str:
     """What a workspace without an installation is told, with the install page's address where known."""
-    if settings.slack_redirect_uri:
-        install = urlsplit(settings.slack_redirect_uri)._replace(path=INSTALL_PATH, query="").geturl()
-    else:
-        install = texts.INSTALL_PAGE
-    return texts.NOT_INSTALLED.format(install=install)
+    return texts.NOT_INSTALLED.format(install=install_page(settings))
 
 
 def installed_check(storage: Storage) -> Callable[[Mapping[str, Any]], bool]:
-    """``fields → bool``: whether the request's workspace has installed effbatch (HTTP mode's fast path asks)."""
+    """``fields → bool``: whether the request's workspace has installed effbatch (HTTP mode's fast path asks).
+
+    Answered from memory for a workspace seen lately (``cached_check``). When the database does not answer, the
+    workspace counts as installed: Slack sends a command only from a workspace that has the app, and the answer
+    travels in the acknowledgement, without the workspace's token."""
     store = storage.installations
     assert store is not None  # only in OAuth mode
 
     def installed(fields: Mapping[str, Any]) -> bool:
-        team = fields.get("team_id") or None
-        return store.installed(fields.get("enterprise_id") or None, team)
+        try:
+            return store.installed(fields.get("enterprise_id") or None, fields.get("team_id") or None)
+        except DatabaseUnavailableError:
+            log.warning("installation unknown: database unavailable", extra={"team": fields.get("team_id")})
+            return True
 
     return installed
 
 
+def cached_check(storage: Storage) -> Callable[[Mapping[str, Any]], bool]:
+    """``fields → bool``: whether ``installed_check`` answers the request from memory, without the database (the
+    event loop may then answer it itself, without a thread)."""
+    store = storage.installations
+    assert store is not None  # only in OAuth mode
+    return lambda fields: store.cached(fields.get("enterprise_id") or None, fields.get("team_id") or None)
+
+
 def wire_uninstall(app: App, storage: Storage) -> None:
-    """Forget a workspace that uninstalled effbatch; drop tokens Slack revoked."""
+    """Forget a workspace that uninstalled effbatch – or a whole Enterprise Grid organization, whose org-wide
+    install's events name no team (``authorizations[0].team_id`` is null) – with its channel profiles; drop tokens
+    Slack revoked."""
 
     def on_uninstalled(context: BoltContext) -> None:
         if storage.installations is not None:
             storage.installations.delete_all(enterprise_id=context.enterprise_id, team_id=context.team_id)
-        removed = storage.profiles.delete_team(context.team_id) if context.team_id else 0
-        log.info("uninstalled", extra={"team": context.team_id, "detail": f"{removed} channel profiles deleted"})
+        if context.team_id:
+            removed = storage.profiles.delete_team(context.team_id)
+        else:
+            removed = storage.profiles.delete_enterprise(context.enterprise_id) if context.enterprise_id else 0
+        detail = f"{removed} channel profiles deleted"
+        log.info("uninstalled", extra={"team": context.team_id or context.enterprise_id, "detail": detail})
 
     def on_revoked(event: dict[str, Any], context: BoltContext) -> None:
         if storage.installations is not None:
-            TokenRevocationListeners(storage.installations).handle_tokens_revoked_events(event, context)
-        log.info("tokens revoked", extra={"team": context.team_id})
+            revoke(storage.installations, event, context)
+        log.info("tokens revoked", extra={"team": context.team_id or context.enterprise_id})
 
     app.event("app_uninstalled")(on_uninstalled)
     app.event("tokens_revoked")(on_revoked)
+
+
+def revoke(store: InstallationStore, event: Mapping[str, Any], context: BoltContext) -> None:
+    """Slack revoked tokens: a user's token goes with that user's installation (as Bolt's listener does); a bot token
+    also from the installations, which carry it too (Bolt's listener deleted only the bot row, and its authorize
+    went on finding the token in the installation)."""
+    tokens = event.get("tokens") or {}
+    for user in tokens.get("oauth") or []:
+        store.delete_installation(enterprise_id=context.enterprise_id, team_id=context.team_id, user_id=user)
+    if tokens.get("bot"):
+        store.delete_all(enterprise_id=context.enterprise_id, team_id=context.team_id)

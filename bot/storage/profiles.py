@@ -10,8 +10,11 @@ import sqlalchemy as sa
 from sqlalchemy import Engine
 from sqlalchemy.dialects import postgresql, sqlite
 
+from effbatch.bot.storage.guard import DatabaseGuard
+from effbatch.bot.texts import storage as texts
+
 _METADATA = sa.MetaData()
-#: As migration r0001 creates it.
+#: As migrations r0001 and r0002 make it.
 PROFILES = sa.Table(
     "channel_profiles",
     _METADATA,
@@ -20,6 +23,8 @@ PROFILES = sa.Table(
     sa.Column("settings", sa.Text, nullable=False),
     sa.Column("set_by", sa.String(32), nullable=False),
     sa.Column("set_at", sa.DateTime(timezone=True), nullable=False),
+    # The workspace's Enterprise Grid organization, if any: an org-wide uninstall names no team.
+    sa.Column("enterprise_id", sa.String(32), nullable=True, index=True),
 )
 
 
@@ -36,12 +41,30 @@ class ChannelProfile:
 
 
 class ProfileStore:
-    """Reads and writes channel profiles; every call is one short transaction, safe from several processes."""
+    """Reads and writes channel profiles; every call is one short transaction, safe from several processes, and
+    bounded in time by ``guard`` (``DatabaseUnavailableError`` with a German message when the database is slow)."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, guard: DatabaseGuard | None = None) -> None:
         self._engine = engine
+        self._guard = guard or DatabaseGuard(engine)
 
     def get(self, team: str, channel: str) -> ChannelProfile | None:
+        return self._guard.read(lambda: self._get(team, channel), texts.PROFILE_NOT_READ)
+
+    def put(self, team: str, channel: str, profile: ChannelProfile, enterprise: str | None = None) -> None:
+        """Store ``profile`` as the channel's, replacing any before it (one upsert: the last writer wins); with the
+        workspace's Enterprise Grid organization where it has one."""
+        self._guard.write(lambda: self._put(team, channel, profile, enterprise), texts.PROFILE_NOT_STORED)
+
+    def delete(self, team: str, channel: str) -> bool:
+        """Remove the channel's profile; False when it had none."""
+        return self._guard.write(lambda: self._delete(team, channel), texts.PROFILE_NOT_DELETED)
+
+    def warm(self) -> None:
+        """Compile the read's statement (tens of ms) here, before HTTP workers fork: not on each worker's first."""
+        self._get("", "")
+
+    def _get(self, team: str, channel: str) -> ChannelProfile | None:
         query = sa.select(PROFILES.c.settings, PROFILES.c.set_by, PROFILES.c.set_at).where(
             PROFILES.c.team_id == team, PROFILES.c.channel_id == channel
         )
@@ -53,9 +76,9 @@ class ProfileStore:
         set_at = row.set_at if row.set_at.tzinfo else row.set_at.replace(tzinfo=UTC)  # SQLite keeps no zone
         return ChannelProfile(settings, row.set_by, set_at.astimezone(UTC))
 
-    def put(self, team: str, channel: str, profile: ChannelProfile) -> None:
-        """Store ``profile`` as the channel's, replacing any before it (one upsert: the last writer wins)."""
+    def _put(self, team: str, channel: str, profile: ChannelProfile, enterprise: str | None) -> None:
         values = {
+            "enterprise_id": enterprise or None,
             "team_id": team,
             "channel_id": channel,
             "settings": json.dumps([list(pair) for pair in profile.settings], ensure_ascii=False),
@@ -64,21 +87,29 @@ class ProfileStore:
         }
         dialect = postgresql if self._engine.dialect.name == "postgresql" else sqlite
         insert = dialect.insert(PROFILES).values(values)
-        changed = {name: insert.excluded[name] for name in ("settings", "set_by", "set_at")}
+        changed = {name: insert.excluded[name] for name in ("settings", "set_by", "set_at", "enterprise_id")}
         statement = insert.on_conflict_do_update(index_elements=["team_id", "channel_id"], set_=changed)
         with self._engine.begin() as connection:
             connection.execute(statement)
 
-    def delete(self, team: str, channel: str) -> bool:
-        """Remove the channel's profile; False when it had none."""
+    def _delete(self, team: str, channel: str) -> bool:
         statement = PROFILES.delete().where(PROFILES.c.team_id == team, PROFILES.c.channel_id == channel)
         with self._engine.begin() as connection:
             return connection.execute(statement).rowcount > 0
 
     def delete_team(self, team: str) -> int:
         """Remove every profile of a workspace (it uninstalled effbatch); how many there were."""
+        statement = PROFILES.delete().where(PROFILES.c.team_id == team)
+        return self._guard.write(lambda: self._deleted(statement))
+
+    def delete_enterprise(self, enterprise: str) -> int:
+        """Remove every profile of an Enterprise Grid organization's workspaces (an org-wide uninstall)."""
+        statement = PROFILES.delete().where(PROFILES.c.enterprise_id == enterprise)
+        return self._guard.write(lambda: self._deleted(statement))
+
+    def _deleted(self, statement: sa.Delete) -> int:
         with self._engine.begin() as connection:
-            return connection.execute(PROFILES.delete().where(PROFILES.c.team_id == team)).rowcount
+            return connection.execute(statement).rowcount
 
 
 def now() -> datetime:
