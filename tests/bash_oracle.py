@@ -44,7 +44,7 @@ _SHOW = r"""__effbatch_show() {
 """
 
 _STUB = """#!BASH
-{ printf '%s\\0' "$#"; for word in "$@"; do printf '%s\\0' "$word"; done; } >> LOG
+printf '%s\\0' "$#" "$@" >> LOG  # one printf, one write: stages of a pipeline never interleave
 """
 
 
