@@ -31,10 +31,30 @@ class Dtype(StrEnum):
     BF16 = "bf16"
     FP16 = "fp16"
     FP32 = "fp32"
+    FP8 = "fp8"  # FP8 matrix products (Transformer Engine, torchao float8): bf16 activations, fp32 master weights
 
     @property
     def bytes(self) -> int:
         return 4 if self is Dtype.FP32 else 2
+
+
+class Framework(StrEnum):
+    """Who holds the training state: each keeps its bytes a parameter, buffers and activations its own way."""
+
+    MEGATRON = "megatron"
+    DEEPSPEED = "deepspeed"
+    FSDP = "fsdp"
+    FSDP2 = "fsdp2"
+    TORCHTITAN = "torchtitan"
+    DDP = "ddp"
+    HUGGINGFACE = "huggingface"
+
+
+class Attention(StrEnum):
+    """The attention kernel: FlashAttention keeps no s × s scores, eager attention does."""
+
+    FLASH = "flash"
+    EAGER = "eager"
 
 
 class Recompute(StrEnum):
@@ -63,7 +83,9 @@ class Setup:
 
     ``accumulation`` is the number of micro-batches per step (Megatron's ``num_microbatches``); None when
     unknown, then a pipeline stage is taken to hold PP micro-batches. ``recompute`` None takes the
-    convention's default. ``nodes`` None: ``ceil(gpus / 8)``.
+    convention's default. ``nodes`` None: ``ceil(gpus / 8)``. ``framework`` None: the ZeRO paper's
+    convention; ``attention`` None: as ``recompute`` implies; ``net_gbps`` (the inter-node bandwidth of one
+    GPU, in Gbit/s) None: the GPU type's usual network.
     """
 
     gpus: int = 1
@@ -86,6 +108,9 @@ class Setup:
     zero_init: bool = True
     nodes: int | None = None
     rules: Rules = Rules.EFFBATCH
+    framework: Framework | None = None
+    attention: Attention | None = None
+    net_gbps: float | None = None
 
     @property
     def data_parallel(self) -> int:
