@@ -45,7 +45,7 @@ def _load(path: Path) -> list[dict[str, Any]]:
 
 
 READINGS = [(path.name, reading) for path in FILES for reading in _load(path)]
-BATCHES = [("throughput_a.toml", 60, 60)]
+BATCHES = [("throughput_a.toml", 60, 60), ("throughput_b.toml", 40, 10_000)]
 
 
 def _case_id(case: tuple[str, dict[str, Any]]) -> str:
@@ -114,6 +114,6 @@ def test_the_command_uses_known_keys_only(case: tuple[str, dict[str, Any]]) -> N
     for key, value in pairs:
         assert value, f"{key}= has no value"
         assert key not in CHOICES or value in CHOICES[key], f"{key}={value}"
-    assert bare or {"layers", "hidden", "heads"} <= set(keys), "a model: its name or its shape"
+    assert bare or {"layers", "hidden"} <= set(keys), "a model: its name or its shape"
     assert "gpus" in keys, "how many GPUs"
     assert "gpu" in keys, "which GPU"
