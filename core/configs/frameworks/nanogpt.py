@@ -31,6 +31,7 @@ from effbatch.core.configs.base import (
     program_flags,
     whole,
 )
+from effbatch.core.configs.frameworks._shared.tokens import finish_with_tokens
 from effbatch.core.configs.read.bounds import hostile
 from effbatch.core.configs.read.python import read_python
 
@@ -127,8 +128,8 @@ def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     reading.add(GLOBAL(Global(configured, world.size, accumulation)))
     batch = micro * world.size * accumulation
     reading.step(Derivation.B_PRODUCT, (micro, world.size, accumulation), batch)
-    reading.step(Derivation.T_PRODUCT, (batch, seq_len), batch * seq_len)
-    return reading.finish(
+    return finish_with_tokens(
+        reading,
         world,
         data_parallel=world.size,
         micro_batch=micro,
@@ -255,9 +256,8 @@ def fork_check(sources: list[Parsed], train: Parsed, world: World | None, pins: 
     reading.step(Derivation.DP_WORLD, (world.size,), world.size)
     total = micro * world.size * accumulation
     reading.step(Derivation.B_PRODUCT, (micro, world.size, accumulation), total)
-    if seq_len is not None:
-        reading.step(Derivation.T_PRODUCT, (total, seq_len), total * seq_len)
-    return reading.finish(
+    return finish_with_tokens(
+        reading,
         world,
         data_parallel=world.size,
         micro_batch=micro,

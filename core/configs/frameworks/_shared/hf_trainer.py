@@ -42,6 +42,7 @@ from effbatch.core.configs.base import (
 )
 from effbatch.core.configs.frameworks._shared import accelerate_launch, deepspeed_config
 from effbatch.core.configs.frameworks._shared.memory_facts import hf_facts
+from effbatch.core.configs.frameworks._shared.tokens import finish_with_tokens
 
 FLAGS = ("--per_device_train_batch_size", "--per-device-train-batch-size")
 PER_DEVICE = "per_device_train_batch_size"
@@ -89,9 +90,8 @@ class Batch:
         return self.arguments.number(reading, key, default)
 
     def finish(self, reading: Reading, seq_len: int | None) -> Check:
-        if seq_len is not None and self.total is not None:
-            reading.step(Derivation.T_PRODUCT, (self.total, seq_len), self.total * seq_len)
-        return reading.finish(
+        return finish_with_tokens(
+            reading,
             self.world,
             data_parallel=self.data_parallel,
             micro_batch=self.per_device,
