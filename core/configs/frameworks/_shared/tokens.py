@@ -3,7 +3,7 @@ step, T = B · L, derived where B and L are both known, then the check with what
 
 from __future__ import annotations
 
-from effbatch.core.configs.base import Check, Derivation, MemoryFacts, Reading, World
+from effbatch.core.configs.base import Check, Derivation, MemoryFacts, ModelShape, Phase, Reading, World
 
 
 def finish_with_tokens(
@@ -15,7 +15,9 @@ def finish_with_tokens(
     accumulation: int | None,
     global_batch: int | None,
     seq_len: int | None,
+    schedule: tuple[Phase, ...] = (),
     intended: int | None = None,
+    shape: ModelShape | None = None,
     memory: MemoryFacts | None = None,
 ) -> Check:
     """T = B · L as a step where the batch and the sequence length are known; then ``reading.finish``."""
@@ -28,6 +30,8 @@ def finish_with_tokens(
         accumulation=accumulation,
         global_batch=global_batch,
         seq_len=seq_len,
+        schedule=schedule,
         intended=intended,
+        shape=shape,
         memory=memory,
     )
