@@ -31,8 +31,8 @@ from effbatch.core.configs.base import (
     fix,
     lookup,
 )
+from effbatch.core.configs.base.tokens import finish_with_tokens
 from effbatch.core.configs.frameworks._shared.memory_facts import hf_facts
-from effbatch.core.configs.frameworks._shared.tokens import finish_with_tokens
 
 ID = "axolotl"
 FIELDS = ("micro_batch_size", "gradient_accumulation_steps", "batch_size")

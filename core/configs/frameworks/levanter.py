@@ -42,7 +42,7 @@ from effbatch.core.configs.base import (
     whole,
     world_fix,
 )
-from effbatch.core.configs.frameworks._shared.tokens import finish_with_tokens
+from effbatch.core.configs.base.tokens import finish_with_tokens
 
 ID = "levanter"
 DEFAULT_BATCH = 512  # trainer.py:694

@@ -39,8 +39,8 @@ from effbatch.core.configs.base import (
     whole,
     world_fix,
 )
+from effbatch.core.configs.base.tokens import finish_with_tokens
 from effbatch.core.configs.frameworks._shared.megatron_core import nemo_yaml
-from effbatch.core.configs.frameworks._shared.tokens import finish_with_tokens
 from effbatch.core.configs.frameworks._shared.torch_loader import training_loader
 
 ID = "lightning"

@@ -40,7 +40,7 @@ from effbatch.core.configs.base import (
     neighbours,
     whole,
 )
-from effbatch.core.configs.frameworks._shared.tokens import finish_with_tokens
+from effbatch.core.configs.base.tokens import finish_with_tokens
 
 ID = "litgpt"
 GLOBAL = "train.global_batch_size"

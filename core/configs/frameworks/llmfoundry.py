@@ -44,7 +44,7 @@ from effbatch.core.configs.base import (
     neighbours,
     world_fix,
 )
-from effbatch.core.configs.frameworks._shared.tokens import finish_with_tokens
+from effbatch.core.configs.base.tokens import finish_with_tokens
 
 ID = "llmfoundry"
 GLOBAL = "global_train_batch_size"

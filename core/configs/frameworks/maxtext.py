@@ -48,7 +48,7 @@ from effbatch.core.configs.base import (
     whole,
     world_fix,
 )
-from effbatch.core.configs.frameworks._shared.tokens import finish_with_tokens
+from effbatch.core.configs.base.tokens import finish_with_tokens
 
 ID = "maxtext"
 PDB = "per_device_batch_size"

@@ -48,6 +48,7 @@ from effbatch.core.configs.base import (
     program_flags,
     world_fix,
 )
+from effbatch.core.configs.base.tokens import finish_with_tokens
 from effbatch.core.configs.frameworks._shared.megatron_core import (
     DEFAULT_GBS,
     GBS_MESSAGE,
@@ -62,7 +63,6 @@ from effbatch.core.configs.frameworks._shared.megatron_core import (
     model_parallel,
 )
 from effbatch.core.configs.frameworks._shared.memory_facts import megatron_arguments, megatron_facts
-from effbatch.core.configs.frameworks._shared.tokens import finish_with_tokens
 
 ID = "megatron"
 MICRO = "--micro-batch-size"

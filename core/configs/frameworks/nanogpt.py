@@ -31,7 +31,7 @@ from effbatch.core.configs.base import (
     program_flags,
     whole,
 )
-from effbatch.core.configs.frameworks._shared.tokens import finish_with_tokens
+from effbatch.core.configs.base.tokens import finish_with_tokens
 from effbatch.core.configs.read.bounds import hostile
 from effbatch.core.configs.read.python import read_python
 

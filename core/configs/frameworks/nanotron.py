@@ -33,7 +33,7 @@ from effbatch.core.configs.base import (
     lookup,
     world_fix,
 )
-from effbatch.core.configs.frameworks._shared.tokens import finish_with_tokens
+from effbatch.core.configs.base.tokens import finish_with_tokens
 
 ID = "nanotron"
 WORLD_FORMULA = "nanotron/world"  # GPUs = TP · PP · CP · DP

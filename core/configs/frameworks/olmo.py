@@ -23,7 +23,7 @@ from effbatch.core.configs.base import (
     fix,
     neighbours,
 )
-from effbatch.core.configs.frameworks._shared.tokens import finish_with_tokens
+from effbatch.core.configs.base.tokens import finish_with_tokens
 
 ID = "olmo"
 DEFAULT_MICRO = 16  # olmo/config.py TrainConfig.device_train_microbatch_size

@@ -37,7 +37,7 @@ from effbatch.core.configs.base import (
     neighbours,
     world_fix,
 )
-from effbatch.core.configs.frameworks._shared.tokens import finish_with_tokens
+from effbatch.core.configs.base.tokens import finish_with_tokens
 
 ID = "torchtitan"
 ACCUMULATION_TOKENS = "torchtitan/accumulation"  # a = T / (tokens per microbatch · PP microbatches · d)

@@ -43,7 +43,7 @@ from effbatch.core.configs.base import (
     whole,
     world_fix,
 )
-from effbatch.core.configs.frameworks._shared.tokens import finish_with_tokens
+from effbatch.core.configs.base.tokens import finish_with_tokens
 
 ID = "torchtune"
 DIMS_MESSAGE = "Invalid parallel dims: dp_replicate({replicate}) * dp_shard({shard}) * tp({tp}) != WORLD_SIZE({world})"

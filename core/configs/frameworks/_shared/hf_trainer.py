@@ -40,9 +40,9 @@ from effbatch.core.configs.base import (
     via_of,
     whole,
 )
+from effbatch.core.configs.base.tokens import finish_with_tokens
 from effbatch.core.configs.frameworks._shared import accelerate_launch, deepspeed_config
 from effbatch.core.configs.frameworks._shared.memory_facts import hf_facts
-from effbatch.core.configs.frameworks._shared.tokens import finish_with_tokens
 
 FLAGS = ("--per_device_train_batch_size", "--per-device-train-batch-size")
 PER_DEVICE = "per_device_train_batch_size"

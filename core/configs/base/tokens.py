@@ -3,7 +3,9 @@ step, T = B · L, derived where B and L are both known, then the check with what
 
 from __future__ import annotations
 
-from effbatch.core.configs.base import Check, Derivation, MemoryFacts, ModelShape, Phase, Reading, World
+from effbatch.core.configs.base.memory import MemoryFacts
+from effbatch.core.configs.base.results import Check, Derivation, ModelShape, Phase, World
+from effbatch.core.configs.base.values import Reading
 
 
 def finish_with_tokens(
