@@ -63,6 +63,15 @@ def test_the_search_is_bounded(gpus: int, limit: int) -> None:
     assert planned.predicted == len(time.asked)
 
 
+def test_the_cap_drops_micro_batches_before_layouts() -> None:
+    """Where the cap bites, every layout timed is a different one: its largest micro-batch first, others later."""
+    time = FakeTime()
+    search(goal(gpus=64, batch=2048), FakeMemory(states=10 * GIB, per_sample=GIB), time, limit=40)
+    layouts = [(s.tp, s.pp, s.cp, s.vpp, s.zero, s.recompute) for s in time.asked]
+    assert len(layouts) == 40
+    assert len(set(layouts)) == 40
+
+
 def test_the_obvious_choice_is_named_when_slower() -> None:
     """Where pure data parallelism with ZeRO-3 is slower than TP 8, the obvious choice is kept beside the fastest."""
     time = FakeTime(extra=lambda setup: 0.0 if setup.tp == 8 else 2.0)

@@ -4,8 +4,10 @@ B is held throughout: on ``gpus`` GPUs a layout leaves d = GPUs / (TP · PP · C
 must stay whole, so a layout whose d does not divide B is skipped and b runs over the divisors of B / d.
 One estimate a layout at b = 1 gives its model states (the lower bound: if they alone exceed the GPU, no b
 fits) and its activations a sequence (memory grows linearly in b), so the largest b that fits follows without
-estimating each b. Only the micro-batches that fit have their step time predicted, at most ``MAX_PREDICTED``,
-and only the few answered are estimated again at their own b.
+estimating each b. Only the micro-batches that fit have their step time predicted, at most ``MAX_PREDICTED``:
+every layout's largest micro-batch first, then the smallest, then one between, so that the cap, where it
+bites, drops a third micro-batch before it drops a layout. Only the few answered are estimated again at their
+own b.
 
 The estimator and the predictor are parameters (``core.memory.estimate`` and ``core.memory.step.predict`` by
 default), so a test can give the search a memory and a time model of its own.
@@ -77,6 +79,7 @@ class Planned:
 class _Fitting:
     layout: Layout
     micro_batch: int
+    turn: int = 0  # 0 the largest micro-batch of its layout, 1 the smallest, 2 the one between: timed in that order
 
 
 def search(
@@ -87,7 +90,7 @@ def search(
     fitting, looked, leanest = _fitting(goal, estimator)
     if not fitting:
         return Planned(goal, (), None, looked, 0, shortfall(goal, estimator, leanest))
-    fitting = sorted(fitting, key=lambda f: (f.layout.simplicity, -f.micro_batch))[:limit]
+    fitting = sorted(fitting, key=lambda f: (f.turn, f.layout.simplicity, -f.micro_batch))[:limit]
     timed = [(f, _step(goal, f, predictor)) for f in fitting]
     best: dict[Layout, tuple[_Fitting, StepPrediction | None]] = {}
     for found, step in sorted(timed, key=lambda pair: _rank(pair[0], pair[1])):
@@ -113,14 +116,15 @@ def _fitting(goal: Goal, estimator: Estimator) -> tuple[list[_Fitting], int, int
         if found.model_states > goal.usable:
             continue  # the lower bound: no micro-batch fits beside these states
         largest = fit(found, goal.usable, per_replica).largest_micro_batch
-        for micro in micro_batches(per_replica, largest, layout, goal.fixed.micro_batch):
-            fitting.append(_Fitting(layout, micro))
+        tried = micro_batches(per_replica, largest, layout, goal.fixed.micro_batch)
+        fitting += [_Fitting(layout, micro, turn) for turn, micro in enumerate(tried)]
     return fitting, looked, leanest
 
 
 def micro_batches(per_replica: int, largest: int | None, layout: Layout, fixed: int | None) -> list[int]:
-    """The micro-batches tried: divisors of B / d up to the largest that fits (b = 1 where activations are
-    unknown), the largest, the smallest and the one between; interleaving needs a multiple of PP micro-batches."""
+    """The micro-batches tried, in the order they are timed: divisors of B / d up to the largest that fits (b = 1
+    where activations are unknown), the largest, the smallest and the one between; interleaving needs a multiple
+    of PP micro-batches."""
     bound = 1 if largest is None else largest
     allowed = [
         b
@@ -130,8 +134,8 @@ def micro_batches(per_replica: int, largest: int | None, layout: Layout, fixed: 
     if fixed is not None:
         return [fixed] if fixed in allowed else []
     if len(allowed) <= MICRO_BATCHES_A_LAYOUT:
-        return allowed
-    return sorted({allowed[0], allowed[len(allowed) // 2], allowed[-1]})
+        return allowed[::-1]
+    return list(dict.fromkeys((allowed[-1], allowed[0], allowed[len(allowed) // 2])))
 
 
 def _step(goal: Goal, found: _Fitting, predictor: Predictor) -> StepPrediction | None:
