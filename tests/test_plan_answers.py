@@ -8,12 +8,17 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from fake_planning import FakeMemory, FakeTime
 
 from effbatch.bot.document import AnswerKind, Visibility
 from effbatch.bot.rendering.answers import answer_command
 from effbatch.bot.rendering.block_kit import message
 from effbatch.bot.rendering.plain_text import plain_text
+from effbatch.bot.rendering.plan import plan_document
 from effbatch.bot.serving.cli import json_answer, main
+from effbatch.core import PlanCommand, parse_command
+from effbatch.core.memory import MODELS, find_gpu
+from effbatch.core.planner import Goal, search
 
 from slack_checks import all_text, assert_valid_message
 
@@ -124,3 +129,47 @@ def test_was_hilft_is_whole_combinations_with_b_held() -> None:
         assert " b=" in line
         assert " a=" in line
     assert "B = b · a · d = 256 bleibt" in advice
+
+
+def test_why_the_obvious_choice_is_slower_is_said_part_by_part() -> None:
+    """With a time model where all but TP 8 spend 2 s more on data-parallel communication, the answer names the
+    obvious layout, how much slower it is and which part costs the difference."""
+    time = FakeTime(extra=lambda setup: 0.0 if setup.tp == 8 else 2.0)
+    goal = Goal(MODELS["llama3.1-70b"], 64, 80 * 1024**3, 256, 8192, find_gpu("h100"), 10**12)
+    planned = search(goal, FakeMemory(states=100 * 1024**3, per_sample=1024**3), time)
+    shown = plain_text(plan_document(planned, Visibility.IN_CHANNEL, command="effbatch"), choices=False)
+    assert "1. TP 8 · PP 1" in shown
+    assert "Naheliegend wäre TP 1 · PP 1 · CP 1 · ZeRO 3" in shown
+    assert "3\u00a0s je Schritt, 200\u00a0% langsamer als Platz 1." in shown
+    assert "Mehr Zeit kostet dort: Datenparallel-Kommunikation +2\u00a0s." in shown
+
+
+@pytest.mark.parametrize(
+    ("command", "missing"),
+    [
+        ("plane", ["das Modell", "die Zahl der GPUs", "den GPU-Typ", "die Sequenzlänge", "die globale Batch-Größe"]),
+        ("plan llama3.1-8b gpus=8 gpu=h100 L=4k", ["die globale Batch-Größe"]),
+        ("plane llama3.1-8b gpus=8 gpu=h100 T=1000 L=4k", ["die globale Batch-Größe"]),  # L does not divide T
+    ],
+)
+def test_a_plan_names_everything_it_lacks_at_once(command: str, missing: list[str]) -> None:
+    """What a plan cannot do without, named together in one German sentence with an example to type."""
+    answer = answer_command(command, Visibility.IN_CHANNEL, command="effbatch")
+    assert answer.kind is AnswerKind.INPUT_ERROR
+    shown = plain_text(answer.document)
+    for said in missing:
+        assert said in shown
+    assert "Zum Beispiel: effbatch plane llama3.1-70b gpus=256 gpu=h100 B=512 L=8k budget=15T" in shown
+
+
+def test_the_plan_words_parse_to_a_layout_search() -> None:
+    """``plane`` and ``plan`` ask for the search, without b, d or a counted as missing; any other setup does not."""
+    for word in ("plane", "plan", "PLAN"):
+        parsed = parse_command(f"{word} llama3.1-70b gpus=256 gpu=h100 B=512 L=8k privat")
+        assert isinstance(parsed, PlanCommand)
+        assert parsed.planner
+        assert parsed.private
+        assert parsed.request.target_global_batch == 512
+    plain = parse_command("8 64 4 4096")
+    assert isinstance(plain, PlanCommand)
+    assert not plain.planner

@@ -16,6 +16,7 @@ default), so a test can give the search a memory and a time model of its own.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from effbatch.core.memory.estimate import MemoryEstimate, estimate
 from effbatch.core.memory.fit import Fit, fit
@@ -33,6 +34,9 @@ MAX_PREDICTED = 1500
 MICRO_BATCHES_A_LAYOUT = 3
 #: Fastest entries answered.
 ANSWERED = 3
+#: The largest micro-batch a plan tries: beyond it the matrix products gain nothing a larger b could add, and the
+#: divisors of B / d stay few however large B is.
+MAX_MICRO_BATCH = 256
 
 
 @dataclass(frozen=True)
@@ -115,7 +119,7 @@ def _fitting(goal: Goal, estimator: Estimator) -> tuple[list[_Fitting], int, int
         leanest = found.total if leanest is None else min(leanest, found.total)
         if found.model_states > goal.usable:
             continue  # the lower bound: no micro-batch fits beside these states
-        largest = fit(found, goal.usable, per_replica).largest_micro_batch
+        largest = fit(found, goal.usable, min(per_replica, MAX_MICRO_BATCH)).largest_micro_batch
         tried = micro_batches(per_replica, largest, layout, goal.fixed.micro_batch)
         fitting += [_Fitting(layout, micro, turn) for turn, micro in enumerate(tried)]
     return fitting, looked, leanest
@@ -125,17 +129,21 @@ def micro_batches(per_replica: int, largest: int | None, layout: Layout, fixed: 
     """The micro-batches tried, in the order they are timed: divisors of B / d up to the largest that fits (b = 1
     where activations are unknown), the largest, the smallest and the one between; interleaving needs a multiple
     of PP micro-batches."""
-    bound = 1 if largest is None else largest
+    bound = 1 if largest is None else min(largest, MAX_MICRO_BATCH)
     allowed = [
-        b
-        for b in range(1, min(bound, per_replica) + 1)
-        if per_replica % b == 0 and (layout.vpp is None or (per_replica // b) % layout.pp == 0)
+        b for b in _divisors(per_replica) if b <= bound and (layout.vpp is None or (per_replica // b) % layout.pp == 0)
     ]
     if fixed is not None:
         return [fixed] if fixed in allowed else []
     if len(allowed) <= MICRO_BATCHES_A_LAYOUT:
         return allowed[::-1]
     return list(dict.fromkeys((allowed[-1], allowed[0], allowed[len(allowed) // 2])))
+
+
+@cache
+def _divisors(count: int) -> tuple[int, ...]:
+    """The divisors of ``count`` up to ``MAX_MICRO_BATCH``, smallest first (few distinct counts a search)."""
+    return tuple(b for b in range(1, min(count, MAX_MICRO_BATCH) + 1) if count % b == 0)
 
 
 def _step(goal: Goal, found: _Fitting, predictor: Predictor) -> StepPrediction | None:
