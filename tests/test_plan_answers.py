@@ -9,6 +9,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 from fake_planning import FakeMemory, FakeTime
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from effbatch.bot.document import AnswerKind, Visibility
 from effbatch.bot.rendering.answers import answer_command
@@ -17,7 +19,7 @@ from effbatch.bot.rendering.plain_text import plain_text
 from effbatch.bot.rendering.plan import plan_document
 from effbatch.bot.serving.cli import json_answer, main
 from effbatch.core import PlanCommand, parse_command
-from effbatch.core.memory import MODELS, find_gpu
+from effbatch.core.memory import GPUS, MODELS, find_gpu
 from effbatch.core.planner import Goal, search
 
 from slack_checks import all_text, assert_valid_message
@@ -173,3 +175,33 @@ def test_the_plan_words_parse_to_a_layout_search() -> None:
     plain = parse_command("8 64 4 4096")
     assert isinstance(plain, PlanCommand)
     assert not plain.planner
+
+
+plans = st.builds(
+    lambda model, gpus, gpu, batch, seq_len, extra: (
+        f"plane {model} gpus={gpus} gpu={gpu} B={batch} L={seq_len} {extra}"
+    ),
+    st.sampled_from(sorted(MODELS)),
+    st.integers(1, 4096),
+    st.sampled_from(sorted(GPUS)),
+    st.integers(1, 8192),
+    st.integers(1, 131_072),
+    st.sampled_from(["", "tp=8", "pp=4", "zero=1", "recompute=full", "b=2", "tp=3", "pp=1000", "regeln=megatron"]),
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
+@given(plans)
+def test_any_plan_gets_a_valid_answer(text: str) -> None:
+    """Whatever model, cluster, B and L: a plan, what would fit or a German refusal – valid Block Kit, never a crash;
+    every layout answered fits and keeps B."""
+    answer = answer_command(text, Visibility.IN_CHANNEL)
+    assert answer.kind in (AnswerKind.PLAN, AnswerKind.INPUT_ERROR)
+    assert_valid_message(message(answer.document))
+    if answer.kind is AnswerKind.PLAN:
+        data = json_answer(text)
+        jsonschema.validate(data, SCHEMA)
+        assert isinstance(data, dict)
+        for entry in data["plan"]:
+            assert entry["memory"]["fits"]
+            assert entry["micro_batch"] * entry["accumulation"] * entry["data_parallel"] == data["global_batch"]
