@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from fake_planning import FakeMemory, FakeTime
 
 from effbatch.core.memory import MODELS, ModelSpec, Recompute, Setup, find_gpu
 from effbatch.core.memory.estimate import estimate
+from effbatch.core.memory.setup import Framework
 from effbatch.core.planner import Fixed, Goal, Impossible, PlanRefusedError, search
 from effbatch.core.planner.advice import advise
 from effbatch.core.planner.search import MAX_PREDICTED
@@ -160,3 +163,26 @@ def test_advice_without_a_gpu_type_ranks_by_simplicity() -> None:
     assert [c.step for c in planned.fastest] == [None] * len(planned.fastest)
     simplicity = [c.layout.simplicity for c in planned.fastest]
     assert simplicity == sorted(simplicity)
+
+
+@pytest.mark.parametrize(
+    ("framework", "stages", "model_parallel"),
+    [
+        (Framework.MEGATRON, {0, 1}, True),  # its distributed optimizer shards the optimizer states only
+        (Framework.FSDP, {0, 2, 3}, False),  # NO_SHARD, SHARD_GRAD_OP, FULL_SHARD; no layer split
+        (Framework.DDP, {0}, False),
+        (Framework.TORCHTITAN, {2, 3}, True),  # FSDP2 beside TP, PP and CP
+    ],
+)
+def test_a_framework_given_keeps_the_search_to_what_it_runs(
+    framework: Framework, stages: set[int], model_parallel: bool
+) -> None:
+    """``framework=`` given: only its ZeRO (FSDP) stages are timed, and TP · PP · CP only where it splits layers."""
+    time = FakeTime()
+    planned = search(
+        replace(goal(gpus=64), base=Setup(framework=framework)), FakeMemory(states=GIB, per_sample=GIB), time
+    )
+    assert planned.fastest
+    assert {setup.zero for setup in time.asked} <= stages
+    split = {setup.tp * setup.pp * setup.cp for setup in time.asked}
+    assert (split != {1}) is model_parallel

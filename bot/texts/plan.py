@@ -71,7 +71,8 @@ MEMORY_NEEDED = (
 
 SEARCH_NOTE = (
     "Gesucht: TP 1–8 innerhalb eines Knotens, PP 1–64 (mit VPP 2 oder 4), CP 1–8, EP bei MoE-Modellen, ZeRO 0–3 "
-    "(ZeRO 2 und 3 nur ohne Pipeline), selektive oder volle Neuberechnung, b und a mit B gleich. {layouts} "
+    "(ZeRO 2 und 3 nur ohne Pipeline), selektive oder volle Neuberechnung, b und a mit B gleich; mit einem "
+    "Framework nur, was es aufteilen kann. {layouts} "
     "Aufteilungen geprüft, {predicted} Schrittzeiten vorhergesagt; eine beschnittene Suche, keine vollständige."
 )
 FIXED_NOTE = "Was du angegeben hast ({keys}), halte ich fest."

@@ -110,7 +110,7 @@ def _fitting(goal: Goal, estimator: Estimator) -> tuple[list[_Fitting], int, int
     layout needs at b = 1 (None: B splits over none)."""
     fitting: list[_Fitting] = []
     looked, leanest = 0, None
-    for layout in layouts(goal.model, goal.gpus, goal.seq_len, goal.base.rules, goal.fixed):
+    for layout in layouts(goal.model, goal.gpus, goal.seq_len, goal.base, goal.fixed):
         looked += 1
         per_replica, left = divmod(goal.global_batch, goal.gpus // layout.model_parallel)
         if left or not per_replica:

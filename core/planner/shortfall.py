@@ -34,13 +34,13 @@ def fewest_gpus(goal: Goal, estimator: Estimator) -> int | None:
 
 
 def _lean(goal: Goal) -> list[Layout]:
-    rules, fixed = goal.base.rules, goal.fixed
+    base, fixed = goal.base, goal.fixed
     return [
         layout
-        for layout in layouts(goal.model, goal.gpus, goal.seq_len, rules, fixed)
+        for layout in layouts(goal.model, goal.gpus, goal.seq_len, base, fixed)
         if layout.vpp == fixed.vpp
-        and layout.zero == leanest_zero(rules, layout.pp, fixed)
-        and layout.recompute is leanest_recompute(rules, fixed)
+        and layout.zero == leanest_zero(base, layout.pp, fixed)
+        and layout.recompute is leanest_recompute(base.rules, fixed)
     ]
 
 

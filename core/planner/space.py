@@ -12,7 +12,8 @@ cluster and the model:
 - EP only for mixture-of-experts models: powers of two dividing the experts and the data-parallel group;
 - ZeRO 0–3 (``megatron`` rules: without and with the distributed optimizer, 0 and 1; ``deepspeed``: the
   estimator's stages 2 and 3); ZeRO-2/3 only without a pipeline, as DeepSpeed refuses them with its
-  pipeline engine;
+  pipeline engine (torchtitan, which runs FSDP2 beside PP, aside); a framework given keeps to its own stages
+  and splits (``_FRAMEWORKS``);
 - recomputation selective (FlashAttention) and full (``megatron`` rules: none and selective, as Megatron's
   estimator counts no full recomputation).
 
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 from itertools import product
 
 from effbatch.core.memory.models import ModelSpec
-from effbatch.core.memory.setup import GPUS_PER_NODE, Recompute, Rules
+from effbatch.core.memory.setup import GPUS_PER_NODE, Framework, Recompute, Rules, Setup
 
 TP_DEGREES = (1, 2, 4, 8)
 PP_DEGREES = (1, 2, 4, 8, 16, 32, 64)
@@ -77,16 +78,18 @@ class Layout:
         return (self.model_parallel, self.pp, self.zero, full, self.vpp or 1, self.ep)
 
 
-def layouts(model: ModelSpec, gpus: int, seq_len: int | None, rules: Rules, fixed: Fixed) -> Iterator[Layout]:
-    """Every layout the lists allow for ``model`` on ``gpus`` (the GPUs split whole into TP · PP · CP · d)."""
+def layouts(model: ModelSpec, gpus: int, seq_len: int | None, base: Setup, fixed: Fixed) -> Iterator[Layout]:
+    """Every layout the lists allow for ``model`` on ``gpus`` (the GPUs split whole into TP · PP · CP · d), and
+    ``base.framework`` can run (a framework given keeps to what it has)."""
+    rules, splits = base.rules, _FRAMEWORKS.get(base.framework) if base.framework else None
     for tp, pp, cp in product(_tps(model, gpus, fixed), _pps(model, fixed), _cps(seq_len, fixed)):
-        if gpus % (tp * pp * cp):
+        if gpus % (tp * pp * cp) or (splits is not None and not splits.allows(tp, pp, cp)):
             continue
         dense_group = gpus // (tp * pp)
         for vpp, ep, zero, recompute in product(
             _vpps(model, pp, fixed),
             _eps(model, dense_group, fixed),
-            _zeros(rules, pp, fixed),
+            _zeros(rules, pp, fixed, splits),
             _recomputes(rules, fixed),
         ):
             yield Layout(tp, pp, cp, ep, vpp, zero, recompute)
@@ -133,11 +136,40 @@ def _eps(model: ModelSpec, dense_group: int, fixed: Fixed) -> tuple[int, ...]:
     return _only(fixed.ep, tuple(ep for ep in EP_DEGREES if model.experts % ep == 0 and dense_group % ep == 0))
 
 
-def _zeros(rules: Rules, pp: int, fixed: Fixed) -> tuple[int, ...]:
+@dataclass(frozen=True)
+class _Splits:
+    """What a framework can split: its ZeRO (or FSDP) stages, and whether it runs TP, PP and CP beside them."""
+
+    stages: tuple[int, ...]
+    model_parallel: bool = True
+    sharded_pipeline: bool = False  # ZeRO-2/3 (FSDP) together with a pipeline
+
+    def allows(self, tp: int, pp: int, cp: int) -> bool:
+        return self.model_parallel or tp * pp * cp == 1
+
+
+#: A framework given (``framework=``) keeps the search to what it runs: Megatron-LM shards only the optimizer
+#: (its distributed optimizer); FSDP's NO_SHARD, SHARD_GRAD_OP and FULL_SHARD are ZeRO 0, 2 and 3; torchtitan
+#: runs FSDP2 with TP, PP and CP; DDP and the Hugging Face Trainer (DeepSpeed or FSDP inside) split no layer.
+_FRAMEWORKS = {
+    Framework.MEGATRON: _Splits((0, 1)),
+    Framework.DEEPSPEED: _Splits((0, 1, 2, 3)),
+    Framework.FSDP: _Splits((0, 2, 3), model_parallel=False),
+    Framework.FSDP2: _Splits((0, 2, 3), model_parallel=False),
+    Framework.TORCHTITAN: _Splits((2, 3), sharded_pipeline=True),
+    Framework.DDP: _Splits((0,), model_parallel=False),
+    Framework.HUGGINGFACE: _Splits((0, 1, 2, 3), model_parallel=False),
+}
+
+
+def _zeros(rules: Rules, pp: int, fixed: Fixed, splits: _Splits | None = None) -> tuple[int, ...]:
     if fixed.zero is not None:
         return (fixed.zero,)
-    stages = {Rules.MEGATRON: (0, 1), Rules.DEEPSPEED: (2, 3)}.get(rules, (0, 1, 2, 3))
-    return tuple(zero for zero in stages if pp == 1 or zero <= 1)
+    stages: tuple[int, ...] = {Rules.MEGATRON: (0, 1), Rules.DEEPSPEED: (2, 3)}.get(rules, (0, 1, 2, 3))
+    if splits is not None:
+        stages = tuple(zero for zero in stages if zero in splits.stages)
+    sharded_pipeline = splits is not None and splits.sharded_pipeline
+    return tuple(zero for zero in stages if pp == 1 or zero <= 1 or sharded_pipeline)
 
 
 def _recomputes(rules: Rules, fixed: Fixed) -> tuple[Recompute, ...]:
@@ -148,9 +180,10 @@ def _recomputes(rules: Rules, fixed: Fixed) -> tuple[Recompute, ...]:
     return (Recompute.SELECTIVE, Recompute.FULL)
 
 
-def leanest_zero(rules: Rules, pp: int, fixed: Fixed) -> int | None:
+def leanest_zero(base: Setup, pp: int, fixed: Fixed) -> int | None:
     """The ZeRO stage that keeps least on a GPU among those a layout with ``pp`` stages may take."""
-    return max(_zeros(rules, pp, fixed), default=None)
+    splits = _FRAMEWORKS.get(base.framework) if base.framework else None
+    return max(_zeros(base.rules, pp, fixed, splits), default=None)
 
 
 def leanest_recompute(rules: Rules, fixed: Fixed) -> Recompute:
