@@ -62,9 +62,10 @@ def goal_of(request: PlanRequest) -> Goal:
         vpp=training.vpp,
         cp=request.cp,
         ep=training.ep,
-        zero=training.zero,
+        zero=training.zero if training.zero is not None else (1 if training.distributed_optimizer else None),
         recompute=training.recompute,
         micro_batch=request.micro_batch,
+        sequence_parallel=training.sequence_parallel,
     )
     return Goal(model, base.gpus, capacity, batch, request.seq_len, gpu, request.budget, base, fixed)
 

@@ -205,3 +205,21 @@ def test_any_plan_gets_a_valid_answer(text: str) -> None:
         for entry in data["plan"]:
             assert entry["memory"]["fits"]
             assert entry["micro_batch"] * entry["accumulation"] * entry["data_parallel"] == data["global_batch"]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [PLAN, "plane llama3.1-70b gpus=64 gpu=h100 B=512 L=8k tp=8", "plane mixtral-8x7b gpus=64 gpu=h100 B=256 L=4k"],
+)
+def test_each_layout_typed_alone_answers_the_same_memory(command: str) -> None:
+    """„Einzeln nachrechnen“: the command a layout shows, typed, answers the memory per GPU and B the plan said."""
+    shown = text_of(command).splitlines()
+    typed = [(i, line.split(": ", 1)[1]) for i, line in enumerate(shown) if line.startswith("Einzeln nachrechnen: ")]
+    assert len(typed) == 3
+    for at, again in typed:
+        memory = next(line for line in reversed(shown[:at]) if line.startswith("• Speicher je GPU: "))
+        total = memory.removeprefix("• Speicher je GPU: ").split(" von ", 1)[0]
+        answer = text_of(again.removeprefix("effbatch "))
+        assert f"Summe: {total} von" in answer
+        batch = next(line for line in reversed(shown[:at]) if line.startswith("B = b · a · d = "))
+        assert f"= {batch.rsplit(' = ', 1)[1]} Sequenzen" in answer

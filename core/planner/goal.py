@@ -57,6 +57,7 @@ class Goal:
             zero=layout.zero,
             distributed_optimizer=False,
             recompute=layout.recompute,
+            sequence_parallel=layout.tp > 1 if self.fixed.sequence_parallel is None else self.fixed.sequence_parallel,
             micro_batch=micro_batch,
             accumulation=self.global_batch // (data_parallel * micro_batch),
             seq_len=self.seq_len,

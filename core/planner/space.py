@@ -51,6 +51,8 @@ class Fixed:
     zero: int | None = None
     recompute: Recompute | None = None
     micro_batch: int | None = None
+    #: Megatron's sequence parallelism beside TP; None: on wherever TP splits the layers, as Megatron-LM runs it.
+    sequence_parallel: bool | None = None
 
 
 @dataclass(frozen=True, order=True)
