@@ -2,10 +2,11 @@
 
 Grammar::
 
-    command    := runs | laws | ["plane" | "plan"] setup [("vs" | "gegen") (setup | run)]   plane: the fastest layouts
+    command    := runs | laws | setup [("vs" | "gegen") (setup | run)]
     laws       := "params=" N "budget=" D ["L=" L]     only these: the batch-size laws' question
     runs       := ("läufe" | "laeufe" | "runs") [filter]   the published runs, optionally filtered
     run        := name ["lr=" value]                   a published run (``llama2-7b``) instead of a setup
+    plan       := ("plane" | "plan") setup            as the first word: the fastest layouts that fit, B held
     setup      := word*
     word       := help | private | positional | named
     help       := "hilfe" | "help" | "?"           anywhere: the whole answer is the help
