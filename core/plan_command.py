@@ -13,7 +13,7 @@ from effbatch.core.memory.gpus import GPUS
 from effbatch.core.model import PlanRequest
 from effbatch.core.planner.goal import Goal
 from effbatch.core.planner.space import Fixed
-from effbatch.core.training import model_of, setup_of
+from effbatch.core.training import capacity_of, model_of, setup_of
 from effbatch.core.training_request import TrainingRequest
 
 
@@ -40,7 +40,7 @@ def goal_of(request: PlanRequest) -> Goal:
     training = request.training or TrainingRequest()
     model = model_of(training)
     gpu = GPUS.get(training.gpu) if training.gpu else None
-    capacity = training.gpu_mem or (gpu.memory if gpu else None)
+    capacity = capacity_of(training)
     batch = global_batch(request)
     base = setup_of(request)
     missing = [

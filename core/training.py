@@ -193,7 +193,7 @@ def assess(request: PlanRequest, outcome: Outcome | None) -> Assessment | None:
     setup = _setup(request, training, outcome)
     found = estimate(model, setup) if model else estimate_params(request.params or 0, setup)
     gpu = GPUS.get(training.gpu) if training.gpu else None
-    capacity = training.gpu_mem or (gpu.memory if gpu else None)
+    capacity = capacity_of(training)
     most = Argument.MICRO_BATCH.upper_bound  # b beyond the bound no command takes: not counted
     fitted = fit(found, capacity, most) if capacity else None
     wanted = request.target_global_batch if outcome is None else None  # B asked for but not yet computed: held
@@ -286,6 +286,12 @@ def _time_json(found: Assessment) -> dict[str, Any]:
 #: For the answer: the factors a memory-only question lacks for B.
 def missing_for_batch(request: PlanRequest) -> list[Argument]:
     return [a for a in FACTORS if request.value(a) is None and not (a is Argument.DATA_PARALLEL and request.gpus)]
+
+
+def capacity_of(training: TrainingRequest) -> int | None:
+    """The bytes a GPU offers: ``gpu_mem=`` as given, else the GPU type's memory (None without either)."""
+    gpu = GPUS.get(training.gpu) if training.gpu else None
+    return training.gpu_mem or (gpu.memory if gpu else None)
 
 
 def model_of(training: TrainingRequest) -> ModelSpec | None:

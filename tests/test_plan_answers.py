@@ -49,10 +49,10 @@ def test_the_plan_answers_the_fastest_three(word: str) -> None:
 
 
 def test_the_plan_names_its_assumptions() -> None:
-    """The search's bounds, the reserve and the memory rules stand in the small print, and what the time assumed."""
+    """The search's bounds, the margin and the memory rules stand in the small print, and what the time assumed."""
     shown = text_of(PLAN)
     assert "eine beschnittene Suche, keine vollständige" in shown
-    assert "Reserve: 5\u00a0% des GPU-Speichers" in shown
+    assert "Spielraum: 5\u00a0% des GPU-Speichers" in shown
     assert "Geschätzt nach effbatchs Regeln" in shown
 
 

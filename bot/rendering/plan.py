@@ -182,7 +182,7 @@ def layout_keys(candidate: Candidate) -> str:
     keys += [f"vpp={layout.vpp}"] if layout.vpp else []
     keys += [f"cp={layout.cp}"] if layout.cp > 1 else []
     keys += [f"ep={layout.ep}"] if layout.ep > 1 else []
-    keys += ["sequence_parallel=ja"] if setup.sequence_parallel else []
+    keys += [texts.SEQUENCE_PARALLEL_KEY] if setup.sequence_parallel else []
     keys += [f"zero={layout.zero}", f"recompute={layout.recompute.value}"]
     return " ".join([*keys, f"b={setup.micro_batch}", f"a={setup.accumulation or 1}"])
 

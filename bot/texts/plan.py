@@ -58,7 +58,7 @@ OBVIOUS_COST = "{part} +{seconds}"
 OBVIOUS_SAME_PARTS = "Die Teile kosten zusammen mehr, keiner allein sticht heraus."
 
 NOTHING_TITLE = "Nichts passt"
-NOTHING = "Auf {gpus} × {gpu} ({capacity}, {reserve} davon als Reserve) passt keine Aufteilung mit B = {batch}."
+NOTHING = "Auf {gpus} × {gpu} ({capacity}, {reserve} davon als Spielraum) passt keine Aufteilung mit B = {batch}."
 NOTHING_BATCH = (
     "B = {batch} lässt sich auf {gpus} GPUs nicht aufteilen: d = GPUs / (TP · PP · CP) muss B teilen. "
     "Wähle B als Vielfaches einer Zweierpotenz oder andere GPU-Zahlen."
@@ -76,7 +76,10 @@ SEARCH_NOTE = (
     "Aufteilungen geprüft, {predicted} Schrittzeiten vorhergesagt; eine beschnittene Suche, keine vollständige."
 )
 FIXED_NOTE = "Was du angegeben hast ({keys}), halte ich fest."
-RESERVE_NOTE = "Reserve: {reserve} des GPU-Speichers bleiben frei (Fragmentierung, CUDA-Kontext, NCCL-Puffer)."
+RESERVE_NOTE = (
+    "Spielraum: {reserve} des GPU-Speichers lasse ich frei – die Schätzung trifft den Spitzenwert eines Laufs nicht "
+    "aufs Byte."
+)
 ASSUMED: Mapping[str, str] = {
     "mfu": "Rechnen mit angenommener MFU von 40 % (mit `mfu=` rechne ich mit deinem Wert).",
     "network": "Netz angenommen: die übliche Bandbreite zwischen Knoten dieses GPU-Typs.",
@@ -114,3 +117,5 @@ REFUSED: Mapping[str, str] = {
     "parallel_above_gpus": "TP · PP · CP = {product} ist mehr als die {gpus} GPUs.",
     "parallel_not_dividing": "TP · PP · CP = {product} teilt die {gpus} GPUs nicht.",
 }
+#: How a layout with Megatron's sequence parallelism types it (the key's German yes).
+SEQUENCE_PARALLEL_KEY = "sequence_parallel=ja"

@@ -2,12 +2,11 @@
 
 B is held throughout: on ``gpus`` GPUs a layout leaves d = GPUs / (TP · PP · CP) replicas, and B = b · a · d
 must stay whole, so a layout whose d does not divide B is skipped and b runs over the divisors of B / d.
-One estimate a layout at b = 1 gives its model states (the lower bound: if they alone exceed the GPU, no b
-fits) and its activations a sequence (memory grows linearly in b), so the largest b that fits follows without
-estimating each b. Only the micro-batches that fit have their step time predicted, at most ``MAX_PREDICTED``:
-every layout's largest micro-batch first, then the smallest, then one between, so that the cap, where it
-bites, drops a third micro-batch before it drops a layout. Only the few answered are estimated again at their
-own b.
+One estimate a layout at b = 1, held against the GPU by ``fit``, gives the largest b that fits (memory grows
+linearly in b beside the model states; 0: the lower bound already exceeds the GPU) without estimating each b.
+Only the micro-batches that fit have their step time predicted, at most ``MAX_PREDICTED``: every layout's
+largest micro-batch first, then the smallest, then one between, so that the cap, where it bites, drops a
+third micro-batch before it drops a layout. Only the few answered are estimated again at their own b.
 
 The estimator and the predictor are parameters (``core.memory.estimate`` and ``core.memory.step.predict`` by
 default), so a test can give the search a memory and a time model of its own.
@@ -115,11 +114,11 @@ def _fitting(goal: Goal, estimator: Estimator) -> tuple[list[_Fitting], int, int
         per_replica, left = divmod(goal.global_batch, goal.gpus // layout.model_parallel)
         if left or not per_replica:
             continue
-        found = estimator(goal.model, goal.setup(layout, 1))
-        leanest = found.total if leanest is None else min(leanest, found.total)
-        if found.model_states > goal.usable:
-            continue  # the lower bound: no micro-batch fits beside these states
-        largest = fit(found, goal.usable, min(per_replica, MAX_MICRO_BATCH)).largest_micro_batch
+        fitted = fit(estimator(goal.model, goal.setup(layout, 1)), goal.usable, min(per_replica, MAX_MICRO_BATCH))
+        leanest = fitted.total if leanest is None else min(leanest, fitted.total)
+        largest = fitted.largest_micro_batch if fitted.largest_micro_batch is not None else int(fitted.fits)
+        if not largest:
+            continue  # the lower bound: not even b = 1 fits beside the model states
         tried = micro_batches(per_replica, largest, layout, goal.fixed.micro_batch)
         fitting += [_Fitting(layout, micro, turn) for turn, micro in enumerate(tried)]
     return fitting, looked, leanest

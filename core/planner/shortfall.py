@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from effbatch.core.memory.fit import fit
 from effbatch.core.planner.goal import MARGIN, Estimator, Goal, Shortfall
 from effbatch.core.planner.space import Layout, layouts, leanest_recompute, leanest_zero
 
@@ -48,4 +49,4 @@ def _fits(goal: Goal, layout: Layout, estimator: Estimator) -> bool:
     per_replica, left = divmod(goal.global_batch, goal.gpus // layout.model_parallel)
     if left or not per_replica:
         return False
-    return estimator(goal.model, goal.setup(layout, 1)).total <= goal.usable
+    return fit(estimator(goal.model, goal.setup(layout, 1)), goal.usable).fits
