@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 from fake_planning import FakeMemory, FakeTime
 
-from effbatch.core.memory import MODELS, ModelSpec, Recompute, Setup, find_gpu
+from effbatch.core.memory import MODELS, ModelSpec, Offload, Recompute, Setup, find_gpu
 from effbatch.core.memory.estimate import estimate
 from effbatch.core.memory.setup import Framework
 from effbatch.core.planner import Fixed, Goal, Impossible, PlanRefusedError, search
@@ -186,3 +186,18 @@ def test_a_framework_given_keeps_the_search_to_what_it_runs(
     assert {setup.zero for setup in time.asked} <= stages
     split = {setup.tp * setup.pp * setup.cp for setup in time.asked}
     assert (split != {1}) is model_parallel
+
+
+@pytest.mark.parametrize(
+    ("offload", "lowest"),
+    [
+        (Offload.OPTIMIZER, 1),  # the optimizer states leave their shards: ZeRO 1 at least
+        (Offload.PARAMS, 3),  # the parameters leave ZeRO-3's shards
+    ],
+)
+def test_offloading_keeps_the_stage_it_needs(offload: Offload, lowest: int) -> None:
+    """``offload=`` given: no layout timed below the ZeRO stage offloading needs (the parser refuses those too)."""
+    time = FakeTime()
+    search(replace(goal(gpus=64), base=Setup(offload=offload)), FakeMemory(states=GIB, per_sample=GIB), time)
+    assert time.asked
+    assert min(setup.zero for setup in time.asked) == lowest

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from itertools import product
 
 from effbatch.core.memory.models import ModelSpec
-from effbatch.core.memory.setup import GPUS_PER_NODE, Framework, Recompute, Rules, Setup
+from effbatch.core.memory.setup import GPUS_PER_NODE, Framework, Offload, Recompute, Rules, Setup
 
 TP_DEGREES = (1, 2, 4, 8)
 PP_DEGREES = (1, 2, 4, 8, 16, 32, 64)
@@ -94,7 +94,13 @@ def layouts(model: ModelSpec, gpus: int, seq_len: int | None, base: Setup, fixed
             _zeros(rules, pp, fixed, splits),
             _recomputes(rules, fixed),
         ):
-            yield Layout(tp, pp, cp, ep, vpp, zero, recompute)
+            if zero >= _OFFLOAD_NEEDS[base.offload]:
+                yield Layout(tp, pp, cp, ep, vpp, zero, recompute)
+
+
+#: The ZeRO stage offloading needs: the optimizer states are offloaded from their shards (1), the parameters
+#: from ZeRO-3's (as DeepSpeed's ``offload_optimizer`` and ``offload_param`` do).
+_OFFLOAD_NEEDS = {Offload.NONE: 0, Offload.OPTIMIZER: 1, Offload.PARAMS: 3}
 
 
 def _only(value: int | None, choices: tuple[int, ...]) -> tuple[int, ...]:
