@@ -104,6 +104,7 @@ def test_nothing_fits_says_what_would() -> None:
         ("plane mixtral-8x7b topk=9 gpus=64 gpu=h100 B=256 L=4k", "9"),
         ("plane llama3.1-70b gpus=8 gpu=h100 B=512 L=8k tp=8 pp=2", "8 GPUs lassen sich nicht auf"),
         ("plane llama3.1-70b gpus=256 B=512", "Für einen Plan brauche ich noch: den GPU-Typ"),
+        ("plane llama3.1-70b gpus=24 gpu=h100 B=48 L=8k tp=3", "TP = 3 teilt die 64 Attention-Köpfe"),
     ],
 )
 def test_impossible_or_incomplete_plans_are_refused(

@@ -125,6 +125,7 @@ def test_a_batch_no_split_divides_is_said() -> None:
          Impossible.TOPK_ABOVE_EXPERTS),  # 8 experts
         (8, LLAMA_70B, {"tp": 8, "pp": 2}, Impossible.PARALLEL_ABOVE_GPUS),  # 16 > 8
         (24, LLAMA_70B, {"tp": 8, "pp": 2}, Impossible.PARALLEL_NOT_DIVIDING),  # 16 does not divide 24
+        (24, LLAMA_70B, {"tp": 3}, Impossible.TP_NOT_DIVIDING_HEADS),  # 64 heads
     ],
 )  # fmt: skip
 def test_impossible_inputs_are_refused_not_planned(

@@ -116,6 +116,7 @@ REFUSED: Mapping[str, str] = {
     "topk_above_experts": "top-k = {topk} Experten je Token, aber das Modell hat nur {experts} Experten.",
     "parallel_above_gpus": "TP · PP · CP = {product} ist mehr als die {gpus} GPUs.",
     "parallel_not_dividing": "TP · PP · CP = {product} teilt die {gpus} GPUs nicht.",
+    "tp_not_dividing_heads": "TP = {tp} teilt die {heads} Attention-Köpfe des Modells nicht: Wähle einen Teiler.",
 }
 #: How a layout with Megatron's sequence parallelism types it (the key's German yes).
 SEQUENCE_PARALLEL_KEY = "sequence_parallel=ja"

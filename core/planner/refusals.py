@@ -18,6 +18,7 @@ class Impossible(StrEnum):
     TOPK_ABOVE_EXPERTS = "topk_above_experts"  # more experts a token than the model has
     PARALLEL_ABOVE_GPUS = "parallel_above_gpus"  # TP · PP · CP given above the GPUs
     PARALLEL_NOT_DIVIDING = "parallel_not_dividing"  # TP · PP · CP given that does not divide the GPUs
+    TP_NOT_DIVIDING_HEADS = "tp_not_dividing_heads"  # TP given that does not split the attention heads
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,9 @@ def refusals(model: ModelSpec, gpus: int, fixed: Fixed) -> tuple[Refusal, ...]:
     if model.moe and model.topk > model.experts:
         ctx = {"topk": model.topk, "experts": model.experts}
         found.append(Refusal(Impossible.TOPK_ABOVE_EXPERTS, MappingProxyType(ctx)))
+    if fixed.tp is not None and model.heads % fixed.tp:
+        ctx = {"tp": fixed.tp, "heads": model.heads}
+        found.append(Refusal(Impossible.TP_NOT_DIVIDING_HEADS, MappingProxyType(ctx)))
     product = (fixed.tp or 1) * (fixed.pp or 1) * (fixed.cp or 1)
     if product > gpus:
         ctx = {"product": product, "gpus": gpus}
