@@ -1,6 +1,6 @@
 """effbatch's HTTP mode side by side with a bare Bolt app and a minimal signed-request responder.
 
-    make bench        (or: .venv/bin/python bench/bench.py)
+    make bench        (or: .venv/bin/python bench/bench.py; the planner alone: bench/bench.py planner)
 
 All servers run under the same server configuration (effbatch's uvicorn settings, the same number
 of forked worker processes) on 127.0.0.1 and answer signed `/effbatch 8 64 4 4096` requests; a Web API stand-in answers
@@ -514,6 +514,9 @@ def ms(seconds: float) -> str:
 
 
 def main() -> None:
+    if sys.argv[1:] == ["planner"]:  # the planner's figures alone
+        print_planner(planner_seconds())
+        return
     with FakeWebAPI() as api:
         env = clean_env(
             SLACK_BOT_TOKEN=BOT_TOKEN,
@@ -530,6 +533,7 @@ def main() -> None:
     socket = socket_mode_round_trip()
     checks = config_check_milliseconds()
     startup = startup_milliseconds()
+    planned = planner_seconds()
     print_table(results, core_same, core_varied, parse_compute, socket)
     shown = ", ".join(f"{name} {value:.1f} ms" for name, value in checks.items())
     print(f"Config check of a 64 KiB config (read, checked, rendered; median of 30): {shown} (target < 20 ms).")
@@ -540,6 +544,53 @@ def main() -> None:
     print_shell_table()
     print_startup(startup)
     print_siege(hostile)
+    print_planner(planned)
+
+
+#: Searches of the sizes people ask: a dense model on 256 and 1.024 GPUs, a larger one, a mixture of experts.
+PLANNER_COMMANDS = (
+    "plane llama3.1-70b gpus=256 gpu=h100 B=512 L=8k budget=15T",
+    "plane llama3.1-70b gpus=1024 gpu=h100 B=2048 L=8k budget=15T",
+    "plane llama3.1-405b gpus=1024 gpu=h100 B=2048 L=8k budget=15T",
+    "plane mixtral-8x7b gpus=1024 gpu=h100 B=4096 L=4k budget=2T",
+    "plane deepseek-v3 gpus=1024 gpu=h100 B=4096 L=4k budget=15T",
+    "plane llama3.1-405b gpus=64 gpu=h100 B=256 L=8k",  # nothing fits: the fewest GPUs are sought too
+)
+RUNS = 40
+#: p99 of a 1.024-GPU search, in seconds.
+GOAL_P99 = 1.5
+
+
+def planner_seconds() -> dict[str, tuple[float, float, int]]:
+    """Per command: p50 and p99 in seconds (parse, search, render to Block Kit) and the step times predicted."""
+    from effbatch.bot.document import Visibility
+    from effbatch.bot.rendering.answers import answer_command
+    from effbatch.bot.rendering.block_kit import message
+    from effbatch.bot.serving.cli import json_answer
+
+    timings = {}
+    for text in PLANNER_COMMANDS:
+        runs = []
+        for _ in range(RUNS):
+            started = time.perf_counter()
+            message(answer_command(text, Visibility.IN_CHANNEL).document)
+            runs.append(time.perf_counter() - started)
+        runs.sort()
+        predicted = json_answer(text)
+        count = predicted["search"]["predicted"] if isinstance(predicted, dict) and "search" in predicted else 0
+        timings[text] = (statistics.median(runs), runs[min(len(runs) - 1, int(0.99 * len(runs)))], count)
+    return timings
+
+
+def print_planner(timings: dict[str, tuple[float, float, int]]) -> None:
+    print(
+        f"\nPlanner, `/effbatch plane …` parse → search → Block Kit ({RUNS} runs each; "
+        f"goal p99 ≤ {GOAL_P99:g} s at 1.024 GPUs):\n"
+    )
+    print("| command | p50 | p99 | step times predicted |")
+    print("|---|---|---|---|")
+    for text, (p50, p99, predicted) in timings.items():
+        print(f"| `{text}` | {p50 * 1000:.0f} ms | {p99 * 1000:.0f} ms | {predicted} |")
 
 
 def bench_servers(env: dict[str, str]) -> list[tuple[str, list[str], int, dict[str, str]]]:

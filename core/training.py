@@ -28,7 +28,7 @@ from effbatch.core.memory import (
     estimate,
     estimate_params,
 )
-from effbatch.core.memory.fit import Change, Fit, advise, fit
+from effbatch.core.memory.fit import Fit, fit
 from effbatch.core.memory.gpus import GpuSpec
 from effbatch.core.memory.report import memory_json
 from effbatch.core.memory.time import (
@@ -39,6 +39,8 @@ from effbatch.core.memory.time import (
     mfu_from_throughput,
 )
 from effbatch.core.model import Outcome, PlanRequest
+from effbatch.core.planner import Planned
+from effbatch.core.planner.advice import advise
 from effbatch.core.rules import missing_factors
 from effbatch.core.training_keys import REQUIRED_SHAPE_KEYS, TIME_KEYS, TrainingKey
 from effbatch.core.training_request import TrainingRequest
@@ -165,7 +167,7 @@ class Assessment:
     gpu: GpuSpec | None
     capacity: int | None
     fit: Fit | None
-    advice: tuple[Change, ...]
+    advice: Planned | None  # what fits instead, when the set-up does not
     time: TimeEstimate | None
     flops_per_token: float
     tokens_per_step: int | None
@@ -191,10 +193,11 @@ def assess(request: PlanRequest, outcome: Outcome | None) -> Assessment | None:
     setup = _setup(request, training, outcome)
     found = estimate(model, setup) if model else estimate_params(request.params or 0, setup)
     gpu = GPUS.get(training.gpu) if training.gpu else None
-    capacity = training.gpu_mem or (gpu.memory if gpu else None)
+    capacity = capacity_of(training)
     most = Argument.MICRO_BATCH.upper_bound  # b beyond the bound no command takes: not counted
     fitted = fit(found, capacity, most) if capacity else None
-    advice = advise(model, setup, capacity, most) if model and capacity and fitted and not fitted.fits else ()
+    wanted = request.target_global_batch if outcome is None else None  # B asked for but not yet computed: held
+    advice = advise(model, setup, capacity, gpu, wanted) if model and capacity and fitted and not fitted.fits else None
     params = model.total_params if model else request.params or 0
     per_token = flops_per_token(model, params, setup.seq_len, setup.rules)
     tokens = outcome.tokens_per_step if outcome else None
@@ -283,3 +286,19 @@ def _time_json(found: Assessment) -> dict[str, Any]:
 #: For the answer: the factors a memory-only question lacks for B.
 def missing_for_batch(request: PlanRequest) -> list[Argument]:
     return [a for a in FACTORS if request.value(a) is None and not (a is Argument.DATA_PARALLEL and request.gpus)]
+
+
+def capacity_of(training: TrainingRequest) -> int | None:
+    """The bytes a GPU offers: ``gpu_mem=`` as given, else the GPU type's memory (None without either)."""
+    gpu = GPUS.get(training.gpu) if training.gpu else None
+    return training.gpu_mem or (gpu.memory if gpu else None)
+
+
+def model_of(training: TrainingRequest) -> ModelSpec | None:
+    """The model the keys name or shape (None without one): what the planner plans for."""
+    return _shape(training)
+
+
+def setup_of(request: PlanRequest) -> Setup:
+    """The set-up the keys describe without a batch answer: the techniques a plan keeps beside the GPUs."""
+    return _setup(request, request.training or TrainingRequest(), None)

@@ -77,6 +77,10 @@ def answer_command(text: str, default_visibility: Visibility, *, command: str = 
         match parsed := parse_command(text):
             case HelpRequest(keys=keys, topic=topic):
                 return help_answer(default_visibility, keys=keys, topic=topic, command=command)
+            case PlanCommand(request=request, private=private, planner=True):
+                from effbatch.bot.rendering.plan import plan_answer
+
+                return plan_answer(request, _visibility(private, default_visibility), command)
             case PlanCommand(request=request, private=private):
                 return _plan_answer(request, _visibility(private, default_visibility), command)
             case CompareCommand(before=before, after=after, lr=lr, private=private):

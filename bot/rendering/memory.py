@@ -9,11 +9,12 @@ from __future__ import annotations
 from effbatch.bot.document import Bullet, Document, Field, Fields, Formula, Line, Note, Part, Section, Visibility
 from effbatch.bot.rendering.formatting import german, number, reading, scientific, size
 from effbatch.bot.rendering.formulas import degrees
+from effbatch.bot.rendering.plan import advice_lines
 from effbatch.bot.texts import memory as texts
 from effbatch.bot.texts.glossary import COMMAND, label, list_de
 from effbatch.core import Argument, PlanRequest
 from effbatch.core.memory.estimate import MemoryEstimate
-from effbatch.core.memory.fit import Change, ChangeKind, Fit
+from effbatch.core.memory.fit import Fit
 from effbatch.core.memory.setup import Rules, Setup
 from effbatch.core.memory.time import TimeEstimate
 from effbatch.core.training import Assessment, missing_for_batch
@@ -31,7 +32,7 @@ def memory_parts(found: Assessment, command: str = COMMAND) -> tuple[Part, ...]:
     """The memory section, what helps when it does not fit, the time section and the small print."""
     parts: list[Part] = [Section(title=texts.MEMORY_TITLE.format(what=_what(found)), lines=_memory_lines(found))]
     if found.advice:
-        parts.append(Section(title=texts.ADVICE_TITLE, lines=_advice_lines(found)))
+        parts.append(Section(title=texts.ADVICE_TITLE, lines=_advice_lines(found, command)))
     if (time := _time_section(found)) is not None:
         parts.append(time)
     parts += _notes(found)
@@ -142,47 +143,13 @@ def fit_lines(fitted: Fit | None) -> list[Line]:
     return [verdict]
 
 
-def _advice_lines(found: Assessment) -> tuple[Line, ...]:
-    lines: list[Line] = [Bullet(_advice(found, change)) for change in found.advice]
-    if any(change.kind is ChangeKind.ACCUMULATION for change in found.advice):
-        lines.append(texts.ACCUMULATION_NOTE)
-    return tuple(lines)
-
-
-def _advice(found: Assessment, change: Change) -> str:
-    if change.fits:
-        verdict = texts.ADVICE_FITS
-        if change.largest_micro_batch is not None and change.kind is not ChangeKind.ACCUMULATION:
-            template = texts.ADVICE_FITS_AT_BOUND if change.at_bound else texts.ADVICE_FITS_LARGEST
-            verdict = template.format(largest=number(change.largest_micro_batch))
-    else:
-        verdict = texts.ADVICE_NOT_ENOUGH
-    what = texts.ADVICE_WHAT[change.kind.value]
-    return texts.ADVICE_LINE.format(
-        change=_change_text(found, change), what=what, total=size(change.total), verdict=verdict
-    )
-
-
-_CHANGE_KEYS = {
-    ChangeKind.RECOMPUTE_SELECTIVE: "recompute",
-    ChangeKind.RECOMPUTE_FULL: "recompute",
-    ChangeKind.SEQUENCE_PARALLEL: "sequence_parallel",
-    ChangeKind.ZERO: "zero",
-    ChangeKind.TP: "tp",
-    ChangeKind.OFFLOAD: "offload",
-}
-
-
-def _change_text(found: Assessment, change: Change) -> str:
-    """How to type the change: ``recompute=full``; for accumulation ``b=2 a=16`` where a stays whole."""
-    if change.kind is not ChangeKind.ACCUMULATION:
-        return f"{_CHANGE_KEYS[change.kind]}={change.value}"
-    micro = int(change.value)
+def _advice_lines(found: Assessment, command: str) -> tuple[Line, ...]:
+    """Whole combinations that fit with B held, from the planner's search (never one change at a time)."""
+    if found.advice is None:
+        return ()
     setup = found.setup
-    total = setup.micro_batch * (setup.accumulation or 0)
-    if setup.accumulation and total % micro == 0:
-        return texts.ADVICE_ACCUMULATION.format(micro=micro, accumulation=total // micro)
-    return texts.ADVICE_ACCUMULATION_NO_A.format(micro=micro)
+    held = found.advice.goal.global_batch != setup.micro_batch * setup.data_parallel or setup.accumulation is not None
+    return advice_lines(found.advice, held, command)
 
 
 def _time_section(found: Assessment) -> Section | None:

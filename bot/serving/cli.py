@@ -110,6 +110,8 @@ def json_answer(text: str) -> dict[str, Any] | list[dict[str, Any]]:
     from effbatch.core.runs import filter_runs
 
     match parse_command(text):
+        case PlanCommand(request=request, planner=True):
+            return _planner_json(request)
         case PlanCommand(request=request):
             return _plan_json(request)
         case CompareCommand(before=before, after=after, lr=lr):
@@ -142,6 +144,19 @@ def _plan_json(request: PlanRequest) -> dict[str, Any]:
     if request.training is not None and (assessed := assess(request, planned.outcome)) is not None:
         data |= assessed.as_json()
     return data
+
+
+def _planner_json(request: PlanRequest) -> dict[str, Any]:
+    """``plane …`` as JSON: ``plan[]`` fastest first; what is missing or impossible as ``error``, in German."""
+    from effbatch.bot.rendering.plan import plan_error
+    from effbatch.core.plan_command import PlanIncompleteError, goal_of
+    from effbatch.core.planner import PlanRefusedError, search
+    from effbatch.core.planner.report import plan_json
+
+    try:
+        return plan_json(search(goal_of(request)))
+    except (PlanIncompleteError, PlanRefusedError) as error:
+        return {"error": plan_error(error, PROGRAM)}
 
 
 def _print_json(text: str) -> int:
