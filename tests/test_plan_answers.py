@@ -34,12 +34,12 @@ def text_of(command: str) -> str:
 
 @pytest.mark.parametrize("word", ["plane", "plan", "Plane"])
 def test_the_plan_answers_the_fastest_three(word: str) -> None:
-    """``plane``/``plan``: three layouts, each with B = b · a · d = 512, its memory, step, days and GPU-hours."""
+    """``plane``/``plan``: three layouts, each with B = b · d · a = 512, its memory, step, days and GPU-hours."""
     shown = text_of(PLAN.replace("plane", word, 1))
     assert "Plan: Llama 3.1 70B auf 256 × H100 SXM, B = 512" in shown
     for rank in ("1. TP", "2. TP", "3. TP"):
         assert rank in shown
-    assert shown.count("B = b · a · d = ") == 3
+    assert shown.count("B = b · d · a = ") == 3
     assert shown.count("Speicher je GPU:") == 3
     assert shown.count("Budget 15\u00a0Bio. Tokens:") == 3
     assert "GPU-Stunden" in shown
@@ -131,7 +131,7 @@ def test_was_hilft_is_whole_combinations_with_b_held() -> None:
     for line in bullets:
         assert " b=" in line
         assert " a=" in line
-    assert "B = b · a · d = 256 bleibt" in advice
+    assert "B = b · d · a = 256 bleibt" in advice
 
 
 def test_why_the_obvious_choice_is_slower_is_said_part_by_part() -> None:
@@ -222,5 +222,5 @@ def test_each_layout_typed_alone_answers_the_same_memory(command: str) -> None:
         total = memory.removeprefix("• Speicher je GPU: ").split(" von ", 1)[0]
         answer = text_of(again.removeprefix("effbatch "))
         assert f"Summe: {total} von" in answer
-        batch = next(line for line in reversed(shown[:at]) if line.startswith("B = b · a · d = "))
+        batch = next(line for line in reversed(shown[:at]) if line.startswith("B = b · d · a = "))
         assert f"= {batch.rsplit(' = ', 1)[1]} Sequenzen" in answer

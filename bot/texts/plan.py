@@ -29,7 +29,7 @@ RECOMPUTE: Mapping[str, str] = {
     "selective": "selektive Neuberechnung",
     "full": "volle Neuberechnung",
 }
-BATCH = "B = b · a · d = {micro} · {accumulation} · {data_parallel} = {batch}"
+BATCH = "B = b · d · a = {micro} × {data_parallel} × {accumulation} = {batch}"
 MEMORY = "Speicher je GPU: {total} von {capacity} ({free} frei)"
 STEP = "Schritt: {seconds} ({parts}), MFU {mfu}, {rate} Tokens/s"
 STEP_PART = "{part} {seconds}"
@@ -92,7 +92,7 @@ ADVICE_TITLE = "Was hilft"
 ADVICE_LINE = "`{keys}`: {total} je GPU{time}"
 ADVICE_TIME = ", {seconds} je Schritt"
 ADVICE_HELD = (
-    "Jede Zeile ist eine ganze Kombination, die passt; b und a sind so gewählt, dass B = b · a · d = {batch} "
+    "Jede Zeile ist eine ganze Kombination, die passt; b und a sind so gewählt, dass B = b · d · a = {batch} "
     "bleibt, auch wo d sich mit TP oder PP ändert."
 )
 ADVICE_HELD_NO_A = (
