@@ -28,6 +28,7 @@ from effbatch.core.memory import (
     estimate,
     estimate_params,
 )
+from effbatch.core.memory.capacity import usable
 from effbatch.core.memory.fit import Change, Fit, advise, fit
 from effbatch.core.memory.gpus import GpuSpec
 from effbatch.core.memory.report import memory_json
@@ -144,6 +145,7 @@ def _shape(training: TrainingRequest) -> ModelSpec | None:
         "experts": training.experts,
         "topk": training.topk,
         "moe_ffn": training.moe_ffn,
+        "head_dim": training.head_dim,
     }
     given: dict[str, Any] = {key: value for key, value in values.items() if value is not None}
     if base is not None:
@@ -191,7 +193,7 @@ def assess(request: PlanRequest, outcome: Outcome | None) -> Assessment | None:
     setup = _setup(request, training, outcome)
     found = estimate(model, setup) if model else estimate_params(request.params or 0, setup)
     gpu = GPUS.get(training.gpu) if training.gpu else None
-    capacity = training.gpu_mem or (gpu.memory if gpu else None)
+    capacity = training.gpu_mem or (usable(gpu.name, gpu.memory) if gpu else None)
     most = Argument.MICRO_BATCH.upper_bound  # b beyond the bound no command takes: not counted
     fitted = fit(found, capacity, most) if capacity else None
     advice = advise(model, setup, capacity, most) if model and capacity and fitted and not fitted.fits else ()
@@ -219,7 +221,8 @@ def _setup(request: PlanRequest, training: TrainingRequest, outcome: Outcome | N
         key.value: value
         for key in (TrainingKey.DTYPE, TrainingKey.ZERO, TrainingKey.DISTRIBUTED_OPTIMIZER, TrainingKey.OFFLOAD,
                     TrainingKey.RECOMPUTE, TrainingKey.SEQUENCE_PARALLEL, TrainingKey.EP, TrainingKey.VPP,
-                    TrainingKey.LARGEST_LAYER, TrainingKey.ZERO_INIT, TrainingKey.NODES, TrainingKey.RULES)
+                    TrainingKey.LARGEST_LAYER, TrainingKey.ZERO_INIT, TrainingKey.NODES, TrainingKey.RULES,
+                    TrainingKey.FRAMEWORK, TrainingKey.ATTENTION)
         if (value := training.value(key)) is not None
     }  # fmt: skip
     return Setup(gpus=gpus, micro_batch=micro, accumulation=accumulation, seq_len=request.seq_len, **degrees, **options)

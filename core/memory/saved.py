@@ -1,0 +1,66 @@
+"""What a framework's layers save for the backward pass, per token and layer, as its kernels save it.
+
+``Kernels.FUSED`` (Transformer Engine under Megatron-LM) saves what Korthikanti et al. 2022 count
+(``core.memory.activations.effbatch_layer``). ``Kernels.EAGER`` – PyTorch modules as Hugging Face's models and
+torchtitan write them – saves more, each tensor named by the op that keeps it (bf16, 2 bytes an element):
+
+- each RMSNorm (transformers' ``LlamaRMSNorm.forward``: ``hidden_states.to(torch.float32)``, ``pow(2)`` keeps that
+  fp32 input, ``weight * hidden_states.to(input_dtype)`` keeps the bf16 normalised output): 4h + 2h, twice a layer;
+- attention: Q and K after the rotary embedding, V (FlashAttention's / SDPA's saved inputs), its output (kept by
+  the output projection too): 2 · (2 q_dim + 2 kv_dim); eager attention adds the fp32 softmax and its bf16 copy,
+  6 bytes for each of heads × s scores;
+- SwiGLU (``down_proj(act_fn(gate_proj(x)) * up_proj(x))``): the gate's output (kept by SiLU), SiLU's output and the
+  up projection's (kept by the product), the product (kept by ``down_proj``): 4 · 2 · ffn; GeLU 2 · 2 · ffn.
+
+torchtitan's op-level selective recomputation (torchtitan/distributed/activation_checkpoint.py ``_apply_op_sac``,
+``_save_list`` and ``mm_count % 2``) keeps the block's input, the outputs of the 1st, 3rd, 5th and 7th matrix
+product (wq, wv, w1, w2) and the attention's output: 2 · (2h + q_dim + kv_dim + ffn + q_dim).
+Full recomputation keeps each layer's input (2h) and rebuilds one layer's working set at a time in the backward.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from effbatch.core.memory import activations
+from effbatch.core.memory.holders.base import Kernels
+from effbatch.core.memory.models import ModelSpec
+from effbatch.core.memory.setup import Attention, Framework, Recompute, Setup
+
+#: Bytes each attention score costs in eager attention: the fp32 softmax and its bf16 copy.
+EAGER_SCORE_BYTES = 6
+
+
+def per_token(model: ModelSpec, setup: Setup, kernels: Kernels, recompute: Recompute) -> float:
+    """Bytes one token keeps in one layer of the first stage (bf16; fp32 twice), with s as one rank holds it."""
+    t, h = setup.tp, model.hidden
+    split = t if setup.sequence_parallel or setup.framework is Framework.TORCHTITAN else 1
+    width = activations.mlp_width(model)
+    if recompute is Recompute.FULL:
+        return 2 * h / split * _factor(setup)
+    if kernels is Kernels.FUSED:
+        one = replace(setup, recompute=recompute)
+        return activations.effbatch_layer(model, one, recompute) / _tokens(setup)
+    if recompute is Recompute.SELECTIVE and setup.framework is Framework.TORCHTITAN:
+        kept = 2 * (2 * h / split + (2 * model.q_dim + model.kv_dim + width) / t)
+        return kept * _factor(setup)
+    norms = 2 * (4 + 2) * h / split
+    attention = 2 * (2 * model.q_dim + 2 * model.kv_dim) / t
+    mlp = (8 if model.swiglu else 4) * width / t
+    scores = 0.0
+    if setup.attention is Attention.EAGER and recompute is Recompute.NONE:
+        scores = EAGER_SCORE_BYTES * model.heads * (setup.seq_len or 0) / (setup.cp * setup.sp) / t
+    return (norms + attention + mlp + scores) * _factor(setup)
+
+
+def working_set(model: ModelSpec, setup: Setup, kernels: Kernels) -> float:
+    """One layer's activations rebuilt during its backward under full recomputation, for the micro-batch."""
+    return per_token(model, setup, kernels, Recompute.NONE) * _tokens(setup)
+
+
+def _tokens(setup: Setup) -> float:
+    return (setup.seq_len or 0) / (setup.cp * setup.sp) * setup.micro_batch
+
+
+def _factor(setup: Setup) -> float:
+    return setup.dtype.bytes / 2
