@@ -32,6 +32,7 @@ from effbatch.core.memory.capacity import usable
 from effbatch.core.memory.fit import Change, Fit, advise, fit
 from effbatch.core.memory.gpus import GpuSpec
 from effbatch.core.memory.report import memory_json
+from effbatch.core.memory.setup import Framework
 from effbatch.core.memory.time import (
     DEFAULT_MFU,
     TimeEstimate,
@@ -43,6 +44,12 @@ from effbatch.core.model import Outcome, PlanRequest
 from effbatch.core.rules import missing_factors
 from effbatch.core.training_keys import REQUIRED_SHAPE_KEYS, TIME_KEYS, TrainingKey
 from effbatch.core.training_request import TrainingRequest
+
+#: ``framework=megatron`` without ``distributed_optimizer=``: NeMo's and Megatron-Bridge's recipes and Megatron-LM's
+#: Llama and Mixtral examples (examples/llama/train_llama3_8b_h100_fp8.sh) all pass ``--use-distributed-optimizer``;
+#: Megatron-LM's bare argument default (False) is what ``distributed_optimizer=nein`` asks for. The same recipes turn
+#: on Megatron's sequence parallelism wherever TP > 1 (``sequence_parallel=nein`` turns it off).
+MEGATRON_RECIPES_DISTRIBUTE = True
 
 
 def memory_question(given: Collection[Argument], training: TrainingRequest | None) -> bool:
@@ -225,6 +232,10 @@ def _setup(request: PlanRequest, training: TrainingRequest, outcome: Outcome | N
                     TrainingKey.FRAMEWORK, TrainingKey.ATTENTION)
         if (value := training.value(key)) is not None
     }  # fmt: skip
+    if training.framework is Framework.MEGATRON and training.distributed_optimizer is None:
+        options["distributed_optimizer"] = MEGATRON_RECIPES_DISTRIBUTE
+    if training.framework is Framework.MEGATRON and training.sequence_parallel is None and degrees["tp"] > 1:
+        options["sequence_parallel"] = True
     return Setup(gpus=gpus, micro_batch=micro, accumulation=accumulation, seq_len=request.seq_len, **degrees, **options)
 
 

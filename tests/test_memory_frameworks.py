@@ -88,9 +88,10 @@ N_8B = LLAMA_8B.total_params - LLAMA_8B.hidden  # the first stage's parameters: 
     [
         # megatron/core/distributed/param_and_grad_buffer.py: bf16 param buffer 2, fp32 grad buffer 4
         # (arguments.py line 1216); optimizer.py fp32 main params + Adam 12 (theoretical_memory_usage.py: 18)
-        ("framework=megatron", 2, 4, 12),
-        # distrib_optimizer.py keeps the 12 for 1/d of the buffer: 6 + 12/d
-        ("framework=megatron distributed_optimizer=ja", 2, 4, 12 / 8),
+        ("framework=megatron distributed_optimizer=nein", 2, 4, 12),
+        # distrib_optimizer.py keeps the 12 for 1/d of the buffer: 6 + 12/d; NeMo's and Megatron-Bridge's recipes
+        # turn it on, so it is assumed where distributed_optimizer= is not given
+        ("framework=megatron", 2, 4, 12 / 8),
         # bf16_optimizer.py: bf16 params 2, fp32 gradients whole 4 (line 162), fp32 master + Adam over d (line 156)
         ("framework=deepspeed zero=0", 2, 4, 12 / 8),
         # stage_1_and_2.py: bf16 params and grads whole, fp32 master + its gradient + Adam (16) over d
@@ -100,6 +101,10 @@ N_8B = LLAMA_8B.total_params - LLAMA_8B.hidden  # the first stage's parameters: 
         ("framework=deepspeed zero=3", 2 / 8, 2 / 8, 16 / 8),
         # FSDP's flat parameter in fp32, sharded with its fp32 gradient and Adam (16/d)
         ("framework=fsdp2 zero=3", 4 / 8, 4 / 8, 8 / 8),
+        # FSDP reduces after every backward: accumulation keeps the gradients sharded
+        ("framework=fsdp zero=3 a=4", 4 / 8, 4 / 8, 8 / 8),
+        # the Trainer's FSDP goes through Accelerate, whose accumulate() enters no_sync: gradients whole, fp32
+        ("framework=huggingface zero=3 a=4", 4 / 8, 4 / 8 + 4, 8 / 8),
         # DDP: fp32 weights and gradients whole, Adam 8 (the bucket copies are the framework's buffers)
         ("framework=ddp", 4, 4, 8),
     ],
@@ -111,6 +116,17 @@ def test_bytes_a_parameter_as_each_framework_holds_them(
     memory = memory_of(f"llama3.1-8b b=1 gpus=8 L=4k {keys}")
     got = (memory["weights_bytes"], memory["grads_bytes"], memory["optimizer_bytes"])
     assert got == pytest.approx((weights * N_8B, grads * N_8B, optimizer * N_8B), abs=2)
+
+
+def test_torchtitan_pipeline_stages_accumulate_whole_gradients() -> None:
+    """With PP, torch.distributed.pipelining's ``backward_maybe_with_nosync`` skips FSDP2's gradient sync for every
+    micro-batch but the last: the stage accumulates its unsharded gradients in fp32 (4 bytes a parameter), and
+    keeps its bf16 parameters whole (torchtitan's reshard_after_forward default for PP: 2 bytes)."""
+    one = memory_of("llama3.1-8b b=1 a=1 gpus=8 pp=2 L=4k zero=3 framework=torchtitan")
+    four = memory_of("llama3.1-8b b=1 a=4 gpus=8 pp=2 L=4k zero=3 framework=torchtitan")
+    plain = memory_of("llama3.1-8b b=1 a=4 gpus=8 L=4k zero=3 framework=torchtitan")
+    assert four["grads_bytes"] - one["grads_bytes"] == pytest.approx(4 * four["params_per_gpu"], abs=2)
+    assert four["buffers_bytes"] > plain["buffers_bytes"]
 
 
 def test_ddp_keeps_its_gradient_buckets_and_autocasts_copies() -> None:

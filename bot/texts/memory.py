@@ -49,8 +49,9 @@ FRAMEWORK_NAMES: Mapping[str, str] = {
 #: How each framework holds its states, as its source code allocates them (core/memory/holders/).
 FRAMEWORK_STATES: Mapping[str, str] = {
     "megatron": (
-        "BF16-Gewichte 2, FP32-Gradienten 4, FP32-Master und Adam 12 Byte je Parameter (mit verteiltem Optimierer "
-        "÷ d); Loss vokabular-parallel (÷ TP), ohne Angabe keine Neuberechnung."
+        "BF16-Gewichte 2, FP32-Gradienten 4, FP32-Master und Adam 12 Byte je Parameter, mit verteiltem Optimierer "
+        "÷ d (ohne `distributed_optimizer=` angenommen, wie in NeMos und Megatron-Bridges Rezepten); Loss "
+        "vokabular-parallel (÷ TP), ohne Angabe keine Neuberechnung."
     ),
     "deepspeed": (
         "ZeRO wie in deepspeed/runtime/zero: BF16-Gewichte und -Gradienten, FP32-Master, FP32-Gradient und Adam "
@@ -74,8 +75,8 @@ FRAMEWORK_STATES: Mapping[str, str] = {
         "BF16-Kopien der Gewichte bleiben bis zum Backward."
     ),
     "huggingface": (
-        "FP32-Gewichte 4, Gradienten 4 und DDPs Gradienten-Buckets 4, Adam 8 Byte je Parameter; Autocasts "
-        "BF16-Kopien der Gewichte bleiben bis zum Backward."
+        "ohne ZeRO wie DDP (FP32-Gewichte 4, Gradienten 4, Buckets 4, Adam 8 Byte je Parameter, Autocasts "
+        "BF16-Kopien); mit `zero=2|3` FSDP über Accelerate, das bei Akkumulation ohne Sync die Gradienten ganz hält."
     ),
 }
 FRAMEWORK_LINE = "Gehalten wie von {framework}: {states}"

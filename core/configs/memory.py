@@ -112,7 +112,8 @@ _DEEPSPEED_KEYS = frozenset({"train_micro_batch_size_per_gpu", "train_batch_size
 def holder(check: Check, facts: MemoryFacts) -> Framework | None:
     """Who holds the checked run's training state: Megatron's family and DeepSpeed configs by the estimate's rules
     (or DeepSpeed's keys among those read: stage 0 and 1 run through its engine too), torchtitan and OLMo-core
-    (FSDP2) by the check's id, the Trainer's family FSDP (``fsdp`` words) or DDP; None for JAX frameworks."""
+    (FSDP2) by the check's id, the Trainer's family as the Trainer (FSDP through Accelerate, or DDP); None for JAX
+    frameworks."""
     from effbatch.core.memory.setup import Framework
 
     framework = check.framework
@@ -124,7 +125,7 @@ def holder(check: Check, facts: MemoryFacts) -> Framework | None:
         return Framework(_HOLDERS[framework])
     if any(read.key in _DEEPSPEED_KEYS for read in check.read):
         return Framework.DEEPSPEED
-    return Framework.FSDP if facts.zero >= 2 else Framework.HUGGINGFACE
+    return Framework.HUGGINGFACE  # FSDP through Accelerate where its ``fsdp`` words shard, else DDP
 
 
 def _setup(facts: MemoryFacts, gpus: int, micro: int, accumulation: int | None, seq_len: int | None) -> Setup:

@@ -18,7 +18,7 @@ from effbatch.core.memory.setup import Framework, Recompute, Setup
 
 #: FSDP's and torchtitan's wrapping unit is a transformer block (``fully_shard`` per block, Accelerate's
 #: ``TRANSFORMER_BASED_WRAP``); the embedding and output layer sit in the root unit.
-BLOCK_WRAPPED = frozenset({Framework.FSDP, Framework.FSDP2, Framework.TORCHTITAN})
+BLOCK_WRAPPED = frozenset({Framework.FSDP, Framework.FSDP2, Framework.TORCHTITAN, Framework.HUGGINGFACE})
 
 
 def states(params: int, dense: float, expert: float, unit: float, setup: Setup) -> tuple[Held, Policy]:
@@ -65,4 +65,5 @@ def logits(model: ModelSpec, setup: Setup, policy: Policy) -> float:
 
 def autocast_copies(params_on_gpu: float, setup: Setup, policy: Policy) -> float:
     """Autocast's bf16 copies of the fp32 weights, saved for the backward (DDP and the Trainer in mixed precision)."""
-    return 2 * params_on_gpu if policy.autocast_copies and mixed(setup) else 0.0
+    sharded = setup.zero >= 2  # FSDP casts the parameters itself: its gathered bf16 units are the copies
+    return 2 * params_on_gpu if policy.autocast_copies and mixed(setup) and not sharded else 0.0

@@ -12,6 +12,11 @@ torchtitan write them – saves more, each tensor named by the op that keeps it 
 - SwiGLU (``down_proj(act_fn(gate_proj(x)) * up_proj(x))``): the gate's output (kept by SiLU), SiLU's output and the
   up projection's (kept by the product), the product (kept by ``down_proj``): 4 · 2 · ffn; GeLU 2 · 2 · ffn.
 
+Under FP8 (Transformer Engine's ``fp8_autocast``) the fused layers keep the inputs of their four matrix products
+(QKV, attention projection, FC1, FC2) as the FP8 casts the weight-gradient GEMM reads (transformer_engine/pytorch/
+module/layernorm_linear.py and linear.py ``ctx.save_for_backward`` of the FP8 ``ln_out`` / ``inputmat``): one
+byte an element instead of two.
+
 torchtitan's op-level selective recomputation (torchtitan/distributed/activation_checkpoint.py ``_apply_op_sac``,
 ``_save_list`` and ``mm_count % 2``) keeps the block's input, the outputs of the 1st, 3rd, 5th and 7th matrix
 product (wq, wv, w1, w2) and the attention's output: 2 · (2h + q_dim + kv_dim + ffn + q_dim).
@@ -25,7 +30,7 @@ from dataclasses import replace
 from effbatch.core.memory import activations
 from effbatch.core.memory.holders.base import Kernels
 from effbatch.core.memory.models import ModelSpec
-from effbatch.core.memory.setup import Attention, Framework, Recompute, Setup
+from effbatch.core.memory.setup import Attention, Dtype, Framework, Recompute, Setup
 
 #: Bytes each attention score costs in eager attention: the fp32 softmax and its bf16 copy.
 EAGER_SCORE_BYTES = 6
@@ -40,7 +45,10 @@ def per_token(model: ModelSpec, setup: Setup, kernels: Kernels, recompute: Recom
         return 2 * h / split * _factor(setup)
     if kernels is Kernels.FUSED:
         one = replace(setup, recompute=recompute)
-        return activations.effbatch_layer(model, one, recompute) / _tokens(setup)
+        kept = activations.effbatch_layer(model, one, recompute) / _tokens(setup)
+        if setup.dtype is Dtype.FP8:  # the four GEMM inputs kept in FP8: one byte each instead of two
+            kept -= 2 * h / (t if setup.sequence_parallel else 1) + (model.q_dim + width) / t
+        return kept
     if recompute is Recompute.SELECTIVE and setup.framework is Framework.TORCHTITAN:
         kept = 2 * (2 * h / split + (2 * model.q_dim + model.kv_dim + width) / t)
         return kept * _factor(setup)

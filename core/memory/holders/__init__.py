@@ -20,7 +20,13 @@ def _fsdp(shard: Shard, setup: Setup) -> Held:
     return fsdp.held(shard, setup)
 
 
-#: Each framework's states and its activation policy (Hugging Face's Trainer without ZeRO/FSDP is DDP).
+def _huggingface(shard: Shard, setup: Setup) -> Held:
+    """The Trainer shards with FSDP through Accelerate (``zero`` 2 or 3: its ``fsdp`` words), which accumulates
+    inside ``no_sync``; without sharding it is DDP."""
+    return fsdp.held(shard, setup, no_sync=True) if setup.zero >= 2 else ddp.held(shard, setup)
+
+
+#: Each framework's states and its activation policy.
 HOLDERS: Mapping[Framework, tuple[Holder, Policy]] = MappingProxyType(
     {
         Framework.MEGATRON: (megatron.held, megatron.POLICY),
@@ -29,7 +35,7 @@ HOLDERS: Mapping[Framework, tuple[Holder, Policy]] = MappingProxyType(
         Framework.FSDP2: (torchtitan.held, fsdp.POLICY),
         Framework.TORCHTITAN: (torchtitan.held, torchtitan.POLICY),
         Framework.DDP: (ddp.held, ddp.POLICY),
-        Framework.HUGGINGFACE: (ddp.held, ddp.POLICY),
+        Framework.HUGGINGFACE: (_huggingface, ddp.POLICY),
     }
 )
 

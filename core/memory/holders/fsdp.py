@@ -5,8 +5,10 @@ Mixed precision keeps the parameters in fp32 and computes in bf16:
   dtype, fp32 (4/d); ``_init_param_attributes`` allocates ``_mp_shard`` and the unsharded ``_full_param_padded`` in
   ``param_dtype`` bf16 for the unit in use; ``limit_all_gathers`` lets two units be gathered at once (the running
   one and ``BACKWARD_PRE``'s prefetch). The unsharded bf16 gradient of a unit is reduce-scattered and cast to the
-  fp32 sharded gradient (4/d). Without sync (``no_sync``, Accelerate's gradient accumulation) each unit keeps its
-  unsharded gradient until the synchronising micro-batch: 4 bytes for every parameter, whole.
+  fp32 sharded gradient (4/d). FSDP itself reduces after every backward; inside ``no_sync`` (which Accelerate's
+  ``accumulate`` and Lightning Fabric's ``no_backward_sync`` enter for every micro-batch but the last – Composer
+  does not: its ``ddp_sync_context`` returns at once for a model that is not DDP) each unit keeps its unsharded
+  gradient until the synchronising micro-batch: 4 bytes for every parameter, whole.
 - FSDP2, torch/distributed/fsdp/_fully_shard/_fsdp_param.py ``FSDPParam``: the sharded DTensor in fp32 (4/d);
   ``MixedPrecisionPolicy(param_dtype=bf16, reduce_dtype=fp32)``: the all-gather output in bf16 for the running
   and the prefetched module, the unsharded gradient cast to fp32 for the reduce-scatter (_fsdp_collectives.py
@@ -24,7 +26,7 @@ from effbatch.core.memory.setup import Offload, Recompute, Setup
 POLICY = Policy(kernels=Kernels.EAGER, recompute=Recompute.NONE, vocab_parallel_loss=False)
 
 
-def held(shard: Shard, setup: Setup, *, no_sync: bool = True, reshard: bool = True) -> Held:
+def held(shard: Shard, setup: Setup, *, no_sync: bool = False, reshard: bool = True) -> Held:
     """fp32 sharded parameters, gradients and Adam (16/d), the gathered units and, where it applies, the
     gradients kept whole during accumulation (``no_sync``) or the parameters kept whole (``reshard`` False)."""
     n = shard.params
