@@ -162,7 +162,8 @@ _CHOICES: Mapping[TrainingKey, Mapping[str, Any]] = MappingProxyType(
     {
         _K.DTYPE: {"bf16": Dtype.BF16, "bfloat16": Dtype.BF16, "fp16": Dtype.FP16, "float16": Dtype.FP16,
                    "half": Dtype.FP16, "fp32": Dtype.FP32, "float32": Dtype.FP32,
-                   "fp8": Dtype.FP8, "float8": Dtype.FP8},
+                   "fp8": Dtype.FP8, "float8": Dtype.FP8, "bf16-true": Dtype.BF16_TRUE,
+                   "bf16_true": Dtype.BF16_TRUE, "pure_bf16": Dtype.BF16_TRUE, "reines_bf16": Dtype.BF16_TRUE},
         _K.ZERO: {"0": 0, "1": 1, "2": 2, "3": 3, "no_shard": 0, "shard_grad_op": 2, "full_shard": 3, "fsdp": 3},
         _K.OFFLOAD: {"none": Offload.NONE, "nein": Offload.NONE, "kein": Offload.NONE, "keins": Offload.NONE,
                      "optimizer": Offload.OPTIMIZER, "optimierer": Offload.OPTIMIZER, "cpu": Offload.OPTIMIZER,

@@ -39,7 +39,8 @@ REACHED = [
     # torchtitan's memory: log lines; FSDP2 with PP, CP, TP as the holders count them
     ("max_reserved", 0.88, 1.0, 0.09),
     # Megatron-LM CI's mem-max-allocated-bytes within 4 %; LitGPT's and torchtune's pure bf16 runs (no fp32
-    # master weights, AdamW states in bf16) are counted as mixed precision: the command has no key for it
+    # master weights, AdamW states in bf16) are written dtype=bf16 and so counted as mixed precision (with
+    # dtype=bf16-true four of the six come within 8 %)
     ("max_allocated", 0.50, 0.50, 0.30),
     (None, 0.75, 0.82, 0.09),
 ]
@@ -60,7 +61,11 @@ def test_no_oom_is_answered_passt() -> None:
     assert [r.id for r in FOUND if r.counter == "oom" and r.wrong_verdict] == []
 
 
-@pytest.mark.xfail(strict=True, reason="NeMo's Llama 2 70B SFT (TP 4, PP 4, FP8) is answered 3 % above the card")
+@pytest.mark.xfail(
+    strict=True,
+    reason="NeMo 24.07's Llama 2 70B SFT (d = 1) ran with Apex's DistributedFusedAdam (bf16 gradients, 16-bit master "
+    "remainders), not Megatron-core's 18 bytes a parameter that framework=megatron counts",
+)
 def test_no_run_that_ran_is_answered_passt_nicht() -> None:
     """A set-up that trained is never answered „passt nicht“ (the issue's goal)."""
     assert [r.id for r in FOUND if r.counter == "ran" and r.wrong_verdict] == []

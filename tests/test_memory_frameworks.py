@@ -107,6 +107,9 @@ N_8B = LLAMA_8B.total_params - LLAMA_8B.hidden  # the first stage's parameters: 
         ("framework=huggingface zero=3 a=4", 4 / 8, 4 / 8 + 4, 8 / 8),
         # DDP: fp32 weights and gradients whole, Adam 8 (the bucket copies are the framework's buffers)
         ("framework=ddp", 4, 4, 8),
+        # pure bf16 (Lightning's bf16-true, torchtune): AdamW's moments like the parameter, bf16
+        ("framework=ddp dtype=bf16-true", 2, 2, 4),
+        ("framework=fsdp zero=3 dtype=bf16-true", 2 / 8, 2 / 8, 4 / 8),
     ],
 )
 def test_bytes_a_parameter_as_each_framework_holds_them(

@@ -292,7 +292,8 @@ HELP_TOPIC = (
     "`{command} params=7B zero=3 gpus=8`.",
     "Das Modell: ein Name ({models}), oder seine Form `layers= hidden= heads= kv_heads= ffn= vocab= swiglu=ja|nein "
     "tied=ja|nein experts= topk= moe_ffn=`, oder nur `params=` (dann ohne Aktivierungen).",
-    "Die GPU: `gpu=` {gpus}, oder `gpu_mem=80GiB`. Dazu `dtype=bf16|fp16|fp32|fp8`, `zero=0|1|2|3` (FSDP = 3), "
+    "Die GPU: `gpu=` {gpus}, oder `gpu_mem=80GiB`. Dazu `dtype=bf16|fp16|fp32|fp8|bf16-true` (reines BF16), "
+    "`zero=0|1|2|3` (FSDP = 3), "
     "`framework=megatron|deepspeed|fsdp|fsdp2|torchtitan|ddp|huggingface` (wer die Zustände hält), "
     "`attention=flash|eager` (sdpa = flash), `head_dim=`, "
     "`distributed_optimizer=ja`, `offload=none|optimizer|params`, `recompute=none|selective|full`, "

@@ -50,7 +50,7 @@ SETTING_EXPECTED: Mapping[str, str] = {
     "distributed_optimizer": "`ja` oder `nein`",
     "sequence_parallel": "`ja` oder `nein`",
     "zero_init": "`ja` oder `nein`",
-    "dtype": "`bf16`, `fp16`, `fp32` oder `fp8`",
+    "dtype": "`bf16`, `fp16`, `fp32`, `fp8` oder `bf16-true` (reines BF16 ohne FP32-Kopie)",
     "zero": "`0`, `1`, `2` oder `3`",
     "offload": "`none`, `optimizer` oder `params`",
     "recompute": "`none`, `selective` oder `full`",

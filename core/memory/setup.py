@@ -34,6 +34,7 @@ class Dtype(StrEnum):
     FP16 = "fp16"
     FP32 = "fp32"
     FP8 = "fp8"  # FP8 matrix products (Transformer Engine, torchao float8): bf16 activations, fp32 master weights
+    BF16_TRUE = "bf16-true"  # pure bf16 (Lightning's bf16-true, torchtune): no fp32 copy, AdamW's states in bf16
 
     @property
     def bytes(self) -> int:

@@ -68,4 +68,10 @@ class Policy:
 
 def mixed(setup: Setup) -> bool:
     """Mixed precision (bf16, fp16, fp8 matrix products) keeps fp32 master weights beside the low-precision copy."""
-    return setup.dtype is not Dtype.FP32
+    return setup.dtype not in (Dtype.FP32, Dtype.BF16_TRUE)
+
+
+def pure(setup: Setup) -> bool:
+    """Pure bf16: the parameters, their gradients and AdamW's states (torch/optim/adamw.py: ``torch.zeros_like(p)``,
+    the parameter's dtype) all in bf16, no fp32 copy."""
+    return setup.dtype is Dtype.BF16_TRUE

@@ -7,18 +7,21 @@
 - torch/amp/autocast_mode.py: the bf16 copies autocast makes of each weight are cached for the forward
   (``cache_enabled``) and saved by the linear layers for the backward: 2 bytes a parameter among the activations.
 - torch/optim/adamw.py: fp32 ``exp_avg`` and ``exp_avg_sq``, 8 bytes; the weights are the master copy (4).
+- Pure bf16 (``dtype=bf16-true``: Lightning's ``bf16-true``, torchtune's ``dtype: bf16``): the model is bf16, so
+  are its gradients, buckets and Adam's moments (``torch.zeros_like(p, memory_format=...)``): 2 + 2 (+ 2) + 4.
 """
 
 from __future__ import annotations
 
-from effbatch.core.memory.holders.base import Held, Kernels, Policy, Shard
+from effbatch.core.memory.holders.base import Held, Kernels, Policy, Shard, pure
 from effbatch.core.memory.setup import Recompute, Setup
 
 POLICY = Policy(kernels=Kernels.EAGER, recompute=Recompute.NONE, vocab_parallel_loss=False, autocast_copies=True)
 
 
 def held(shard: Shard, setup: Setup) -> Held:
-    """fp32 weights 4, gradients 4 (and DDP's buckets 4 with more than one replica), Adam 8."""
+    """fp32 weights 4, gradients 4 (and DDP's buckets 4 with more than one replica), Adam 8; pure bf16 half each."""
     n = shard.params
-    buckets = 4 * n if shard.dense_group > 1 else 0.0
-    return Held(4 * n, 4 * n, 8 * n, buckets)
+    full = 2 if pure(setup) else 4
+    buckets = full * n if shard.dense_group > 1 else 0.0
+    return Held(full * n, full * n, 2 * full * n, buckets)

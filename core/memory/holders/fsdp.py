@@ -20,7 +20,7 @@ Mixed precision keeps the parameters in fp32 and computes in bf16:
 
 from __future__ import annotations
 
-from effbatch.core.memory.holders.base import Held, Kernels, Policy, Shard
+from effbatch.core.memory.holders.base import Held, Kernels, Policy, Shard, pure
 from effbatch.core.memory.setup import Offload, Recompute, Setup
 
 POLICY = Policy(kernels=Kernels.EAGER, recompute=Recompute.NONE, vocab_parallel_loss=False)
@@ -31,13 +31,14 @@ def held(shard: Shard, setup: Setup, *, no_sync: bool = False, reshard: bool = T
     gradients kept whole during accumulation (``no_sync``) or the parameters kept whole (``reshard`` False)."""
     n = shard.params
     group = shard if setup.zero >= 2 else Shard(shard.dense, shard.expert, 1, 1, shard.unit)
-    weights, grads, optimizer = group.sharded(4), group.sharded(4), group.sharded(8)
+    full = 2 if pure(setup) else 4  # pure bf16: the sharded parameters, gradients and Adam's moments in bf16
+    weights, grads, optimizer = group.sharded(full), group.sharded(full), group.sharded(2 * full)
     low = 2  # bf16 all-gather output
-    buffers = 2 * low * shard.unit + (low + 4) * shard.unit  # two units gathered; one unit's gradient, fp32 cast
+    buffers = 2 * low * shard.unit + (low + full) * shard.unit  # two units gathered; one unit's gradient, its cast
     if setup.zero == 2 or not reshard:
         buffers += low * n  # parameters stay unsharded between forward and backward
     if no_sync and (setup.accumulation or 1) > 1 and setup.zero >= 2:
-        grads += 4 * n  # each unit's unsharded gradient kept until the synchronising micro-batch
+        grads += full * n  # each unit's unsharded gradient kept until the synchronising micro-batch
     cpu = None
     if setup.offload is not Offload.NONE:
         cpu, optimizer = weights + optimizer, 0.0
