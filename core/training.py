@@ -127,7 +127,7 @@ def _problem(kind: ProblemKind, setting: TrainingKey, **ctx: Any) -> Problem:
 def _shape_problems(training: TrainingRequest) -> list[Problem]:
     problems = []
     if training.model is None and training.shape_given:
-        missing = [key for key in REQUIRED_SHAPE_KEYS if training.value(key) is None]
+        missing = [key for key in _required(training) if training.value(key) is None]
         if missing:
             problems.append(_problem(ProblemKind.SHAPE_INCOMPLETE, missing[0], missing=missing))
     if training.experts and (training.model is None or training.topk or training.moe_ffn):
@@ -157,10 +157,19 @@ def _shape(training: TrainingRequest) -> ModelSpec | None:
     given: dict[str, Any] = {key: value for key, value in values.items() if value is not None}
     if base is not None:
         return replace(base, **given) if given else base
-    if any(training.value(key) is None for key in REQUIRED_SHAPE_KEYS):
+    if any(training.value(key) is None for key in _required(training)):
         return None
     given.setdefault("kv_heads", given["heads"])
+    if training.rules is Rules.KORTHIKANTI and "ffn" not in given:
+        given |= {"ffn": 4 * given["hidden"], "swiglu": given.get("swiglu", False)}  # the paper's GPT MLP: 4h GeLU
     return ModelSpec(**given)
+
+
+def _required(training: TrainingRequest) -> tuple[TrainingKey, ...]:
+    """The shape keys a typed shape needs: Korthikanti's rules take the paper's MLP (4h) where ffn= is not given."""
+    if training.rules is Rules.KORTHIKANTI:
+        return tuple(key for key in REQUIRED_SHAPE_KEYS if key is not TrainingKey.FFN)
+    return REQUIRED_SHAPE_KEYS
 
 
 @dataclass(frozen=True)

@@ -182,3 +182,23 @@ def test_a_run_that_only_fits_the_data_sheet_does_not_pass() -> None:
     memory = memory_of("llama2-13b b=2 L=4k gpus=8 zero=3 recompute=none gpu=h100")
     assert memory["total_bytes_per_gpu"] < 80 * GIB < memory["device_bytes_per_gpu"]
     assert memory["fits"] is False
+
+
+def test_korthikanti_takes_the_papers_mlp_without_ffn() -> None:
+    """``regeln=korthikanti`` with a typed shape and no ``ffn=``: the paper's GPT MLP (4h, GeLU), as Table 2 assumes;
+    GPT-3 175B's shape typed so gives Table 2's bytes a layer (sbh (10 + 24/t) with the scores, t = 8)."""
+    memory = memory_of("layers=96 hidden=12288 heads=96 vocab=51200 regeln=korthikanti L=2048 gpus=8 tp=8 b=1")
+    named = memory_of("gpt3-175b regeln=korthikanti L=2048 gpus=8 tp=8 b=1")
+    assert memory["activations_bytes_per_layer"] == named["activations_bytes_per_layer"]
+    sbh = 2048 * 12288
+    assert memory["activations_bytes_per_layer"] == sbh * (10 + 24 / 8 + 5 * 96 * 2048 / (12288 * 8))
+
+
+def test_deepspeeds_cpu_line_is_always_said() -> None:
+    """DeepSpeed's ZeRO-2 estimator prints a CPU figure without offloading too (4 bytes a parameter for each GPU
+    of the node, × 1,5): effbatch reports it, worded as DeepSpeed's estimate without offload."""
+    memory = memory_of("llama3.1-8b b=1 gpus=8 L=4k zero=2 regeln=deepspeed")
+    assert memory["cpu_bytes"] == int(LLAMA_8B.total_params * 4 * 8 * 1.5)
+    assert "CPU-Speicher je Knoten (DeepSpeeds Schätzung, ohne Offload)" in text_of(
+        "llama3.1-8b b=1 gpus=8 L=4k zero=2 regeln=deepspeed"
+    )

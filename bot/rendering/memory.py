@@ -15,7 +15,7 @@ from effbatch.core import Argument, PlanRequest
 from effbatch.core.memory import capacity
 from effbatch.core.memory.estimate import MemoryEstimate
 from effbatch.core.memory.fit import Change, ChangeKind, Fit
-from effbatch.core.memory.setup import Rules, Setup
+from effbatch.core.memory.setup import Offload, Rules, Setup
 from effbatch.core.memory.time import TimeEstimate
 from effbatch.core.training import Assessment, missing_for_batch
 
@@ -85,7 +85,8 @@ def _memory_lines(found: Assessment) -> tuple[Line, ...]:
     memory = found.memory
     lines = estimate_bullets(memory, found.setup)
     if memory.cpu_per_node is not None:
-        lines.append(Bullet(texts.CPU.format(value=size(memory.cpu_per_node))))
+        cpu = texts.CPU if found.setup.offload is not Offload.NONE else texts.CPU_NO_OFFLOAD
+        lines.append(Bullet(cpu.format(value=size(memory.cpu_per_node))))
     gpu = found.gpu.title if found.gpu else texts.GPU_FIELD
     lines += total_lines(memory, found.setup, found.fit, gpu)
     if found.gpu is not None and found.capacity is not None and found.capacity != found.gpu.memory:

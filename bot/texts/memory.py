@@ -89,6 +89,8 @@ ON_DEVICE = (
 TOTAL_ON_GPU = "Summe auf der GPU: {total} von {capacity} nutzbar ({gpu})"
 USABLE_NOTE = "{gpu}: nutzbar {capacity} laut Treiber (Datenblatt {datasheet})."
 CPU = "CPU-Speicher je Knoten (Offload): {value}"
+#: DeepSpeed's estimators print a CPU line without offloading too (the model built on the CPU), as effbatch does.
+CPU_NO_OFFLOAD = "CPU-Speicher je Knoten (DeepSpeeds Schätzung, ohne Offload): {value}"
 FITS = "Passt: Es bleiben {free} frei; der größte Micro-Batch, der passt, ist b = {largest}."
 #: The largest micro-batch reached the bound b may have: counted no further.
 FITS_AT_BOUND = (

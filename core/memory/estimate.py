@@ -288,7 +288,7 @@ def _deepspeed(params: int, largest_layer: int, setup: Setup) -> MemoryEstimate:
         grads=grads,
         optimizer=sharded - weights - grads,
         gather_buffer=line.largest_layer_memory,
-        cpu_per_node=line.cpu if optimizer_off or setup.zero == 3 else None,
+        cpu_per_node=line.cpu,  # DeepSpeed's estimator prints its CPU line for every stage and offload
         quirks=(*quirks, Quirk.DEEPSPEED_ACTIVATIONS),
     )
 
