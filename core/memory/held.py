@@ -49,8 +49,8 @@ def layer_activations(model: ModelSpec, setup: Setup, policy: Policy) -> tuple[f
     used = setup.recompute_used
     layer = saved.per_token(model, setup, policy.kernels, used) * tokens
     total = layer * activations.stage_layers(model, setup)
-    if used is Recompute.FULL:
-        total += saved.working_set(model, setup, policy.kernels)
+    if used is Recompute.FULL or (used is Recompute.SELECTIVE and setup.framework is Framework.TORCHTITAN):
+        total += saved.working_set(model, setup, policy.kernels, used)
     return total, layer
 
 

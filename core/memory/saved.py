@@ -20,7 +20,11 @@ byte an element instead of two.
 torchtitan's op-level selective recomputation (torchtitan/distributed/activation_checkpoint.py ``_apply_op_sac``,
 ``_save_list`` and ``mm_count % 2``) keeps the block's input, the outputs of the 1st, 3rd, 5th and 7th matrix
 product (wq, wv, w1, w2) and the attention's output: 2 · (2h + q_dim + kv_dim + ffn + q_dim).
-Full recomputation keeps each layer's input (2h) and rebuilds one layer's working set at a time in the backward.
+Full recomputation keeps each layer's input (2h); under it and under the op-level policy the backward rebuilds
+what one layer did not keep, one layer at a time (torch/utils/checkpoint.py: the recomputed forward runs inside
+that layer's backward). With torchtitan's TP plan the norms are sequence-parallel (``SequenceParallel``) and the
+attention's and feed-forward's inputs are all-gathered (``PrepareModuleInput`` Shard(1) → Replicate()): their
+projections keep the whole sequence's input, 2h a token each, not divided by TP.
 """
 
 from __future__ import annotations
@@ -53,17 +57,20 @@ def per_token(model: ModelSpec, setup: Setup, kernels: Kernels, recompute: Recom
         kept = 2 * (2 * h / split + (2 * model.q_dim + model.kv_dim + width) / t)
         return kept * _factor(setup)
     norms = 2 * (4 + 2) * h / split
+    gathered = 2 * 2 * h * (1 - 1 / split)  # sequence-parallel norms: the projections keep the all-gathered input
     attention = 2 * (2 * model.q_dim + 2 * model.kv_dim) / t
     mlp = (8 if model.swiglu else 4) * width / t
     scores = 0.0
     if setup.attention is Attention.EAGER and recompute is Recompute.NONE:
         scores = EAGER_SCORE_BYTES * model.heads * (setup.seq_len or 0) / (setup.cp * setup.sp) / t
-    return (norms + attention + mlp + scores) * _factor(setup)
+    return (norms + gathered + attention + mlp + scores) * _factor(setup)
 
 
-def working_set(model: ModelSpec, setup: Setup, kernels: Kernels) -> float:
-    """One layer's activations rebuilt during its backward under full recomputation, for the micro-batch."""
-    return per_token(model, setup, kernels, Recompute.NONE) * _tokens(setup)
+def working_set(model: ModelSpec, setup: Setup, kernels: Kernels, recompute: Recompute) -> float:
+    """What one layer rebuilds during its backward, for the micro-batch: all it would have kept without
+    recomputation, less what the policy kept (nothing beyond its input under full recomputation)."""
+    rebuilt = per_token(model, setup, kernels, Recompute.NONE) - per_token(model, setup, kernels, recompute)
+    return max(0.0, rebuilt) * _tokens(setup)
 
 
 def _tokens(setup: Setup) -> float:
