@@ -6,8 +6,11 @@ Each row's bytes come from the framework's code, cited in ``core/memory/holders/
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
 from effbatch.bot.document import AnswerKind, Visibility
@@ -18,6 +21,7 @@ from effbatch.core import InputError, parse_command
 from effbatch.core.memory import MODELS
 from effbatch.core.memory.capacity import CONTEXT_BYTES, NCCL_BYTES_PER_GROUP, RESERVE_SHARE
 
+SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "schema" / "effbatch.schema.json").read_text())
 GIB = 1024**3
 MIB = 1024**2
 LLAMA_8B = MODELS["llama3.1-8b"]
@@ -202,3 +206,19 @@ def test_deepspeeds_cpu_line_is_always_said() -> None:
     assert "CPU-Speicher je Knoten (DeepSpeeds Schätzung, ohne Offload)" in text_of(
         "llama3.1-8b b=1 gpus=8 L=4k zero=2 regeln=deepspeed"
     )
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "llama3.1-8b b=2 gpus=16 tp=2 L=8k gpu=h100 framework=torchtitan zero=3",
+        "llama3.1-8b b=1 gpus=8 L=4k gpu=a100-80 framework=huggingface attention=eager",
+        "params=7B gpus=8 zero=3 framework=fsdp2",
+    ],
+)
+def test_the_json_keys_are_in_the_schema(command: str) -> None:
+    """framework, attention, buffers, logits, the reserve, the context and the device total are schema/'s keys."""
+    data = json_answer(command)
+    jsonschema.validate(data, SCHEMA)
+    assert isinstance(data, dict)
+    assert {"framework", "device_bytes_per_gpu", "context_bytes", "allocator_reserve_bytes"} <= set(data["memory"])
