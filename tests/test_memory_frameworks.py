@@ -222,3 +222,11 @@ def test_the_json_keys_are_in_the_schema(command: str) -> None:
     jsonschema.validate(data, SCHEMA)
     assert isinstance(data, dict)
     assert {"framework", "device_bytes_per_gpu", "context_bytes", "allocator_reserve_bytes"} <= set(data["memory"])
+
+
+def test_megatron_is_not_advised_zero_2_or_3() -> None:
+    """Megatron shards the optimizer states (its distributed optimizer, ZeRO-1's split) and no more: for
+    ``framework=megatron`` the advice offers ``zero=1`` at most."""
+    shown = text_of("llama3.1-70b b=1 gpus=8 L=8k gpu=h100 framework=megatron distributed_optimizer=nein")
+    assert "zero=1" in shown
+    assert "zero=2" not in shown

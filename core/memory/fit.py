@@ -13,7 +13,7 @@ from enum import StrEnum
 from effbatch.core.memory.capacity import RESERVE_SHARE
 from effbatch.core.memory.estimate import MemoryEstimate, estimate
 from effbatch.core.memory.models import ModelSpec
-from effbatch.core.memory.setup import Offload, Recompute, Rules, Setup
+from effbatch.core.memory.setup import Framework, Offload, Recompute, Rules, Setup
 
 #: Tensor parallelism beyond one node's NVLink domain costs more than it saves; advice stops at 8.
 MAX_ADVISED_TP = 8
@@ -102,7 +102,8 @@ def _variants(setup: Setup) -> list[tuple[ChangeKind, int | str, Setup]]:
         variants.append((ChangeKind.RECOMPUTE_SELECTIVE, "selective", replace(setup, recompute=Recompute.SELECTIVE)))
     if setup.tp > 1 and not setup.sequence_parallel:
         variants.append((ChangeKind.SEQUENCE_PARALLEL, "ja", replace(setup, sequence_parallel=True)))
-    top_zero = 1 if setup.rules is Rules.MEGATRON else 3
+    megatron = setup.rules is Rules.MEGATRON or setup.framework is Framework.MEGATRON
+    top_zero = 1 if megatron else 3  # Megatron shards the optimizer (distributed optimizer), no ZeRO-2/3
     if setup.zero < top_zero and setup.data_parallel > 1:
         variants.append((ChangeKind.ZERO, setup.zero + 1, replace(setup, zero=setup.zero + 1)))
     if setup.tp * 2 <= MAX_ADVISED_TP and setup.gpus % (setup.tp * 2 * setup.pp * setup.cp * setup.sp) == 0:
