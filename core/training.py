@@ -28,9 +28,11 @@ from effbatch.core.memory import (
     estimate,
     estimate_params,
 )
+from effbatch.core.memory.capacity import usable
 from effbatch.core.memory.fit import Fit, fit
 from effbatch.core.memory.gpus import GpuSpec
 from effbatch.core.memory.report import memory_json
+from effbatch.core.memory.setup import Framework
 from effbatch.core.memory.time import (
     DEFAULT_MFU,
     TimeEstimate,
@@ -44,6 +46,12 @@ from effbatch.core.planner.advice import advise
 from effbatch.core.rules import missing_factors
 from effbatch.core.training_keys import REQUIRED_SHAPE_KEYS, TIME_KEYS, TrainingKey
 from effbatch.core.training_request import TrainingRequest
+
+#: ``framework=megatron`` without ``distributed_optimizer=``: NeMo's and Megatron-Bridge's recipes and Megatron-LM's
+#: Llama and Mixtral examples (examples/llama/train_llama3_8b_h100_fp8.sh) all pass ``--use-distributed-optimizer``;
+#: Megatron-LM's bare argument default (False) is what ``distributed_optimizer=nein`` asks for. The same recipes turn
+#: on Megatron's sequence parallelism wherever TP > 1 (``sequence_parallel=nein`` turns it off).
+MEGATRON_RECIPES_DISTRIBUTE = True
 
 
 def memory_question(given: Collection[Argument], training: TrainingRequest | None) -> bool:
@@ -121,7 +129,7 @@ def _problem(kind: ProblemKind, setting: TrainingKey, **ctx: Any) -> Problem:
 def _shape_problems(training: TrainingRequest) -> list[Problem]:
     problems = []
     if training.model is None and training.shape_given:
-        missing = [key for key in REQUIRED_SHAPE_KEYS if training.value(key) is None]
+        missing = [key for key in _required(training) if training.value(key) is None]
         if missing:
             problems.append(_problem(ProblemKind.SHAPE_INCOMPLETE, missing[0], missing=missing))
     if training.experts and (training.model is None or training.topk or training.moe_ffn):
@@ -146,14 +154,24 @@ def _shape(training: TrainingRequest) -> ModelSpec | None:
         "experts": training.experts,
         "topk": training.topk,
         "moe_ffn": training.moe_ffn,
+        "head_dim": training.head_dim,
     }
     given: dict[str, Any] = {key: value for key, value in values.items() if value is not None}
     if base is not None:
         return replace(base, **given) if given else base
-    if any(training.value(key) is None for key in REQUIRED_SHAPE_KEYS):
+    if any(training.value(key) is None for key in _required(training)):
         return None
     given.setdefault("kv_heads", given["heads"])
+    if training.rules is Rules.KORTHIKANTI and "ffn" not in given:
+        given |= {"ffn": 4 * given["hidden"], "swiglu": given.get("swiglu", False)}  # the paper's GPT MLP: 4h GeLU
     return ModelSpec(**given)
+
+
+def _required(training: TrainingRequest) -> tuple[TrainingKey, ...]:
+    """The shape keys a typed shape needs: Korthikanti's rules take the paper's MLP (4h) where ffn= is not given."""
+    if training.rules is Rules.KORTHIKANTI:
+        return tuple(key for key in REQUIRED_SHAPE_KEYS if key is not TrainingKey.FFN)
+    return REQUIRED_SHAPE_KEYS
 
 
 @dataclass(frozen=True)
@@ -222,9 +240,14 @@ def _setup(request: PlanRequest, training: TrainingRequest, outcome: Outcome | N
         key.value: value
         for key in (TrainingKey.DTYPE, TrainingKey.ZERO, TrainingKey.DISTRIBUTED_OPTIMIZER, TrainingKey.OFFLOAD,
                     TrainingKey.RECOMPUTE, TrainingKey.SEQUENCE_PARALLEL, TrainingKey.EP, TrainingKey.VPP,
-                    TrainingKey.LARGEST_LAYER, TrainingKey.ZERO_INIT, TrainingKey.NODES, TrainingKey.RULES)
+                    TrainingKey.LARGEST_LAYER, TrainingKey.ZERO_INIT, TrainingKey.NODES, TrainingKey.RULES,
+                    TrainingKey.FRAMEWORK, TrainingKey.ATTENTION)
         if (value := training.value(key)) is not None
     }  # fmt: skip
+    if training.framework is Framework.MEGATRON and training.distributed_optimizer is None:
+        options["distributed_optimizer"] = MEGATRON_RECIPES_DISTRIBUTE
+    if training.framework is Framework.MEGATRON and training.sequence_parallel is None and degrees["tp"] > 1:
+        options["sequence_parallel"] = True
     return Setup(gpus=gpus, micro_batch=micro, accumulation=accumulation, seq_len=request.seq_len, **degrees, **options)
 
 
@@ -289,9 +312,10 @@ def missing_for_batch(request: PlanRequest) -> list[Argument]:
 
 
 def capacity_of(training: TrainingRequest) -> int | None:
-    """The bytes a GPU offers: ``gpu_mem=`` as given, else the GPU type's memory (None without either)."""
+    """The bytes a GPU offers a training process: ``gpu_mem=`` as given, else what the GPU type's card leaves usable
+    (``core.memory.capacity``); None without either."""
     gpu = GPUS.get(training.gpu) if training.gpu else None
-    return training.gpu_mem or (gpu.memory if gpu else None)
+    return training.gpu_mem or (usable(gpu.name, gpu.memory) if gpu else None)
 
 
 def model_of(training: TrainingRequest) -> ModelSpec | None:

@@ -221,6 +221,6 @@ def test_each_layout_typed_alone_answers_the_same_memory(command: str) -> None:
         memory = next(line for line in reversed(shown[:at]) if line.startswith("• Speicher je GPU: "))
         total = memory.removeprefix("• Speicher je GPU: ").split(" von ", 1)[0]
         answer = text_of(again.removeprefix("effbatch "))
-        assert f"Summe: {total} von" in answer
+        assert f"Summe auf der GPU: {total} von" in answer
         batch = next(line for line in reversed(shown[:at]) if line.startswith("B = b · d · a = "))
         assert f"= {batch.rsplit(' = ', 1)[1]} Sequenzen" in answer

@@ -13,9 +13,10 @@ from effbatch.bot.rendering.plan import advice_lines
 from effbatch.bot.texts import memory as texts
 from effbatch.bot.texts.glossary import COMMAND, label, list_de
 from effbatch.core import Argument, PlanRequest
+from effbatch.core.memory import capacity
 from effbatch.core.memory.estimate import MemoryEstimate
 from effbatch.core.memory.fit import Fit
-from effbatch.core.memory.setup import Rules, Setup
+from effbatch.core.memory.setup import Offload, Rules, Setup
 from effbatch.core.memory.time import TimeEstimate
 from effbatch.core.training import Assessment, missing_for_batch
 
@@ -85,38 +86,81 @@ def _memory_lines(found: Assessment) -> tuple[Line, ...]:
     memory = found.memory
     lines = estimate_bullets(memory, found.setup)
     if memory.cpu_per_node is not None:
-        lines.append(Bullet(texts.CPU.format(value=size(memory.cpu_per_node))))
-    lines.append(Formula(_total(found)))
+        cpu = texts.CPU if found.setup.offload is not Offload.NONE else texts.CPU_NO_OFFLOAD
+        lines.append(Bullet(cpu.format(value=size(memory.cpu_per_node))))
+    gpu = found.gpu.title if found.gpu else texts.GPU_FIELD
+    lines += total_lines(memory, found.setup, found.fit, gpu)
+    if found.gpu is not None and found.capacity is not None and found.capacity != found.gpu.memory:
+        usable = texts.USABLE_NOTE.format(
+            gpu=found.gpu.title, capacity=size(found.capacity), datasheet=size(found.gpu.memory)
+        )
+        lines.append(usable)
     lines += _fit_lines(found)
     return tuple(lines)
+
+
+def total_lines(memory: MemoryEstimate, setup: Setup, fitted: Fit | None, gpu: str) -> list[Line]:
+    """The allocated peak, what PyTorch's counters miss (each assumed number said) and the sum against the GPU:
+    a question's memory section and a checked config's say it alike."""
+    lines: list[Line] = [Formula(texts.TOTAL.format(total=size(memory.total)))]
+    base, per_group = capacity.CONTEXT_BYTES, capacity.NCCL_BYTES_PER_GROUP
+    on_device = texts.ON_DEVICE.format(
+        total=size(memory.total),
+        reserve=size(memory.reserve),
+        share=percent(capacity.RESERVE_SHARE),
+        context=size(memory.context),
+        base=size(base),
+        per_group=size(per_group),
+        groups=number(capacity.communicators(setup)),
+        device=size(memory.device_total),
+    )
+    lines.append(Formula(on_device))
+    if fitted is not None:
+        shown = texts.TOTAL_ON_GPU.format(total=size(fitted.total), capacity=size(fitted.capacity), gpu=gpu)
+        lines.append(Formula(shown))
+    return lines
 
 
 def estimate_bullets(memory: MemoryEstimate, setup: Setup) -> list[Line]:
     """Weights, gradients, optimizer states, a gather buffer and the activations of the micro-batch, each a bullet:
     a question's memory section and a checked config's list them alike."""
-    lines: list[Line] = [
+    lines: list[Line] = []
+    framework = memory.framework.value if memory.framework else None
+    if framework is not None and memory.rules is Rules.EFFBATCH:
+        name = texts.FRAMEWORK_NAMES[framework]
+        lines.append(texts.FRAMEWORK_LINE.format(framework=name, states=texts.FRAMEWORK_STATES[framework]))
+    lines += [
         Bullet(texts.WEIGHTS.format(value=size(memory.weights))),
         Bullet(texts.GRADIENTS.format(value=size(memory.grads))),
         Bullet(texts.OPTIMIZER.format(value=size(memory.optimizer))),
     ]
     if memory.gather_buffer:
         lines.append(Bullet(texts.GATHER.format(value=size(memory.gather_buffer))))
-    if memory.activations is not None:
-        detail = texts.ACTIVATIONS_DETAIL.format(
-            micro=number(setup.micro_batch),
-            seq_len=number(setup.seq_len or 0),
-            recompute=texts.RECOMPUTE_NAMES[memory.recompute.value if memory.recompute else "none"],
+    if memory.buffers and framework is not None:
+        lines.append(
+            Bullet(texts.BUFFERS.format(framework=texts.FRAMEWORK_NAMES[framework], value=size(memory.buffers)))
         )
-        lines.append(Bullet(f"{texts.ACTIVATIONS.format(value=size(memory.activations))} {detail}"))
+    if memory.activations is not None:
+        lines.append(Bullet(_activations(memory, setup)))
     return lines
 
 
-def _total(found: Assessment) -> str:
-    total = size(found.memory.total)
-    if found.capacity is None:
-        return texts.TOTAL.format(total=total)
-    gpu = found.gpu.title if found.gpu else texts.GPU_FIELD
-    return texts.TOTAL_ON_GPU.format(total=total, capacity=size(found.capacity), gpu=gpu)
+def _activations(memory: MemoryEstimate, setup: Setup) -> str:
+    """The activations with the micro-batch, L, the recomputation and the attention kernel counted (and the logits)."""
+    given = {
+        "micro": number(setup.micro_batch),
+        "seq_len": number(setup.seq_len or 0),
+        "recompute": texts.RECOMPUTE_NAMES[memory.recompute.value if memory.recompute else "none"],
+    }
+    if memory.rules in (Rules.MEGATRON, Rules.KORTHIKANTI):  # their formulas, not a kernel, decide the scores
+        detail = texts.ACTIVATIONS_DETAIL.format(**given)
+    else:
+        kernel = texts.ATTENTION_NAMES[memory.attention.value if memory.attention else "flash"]
+        detail = texts.ACTIVATIONS_KERNEL_DETAIL.format(**given, attention=kernel)
+    shown = f"{texts.ACTIVATIONS.format(value=size(memory.activations or 0))} {detail}"
+    if memory.logits:
+        shown += f", {texts.LOGITS.format(value=size(memory.logits))}"
+    return shown
 
 
 def _fit_lines(found: Assessment) -> list[Line]:

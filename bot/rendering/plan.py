@@ -147,7 +147,7 @@ def _entry(goal: Goal, rank: int, candidate: Candidate, command: str) -> Section
         ),
         Bullet(
             texts.MEMORY.format(
-                total=size(memory.total), capacity=size(candidate.fit.capacity), free=size(candidate.fit.free)
+                total=size(candidate.fit.total), capacity=size(candidate.fit.capacity), free=size(candidate.fit.free)
             )
         ),
     ]
@@ -282,7 +282,7 @@ def advice_lines(planned: Planned, batch_given: bool, command: str = COMMAND) ->
     for candidate in planned.fastest:
         time = texts.ADVICE_TIME.format(seconds=seconds(candidate.step.step_seconds)) if candidate.step else ""
         lines.append(
-            Bullet(texts.ADVICE_LINE.format(keys=layout_keys(candidate), total=size(candidate.memory.total), time=time))
+            Bullet(texts.ADVICE_LINE.format(keys=layout_keys(candidate), total=size(candidate.fit.total), time=time))
         )
     held = texts.ADVICE_HELD if batch_given else texts.ADVICE_HELD_NO_A
     lines.append(held.format(batch=number(planned.goal.global_batch)))

@@ -306,11 +306,12 @@ TRAINING_KEY_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "Modell – ein Name oder seine Form",
         ("model", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "swiglu", "tied", "experts", "topk",
-         "moe_ffn"),
+         "moe_ffn", "head_dim"),
     ),
     (
         "Speicher je GPU und Trainingszeit",
         ("gpu", "gpu_mem", "dtype", "zero", "distributed_optimizer", "offload", "recompute", "sequence_parallel", "ep",
-         "vpp", "largest_layer", "zero_init", "nodes", "rules", "mfu", "peak", "step_time", "tokens_per_second"),
+         "vpp", "largest_layer", "zero_init", "nodes", "rules", "framework", "attention", "mfu", "peak", "step_time",
+         "tokens_per_second"),
     ),
 )  # fmt: skip

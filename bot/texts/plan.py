@@ -30,7 +30,7 @@ RECOMPUTE: Mapping[str, str] = {
     "full": "volle Neuberechnung",
 }
 BATCH = "B = b · d · a = {micro} × {data_parallel} × {accumulation} = {batch}"
-MEMORY = "Speicher je GPU: {total} von {capacity} ({free} frei)"
+MEMORY = "Speicher je GPU: {total} von {capacity} nutzbar ({free} frei; Reserve, CUDA-Kontext und NCCL eingerechnet)"
 STEP = "Schritt: {seconds} ({parts}), MFU {mfu}, {rate} Tokens/s"
 STEP_PART = "{part} {seconds}"
 BUDGET = "Budget {budget} Tokens: {days} Tage, {hours} GPU-Stunden"

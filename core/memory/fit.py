@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from effbatch.core.memory.capacity import RESERVE_SHARE
 from effbatch.core.memory.estimate import MemoryEstimate
 
 
@@ -32,10 +33,13 @@ class Fit:
 
 
 def fit(found: MemoryEstimate, capacity: int, most: int | None = None) -> Fit:
-    """``found`` on a GPU of ``capacity`` bytes; the largest micro-batch at most ``most`` (a bound of the input)."""
+    """``found`` on a GPU of ``capacity`` usable bytes: everything on the device (the allocator's reserve, the CUDA
+    context and NCCL included, ``core.memory.capacity``) against it; the largest micro-batch at most ``most``."""
     largest = None
     if found.activations_per_sample:
-        largest = max(0, int((capacity - found.model_states) // found.activations_per_sample))
+        grown = 1 + RESERVE_SHARE
+        room = capacity - found.context - found.model_states * grown
+        largest = max(0, int(room // (found.activations_per_sample * grown)))
     if largest is not None and most is not None and largest >= most:
-        return Fit(capacity, found.total, most, at_bound=True)
-    return Fit(capacity, found.total, largest)
+        return Fit(capacity, found.device_total, most, at_bound=True)
+    return Fit(capacity, found.device_total, largest)
