@@ -34,7 +34,15 @@ MEASURED = ROOT / "tests" / "data" / "measured"
 PAGE = MEASURED / "MEMORY_AGREEMENT.md"
 REGENERATE = ".venv/bin/python tests/measured_memory.py"
 #: The batches the model has met; a later batch is counted on arrival, when it is added here.
-BATCHES = ("memory_a.toml",)
+BATCHES = ("memory_a.toml", "memory_b.toml")
+#: Readings effbatch refuses to answer, with the reason (a key it has no name for yet).
+REFUSED = {
+    "megatron-bridge-2606-llama3.1-405b-pretrain-1024xh100-tp8-pp8-cp2": (
+        "126 layers on 8 stages: Megatron-Bridge's recipe counts the embedding and the loss as a stage's layers "
+        "(account_for_embedding_in_pipeline_split, account_for_loss_in_pipeline_split); effbatch has no key for it "
+        "and refuses the uneven split"
+    ),
+}
 UNITS = {"GiB": 1024**3, "GB": 10**9, "MiB": 1024**2, "MB": 10**6}
 #: The figure of ``memory`` each counter is held against.
 COMPARABLE = {
@@ -111,7 +119,7 @@ def _fits(memory: dict[str, Any], raw: dict[str, Any]) -> bool | None:
 
 
 def readings(batches: Sequence[str] = BATCHES) -> list[Reading]:
-    return [assess(raw) for raw in raw_readings(batches)]
+    return [assess(raw) for raw in raw_readings(batches) if raw["id"] not in REFUSED]
 
 
 @dataclass(frozen=True)
@@ -146,7 +154,12 @@ ON_ARRIVAL = (
     "On arrival (memory_a, 28 peaks, 5 oom, 17 ran): main's model at db49ebd (the ZeRO paper's 16 bytes, no "
     "framework, data-sheet capacity) 0 % within ±15 %, 11 % within ±25 %, median error 75 %, 3 oom answered "
     "fits=true, 8 ran answered fits=false; the framework holders' first version (d309077) 50 %, 68 %, 14 %, "
-    "0 oom fits=true, 14 ran fits=false (NeMo's recipes' distributed optimizer and FSDP's no_sync not yet read)."
+    "0 oom fits=true, 14 ran fits=false (NeMo's recipes' distributed optimizer and FSDP's no_sync not yet read). "
+    "memory_b (held out while the model was built; 24 peaks, 8 oom, 18 ran, 1 refused) on arrival, at 36d474b: "
+    "29 % within ±15 %, 58 % within ±25 %, median error 21,7 % (signed −18,7 %: too low), 3 oom answered fits=true, "
+    "1 ran answered fits=false – the development batch's 75 % did not carry over; the misses are FSDP1 on "
+    "DLRover (−32 … −50 %, growing with d), nvidia-smi readings of Megatron and DeepSpeed (−17 … −36 %: what the "
+    "process does not allocate through PyTorch) and V100 fp16 OOMs."
 )
 
 

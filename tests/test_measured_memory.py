@@ -1,8 +1,9 @@
-"""effbatch's memory answer held against peaks real runs measured (tests/data/measured/memory_a.toml).
+"""effbatch's memory answer held against peaks real runs measured (tests/data/measured/memory_*.toml).
 
 Each reading's command runs through the calculator's own path (the parser, then the assessment, as ``--json``
 does; ``tests/measured_memory.py``). The bounds asserted are those the model reaches on the batch it was developed
-against; the issue's goals it does not reach yet are strict xfails, so that reaching one turns them red.
+against and on the held-out batch together (memory_b's figures on arrival are in MEMORY_AGREEMENT.md); the issue's
+goals it does not reach yet are strict xfails, so that reaching one turns them red.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from __future__ import annotations
 import measured_memory
 import pytest
 from measured_memory import Agreement, Reading, agreement, page, readings
+
+from effbatch.core.errors import InputError
 
 FOUND: list[Reading] = readings()
 
@@ -21,11 +24,15 @@ def _agreement(counter: str | None) -> Agreement:
 
 
 def test_every_reading_is_answered() -> None:
-    """Every reading of the batch is answered by the calculator (none refused), each with the figure its counter
-    compares to, or a verdict on the card for ``oom`` and ``ran``."""
-    assert len(FOUND) == len(measured_memory.raw_readings())
+    """Every reading is answered by the calculator, each with the figure its counter compares to, or a verdict on
+    the card for ``oom`` and ``ran`` – except those named in ``REFUSED``, which the calculator does refuse."""
+    assert len(FOUND) + len(measured_memory.REFUSED) == len(measured_memory.raw_readings())
     for reading in FOUND:
         assert reading.predicted is not None or reading.fits is not None, reading.id
+    for raw in measured_memory.raw_readings():
+        if raw["id"] in measured_memory.REFUSED:
+            with pytest.raises(InputError):
+                measured_memory.assess(raw)
 
 
 def test_the_agreement_page_is_generated() -> None:
@@ -34,15 +41,16 @@ def test_the_agreement_page_is_generated() -> None:
     assert committed == page(FOUND), f"out of date: run {measured_memory.REGENERATE}"
 
 
-# (counter, share within ±15 %, share within ±25 %, median |error|): what the model reaches on memory_a.
+# (counter, share within ±15 %, share within ±25 %, median |error|): what the model reaches on memory_a and b.
 REACHED = [
-    # torchtitan's memory: log lines; FSDP2 with PP, CP, TP as the holders count them
-    ("max_reserved", 0.88, 1.0, 0.09),  # 16 of 18; median 8,6 %, signed −0,8 %
-    # Megatron-LM CI's mem-max-allocated-bytes within 4 %; LitGPT's and torchtune's pure bf16 runs (no fp32
-    # master weights, AdamW states in bf16) are written dtype=bf16 and so counted as mixed precision (with
-    # dtype=bf16-true four of the six come within 8 %)
-    ("max_allocated", 0.50, 0.50, 0.30),
-    (None, 0.75, 0.82, 0.09),
+    # torchtitan's memory: log lines (FSDP2 with PP, CP, TP); two FP8 runs on H200 are counted 34 % too high
+    ("max_reserved", 0.80, 0.90, 0.09),
+    # Megatron-LM CI within 4 %; LitGPT's and torchtune's pure bf16 runs written dtype=bf16 (counted as mixed
+    # precision); DLRover's FSDP1 runs 32–50 % too low, the more the larger d
+    ("max_allocated", 0.50, 0.55, 0.18),
+    # FlagPerf's Megatron and DeepSpeed runs: 17–36 % too low (what the process holds outside PyTorch's allocator)
+    ("nvidia_smi", 0.16, 0.66, 0.21),
+    (None, 0.53, 0.71, 0.13),
 ]
 
 
@@ -56,16 +64,35 @@ def test_agreement_reached(counter: str | None, within_15: float, within_25: flo
     assert found.median_error <= median
 
 
+#: OOMs answered „passt“ today, each with why: V100 fp16 runs (DeepSpeed's tutorial without ZeRO, Alpaca's FSDP on
+#: 5 × V100) and a DeepSpeed offload run on A100 40 GB whose pinned CPU buffers and fragmentation the model misses.
+KNOWN_OOM_PASST = [
+    "deepspeed-tutorial-gpt2-1.5b-dp8-v100-no-zero-oom",
+    "alpaca-issue223-llama-7b-fsdp-5xv100-fp16-b1-oom",
+    "lit-llama-issue397-llama-7b-deepspeed-offload-4xa100-40-oom",
+]
+#: Runs that trained answered „passt nicht“ today: NeMo 24.07's 70B SFT ran with Apex's DistributedFusedAdam (not
+#: Megatron-core's 18 bytes a parameter); llm-foundry's MPT-3B FP8 at L = 8.192 with b = 3.
+KNOWN_RAN_PASST_NICHT = ["nemo2407-llama2-70b-sft-16xh100-tp4-pp4", "llmfoundry-mpt-3b-8xh100-l8192-mbs3-fp8"]
+
+
+def test_no_new_oom_is_answered_passt() -> None:
+    """No OOM beyond the known ones is answered „passt“ (a new one is a regression)."""
+    assert [r.id for r in FOUND if r.counter == "oom" and r.wrong_verdict] == KNOWN_OOM_PASST
+
+
+def test_no_new_run_that_ran_is_answered_passt_nicht() -> None:
+    """No run that trained beyond the known ones is answered „passt nicht“."""
+    assert [r.id for r in FOUND if r.counter == "ran" and r.wrong_verdict] == KNOWN_RAN_PASST_NICHT
+
+
+@pytest.mark.xfail(strict=True, reason="three OOMs are answered „passt“: KNOWN_OOM_PASST")
 def test_no_oom_is_answered_passt() -> None:
-    """A set-up that ran out of memory is never answered „passt“."""
+    """A set-up that ran out of memory is never answered „passt“ (the issue's goal)."""
     assert [r.id for r in FOUND if r.counter == "oom" and r.wrong_verdict] == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="NeMo 24.07's Llama 2 70B SFT (d = 1) ran with Apex's DistributedFusedAdam (bf16 gradients, 16-bit master "
-    "remainders), not Megatron-core's 18 bytes a parameter that framework=megatron counts",
-)
+@pytest.mark.xfail(strict=True, reason="two runs that trained are answered „passt nicht“: KNOWN_RAN_PASST_NICHT")
 def test_no_run_that_ran_is_answered_passt_nicht() -> None:
     """A set-up that trained is never answered „passt nicht“ (the issue's goal)."""
     assert [r.id for r in FOUND if r.counter == "ran" and r.wrong_verdict] == []
