@@ -20,7 +20,7 @@ from typing import Any
 from effbatch.core.errors import ProblemKind
 from effbatch.core.memory.gpus import find_gpu, gpu_names
 from effbatch.core.memory.models import find_model, model_names
-from effbatch.core.memory.setup import Dtype, Offload, Recompute, Rules
+from effbatch.core.memory.setup import Dtype, Framework, Offload, Recompute, Rules
 from effbatch.core.numbers import BYTE_SUFFIXES, COUNT_SUFFIXES, TOKEN_SUFFIXES, NumberError, parse_whole_number
 
 
@@ -53,6 +53,8 @@ class TrainingKey(StrEnum):
     ZERO_INIT = "zero_init"
     NODES = "nodes"
     RULES = "rules"
+    FRAMEWORK = "framework"
+    NET_GBPS = "net_gbps"
     MFU = "mfu"
     PEAK = "peak"
     STEP_TIME = "step_time"
@@ -61,7 +63,9 @@ class TrainingKey(StrEnum):
     @property
     def key(self) -> str:
         """The key a canonical command writes it with."""
-        return {TrainingKey.MODEL: "modell", TrainingKey.RULES: "regeln"}.get(self, self.value)
+        return {TrainingKey.MODEL: "modell", TrainingKey.RULES: "regeln", TrainingKey.NET_GBPS: "net"}.get(
+            self, self.value
+        )
 
 
 #: The shape keys: with all of layers, hidden, heads, ffn and vocab (or a model name) the model is known.
@@ -122,6 +126,8 @@ TRAINING_KEY_ALIASES: Mapping[str, TrainingKey] = MappingProxyType(
         "zero_init": _K.ZERO_INIT,
         **dict.fromkeys(("nodes", "knoten", "nnodes", "num_nodes"), _K.NODES),
         **dict.fromkeys(("regeln", "rules", "konvention"), _K.RULES),
+        **dict.fromkeys(("framework", "rahmenwerk", "trainer"), _K.FRAMEWORK),
+        **dict.fromkeys(("net", "netz", "netzwerk", "network", "net_gbps", "internode"), _K.NET_GBPS),
         **dict.fromkeys(("mfu", "auslastung"), _K.MFU),
         **dict.fromkeys(("peak", "spitze", "peak_flops"), _K.PEAK),
         **dict.fromkeys(("step_time", "schrittzeit", "zeit_je_schritt"), _K.STEP_TIME),
@@ -163,6 +169,13 @@ _CHOICES: Mapping[TrainingKey, Mapping[str, Any]] = MappingProxyType(
         _K.RECOMPUTE: {"none": Recompute.NONE, "keine": Recompute.NONE, "nein": Recompute.NONE,
                        "selective": Recompute.SELECTIVE, "selektiv": Recompute.SELECTIVE,
                        "full": Recompute.FULL, "voll": Recompute.FULL, "ja": Recompute.FULL},
+        _K.FRAMEWORK: {"megatron": Framework.MEGATRON, "megatron_lm": Framework.MEGATRON, "nemo": Framework.MEGATRON,
+                       "megatron_bridge": Framework.MEGATRON, "deepspeed": Framework.DEEPSPEED,
+                       "fsdp": Framework.FSDP, "fsdp1": Framework.FSDP, "fsdp2": Framework.FSDP2,
+                       "fully_shard": Framework.FSDP2, "torchtitan": Framework.TORCHTITAN,
+                       "titan": Framework.TORCHTITAN, "ddp": Framework.DDP, "pytorch": Framework.DDP,
+                       "huggingface": Framework.HUGGINGFACE, "hf": Framework.HUGGINGFACE,
+                       "transformers": Framework.HUGGINGFACE, "trainer": Framework.HUGGINGFACE},
         _K.RULES: {"effbatch": Rules.EFFBATCH, "standard": Rules.EFFBATCH, "megatron": Rules.MEGATRON,
                    "deepspeed": Rules.DEEPSPEED, "korthikanti": Rules.KORTHIKANTI},
     }
@@ -179,6 +192,10 @@ BOUNDS: Mapping[TrainingKey, int] = MappingProxyType(
 _SECONDS = MappingProxyType({"": 1.0, "s": 1.0, "sek": 1.0, "sec": 1.0, "ms": 1e-3, "min": 60.0, "h": 3600.0})
 _FLOPS = MappingProxyType({"": 1e12, "t": 1e12, "tf": 1e12, "p": 1e15, "pf": 1e15, "g": 1e9, "gf": 1e9})
 _RATE = MappingProxyType({"": 1.0, "k": 1e3, "m": 1e6, "mio": 1e6})
+#: Network bandwidth in Gbit/s as data sheets write it: ``400``, ``400G``, ``400Gb/s``, ``400Gbps``, ``3,2T``.
+_GBITS = MappingProxyType(
+    {"": 1.0, "g": 1.0, "gb": 1.0, "gbit": 1.0, "gbps": 1.0, "t": 1e3, "tb": 1e3, "tbit": 1e3, "tbps": 1e3}
+)
 #: A decimal (German comma or point, ``1e6`` and ``2,5e-3`` as papers write them) and a unit; no unit starts with e.
 _DECIMAL_WITH_UNIT = re.compile(
     r"(?P<number>[0-9]+(?:[.,][0-9]+)?(?:[eE][+-]?[0-9]{1,3})?)(?P<unit>[A-Za-zµ/%]*)", re.ASCII
@@ -275,6 +292,7 @@ _READERS: Mapping[TrainingKey, Callable[[str], Any]] = MappingProxyType(
         _K.PEAK: lambda text: _decimal(text, _FLOPS),
         _K.STEP_TIME: lambda text: _decimal(text, _SECONDS),
         _K.TOKENS_PER_SECOND: lambda text: _decimal(text, _RATE),
+        _K.NET_GBPS: lambda text: _decimal(text, _GBITS),
     }
 )
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from effbatch.core.memory.setup import Dtype, Offload, Recompute, Rules
+from effbatch.core.memory.setup import Dtype, Framework, Offload, Recompute, Rules
 from effbatch.core.training_keys import SHAPE_KEYS, TrainingKey, canonical_value
 
 
@@ -45,6 +45,8 @@ class TrainingRequest(BaseModel):
     zero_init: bool | None = None
     nodes: int | None = None
     rules: Rules | None = None
+    framework: Framework | None = None
+    net_gbps: float | None = None
     mfu: float | None = None
     peak: float | None = None
     step_time: float | None = None

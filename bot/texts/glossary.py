@@ -76,6 +76,8 @@ SETTING_NAMES = {
     "zero_init": "zero_init",
     "nodes": "Knoten",
     "rules": "Regeln",
+    "framework": "Framework",
+    "net_gbps": "Netz zwischen Knoten je GPU",
     "mfu": "MFU",
     "peak": "Spitzenleistung je GPU",
     "step_time": "Zeit je Schritt",
