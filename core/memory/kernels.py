@@ -17,7 +17,11 @@ token) and the attention scores (12 · L · s · d_attn a token). Each GPU does 
 - Memory-bound work: per token and layer the norms, residual additions, rotary embedding and the gated
   activation read and write about 10h + 2(d_q + d_kv) + 3·ffn (2·ffn ungated) values forward, twice that
   backward; the cross-entropy over the vocabulary reads and writes V fp32 values three times. It runs at the
-  card's memory bandwidth times ``MEMORY_EFFICIENCY``.
+  card's memory bandwidth times ``MEMORY_EFFICIENCY``. That count is what fused kernels move (Megatron-Core with
+  Transformer Engine fuses the norm, the gated activation, rotary embedding and bias-dropout-add); PyTorch's
+  eager modules move about three times as much (``UNFUSED_TRAFFIC``: Hugging Face's ``LlamaRMSNorm`` casts to
+  FP32, squares, averages, scales and casts back in five kernels, 36h bytes where a fused norm moves 4h;
+  ``rotate_half`` slices, negates and concatenates), and so does every framework but Megatron here.
 - Recomputation: ``full`` runs each layer's forward again (a third of products and memory-bound work, 2/7 of
   attention); an explicit ``selective`` reruns the attention core (Korthikanti et al. 2022, §5); without
   ``recompute=`` FlashAttention keeps no scores and nothing is recomputed.
@@ -30,11 +34,13 @@ from dataclasses import dataclass
 
 from effbatch.core.memory.gpus import GpuSpec
 from effbatch.core.memory.models import ModelSpec
-from effbatch.core.memory.setup import Dtype, Recompute, Setup
+from effbatch.core.memory.setup import Dtype, Framework, Recompute, Setup
 
 #: The share of the data sheet's memory bandwidth a streaming kernel reaches: a 4 GiB copy on an H100 reaches
 #: 90,6 % (ml-engineering's measurement); PyTorch's unfused elementwise kernels less – 80 %.
 MEMORY_EFFICIENCY = 0.8
+#: The memory-bound bytes eager PyTorch moves over what fused kernels move (norms, activation, rotary embedding).
+UNFUSED_TRAFFIC = 3.0
 #: Where no one published a card's best matrix-product share: the H100's measured 80 %.
 DEFAULT_MATMUL_EFFICIENCY = 0.80
 #: Where no FlashAttention share is published: FlashAttention-2's 35 % on Hopper (the lowest documented).
@@ -141,12 +147,13 @@ def _product_efficiency(m: int, n: int, k: int, sms: int, width: int, ridge: flo
 
 def memory_bytes(model: ModelSpec | None, setup: Setup) -> float:
     """Bytes the memory-bound kernels move a token: per layer 3 × (10h + 2(d_q + d_kv) + gated ffn) values of
-    2 bytes, and the loss 3 · V fp32 values (no model: none)."""
+    2 bytes (``UNFUSED_TRAFFIC`` times that outside Megatron), and the loss 3 · V fp32 values (no model: none)."""
     if model is None:
         return 0.0
     h, ffn = model.hidden, (model.moe_ffn * model.topk + model.shared_ffn if model.moe else model.ffn)
     values = 10 * h + 2 * (model.q_dim + model.kv_dim) + (3 if model.swiglu else 2) * ffn
-    return model.layers * 3 * values * 2 + 3 * model.vocab * 4
+    fused = 1.0 if setup.framework is Framework.MEGATRON else UNFUSED_TRAFFIC
+    return model.layers * 3 * values * 2 * fused + 3 * model.vocab * 4
 
 
 def fp8_cast_seconds(model: ModelSpec | None, setup: Setup, gpu: GpuSpec, tokens: float) -> float:
@@ -160,3 +167,14 @@ def fp8_cast_seconds(model: ModelSpec | None, setup: Setup, gpu: GpuSpec, tokens
     per_token = model.layers * 3 * (3 * h + 2 * q + 2 * kv + 3 * ffn)
     weights = 2 * 3 * model.active_params / (setup.tp * setup.pp) * (setup.accumulation or 1)
     return (per_token * tokens + weights) / (gpu.hbm * MEMORY_EFFICIENCY)
+
+
+def output_layer_seconds(model: ModelSpec | None, setup: Setup, gpu: GpuSpec) -> float:
+    """A micro-batch's output layer and loss on one GPU of the last pipeline stage (6 · V · h FLOPs a token over
+    TP, 3 · V fp32 values a token): what that stage does beyond the others."""
+    if model is None or not setup.seq_len:
+        return 0.0
+    tokens = setup.micro_batch * setup.seq_len / (setup.cp * setup.sp)
+    products = 6 * model.vocab * model.hidden * tokens / setup.tp / _matmul_peak(setup.dtype, gpu)
+    loss = 3 * model.vocab * 4 * tokens / setup.tp / (gpu.hbm * MEMORY_EFFICIENCY) if gpu.hbm else 0.0
+    return products + loss

@@ -8,7 +8,8 @@ MFU that follows (an output, not an input).
 Compute and recomputation come from the kernels each GPU runs (``core.memory.kernels``: matrix products at
 the share of the peak their shapes reach, FlashAttention, memory-bound work, FP8's casts), communication from
 the layout and the links (``core.memory.comms``), the pipeline bubble from Narayanan et al. 2021 (§2.2.2):
-(p − 1)/(v · m) of a pipeline's busy time, p stages, v virtual stages each, m micro-batches a step. What the
+(p − 1)/(v · m) of a pipeline's busy time, p stages, v virtual stages each, m micro-batches a step, plus the
+wait for the last stage, which holds the output layer and the loss besides its layers. What the
 prediction takes without the user having said it is named in ``assumed``.
 """
 
@@ -21,7 +22,7 @@ from types import MappingProxyType
 
 from effbatch.core.memory import comms
 from effbatch.core.memory.gpus import GpuSpec
-from effbatch.core.memory.kernels import kernels
+from effbatch.core.memory.kernels import kernels, output_layer_seconds
 from effbatch.core.memory.models import ModelSpec
 from effbatch.core.memory.setup import Dtype, Setup
 from effbatch.core.memory.time import flops_per_token
@@ -104,7 +105,7 @@ def predict(model: ModelSpec | None, params: int, setup: Setup, gpu: GpuSpec) ->
         Part.RECOMPUTE: work.recompute,
         Part.DATA_PARALLEL: comms.data_parallel(model, params, setup, lk, work),
         Part.TENSOR_PARALLEL: tp,
-        Part.PIPELINE_BUBBLE: (setup.pp - 1) / ((setup.vpp or 1) * (setup.accumulation or 1)) * busy,
+        Part.PIPELINE_BUBBLE: _bubble(model, setup, gpu, busy),
         Part.CONTEXT_PARALLEL: comms.context_parallel(model, setup, lk, work),
         Part.EXPERT_PARALLEL: comms.expert_parallel(model, setup, lk),
         Part.OPTIMIZER: comms.optimizer(model, params, setup, gpu),
@@ -119,6 +120,16 @@ def predict(model: ModelSpec | None, params: int, setup: Setup, gpu: GpuSpec) ->
         matmul_efficiency=work.matmul_efficiency,
         net_gbps=setup.net_gbps or gpu.net_gbps or None,
     )
+
+
+def _bubble(model: ModelSpec | None, setup: Setup, gpu: GpuSpec, busy: float) -> float:
+    """The pipeline's idle time: (p − 1)/(v · m) of its busy time, and the last stage's output layer and loss,
+    which every one of the m + p − 1 slots waits for (the average stage holds 1/p of it)."""
+    p, m = setup.pp, setup.accumulation or 1
+    if p == 1:
+        return 0.0
+    imbalance = (m + p - 1) * output_layer_seconds(model, setup, gpu) * (1 - 1 / p)
+    return (p - 1) / ((setup.vpp or 1) * m) * busy + imbalance
 
 
 def _assumed(setup: Setup, gpu: GpuSpec) -> tuple[Assumed, ...]:
