@@ -23,8 +23,10 @@ token) and the attention scores (12 · L · s · d_attn a token). Each GPU does 
   FP32, squares, averages, scales and casts back in five kernels, 36h bytes where a fused norm moves 4h;
   ``rotate_half`` slices, negates and concatenates), and so does every framework but Megatron here.
 - Recomputation: ``full`` runs each layer's forward again (a third of products and memory-bound work, 2/7 of
-  attention); an explicit ``selective`` reruns the attention core (Korthikanti et al. 2022, §5); without
-  ``recompute=`` FlashAttention keeps no scores and nothing is recomputed.
+  attention); an explicit ``selective`` reruns the attention core (Korthikanti et al. 2022, §5), except in
+  torchtitan, whose op-level selective policy keeps attention's output and every other matrix product and reruns
+  the rest (``parallelize_llama.py``: ``_save_list`` and the ``mm`` counter): half the products' forward and all
+  memory-bound work's; without ``recompute=`` FlashAttention keeps no scores and nothing is recomputed.
 """
 
 from __future__ import annotations
@@ -102,9 +104,12 @@ def _matmul_peak(dtype: Dtype, gpu: GpuSpec) -> float:
 
 def _recompute(setup: Setup, matmul: float, attention: float, memory: float) -> float:
     """Full: the forward again (a third of products and memory-bound work, 2/7 of attention); selective given
-    explicitly: the attention core's forward; none or unset: nothing."""
+    explicitly: the attention core's forward (torchtitan's: half the products' and the memory-bound forward);
+    none or unset: nothing."""
     if setup.recompute is Recompute.FULL:
         return matmul / 3 + attention * 2 / 7 + memory / 3
+    if setup.recompute is Recompute.SELECTIVE and setup.framework is Framework.TORCHTITAN:
+        return matmul / 6 + memory / 3
     if setup.recompute is Recompute.SELECTIVE:
         return attention * 2 / 7
     return 0.0
