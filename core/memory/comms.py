@@ -11,7 +11,10 @@ NCCL's ``PERFORMANCE.md``: bus bandwidth), at ``COMM_EFFICIENCY`` of the link.
   reduce dtype); ZeRO-1/2 and Megatron's distributed optimizer reduce-scatter them and all-gather the BF16
   weights after the step. Only the last micro-batch's backward hides it (buckets launch as gradients are
   ready), the last bucket never – one layer's share. ZeRO-3/FSDP gathers the weights forward and backward and
-  reduce-scatters the gradients every micro-batch, each hidden behind that micro-batch's compute.
+  reduce-scatters the gradients every micro-batch, each hidden behind that micro-batch's compute. Hidden is not
+  free: each NCCL channel runs as one thread block on an SM of its own (NCCL's documentation of
+  ``NCCL_MAX_NCHANNELS``/``NCCL_MIN_NCHANNELS``), up to ``NCCL_CHANNELS`` on NVLink, so while it runs the
+  matrix products have that many SMs fewer: the hidden seconds cost channels / SMs of compute.
 - Tensor parallel: four collectives a layer and micro-batch on b · s · h activations (two forward, two
   backward: all-reduce, or all-gather and reduce-scatter with sequence parallelism, the same bytes; Korthikanti
   et al. 2022, §4.2.2), six with full recomputation; not overlapped (frameworks' default).
@@ -41,6 +44,8 @@ OPTIMIZER_BYTES = 32
 #: shared by the 8 GPUs of a node, and the PCIe Gen5 link the gradients and weights cross (64 GB/s a way, half
 #: reached).
 CPU_ADAM_PER_GPU = 1e9 / 8
+#: The channels (one SM each) NCCL's rings take on an NVLink/NVSwitch node: its default maximum, 32.
+NCCL_CHANNELS = 32
 PCIE = 32e9
 
 
@@ -51,6 +56,7 @@ class Links:
     nvlink: float
     net: float
     gpus_per_node: int
+    contention: float = 0.0  # the share of SMs NCCL's channels take from compute while they run
 
     def group(self, inner: int, size: int) -> float:
         """A group of ``size`` ranks ``inner`` apart: NVLink within a node, else k rails of the network."""
@@ -69,7 +75,8 @@ class Links:
 def links(setup: Setup, gpu: GpuSpec) -> Links:
     net = (setup.net_gbps or gpu.net_gbps) * 1e9 / 8
     nvlink = gpu.nvlink or net
-    return Links(nvlink * COMM_EFFICIENCY, (net or nvlink) * COMM_EFFICIENCY, setup.gpus_per_node)
+    contention = min(1.0, NCCL_CHANNELS / gpu.sms) if gpu.sms else 0.0
+    return Links(nvlink * COMM_EFFICIENCY, (net or nvlink) * COMM_EFFICIENCY, setup.gpus_per_node, contention)
 
 
 def local_params(model: ModelSpec | None, params: int, setup: Setup) -> tuple[float, float]:
@@ -82,7 +89,8 @@ def local_params(model: ModelSpec | None, params: int, setup: Setup) -> tuple[fl
 
 
 def data_parallel(model: ModelSpec | None, params: int, setup: Setup, lk: Links, work: Kernels) -> float:
-    """Exposed seconds of the gradient (and ZeRO's weight) traffic a step."""
+    """Exposed seconds of the gradient (and ZeRO's weight) traffic a step, and what its hidden part takes from
+    compute (``Links.contention``)."""
     d = setup.data_parallel
     if d == 1:
         return 0.0
@@ -94,12 +102,15 @@ def data_parallel(model: ModelSpec | None, params: int, setup: Setup, lk: Links,
     ring = (d - 1) / d * (dense + experts) / bandwidth
     if setup.zero >= 3:
         per_micro = ring * (2 * WEIGHT_BYTES + GRAD_BYTES)
-        return micro_batches * max(per_micro - micro, per_micro / layers)
-    if setup.zero or setup.distributed_optimizer:
+        total, exposed = micro_batches * per_micro, micro_batches * max(per_micro - micro, per_micro / layers)
+    elif setup.zero or setup.distributed_optimizer:
         reduce, gather = ring * GRAD_BYTES, ring * WEIGHT_BYTES
-        return max(reduce - micro * 2 / 3, reduce / layers) + max(gather - micro / 3, gather / layers)
-    reduce = 2 * ring * GRAD_BYTES
-    return max(reduce - micro * 2 / 3, reduce / layers)
+        total = reduce + gather
+        exposed = max(reduce - micro * 2 / 3, reduce / layers) + max(gather - micro / 3, gather / layers)
+    else:
+        total = 2 * ring * GRAD_BYTES
+        exposed = max(total - micro * 2 / 3, total / layers)
+    return exposed + (total - exposed) * lk.contention
 
 
 def tensor_parallel(model: ModelSpec | None, setup: Setup, lk: Links) -> float:
