@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from effbatch.core.memory import GPUS, MODELS
-from effbatch.core.memory.setup import Dtype, Framework, Recompute, Setup
+from effbatch.core.memory.setup import Attention, Dtype, Framework, Recompute, Setup
 from effbatch.core.memory.step import Assumed, Part, StepPrediction, predict
 from effbatch.core.training_keys import TrainingKey, read_value
 
@@ -119,3 +119,13 @@ def test_every_card_has_what_the_step_needs(name: str) -> None:
 def test_net_reads_gbit_per_second(text: str, gbps: float) -> None:
     """net= takes Gbit/s per GPU as data sheets print it (Tbit/s with T)."""
     assert read_value(TrainingKey.NET_GBPS, text) == gbps
+
+
+def test_eager_attention_pays_the_s_squared_term() -> None:
+    """Eager attention (the whole score matrix, through memory) is slower than FlashAttention, more so at 32k."""
+
+    def ratio(seq_len: int) -> float:
+        setup = Setup(gpus=8, micro_batch=1, seq_len=seq_len, zero=3)
+        return step(replace(setup, attention=Attention.EAGER)).step_seconds / step(setup).step_seconds
+
+    assert 1 < ratio(4096) < ratio(32768)

@@ -13,7 +13,10 @@ token) and the attention scores (12 · L · s · d_attn a token). Each GPU does 
   casts each product's inputs first (read 2 bytes, write 1, a memory-bound pass), weights once a micro-batch.
 - Attention with FlashAttention computes the causal half of the s × s scores: 4 · s · d forward and 2,5 times
   that backward (Dao 2023, §3.1: five products backward to two forward), so 7/12 of the 12 · s · d the model
-  FLOPs count, at ``attention_efficiency`` of the BF16 peak.
+  FLOPs count, at ``attention_efficiency`` of the BF16 peak. Eager attention (``attention=eager``) multiplies
+  the whole s × s score matrix as batched products (all of the 12 · s · d, at the products' share) and writes,
+  softmaxes and reads the scores in memory: per token, layer and head s values of 2 bytes, six passes forward
+  and backward – the s² term that dominates at long sequences.
 - Memory-bound work: per token and layer the norms, residual additions, rotary embedding and the gated
   activation read and write about 10h + 2(d_q + d_kv) + 3·ffn (2·ffn ungated) values forward, twice that
   backward; the cross-entropy over the vocabulary reads and writes V fp32 values three times. It runs at the
@@ -36,7 +39,7 @@ from dataclasses import dataclass
 
 from effbatch.core.memory.gpus import GpuSpec
 from effbatch.core.memory.models import ModelSpec
-from effbatch.core.memory.setup import Dtype, Framework, Recompute, Setup
+from effbatch.core.memory.setup import Attention, Dtype, Framework, Recompute, Setup
 
 #: The share of the data sheet's memory bandwidth a streaming kernel reaches: a 4 GiB copy on an H100 reaches
 #: 90,6 % (ml-engineering's measurement); PyTorch's unfused elementwise kernels less – 80 %.
@@ -86,12 +89,24 @@ def kernels(model: ModelSpec | None, per_token: float, setup: Setup, gpu: GpuSpe
     matmul_flops, attention_flops = matmul_split(model, per_token, seq_len)
     efficiency = shape_efficiency(model, setup, gpu)
     matmul = matmul_flops * share / (_matmul_peak(setup.dtype, gpu) * efficiency)
-    attention_peak = gpu.peak_flops * (gpu.attention_efficiency or DEFAULT_ATTENTION_EFFICIENCY)
-    attention = attention_flops * CAUSAL_ATTENTION_WORK * share / attention_peak
+    attention = attention_seconds(model, attention_flops, setup, gpu) * share
     memory = memory_bytes(model, setup) * share / (gpu.hbm * MEMORY_EFFICIENCY) if gpu.hbm else 0.0
     memory += fp8_cast_seconds(model, setup, gpu, share)
     recompute = _recompute(setup, matmul, attention, memory)
     return Kernels(matmul, attention, memory, recompute, efficiency * _matmul_peak(setup.dtype, gpu) / gpu.peak_flops)
+
+
+def attention_seconds(model: ModelSpec | None, flops: float, setup: Setup, gpu: GpuSpec) -> float:
+    """A token's attention: FlashAttention's causal half at its share of the peak, or eager attention's whole
+    score matrix at the products' share and its scores through memory."""
+    if model is None or setup.attention is not Attention.EAGER:
+        return (
+            flops
+            * CAUSAL_ATTENTION_WORK
+            / (gpu.peak_flops * (gpu.attention_efficiency or DEFAULT_ATTENTION_EFFICIENCY))
+        )
+    scores = 6 * 2 * model.layers * model.heads * (setup.seq_len or 0)
+    return flops / _matmul_peak(Dtype.BF16, gpu) + (scores / (gpu.hbm * MEMORY_EFFICIENCY) if gpu.hbm else 0.0)
 
 
 def _matmul_peak(dtype: Dtype, gpu: GpuSpec) -> float:
