@@ -129,3 +129,11 @@ def test_eager_attention_pays_the_s_squared_term() -> None:
         return step(replace(setup, attention=Attention.EAGER)).step_seconds / step(setup).step_seconds
 
     assert 1 < ratio(4096) < ratio(32768)
+
+
+@pytest.mark.parametrize(("cp", "tp", "seq_len"), [(64, 64, 1), (8, 1, 16), (1, 64, 131072)])
+@pytest.mark.parametrize("name", sorted(GPUS))
+def test_extreme_layouts_still_predict(name: str, cp: int, tp: int, seq_len: int) -> None:
+    """More context ranks than tokens, TP wider than the heads: a positive step, never a division by zero."""
+    setup = Setup(gpus=512, cp=cp, tp=tp, ep=8, micro_batch=1, seq_len=seq_len)
+    assert step(setup, MIXTRAL, GPUS[name]).step_seconds > 0

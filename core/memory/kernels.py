@@ -144,7 +144,7 @@ def shape_efficiency(model: ModelSpec | None, setup: Setup, gpu: GpuSpec) -> flo
     """The share of the best product's rate this layer's products reach: waves and roofline, FLOP-weighted."""
     if model is None or not setup.seq_len:
         return 1.0
-    rows = setup.micro_batch * setup.seq_len // (setup.cp * setup.sp)
+    rows = max(1, setup.micro_batch * setup.seq_len // (setup.cp * setup.sp))
     if model.moe:
         rows = max(1, rows * model.topk * setup.ep // model.experts)  # the tokens one expert gets
     width = 1 if setup.dtype is Dtype.FP8 else 2
