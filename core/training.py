@@ -33,8 +33,11 @@ from effbatch.core.memory.fit import Fit, fit
 from effbatch.core.memory.gpus import GpuSpec
 from effbatch.core.memory.report import memory_json
 from effbatch.core.memory.setup import Framework
+from effbatch.core.memory.step import StepPrediction, predict
 from effbatch.core.memory.time import (
     DEFAULT_MFU,
+    Breakdown,
+    MfuSource,
     TimeEstimate,
     flops_per_token,
     mfu_from_step_time,
@@ -219,7 +222,7 @@ def assess(request: PlanRequest, outcome: Outcome | None) -> Assessment | None:
     params = model.total_params if model else request.params or 0
     per_token = flops_per_token(model, params, setup.seq_len, setup.rules)
     tokens = outcome.tokens_per_step if outcome else None
-    time = _time(request, training, per_token, tokens, setup.gpus, gpu)
+    time = _time(request, training, per_token, tokens, setup, gpu, model)
     micro_given = outcome is not None or request.micro_batch is not None
     return Assessment(model, params, setup, found, gpu, capacity, fitted, advice, time, per_token, tokens, micro_given)
 
@@ -241,7 +244,7 @@ def _setup(request: PlanRequest, training: TrainingRequest, outcome: Outcome | N
         for key in (TrainingKey.DTYPE, TrainingKey.ZERO, TrainingKey.DISTRIBUTED_OPTIMIZER, TrainingKey.OFFLOAD,
                     TrainingKey.RECOMPUTE, TrainingKey.SEQUENCE_PARALLEL, TrainingKey.EP, TrainingKey.VPP,
                     TrainingKey.LARGEST_LAYER, TrainingKey.ZERO_INIT, TrainingKey.NODES, TrainingKey.RULES,
-                    TrainingKey.FRAMEWORK, TrainingKey.ATTENTION)
+                    TrainingKey.FRAMEWORK, TrainingKey.ATTENTION, TrainingKey.NET_GBPS)
         if (value := training.value(key)) is not None
     }  # fmt: skip
     if training.framework is Framework.MEGATRON and training.distributed_optimizer is None:
@@ -256,22 +259,40 @@ def _time(
     training: TrainingRequest,
     per_token: float,
     tokens: int | None,
-    gpus: int,
+    setup: Setup,
     gpu: GpuSpec | None,
+    model: ModelSpec | None,
 ) -> TimeEstimate | None:
-    """Step time, days and GPU-hours at the MFU given (or derived, or assumed); None without a peak."""
+    """Step time, days and GPU-hours at the MFU given or derived, else predicted part by part on the GPU named
+    (assumed only for a peak typed without a GPU); None without a peak."""
     peak = training.peak or (gpu.peak_flops if gpu else None)
     wanted = request.budget is not None or any(training.value(key) is not None for key in TIME_KEYS)
     if peak is None or not (wanted or tokens):
         return None
-    mfu, assumed = training.mfu or DEFAULT_MFU, training.mfu is None
+    gpus, source, breakdown = setup.gpus, MfuSource.GIVEN, None
     if training.step_time is not None and tokens:
-        mfu, assumed = mfu_from_step_time(per_token * tokens, training.step_time, gpus, peak), False
+        mfu, source = mfu_from_step_time(per_token * tokens, training.step_time, gpus, peak), MfuSource.STEP_TIME
         _possible(mfu, TrainingKey.STEP_TIME, training.step_time)
     elif training.tokens_per_second is not None:
-        mfu, assumed = mfu_from_throughput(per_token, training.tokens_per_second, gpus, peak), False
+        mfu = mfu_from_throughput(per_token, training.tokens_per_second, gpus, peak)
+        source = MfuSource.TOKENS_PER_SECOND
         _possible(mfu, TrainingKey.TOKENS_PER_SECOND, training.tokens_per_second)
-    return TimeEstimate(per_token, peak, gpus, mfu, assumed, tokens_per_step=tokens, budget=request.budget)
+    elif training.mfu is not None:
+        mfu = training.mfu
+    elif gpu is not None and training.peak is None and setup.seq_len:
+        step = predict(model, model.total_params if model else request.params or 0, setup, gpu)
+        mfu, source, breakdown = step.mfu, MfuSource.PREDICTED, _breakdown(step)
+    else:
+        mfu, source = DEFAULT_MFU, MfuSource.ASSUMED
+    assumed = source is MfuSource.ASSUMED
+    return TimeEstimate(per_token, peak, gpus, mfu, assumed, tokens, request.budget, source, breakdown)
+
+
+def _breakdown(step: StepPrediction) -> Breakdown:
+    """A predicted step as the time answer carries it: seconds by part, what was assumed, the bound."""
+    seconds = {part.value: s for part, s in step.seconds.items()}
+    assumed = tuple(a.value for a in step.assumed)
+    return Breakdown(seconds, assumed, step.bound_by.value, step.matmul_efficiency, step.net_gbps)
 
 
 def _possible(mfu: float, key: TrainingKey, value: float) -> None:
@@ -296,13 +317,27 @@ def _time_json(found: Assessment) -> dict[str, Any]:
         "peak_flops": time.peak_flops,
         "mfu": time.mfu,
         "mfu_assumed": time.mfu_assumed,
+        "mfu_source": time.source.value,
         "tflops_per_gpu": time.tflops_per_gpu,
         "tokens_per_second": time.tokens_per_second,
     }
+    if time.breakdown is not None:
+        data["breakdown"] = _breakdown_json(time.breakdown)
     if time.step_seconds is not None:
         data["step_seconds"] = time.step_seconds
     if time.train_days is not None:
         data |= {"total_flops": time.total_flops, "train_days": time.train_days, "gpu_hours": time.gpu_hours}
+    return data
+
+
+def _breakdown_json(breakdown: Breakdown) -> dict[str, Any]:
+    """The predicted step: seconds by part, the part beside compute that costs most, what was assumed."""
+    data: dict[str, Any] = {"seconds": dict(breakdown.seconds), "bound_by": breakdown.bound_by}
+    data["assumed"] = list(breakdown.assumed)
+    if breakdown.matmul_efficiency is not None:
+        data["matmul_efficiency"] = breakdown.matmul_efficiency
+    if breakdown.net_gbps is not None:
+        data["net_gbps"] = breakdown.net_gbps
     return data
 
 

@@ -56,6 +56,7 @@ class TrainingKey(StrEnum):
     RULES = "rules"
     FRAMEWORK = "framework"
     ATTENTION = "attention"
+    NET_GBPS = "net_gbps"
     MFU = "mfu"
     PEAK = "peak"
     STEP_TIME = "step_time"
@@ -64,7 +65,9 @@ class TrainingKey(StrEnum):
     @property
     def key(self) -> str:
         """The key a canonical command writes it with."""
-        return {TrainingKey.MODEL: "modell", TrainingKey.RULES: "regeln"}.get(self, self.value)
+        return {TrainingKey.MODEL: "modell", TrainingKey.RULES: "regeln", TrainingKey.NET_GBPS: "net"}.get(
+            self, self.value
+        )
 
 
 #: The shape keys: with all of layers, hidden, heads, ffn and vocab (or a model name) the model is known.
@@ -129,6 +132,7 @@ TRAINING_KEY_ALIASES: Mapping[str, TrainingKey] = MappingProxyType(
         **dict.fromkeys(("regeln", "rules", "konvention"), _K.RULES),
         **dict.fromkeys(("framework", "rahmenwerk", "trainer"), _K.FRAMEWORK),
         **dict.fromkeys(("attention", "aufmerksamkeit", "attn_implementation", "attention_backend"), _K.ATTENTION),
+        **dict.fromkeys(("net", "netz", "netzwerk", "network", "net_gbps", "internode"), _K.NET_GBPS),
         **dict.fromkeys(("mfu", "auslastung"), _K.MFU),
         **dict.fromkeys(("peak", "spitze", "peak_flops"), _K.PEAK),
         **dict.fromkeys(("step_time", "schrittzeit", "zeit_je_schritt"), _K.STEP_TIME),
@@ -200,6 +204,10 @@ BOUNDS: Mapping[TrainingKey, int] = MappingProxyType(
 _SECONDS = MappingProxyType({"": 1.0, "s": 1.0, "sek": 1.0, "sec": 1.0, "ms": 1e-3, "min": 60.0, "h": 3600.0})
 _FLOPS = MappingProxyType({"": 1e12, "t": 1e12, "tf": 1e12, "p": 1e15, "pf": 1e15, "g": 1e9, "gf": 1e9})
 _RATE = MappingProxyType({"": 1.0, "k": 1e3, "m": 1e6, "mio": 1e6})
+#: Network bandwidth in Gbit/s as data sheets write it: ``400``, ``400G``, ``400Gb/s``, ``400Gbps``, ``3,2T``.
+_GBITS = MappingProxyType(
+    {"": 1.0, "g": 1.0, "gb": 1.0, "gbit": 1.0, "gbps": 1.0, "t": 1e3, "tb": 1e3, "tbit": 1e3, "tbps": 1e3}
+)
 #: A decimal (German comma or point, ``1e6`` and ``2,5e-3`` as papers write them) and a unit; no unit starts with e.
 _DECIMAL_WITH_UNIT = re.compile(
     r"(?P<number>[0-9]+(?:[.,][0-9]+)?(?:[eE][+-]?[0-9]{1,3})?)(?P<unit>[A-Za-zµ/%]*)", re.ASCII
@@ -296,6 +304,7 @@ _READERS: Mapping[TrainingKey, Callable[[str], Any]] = MappingProxyType(
         _K.PEAK: lambda text: _decimal(text, _FLOPS),
         _K.STEP_TIME: lambda text: _decimal(text, _SECONDS),
         _K.TOKENS_PER_SECOND: lambda text: _decimal(text, _RATE),
+        _K.NET_GBPS: lambda text: _decimal(text, _GBITS),
     }
 )
 

@@ -48,6 +48,7 @@ class TrainingRequest(BaseModel):
     rules: Rules | None = None
     framework: Framework | None = None
     attention: Attention | None = None
+    net_gbps: float | None = None
     mfu: float | None = None
     peak: float | None = None
     step_time: float | None = None

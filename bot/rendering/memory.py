@@ -17,7 +17,7 @@ from effbatch.core.memory import capacity
 from effbatch.core.memory.estimate import MemoryEstimate
 from effbatch.core.memory.fit import Fit
 from effbatch.core.memory.setup import Offload, Rules, Setup
-from effbatch.core.memory.time import TimeEstimate
+from effbatch.core.memory.time import Breakdown, MfuSource, TimeEstimate
 from effbatch.core.training import Assessment, missing_for_batch
 
 
@@ -243,6 +243,10 @@ def _time_lines(found: Assessment) -> list[Line]:
         )
     if time.mfu_assumed:
         lines.append(texts.MFU_ASSUMED.format(mfu=mfu))
+    elif time.source is MfuSource.GIVEN:
+        lines.append(texts.MFU_GIVEN.format(mfu=mfu))
+    if time.breakdown is not None:
+        lines += _assumed_lines(found, time.breakdown)
     if found.gpu is not None and found.setup.rules is not None and time.peak_flops == found.gpu.peak_flops:
         lines.append(texts.PEAK_SOURCE.format(peak=peak, source=found.gpu.source))
     else:
@@ -251,13 +255,49 @@ def _time_lines(found: Assessment) -> list[Line]:
 
 
 def _step_lines(time: TimeEstimate, gpus: str, peak: str, mfu: str) -> list[Line]:
-    """The step time: from the FLOPs at the assumed MFU, or the MFU from the step time given."""
+    """The step time: predicted part by part and the MFU that follows, from the FLOPs at the MFU assumed or
+    given, or the MFU from the step time given."""
     step, per_step = time.step_seconds, time.flops_per_step
+    if time.breakdown is not None:
+        return _breakdown_lines(time.breakdown, per_step, gpus, peak, mfu)
     if step is None or per_step is None:
         return []
-    seconds = f"{german(step, 2, keep_zeros=False)}\u00a0s"
-    template = texts.STEP_TIME if time.mfu_assumed else texts.STEP_TIME_GIVEN
-    return [Formula(template.format(flops=flops(per_step), gpus=gpus, peak=peak, mfu=mfu, seconds=seconds))]
+    template = texts.STEP_TIME if time.source in (MfuSource.ASSUMED, MfuSource.GIVEN) else texts.STEP_TIME_GIVEN
+    return [Formula(template.format(flops=flops(per_step), gpus=gpus, peak=peak, mfu=mfu, seconds=_seconds(step)))]
+
+
+def _seconds(value: float) -> str:
+    return f"{german(value, 3 if value < 0.1 else 2, keep_zeros=False)}\u00a0s"
+
+
+def _breakdown_lines(breakdown: Breakdown, per_step: float | None, gpus: str, peak: str, mfu: str) -> list[Line]:
+    """The predicted step: its parts summed, a bullet each with its share, the MFU that follows, the bound."""
+    costing = {part: s for part, s in breakdown.seconds.items() if s > 0}
+    step = _seconds(breakdown.step_seconds)
+    parts = " + ".join(
+        texts.STEP_PART.format(part=texts.STEP_PARTS[p], seconds=_seconds(s)) for p, s in costing.items()
+    )
+    lines: list[Line] = [Formula(texts.STEP_PREDICTED.format(parts=parts, seconds=step))]
+    shares = breakdown.shares
+    lines += [
+        Bullet(texts.STEP_PART_LINE.format(part=texts.STEP_PARTS[p], seconds=_seconds(s), share=percent(shares[p])))
+        for p, s in costing.items()
+    ]
+    if per_step is not None:
+        lines.append(
+            Formula(texts.MFU_PREDICTED.format(flops=flops(per_step), seconds=step, gpus=gpus, peak=peak, mfu=mfu))
+        )
+    if breakdown.bound_by != "compute":
+        lines.append(texts.STEP_BOUND.format(part=texts.STEP_PARTS[breakdown.bound_by]))
+    return lines
+
+
+def _assumed_lines(found: Assessment, breakdown: Breakdown) -> list[Line]:
+    """Each number the prediction assumed, named where it stands."""
+    gpu = found.gpu.title if found.gpu else ""
+    matmul = percent(breakdown.matmul_efficiency or 0)
+    net = german(breakdown.net_gbps or 0, 0, keep_zeros=False)
+    return [texts.STEP_ASSUMED[a].format(matmul=matmul, net=net, gpu=gpu, mfu="") for a in breakdown.assumed]
 
 
 def _notes(found: Assessment) -> tuple[Note, ...]:

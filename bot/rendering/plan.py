@@ -134,7 +134,7 @@ def percent(share: float) -> str:
 
 
 def _entry(goal: Goal, rank: int, candidate: Candidate, command: str) -> Section:
-    setup, memory = candidate.setup, candidate.memory
+    setup = candidate.setup
     batch = setup.micro_batch * (setup.accumulation or 1) * setup.data_parallel
     lines: list[Line] = [
         Formula(

@@ -79,6 +79,7 @@ SETTING_NAMES = {
     "rules": "Regeln",
     "framework": "Trainings-Framework",
     "attention": "Attention-Kernel",
+    "net_gbps": "Netz zwischen Knoten je GPU",
     "mfu": "MFU",
     "peak": "Spitzenleistung je GPU",
     "step_time": "Zeit je Schritt",

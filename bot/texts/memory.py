@@ -202,6 +202,40 @@ MFU_ASSUMED = (
     "MFU {mfu} angenommen (Llama 3 405B: 38–43 %, PaLM 540B: 46,2 %); mit `mfu=`, `step_time=` oder "
     "`tokens_per_second=` rechne ich mit deinem Wert."
 )
+MFU_GIVEN = "MFU {mfu} wie angegeben (`mfu=`) statt vorhergesagt."
+#: The predicted step: the sum, one bullet a part that costs anything, the MFU that follows, what was assumed.
+STEP_PREDICTED = "Zeit je Schritt (vorhergesagt) = {parts} = {seconds}"
+STEP_PART = "{part} {seconds}"
+STEP_PART_LINE = "{part}: {seconds} ({share} des Schritts)"
+STEP_PARTS: Mapping[str, str] = {
+    "compute": "Rechnen",
+    "recompute": "Neuberechnung",
+    "data_parallel": "Datenparallel (Gradienten, ZeRO)",
+    "tensor_parallel": "Tensor-Parallelität",
+    "pipeline_bubble": "Pipeline-Blase",
+    "context_parallel": "Kontext-Parallelität (Ring-Attention)",
+    "expert_parallel": "Experten-Parallelität (All-to-All)",
+    "optimizer": "Optimiererschritt",
+}
+STEP_BOUND = "Am meisten kostet neben dem Rechnen: {part}."
+MFU_PREDICTED = (
+    "MFU = FLOPs je Schritt / (Zeit · GPUs · Spitze) = {flops} / ({seconds} × {gpus} × {peak}) = {mfu} – "
+    "ein Ergebnis, keine Annahme"
+)
+#: Each thing a prediction assumed, said where its number stands (by ``core.memory.step.Assumed`` value).
+STEP_ASSUMED: Mapping[str, str] = {
+    "kernel_efficiency": (
+        "Angenommen: Die Matrixprodukte erreichen {matmul} der BF16-Spitze (die größte gemessene Leistung der Karte, "
+        "die Formen dieser Schichten eingerechnet), FlashAttention-2 und speichergebundene Kernel ihre "
+        "dokumentierten Anteile; mit `mfu=`, `step_time=` oder `tokens_per_second=` rechne ich mit deinem Wert."
+    ),
+    "network": (
+        "Angenommen: {net} Gbit/s je GPU zwischen den Knoten, wie im Referenzknoten der {gpu}; "
+        "mit `net=` rechne ich mit deinem Netz."
+    ),
+    "no_fp8": "Die {gpu} hat keine FP8-Einheiten: Die Matrixprodukte sind in BF16-Geschwindigkeit gerechnet.",
+    "mfu": "MFU {mfu} angenommen.",
+}
 PEAK_SOURCE = "Spitze: {peak} dicht in BF16 ({source})."
 PEAK_GIVEN = "Spitze: {peak} wie angegeben."
 DAYS = "{value}"
@@ -301,8 +335,10 @@ HELP_TOPIC = (
     "`distributed_optimizer=ja`, `offload=none|optimizer|params`, `recompute=none|selective|full`, "
     "`sequence_parallel=ja` (Megatrons; `sp=` bleibt Ulysses), `tp pp cp ep vpp`, `largest_layer=`, "
     "`zero_init=ja|nein`, `nodes=`.",
-    "Zeit: mit `budget=` und der GPU die Tage und GPU-Stunden bei `mfu=` (ohne Angabe 40 %), `peak=` ersetzt die "
-    "Spitze; umgekehrt `step_time=13,75s` oder `tokens_per_second=` → MFU.",
+    "Zeit: Mit der GPU sage ich die Zeit je Schritt vorher – Rechnen, Kommunikation, Pipeline-Blase, Optimierer – "
+    "und daraus die MFU; `net=400` (Gbit/s je GPU zwischen den Knoten), `dtype=fp8`, `framework=`; mit `budget=` "
+    "die Tage und GPU-Stunden. `mfu=` ersetzt die Vorhersage, `peak=` die Spitze (dann 40 % MFU angenommen); "
+    "umgekehrt `step_time=13,75s` oder `tokens_per_second=` → MFU.",
     "Regeln: ohne Angabe effbatchs (ZeRO-Paper und Korthikanti et al. 2022, Tabelle 2, für die echte Form); "
     "`regeln=megatron` wie Megatron-LMs theoretical_memory_usage.py, `regeln=deepspeed` wie DeepSpeeds "
     "estimate_zero2/3_model_states_mem_needs, `regeln=korthikanti` Tabelle 2 wie gedruckt.",
