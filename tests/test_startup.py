@@ -101,3 +101,29 @@ def test_terminal_paths_import_only_what_they_need(args: tuple[str, ...], allowe
     code, loaded = loaded_by(*args)
     assert code == 0
     assert loaded <= allowed, loaded - allowed
+
+
+#: Opens the SQLite database in the folder it is given, as the bot starts (migrating), and prints what it imported.
+OPEN_DATABASE = """
+import json, sys
+from pathlib import Path
+from effbatch.bot.storage.database import default_url
+from effbatch.bot.storage.setup import open_storage
+open_storage(default_url(Path(sys.argv[1])), migrate_now=True).engine.dispose()
+print(json.dumps([name for name in ("alembic", "mako", "sqlalchemy.dialects.postgresql") if name in sys.modules]))
+"""
+
+
+def test_a_current_database_opens_without_alembic(tmp_path: Path) -> None:
+    """The first start migrates with Alembic; every later start finds the schema current and imports neither Alembic
+    nor PostgreSQL's dialect for a SQLite file."""
+
+    def opened() -> list[str]:
+        result = subprocess.run(
+            [sys.executable, "-c", OPEN_DATABASE, str(tmp_path)], capture_output=True, text=True, check=True, timeout=60
+        )
+        loaded: list[str] = json.loads(result.stdout)
+        return loaded
+
+    assert "alembic" in opened()
+    assert opened() == []
