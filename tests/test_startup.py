@@ -23,7 +23,7 @@ with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.St
         code = leaving.code
 heavy = (
     "slack_bolt", "slack_sdk", "pydantic", "yaml", "importlib.metadata", "effbatch.bot.rendering.block_kit",
-    "subprocess", "logging", "socket", "sqlalchemy",
+    "subprocess", "logging", "socket", "sqlalchemy", "difflib",
 )
 configs = [name for name in sys.modules if name.startswith("effbatch.core.configs")]
 print(json.dumps({"code": code, "loaded": [name for name in heavy if name in sys.modules], "configs": configs}))
@@ -86,12 +86,12 @@ def test_a_launch_script_imports_the_shell_reader_and_the_frameworks_that_read_s
     [
         # A check reads YAML among other formats; it builds no pydantic model and knows no Slack. It runs in this
         # process: no check process to start (subprocess, socket) and nothing to log.
-        (("check", str(CONFIG), "--world-size", "8"), {"yaml"}),
+        (("check", str(CONFIG), "--world-size", "8"), {"yaml"}),  # and no command-word guessing (difflib)
         (("check", "--help"), {"yaml"}),  # its --framework choices come from core.configs
         # The calculator validates with pydantic's models (whose plugin loader imports importlib.metadata, and with
         # it the socket module); it reads no configs, knows no Slack, starts no process and logs nothing.
-        (("8", "64", "4", "4096"), {"pydantic", "importlib.metadata", "socket"}),
-        (("hilfe",), {"pydantic", "importlib.metadata", "socket"}),
+        (("8", "64", "4", "4096"), {"pydantic", "importlib.metadata", "socket", "difflib"}),  # the parser suggests
+        (("hilfe",), {"pydantic", "importlib.metadata", "socket", "difflib"}),
     ],
     ids=["check", "check --help", "calculator", "hilfe"],
 )
