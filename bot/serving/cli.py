@@ -8,7 +8,6 @@ German message on stderr (with ``--json`` ``{"error": …}`` on stdout) and exit
 from __future__ import annotations
 
 import argparse
-import difflib
 import json
 import os
 import sys
@@ -68,6 +67,8 @@ def mistyped_command(word: str) -> str | None:
     folded = word.casefold()
     if not folded.isalpha() or folded in CHECK_COMMANDS or folded in KNOWN_WORDS:
         return None
+    import difflib  # only for a word that may be a mistyped command, not on a check's path
+
     close = difflib.get_close_matches(folded, COMMAND_WORDS, n=1, cutoff=0.75)
     return close[0] if close else None
 
