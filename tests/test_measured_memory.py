@@ -45,12 +45,13 @@ def test_the_agreement_page_is_generated() -> None:
 REACHED = [
     # torchtitan's memory: log lines (FSDP2 with PP, CP, TP); two FP8 runs on H200 are counted 34 % too high
     ("max_reserved", 0.80, 0.90, 0.09),
-    # Megatron-LM CI within 4 %; LitGPT's and torchtune's pure bf16 runs written dtype=bf16 (counted as mixed
-    # precision); DLRover's FSDP1 runs 32–50 % too low, the more the larger d
-    ("max_allocated", 0.50, 0.55, 0.18),
+    # Megatron-LM CI within 4 %; torchtune's pure bf16 runs within 2 % (the chunked loss of the compiled row is
+    # not counted); LitGPT's bf16-true runs written dtype=bf16 (Lightning's no_backward_sync has no key);
+    # DLRover's FSDP1 runs 32–50 % too low, the more the larger d
+    ("max_allocated", 0.55, 0.60, 0.12),
     # FlagPerf's Megatron and DeepSpeed runs: 17–36 % too low (what the process holds outside PyTorch's allocator)
     ("nvidia_smi", 0.16, 0.66, 0.21),
-    (None, 0.53, 0.71, 0.13),
+    (None, 0.55, 0.73, 0.12),
 ]
 
 
