@@ -45,12 +45,13 @@ def test_the_agreement_page_is_generated() -> None:
 REACHED = [
     # torchtitan's memory: log lines (FSDP2 with PP, CP, TP) within 2 % on H100; MI300X +24 %, B200 +44 %
     ("max_reserved", 0.57, 0.75, 0.12),
-    # Megatron-LM CI within 4 %; LitGPT's and torchtune's pure bf16 runs written dtype=bf16 (counted as mixed
-    # precision); DLRover's FSDP1 runs 32–50 % too low, the more the larger d
-    ("max_allocated", 0.52, 0.57, 0.13),
+    # Megatron-LM CI within 4 %; torchtune's pure bf16 runs within 2 % (the chunked loss of the compiled row is
+    # not counted); LitGPT's bf16-true runs written dtype=bf16 (Lightning's no_backward_sync has no key);
+    # DLRover's FSDP1 runs 32–50 % too low, the more the larger d
+    ("max_allocated", 0.57, 0.62, 0.10),
     # FlagPerf's Megatron and DeepSpeed runs 17–36 % too low, BigScience's 200B 35–51 % too high
     ("nvidia_smi", 0.33, 0.61, 0.21),
-    (None, 0.48, 0.66, 0.17),
+    (None, 0.50, 0.68, 0.13),
 ]
 
 
@@ -64,13 +65,9 @@ def test_agreement_reached(counter: str | None, within_15: float, within_25: flo
     assert found.median_error <= median
 
 
-#: OOMs answered „passt“ today, each with why: V100 fp16 runs (DeepSpeed's tutorial without ZeRO, Alpaca's FSDP on
-#: 5 × V100) and a DeepSpeed offload run on A100 40 GB whose pinned CPU buffers and fragmentation the model misses.
-KNOWN_OOM_PASST = [
-    "deepspeed-tutorial-gpt2-1.5b-dp8-v100-no-zero-oom",
-    "alpaca-issue223-llama-7b-fsdp-5xv100-fp16-b1-oom",
-    "lit-llama-issue397-llama-7b-deepspeed-offload-4xa100-40-oom",
-]
+#: OOMs answered „passt“ today, with why: a DeepSpeed offload run on A100 40 GB whose pinned CPU buffers and
+#: fragmentation the model misses.
+KNOWN_OOM_PASST = ["lit-llama-issue397-llama-7b-deepspeed-offload-4xa100-40-oom"]
 #: Runs that trained answered „passt nicht“ today: NeMo 24.07's 70B SFT ran with Apex's DistributedFusedAdam (not
 #: Megatron-core's 18 bytes a parameter); llm-foundry's MPT-3B FP8 at L = 8.192 with b = 3; two from memory_c.
 KNOWN_RAN_PASST_NICHT = [
@@ -91,7 +88,7 @@ def test_no_new_run_that_ran_is_answered_passt_nicht() -> None:
     assert [r.id for r in FOUND if r.counter == "ran" and r.wrong_verdict] == KNOWN_RAN_PASST_NICHT
 
 
-@pytest.mark.xfail(strict=True, reason="three OOMs are answered „passt“: KNOWN_OOM_PASST")
+@pytest.mark.xfail(strict=True, reason="an OOM is answered „passt“: KNOWN_OOM_PASST")
 def test_no_oom_is_answered_passt() -> None:
     """A set-up that ran out of memory is never answered „passt“ (the issue's goal)."""
     assert [r.id for r in FOUND if r.counter == "oom" and r.wrong_verdict] == []

@@ -98,6 +98,9 @@ N_8B = LLAMA_8B.total_params - LLAMA_8B.hidden  # the first stage's parameters: 
         ("framework=megatron", 2, 4, 12 / 8),
         # bf16_optimizer.py: bf16 params 2, fp32 gradients whole 4 (line 162), fp32 master + Adam over d (line 156)
         ("framework=deepspeed zero=0", 2, 4, 12 / 8),
+        # fp16 without ZeRO is fused_optimizer.py's FP16_Optimizer: nothing partitioned; its step flattens the fp16
+        # gradients' fp32 casts into the master's gradient (2 + 4 + 4 at once), fp32 master + Adam 12 whole
+        ("framework=deepspeed zero=0 dtype=fp16", 2, 10, 12),
         # stage_1_and_2.py: bf16 params and grads whole, fp32 master + its gradient + Adam (16) over d
         ("framework=deepspeed zero=1", 2, 2, 16 / 8),
         ("framework=deepspeed zero=2", 2, 2 / 8, 16 / 8),

@@ -6,6 +6,12 @@ is ``BFLOAT16``, deepspeed/runtime/bf16_optimizer.py ``BF16_Optimizer``): the bf
 gradients whole (``fp32_groups_gradients_flat = torch.zeros_like(bf16_groups_flat, dtype=grad_acc_dtype)``, 4) and
 the fp32 master partition (``fp32_groups_flat_partition``, 4/d) with Adam (8/d).
 
+Stage 0 in fp16 (``_configure_optimizer``: fp16 without ZeRO is ``FP16``, deepspeed/runtime/fp16/fused_optimizer.py
+``FP16_Optimizer``): nothing is partitioned – the fp16 parameters (2), the fp32 master ``fp32_groups_flat`` (4) and
+Adam's moments (8), whole; ``step`` builds the master's gradient as ``_flatten_dense_tensors([... p.grad.to(
+data_type) for p in group])`` before it sets ``p.grad = None``: the fp16 gradients (2), their fp32 casts (4) and the
+flat fp32 gradient (4) alive at once for the (weight-decay) group that holds nearly every parameter.
+
 Stages 1 and 2 (deepspeed/runtime/zero/stage_1_and_2.py, ``DeepSpeedZeroOptimizer``):
 - ``bit16_groups_flat``: the bf16 parameters, whole on every rank (2 bytes);
 - ``single_partition_of_fp32_groups``: the fp32 master partition (4/d) and, in ``step``, its fp32 gradient (4/d);
@@ -27,7 +33,7 @@ Activations: the Hugging Face model's PyTorch modules (DeepSpeed saves what the 
 from __future__ import annotations
 
 from effbatch.core.memory.holders.base import Held, Kernels, Policy, Shard, mixed
-from effbatch.core.memory.setup import Offload, Recompute, Setup
+from effbatch.core.memory.setup import Dtype, Offload, Recompute, Setup
 
 POLICY = Policy(kernels=Kernels.EAGER, recompute=Recompute.NONE, vocab_parallel_loss=False)
 #: deepspeed/runtime/zero/config.py: ``reduce_bucket_size`` default 500_000_000 elements.
@@ -41,14 +47,9 @@ MAX_LIVE = 1_000_000_000
 def held(shard: Shard, setup: Setup) -> Held:
     """ZeRO's stage as DeepSpeed allocates it, with the offloaded states in the CPU's memory."""
     n, w = shard.params, setup.dtype.bytes
-    master = 16 if mixed(setup) else 12  # fp32 master 4 + its gradient 4 + Adam 8 (fp32: the params are the master)
     stage = setup.zero
     weights = shard.sharded(w) if stage >= 3 else w * n
-    grads = shard.sharded(w) if stage >= 2 else w * n
-    if stage == 0 and mixed(setup):
-        grads = 4 * n  # BF16_Optimizer's fp32 gradients, whole
-    sharded_optimizer = stage >= 1 or mixed(setup)  # BF16_Optimizer partitions the master like stage 1
-    optimizer = shard.sharded(master - (4 if stage == 0 and mixed(setup) else 0)) if sharded_optimizer else master * n
+    grads, optimizer = _grads_and_optimizer(shard, setup)
     buffers = 0.0
     if stage >= 2:
         buffers += w * min(REDUCE_BUCKET, n)  # ipg buffer (stage 2) / reduce bucket (stage 3)
@@ -61,3 +62,16 @@ def held(shard: Shard, setup: Setup) -> Held:
         if setup.offload is Offload.PARAMS and stage >= 3:
             cpu, weights = cpu + weights, 0.0
     return Held(weights, grads, optimizer, buffers, cpu)
+
+
+def _grads_and_optimizer(shard: Shard, setup: Setup) -> tuple[float, float]:
+    """(gradients, optimizer states) at the step's peak, as the stage's optimizer wrapper keeps them."""
+    n, w, stage = shard.params, setup.dtype.bytes, setup.zero
+    if stage == 0 and setup.dtype is Dtype.FP16:
+        return (2 + 4 + 4) * n, 12 * n  # FP16_Optimizer: fp16 .grad, their fp32 casts and the flat fp32 gradient
+    if stage == 0 and mixed(setup):
+        return 4 * n, shard.sharded(12)  # BF16_Optimizer: fp32 gradients whole, master + Adam partitioned
+    master = 16 if mixed(setup) else 12  # fp32 master 4 + its gradient 4 + Adam 8 (fp32: the params are the master)
+    grads = shard.sharded(w) if stage >= 2 else w * n
+    optimizer = shard.sharded(master) if stage >= 1 else master * n
+    return grads, optimizer
