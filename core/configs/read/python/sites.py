@@ -33,9 +33,9 @@ class Values:
     """One script's expressions, evaluated by the reader over its imports and module constants (bound in order, as
     the module sets them) and whatever names a caller adds; each evaluation within the reader's own bounds."""
 
-    def __init__(self, text: str, tree: ast.Module) -> None:
+    def __init__(self, text: str, nodes: list[ast.AST]) -> None:
         self.reader = Reader(Segments(text))
-        for node in ast.walk(tree):  # an import anywhere binds its name: ``get_world_size`` is the world size
+        for node in nodes:  # an import anywhere binds its name: ``get_world_size`` is the world size
             if isinstance(node, ast.Import | ast.ImportFrom):
                 self.reader.imports(node, self.reader.module)
         self.constants: dict[str, int] = {}
@@ -68,14 +68,14 @@ class Values:
                     frame.names[name] = value
                 continue
             owner = frame.names.setdefault(head, Instance(head))
-            parts = rest.split(".")
-            for part in parts[:-1]:
-                if not isinstance(owner, Instance):
-                    break
-                inner = owner.fields.setdefault(part, Given(Instance(part), 0, part)).value
-                owner = inner
+            for part in rest.split(".")[:-1]:
+                owner = (
+                    owner.fields.setdefault(part, Given(Instance(part), 0, part)).value
+                    if isinstance(owner, Instance)
+                    else None
+                )
             if isinstance(owner, Instance):
-                owner.fields[parts[-1]] = Given(value, 0, name)
+                owner.fields[name.rsplit(".", 1)[-1]] = Given(value, 0, name)
         return frame
 
     def bind_constant(self, name: str, node: ast.expr) -> None:
@@ -168,7 +168,8 @@ def read(text: str, name: str = "", evaluated: PyScript | None = None) -> Script
     except (SyntaxError, RecursionError, MemoryError, ValueError) as error:
         line = getattr(error, "lineno", None)
         raise CheckError(ProblemKind.UNREADABLE, name=name, line=line, detail=type(error).__name__) from None
-    values = Values(text, tree)
+    nodes = list(ast.walk(tree))
+    values = Values(text, nodes)
     for statement in tree.body:
         name_node, assigned = _target(statement)
         if isinstance(name_node, ast.Name) and assigned is not None:
@@ -181,7 +182,7 @@ def read(text: str, name: str = "", evaluated: PyScript | None = None) -> Script
         script.parameters[function.name] = _defaults(function, values)
     owner = {id(node): f.name for f in functions for node in ast.walk(f)}
     # in the order of the text: the first assignment of a name is the one read
-    for node in sorted(ast.walk(tree), key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0))):
+    for node in sorted(nodes, key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0))):
         where = owner.get(id(node), "")
         if isinstance(node, ast.Call):
             script.calls.append(_call(node, values, where, numbers.get((node.lineno, _last(node.func)), {})))
