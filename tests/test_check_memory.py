@@ -1,4 +1,4 @@
-"""``effbatch check``'s memory per GPU (issue 28, item 5), held against each framework's own estimator.
+"""``effbatch check``'s memory per GPU, held against each framework's own estimator.
 
 Every number was got by running the framework's own code outside this repository (throwaway venvs: torch 2.13 CPU,
 GPU-only imports stubbed) on the same configs; the configs are verbatim copies (``tests/data/configs/memory/README.md``

@@ -239,7 +239,7 @@ def test_shortcut_answers_the_issues_nanotron_yaml(bot: BotProcess, api: FakeWeb
 def test_shortcut_on_a_lone_surrogate_answers_in_german(
     bot: BotProcess, api: FakeWebAPI, text: str, expected: str
 ) -> None:
-    """A lone surrogate is valid in Slack's JSON (issue 30): the shortcut still answers, in German, where it waits."""
+    """A lone surrogate is valid in Slack's JSON: the shortcut still answers, in German, where it waits."""
     status, _ = shortcut(bot, api, text)
     assert status == 200
     name, answer = api.next_response()
@@ -298,7 +298,7 @@ def packed(raw: bytes) -> str:
     return "z1:" + base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode()
 
 
-#: States the bot never made, each signed (any workspace member can send what Slack signs): issue 19.
+#: States the bot never made, each signed (any workspace member can send what Slack signs).
 FORGED_STATES = {
     "not base64": "z1:@@@@",
     "not zlib": "z1:AAAA",

@@ -562,7 +562,7 @@ def test_hostile_shortcuts_do_not_hold_up_button_clicks(tmp_path: Path) -> None:
 
 class IdleSwarm:
     """``count`` TCP connections from ``source`` that never send a byte; one that the server closes is opened
-    again at once, as an attacker does after the header timeout (issue 30: about 1.100 made signed commands and
+    again at once, as an attacker does after the header timeout (about 1.100 made signed commands and
     /healthz answer 503, as uvicorn's cap counted idle sockets)."""
 
     def __init__(self, port: int, count: int, source: str = "127.0.0.1") -> None:

@@ -62,7 +62,7 @@ def say(app: App, text: str, channel: str = "C0PLAN", user: str = "U0ADA", team:
 
 
 def test_a_profile_is_used_in_later_answers_and_said_so(app: App) -> None:
-    """The example of issue 29: set, then a command without GPUs is computed with the profile's 64 GPUs and TP 8
+    """The documented example: set, then a command without GPUs is computed with the profile's 64 GPUs and TP 8
     (d = 64 / 8 = 8, B = 8 · 8 · 4 = 256), opened by the note naming the profile, who set it and when."""
     stored = say(app, "cluster gpus=64 tp=8 gpu=h100")
     assert stored["response_type"] == "in_channel"

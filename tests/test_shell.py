@@ -350,7 +350,7 @@ def shown(number: int) -> str:
     return f"{number:,}".replace(",", ".")
 
 
-# Hostile shapes (issue 19): (script, the limit's detail, a phrase of the German message). Each would take
+# Hostile shapes: (script, the limit's detail, a phrase of the German message). Each would take
 # gigabytes or minutes if evaluated naively (the doubled variable 4 GB, the doubled array 1 GB and 60 s).
 HOSTILE = [
     ("A=x\n" + "A=$A$A\n" * 40, "shell_long_value", f"länger als {shown(MAX_VALUE_CHARS)} Zeichen"),

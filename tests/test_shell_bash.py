@@ -1,6 +1,6 @@
 """The shell reader against real bash: what it says it knows is bash's value; what it cannot decide it names.
 
-Two parts. A table of hand-written cases (issue 30's measured classes and bash's rules from issue 31), each with
+Two parts. A table of hand-written cases (the measured classes and bash's rules), each with
 the value GNU bash 5.2.15 gives, written down and checked against the bash on this machine as the test runs.
 And a differential test: hypothesis writes scripts from the part of bash the reader decides
 (``bash_scripts``), bash runs each (``bash_oracle``: empty environment, a temporary folder, a timeout) and the
@@ -22,7 +22,7 @@ from effbatch.core.configs.shell import reading
 # (script, variable, bash's value: ("S", text) a scalar, ("A", *elements) an array, ("U",) unset; the reader's
 # where it differs from bash's: None = it names the variable unknown).
 CASES: list[tuple[str, str, Value, Value | None]] = [
-    # issue 30: a leading unary operator applies to its operand only; ** groups from the right
+    # a leading unary operator applies to its operand only; ** groups from the right
     ("X=$(( -2 * 3 + 10 ))", "X", ("S", "4"), ("S", "4")),
     ("X=$(( !0 + 1 ))", "X", ("S", "2"), ("S", "2")),
     ("X=$(( 2 ** 3 ** 2 ))", "X", ("S", "512"), ("S", "512")),
@@ -62,7 +62,7 @@ CASES: list[tuple[str, str, Value, Value | None]] = [
     ("X=$(( 1 / 0 )); Y=1\nZ=2", "Z", ("S", "2"), ("S", "2")),
     ("(( 1 / 0 )); Y=$?", "Y", ("S", "1"), ("S", "1")),
     ("X=$(( 08 )); Y=1", "Y", ("U",), ("U",)),
-    # issue 30: a subshell, a pipeline stage and local do not leak their assignments
+    # a subshell, a pipeline stage and local do not leak their assignments
     ("MB=4; ( MB=2 )", "MB", ("S", "4"), ("S", "4")),
     ("MB=4\nMB=2 | true", "MB", ("S", "4"), ("S", "4")),
     ("MB=4\n{ MB=2; } | true", "MB", ("S", "4"), ("S", "4")),
@@ -71,23 +71,23 @@ CASES: list[tuple[str, str, Value, Value | None]] = [
     ("f() { export MB=2; }\nf", "MB", ("S", "2"), ("S", "2")),
     ("MB=4\nf() { local MB; X=${MB-unset}; }\nf", "X", ("S", "unset"), ("S", "unset")),
     ("MB=4\nf() { MB=5; }\nMB=9 f", "MB", ("S", "4"), ("S", "4")),
-    # issue 30: return ends a function, and its number is $?
+    # return ends a function, and its number is $?
     ("f() { X=1; return 3; X=2; }\nf; Y=$?", "X", ("S", "1"), ("S", "1")),
     ("f() { X=1; return 3; X=2; }\nf; Y=$?", "Y", ("S", "3"), ("S", "3")),
     ("return; X=1", "X", ("S", "1"), ("S", "1")),
-    # issue 30: ;& runs the next body, ;;& tests the items after it
+    # ;& runs the next body, ;;& tests the items after it
     ("case a in a) X=1 ;& b) X=2 ;; c) X=3 ;; esac", "X", ("S", "2"), ("S", "2")),
     ("case a in a) X=1 ;;& a*) Y=2 ;; *) Y=3 ;; esac", "Y", ("S", "2"), ("S", "2")),
-    # issue 30: a group's status is its last command's
+    # a group's status is its last command's
     ("true && { X=2; false; } || X=3", "X", ("S", "3"), ("S", "3")),
     ("false || { X=2; true; } && X=4", "X", ("S", "4"), ("S", "4")),
-    # issue 30: readonly keeps its value; an assignment to it ends the line, a builtin's only fails
+    # readonly keeps its value; an assignment to it ends the line, a builtin's only fails
     ("readonly R=1\nR=2; A=1", "R", ("S", "1"), ("S", "1")),
     ("readonly R=1\nR=2; A=1", "A", ("U",), ("U",)),
     ("readonly R=1\nexport R=2; A=1", "A", ("S", "1"), ("S", "1")),
     ("readonly R=1\nunset R", "R", ("S", "1"), ("S", "1")),
     ("readonly R=1\n(( R = 5 )); A=$?", "A", ("S", "1"), ("S", "1")),
-    # issue 30: loops with literal bounds run pass by pass
+    # loops with literal bounds run pass by pass
     ("S=0\nfor i in 1 2 3; do S=$((S + i)); done", "S", ("S", "6"), ("S", "6")),
     ("N=1\nfor (( i = 0; i < 4; i++ )); do N=$((N * 2)); done", "N", ("S", "16"), ("S", "16")),
     ("i=0\nwhile [ $i -lt 3 ]; do i=$((i + 1)); done", "i", ("S", "3"), ("S", "3")),
@@ -107,7 +107,7 @@ CASES: list[tuple[str, str, Value, Value | None]] = [
     # an array takes a scalar assignment as its first element; a gap after its last element is named
     ("A=(1 2)\nA=5", "A", ("A", "5", "2"), ("A", "5", "2")),
     ("A=(1 2)\nA[5]=x\nA[3]=y", "A", ("A", "1", "2", "y", "x"), None),
-    # issue 31: the blanks between expansions in "…" are the string's (tree-sitter-bash gives them to the `$`)
+    # the blanks between expansions in "…" are the string's (tree-sitter-bash gives them to the `$`)
     ('A="x y"\nB="p q"\nX="$A $B"', "X", ("S", "x y p q"), ("S", "x y p q")),
     ('A=(a b)\nB=(c d)\nX="${A[@]} \\\n  ${B[@]}"', "X", ("S", "a b   c d"), ("S", "a b   c d")),
     ('A=1\nX="$(( A + 1 )) $A  ${A}\t$A"', "X", ("S", "2 1  1\t1"), ("S", "2 1  1\t1")),
@@ -137,7 +137,7 @@ def test_a_value_beyond_64_bits_is_refused_never_wrapped(expression: str) -> Non
 
 
 def test_a_comment_line_ends_a_continued_command() -> None:
-    """Issue 31: ``# …`` inside a backslash-continued command ends it; the lines after it are a command of their own
+    """``# …`` inside a backslash-continued command ends it; the lines after it are a command of their own
     (bash: ``--micro-batch-size: command not found``), so the program never sees those flags."""
     script = "run pretrain_gpt.py \\\n    --global-batch-size 256 \\\n    # --rampup 16 \\\n    --micro-batch-size 4\n"
     assert run_bash(script, []).runs == [("run", "pretrain_gpt.py", "--global-batch-size", "256")]

@@ -150,7 +150,7 @@ def plan_document(plan: Plan, visibility: Visibility, command: str = COMMAND) ->
 
 
 def _memory(plan: Plan, outcome: Outcome, command: str) -> tuple[Part, ...]:
-    """„Speicher je GPU“ and „Trainingszeit“ where the model or a memory key is given (issue 28)."""
+    """„Speicher je GPU“ and „Trainingszeit“ where the model or a memory key is given."""
     if plan.request.training is None or (found := assess(plan.request, outcome)) is None:
         return ()
     return memory_parts(found, command)

@@ -1,4 +1,4 @@
-"""The memory per GPU of a checked run (issue 28, item 5): its section and small print in German. Pure.
+"""The memory per GPU of a checked run: its section and small print in German. Pure.
 
 The same parts for Slack, the console and the CLI; ``command`` says how the reader names a GPU (``--gpu h100`` in
 a terminal, ``/effbatch prüfe gpu=h100`` in Slack). Imported only for a check with a model.

@@ -48,7 +48,7 @@ ARGUMENT_NAMES = {
 }
 
 
-#: The memory and time keys by their ``TrainingKey`` value (issue 28).
+#: The memory and time keys by their ``TrainingKey`` value.
 SETTING_NAMES = {
     "model": "Modell",
     "layers": "Schichten",

@@ -1,4 +1,4 @@
-"""What the memory and time sections say (issue 28): Speicher je GPU, Trainingszeit, what to change.
+"""What the memory and time sections say: Speicher je GPU, Trainingszeit, what to change.
 
 Templates take formatted numbers; ``bot.rendering.memory`` fills them in. Glossary: Gewichte,
 Gradienten, Optimiererzustände, Aktivierungen, Speicher je GPU.
@@ -157,7 +157,7 @@ BATCH_HINT = (
     f"`{COMMAND} llama3.1-8b b=2 gpus=64 a=8 L=8k gpu=h100`."
 )
 
-# --- the config check (issue 28, item 5) --------------------------------------------------------
+# --- the config check -------------------------------------------------------------------------
 CHECK_TITLE = "Speicher je GPU (Schätzung nach {rules}) – {what}"
 CHECK_RULES: Mapping[str, str] = {
     "megatron": "Megatron-LMs Regeln",

@@ -1,4 +1,4 @@
-"""Findings of the memory estimate per GPU, whatever the framework (issue 28): an estimate, so a warning at most."""
+"""Findings of the memory estimate per GPU, whatever the framework: an estimate, so a warning at most."""
 
 #: One row per rule code; the placeholders are exactly the fields of the rule's context (``…_bytes`` as GiB).
 FINDINGS: dict[str, str] = {

@@ -56,7 +56,7 @@ alternative, labelled ``"as written"``. For example::
     [(a.label, a.script.variables["GBS"]) for a in alternatives(text)]
     # [('[ "$1" = big ] (line 1)', '1024'), ('not [ "$1" = big ] (line 1)', '256')]
 
-Bounds (issue 19): parsing stops after ``MAX_PARSE_SECONDS`` of CPU time (tree-sitter's error recovery
+Bounds, for hostile scripts: parsing stops after ``MAX_PARSE_SECONDS`` of CPU time (tree-sitter's error recovery
 is quadratic on some broken shapes); no value or word longer than ``MAX_VALUE_CHARS``; no array longer
 than ``MAX_ARRAY``; no integer beyond bash's 64 bits (``MAX_DIGITS``; ``**`` and ``<<`` checked before computing);
 budgets of steps (``MAX_STEPS``) and of characters produced (``MAX_CHARS``) per reading; a nesting depth
