@@ -172,3 +172,16 @@ def test_a_private_file_is_unfurled_with_the_reason(app: App, api: FakeWebAPI) -
     link = "https://github.com/acme/secret/blob/main/ds.json"
     share_link(app, link)
     assert "nicht öffentlich" in texts(unfurled(api)[link]["blocks"])
+
+
+def test_a_file_not_read_is_not_called_checked(app: App, api: FakeWebAPI) -> None:
+    """Below „Konfiguration nicht geprüft“ the unfurl names only where the link points: no „hat … geprüft“ and no
+    button to a check that never ran."""
+    link = "https://github.com/acme/secret/blob/main/ds.json"
+    share_link(app, link)
+    blocks = unfurled(api)[link]["blocks"]
+    shown = texts(blocks)
+    assert "*Konfiguration nicht geprüft*" in shown
+    assert "ds.json in acme/secret" in shown
+    assert "hat ds.json" not in shown
+    assert not [block for block in blocks if block["type"] == "actions"]

@@ -43,7 +43,7 @@ def linked_check(
     except FetchError as error:
         message = texts.FAILURES[error.failure].format(name=file.name)
         return Answer(
-            AnswerKind.INPUT_ERROR, Document(texts.FAILURE_TITLE, message, visibility, (Section(lines=(message,)),))
+            AnswerKind.NOT_FETCHED, Document(texts.FAILURE_TITLE, message, visibility, (Section(lines=(message,)),))
         )
     try:
         check = deps.checks([Source(file.name, clean(text))], world, max_bytes=MAX_FILE_BYTES)
@@ -55,18 +55,21 @@ def linked_check(
 
 
 def unfurl_blocks(answer: Answer, url: str, file: GitHubFile) -> list[dict[str, Any]]:
-    """The short answer (title and summary), where it comes from, and the button for the whole check."""
-    document = answer.document
-    blocks = [
+    """The short answer (title and summary), where it comes from, and the button for the whole check; a file that
+    could not be read gets neither the claim that it was checked nor a button to a check that never ran."""
+    document, read = answer.document, answer.kind is not AnswerKind.NOT_FETCHED
+    source = (texts.UNFURL_CONTEXT if read else texts.UNFURL_NOT_READ_CONTEXT).format(
+        name=file.name, repo=f"{file.owner}/{file.repo}"
+    )
+    blocks: list[SectionBlock | ContextBlock | ActionsBlock] = [
         SectionBlock(text=MarkdownTextObject(text=f"*{escape(document.title)}*\n{escape(document.summary)}")),
-        ContextBlock(elements=[MarkdownTextObject(text=escape(_source(file)))]),
-        ActionsBlock(elements=[ButtonElement(text=texts.FULL_CHECK, action_id=FULL_CHECK_ACTION, value=url)]),
+        ContextBlock(elements=[MarkdownTextObject(text=escape(source))]),
     ]
+    if read:
+        blocks.append(
+            ActionsBlock(elements=[ButtonElement(text=texts.FULL_CHECK, action_id=FULL_CHECK_ACTION, value=url)])
+        )
     return [block.to_dict() for block in blocks]
-
-
-def _source(file: GitHubFile) -> str:
-    return texts.UNFURL_CONTEXT.format(name=file.name, repo=f"{file.owner}/{file.repo}")
 
 
 def channel_world(deps: Dependencies, team: str | None, channel: str | None) -> World | None:
