@@ -32,6 +32,7 @@ from effbatch.core.memory.gpus import GpuSpec
 from effbatch.core.memory.report import memory_json
 from effbatch.core.memory.time import (
     DEFAULT_MFU,
+    MfuFrom,
     TimeEstimate,
     flops_per_token,
     mfu_from_step_time,
@@ -202,12 +203,14 @@ def _time(
     wanted = request.budget is not None or any(training.value(key) is not None for key in TIME_KEYS)
     if peak is None or not (wanted or tokens):
         return None
-    mfu, assumed = training.mfu or DEFAULT_MFU, training.mfu is None
+    mfu, assumed, source = training.mfu or DEFAULT_MFU, training.mfu is None, MfuFrom.GIVEN
     if training.step_time is not None and tokens:
         mfu, assumed = mfu_from_step_time(per_token * tokens, training.step_time, gpus, peak), False
+        source = MfuFrom.STEP_TIME
     elif training.tokens_per_second is not None:
         mfu, assumed = mfu_from_throughput(per_token, training.tokens_per_second, gpus, peak), False
-    return TimeEstimate(per_token, peak, gpus, mfu, assumed, tokens_per_step=tokens, budget=request.budget)
+        source = MfuFrom.THROUGHPUT
+    return TimeEstimate(per_token, peak, gpus, mfu, assumed, tokens, request.budget, source)
 
 
 def _memory_json(found: Assessment) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from effbatch.bot.texts.glossary import COMMAND, label, list_de
 from effbatch.core import Argument, PlanRequest
 from effbatch.core.memory.fit import Change, ChangeKind
 from effbatch.core.memory.setup import Rules
-from effbatch.core.memory.time import TimeEstimate
+from effbatch.core.memory.time import MfuFrom, TimeEstimate
 from effbatch.core.training import Assessment, missing_for_batch
 
 
@@ -23,7 +23,36 @@ def percent(share: float) -> str:
 
 
 def flops(value: float) -> str:
-    return scientific(value)
+    return scientific(value, fixed=True)
+
+
+def step_duration(seconds: float) -> str:
+    """A step's time to three significant digits: 0,42 s, 19,2 s; from a minute on with minutes: 121 s (≈ 2 min)."""
+    shown = german(float(f"{seconds:.3g}"), 2, keep_zeros=False)
+    if seconds < 60:
+        return texts.SECONDS.format(value=shown)
+    return texts.SECONDS_LONG.format(value=shown, minutes=number(round(seconds / 60)))
+
+
+def duration(seconds: float) -> str:
+    """A training's time in the unit people think in: minutes or hours below a day, years from one on."""
+    minutes, hours, days = seconds / 60, seconds / 3600, seconds / 86_400
+    if minutes < 1:
+        return step_duration(seconds)
+    if hours < 1:
+        return texts.MINUTES.format(value=number(round(minutes)))
+    if days < 1:
+        return texts.HOURS.format(value=german(hours, 1, keep_zeros=False))
+    if days < 365:
+        shown = german(days, 1, keep_zeros=False)
+        return texts.ONE_DAY if shown == "1" else texts.DAYS.format(value=shown)
+    years = german(days / 365.25, 1 if days < 3652.5 else 0, keep_zeros=False)
+    return texts.ONE_YEAR if years == "1" else texts.YEARS.format(value=years)
+
+
+def gpu_hours(hours: float) -> str:
+    """GPU-hours: whole from ten on, one decimal below (0,4 for eight minutes on three GPUs)."""
+    return number(round(hours)) if hours >= 10 else german(hours, 1, keep_zeros=False)
 
 
 def memory_parts(found: Assessment, command: str = COMMAND) -> tuple[Part, ...]:
@@ -42,10 +71,12 @@ def memory_document(
 ) -> Document:
     """A memory question without B (``params=7B zero=3 gpus=8``): the estimate alone, and how to add B."""
     total, what = size(found.memory.total), _what(found)
-    parts: list[Part] = [_fields(found), *memory_parts(found, command)]
+    parts: list[Part] = [_fields(request, found), *memory_parts(found, command)]
     missing = missing_for_batch(request)
     if missing:
-        parts.append(Note(texts.BATCH_HINT.format(missing=list_de(f"{a.symbol}" for a in missing))))
+        verb, with_them = texts.BATCH_HINT_VERB[min(len(missing), 2)]
+        symbols = list_de(a.symbol for a in missing)
+        parts.append(Note(texts.BATCH_HINT.format(verb=verb, missing=symbols, with_them=with_them)))
     return Document(
         title=texts.MEMORY_DOCUMENT_TITLE.format(total=total),
         summary=texts.MEMORY_SUMMARY.format(total=total, what=what),
@@ -60,8 +91,10 @@ def _what(found: Assessment) -> str:
     return texts.PARAMS_WHAT.format(params=reading(found.params))
 
 
-def _fields(found: Assessment) -> Fields:
+def _fields(request: PlanRequest, found: Assessment) -> Fields:
+    """What the estimate is for; b and the GPUs the question left out are marked as assumed, not shown as input."""
     setup, model = found.setup, found.model
+    gpus_given = request.gpus is not None or request.data_parallel is not None
     fields = [Field(texts.MODEL_FIELD, _what(found))] if model is not None else []
     fields.append(Field(texts.PARAMS_FIELD, reading(found.params)))
     if model is not None and not model.title:
@@ -69,14 +102,19 @@ def _fields(found: Assessment) -> Fields:
             layers=number(model.layers), hidden=number(model.hidden), heads=number(model.heads)
         )
         fields.append(Field(texts.SHAPE_FIELD, shape))
-    fields.append(Field(label(Argument.GPUS), number(setup.gpus)))
+    fields.append(Field(label(Argument.GPUS), _given(number(setup.gpus), given=gpus_given)))
     fields.append(Field("TP · PP · CP · SP", degrees((setup.tp, setup.pp, setup.cp, setup.sp))))
-    fields.append(Field(texts.MICRO_FIELD, number(setup.micro_batch)))
+    micro = _given(number(setup.micro_batch), given=request.micro_batch is not None)
+    fields.append(Field(label(Argument.MICRO_BATCH), micro))
     if setup.seq_len:
         fields.append(Field(label(Argument.SEQ_LEN), number(setup.seq_len)))
     if found.gpu is not None:
         fields.append(Field(texts.GPU_FIELD, found.gpu.title))
     return Fields(tuple(fields))
+
+
+def _given(value: str, *, given: bool) -> str:
+    return value if given else texts.ASSUMED.format(value=value)
 
 
 def _memory_lines(found: Assessment) -> tuple[Line, ...]:
@@ -139,16 +177,17 @@ def _advice_lines(found: Assessment) -> tuple[Line, ...]:
 
 
 def _advice(found: Assessment, change: Change) -> str:
+    if change.kind is ChangeKind.COMBINED:
+        typed = " ".join(_change_text(found, Change(kind, value, 0, None, True))[0] for kind, value in change.parts)
+        return texts.ADVICE_COMBINED.format(change=typed, total=size(change.total))
     if change.fits:
         verdict = texts.ADVICE_FITS
         if change.largest_micro_batch is not None and change.kind is not ChangeKind.ACCUMULATION:
             verdict = texts.ADVICE_FITS_LARGEST.format(largest=number(change.largest_micro_batch))
     else:
         verdict = texts.ADVICE_NOT_ENOUGH
-    what = texts.ADVICE_WHAT[change.kind.value]
-    return texts.ADVICE_LINE.format(
-        change=_change_text(found, change), what=what, total=size(change.total), verdict=verdict
-    )
+    change_text, what = _change_text(found, change)
+    return texts.ADVICE_LINE.format(change=change_text, what=what, total=size(change.total), verdict=verdict)
 
 
 _CHANGE_KEYS = {
@@ -156,21 +195,32 @@ _CHANGE_KEYS = {
     ChangeKind.RECOMPUTE_FULL: "recompute",
     ChangeKind.SEQUENCE_PARALLEL: "sequence_parallel",
     ChangeKind.ZERO: "zero",
-    ChangeKind.TP: "tp",
     ChangeKind.OFFLOAD: "offload",
 }
 
 
-def _change_text(found: Assessment, change: Change) -> str:
-    """How to type the change: ``recompute=full``; for accumulation ``b=2 a=16`` where a stays whole."""
-    if change.kind is not ChangeKind.ACCUMULATION:
-        return f"{_CHANGE_KEYS[change.kind]}={change.value}"
-    micro = int(change.value)
+def _change_text(found: Assessment, change: Change) -> tuple[str, str]:
+    """How to type the change and what it does: ``recompute=full``; ``b=2 a=16`` and ``tp=2 a=16`` keep B."""
     setup = found.setup
-    total = setup.micro_batch * (setup.accumulation or 0)
-    if setup.accumulation and total % micro == 0:
-        return texts.ADVICE_ACCUMULATION.format(micro=micro, accumulation=total // micro)
-    return texts.ADVICE_ACCUMULATION_NO_A.format(micro=micro)
+    batch = number(setup.micro_batch * setup.data_parallel * (setup.accumulation or 0))
+    if change.kind is ChangeKind.ACCUMULATION:
+        micro = int(change.value)
+        if setup.accumulation:
+            more = setup.micro_batch * setup.accumulation // micro
+            typed = texts.ADVICE_ACCUMULATION.format(micro=micro, accumulation=more)
+            return typed, texts.ADVICE_ACCUMULATION_WHAT.format(batch=batch)
+        factor = number(setup.micro_batch // micro)
+        return texts.ADVICE_ACCUMULATION_NO_A.format(micro=micro), texts.ADVICE_ACCUMULATION_WHAT_NO_A.format(
+            factor=factor
+        )
+    if change.kind is ChangeKind.TP:
+        replicas = number(setup.data_parallel // 2)
+        if setup.accumulation:
+            more = setup.accumulation * 2
+            typed = texts.ADVICE_TP.format(tp=change.value, accumulation=more)
+            return typed, texts.ADVICE_TP_WHAT.format(replicas=replicas, accumulation=number(more), batch=batch)
+        return texts.ADVICE_TP_NO_A.format(tp=change.value), texts.ADVICE_TP_WHAT_NO_A.format(replicas=replicas)
+    return f"{_CHANGE_KEYS[change.kind]}={change.value}", texts.ADVICE_WHAT[change.kind.value]
 
 
 def _time_section(found: Assessment) -> Section | None:
@@ -198,6 +248,8 @@ def _per_token_formula(found: Assessment) -> str:
         return texts.FLOPS_PER_TOKEN_PARAMS.format(params=reading(found.params), flops=shown)
     if found.setup.rules in (Rules.KORTHIKANTI, Rules.MEGATRON):
         return texts.FLOPS_PER_TOKEN_KORTHIKANTI.format(flops=shown)
+    if found.model.q_dim != found.model.hidden:
+        return texts.FLOPS_PER_TOKEN_SHAPE_ATTENTION.format(flops=shown)
     return texts.FLOPS_PER_TOKEN_SHAPE.format(flops=shown)
 
 
@@ -210,12 +262,14 @@ def _time_lines(found: Assessment) -> list[Line]:
     lines: list[Line] = _step_lines(time, gpus, peak, mfu)
     rate = reading(time.tokens_per_second)
     lines.append(texts.THROUGHPUT.format(rate=rate, tflops=german(time.tflops_per_gpu, 1, keep_zeros=False)))
-    if time.train_days is not None and time.budget is not None and time.total_flops is not None:
-        days = german(time.train_days, 1, keep_zeros=False)
-        hours = number(round(time.gpu_hours or 0))
+    if time.train_seconds is not None and time.budget is not None and time.total_flops is not None:
         lines.append(
             texts.BUDGET_TIME.format(
-                budget=reading(time.budget), days=days, gpus=gpus, hours=hours, flops=flops(time.total_flops)
+                budget=reading(time.budget),
+                duration=duration(time.train_seconds),
+                gpus=gpus,
+                hours=gpu_hours(time.gpu_hours or 0),
+                flops=flops(time.total_flops),
             )
         )
     if time.mfu_assumed:
@@ -228,13 +282,23 @@ def _time_lines(found: Assessment) -> list[Line]:
 
 
 def _step_lines(time: TimeEstimate, gpus: str, peak: str, mfu: str) -> list[Line]:
-    """The step time: from the FLOPs at the assumed MFU, or the MFU from the step time given."""
+    """The step time from the MFU typed or assumed, or the MFU from the step time or throughput measured."""
+    lines: list[Line] = []
+    if time.mfu_from is MfuFrom.THROUGHPUT:
+        rate = reading(time.tokens_per_second)
+        per_token = flops(time.flops_per_token)
+        lines.append(
+            Formula(texts.THROUGHPUT_GIVEN.format(per_token=per_token, rate=rate, gpus=gpus, peak=peak, mfu=mfu))
+        )
     step, per_step = time.step_seconds, time.flops_per_step
     if step is None or per_step is None:
-        return []
-    seconds = f"{german(step, 2, keep_zeros=False)}\u00a0s"
-    template = texts.STEP_TIME if time.mfu_assumed else texts.STEP_TIME_GIVEN
-    return [Formula(template.format(flops=flops(per_step), gpus=gpus, peak=peak, mfu=mfu, seconds=seconds))]
+        return lines
+    if time.mfu_from is MfuFrom.STEP_TIME:  # the time as typed
+        seconds, template = texts.SECONDS.format(value=german(step, 2, keep_zeros=False)), texts.STEP_TIME_GIVEN
+    else:
+        seconds, template = step_duration(step), texts.STEP_TIME
+    lines.append(Formula(template.format(flops=flops(per_step), gpus=gpus, peak=peak, mfu=mfu, seconds=seconds)))
+    return lines
 
 
 def _notes(found: Assessment) -> tuple[Note, ...]:

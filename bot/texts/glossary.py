@@ -103,6 +103,7 @@ SINGULARS = {
     "Antworten": "Antwort",
     "Prompts": "Prompt",
     "GPUs": "GPU",
+    "GPU-Stunden": "GPU-Stunde",
     "Chips": "Chip",
     "Geräte": "Gerät",
     "Replikate": "Replikat",

@@ -37,32 +37,40 @@ FITS = "Passt: Es bleiben {free} frei; der größte Micro-Batch, der passt, ist 
 FITS_NO_ACTIVATIONS = "Die Modellzustände passen: Es bleiben {free} für Aktivierungen."
 DOES_NOT_FIT = "Passt nicht: Es fehlen {missing}."
 LARGEST = " Der größte Micro-Batch, der passt, ist b = {largest}."
-NONE_FITS = " Schon b = 1 passt nicht."
+NONE_FITS = " Auch mit b = 1 passt es nicht."
 NO_ACTIVATIONS_PARAMS = (
-    "Aktivierungen rechne ich nur mit der Form des Modells: Nenn ein Modell (`modell=llama3.1-8b`) oder "
+    "Ohne die Form des Modells fehlen die Aktivierungen in der Summe: Nenn ein Modell (`modell=llama3.1-8b`) oder "
     "`layers= hidden= heads= ffn= vocab=` und die Sequenzlänge `L=`."
 )
-NO_ACTIVATIONS_SEQ_LEN = "Aktivierungen rechne ich mit der Sequenzlänge: `L=4096`."
+NO_ACTIVATIONS_SEQ_LEN = "Ohne Sequenzlänge fehlen die Aktivierungen in der Summe – gib sie an, z. B. `L=4096`."
 ACCUMULATION_NOTE = (
     "Akkumulation kostet keinen Aktivierungsspeicher: Die a Durchläufe laufen nacheinander. Mit kleinerem b und "
     "größerem a bleibt B gleich."
 )
-ADVICE_TITLE = "Was hilft"
+ADVICE_TITLE = "Was den Speicher senkt"
 ADVICE_FITS = "passt"
-ADVICE_FITS_LARGEST = "passt bis b = {largest}"
+ADVICE_FITS_LARGEST = "passt (größter Micro-Batch b = {largest})"
 ADVICE_NOT_ENOUGH = "reicht allein nicht"
 ADVICE_LINE = "`{change}` – {what}: {total}, {verdict}"
 ADVICE_WHAT: Mapping[str, str] = {
-    "accumulation": "kleinerer Micro-Batch, dafür mehr Akkumulation (B bleibt)",
     "recompute_selective": "selektive Neuberechnung (Attention neu rechnen)",
-    "sequence_parallel": "Megatrons Sequenz-Parallelität (teilt auch LayerNorm und Dropout durch TP)",
+    "sequence_parallel": "Sequenz-Parallelität von Megatron (teilt auch LayerNorm und Dropout durch TP)",
     "zero": "nächste ZeRO-Stufe",
-    "tp": "mehr Tensor-Parallelität",
     "recompute_full": "volle Neuberechnung (nur die Eingabe jeder Schicht bleibt)",
     "offload": "Optimiererzustände in den CPU-Speicher",
 }
+#: Only micro-batches that divide b · a are advised, so B stays exactly (``core.memory.fit.keeping_batch``).
 ADVICE_ACCUMULATION = "b={micro} a={accumulation}"
+ADVICE_ACCUMULATION_WHAT = "kleinerer Micro-Batch, dafür mehr Akkumulation (B bleibt {batch})"
 ADVICE_ACCUMULATION_NO_A = "b={micro}"
+ADVICE_ACCUMULATION_WHAT_NO_A = "kleinerer Micro-Batch, dafür {factor}-mal so viele Akkumulationsschritte (B bleibt)"
+#: More TP on the same GPUs halves d and with it B – unless a doubles too.
+ADVICE_TP = "tp={tp} a={accumulation}"
+ADVICE_TP_WHAT = "mehr Tensor-Parallelität; d halbiert sich auf {replicas}, mit a = {accumulation} bleibt B {batch}"
+ADVICE_TP_NO_A = "tp={tp}"
+ADVICE_TP_WHAT_NO_A = "mehr Tensor-Parallelität; d halbiert sich auf {replicas}, B also auch"
+#: No single change is enough: the first combination of two that is.
+ADVICE_COMBINED = "`{change}` – beides zusammen: {total}, passt"
 
 RULES_NOTE: Mapping[str, str] = {
     "effbatch": (
@@ -122,8 +130,11 @@ ESTIMATE_NOTE = "Eine Schätzung, keine Messung: Puffer der Kommunikation und Fr
 
 TIME_TITLE = "Trainingszeit"
 FLOPS_PER_TOKEN_PARAMS = "FLOPs je Token = 6 · N = 6 × {params} = {flops}"
-FLOPS_PER_TOKEN_SHAPE = "FLOPs je Token = 6 · N_matmul + 12 · L_Schichten · s · d = {flops}"
-FLOPS_PER_TOKEN_KORTHIKANTI = "FLOPs je Token = 72 · l · h² · (1 + s/6h + V/16lh) = {flops}"
+#: L is the sequence length and h the width everywhere in an answer; d stays the data-parallel replicas.
+FLOPS_PER_TOKEN_SHAPE = "FLOPs je Token = 6 · N_matmul + 12 · Schichten · L · h = {flops}"
+#: Attention narrower or wider than the model (heads · head size ≠ h): its width named as what it is.
+FLOPS_PER_TOKEN_SHAPE_ATTENTION = "FLOPs je Token = 6 · N_matmul + 12 · Schichten · L · Köpfe · Kopfbreite = {flops}"
+FLOPS_PER_TOKEN_KORTHIKANTI = "FLOPs je Token = 72 · Schichten · h² · (1 + L/6h + V/(16 · Schichten · h)) = {flops}"
 FLOPS_PER_STEP = "FLOPs je Schritt = FLOPs je Token × T = {per_token} × {tokens} = {flops}"
 STEP_TIME = "Zeit je Schritt = FLOPs / (GPUs · Spitze · MFU) = {flops} / ({gpus} × {peak} × {mfu}) = {seconds}"
 STEP_TIME_GIVEN = "MFU = FLOPs je Schritt / (Zeit · GPUs · Spitze) = {flops} / ({seconds} × {gpus} × {peak}) = {mfu}"
@@ -131,14 +142,22 @@ THROUGHPUT_GIVEN = (
     "MFU = FLOPs je Token · Tokens/s / (GPUs · Spitze) = {per_token} × {rate} / ({gpus} × {peak}) = {mfu}"
 )
 THROUGHPUT = "Durchsatz: {rate} Tokens/s, {tflops} TFLOP/s je GPU"
-BUDGET_TIME = "Token-Budget {budget}: {days} Tage auf {gpus} GPUs, {hours} GPU-Stunden ({flops} FLOPs)"
+BUDGET_TIME = "Token-Budget {budget}: {duration} auf {gpus} GPUs, {hours} GPU-Stunden ({flops} FLOPs)"
+#: A duration in the unit people think in: seconds, minutes and hours below a day, years from one on.
+SECONDS = "{value}\u00a0s"
+SECONDS_LONG = "{value}\u00a0s (≈ {minutes}\u00a0min)"
+MINUTES = "≈ {value}\u00a0min"
+HOURS = "≈ {value}\u00a0h"
+DAYS = "{value} Tage"
+ONE_DAY = "1 Tag"
+YEARS = "≈ {value} Jahre"
+ONE_YEAR = "≈ 1 Jahr"
 MFU_ASSUMED = (
     "MFU {mfu} angenommen (Llama 3 405B: 38–43 %, PaLM 540B: 46,2 %); mit `mfu=`, `step_time=` oder "
     "`tokens_per_second=` rechne ich mit deinem Wert."
 )
 PEAK_SOURCE = "Spitze: {peak} dicht in BF16 ({source})."
 PEAK_GIVEN = "Spitze: {peak} wie angegeben."
-DAYS = "{value}"
 
 # --- the memory-only answer -------------------------------------------------------------------
 MODEL_FIELD = "Modell"
@@ -146,11 +165,14 @@ SHAPE_FIELD = "Form"
 SHAPE_VALUE = "{layers} Schichten, h = {hidden}, {heads} Köpfe"
 PARAMS_FIELD = "Parameter"
 GPU_FIELD = "GPU"
-MICRO_FIELD = "Micro-Batch (b)"
+#: A field the question did not give: the value the estimate assumes, marked as such.
+ASSUMED = "{value} (angenommen)"
+#: ``missing`` is „b und a“ or „a“: the verb and pronoun agree with how many (``BATCH_HINT_VERB``).
 BATCH_HINT = (
-    "Für die effektive Batch-Größe fehlen noch {missing}; mit ihnen rechne ich B und T dazu, z. B. "
+    "Für die effektive Batch-Größe {verb} noch {missing}; {with_them} rechne ich B und T dazu, z. B. "
     f"`{COMMAND} llama3.1-8b b=2 gpus=64 a=8 L=8k gpu=h100`."
 )
+BATCH_HINT_VERB = {1: ("fehlt", "damit"), 2: ("fehlen", "mit ihnen")}
 
 # --- the config check (issue 28, item 5) --------------------------------------------------------
 CHECK_TITLE = "Speicher je GPU (Schätzung nach {rules}) – {what}"

@@ -1,0 +1,118 @@
+"""What the memory and time answers say, sentence by sentence, where a wrong word would mean a wrong number: the
+terminal text of a command, as a user reads it."""
+
+from __future__ import annotations
+
+import pytest
+
+from effbatch.bot.document import Visibility
+from effbatch.bot.rendering.answers import answer_command
+from effbatch.bot.rendering.plain_text import plain_text
+
+#: H100, 8 GPUs, ZeRO-3, b = 16 at L = 2.048: at most b = 6 fits, and 6 does not divide B / d = 16 · 1.
+TOO_BIG_B = "llama3.1-8b gpu=h100 b=16 L=2048 gpus=8 zero=3 recompute=selective"
+#: 64 H100, b = 2, a = 8 (B = 1.024): only b = 1 fits, and tp=2 would halve d to 32.
+TP_ADVICE = "llama3.1-8b b=2 gpus=64 a=8 L=8k gpu=h100 zero=1"
+
+
+def shown(command: str) -> str:
+    document = answer_command(command, Visibility.IN_CHANNEL, command="effbatch").document
+    return plain_text(document, choices=False).replace("\u00a0", " ")
+
+
+@pytest.mark.parametrize(
+    ("command", "said", "not_said"),
+    [
+        # The per-token FLOPs use L for the sequence and h for the width, as the fields above them do (d stays the
+        # data-parallel replicas, 64 here).
+        (TP_ADVICE, ["FLOPs je Token = 6 · N_matmul + 12 · Schichten · L · h = 5,8 · 10¹⁰"], ["· s · d"]),
+        (
+            "regeln=korthikanti llama3.1-8b b=2 gpus=8 a=1 L=4096 gpu=h100",
+            ["FLOPs je Token = 72 · Schichten · h² · (1 + L/6h + V/(16 · Schichten · h))"],
+            ["s/6h"],
+        ),
+        # b and the GPUs a memory question leaves out are assumptions, not inputs.
+        ("modell=llama3-8b gpu=h100", ["Micro-Batch je Gerät (b): 1 (angenommen)", "GPUs gesamt: 1 (angenommen)"], []),
+        ("params=7B zero=3 gpus=8", ["GPUs gesamt: 8\n", "Micro-Batch je Gerät (b): 1 (angenommen)"], []),
+        # Without L the sum lacks the activations; the sentence says so instead of naming an L as if it was used.
+        (
+            "modell=llama3-8b gpu=h100",
+            ["Ohne Sequenzlänge fehlen die Aktivierungen in der Summe – gib sie an, z. B. L=4096."],
+            ["Aktivierungen rechne ich mit der Sequenzlänge"],
+        ),
+        ("params=70B gpus=8", ["Ohne die Form des Modells fehlen die Aktivierungen in der Summe"], []),
+        # One factor missing: „fehlt … damit“; two: „fehlen … mit ihnen“.
+        ("llama3.1-8b b=2 gpus=8 L=4096", ["Für die effektive Batch-Größe fehlt noch a; damit rechne ich"], []),
+        ("params=7B zero=3 gpus=8", ["Für die effektive Batch-Größe fehlen noch b und a; mit ihnen rechne ich"], []),
+        # Smaller b keeps B only where b' divides b · a: b = 4 (a = 4), never b = 6.
+        (
+            f"{TOO_BIG_B} a=1",
+            ["b=4 a=4 – kleinerer Micro-Batch, dafür mehr Akkumulation (B bleibt 128)"],
+            ["b=6"],
+        ),
+        (
+            f"{TOO_BIG_B} largest_layer=1B",
+            ["b=4 – kleinerer Micro-Batch, dafür 4-mal so viele Akkumulationsschritte (B bleibt)"],
+            ["b=6"],
+        ),
+        # More TP on the same GPUs halves d; with a doubled B stays, and the line says both.
+        (
+            TP_ADVICE,
+            ["tp=2 a=16 – mehr Tensor-Parallelität; d halbiert sich auf 32, mit a = 16 bleibt B 1.024: 66,5 GiB"],
+            [],
+        ),
+        ("llama3.1-8b gpu=h100 b=1 L=4096 gpus=8", ["tp=2 – mehr Tensor-Parallelität; d halbiert sich auf 4"], []),
+        # A given MFU gives the step time; it is not computed back from it.
+        (
+            f"{TP_ADVICE} mfu=55% budget=1T",
+            ["Zeit je Schritt = FLOPs / (GPUs · Spitze · MFU) = 4,9 · 10¹⁷ / (64 × 989,4 TFLOP/s × 55 %) = 13,9 s"],
+            ["MFU = FLOPs je Schritt"],
+        ),
+        # A measured step time gives the MFU, with the time as typed.
+        (f"{TP_ADVICE} step_time=13,75s", ["/ (13,75 s × 64 × 989,4 TFLOP/s) = 55,8 %"], ["Zeit je Schritt ="]),
+        # A measured throughput gives the MFU by its own formula.
+        (
+            "llama3.1-8b b=2 gpus=8 a=8 L=8k gpu=h100 zero=1 tokens_per_second=100000",
+            ["MFU = FLOPs je Token · Tokens/s / (GPUs · Spitze) = 5,8 · 10¹⁰ × 100.000 / (8 × 989,4 TFLOP/s) = 73,2 %"],
+            [],
+        ),
+        # Durations in the unit people think in, the singular after 1.
+        (
+            "llama3.1-8b b=2 gpus=8 a=8 L=8k gpu=h100 zero=1 budget=30M",
+            ["Token-Budget 30 Mio.: ≈ 9 min auf 8 GPUs, 1,2 GPU-Stunden"],
+            ["0 Tage"],
+        ),
+        ("llama3.1-8b b=2 gpus=8 a=8 L=8k gpu=h100 zero=1 budget=1,3B", ["≈ 6,6 h auf 8 GPUs"], ["0,3 Tage"]),
+        ("llama3.1-8b b=2 gpus=8 a=8 L=8k gpu=h100 zero=1 budget=1T mfu=1%", ["≈ 23 Jahre auf 8 GPUs"], ["Tage"]),
+        ("params=1B gpus=1 gpu=h100 budget=300M mfu=50%", ["1 GPU-Stunde"], ["1 GPU-Stunden"]),
+        # Two significant digits for every FLOP count; a step of minutes says so.
+        ("params=1B gpus=1 gpu=h100 budget=1B", ["(6,0 · 10¹⁸ FLOPs)"], ["(6 · 10¹⁸ FLOPs)"]),
+        (
+            "llama3.1-8b b=2 gpus=8 a=8 L=8k gpu=h100 zero=1 budget=1T mfu=1%",
+            ["= 767 s (≈ 13 min)"],
+            ["767,"],
+        ),
+        # The advice is titled for what it does; with b = 1 given, „auch mit“, not „schon“.
+        (
+            "modell=llama3.1-8b gpu=h100 b=1 L=4096",
+            ["Auch mit b = 1 passt es nicht.", "Was den Speicher senkt"],
+            ["Schon b = 1", "Was hilft"],
+        ),
+        (TP_ADVICE, ["passt (größter Micro-Batch b = 2)"], ["passt bis b ="]),
+    ],
+)
+def test_what_the_answer_says(command: str, said: list[str], not_said: list[str]) -> None:
+    """Each sentence as a user reads it in the terminal; the wrong one it replaced is gone."""
+    text = shown(command)
+    for sentence in said:
+        assert sentence in text
+    for sentence in not_said:
+        assert sentence not in text
+
+
+def test_no_single_change_is_enough_then_a_pair_is_advised() -> None:
+    """When no line fits alone, the first pair of techniques that fits together is advised as one line."""
+    text = shown("llama3.1-70b gpu=h100 gpus=64 b=1 a=4 L=4096 zero=2")
+    assert "reicht allein nicht" in text
+    assert "– beides zusammen:" in text
+    assert text.count("beides zusammen") == 1
