@@ -247,7 +247,7 @@ def test_a_micro_batch_that_cannot_fit_is_a_warning_never_an_error() -> None:
     assert finding.level.value == "warning"
     assert check.ok
     assert finding_text(check, finding).startswith(
-        "Laut Schätzung passt dieser Lauf auf keine H100 SXM, auch nicht mit b = 1: 93,9\u00a0GiB Speicher je GPU"
+        "Laut Schätzung passt dieser Lauf auf keine H100 SXM, auch nicht mit b = 1: Er braucht 93,9\u00a0GiB je Gerät"
     )
     assert check_json(check)["memory"]["fits"] is False
 
@@ -260,7 +260,7 @@ def test_without_a_gpu_the_estimate_is_said_and_how_to_name_one() -> None:
     assert "fits" not in memory
     assert "gpu" not in memory
     cli = plain_text(check_answer(check, Visibility.IN_CHANNEL, command="effbatch").document, choices=False)
-    assert "Ob es passt, sage ich mit einer GPU: --gpu h100" in cli
+    assert "Ob es passt, sage ich, wenn du die GPU nennst: --gpu h100" in cli
     slack = plain_text(check_answer(check, Visibility.IN_CHANNEL).document, choices=False)
     assert "/effbatch prüfe gpu=h100" in slack
 

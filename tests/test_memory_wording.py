@@ -65,7 +65,7 @@ def shown(command: str) -> str:
         # A given MFU gives the step time; it is not computed back from it.
         (
             f"{TP_ADVICE} mfu=55% budget=1T",
-            ["Zeit je Schritt = FLOPs / (GPUs · Spitze · MFU) = 4,9 · 10¹⁷ / (64 × 989,4 TFLOP/s × 55 %) = 13,9 s"],
+            ["Zeit je Schritt = FLOPs / (GPUs · Peak · MFU) = 4,9 · 10¹⁷ / (64 × 989,4 TFLOP/s × 55 %) = 13,9 s"],
             ["MFU = FLOPs je Schritt"],
         ),
         # A measured step time gives the MFU, with the time as typed.
@@ -73,7 +73,7 @@ def shown(command: str) -> str:
         # A measured throughput gives the MFU by its own formula.
         (
             "llama3.1-8b b=2 gpus=8 a=8 L=8k gpu=h100 zero=1 tokens_per_second=100000",
-            ["MFU = FLOPs je Token · Tokens/s / (GPUs · Spitze) = 5,8 · 10¹⁰ × 100.000 / (8 × 989,4 TFLOP/s) = 73,2 %"],
+            ["MFU = FLOPs je Token · Tokens/s / (GPUs · Peak) = 5,8 · 10¹⁰ × 100.000 / (8 × 989,4 TFLOP/s) = 73,2 %"],
             [],
         ),
         # Durations in the unit people think in, the singular after 1.
@@ -99,6 +99,43 @@ def shown(command: str) -> str:
             ["Schon b = 1", "Was hilft"],
         ),
         (TP_ADVICE, ["passt (größter Micro-Batch b = 2)"], ["passt bis b ="]),
+        # CPU memory is no line of the GPU's list: after the sum, and „Offload“ only where something is offloaded.
+        (
+            "llama3.1-8b b=2 gpus=8 a=1 L=4096 gpu=a100-40 zero=3 regeln=deepspeed",
+            [
+                "(A100 40GB)\nDazu im CPU-Speicher je Knoten (Schätzung von DeepSpeed für den Aufbau des Modells, ohne "
+                "Offload; nicht in der Summe): 23,5 GiB"
+            ],
+            ["• CPU-Speicher", "(Offload"],
+        ),
+        (
+            "llama3.1-8b b=2 gpus=8 a=1 L=4096 gpu=a100-40 zero=3 offload=params",
+            [
+                "• Gewichte: 0 (im CPU-Speicher)",
+                "• Optimiererzustände: 0 (im CPU-Speicher)",
+                "Dazu im CPU-Speicher je Knoten (Offload, nicht in der Summe): 104,7 GiB",
+            ],
+            ["0 MiB"],
+        ),
+        # A TPU's devices are chips, in every line of the answer.
+        (
+            "llama3.1-8b b=2 gpus=256 a=8 L=4096 gpu=tpu-v5e budget=1T",
+            [
+                "Chips gesamt: 256",
+                "Speicher je Chip – Llama 3.1 8B",
+                "(Chips · Peak · MFU)",
+                "TFLOP/s je Chip",
+                "auf 256 Chips, 181.444 Chip-Stunden",
+                "Peak: 197 TFLOP/s je Chip (BF16, dense, ohne Sparsity",
+            ],
+            ["Speicher je GPU", "GPUs gesamt", "GPUs,", "GPU-Stunden", "je GPU"],
+        ),
+        ("modell=llama3-8b gpu=tpu-v5p", ["Chips gesamt: 1 (angenommen)", "Beschleuniger: TPU v5p"], ["GPU"]),
+        # The peak named as such, not „Spitze … dicht“.
+        (TP_ADVICE, ["Peak: 989,4 TFLOP/s je GPU (BF16, dense, ohne Sparsity; Quelle: NVIDIA H100"], ["dicht"]),
+        # Memory typed as gpu_mem=: named as the key, GB said as converted.
+        ("params=7B gpus=8 gpu_mem=24GiB", ["Summe: 104,3 GiB von 24,0 GiB (gpu_mem)"], ["(GPU)"]),
+        ("params=7B gpus=8 gpu_mem=24GB", ["von 22,4 GiB (gpu_mem = 24 GB, umgerechnet)"], ["(GPU)"]),
     ],
 )
 def test_what_the_answer_says(command: str, said: list[str], not_said: list[str]) -> None:

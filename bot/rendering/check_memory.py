@@ -8,18 +8,24 @@ from __future__ import annotations
 
 from effbatch.bot.document import Bullet, Formula, Line, Note, Part, Section
 from effbatch.bot.rendering.formatting import number, size
+from effbatch.bot.rendering.memory import state_size
 from effbatch.bot.texts import memory as texts
 from effbatch.core.configs import CheckMemory
 from effbatch.core.memory import GPUS
 
 
-def check_memory_parts(memory: CheckMemory, command: str) -> tuple[Part, ...]:
+def check_memory_parts(memory: CheckMemory, command: str, *, chips: bool = False) -> tuple[Part, ...]:
     """„Speicher je GPU (Schätzung nach …)“: weights, gradients, optimizer states, activations, the total against
-    the GPU; then where the model came from and whose convention it follows."""
-    title = texts.CHECK_TITLE.format(rules=texts.CHECK_RULES[memory.setup.rules.value], what=_what(memory))
+    the GPU; then where the model came from and whose convention it follows. ``chips``: a framework that runs on
+    TPUs (its devices are chips, its example accelerator a TPU) – as is any TPU named."""
+    chips = memory.gpu.chip if memory.gpu is not None else chips
+    device = texts.DEVICE_WORDS[chips]["device"]
+    title = texts.CHECK_TITLE.format(
+        rules=texts.CHECK_RULES[memory.setup.rules.value], what=_what(memory), device=device
+    )
     return (
         Section(title=title, lines=(*_lines(memory), *_fit(memory))),
-        Note(" ".join(_origin(memory, command))),
+        Note(" ".join(_origin(memory, command, chips=chips))),
         Note(" ".join(_conventions(memory))),
     )
 
@@ -47,11 +53,11 @@ def _folded(name: str) -> str:
 
 
 def _lines(memory: CheckMemory) -> list[Line]:
-    found, setup = memory.estimate, memory.setup
+    found, setup, offload = memory.estimate, memory.setup, memory.facts.offload != "none"
     lines: list[Line] = [
-        Bullet(texts.WEIGHTS.format(value=size(found.weights))),
-        Bullet(texts.GRADIENTS.format(value=size(found.grads))),
-        Bullet(texts.OPTIMIZER.format(value=size(found.optimizer))),
+        Bullet(texts.WEIGHTS.format(value=state_size(found.weights, offload=offload))),
+        Bullet(texts.GRADIENTS.format(value=state_size(found.grads, offload=offload))),
+        Bullet(texts.OPTIMIZER.format(value=state_size(found.optimizer, offload=offload))),
     ]
     if found.gather_buffer:
         lines.append(Bullet(texts.GATHER.format(value=size(found.gather_buffer))))
@@ -63,9 +69,6 @@ def _lines(memory: CheckMemory) -> list[Line]:
             recompute=texts.RECOMPUTE_NAMES[recompute],
         )
         lines.append(Bullet(f"{texts.ACTIVATIONS.format(value=size(found.activations))} {detail}"))
-    if found.cpu_per_node is not None:
-        cpu = texts.CPU if memory.facts.offload != "none" else texts.CHECK_CPU_NO_OFFLOAD
-        lines.append(Bullet(cpu.format(value=size(found.cpu_per_node))))
     if memory.gpu is None or memory.fit is None:
         lines.append(Formula(texts.TOTAL.format(total=size(found.total))))
     else:
@@ -73,6 +76,8 @@ def _lines(memory: CheckMemory) -> list[Line]:
             total=size(found.total), capacity=size(memory.fit.capacity), gpu=memory.gpu.title
         )
         lines.append(Formula(shown))
+    if found.cpu_per_node is not None:  # after the sum: not part of it
+        lines.append((texts.CPU if offload else texts.CPU_NO_OFFLOAD).format(value=size(found.cpu_per_node)))
     return lines
 
 
@@ -98,7 +103,7 @@ def _fit(memory: CheckMemory) -> list[Line]:
     return lines
 
 
-def _origin(memory: CheckMemory, command: str) -> list[str]:
+def _origin(memory: CheckMemory, command: str, *, chips: bool) -> list[str]:
     """Where the model came from, the split and precision read, the vocabulary, the GPU."""
     facts, setup = memory.facts, memory.setup
     degrees = " · ".join(number(v) for v in (setup.tp, setup.pp, setup.cp, setup.sp))
@@ -121,7 +126,8 @@ def _origin(memory: CheckMemory, command: str) -> list[str]:
     elif memory.gpu is None:
         gpus = ", ".join(GPUS)
         how = texts.CHECK_GPU_HOW_SLACK if command.startswith("/") else texts.CHECK_GPU_HOW_CLI
-        said.append(texts.CHECK_NO_GPU.format(how=how.format(command=command, gpus=gpus)))
+        how = how.format(command=command, gpus=gpus, example=texts.CHECK_EXAMPLE[chips])
+        said.append((texts.CHECK_NO_CHIP if chips else texts.CHECK_NO_GPU).format(how=how))
     return said
 
 

@@ -88,7 +88,7 @@ def check_answer(check: Check, visibility: Visibility, share: str | None = None,
     if check.memory is not None:
         from effbatch.bot.rendering.check_memory import check_memory_parts  # core.memory: only for a check with a model
 
-        parts.extend(check_memory_parts(check.memory, command))
+        parts.extend(check_memory_parts(check.memory, command, chips=check.framework in texts.DEVICES_BY_FRAMEWORK))
     if check.read:
         parts.append(Section(title=texts.READ_TITLE, lines=_reads(check)))
     parts.append(Note(_note(check, name)))
@@ -172,9 +172,7 @@ def problem_text(error: CheckError, slack: bool = False) -> str:
             "looks_for": texts.LOOKS_FOR[ctx["framework"]],
         }
     if error.kind is ProblemKind.WORLD_SIZE_NEEDED:
-        framework = texts.FRAMEWORKS.get(str(ctx.get("framework")))
-        fields["framework"] = framework.title if framework else ""
-        fields["how"] = texts.WORLD_HOW_SLACK if slack else texts.WORLD_HOW_CLI
+        fields |= _world_needed(str(ctx.get("framework")), slack)
     if error.kind is ProblemKind.TOO_LARGE:
         fields["max"] = byte_size(ctx["max"])
     if error.kind is ProblemKind.BAD_VALUE:
@@ -187,6 +185,22 @@ def problem_text(error: CheckError, slack: bool = False) -> str:
         # a reader that names the reason without its limit still gets a sentence with the number in it
         fields.setdefault("max", number(_READER_LIMITS.get(str(ctx.get("detail")), 0)))
     return _problem_template(error).format_map(fields)
+
+
+def _world_needed(framework_id: str, slack: bool) -> dict[str, str]:
+    """Whose world size is missing, what it counts (a TPU slice's chips) and how to give it."""
+    framework = texts.FRAMEWORKS.get(framework_id)
+    chips = framework_id in texts.DEVICES_BY_FRAMEWORK
+    if chips:
+        how = texts.WORLD_HOW_CHIPS_SLACK if slack else texts.WORLD_HOW_CHIPS_CLI
+    else:
+        how = texts.WORLD_HOW_SLACK if slack else texts.WORLD_HOW_CLI
+    return {
+        "framework": texts.accusative(framework.subject) if framework else "",
+        "devices": texts.DEVICES_BY_FRAMEWORK.get(framework_id, texts.DEVICES),
+        "launchers": texts.WORLD_LAUNCHERS_CHIPS if chips else texts.WORLD_LAUNCHERS,
+        "how": how,
+    }
 
 
 def _unresolved(needs_text: str, slack: bool) -> dict[str, str]:

@@ -7,13 +7,13 @@ terminal lay them out alike.
 from __future__ import annotations
 
 from effbatch.bot.document import Bullet, Document, Field, Fields, Formula, Line, Note, Part, Section, Visibility
-from effbatch.bot.rendering.formatting import german, number, reading, scientific, size
+from effbatch.bot.rendering.formatting import GIB, german, number, reading, scientific, size
 from effbatch.bot.rendering.formulas import degrees
 from effbatch.bot.texts import memory as texts
 from effbatch.bot.texts.glossary import COMMAND, label, list_de
 from effbatch.core import Argument, PlanRequest
 from effbatch.core.memory.fit import Change, ChangeKind
-from effbatch.core.memory.setup import Rules
+from effbatch.core.memory.setup import Offload, Rules
 from effbatch.core.memory.time import MfuFrom, TimeEstimate
 from effbatch.core.training import Assessment, missing_for_batch
 
@@ -57,7 +57,8 @@ def gpu_hours(hours: float) -> str:
 
 def memory_parts(found: Assessment, command: str = COMMAND) -> tuple[Part, ...]:
     """The memory section, what helps when it does not fit, the time section and the small print."""
-    parts: list[Part] = [Section(title=texts.MEMORY_TITLE.format(what=_what(found)), lines=_memory_lines(found))]
+    title = texts.MEMORY_TITLE.format(what=_what(found), **words(found))
+    parts: list[Part] = [Section(title=title, lines=_memory_lines(found))]
     if found.advice:
         parts.append(Section(title=texts.ADVICE_TITLE, lines=_advice_lines(found)))
     if (time := _time_section(found)) is not None:
@@ -78,11 +79,16 @@ def memory_document(
         symbols = list_de(a.symbol for a in missing)
         parts.append(Note(texts.BATCH_HINT.format(verb=verb, missing=symbols, with_them=with_them)))
     return Document(
-        title=texts.MEMORY_DOCUMENT_TITLE.format(total=total),
-        summary=texts.MEMORY_SUMMARY.format(total=total, what=what),
+        title=texts.MEMORY_DOCUMENT_TITLE.format(total=total, **words(found)),
+        summary=texts.MEMORY_SUMMARY.format(total=total, what=what, **words(found)),
         visibility=visibility,
         parts=tuple(parts),
     )
+
+
+def words(found: Assessment) -> dict[str, str]:
+    """GPU or chip: the words for the accelerator asked about (a TPU's devices are chips)."""
+    return dict(texts.DEVICE_WORDS[found.gpu is not None and found.gpu.chip])
 
 
 def _what(found: Assessment) -> str:
@@ -102,14 +108,14 @@ def _fields(request: PlanRequest, found: Assessment) -> Fields:
             layers=number(model.layers), hidden=number(model.hidden), heads=number(model.heads)
         )
         fields.append(Field(texts.SHAPE_FIELD, shape))
-    fields.append(Field(label(Argument.GPUS), _given(number(setup.gpus), given=gpus_given)))
+    fields.append(Field(words(found)["counted"], _given(number(setup.gpus), given=gpus_given)))
     fields.append(Field("TP · PP · CP · SP", degrees((setup.tp, setup.pp, setup.cp, setup.sp))))
     micro = _given(number(setup.micro_batch), given=request.micro_batch is not None)
     fields.append(Field(label(Argument.MICRO_BATCH), micro))
     if setup.seq_len:
         fields.append(Field(label(Argument.SEQ_LEN), number(setup.seq_len)))
     if found.gpu is not None:
-        fields.append(Field(texts.GPU_FIELD, found.gpu.title))
+        fields.append(Field(words(found)["accelerator"], found.gpu.title))
     return Fields(tuple(fields))
 
 
@@ -118,11 +124,11 @@ def _given(value: str, *, given: bool) -> str:
 
 
 def _memory_lines(found: Assessment) -> tuple[Line, ...]:
-    memory = found.memory
+    memory, offload = found.memory, found.setup.offload is not Offload.NONE
     lines: list[Line] = [
-        Bullet(texts.WEIGHTS.format(value=size(memory.weights))),
-        Bullet(texts.GRADIENTS.format(value=size(memory.grads))),
-        Bullet(texts.OPTIMIZER.format(value=size(memory.optimizer))),
+        Bullet(texts.WEIGHTS.format(value=state_size(memory.weights, offload=offload))),
+        Bullet(texts.GRADIENTS.format(value=state_size(memory.grads, offload=offload))),
+        Bullet(texts.OPTIMIZER.format(value=state_size(memory.optimizer, offload=offload))),
     ]
     if memory.gather_buffer:
         lines.append(Bullet(texts.GATHER.format(value=size(memory.gather_buffer))))
@@ -133,18 +139,28 @@ def _memory_lines(found: Assessment) -> tuple[Line, ...]:
             recompute=texts.RECOMPUTE_NAMES[memory.recompute.value if memory.recompute else "none"],
         )
         lines.append(Bullet(f"{texts.ACTIVATIONS.format(value=size(memory.activations))} {detail}"))
-    if memory.cpu_per_node is not None:
-        lines.append(Bullet(texts.CPU.format(value=size(memory.cpu_per_node))))
     lines.append(Formula(_total(found)))
+    if memory.cpu_per_node is not None:
+        lines.append((texts.CPU if offload else texts.CPU_NO_OFFLOAD).format(value=size(memory.cpu_per_node)))
     lines += _fit_lines(found)
     return tuple(lines)
+
+
+def state_size(value: int, *, offload: bool) -> str:
+    """A model state's bytes on the GPU; offloaded away entirely: 0 in the CPU's memory, not a bare „0 MiB“."""
+    return texts.IN_CPU if offload and not value else size(value)
 
 
 def _total(found: Assessment) -> str:
     total = size(found.memory.total)
     if found.capacity is None:
         return texts.TOTAL.format(total=total)
-    gpu = found.gpu.title if found.gpu else texts.GPU_FIELD
+    if found.gpu is not None:
+        gpu = found.gpu.title
+    elif found.capacity % GIB:  # typed in GB: say where the odd GiB come from
+        gpu = texts.GPU_MEM_GB.format(gigabytes=german(found.capacity / 1e9, 1, keep_zeros=False))
+    else:
+        gpu = texts.GPU_MEM
     return texts.TOTAL_ON_GPU.format(total=total, capacity=size(found.capacity), gpu=gpu)
 
 
@@ -258,10 +274,11 @@ def _time_lines(found: Assessment) -> list[Line]:
     if time is None:
         return []
     peak = f"{german(time.peak_flops / 1e12, 1, keep_zeros=False)}\u00a0TFLOP/s"
-    gpus, mfu = number(time.gpus), percent(time.mfu)
-    lines: list[Line] = _step_lines(time, gpus, peak, mfu)
+    gpus, mfu, said = number(time.gpus), percent(time.mfu), words(found)
+    lines: list[Line] = _step_lines(time, {"gpus": gpus, "peak": peak, "mfu": mfu, **said})
     rate = reading(time.tokens_per_second)
-    lines.append(texts.THROUGHPUT.format(rate=rate, tflops=german(time.tflops_per_gpu, 1, keep_zeros=False)))
+    tflops = german(time.tflops_per_gpu, 1, keep_zeros=False)
+    lines.append(texts.THROUGHPUT.format(rate=rate, tflops=tflops, **said))
     if time.train_seconds is not None and time.budget is not None and time.total_flops is not None:
         lines.append(
             texts.BUDGET_TIME.format(
@@ -270,26 +287,25 @@ def _time_lines(found: Assessment) -> list[Line]:
                 gpus=gpus,
                 hours=gpu_hours(time.gpu_hours or 0),
                 flops=flops(time.total_flops),
+                **said,
             )
         )
     if time.mfu_assumed:
         lines.append(texts.MFU_ASSUMED.format(mfu=mfu))
     if found.gpu is not None and found.setup.rules is not None and time.peak_flops == found.gpu.peak_flops:
-        lines.append(texts.PEAK_SOURCE.format(peak=peak, source=found.gpu.source))
+        lines.append(texts.PEAK_SOURCE.format(peak=peak, source=found.gpu.source, **said))
     else:
-        lines.append(texts.PEAK_GIVEN.format(peak=peak))
+        lines.append(texts.PEAK_GIVEN.format(peak=peak, **said))
     return lines
 
 
-def _step_lines(time: TimeEstimate, gpus: str, peak: str, mfu: str) -> list[Line]:
+def _step_lines(time: TimeEstimate, shown: dict[str, str]) -> list[Line]:
     """The step time from the MFU typed or assumed, or the MFU from the step time or throughput measured."""
     lines: list[Line] = []
     if time.mfu_from is MfuFrom.THROUGHPUT:
         rate = reading(time.tokens_per_second)
         per_token = flops(time.flops_per_token)
-        lines.append(
-            Formula(texts.THROUGHPUT_GIVEN.format(per_token=per_token, rate=rate, gpus=gpus, peak=peak, mfu=mfu))
-        )
+        lines.append(Formula(texts.THROUGHPUT_GIVEN.format(per_token=per_token, rate=rate, **shown)))
     step, per_step = time.step_seconds, time.flops_per_step
     if step is None or per_step is None:
         return lines
@@ -297,7 +313,7 @@ def _step_lines(time: TimeEstimate, gpus: str, peak: str, mfu: str) -> list[Line
         seconds, template = texts.SECONDS.format(value=german(step, 2, keep_zeros=False)), texts.STEP_TIME_GIVEN
     else:
         seconds, template = step_duration(step), texts.STEP_TIME
-    lines.append(Formula(template.format(flops=flops(per_step), gpus=gpus, peak=peak, mfu=mfu, seconds=seconds)))
+    lines.append(Formula(template.format(flops=flops(per_step), seconds=seconds, **shown)))
     return lines
 
 

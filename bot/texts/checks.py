@@ -146,10 +146,7 @@ PROBLEMS: Mapping[ProblemKind, str] = {
         "{in_name} steht nichts, was {subject} liest: Ich habe {looks_for} gesucht und nichts davon gefunden. Ohne "
         "eigene Werte bliebe nur die Rechnung mit den Vorgaben {rules_of} – das wäre geraten, keine Prüfung."
     ),
-    ProblemKind.WORLD_SIZE_NEEDED: (
-        "Für {framework} brauche ich die Zahl der GPUs; weder die Konfiguration noch eine Startzeile (torchrun, "
-        "deepspeed, accelerate) nennt sie. {how}"
-    ),
+    ProblemKind.WORLD_SIZE_NEEDED: ("Für {framework} brauche ich die Zahl der {devices}; {launchers} {how}"),
     ProblemKind.BAD_VALUE: "{key} = {value} ({where}) ist keine ganze Zahl ab 1.",
     ProblemKind.EMPTY: "{name} ist leer.",
     ProblemKind.UNKNOWN_GPU: "Die GPU {gpu} kenne ich nicht; für den Speicher je GPU kenne ich {gpus}.",
@@ -203,6 +200,13 @@ UNRESOLVED_HOW_ENV_CLI = (
 UNRESOLVED_HOW_ENV_SLACK = (
     "Füge die Startzeile als weiteren Codeblock dazu (`{name}=8 python train.py`); die Zahl der GPUs mit `gpus=` "
     "vor der Konfiguration."
+)
+#: Who could have said the world size: launchers for GPUs; a TPU slice's chips only the config or the command.
+WORLD_LAUNCHERS = "weder die Konfiguration noch eine Startzeile (torchrun, deepspeed, accelerate) nennt sie."
+WORLD_LAUNCHERS_CHIPS = "die Konfiguration nennt sie nicht."
+WORLD_HOW_CHIPS_CLI = "Gib sie an, z. B. `--world-size 16`."
+WORLD_HOW_CHIPS_SLACK = (
+    f"Gib sie an, z. B. `{COMMAND} prüfe gpus=16` vor der Konfiguration (`gpus=` zählt hier die Chips)."
 )
 WORLD_HOW_CLI = "Gib sie an, z. B. `--world-size 64` oder `--nnodes 8 --nproc-per-node 8`."
 WORLD_HOW_SLACK = f"Gib sie an, z. B. `{COMMAND} prüfe gpus=64` vor der Konfiguration."
@@ -300,3 +304,8 @@ ANSWER_NOT_TAKEN = (
     f"Ausschnitt mit den Batch-Einstellungen mit `{COMMAND} prüfe` oder die ganze Datei im Terminal mit "
     "`effbatch check DATEI`."
 )
+
+
+def accusative(subject: str) -> str:
+    """A framework's name after „für“: „der Hugging Face Trainer“ → „den Hugging Face Trainer“, „DeepSpeed“ stays."""
+    return "den " + subject.removeprefix("der ") if subject.startswith("der ") else subject

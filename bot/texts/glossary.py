@@ -77,7 +77,7 @@ SETTING_NAMES = {
     "nodes": "Knoten",
     "rules": "Regeln",
     "mfu": "MFU",
-    "peak": "Spitzenleistung je GPU",
+    "peak": "Peak (Spitzenleistung je GPU, BF16, dense)",
     "step_time": "Zeit je Schritt",
     "tokens_per_second": "Tokens je Sekunde",
 }
@@ -104,6 +104,7 @@ SINGULARS = {
     "Prompts": "Prompt",
     "GPUs": "GPU",
     "GPU-Stunden": "GPU-Stunde",
+    "Chip-Stunden": "Chip-Stunde",
     "Chips": "Chip",
     "Geräte": "Gerät",
     "Replikate": "Replikat",

@@ -10,9 +10,9 @@ from collections.abc import Mapping
 
 from effbatch.bot.texts.glossary import COMMAND
 
-MEMORY_TITLE = "Speicher je GPU – {what}"
-MEMORY_SUMMARY = "Speicher je GPU: {total} ({what})"
-MEMORY_DOCUMENT_TITLE = "Speicher je GPU: {total}"
+MEMORY_TITLE = "Speicher je {device} – {what}"
+MEMORY_SUMMARY = "Speicher je {device}: {total} ({what})"
+MEMORY_DOCUMENT_TITLE = "Speicher je {device}: {total}"
 PARAMS_WHAT = "{params} Parameter"
 WEIGHTS = "Gewichte: {value}"
 GRADIENTS = "Gradienten: {value}"
@@ -32,7 +32,18 @@ RECOMPUTE_NAMES = {
 }
 TOTAL = "Summe: {total}"
 TOTAL_ON_GPU = "Summe: {total} von {capacity} ({gpu})"
-CPU = "CPU-Speicher je Knoten (Offload): {value}"
+#: The memory typed as ``gpu_mem=``: named as the key, in GB converted to GiB.
+GPU_MEM = "gpu_mem"
+GPU_MEM_GB = "gpu_mem = {gigabytes} GB, umgerechnet"
+#: After the sum, never among the GPU's lines: CPU memory is not part of it.
+CPU = "Dazu im CPU-Speicher je Knoten (Offload, nicht in der Summe): {value}"
+#: DeepSpeed's ZeRO-3 estimator names CPU memory without offloading too (the model built on the CPU, zero_init).
+CPU_NO_OFFLOAD = (
+    "Dazu im CPU-Speicher je Knoten (Schätzung von DeepSpeed für den Aufbau des Modells, ohne Offload; nicht in der "
+    "Summe): {value}"
+)
+#: What offloading moved off the GPU: nothing of it left there, by design rather than by a slip.
+IN_CPU = "0 (im CPU-Speicher)"
 FITS = "Passt: Es bleiben {free} frei; der größte Micro-Batch, der passt, ist b = {largest}."
 FITS_NO_ACTIVATIONS = "Die Modellzustände passen: Es bleiben {free} für Aktivierungen."
 DOES_NOT_FIT = "Passt nicht: Es fehlen {missing}."
@@ -136,13 +147,13 @@ FLOPS_PER_TOKEN_SHAPE = "FLOPs je Token = 6 · N_matmul + 12 · Schichten · L �
 FLOPS_PER_TOKEN_SHAPE_ATTENTION = "FLOPs je Token = 6 · N_matmul + 12 · Schichten · L · Köpfe · Kopfbreite = {flops}"
 FLOPS_PER_TOKEN_KORTHIKANTI = "FLOPs je Token = 72 · Schichten · h² · (1 + L/6h + V/(16 · Schichten · h)) = {flops}"
 FLOPS_PER_STEP = "FLOPs je Schritt = FLOPs je Token × T = {per_token} × {tokens} = {flops}"
-STEP_TIME = "Zeit je Schritt = FLOPs / (GPUs · Spitze · MFU) = {flops} / ({gpus} × {peak} × {mfu}) = {seconds}"
-STEP_TIME_GIVEN = "MFU = FLOPs je Schritt / (Zeit · GPUs · Spitze) = {flops} / ({seconds} × {gpus} × {peak}) = {mfu}"
+STEP_TIME = "Zeit je Schritt = FLOPs / ({devices} · Peak · MFU) = {flops} / ({gpus} × {peak} × {mfu}) = {seconds}"
+STEP_TIME_GIVEN = "MFU = FLOPs je Schritt / (Zeit · {devices} · Peak) = {flops} / ({seconds} × {gpus} × {peak}) = {mfu}"
 THROUGHPUT_GIVEN = (
-    "MFU = FLOPs je Token · Tokens/s / (GPUs · Spitze) = {per_token} × {rate} / ({gpus} × {peak}) = {mfu}"
+    "MFU = FLOPs je Token · Tokens/s / ({devices} · Peak) = {per_token} × {rate} / ({gpus} × {peak}) = {mfu}"
 )
-THROUGHPUT = "Durchsatz: {rate} Tokens/s, {tflops} TFLOP/s je GPU"
-BUDGET_TIME = "Token-Budget {budget}: {duration} auf {gpus} GPUs, {hours} GPU-Stunden ({flops} FLOPs)"
+THROUGHPUT = "Durchsatz: {rate} Tokens/s, {tflops} TFLOP/s je {device}"
+BUDGET_TIME = "Token-Budget {budget}: {duration} auf {gpus} {devices}, {hours} {device}-Stunden ({flops} FLOPs)"
 #: A duration in the unit people think in: seconds, minutes and hours below a day, years from one on.
 SECONDS = "{value}\u00a0s"
 SECONDS_LONG = "{value}\u00a0s (≈ {minutes}\u00a0min)"
@@ -156,8 +167,8 @@ MFU_ASSUMED = (
     "MFU {mfu} angenommen (Llama 3 405B: 38–43 %, PaLM 540B: 46,2 %); mit `mfu=`, `step_time=` oder "
     "`tokens_per_second=` rechne ich mit deinem Wert."
 )
-PEAK_SOURCE = "Spitze: {peak} dicht in BF16 ({source})."
-PEAK_GIVEN = "Spitze: {peak} wie angegeben."
+PEAK_SOURCE = "Peak: {peak} je {device} (BF16, dense, ohne Sparsity; Quelle: {source})."
+PEAK_GIVEN = "Peak: {peak} je {device}, wie angegeben."
 
 # --- the memory-only answer -------------------------------------------------------------------
 MODEL_FIELD = "Modell"
@@ -165,6 +176,11 @@ SHAPE_FIELD = "Form"
 SHAPE_VALUE = "{layers} Schichten, h = {hidden}, {heads} Köpfe"
 PARAMS_FIELD = "Parameter"
 GPU_FIELD = "GPU"
+#: The words for the accelerator: a TPU's devices are chips (as MaxText's own fields say), never GPUs.
+DEVICE_WORDS: Mapping[bool, Mapping[str, str]] = {
+    False: {"device": "GPU", "devices": "GPUs", "accelerator": "GPU", "counted": "GPUs gesamt"},
+    True: {"device": "Chip", "devices": "Chips", "accelerator": "Beschleuniger", "counted": "Chips gesamt"},
+}
 #: A field the question did not give: the value the estimate assumes, marked as such.
 ASSUMED = "{value} (angenommen)"
 #: ``missing`` is „b und a“ or „a“: the verb and pronoun agree with how many (``BATCH_HINT_VERB``).
@@ -175,7 +191,7 @@ BATCH_HINT = (
 BATCH_HINT_VERB = {1: ("fehlt", "damit"), 2: ("fehlen", "mit ihnen")}
 
 # --- the config check (issue 28, item 5) --------------------------------------------------------
-CHECK_TITLE = "Speicher je GPU (Schätzung nach {rules}) – {what}"
+CHECK_TITLE = "Speicher je {device} (Schätzung nach {rules}) – {what}"
 CHECK_RULES: Mapping[str, str] = {
     "megatron": "Megatron-LMs Regeln",
     "deepspeed": "DeepSpeeds Regeln",
@@ -203,13 +219,14 @@ CHECK_VOCAB_UNKNOWN = (
     "Den Tokenizer nennt die Konfiguration nicht: Einbettung und Ausgabeschicht sind nicht gezählt, der Speicher "
     "je GPU ist also etwas höher."
 )
-#: DeepSpeed's ZeRO-3 estimator names CPU memory without offloading too (the model built on the CPU, zero_init).
-CHECK_CPU_NO_OFFLOAD = "CPU-Speicher je Knoten (DeepSpeeds Schätzung, ohne Offload): {value}"
 CHECK_NO_SEQ_LEN = "Aktivierungen rechne ich mit der Sequenzlänge; diese Konfiguration nennt keine."
 CHECK_GPU_CONFIG = "Die Konfiguration nennt die GPU: {gpu}."
-CHECK_NO_GPU = "Ob es passt, sage ich mit einer GPU: {how}."
-CHECK_GPU_HOW_CLI = "`--gpu h100` (bekannt: {gpus})"
-CHECK_GPU_HOW_SLACK = "`{command} prüfe gpu=h100` und darunter die Konfiguration (bekannt: {gpus})"
+CHECK_NO_GPU = "Ob es passt, sage ich, wenn du die GPU nennst: {how}."
+CHECK_NO_CHIP = "Ob es passt, sage ich, wenn du den Beschleuniger nennst: {how}."
+#: ``example``: h100, or tpu-v5e for a framework that runs on TPUs.
+CHECK_GPU_HOW_CLI = "`--gpu {example}` (bekannt: {gpus})"
+CHECK_GPU_HOW_SLACK = "`{command} prüfe gpu={example}` und darunter die Konfiguration (bekannt: {gpus})"
+CHECK_EXAMPLE = {False: "h100", True: "tpu-v5e"}
 CHECK_RULES_NOTE: Mapping[str, str] = {
     "megatron": (
         "Nach Megatron-LMs eigener Schätzung (megatron/training/theoretical_memory_usage.py), wie für Megatron-LM, "
@@ -254,8 +271,8 @@ HELP_TOPIC = (
     "`distributed_optimizer=ja`, `offload=none|optimizer|params`, `recompute=none|selective|full`, "
     "`sequence_parallel=ja` (Megatrons; `sp=` bleibt Ulysses), `tp pp cp ep vpp`, `largest_layer=`, "
     "`zero_init=ja|nein`, `nodes=`.",
-    "Zeit: mit `budget=` und der GPU die Tage und GPU-Stunden bei `mfu=` (ohne Angabe 40 %), `peak=` ersetzt die "
-    "Spitze; umgekehrt `step_time=13,75s` oder `tokens_per_second=` → MFU.",
+    "Zeit: mit `budget=` und der GPU die Tage und GPU-Stunden bei `mfu=` (ohne Angabe 40 %), `peak=` ersetzt den "
+    "Peak (Spitzenleistung je GPU, BF16, dense); umgekehrt `step_time=13,75s` oder `tokens_per_second=` → MFU.",
     "Regeln: ohne Angabe effbatchs (ZeRO-Paper und Korthikanti et al. 2022, Tabelle 2, für die echte Form); "
     "`regeln=megatron` wie Megatron-LMs theoretical_memory_usage.py, `regeln=deepspeed` wie DeepSpeeds "
     "estimate_zero2/3_model_states_mem_needs, `regeln=korthikanti` Tabelle 2 wie gedruckt.",

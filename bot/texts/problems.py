@@ -197,7 +197,7 @@ TEMPLATES: Mapping[ProblemKind, str] = {
     ),
     ProblemKind.TIME_KEYS_CONFLICT: "Gib nur eins von {keys} an – aus einem folgen die anderen.",
     ProblemKind.TIME_NEEDS_PEAK: (
-        "Für die Zeit brauche ich die Spitzenleistung der GPU: `gpu=h100` oder `peak=989T` (TFLOP/s, dicht, BF16)."
+        "Für die Zeit brauche ich die Spitzenleistung der GPU: `gpu=h100` oder `peak=989T` (TFLOP/s, BF16, dense)."
     ),
     ProblemKind.STEP_TIME_NEEDS_TOKENS: (
         "Aus der Zeit je Schritt folgt die MFU nur mit den Tokens je Schritt: Gib b, d, a und L an – oder "

@@ -1,0 +1,90 @@
+"""What ``effbatch check`` says, sentence by sentence, where a wrong word would mislead: the terminal text (and
+GitHub annotations) a user receives from the CLI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from effbatch.bot.serving.cli import main
+
+CONFIGS = Path(__file__).parent / "data" / "configs"
+MEMORY = CONFIGS / "memory"
+CORPUS = Path(__file__).parent / "data" / "corpus"
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    main(["check", *args])
+    out, err = capsys.readouterr()
+    return (out + err).replace("\u00a0", " ")
+
+
+LLAMAFACTORY_Z3 = [str(MEMORY / "llamafactory_llama3_full_sft.yaml"), str(MEMORY / "llamafactory_ds_z3_config.json")]
+
+
+@pytest.mark.parametrize(
+    ("args", "said", "not_said"),
+    [
+        # DeepSpeed's CPU estimate without offloading: named as DeepSpeed's, after the sum, never a GPU line.
+        (
+            [*LLAMAFACTORY_Z3, "--world-size", "8", "--gpu", "h100"],
+            [
+                "Summe: 20,3 GiB von 80,0 GiB (H100 SXM)\nDazu im CPU-Speicher je Knoten (Schätzung von DeepSpeed für "
+                "den Aufbau des Modells, ohne Offload; nicht in der Summe): 23,5 GiB"
+            ],
+            ["• CPU-Speicher", "(Offload)"],
+        ),
+        # A TPU's devices are chips, and a config run on TPUs is told to name one.
+        (
+            [str(MEMORY / "maxtext_v5e_llama2_7b.sh"), "--world-size", "16"],
+            [
+                "Speicher je Chip (Schätzung",
+                "Ob es passt, sage ich, wenn du den Beschleuniger nennst: --gpu tpu-v5e",
+            ],
+            ["Speicher je GPU", "--gpu h100"],
+        ),
+        (
+            [str(MEMORY / "maxtext_v5e_llama2_7b.sh")],
+            [
+                "Für MaxText brauche ich die Zahl der Chips; die Konfiguration nennt sie nicht. Gib sie an, z. B. "
+                "--world-size 16."
+            ],
+            ["torchrun", "GPUs"],
+        ),
+        # „mit einer GPU sagen“ and „bei 40,0 GiB“ were loan translations; the GPU named, the need and the capacity.
+        (
+            [str(MEMORY / "megatron_llama3_8b_h100_fp8.sh")],
+            ["Ob es passt, sage ich, wenn du die GPU nennst: --gpu h100"],
+            ["mit einer GPU"],
+        ),
+        (
+            [str(MEMORY / "torchtitan_llama3_8b.toml"), "--world-size", "8", "--gpu", "tpu-v5e"],
+            ["auf keine TPU v5e, auch nicht mit b = 1: Er braucht 57,0 GiB je Gerät, die TPU v5e hat 16,0 GiB"],
+            ["GiB Speicher je GPU bei"],
+        ),
+        # The world size missing for a framework with an article: „für den Hugging Face Trainer“.
+        (
+            [str(CONFIGS / "hf_args.yaml")],
+            ["Für den Hugging Face Trainer brauche ich die Zahl der GPUs"],
+            ["Für Hugging Face Trainer"],
+        ),
+    ],
+)
+def test_what_the_check_says(
+    capsys: pytest.CaptureFixture[str], args: list[str], said: list[str], not_said: list[str]
+) -> None:
+    """Each sentence as the terminal shows it; the misleading one it replaced is gone."""
+    text = run(capsys, *args)
+    for sentence in said:
+        assert sentence in text
+    for sentence in not_said:
+        assert sentence not in text
+
+
+def test_a_finding_is_annotated_once(capsys: pytest.CaptureFixture[str]) -> None:
+    """A run that fits on no TPU v5e: one warning, so one annotation in a pull request."""
+    text = run(
+        capsys, str(MEMORY / "torchtitan_llama3_8b.toml"), "--world-size", "8", "--gpu", "tpu-v5e", "--format", "github"
+    )
+    assert text.count("memory/does-not-fit") == 1
