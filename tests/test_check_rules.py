@@ -918,9 +918,13 @@ def test_a_branch_only_the_start_decides_is_checked_both_ways(script: str, code:
     [finding] = [f for f in check.findings if f.code.startswith("script/")]
     assert finding.code == code
     text = finding_text(check, finding)
-    assert "Ab Zeile 2 verzweigt das Skript je nach $1" in text
-    if code == "script/branches-differ":
-        assert "B = 128 bis B = 256 (2 Varianten geprüft)" in text
+    assert "Ab Zeile 2 von run.sh verzweigt das Skript je nach `$1`" in text
+    said = {
+        "script/branches-differ": "trainiert der Lauf mit B = 128 oder B = 256.",
+        "script/branches-agree": "beide Varianten ergeben dieselbe Batch-Größe.",
+        "script/branch-refused": "Eine der beiden Varianten lässt sich nicht prüfen oder nicht starten",
+    }
+    assert said[code] in text
 
 
 def test_a_quoted_message_ends_with_exactly_one_full_stop() -> None:

@@ -63,6 +63,26 @@ LLAMAFACTORY_Z3 = [str(MEMORY / "llamafactory_llama3_full_sft.yaml"), str(MEMORY
             ["auf keine TPU v5e, auch nicht mit b = 1: Er braucht 57,0 GiB je Gerät, die TPU v5e hat 16,0 GiB"],
             ["GiB Speicher je GPU bei"],
         ),
+        # A branch on a file test names the test, not „?“, and two variants are „beide“; places are cut at a folder,
+        # and a SLURM header's world size says nodes and GPUs with the header's line.
+        (
+            sorted(str(p) for p in (CORPUS / "axolotl" / "corpusreasoning-hotpotqa-k20-fullft").iterdir()),
+            [
+                "Ab Zeile 32 von run_hotpotqa_k20_fullft_wd.sh verzweigt das Skript je nach "
+                '[ -f "$FULLFT_OUTPUT/model.safetensors" ] (steht erst beim Start fest); beide Varianten ergeben '
+                "dieselbe Batch-Größe.",
+                "micro_batch_size = 1 (…/hotpotqa_k20_std_qboth_qwen_fullft_wd.yml:16)",
+                "world_size = 4 (#SBATCH 1 Knoten × 4 GPUs, …/run_hotpotqa_k20_fullft_wd.sh:2)",
+            ],
+            ["je nach ?", "Varianten (2)", "…orpus", "(… × 4"],
+        ),
+        # Two lines of one file: „Zeilen 17 und 18“, not a product; a launcher named as the launch line.
+        ([str(CONFIGS / "verl" / "16_dapo.sh")], ["world_size = 8 (", "16_dapo.sh, Zeilen 17 und 18)"], ["17 · 18"]),
+        (
+            sorted(str(p) for p in (CORPUS / "deepspeed" / "glm-blocklm-large").iterdir()),
+            ["world_size = 256 (Startzeile deepspeed, "],
+            ["(deepspeed, "],
+        ),
         # The world size missing for a framework with an article: „für den Hugging Face Trainer“.
         (
             [str(CONFIGS / "hf_args.yaml")],
@@ -88,3 +108,11 @@ def test_a_finding_is_annotated_once(capsys: pytest.CaptureFixture[str]) -> None
         capsys, str(MEMORY / "torchtitan_llama3_8b.toml"), "--world-size", "8", "--gpu", "tpu-v5e", "--format", "github"
     )
     assert text.count("memory/does-not-fit") == 1
+
+
+def test_a_branch_is_annotated_at_the_script(capsys: pytest.CaptureFixture[str]) -> None:
+    """The branch's annotation sits at the script's line that branches, not at a value of another file."""
+    folder = CORPUS / "axolotl" / "corpusreasoning-hotpotqa-k20-fullft"
+    text = run(capsys, *sorted(str(p) for p in folder.iterdir()), "--format", "github")
+    [annotation] = [line for line in text.splitlines() if "script/branches-agree" in line]
+    assert f"file={folder / 'run_hotpotqa_k20_fullft_wd.sh'},line=32,".replace(":", "%3A") in annotation

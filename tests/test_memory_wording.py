@@ -99,6 +99,12 @@ def shown(command: str) -> str:
             ["Schon b = 1", "Was hilft"],
         ),
         (TP_ADVICE, ["passt (größter Micro-Batch b = 2)"], ["passt bis b ="]),
+        # params= alone: every parameter counted alike, the embedding not apart – not „without the embedding“.
+        (
+            "params=7B zero=3 gpus=8",
+            ["Nur params=: Alle Parameter zählen gleich und sind gleichmäßig auf TP · PP verteilt"],
+            ["ohne Einbettung getrennt"],
+        ),
         # CPU memory is no line of the GPU's list: after the sum, and „Offload“ only where something is offloaded.
         (
             "llama3.1-8b b=2 gpus=8 a=1 L=4096 gpu=a100-40 zero=3 regeln=deepspeed",

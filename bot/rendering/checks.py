@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -22,6 +23,7 @@ from effbatch.bot.document import (
 )
 from effbatch.bot.rendering.formatting import byte_size, decimal, number, quote, readable, rounded, size
 from effbatch.bot.texts import checks as texts
+from effbatch.bot.texts.frameworks import _script as script_texts
 from effbatch.bot.texts.glossary import COMMAND, list_de
 from effbatch.core.check_command import CheckRequest, sources_of
 from effbatch.core.configs import (
@@ -265,7 +267,9 @@ def formula(step: Step) -> str:
 def finding_text(check: Check, finding: Finding) -> str:
     """The finding in German, the framework's own message quoted, the fix in the config's own syntax."""
     fields = {k: size(v) if k.endswith("_bytes") else _shown(v) for k, v in finding.fields().items()}
-    text = texts.FINDINGS[finding.code].format_map(fields)
+    if "file" in fields:  # a script named in a sentence: its name, the path is in the annotation
+        fields["file"] = str(finding.fields()["file"]).rsplit("/", 1)[-1]
+    text = _template(finding).format_map(fields)
     if finding.message:
         # the quote is inline code: a backtick of the framework's own (accelerate's `DataLoader`) would end it early
         message = _bounded_quote(finding.message.replace("\n", " ").replace("`", "'"))
@@ -279,6 +283,15 @@ def finding_text(check: Check, finding: Finding) -> str:
     if finding.unpinned is not None:
         text = _unpinned(finding.unpinned, text)
     return text
+
+
+def _template(finding: Finding) -> str:
+    """The finding's row, or its wording for the number of variants a script's branches have („beide“)."""
+    values = finding.fields()
+    count, refused = values.get("count"), values.get("refused")
+    keys = [f"{finding.code}/{count}/{refused}", f"{finding.code}/{count}"]
+    keys += [f"{finding.code}/all"] if refused is not None and refused == count else []
+    return next((script_texts.COUNTED[k] for k in keys if k in script_texts.COUNTED), texts.FINDINGS[finding.code])
 
 
 def _unpinned(since: Since, text: str) -> str:
@@ -456,27 +469,55 @@ def _written(value: Any) -> str:
 
 
 def _place(where: str) -> str:
-    """Where a value was read (at most 80 characters): a second line of the same file only as its number
-    („run_grpo.sh:14 · 15“); longer, each place shortened at its front, so its file's name and line stay."""
-    places = where.split(" · ")
-    files = [place.rpartition(":")[0] for place in places]
-    shown = [
-        place.rpartition(":")[2] if i and files[i] and files[i] == files[i - 1] else place
-        for i, place in enumerate(places)
-    ]
-    joined = " · ".join(shown)
-    if len(joined) <= MAX_PLACE:
-        return joined
-    rest = joined[len(shown[0]) :]  # the later places are short (line numbers) or get what is left
-    first = _shortened(shown[0], max(MAX_PLACE - len(rest), MAX_PLACE // 2), keep_end=True)
-    return _shortened(first + rest, 2 * MAX_PLACE, keep_end=True)
+    """Where a value was read (at most 80 characters): an explanation before the file („#SBATCH 1 × 4, run.sh:3“)
+    said in words; a second line of the same file only as its number („run_grpo.sh, Zeilen 14 und 15“); a long
+    path shortened at a folder's boundary at its front, so its file's name and line stay."""
+    said, _, place = where.rpartition(", ")
+    if said and not _PATH_LIKE.search(place):  # no file after the comma: one explanation
+        said, place = "", where
+    said = _explained(said) if said else ""
+    places = place.split(" · ")
+    files = [p.rpartition(":")[0] for p in places]
+    if len(places) > 1 and files[0] and all(f == files[0] for f in files):
+        lines = list_de(p.rpartition(":")[2] for p in places)
+        shown = texts.PLACE_LINES.format(file=_front_cut(files[0], MAX_PLACE - len(lines) - len(said)), lines=lines)
+    else:
+        budget = max(MAX_PLACE - len(said), MAX_PLACE // 2) // len(places)
+        shown = list_de(_front_cut(p, budget) for p in places)
+    return f"{said}, {shown}" if said else shown
 
 
-def _shortened(text: str, limit: int = 80, *, keep_end: bool = False) -> str:
-    """``text`` cut to ``limit`` characters; a place keeps its end (the file's name and line)."""
+#: A place names a file when it has a path, an extension or a line.
+_PATH_LIKE = re.compile(r"[/.:]")
+_SBATCH_WHERE = re.compile(r"#SBATCH (\d+) × (\d+)")
+_NODES_WHERE = re.compile(r"(\d+) × (\d+)(?: GPUs)?")
+
+
+def _explained(said: str) -> str:
+    """How a world size came about, in words: „#SBATCH 1 Knoten × 4 GPUs“, „Startzeile `deepspeed`“."""
+    if match := _SBATCH_WHERE.fullmatch(said):
+        return texts.WHERE_SBATCH.format(nodes=match[1], per_node=match[2])
+    if match := _NODES_WHERE.fullmatch(said):
+        return texts.WHERE_NODES.format(nodes=match[1], per_node=match[2])
+    if said.isidentifier() or said in texts.LAUNCHERS:
+        return texts.WHERE_LAUNCH.format(launcher=said)
+    return said
+
+
+def _front_cut(text: str, limit: int) -> str:
+    """``text`` cut at its front to ``limit`` characters, at a folder's boundary where there is one."""
     if len(text) <= limit:
         return text
-    return "…" + text[1 - limit :] if keep_end else text[: limit - 1] + "…"
+    tail = text[1 - limit :]
+    cut = tail.find("/")
+    return "…" + (tail[cut:] if 0 <= cut < len(tail) - 1 else tail)
+
+
+def _shortened(text: str, limit: int = 80) -> str:
+    """``text`` cut to ``limit`` characters."""
+    if len(text) <= limit:
+        return text
+    return text[: limit - 1] + "…"
 
 
 def _shown(value: Any) -> str:

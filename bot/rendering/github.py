@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from effbatch.bot.rendering.checks import check_json
-from effbatch.core.configs import Check
+from effbatch.core.configs import Check, Finding
 
 #: effbatch's levels → GitHub's annotation levels.
 LEVELS = {"error": "error", "warning": "warning"}
@@ -22,7 +22,17 @@ def workflow_commands(check: Check) -> list[str]:
     """One workflow command per finding of ``check``."""
     data = check_json(check)
     places = [(read["key"], *_place(read["where"])) for read in data.get("read", [])]
-    return [_command(finding, places) for finding in data["findings"]]
+    return [
+        _command(finding, places, _own_place(own))
+        for own, finding in zip(check.ordered(), data["findings"], strict=True)
+    ]
+
+
+def _own_place(finding: Finding) -> tuple[str, int] | None:
+    """A finding that names its own file and line (a script's branch): annotated there, not at a value read."""
+    values = finding.fields()
+    file, line = values.get("file"), values.get("line")
+    return (file, line) if isinstance(file, str) and isinstance(line, int) and line > 0 else None
 
 
 def file_annotation(name: str, message: str) -> str:
@@ -30,9 +40,9 @@ def file_annotation(name: str, message: str) -> str:
     return f"::error {_properties(file=name, title='effbatch check')}::{_data(message)}"
 
 
-def _command(finding: dict[str, Any], places: list[tuple[str, str, int]]) -> str:
+def _command(finding: dict[str, Any], places: list[tuple[str, str, int]], own: tuple[str, int] | None) -> str:
     level = LEVELS.get(finding["level"], "notice")
-    where = _where(finding, places)
+    where = own or _where(finding, places)
     properties = {"file": where[0], "line": str(where[1])} if where else {}
     title = "effbatch " + finding["code"]
     return f"::{level} {_properties(**properties, title=title)}::{_data(finding['message'])}"

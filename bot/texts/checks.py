@@ -57,6 +57,13 @@ READ_VIA_REPLACED = " statt der Vorgabe {value} ({where})"
 #: A later layer of the run (a launch flag, the script) set the value again.
 READ_OVER = ", überschreibt {value} ({where})"
 READ_MORE = "… und {count} weitere Werte"
+#: Several lines of one file read together.
+PLACE_LINES = "{file}, Zeilen {lines}"
+#: How a world size came about, where a launcher or a SLURM header set it.
+WHERE_SBATCH = "#SBATCH {nodes} Knoten × {per_node} GPUs"
+WHERE_NODES = "{nodes} Knoten × {per_node} GPUs"
+WHERE_LAUNCH = "Startzeile `{launcher}`"
+LAUNCHERS = ("torchrun", "deepspeed", "accelerate", "python", "torch.distributed.run", "srun", "mpirun")
 #: A switch read (a flag given, ``packing: true``).
 READ_TRUE, READ_FALSE = "ja", "nein"
 DERIVED_TITLE = "So rechnet {framework}"

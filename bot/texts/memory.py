@@ -105,7 +105,10 @@ RULES_NOTE: Mapping[str, str] = {
     ),
 }
 QUIRK_NOTES: Mapping[str, str] = {
-    "params_only": "Nur `params=`: Gewichte, Gradienten und Optimiererzustände ohne Einbettung getrennt gezählt.",
+    "params_only": (
+        "Nur `params=`: Alle Parameter zählen gleich und sind gleichmäßig auf TP · PP verteilt; die Einbettung wird "
+        "nicht gesondert ausgewiesen. Ohne die Form fehlen die Aktivierungen."
+    ),
     "megatron_ignores_cp": "Megatrons Schätzung kennt keine Kontext-Parallelität: CP ändert hier nichts.",
     "megatron_ignores_ulysses": "Megatrons Schätzung kennt keine Ulysses-Sequenz-Parallelität (`sp=`).",
     "megatron_no_full_recompute": (
