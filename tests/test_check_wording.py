@@ -12,6 +12,7 @@ from effbatch.bot.serving.cli import main
 CONFIGS = Path(__file__).parent / "data" / "configs"
 MEMORY = CONFIGS / "memory"
 CORPUS = Path(__file__).parent / "data" / "corpus"
+SCRIPTS = Path(__file__).parent / "data" / "scripts" / "accelerate_loop"
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> str:
@@ -82,6 +83,31 @@ LLAMAFACTORY_Z3 = [str(MEMORY / "llamafactory_llama3_full_sft.yaml"), str(MEMORY
             sorted(str(p) for p in (CORPUS / "deepspeed" / "glm-blocklm-large").iterdir()),
             ["world_size = 256 (Startzeile deepspeed, "],
             ["(deepspeed, "],
+        ),
+        # A value from --set is named as --set, not as a launch line that is not there.
+        (
+            [str(SCRIPTS / "train.py"), "--set", "per_device_train_batch_size=32", "--world-size", "8"],
+            ["DataLoader.batch_size = 32 (", "aus --set per_device_train_batch_size=32 statt der Vorgabe 8"],
+            ["in der Startzeile"],
+        ),
+        # A --set name no script reads is said, with the names read; a value its type refuses too.
+        (
+            [str(SCRIPTS / "train.py"), "--set", "foo=32", "--world-size", "8"],
+            [
+                "--set foo=32: foo kommt in ",
+                "train.py nicht vor (gelesen werden per_device_train_batch_size und gradient_accumulation_steps).",
+            ],
+            ["Effektive Batch-Größe"],
+        ),
+        (
+            [str(SCRIPTS / "train.py"), "--set", "per_device_train_batch_size=abc", "--world-size", "8"],
+            ["--set per_device_train_batch_size=abc: „abc“ ist keine ganze Zahl."],
+            ["setze den Wert"],
+        ),
+        (
+            [str(CONFIGS / "ds_consistent.json"), "--set", "foo=3", "--world-size", "8"],
+            ["--set foo=3: --set gilt für Python-Skripte, und unter den Dateien ist keins."],
+            [],
         ),
         # The world size missing for a framework with an article: „für den Hugging Face Trainer“.
         (

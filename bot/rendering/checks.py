@@ -179,6 +179,11 @@ def problem_text(error: CheckError, slack: bool = False) -> str:
         fields["max"] = byte_size(ctx["max"])
     if error.kind is ProblemKind.BAD_VALUE:
         fields["value"] = quote(str(ctx.get("value", "")))
+    if error.kind is ProblemKind.UNKNOWN_SETTING:
+        fields["why"] = _setting_unknown(ctx)
+    if error.kind is ProblemKind.BAD_SETTING:
+        fields["type"] = texts.SETTING_TYPES.get(str(ctx.get("type")), str(ctx.get("type")))
+        fields["value"] = str(ctx.get("value", ""))
     if error.kind is ProblemKind.UNKNOWN_GPU:
         fields["gpu"] = quote(str(ctx.get("gpu", "")))
     if error.kind is ProblemKind.BAD_VALUE and "needs" in ctx:
@@ -187,6 +192,17 @@ def problem_text(error: CheckError, slack: bool = False) -> str:
         # a reader that names the reason without its limit still gets a sentence with the number in it
         fields.setdefault("max", number(_READER_LIMITS.get(str(ctx.get("detail")), 0)))
     return _problem_template(error).format_map(fields)
+
+
+def _setting_unknown(ctx: dict[str, Any]) -> str:
+    """Why a ``--set`` name is not read, with the names the scripts do read."""
+    files, known = str(ctx.get("files", "")), [str(name) for name in ctx.get("known", [])]
+    if not files:
+        return texts.SETTING_NO_SCRIPT
+    setting = str(ctx.get("setting", ""))
+    if not known:
+        return texts.SETTING_UNKNOWN_NONE.format(setting=setting, files=files)
+    return texts.SETTING_UNKNOWN.format(setting=setting, files=files, known=list_de(known, limit=MAX_LISTED))
 
 
 def _world_needed(framework_id: str, slack: bool) -> dict[str, str]:

@@ -52,6 +52,7 @@ READ_VIA = {
     Origin.WRITTEN: ", aus {name} ({where})",
     Origin.DEFAULT: ", Vorgabe von {name} ({where})",
     Origin.LAUNCH: ", {name} in der Startzeile ({where})",
+    Origin.SET: ", aus `{name}`",
 }
 READ_VIA_REPLACED = " statt der Vorgabe {value} ({where})"
 #: A later layer of the run (a launch flag, the script) set the value again.
@@ -156,8 +157,15 @@ PROBLEMS: Mapping[ProblemKind, str] = {
     ProblemKind.WORLD_SIZE_NEEDED: ("Für {framework} brauche ich die Zahl der {devices}; {launchers} {how}"),
     ProblemKind.BAD_VALUE: "{key} = {value} ({where}) ist keine ganze Zahl ab 1.",
     ProblemKind.EMPTY: "{name} ist leer.",
+    ProblemKind.UNKNOWN_SETTING: "`--set {setting}={value}`: {why}.",
+    ProblemKind.BAD_SETTING: "`--set {setting}={value}`: „{value}“ ist keine {type}.",
     ProblemKind.UNKNOWN_GPU: "Die GPU {gpu} kenne ich nicht; für den Speicher je GPU kenne ich {gpus}.",
 }
+#: Why a ``--set`` name is not read: the scripts' options listed, or none there are.
+SETTING_UNKNOWN = "{setting} kommt in {files} nicht vor (gelesen werden {known})"
+SETTING_UNKNOWN_NONE = "{setting} kommt in {files} nicht vor, und dort steht keine Option"
+SETTING_NO_SCRIPT = "`--set` gilt für Python-Skripte, und unter den Dateien ist keins"
+SETTING_TYPES = {"int": "ganze Zahl", "float": "Zahl"}
 NOTHING_HOW_CLI = (
     "Ist es doch die Konfiguration eines dieser Frameworks, gib es mit `--framework` an, z. B. `--framework deepspeed`."
 )

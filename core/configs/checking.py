@@ -21,7 +21,7 @@ from effbatch.core.configs.base import (
     partial_world,
 )
 from effbatch.core.configs.base.versions import PINS, pins_in, requirements
-from effbatch.core.configs.linking import link
+from effbatch.core.configs.linking import check_settings, link
 from effbatch.core.configs.read import MAX_CONFIG_BYTES, parse
 from effbatch.core.configs.registry import BY_ID, FRAMEWORKS, detect
 
@@ -57,7 +57,10 @@ def check_config(
     if not sources:
         raise CheckError(ProblemKind.EMPTY, name="")
     named = memory.accelerator(gpu)
-    parsed = link([parse(source, max_bytes) for source in sources], world, settings)
+    parsed = [parse(source, max_bytes) for source in sources]
+    if settings:
+        check_settings(parsed, settings)
+    parsed = link(parsed, world, settings)
     chosen = BY_ID[framework] if framework else detect(parsed)
     token = PINS.set(pins(parsed) | {k.lower(): v for k, v in (versions or {}).items()})
     try:
