@@ -109,6 +109,18 @@ LLAMAFACTORY_Z3 = [str(MEMORY / "llamafactory_llama3_full_sft.yaml"), str(MEMORY
             ["--set foo=3: --set gilt für Python-Skripte, und unter den Dateien ist keins."],
             [],
         ),
+        # The world size given overrides the launch line's: „Gelesen“ says which wins.
+        (
+            [str(SCRIPTS / "run.sh"), str(SCRIPTS / "train.py"), "--world-size", "8"],
+            ["world_size = 8 (--world-size 8), überschreibt 4 (Startzeile accelerate, "],
+            [],
+        ),
+        # DeepSpeed's "auto" overridden is a value, quoted.
+        (
+            [*sorted(str(p) for p in (CORPUS / "huggingface" / "qwen-finetune-ds").iterdir()), "--world-size", "8"],
+            ["train_micro_batch_size_per_gpu = 1 (", '/finetune_ds.sh:73), überschreibt "auto" ('],
+            ["überschreibt auto"],
+        ),
         # The world size missing for a framework with an article: „für den Hugging Face Trainer“.
         (
             [str(CONFIGS / "hf_args.yaml")],

@@ -461,7 +461,8 @@ def _read_line(read: Read) -> str:
         line += _via_line(read.via)
     if read.over is not None:
         value, where = read.over
-        line += texts.READ_OVER.format(value=_shortened(_written(value)), where=_place(where))
+        shown = texts.READ_OVER_TEXT.format(value=value) if isinstance(value, str) else _written(value)
+        line += texts.READ_OVER.format(value=_shortened(shown), where=_place(where))
     return line
 
 

@@ -57,6 +57,8 @@ READ_VIA = {
 READ_VIA_REPLACED = " statt der Vorgabe {value} ({where})"
 #: A later layer of the run (a launch flag, the script) set the value again.
 READ_OVER = ", überschreibt {value} ({where})"
+#: A text value overridden (DeepSpeed's "auto"): quoted, so that it reads as a value, not a word.
+READ_OVER_TEXT = '"{value}"'
 READ_MORE = "… und {count} weitere Werte"
 #: Several lines of one file read together.
 PLACE_LINES = "{file}, Zeilen {lines}"

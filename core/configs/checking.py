@@ -4,6 +4,7 @@ arithmetic run, and each branch of a launch script the start decides checked as 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from effbatch.core.configs import branches, memory
@@ -68,7 +69,7 @@ def check_config(
         if framework and not _read_anything(chosen, parsed, check):
             raise CheckError(ProblemKind.NOT_THIS_FRAMEWORK, framework=framework, names=[p.source.name for p in parsed])
         check = branches.with_alternatives(check, parsed, world, lambda p, w: chosen.check(p, w or launched_world(p)))
-        return memory.with_memory(check, named)
+        return memory.with_memory(_world_over_launch(check, world, launched_world(parsed)), named)
     except CheckError as error:
         if error.kind is ProblemKind.WORLD_SIZE_NEEDED:
             error.ctx["nodes"], error.ctx["per_node"] = partial_world(parsed)
@@ -79,6 +80,15 @@ def check_config(
 
 #: What a check reads of the world size, not of the framework's own settings.
 _WORLD_KEYS = frozenset({"world_size"})
+
+
+def _world_over_launch(check: Check, given: World | None, launched: World | None) -> Check:
+    """The world size given from outside over a different one the launch line sets: „Gelesen“ says which wins."""
+    if given is None or launched is None or launched.size == given.size:
+        return check
+    over = (launched.size, launched.where)
+    read = tuple(replace(r, over=over) if r.key == "world_size" and r.over is None else r for r in check.read)
+    return replace(check, read=read)
 
 
 def _read_anything(framework: Framework, parsed: list[Parsed], check: Check) -> bool:
