@@ -567,6 +567,7 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
     "trl/sft-accelerate-config": ((("sft.yaml", f"{SFT}accelerate_config: zero3\nmax_length: 2048\n"),), None),
     "trl/sft-packing": ((("sft.yaml", f"{SFT}packing: true\nmax_length: 4096\n"),), 8),
     "trl/sft-max-length-default": ((("sft.yaml", SFT),), 8),
+    "trl/sft-max-seq-length": ((("sft.yaml", f"{SFT}dataset_text_field: text\nmax_seq_length: 4096\n"),), 8),
     # TRL RLOO: trl 0.19.1's RLOOTrainer lines, trl 0.22.2's RLOOConfig run (/work/scratch/rl/oracle/rloo_*.py)
     "trl/rloo-before-0-22": ((("r.yaml", RLOO_OLD), ("requirements.txt", "trl==0.19.1\n")), 8),
     "trl/rloo-counted-before-0-22": ((("r.yaml", RLOO_OLD),), 8),

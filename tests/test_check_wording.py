@@ -121,6 +121,25 @@ LLAMAFACTORY_Z3 = [str(MEMORY / "llamafactory_llama3_full_sft.yaml"), str(MEMORY
             ["train_micro_batch_size_per_gpu = 1 (", '/finetune_ds.sh:73), überschreibt "auto" ('],
             ["überschreibt auto"],
         ),
+        # TRL's SFT config named by the launch line's --config: its max_seq_length (the old name) is L before 0.20.
+        (
+            sorted(str(p) for p in (CORPUS / "accelerate" / "r1v-sft-clevr").iterdir()),
+            [
+                "Sequenzlänge (L): 4.096",
+                "Tokens je Optimierer-Schritt (T): 524.288",
+                "max_seq_length ist der alte Name",
+            ],
+            ["max_length ist nicht angegeben"],
+        ),
+        (
+            [
+                *sorted(str(p) for p in (CORPUS / "accelerate" / "r1v-sft-clevr").iterdir()),
+                "--framework-version",
+                "trl==0.21.0",
+            ],
+            ["Sequenzlänge (L): 1.024", "max_length ist nicht angegeben"],
+            [],
+        ),
         # The world size missing for a framework with an article: „für den Hugging Face Trainer“.
         (
             [str(CONFIGS / "hf_args.yaml")],

@@ -118,6 +118,10 @@ FINDINGS: dict[str, str] = {
         "TRL bricht ab: Mit Sequenz-Parallelität über DeepSpeed (ALST/Ulysses, sp_size = {sp}) ist der Verlust der"
         " des Modells; loss_type dft und label_smoothing_factor gehen damit nicht."
     ),
+    "trl/sft-max-seq-length": (
+        "max_seq_length ist der alte Name von max_length: TRL vor 0.20.0 liest ihn noch ({max_length} Tokens), "
+        "ab 0.20.0 nicht mehr – dann kürzt SFTConfig jedes Beispiel auf 1.024 Tokens. Schreib max_length."
+    ),
     "trl/sft-max-length-default": (
         "max_length ist nicht angegeben: SFTConfig kürzt jedes Beispiel stillschweigend auf {max_length} Tokens."
     ),
