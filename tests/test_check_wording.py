@@ -73,7 +73,8 @@ LLAMAFACTORY_Z3 = [str(MEMORY / "llamafactory_llama3_full_sft.yaml"), str(MEMORY
                 '[ -f "$FULLFT_OUTPUT/model.safetensors" ] (steht erst beim Start fest); beide Varianten ergeben '
                 "dieselbe Batch-Größe.",
                 "micro_batch_size = 1 (…/hotpotqa_k20_std_qboth_qwen_fullft_wd.yml:16)",
-                "world_size = 4 (#SBATCH 1 Knoten × 4 GPUs, …/run_hotpotqa_k20_fullft_wd.sh:2)",
+                "world_size = 4 (#SBATCH 1 Knoten × 4 GPUs, …/",
+                "/run_hotpotqa_k20_fullft_wd.sh:2)",
             ],
             ["je nach ?", "Varianten (2)", "…orpus", "(… × 4"],
         ),
@@ -108,6 +109,18 @@ LLAMAFACTORY_Z3 = [str(MEMORY / "llamafactory_llama3_full_sft.yaml"), str(MEMORY
             [str(CONFIGS / "ds_consistent.json"), "--set", "foo=3", "--world-size", "8"],
             ["--set foo=3: --set gilt für Python-Skripte, und unter den Dateien ist keins."],
             [],
+        ),
+        # Hydra: an override says what it replaced, and the world size where each factor came from.
+        (
+            sorted(str(p) for p in (CONFIGS / "nemo" / "overrides").iterdir()),
+            [
+                "model.global_batch_size = 256 (",
+                "/overrides/run.sh:4), überschreibt 64 (",
+                "world_size = 16 (trainer.num_nodes 2 × trainer.devices 8, ",
+                "/overrides/run.sh:4 und ",
+                "/overrides/base.yaml:3)",
+            ],
+            ["main.yaml)"],
         ),
         # The world size given overrides the launch line's: „Gelesen“ says which wins.
         (

@@ -499,8 +499,9 @@ def _place(where: str) -> str:
         lines = list_de(p.rpartition(":")[2] for p in places)
         shown = texts.PLACE_LINES.format(file=_front_cut(files[0], MAX_PLACE - len(lines) - len(said)), lines=lines)
     else:
-        budget = max(MAX_PLACE - len(said), MAX_PLACE // 2) // len(places)
-        shown = list_de(_front_cut(p, budget) for p in places)
+        budget = MAX_PLACE  # the explanation is short; the places get the whole width
+        whole = list_de(places)
+        shown = whole if len(whole) <= budget else list_de(_front_cut(p, budget // len(places)) for p in places)
     return f"{said}, {shown}" if said else shown
 
 
