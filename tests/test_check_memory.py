@@ -225,11 +225,11 @@ def test_olmo_core_factories_with_their_tokenizer(
 
 
 def test_the_answer_says_the_estimate_in_german_with_its_convention() -> None:
-    """The check's answer has „Speicher je GPU (Schätzung nach Megatron-LMs Regeln)“ with each part, the total
+    """The check's answer has „Speicher je GPU (Schätzung nach den Regeln von Megatron-LM)“ with each part, the total
     against the GPU given, and where the model came from."""
     check = check_config(_sources(MEMORY / "megatron_llama3_8b_h100_fp8.sh"), gpu="h100")
     shown = plain_text(check_answer(check, Visibility.IN_CHANNEL, command="effbatch").document, choices=False)
-    assert "Speicher je GPU (Schätzung nach Megatron-LMs Regeln) – 32 Schichten, h = 4.096, 32 Köpfe" in shown
+    assert "Speicher je GPU (Schätzung nach den Regeln von Megatron-LM) – 32 Schichten, h = 4.096, 32 Köpfe" in shown
     for part in ("Gewichte: 15,0\u00a0GiB", "Gradienten: 29,9\u00a0GiB", "Optimiererzustände: 11,2\u00a0GiB"):
         assert part in shown
     assert "Aktivierungen: 37,9\u00a0GiB (b = 1, L = 8.192, ohne Neuberechnung)" in shown

@@ -53,6 +53,18 @@ LLAMAFACTORY_Z3 = [str(MEMORY / "llamafactory_llama3_full_sft.yaml"), str(MEMORY
             ],
             ["torchrun", "GPUs"],
         ),
+        # DeepSpeed's estimate: whose activations, in a whole sentence; a config that recomputes part of them is not
+        # also told FlashAttention is assumed.
+        (
+            [*LLAMAFACTORY_Z3, "--world-size", "8"],
+            ["die Aktivierungen schätzt DeepSpeed nicht, die rechne ich nach den Regeln von effbatch."],
+            ["sie sind nach", "DeepSpeeds"],
+        ),
+        (
+            [str(MEMORY / "maxtext_v5e_llama2_7b.sh"), "--world-size", "16"],
+            ["Die Konfiguration rechnet nur einen Teil der Aktivierungen neu"],
+            ["FlashAttention"],
+        ),
         # „mit einer GPU sagen“ and „bei 40,0 GiB“ were loan translations; the GPU named, the need and the capacity.
         (
             [str(MEMORY / "megatron_llama3_8b_h100_fp8.sh")],
@@ -121,6 +133,12 @@ LLAMAFACTORY_Z3 = [str(MEMORY / "llamafactory_llama3_full_sft.yaml"), str(MEMORY
                 "/overrides/base.yaml:3)",
             ],
             ["main.yaml)"],
+        ),
+        # verl's DAPO: the number of rounds agrees with its count, the trained sequences say what n counts.
+        (
+            [str(CONFIGS / "verl" / "16_dapo.sh")],
+            ["mindestens 1 Runde je Schritt; trainiert wird auf genau 256 Prompts × n Antworten."],
+            ["Runde(n)"],
         ),
         # The world size given overrides the launch line's: „Gelesen“ says which wins.
         (

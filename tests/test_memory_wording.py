@@ -105,6 +105,32 @@ def shown(command: str) -> str:
             ["Nur params=: Alle Parameter zählen gleich und sind gleichmäßig auf TP · PP verteilt"],
             ["ohne Einbettung getrennt"],
         ),
+        # Without recompute= FlashAttention is assumed and said as an assumption; typed, it is what was typed.
+        (TP_ADVICE, ["(b = 2, L = 8.192, FlashAttention/selektive Neuberechnung angenommen)"], ["bzw."]),
+        (f"{TP_ADVICE} recompute=selective", ["(b = 2, L = 8.192, selektive Neuberechnung)"], ["angenommen)"]),
+        # Whose rules: „nach den Regeln von effbatch“, never a genitive s on a product's name.
+        (TP_ADVICE, ["Geschätzt nach den Regeln von effbatch:"], ["effbatchs"]),
+        (
+            "regeln=korthikanti llama3.1-8b b=2 gpus=8 a=1 L=4096",
+            ["ist recompute= nicht gesetzt, rechne ich ohne Neuberechnung"],
+            ["ohne recompute= ohne"],
+        ),
+        (
+            "regeln=megatron llama3.1-8b gpus=8 tp=2 b=1 a=1 L=4096 sequence_parallel=ja recompute=none",
+            [
+                "Die Formel von Megatron-LM setzt Sequenz-Parallelität (sequence_parallel=ja) und selektive "
+                "Neuberechnung zusammen voraus; hier fehlt eines davon"
+            ],
+            ["Ohne sequence_parallel=ja", "Megatrons"],
+        ),
+        (
+            "mixtral b=1 gpus=64 tp=2 ep=8 L=4096 a=8 gpu=h100",
+            [
+                "MoE nur grob: Die Experten sind auf EP · TP GPUs verteilt",
+                "ohne ungleiche Lastverteilung durch den Router",
+            ],
+            ["Ungleichgewicht der Router"],
+        ),
         # CPU memory is no line of the GPU's list: after the sum, and „Offload“ only where something is offloaded.
         (
             "llama3.1-8b b=2 gpus=8 a=1 L=4096 gpu=a100-40 zero=3 regeln=deepspeed",

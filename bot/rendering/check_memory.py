@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from effbatch.bot.document import Bullet, Formula, Line, Note, Part, Section
 from effbatch.bot.rendering.formatting import number, size
-from effbatch.bot.rendering.memory import state_size
+from effbatch.bot.rendering.memory import recompute_key, state_size
 from effbatch.bot.texts import memory as texts
 from effbatch.core.configs import CheckMemory
 from effbatch.core.memory import GPUS
@@ -62,7 +62,7 @@ def _lines(memory: CheckMemory) -> list[Line]:
     if found.gather_buffer:
         lines.append(Bullet(texts.GATHER.format(value=size(found.gather_buffer))))
     if found.activations is not None:
-        recompute = found.recompute.value if found.recompute else "none"
+        recompute = recompute_key(found.recompute, given=memory.facts.recompute is not None)
         detail = texts.ACTIVATIONS_DETAIL.format(
             micro=number(setup.micro_batch),
             seq_len=number(setup.seq_len or 0),
@@ -140,6 +140,8 @@ def _conventions(memory: CheckMemory) -> list[str]:
     said = [texts.CHECK_RULES_NOTE[found.rules.value]]
     if memory.facts.caveat:
         said.append(texts.CHECK_CAVEATS[memory.facts.caveat])
+    elif memory.facts.recompute is None and recompute_key(found.recompute, given=False) == "assumed":
+        said.append(texts.CHECK_FLASH_ASSUMED)
     for quirk in found.quirks:
         text = texts.CHECK_QUIRK_NOTES.get(quirk.value) or texts.QUIRK_NOTES.get(quirk.value)
         if text:

@@ -13,7 +13,7 @@ from effbatch.bot.texts import memory as texts
 from effbatch.bot.texts.glossary import COMMAND, label, list_de
 from effbatch.core import Argument, PlanRequest
 from effbatch.core.memory.fit import Change, ChangeKind
-from effbatch.core.memory.setup import Offload, Rules
+from effbatch.core.memory.setup import Offload, Recompute, Rules
 from effbatch.core.memory.time import MfuFrom, TimeEstimate
 from effbatch.core.training import Assessment, missing_for_batch
 
@@ -136,7 +136,7 @@ def _memory_lines(found: Assessment) -> tuple[Line, ...]:
         detail = texts.ACTIVATIONS_DETAIL.format(
             micro=number(found.setup.micro_batch),
             seq_len=number(found.setup.seq_len or 0),
-            recompute=texts.RECOMPUTE_NAMES[memory.recompute.value if memory.recompute else "none"],
+            recompute=texts.RECOMPUTE_NAMES[recompute_key(memory.recompute, given=found.setup.recompute is not None)],
         )
         lines.append(Bullet(f"{texts.ACTIVATIONS.format(value=size(memory.activations))} {detail}"))
     lines.append(Formula(_total(found)))
@@ -144,6 +144,12 @@ def _memory_lines(found: Assessment) -> tuple[Line, ...]:
         lines.append((texts.CPU if offload else texts.CPU_NO_OFFLOAD).format(value=size(memory.cpu_per_node)))
     lines += _fit_lines(found)
     return tuple(lines)
+
+
+def recompute_key(recompute: Recompute | None, *, given: bool) -> str:
+    """How the activations were counted: as typed, or FlashAttention assumed where nothing was said."""
+    key = recompute.value if recompute else "none"
+    return "assumed" if key == "selective" and not given else key
 
 
 def state_size(value: int, *, offload: bool) -> str:

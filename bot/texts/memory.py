@@ -27,7 +27,9 @@ ACTIVATIONS_FORMULA = "{layers} Schichten × {per_layer} × {in_flight} Micro-Ba
 ACTIVATIONS_DETAIL = "(b = {micro}, L = {seq_len}, {recompute})"
 RECOMPUTE_NAMES = {
     "none": "ohne Neuberechnung",
-    "selective": "selektive Neuberechnung bzw. FlashAttention",
+    "selective": "selektive Neuberechnung",
+    #: recompute= not given: FlashAttention assumed, which keeps what selective recomputation keeps.
+    "assumed": "FlashAttention/selektive Neuberechnung angenommen",
     "full": "volle Neuberechnung",
 }
 TOTAL = "Summe: {total}"
@@ -85,23 +87,24 @@ ADVICE_COMBINED = "`{change}` – beides zusammen: {total}, passt"
 
 RULES_NOTE: Mapping[str, str] = {
     "effbatch": (
-        "Geschätzt nach effbatchs Regeln: Modellzustände nach dem ZeRO-Paper (Rajbhandari et al. 2020: 2 + 2 + 12 "
-        "Byte je Parameter in gemischter Präzision), Aktivierungen nach Korthikanti et al. 2022, Tabelle 2, für die "
-        "echte Form gezählt (GQA, FFN-Breite), erste Pipeline-Stufe. Ohne `recompute=` nehme ich FlashAttention an "
-        "(wie selektive Neuberechnung). Andere Regeln: `regeln=megatron`, `regeln=deepspeed`, `regeln=korthikanti`."
+        "Geschätzt nach den Regeln von effbatch: Modellzustände nach dem ZeRO-Paper (Rajbhandari et al. 2020: "
+        "2 + 2 + 12 Byte je Parameter in gemischter Präzision), Aktivierungen nach Korthikanti et al. 2022, "
+        "Tabelle 2, für die echte Form gezählt (GQA, FFN-Breite), erste Pipeline-Stufe. Ist `recompute=` nicht "
+        "gesetzt, nehme ich FlashAttention an (rechnerisch wie selektive Neuberechnung). Andere Regeln: "
+        "`regeln=megatron`, `regeln=deepspeed`, `regeln=korthikanti`."
     ),
     "megatron": (
-        "Nach Megatron-LMs eigener Schätzung (megatron/training/theoretical_memory_usage.py): 18 Byte je "
+        "Nach der Schätzung in Megatron-LM (megatron/training/theoretical_memory_usage.py): 18 Byte je "
         "Parameter, mit verteiltem Optimierer 6 + 12/d; Vokabular auf ein Vielfaches von 128 · TP aufgefüllt."
     ),
     "deepspeed": (
-        "Modellzustände nach DeepSpeeds estimate_zero2/3_model_states_mem_needs (20 Byte je Parameter auf einer "
-        "GPU, ZeRO-3 mit 4 Byte je Parameter der größten Schicht, CPU × 1,5); die Aktivierungen rechnet DeepSpeed "
-        "nicht – sie sind nach effbatchs Regeln."
+        "Modellzustände nach estimate_zero2/3_model_states_mem_needs von DeepSpeed (20 Byte je Parameter auf einer "
+        "GPU, ZeRO-3 mit 4 Byte je Parameter der größten Schicht, CPU × 1,5); die Aktivierungen schätzt DeepSpeed "
+        "nicht, die rechne ich nach den Regeln von effbatch."
     ),
     "korthikanti": (
         "Aktivierungen nach Korthikanti et al. 2022, Tabelle 2, wie gedruckt (GPT-Form: MLP 4h, alle Köpfe für "
-        "K und V), ohne `recompute=` ohne Neuberechnung; Modellzustände nach dem ZeRO-Paper."
+        "K und V); ist `recompute=` nicht gesetzt, rechne ich ohne Neuberechnung. Modellzustände nach dem ZeRO-Paper."
     ),
 }
 QUIRK_NOTES: Mapping[str, str] = {
@@ -109,19 +112,23 @@ QUIRK_NOTES: Mapping[str, str] = {
         "Nur `params=`: Alle Parameter zählen gleich und sind gleichmäßig auf TP · PP verteilt; die Einbettung wird "
         "nicht gesondert ausgewiesen. Ohne die Form fehlen die Aktivierungen."
     ),
-    "megatron_ignores_cp": "Megatrons Schätzung kennt keine Kontext-Parallelität: CP ändert hier nichts.",
-    "megatron_ignores_ulysses": "Megatrons Schätzung kennt keine Ulysses-Sequenz-Parallelität (`sp=`).",
+    "megatron_ignores_cp": "Die Schätzung von Megatron-LM kennt keine Kontext-Parallelität: CP ändert hier nichts.",
+    "megatron_ignores_ulysses": "Die Schätzung von Megatron-LM kennt keine Ulysses-Sequenz-Parallelität (`sp=`).",
     "megatron_no_full_recompute": (
-        "Megatrons Schätzung kennt keine volle Neuberechnung und rechnet dann mit ihrer Formel ohne SP."
+        "Die Schätzung von Megatron-LM kennt keine volle Neuberechnung und rechnet dann mit ihrer Formel ohne "
+        "Sequenz-Parallelität."
     ),
     "megatron_without_sp_formula": (
-        "Ohne `sequence_parallel=ja` und selektive Neuberechnung nimmt Megatron sbh (10 + 24/t) je Schicht "
-        "und 5 % Aufschlag."
+        "Die Formel von Megatron-LM setzt Sequenz-Parallelität (`sequence_parallel=ja`) und selektive "
+        "Neuberechnung zusammen voraus; hier fehlt eines davon, also rechnet sie je Schicht L · b · h · "
+        "(10 + 24/TP) Byte plus 5 % (L Sequenzlänge, b Micro-Batch, h Breite)."
     ),
-    "megatron_no_zero": "Megatrons Schätzung kennt nur den verteilten Optimierer (wie ZeRO-1), kein ZeRO-2/3.",
-    "megatron_no_offload": "Megatrons Schätzung kennt keine Auslagerung auf die CPU.",
+    "megatron_no_zero": (
+        "Die Schätzung von Megatron-LM kennt nur den verteilten Optimierer (wie ZeRO-1), kein ZeRO-2/3."
+    ),
+    "megatron_no_offload": "Die Schätzung von Megatron-LM kennt keine Auslagerung auf die CPU.",
     "deepspeed_whole_model": (
-        "DeepSpeeds Schätzung kennt keine Tensor- oder Pipeline-Parallelität: Jede GPU hält einen Anteil am "
+        "Die Schätzung von DeepSpeed kennt keine Tensor- oder Pipeline-Parallelität: Jede GPU hält einen Anteil am "
         "ganzen Modell."
     ),
     "korthikanti_shape": "Tabelle 2 setzt die GPT-Form voraus; für GQA oder SwiGLU zählt `regeln=effbatch` genauer.",
@@ -130,8 +137,8 @@ QUIRK_NOTES: Mapping[str, str] = {
         "der Attention sind nicht gezählt – bei langem Kontext eine grobe Schätzung."
     ),
     "moe": (
-        "MoE grob: Experten auf EP · TP GPUs verteilt, Aktivierungen für die top-k Experten je Token ohne "
-        "Kapazitätsfaktor und Ungleichgewicht der Router."
+        "MoE nur grob: Die Experten sind auf EP · TP GPUs verteilt; Aktivierungen zähle ich für die top-k Experten "
+        "je Token, ohne Kapazitätsfaktor und ohne ungleiche Lastverteilung durch den Router."
     ),
     "largest_layer_unknown": (
         "ZeRO-3 sammelt je Schritt die größte Schicht ganz ein; ohne `largest_layer=` ist sie nicht gezählt."
@@ -196,9 +203,9 @@ BATCH_HINT_VERB = {1: ("fehlt", "damit"), 2: ("fehlen", "mit ihnen")}
 # --- the config check (issue 28, item 5) --------------------------------------------------------
 CHECK_TITLE = "Speicher je {device} (Schätzung nach {rules}) – {what}"
 CHECK_RULES: Mapping[str, str] = {
-    "megatron": "Megatron-LMs Regeln",
-    "deepspeed": "DeepSpeeds Regeln",
-    "effbatch": "effbatchs Regeln",
+    "megatron": "den Regeln von Megatron-LM",
+    "deepspeed": "den Regeln von DeepSpeed",
+    "effbatch": "den Regeln von effbatch",
     "korthikanti": "Korthikanti et al. 2022",
 }
 CHECK_SHAPE = "{layers} Schichten, h = {hidden}, {heads} Köpfe"
@@ -232,20 +239,22 @@ CHECK_GPU_HOW_SLACK = "`{command} prüfe gpu={example}` und darunter die Konfigu
 CHECK_EXAMPLE = {False: "h100", True: "tpu-v5e"}
 CHECK_RULES_NOTE: Mapping[str, str] = {
     "megatron": (
-        "Nach Megatron-LMs eigener Schätzung (megatron/training/theoretical_memory_usage.py), wie für Megatron-LM, "
+        "Nach der Schätzung in Megatron-LM (megatron/training/theoretical_memory_usage.py), wie für Megatron-LM, "
         "NeMo und Megatron-Bridge: 18 Byte je Parameter, mit verteiltem Optimierer 6 + 12/d; Aktivierungen der "
         "ersten Pipeline-Stufe."
     ),
     "deepspeed": (
-        "Gewichte, Gradienten und Optimiererzustände nach DeepSpeeds estimate_zero2/3_model_states_mem_needs, wie "
-        "für eine ZeRO-Konfiguration; Aktivierungen rechnet DeepSpeed nicht – sie sind nach effbatchs Regeln."
+        "Gewichte, Gradienten und Optimiererzustände nach estimate_zero2/3_model_states_mem_needs von DeepSpeed, "
+        "der Schätzung für die ZeRO-Stufe der Konfiguration; die Aktivierungen schätzt DeepSpeed nicht, die rechne "
+        "ich nach den Regeln von effbatch."
     ),
     "effbatch": (
-        "Nach effbatchs Regeln: Gewichte, Gradienten und Optimiererzustände nach dem ZeRO-Paper (2 + 2 + 12 Byte "
-        "je Parameter in gemischter Präzision), Aktivierungen nach Korthikanti et al. 2022 für die echte Form; "
-        "ohne Angabe zur Neuberechnung nehme ich FlashAttention an."
+        "Nach den Regeln von effbatch: Gewichte, Gradienten und Optimiererzustände nach dem ZeRO-Paper (2 + 2 + 12 "
+        "Byte je Parameter in gemischter Präzision), Aktivierungen nach Korthikanti et al. 2022 für die echte Form."
     ),
 }
+#: Only where the config says nothing about recomputation.
+CHECK_FLASH_ASSUMED = "Zur Neuberechnung sagt die Konfiguration nichts: Ich nehme FlashAttention an."
 #: What an estimate leaves out of one framework's set-up (``MemoryFacts.caveat``).
 CHECK_CAVEATS: Mapping[str, str] = {
     "partial_recompute": (
@@ -256,10 +265,11 @@ CHECK_CAVEATS: Mapping[str, str] = {
 #: Quirks worded for a check (the config's own settings, not the calculator's keys); the rest as the calculator's.
 CHECK_QUIRK_NOTES: Mapping[str, str] = {
     "megatron_without_sp_formula": (
-        "Ohne Megatrons Sequenz-Parallelität mit selektiver Neuberechnung nimmt seine Schätzung sbh (10 + 24/t) je "
-        "Schicht und 5 % Aufschlag."
+        "Die Formel von Megatron-LM setzt Sequenz-Parallelität und selektive Neuberechnung zusammen voraus; hier "
+        "fehlt eines davon, also rechnet sie je Schicht L · b · h · (10 + 24/TP) Byte plus 5 % (L Sequenzlänge, "
+        "b Micro-Batch, h Breite)."
     ),
-    "megatron_ignores_ulysses": "Megatrons Schätzung kennt keine Ulysses-Sequenz-Parallelität.",
+    "megatron_ignores_ulysses": "Die Schätzung von Megatron-LM kennt keine Ulysses-Sequenz-Parallelität.",
     "largest_layer_unknown": "ZeRO-3 sammelt je Schritt die größte Schicht ganz ein; sie ist nicht gezählt.",
 }
 
@@ -272,12 +282,13 @@ HELP_TOPIC = (
     "tied=ja|nein experts= topk= moe_ffn=`, oder nur `params=` (dann ohne Aktivierungen).",
     "Die GPU: `gpu=` {gpus}, oder `gpu_mem=80GiB`. Dazu `dtype=bf16|fp16|fp32`, `zero=0|1|2|3` (FSDP = 3), "
     "`distributed_optimizer=ja`, `offload=none|optimizer|params`, `recompute=none|selective|full`, "
-    "`sequence_parallel=ja` (Megatrons; `sp=` bleibt Ulysses), `tp pp cp ep vpp`, `largest_layer=`, "
+    "`sequence_parallel=ja` (die Sequenz-Parallelität von Megatron-LM; `sp=` ist "
+    "DeepSpeed-Ulysses), `tp pp cp ep vpp`, `largest_layer=`, "
     "`zero_init=ja|nein`, `nodes=`.",
     "Zeit: mit `budget=` und der GPU die Tage und GPU-Stunden bei `mfu=` (ohne Angabe 40 %), `peak=` ersetzt den "
     "Peak (Spitzenleistung je GPU, BF16, dense); umgekehrt `step_time=13,75s` oder `tokens_per_second=` → MFU.",
-    "Regeln: ohne Angabe effbatchs (ZeRO-Paper und Korthikanti et al. 2022, Tabelle 2, für die echte Form); "
-    "`regeln=megatron` wie Megatron-LMs theoretical_memory_usage.py, `regeln=deepspeed` wie DeepSpeeds "
-    "estimate_zero2/3_model_states_mem_needs, `regeln=korthikanti` Tabelle 2 wie gedruckt.",
+    "Regeln: ohne Angabe die von effbatch (ZeRO-Paper und Korthikanti et al. 2022, Tabelle 2, für die echte "
+    "Form); `regeln=megatron` wie theoretical_memory_usage.py in Megatron-LM, `regeln=deepspeed` wie "
+    "estimate_zero2/3_model_states_mem_needs in DeepSpeed, `regeln=korthikanti` Tabelle 2 wie gedruckt.",
 )
 HELP_TOPIC_EXAMPLE = "`{command} llama3.1-8b b=2 gpus=64 a=8 L=8k gpu=h100 zero=1 budget=1T`"
