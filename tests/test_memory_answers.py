@@ -147,7 +147,7 @@ def test_canonical_command_keeps_the_memory_keys() -> None:
 @pytest.mark.parametrize(
     ("command", "expected"),
     [
-        ("modell=llama9", "Meintest du `llama2-7b`"),
+        ("modell=llama9", "Meintest du `llama3-8b`"),
         ("params=7B gpus=8 regeln=deepspeed", "`regeln=deepspeed` kennt nur ZeRO-2 und ZeRO-3"),
         ("params=7B gpus=8 zero=2 offload=params", "`offload=params` braucht `zero=3`"),
         ("layers=32 hidden=4096 gpus=8", "fehlen noch `heads=`, `ffn=` und `vocab=`"),

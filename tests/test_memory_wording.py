@@ -131,6 +131,19 @@ def shown(command: str) -> str:
             ],
             ["Ungleichgewicht der Router"],
         ),
+        # A shape typed whole has no name: its parameters once, not twice; Llama 3 is named as asked.
+        (
+            "layers=32 hidden=4096 heads=32 ffn=11008 vocab=32000 gpus=8",
+            ["Parameter: 6,7 Mrd."],
+            ["Modell: 6,7 Mrd. Parameter"],
+        ),
+        ("modell=llama3-8b gpu=h100", ["Modell: Llama 3 8B", "Speicher je GPU – Llama 3 8B"], ["Llama 3.1"]),
+        # ep= with a dense model is said, not ignored.
+        (
+            "llama3.1-8b b=2 gpus=8 a=1 L=4096 ep=2 gpu=h100",
+            ["ep= gilt nur für MoE-Modelle; Llama 3.1 8B hat keine Experten, ep= ändert hier nichts."],
+            [],
+        ),
         # CPU memory is no line of the GPU's list: after the sum, and „Offload“ only where something is offloaded.
         (
             "llama3.1-8b b=2 gpus=8 a=1 L=4096 gpu=a100-40 zero=3 regeln=deepspeed",

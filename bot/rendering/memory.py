@@ -101,7 +101,8 @@ def _fields(request: PlanRequest, found: Assessment) -> Fields:
     """What the estimate is for; b and the GPUs the question left out are marked as assumed, not shown as input."""
     setup, model = found.setup, found.model
     gpus_given = request.gpus is not None or request.data_parallel is not None
-    fields = [Field(texts.MODEL_FIELD, _what(found))] if model is not None else []
+    # a named model by its name; a shape typed whole has none, and its parameters are the next field
+    fields = [Field(texts.MODEL_FIELD, model.title)] if model is not None and model.title else []
     fields.append(Field(texts.PARAMS_FIELD, reading(found.params)))
     if model is not None and not model.title:
         shape = texts.SHAPE_VALUE.format(
@@ -325,6 +326,9 @@ def _step_lines(time: TimeEstimate, shown: dict[str, str]) -> list[Line]:
 
 def _notes(found: Assessment) -> tuple[Note, ...]:
     notes = [Note(texts.RULES_NOTE[found.memory.rules.value])]
+    model = found.model
+    if model is not None and not model.moe and found.setup.ep > 1:  # likely the wrong model, never silently
+        notes.append(Note(texts.EP_DENSE.format(model=model.title or texts.EP_DENSE_SHAPE)))
     quirks = [texts.QUIRK_NOTES[q.value] for q in found.memory.quirks if q.value in texts.QUIRK_NOTES]
     if quirks:
         notes.append(Note(" ".join(quirks)))

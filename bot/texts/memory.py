@@ -144,6 +144,9 @@ QUIRK_NOTES: Mapping[str, str] = {
         "ZeRO-3 sammelt je Schritt die größte Schicht ganz ein; ohne `largest_layer=` ist sie nicht gezählt."
     ),
 }
+#: ``ep=`` with a model without experts: said, since it changes nothing and likely names the wrong model.
+EP_DENSE = "`ep=` gilt nur für MoE-Modelle; {model} hat keine Experten, `ep=` ändert hier nichts."
+EP_DENSE_SHAPE = "diese Form"
 CAPACITY_NOTE = (
     "Speicher laut Datenblatt; nutzbar ist etwas weniger (CUDA-Kontext, Fragmentierung). Eine Schätzung, keine Messung."
 )
