@@ -133,8 +133,9 @@ def test_install_answer_restart_uninstall(api: FakeWebAPI, database_url: str, tm
 
 def not_installed(bot: BotProcess) -> str:
     return (
-        "effbatch ist in diesem Workspace nicht installiert (oder wurde deinstalliert). Wer Apps installieren darf, "
-        f"fügt es über http://127.0.0.1:{bot.port}/slack/install hinzu; danach antwortet es hier."
+        "effbatch ist in diesem Workspace nicht installiert (oder wurde deinstalliert). Bitte jemanden, der Apps "
+        f"installieren darf, effbatch über http://127.0.0.1:{bot.port}/slack/install hinzuzufügen; danach antwortet "
+        "der Bot hier."
     )
 
 

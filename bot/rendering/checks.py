@@ -25,7 +25,7 @@ from effbatch.bot.rendering.formatting import byte_size, decimal, number, quote,
 from effbatch.bot.texts import checks as texts
 from effbatch.bot.texts.frameworks import _script as script_texts
 from effbatch.bot.texts.glossary import COMMAND, list_de
-from effbatch.core.check_command import CheckRequest, sources_of
+from effbatch.core.check_command import PROFILE_WORLD, CheckRequest, sources_of
 from effbatch.core.configs import (
     Check,
     CheckError,
@@ -489,6 +489,8 @@ def _place(where: str) -> str:
     """Where a value was read (at most 80 characters): an explanation before the file („#SBATCH 1 × 4, run.sh:3“)
     said in words; a second line of the same file only as its number („run_grpo.sh, Zeilen 14 und 15“); a long
     path shortened at a folder's boundary at its front, so its file's name and line stay."""
+    if where == PROFILE_WORLD:
+        return texts.WHERE_PROFILE
     said, _, place = where.rpartition(", ")
     if said and not _PATH_LIKE.search(place):  # no file after the comma: one explanation
         said, place = "", where

@@ -24,6 +24,7 @@ from effbatch.bot.rendering.checks import aborted_answer, check_answer, problem_
 from effbatch.bot.slack.listeners import Dependencies, answered
 from effbatch.bot.slack.web_api import SLACK_FAILURES, describe, failed
 from effbatch.bot.texts import links as texts
+from effbatch.core.check_command import PROFILE_WORLD
 from effbatch.core.configs import MAX_FILE_BYTES, CheckError, Source, World, clean
 from effbatch.core.profile import world_size
 
@@ -81,7 +82,7 @@ def channel_world(deps: Dependencies, team: str | None, channel: str | None) -> 
     except SQLAlchemyError:
         return None
     size = world_size(profile.as_dict()) if profile else None
-    return World(size, f"gpus={size}") if size else None
+    return World(size, PROFILE_WORLD) if size else None
 
 
 def acknowledge(ack: Ack) -> None:

@@ -66,6 +66,7 @@ PLACE_LINES = "{file}, Zeilen {lines}"
 WHERE_SBATCH = "#SBATCH {nodes} Knoten × {per_node} GPUs"
 WHERE_NODES = "{nodes} Knoten × {per_node} GPUs"
 WHERE_LAUNCH = "Startzeile `{launcher}`"
+WHERE_PROFILE = "Channel-Profil"
 LAUNCHERS = ("torchrun", "deepspeed", "accelerate", "python", "torch.distributed.run", "srun", "mpirun")
 #: A switch read (a flag given, ``packing: true``).
 READ_TRUE, READ_FALSE = "ja", "nein"

@@ -148,7 +148,8 @@ QUIRK_NOTES: Mapping[str, str] = {
 EP_DENSE = "`ep=` gilt nur für MoE-Modelle; {model} hat keine Experten, `ep=` ändert hier nichts."
 EP_DENSE_SHAPE = "diese Form"
 CAPACITY_NOTE = (
-    "Speicher laut Datenblatt; nutzbar ist etwas weniger (CUDA-Kontext, Fragmentierung). Eine Schätzung, keine Messung."
+    "Speicher laut Datenblatt, dort in GB angegeben und hier als GiB gelesen; nutzbar ist etwas weniger "
+    "(CUDA-Kontext, Fragmentierung, bei GDDR-Karten wie der L40S auch ECC). Eine Schätzung, keine Messung."
 )
 ESTIMATE_NOTE = "Eine Schätzung, keine Messung: Puffer der Kommunikation und Fragmentierung kommen hinzu."
 
