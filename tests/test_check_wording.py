@@ -204,3 +204,37 @@ def test_a_branch_is_annotated_at_the_script(capsys: pytest.CaptureFixture[str])
     text = run(capsys, *sorted(str(p) for p in folder.iterdir()), "--format", "github")
     [annotation] = [line for line in text.splitlines() if "script/branches-agree" in line]
     assert f"file={folder / 'run_hotpotqa_k20_fullft_wd.sh'},line=32,".replace(":", "%3A") in annotation
+
+
+def test_a_framework_with_an_article_is_quoted_with_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The Trainer's own message: „Meldung des Hugging Face Trainers“, not „Meldung von Hugging Face Trainer“."""
+    (tmp_path / "args.yaml").write_text("per_device_train_batch_size: 4\n")
+    (tmp_path / "ds.json").write_text('{"train_micro_batch_size_per_gpu": 8}')
+    text = run(capsys, str(tmp_path / "args.yaml"), str(tmp_path / "ds.json"), "--world-size", "8")
+    assert "Meldung des Hugging Face Trainers: " in " ".join(text.split())
+    assert "Meldung von Hugging Face Trainer" not in text
+
+
+def test_an_unpinned_release_is_said_in_one_sentence(capsys: pytest.CaptureFixture[str]) -> None:
+    """A finding of some TRL releases, no pin: „Betrifft TRL ab …“ as a sentence, the change named once; the
+    counted-prompts finding shows its symbols beside its numbers."""
+    text = " ".join(run(capsys, str(CONFIGS / "trl" / "07_removed_max_prompt_length.yaml")).split())
+    assert "Betrifft TRL ab 0.28.0; welche Version läuft, geht aus keiner Datei hervor." in text
+    assert text.count("#4847") == 1
+    assert "Erst ab" not in text
+
+
+def test_old_trl_counting_shows_its_symbols(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Before TRL 0.15 per_device_train_batch_size counted prompts: the batch it would be, symbols first."""
+    (tmp_path / "g.yaml").write_text(
+        "reward_funcs: [accuracy_reward]\nnum_processes: 2\nper_device_train_batch_size: 4\n"
+    )
+    text = " ".join(run(capsys, str(tmp_path / "g.yaml")).split())
+    assert "wären es B = b · n · d · a = 4 × " in text
+
+
+def test_an_unknown_gpu_lists_every_known_one(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--gpu h800`: all nine known GPUs named, not „und 6 weitere“."""
+    text = " ".join(run(capsys, str(MEMORY / "megatron_llama3_8b_h100_fp8.sh"), "--gpu", "h800").split())
+    assert "h100, h200, b200, a100-40, a100-80, l40s, mi300x, tpu-v5e und tpu-v5p" in text
+    assert "weitere" not in text

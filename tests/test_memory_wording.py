@@ -144,6 +144,8 @@ def shown(command: str) -> str:
             ["ep= gilt nur für MoE-Modelle; Llama 3.1 8B hat keine Experten, ep= ändert hier nichts."],
             [],
         ),
+        # The data sheet's GB read as GiB: said where the capacity is named.
+        (TP_ADVICE, ["Speicher laut Datenblatt, dort in GB angegeben und hier als GiB gelesen"], []),
         # CPU memory is no line of the GPU's list: after the sum, and „Offload“ only where something is offloaded.
         (
             "llama3.1-8b b=2 gpus=8 a=1 L=4096 gpu=a100-40 zero=3 regeln=deepspeed",

@@ -186,6 +186,7 @@ def problem_text(error: CheckError, slack: bool = False) -> str:
         fields["value"] = str(ctx.get("value", ""))
     if error.kind is ProblemKind.UNKNOWN_GPU:
         fields["gpu"] = quote(str(ctx.get("gpu", "")))
+        fields["gpus"] = list_de(str(ctx.get("gpus", "")).split(", "))  # all of them, as the calculator names them
     if error.kind is ProblemKind.BAD_VALUE and "needs" in ctx:
         fields |= _unresolved(str(ctx["needs"]), slack)
     if error.kind is ProblemKind.UNREADABLE:
@@ -292,7 +293,7 @@ def finding_text(check: Check, finding: Finding) -> str:
         # the rule's framework says it (accelerate's refusal inside a Hugging Face Trainer run)
         speaker = texts.FRAMEWORKS.get(finding.code.split("/", 1)[0], texts.FRAMEWORKS[check.framework])
         quoted = texts.QUOTED_ASSERT if message.startswith("assert ") else texts.QUOTED  # LitGPT's bare asserts
-        text += " " + quoted.format(framework=speaker.title, message=message)
+        text += " " + quoted.format(framework=speaker.title, of=speaker.rules_of, message=message)
         text += "" if message.rstrip().endswith((".", "!", "?")) else "."  # one full stop, never two
     if finding.fix is not None:
         text += " " + fix_text(finding.fix, check.framework)
@@ -313,7 +314,8 @@ def _template(finding: Finding) -> str:
 def _unpinned(since: Since, text: str) -> str:
     """A finding of some releases only, where no file pins the release: both sides said."""
     name = texts.FRAMEWORKS[since.package].title if since.package in texts.FRAMEWORKS else since.package
-    change = texts.UNPINNED_CHANGE.format(change=since.change) if since.change else ""
+    # the change once: not again where the finding itself names it („TRL-PR #4847“)
+    change = texts.UNPINNED_CHANGE.format(change=since.change) if since.change and since.change not in text else ""
     if since.since is not None:
         head = texts.UNPINNED_SINCE.format(framework=name, version=since.since, change=change)
         tail = texts.UNPINNED_OLDER

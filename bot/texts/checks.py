@@ -81,7 +81,8 @@ FIX_WORLD = "Passend wären {fix} {devices}."
 DEVICES = "GPUs"
 DEVICES_BY_FRAMEWORK: Mapping[str, str] = {"maxtext": "Chips"}
 FIX_OR = " oder "
-QUOTED = "Meldung von {framework}: `{message}`"
+#: ``of``: the framework after „Meldung“ („von DeepSpeed“, „des Hugging Face Trainers“).
+QUOTED = "Meldung {of}: `{message}`"
 #: A bare ``assert`` a framework fails with has no message of its own: the assertion is quoted instead.
 QUOTED_ASSERT = "Assertion in {framework}: `{message}`"
 #: Where a long list in the framework's own message was shortened (inside the quote).
@@ -190,8 +191,8 @@ UNRESOLVED = (
     "(`VAR=${{VAR:-8}}`)."
 )
 #: A finding of some releases of a framework only, where no file of the run pins the release.
-UNPINNED_SINCE = "Erst ab {framework} `{version}`{change}, und welche Version läuft, sagt keine Datei: "
-UNPINNED_UNTIL = "Nur vor {framework} `{version}`{change}, und welche Version läuft, sagt keine Datei: "
+UNPINNED_SINCE = "Betrifft {framework} ab `{version}`{change}; welche Version läuft, geht aus keiner Datei hervor. "
+UNPINNED_UNTIL = "Betrifft {framework} vor `{version}`{change}; welche Version läuft, geht aus keiner Datei hervor. "
 UNPINNED_CHANGE = " ({change})"
 UNPINNED_OLDER = (
     "Mit einer älteren Version läuft es. Gib die Version an – `--framework-version {package}==…` oder eine "

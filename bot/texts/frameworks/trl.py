@@ -19,7 +19,7 @@ FINDINGS: dict[str, str] = {
     ),
     "trl/counted-prompts-before-0-15": (
         "Vor TRL 0.15.0 (#2776) zählte per_device_train_batch_size Prompts statt Antworten: Mit einer solchen Version "
-        "wären es B = {per_device} · {generations} · {world} · {accumulation} = {batch} Antworten je "
+        "wären es B = b · n · d · a = {per_device} × {generations} × {world} × {accumulation} = {batch} Antworten je "
         "Optimierer-Schritt. Gib die Version an (`--framework-version trl==…` oder eine `requirements.txt`)."
     ),
     "trl/generation-batch-divisible": (
