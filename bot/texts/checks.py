@@ -237,7 +237,9 @@ UNSAFE_DETAILS = {
 }
 UNREADABLE_LINE = " (Zeile {line})"
 #: What to paste instead of a launch script effbatch refuses to evaluate.
-SHELL_INSTEAD = "Füge nur die Startzeile ein, z. B. `torchrun --nproc-per-node 8 pretrain_gpt.py --micro-batch-size 4`."
+_SHELL_INSTEAD = (
+    "Füge nur die Startzeile ein, z. B. `torchrun --nproc-per-node 8 pretrain_gpt.py --micro-batch-size 4`."
+)
 #: A check stopped before it had an answer (``bot.check_runner.Abort``); the bot goes on answering everyone else.
 ABORTED_TITLE = "Diese Konfiguration ist zu aufwendig, um sie hier zu prüfen"
 ABORTED: Mapping[str, str] = {
@@ -274,23 +276,23 @@ UNREADABLE_REASONS: Mapping[str, str] = {
     "invalid": "{name} lässt sich nicht lesen: Der Text enthält Zeichen, die in diesem Format nicht stehen dürfen.",
     # the bounds of the bash reader (core/configs/shell/limits.py): what it refused, then what to paste instead
     "shell_long_value": "{name} lässt sich nicht lesen: Ein Wert im Skript würde länger als {max} Zeichen{line}. "
-    + SHELL_INSTEAD,
+    + _SHELL_INSTEAD,
     "shell_long_array": "{name} lässt sich nicht lesen: Ein Array im Skript bekäme mehr als {max} Einträge{line}. "
-    + SHELL_INSTEAD,
+    + _SHELL_INSTEAD,
     "shell_long_number": "{name} lässt sich nicht lesen: Eine Rechnung in `$((…))` ergibt eine Zahl mit mehr als "
     "{max} Ziffern{line}; eine Batch-Größe hat wenige. Schreib die Zahl selbst hin, z. B. `GBS=1024`.",
     "shell_work": "{name} lässt sich nicht lesen: Das Skript auszuwerten bräuchte mehr als {max} Schritte{line}. "
-    + SHELL_INSTEAD,
+    + _SHELL_INSTEAD,
     "shell_chars": "{name} lässt sich nicht lesen: Die Werte des Skripts ergäben zusammen mehr als {max} Zeichen"
-    "{line}. " + SHELL_INSTEAD,
+    "{line}. " + _SHELL_INSTEAD,
     "shell_parse": "{name} lässt sich nicht lesen: Schon das Zerlegen nach der Bash-Grammatik bräuchte mehr als {max} "
-    "ms, so verschachtelt oder unvollständig ist der Text. " + SHELL_INSTEAD,
+    "ms, so verschachtelt oder unvollständig ist der Text. " + _SHELL_INSTEAD,
     "shell_nesting": "{name} lässt sich nicht lesen: Das Skript ist tiefer als {max} Ebenen verschachtelt{line}; "
-    "so tief schachtelt kein Startskript Blöcke, `if`, `$(…)`, `bash -c` oder Funktionen. " + SHELL_INSTEAD,
+    "so tief schachtelt kein Startskript Blöcke, `if`, `$(…)`, `bash -c` oder Funktionen. " + _SHELL_INSTEAD,
     "shell_branches": "{name} lässt sich nicht lesen: Mehr als {max} Bedingungen hängen von Werten ab, die erst beim "
     "Start feststehen{line}, etwa von `$1`. Gib sie im Skript vor, z. B. `MODE=${{MODE:-big}}`, oder "
-    + SHELL_INSTEAD[0].lower()
-    + SHELL_INSTEAD[1:],
+    + _SHELL_INSTEAD[0].lower()
+    + _SHELL_INSTEAD[1:],
 }
 PASTED = "eingefügter Text"
 BLOCK = "Codeblock"

@@ -16,15 +16,6 @@ COMMAND = "/effbatch"
 #: The program, as a terminal takes it: the same words without the slash, plus its own options.
 PROGRAM = "effbatch"
 
-GLOBAL_BATCH = "effektive Batch-Größe"
-WEIGHTS = "Gewichte"
-GRADIENTS = "Gradienten"
-OPTIMIZER_STATES = "Optimiererzustände"
-ACTIVATIONS = "Aktivierungen"
-MEMORY_PER_GPU = "Speicher je GPU"
-OPTIMIZER_STEP = "Optimierer-Schritt"
-TOKENS_PER_STEP = "Tokens je Optimierer-Schritt"
-
 ARGUMENT_NAMES = {
     Argument.MICRO_BATCH: "Micro-Batch je Gerät",
     Argument.DATA_PARALLEL: "Datenparallele Replikate",
@@ -134,12 +125,12 @@ SINGULARS = {
 }
 
 #: The rest of a list too long to name: „a, b, c und 107 weitere“.
-MORE = "{count} weitere"
+_MORE = "{count} weitere"
 
 
 def list_de(items: Iterable[str], conjunction: str = "und", limit: int | None = None) -> str:
     """'a', 'a und b', 'a, b und c'; beyond ``limit`` items 'a, b, c und 107 weitere'."""
     items = list(items)
     if limit is not None and len(items) > limit + 1:
-        items = [*items[:limit], MORE.format(count=len(items) - limit)]
+        items = [*items[:limit], _MORE.format(count=len(items) - limit)]
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {conjunction} " + items[-1]

@@ -19,11 +19,6 @@ GRADIENTS = "Gradienten: {value}"
 OPTIMIZER = "Optimiererzustände: {value}"
 GATHER = "Gesammelte größte Schicht (ZeRO-3): {value}"
 ACTIVATIONS = "Aktivierungen: {value}"
-#: How the model states came about: bytes a parameter and what ZeRO splits.
-STATES_FORMULA = "{params} Parameter je GPU × {bytes} Byte{split}"
-STATES_SPLIT = ", ZeRO {zero} teilt {what} durch {group}"
-ZERO_SPLITS = {1: "die Optimiererzustände", 2: "Optimiererzustände und Gradienten", 3: "alles"}
-ACTIVATIONS_FORMULA = "{layers} Schichten × {per_layer} × {in_flight} Micro-Batch(es) in der ersten Stufe"
 ACTIVATIONS_DETAIL = "(b = {micro}, L = {seq_len}, {recompute})"
 RECOMPUTE_NAMES = {
     "none": "ohne Neuberechnung",
@@ -189,7 +184,6 @@ MODEL_FIELD = "Modell"
 SHAPE_FIELD = "Form"
 SHAPE_VALUE = "{layers} Schichten, h = {hidden}, {heads} Köpfe"
 PARAMS_FIELD = "Parameter"
-GPU_FIELD = "GPU"
 #: The words for the accelerator: a TPU's devices are chips (as MaxText's own fields say), never GPUs.
 DEVICE_WORDS: Mapping[bool, Mapping[str, str]] = {
     False: {"device": "GPU", "devices": "GPUs", "accelerator": "GPU", "counted": "GPUs gesamt"},
