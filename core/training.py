@@ -33,6 +33,7 @@ from effbatch.core.memory.gpus import GpuSpec
 from effbatch.core.memory.report import memory_json
 from effbatch.core.memory.time import (
     DEFAULT_MFU,
+    MfuFrom,
     TimeEstimate,
     flops_per_token,
     mfu_from_step_time,
@@ -238,14 +239,16 @@ def _time(
     wanted = request.budget is not None or any(training.value(key) is not None for key in TIME_KEYS)
     if peak is None or not (wanted or tokens):
         return None
-    mfu, assumed = training.mfu or DEFAULT_MFU, training.mfu is None
+    mfu, assumed, source = training.mfu or DEFAULT_MFU, training.mfu is None, MfuFrom.GIVEN
     if training.step_time is not None and tokens:
         mfu, assumed = mfu_from_step_time(per_token * tokens, training.step_time, gpus, peak), False
         _possible(mfu, TrainingKey.STEP_TIME, training.step_time)
+        source = MfuFrom.STEP_TIME
     elif training.tokens_per_second is not None:
         mfu, assumed = mfu_from_throughput(per_token, training.tokens_per_second, gpus, peak), False
         _possible(mfu, TrainingKey.TOKENS_PER_SECOND, training.tokens_per_second)
-    return TimeEstimate(per_token, peak, gpus, mfu, assumed, tokens_per_step=tokens, budget=request.budget)
+        source = MfuFrom.THROUGHPUT
+    return TimeEstimate(per_token, peak, gpus, mfu, assumed, tokens, request.budget, source)
 
 
 def _possible(mfu: float, key: TrainingKey, value: float) -> None:

@@ -571,6 +571,7 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
     "trl/sft-accelerate-config": ((("sft.yaml", f"{SFT}accelerate_config: zero3\nmax_length: 2048\n"),), None),
     "trl/sft-packing": ((("sft.yaml", f"{SFT}packing: true\nmax_length: 4096\n"),), 8),
     "trl/sft-max-length-default": ((("sft.yaml", SFT),), 8),
+    "trl/sft-max-seq-length": ((("sft.yaml", f"{SFT}dataset_text_field: text\nmax_seq_length: 4096\n"),), 8),
     # TRL RLOO: trl 0.19.1's RLOOTrainer lines, trl 0.22.2's RLOOConfig run (/work/scratch/rl/oracle/rloo_*.py)
     "trl/rloo-before-0-22": ((("r.yaml", RLOO_OLD), ("requirements.txt", "trl==0.19.1\n")), 8),
     "trl/rloo-counted-before-0-22": ((("r.yaml", RLOO_OLD),), 8),
@@ -936,9 +937,13 @@ def test_a_branch_only_the_start_decides_is_checked_both_ways(script: str, code:
     [finding] = [f for f in check.findings if f.code.startswith("script/")]
     assert finding.code == code
     text = finding_text(check, finding)
-    assert "Ab Zeile 2 verzweigt das Skript je nach $1" in text
-    if code == "script/branches-differ":
-        assert "B = 128 bis B = 256 (2 Varianten geprüft)" in text
+    assert "Ab Zeile 2 von run.sh verzweigt das Skript je nach `$1`" in text
+    said = {
+        "script/branches-differ": "trainiert der Lauf mit B = 128 oder B = 256.",
+        "script/branches-agree": "beide Varianten ergeben dieselbe Batch-Größe.",
+        "script/branch-refused": "Eine der beiden Varianten lässt sich nicht prüfen oder nicht starten",
+    }
+    assert said[code] in text
 
 
 def test_a_quoted_message_ends_with_exactly_one_full_stop() -> None:

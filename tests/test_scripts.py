@@ -92,7 +92,7 @@ def test_each_value_says_where_it_came_from_and_what_it_replaced() -> None:
         "(hf_argparse/launch.sh:1) statt der Vorgabe 8 (hf_argparse/train.py:5)"
     ) in text
     assert "gradient_accumulation_steps = 4 (hf_argparse/train.py:12), Vorgabe von --grad_accum" in text
-    assert "train_batch_size = 256 (TrainingArguments), überschreibt auto (hf_argparse/ds.json:1)" in text
+    assert 'train_batch_size = 256 (TrainingArguments), überschreibt "auto" (hf_argparse/ds.json:1)' in text
 
 
 def test_a_script_alone_asks_for_what_only_its_start_decides() -> None:

@@ -144,9 +144,9 @@ def test_values_read_stand_as_the_file_writes_them() -> None:
 
 
 def test_a_long_place_keeps_its_file_name_and_lines() -> None:
-    """Row 32: shortened at the front, the file's name and both lines kept (the second only as its number)."""
+    """Row 32: shortened at the front at a folder, the file's name and both lines kept („Zeilen 14 und 15“)."""
     text = checked("runs/experiments/2026/team-a/verl/grpo/10_refuse_sp_without_remove_padding.sh", 8, VERL_10)
-    assert "world_size = 8 (…xperiments/2026/team-a/verl/grpo/10_refuse_sp_without_remove_padding.sh:14 · 15)" in text
+    assert "world_size = 8 (…/2026/team-a/verl/grpo/10_refuse_sp_without_remove_padding.sh, Zeilen 14 und 15)" in text
 
 
 def test_a_bare_assertion_is_quoted_as_one() -> None:

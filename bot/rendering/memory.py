@@ -7,15 +7,15 @@ terminal lay them out alike.
 from __future__ import annotations
 
 from effbatch.bot.document import Bullet, Document, Field, Fields, Formula, Line, Note, Part, Section, Visibility
-from effbatch.bot.rendering.formatting import german, number, reading, scientific, size
+from effbatch.bot.rendering.formatting import GIB, german, number, reading, scientific, size
 from effbatch.bot.rendering.formulas import degrees
 from effbatch.bot.texts import memory as texts
 from effbatch.bot.texts.glossary import COMMAND, label, list_de
 from effbatch.core import Argument, PlanRequest
 from effbatch.core.memory.estimate import MemoryEstimate
 from effbatch.core.memory.fit import Change, ChangeKind, Fit
-from effbatch.core.memory.setup import Rules, Setup
-from effbatch.core.memory.time import TimeEstimate
+from effbatch.core.memory.setup import Offload, Recompute, Rules, Setup
+from effbatch.core.memory.time import MfuFrom, TimeEstimate
 from effbatch.core.training import Assessment, missing_for_batch
 
 
@@ -24,12 +24,42 @@ def percent(share: float) -> str:
 
 
 def flops(value: float) -> str:
-    return scientific(value)
+    return scientific(value, fixed=True)
+
+
+def step_duration(seconds: float) -> str:
+    """A step's time to three significant digits: 0,42 s, 19,2 s; from a minute on with minutes: 121 s (≈ 2 min)."""
+    shown = german(float(f"{seconds:.3g}"), 2, keep_zeros=False)
+    if seconds < 60:
+        return texts.SECONDS.format(value=shown)
+    return texts.SECONDS_LONG.format(value=shown, minutes=number(round(seconds / 60)))
+
+
+def duration(seconds: float) -> str:
+    """A training's time in the unit people think in: minutes or hours below a day, years from one on."""
+    minutes, hours, days = seconds / 60, seconds / 3600, seconds / 86_400
+    if minutes < 1:
+        return step_duration(seconds)
+    if hours < 1:
+        return texts.MINUTES.format(value=number(round(minutes)))
+    if days < 1:
+        return texts.HOURS.format(value=german(hours, 1, keep_zeros=False))
+    if days < 365:
+        shown = german(days, 1, keep_zeros=False)
+        return texts.ONE_DAY if shown == "1" else texts.DAYS.format(value=shown)
+    years = german(days / 365.25, 1 if days < 3652.5 else 0, keep_zeros=False)
+    return texts.ONE_YEAR if years == "1" else texts.YEARS.format(value=years)
+
+
+def gpu_hours(hours: float) -> str:
+    """GPU-hours: whole from ten on, one decimal below (0,4 for eight minutes on three GPUs)."""
+    return number(round(hours)) if hours >= 10 else german(hours, 1, keep_zeros=False)
 
 
 def memory_parts(found: Assessment, command: str = COMMAND) -> tuple[Part, ...]:
     """The memory section, what helps when it does not fit, the time section and the small print."""
-    parts: list[Part] = [Section(title=texts.MEMORY_TITLE.format(what=_what(found)), lines=_memory_lines(found))]
+    title = texts.MEMORY_TITLE.format(what=_what(found), **words(found))
+    parts: list[Part] = [Section(title=title, lines=_memory_lines(found))]
     if found.advice:
         parts.append(Section(title=texts.ADVICE_TITLE, lines=_advice_lines(found)))
     if (time := _time_section(found)) is not None:
@@ -43,16 +73,23 @@ def memory_document(
 ) -> Document:
     """A memory question without B (``params=7B zero=3 gpus=8``): the estimate alone, and how to add B."""
     total, what = size(found.memory.total), _what(found)
-    parts: list[Part] = [_fields(found), *memory_parts(found, command)]
+    parts: list[Part] = [_fields(request, found), *memory_parts(found, command)]
     missing = missing_for_batch(request)
     if missing:
-        parts.append(Note(texts.BATCH_HINT.format(missing=list_de(f"{a.symbol}" for a in missing))))
+        verb, with_them = texts.BATCH_HINT_VERB[min(len(missing), 2)]
+        symbols = list_de(a.symbol for a in missing)
+        parts.append(Note(texts.BATCH_HINT.format(verb=verb, missing=symbols, with_them=with_them)))
     return Document(
-        title=texts.MEMORY_DOCUMENT_TITLE.format(total=total),
-        summary=texts.MEMORY_SUMMARY.format(total=total, what=what),
+        title=texts.MEMORY_DOCUMENT_TITLE.format(total=total, **words(found)),
+        summary=texts.MEMORY_SUMMARY.format(total=total, what=what, **words(found)),
         visibility=visibility,
         parts=tuple(parts),
     )
+
+
+def words(found: Assessment) -> dict[str, str]:
+    """GPU or chip: the words for the accelerator asked about (a TPU's devices are chips)."""
+    return dict(texts.DEVICE_WORDS[found.gpu is not None and found.gpu.chip])
 
 
 def _what(found: Assessment) -> str:
@@ -61,42 +98,51 @@ def _what(found: Assessment) -> str:
     return texts.PARAMS_WHAT.format(params=reading(found.params))
 
 
-def _fields(found: Assessment) -> Fields:
+def _fields(request: PlanRequest, found: Assessment) -> Fields:
+    """What the estimate is for; b and the GPUs the question left out are marked as assumed, not shown as input."""
     setup, model = found.setup, found.model
-    fields = [Field(texts.MODEL_FIELD, _what(found))] if model is not None else []
+    gpus_given = request.gpus is not None or request.data_parallel is not None
+    # a named model by its name; a shape typed whole has none, and its parameters are the next field
+    fields = [Field(texts.MODEL_FIELD, model.title)] if model is not None and model.title else []
     fields.append(Field(texts.PARAMS_FIELD, reading(found.params)))
     if model is not None and not model.title:
         shape = texts.SHAPE_VALUE.format(
             layers=number(model.layers), hidden=number(model.hidden), heads=number(model.heads)
         )
         fields.append(Field(texts.SHAPE_FIELD, shape))
-    fields.append(Field(label(Argument.GPUS), number(setup.gpus)))
+    fields.append(Field(words(found)["counted"], _given(number(setup.gpus), given=gpus_given)))
     fields.append(Field("TP · PP · CP · SP", degrees((setup.tp, setup.pp, setup.cp, setup.sp))))
-    fields.append(Field(texts.MICRO_FIELD, number(setup.micro_batch)))
+    micro = _given(number(setup.micro_batch), given=request.micro_batch is not None)
+    fields.append(Field(label(Argument.MICRO_BATCH), micro))
     if setup.seq_len:
         fields.append(Field(label(Argument.SEQ_LEN), number(setup.seq_len)))
     if found.gpu is not None:
-        fields.append(Field(texts.GPU_FIELD, found.gpu.title))
+        fields.append(Field(words(found)["accelerator"], found.gpu.title))
     return Fields(tuple(fields))
 
 
+def _given(value: str, *, given: bool) -> str:
+    return value if given else texts.ASSUMED.format(value=value)
+
+
 def _memory_lines(found: Assessment) -> tuple[Line, ...]:
-    memory = found.memory
-    lines = estimate_bullets(memory, found.setup)
-    if memory.cpu_per_node is not None:
-        lines.append(Bullet(texts.CPU.format(value=size(memory.cpu_per_node))))
+    memory, setup = found.memory, found.setup
+    offload = setup.offload is not Offload.NONE
+    lines = estimate_bullets(memory, setup, offload=offload, recompute_given=setup.recompute is not None)
     lines.append(Formula(_total(found)))
+    if memory.cpu_per_node is not None:  # after the sum: not part of it
+        lines.append(cpu_line(memory, offload=offload))
     lines += _fit_lines(found)
     return tuple(lines)
 
 
-def estimate_bullets(memory: MemoryEstimate, setup: Setup) -> list[Line]:
+def estimate_bullets(memory: MemoryEstimate, setup: Setup, *, offload: bool, recompute_given: bool) -> list[Line]:
     """Weights, gradients, optimizer states, a gather buffer and the activations of the micro-batch, each a bullet:
     a question's memory section and a checked config's list them alike."""
     lines: list[Line] = [
-        Bullet(texts.WEIGHTS.format(value=size(memory.weights))),
-        Bullet(texts.GRADIENTS.format(value=size(memory.grads))),
-        Bullet(texts.OPTIMIZER.format(value=size(memory.optimizer))),
+        Bullet(texts.WEIGHTS.format(value=state_size(memory.weights, offload=offload))),
+        Bullet(texts.GRADIENTS.format(value=state_size(memory.grads, offload=offload))),
+        Bullet(texts.OPTIMIZER.format(value=state_size(memory.optimizer, offload=offload))),
     ]
     if memory.gather_buffer:
         lines.append(Bullet(texts.GATHER.format(value=size(memory.gather_buffer))))
@@ -104,17 +150,38 @@ def estimate_bullets(memory: MemoryEstimate, setup: Setup) -> list[Line]:
         detail = texts.ACTIVATIONS_DETAIL.format(
             micro=number(setup.micro_batch),
             seq_len=number(setup.seq_len or 0),
-            recompute=texts.RECOMPUTE_NAMES[memory.recompute.value if memory.recompute else "none"],
+            recompute=texts.RECOMPUTE_NAMES[recompute_key(memory.recompute, given=recompute_given)],
         )
         lines.append(Bullet(f"{texts.ACTIVATIONS.format(value=size(memory.activations))} {detail}"))
     return lines
+
+
+def cpu_line(memory: MemoryEstimate, *, offload: bool) -> str:
+    """The CPU memory a node needs, after the sum (not part of it), saying whether anything is offloaded."""
+    return (texts.CPU if offload else texts.CPU_NO_OFFLOAD).format(value=size(memory.cpu_per_node or 0))
+
+
+def recompute_key(recompute: Recompute | None, *, given: bool) -> str:
+    """How the activations were counted: as typed, or FlashAttention assumed where nothing was said."""
+    key = recompute.value if recompute else "none"
+    return "assumed" if key == "selective" and not given else key
+
+
+def state_size(value: int, *, offload: bool) -> str:
+    """A model state's bytes on the GPU; offloaded away entirely: 0 in the CPU's memory, not a bare „0 MiB“."""
+    return texts.IN_CPU if offload and not value else size(value)
 
 
 def _total(found: Assessment) -> str:
     total = size(found.memory.total)
     if found.capacity is None:
         return texts.TOTAL.format(total=total)
-    gpu = found.gpu.title if found.gpu else texts.GPU_FIELD
+    if found.gpu is not None:
+        gpu = found.gpu.title
+    elif found.capacity % GIB:  # typed in GB: say where the odd GiB come from
+        gpu = texts.GPU_MEM_GB.format(gigabytes=german(found.capacity / 1e9, 1, keep_zeros=False))
+    else:
+        gpu = texts.GPU_MEM
     return texts.TOTAL_ON_GPU.format(total=total, capacity=size(found.capacity), gpu=gpu)
 
 
@@ -150,6 +217,9 @@ def _advice_lines(found: Assessment) -> tuple[Line, ...]:
 
 
 def _advice(found: Assessment, change: Change) -> str:
+    if change.kind is ChangeKind.COMBINED:
+        typed = " ".join(_change_text(found, Change(kind, value, 0, None, True))[0] for kind, value in change.parts)
+        return texts.ADVICE_COMBINED.format(change=typed, total=size(change.total))
     if change.fits:
         verdict = texts.ADVICE_FITS
         if change.largest_micro_batch is not None and change.kind is not ChangeKind.ACCUMULATION:
@@ -157,10 +227,8 @@ def _advice(found: Assessment, change: Change) -> str:
             verdict = template.format(largest=number(change.largest_micro_batch))
     else:
         verdict = texts.ADVICE_NOT_ENOUGH
-    what = texts.ADVICE_WHAT[change.kind.value]
-    return texts.ADVICE_LINE.format(
-        change=_change_text(found, change), what=what, total=size(change.total), verdict=verdict
-    )
+    change_text, what = _change_text(found, change)
+    return texts.ADVICE_LINE.format(change=change_text, what=what, total=size(change.total), verdict=verdict)
 
 
 _CHANGE_KEYS = {
@@ -168,21 +236,32 @@ _CHANGE_KEYS = {
     ChangeKind.RECOMPUTE_FULL: "recompute",
     ChangeKind.SEQUENCE_PARALLEL: "sequence_parallel",
     ChangeKind.ZERO: "zero",
-    ChangeKind.TP: "tp",
     ChangeKind.OFFLOAD: "offload",
 }
 
 
-def _change_text(found: Assessment, change: Change) -> str:
-    """How to type the change: ``recompute=full``; for accumulation ``b=2 a=16`` where a stays whole."""
-    if change.kind is not ChangeKind.ACCUMULATION:
-        return f"{_CHANGE_KEYS[change.kind]}={change.value}"
-    micro = int(change.value)
+def _change_text(found: Assessment, change: Change) -> tuple[str, str]:
+    """How to type the change and what it does: ``recompute=full``; ``b=2 a=16`` and ``tp=2 a=16`` keep B."""
     setup = found.setup
-    total = setup.micro_batch * (setup.accumulation or 0)
-    if setup.accumulation and total % micro == 0:
-        return texts.ADVICE_ACCUMULATION.format(micro=micro, accumulation=total // micro)
-    return texts.ADVICE_ACCUMULATION_NO_A.format(micro=micro)
+    batch = number(setup.micro_batch * setup.data_parallel * (setup.accumulation or 0))
+    if change.kind is ChangeKind.ACCUMULATION:
+        micro = int(change.value)
+        if setup.accumulation:
+            more = setup.micro_batch * setup.accumulation // micro
+            typed = texts.ADVICE_ACCUMULATION.format(micro=micro, accumulation=more)
+            return typed, texts.ADVICE_ACCUMULATION_WHAT.format(batch=batch)
+        factor = number(setup.micro_batch // micro)
+        return texts.ADVICE_ACCUMULATION_NO_A.format(micro=micro), texts.ADVICE_ACCUMULATION_WHAT_NO_A.format(
+            factor=factor
+        )
+    if change.kind is ChangeKind.TP:
+        replicas = number(setup.data_parallel // 2)
+        if setup.accumulation:
+            more = setup.accumulation * 2
+            typed = texts.ADVICE_TP.format(tp=change.value, accumulation=more)
+            return typed, texts.ADVICE_TP_WHAT.format(replicas=replicas, accumulation=number(more), batch=batch)
+        return texts.ADVICE_TP_NO_A.format(tp=change.value), texts.ADVICE_TP_WHAT_NO_A.format(replicas=replicas)
+    return f"{_CHANGE_KEYS[change.kind]}={change.value}", texts.ADVICE_WHAT[change.kind.value]
 
 
 def _time_section(found: Assessment) -> Section | None:
@@ -210,6 +289,8 @@ def _per_token_formula(found: Assessment) -> str:
         return texts.FLOPS_PER_TOKEN_PARAMS.format(params=reading(found.params), flops=shown)
     if found.setup.rules in (Rules.KORTHIKANTI, Rules.MEGATRON):
         return texts.FLOPS_PER_TOKEN_KORTHIKANTI.format(flops=shown)
+    if found.model.q_dim != found.model.hidden:
+        return texts.FLOPS_PER_TOKEN_SHAPE_ATTENTION.format(flops=shown)
     return texts.FLOPS_PER_TOKEN_SHAPE.format(flops=shown)
 
 
@@ -218,39 +299,54 @@ def _time_lines(found: Assessment) -> list[Line]:
     if time is None:
         return []
     peak = f"{german(time.peak_flops / 1e12, 1, keep_zeros=False)}\u00a0TFLOP/s"
-    gpus, mfu = number(time.gpus), percent(time.mfu)
-    lines: list[Line] = _step_lines(time, gpus, peak, mfu)
+    gpus, mfu, said = number(time.gpus), percent(time.mfu), words(found)
+    lines: list[Line] = _step_lines(time, {"gpus": gpus, "peak": peak, "mfu": mfu, **said})
     rate = reading(time.tokens_per_second)
-    lines.append(texts.THROUGHPUT.format(rate=rate, tflops=german(time.tflops_per_gpu, 1, keep_zeros=False)))
-    if time.train_days is not None and time.budget is not None and time.total_flops is not None:
-        days = german(time.train_days, 1, keep_zeros=False)
-        hours = number(round(time.gpu_hours or 0))
+    tflops = german(time.tflops_per_gpu, 1, keep_zeros=False)
+    lines.append(texts.THROUGHPUT.format(rate=rate, tflops=tflops, **said))
+    if time.train_seconds is not None and time.budget is not None and time.total_flops is not None:
         lines.append(
             texts.BUDGET_TIME.format(
-                budget=reading(time.budget), days=days, gpus=gpus, hours=hours, flops=flops(time.total_flops)
+                budget=reading(time.budget),
+                duration=duration(time.train_seconds),
+                gpus=gpus,
+                hours=gpu_hours(time.gpu_hours or 0),
+                flops=flops(time.total_flops),
+                **said,
             )
         )
     if time.mfu_assumed:
         lines.append(texts.MFU_ASSUMED.format(mfu=mfu))
     if found.gpu is not None and found.setup.rules is not None and time.peak_flops == found.gpu.peak_flops:
-        lines.append(texts.PEAK_SOURCE.format(peak=peak, source=found.gpu.source))
+        lines.append(texts.PEAK_SOURCE.format(peak=peak, source=found.gpu.source, **said))
     else:
-        lines.append(texts.PEAK_GIVEN.format(peak=peak))
+        lines.append(texts.PEAK_GIVEN.format(peak=peak, **said))
     return lines
 
 
-def _step_lines(time: TimeEstimate, gpus: str, peak: str, mfu: str) -> list[Line]:
-    """The step time: from the FLOPs at the assumed MFU, or the MFU from the step time given."""
+def _step_lines(time: TimeEstimate, shown: dict[str, str]) -> list[Line]:
+    """The step time from the MFU typed or assumed, or the MFU from the step time or throughput measured."""
+    lines: list[Line] = []
+    if time.mfu_from is MfuFrom.THROUGHPUT:
+        rate = reading(time.tokens_per_second)
+        per_token = flops(time.flops_per_token)
+        lines.append(Formula(texts.THROUGHPUT_GIVEN.format(per_token=per_token, rate=rate, **shown)))
     step, per_step = time.step_seconds, time.flops_per_step
     if step is None or per_step is None:
-        return []
-    seconds = f"{german(step, 2, keep_zeros=False)}\u00a0s"
-    template = texts.STEP_TIME if time.mfu_assumed else texts.STEP_TIME_GIVEN
-    return [Formula(template.format(flops=flops(per_step), gpus=gpus, peak=peak, mfu=mfu, seconds=seconds))]
+        return lines
+    if time.mfu_from is MfuFrom.STEP_TIME:  # the time as typed
+        seconds, template = texts.SECONDS.format(value=german(step, 2, keep_zeros=False)), texts.STEP_TIME_GIVEN
+    else:
+        seconds, template = step_duration(step), texts.STEP_TIME
+    lines.append(Formula(template.format(flops=flops(per_step), seconds=seconds, **shown)))
+    return lines
 
 
 def _notes(found: Assessment) -> tuple[Note, ...]:
     notes = [Note(texts.RULES_NOTE[found.memory.rules.value])]
+    model = found.model
+    if model is not None and not model.moe and found.setup.ep > 1:  # likely the wrong model, never silently
+        notes.append(Note(texts.EP_DENSE.format(model=model.title or texts.EP_DENSE_SHAPE)))
     quirks = [texts.QUIRK_NOTES[q.value] for q in found.memory.quirks if q.value in texts.QUIRK_NOTES]
     if quirks:
         notes.append(Note(" ".join(quirks)))

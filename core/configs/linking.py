@@ -11,11 +11,22 @@ of its environment.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 
-from effbatch.core.configs.base import Command, Format, Launch, Parsed, World, launched_world, split_launch
+from effbatch.core.configs.base import (
+    CheckError,
+    Command,
+    Format,
+    Launch,
+    Parsed,
+    ProblemKind,
+    World,
+    launched_world,
+    split_launch,
+)
 from effbatch.core.configs.read.bounds import hostile
 
 # The Python reader and the shell reader are imported where a source needs them: a check of a JSON or YAML file
@@ -46,19 +57,53 @@ def link(parsed: Sequence[Parsed], world: World | None, settings: Mapping[str, s
         if context == Context(None, None):
             linked.append(source)
             continue
-        linked.append(_read_in(source, context))
+        linked.append(_read_in(source, context, settings or {}))
     return linked
 
 
-def _read_in(source: Parsed, context: Context) -> Parsed:
+def _read_in(source: Parsed, context: Context, settings: Mapping[str, str]) -> Parsed:
     """A Python source read again with what its launch line gives it."""
     from effbatch.core.configs.read.python import read_python
     from effbatch.core.configs.read.python_source import python_parsed
 
     with hostile(source.source):
         text, name = source.source.text, source.source.name
-        script = read_python(text, name, argv=context.argv, environ=context.environ, launch=context.where)
+        script = read_python(
+            text, name, argv=context.argv, environ=context.environ, launch=context.where, settings=settings
+        )
     return python_parsed(source.source, script)
+
+
+#: ``parser.add_argument("--bs", "-b", type=int, …)``: its option strings and the rest of the call.
+_ADD_ARGUMENT = re.compile(r"add_argument\(\s*((?:[\"'][^\"']+[\"']\s*,\s*)+)([^)]*)\)")
+_OPTION = re.compile(r"[\"'](-{1,2}[\w-]+)[\"']")
+#: Parsers whose options are a library's dataclass fields (``TrainingArguments``), not listed in the script.
+_LIBRARY_PARSERS = re.compile(
+    r"\b(?:HfArgumentParser|TrlParser|H4ArgumentParser|parse_args_into_dataclasses)\b|sys\.argv"
+)
+_WHOLE = {"int": re.compile(r"[+-]?\d+"), "float": re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")}
+
+
+def check_settings(parsed: Sequence[Parsed], settings: Mapping[str, str]) -> None:
+    """``--set`` settings no Python script among ``parsed`` reads, or whose value its option's type refuses:
+    ``CheckError`` naming the setting and what the scripts read (never a typo silently ignored)."""
+    scripts = [p for p in parsed if p.format is Format.PYTHON]
+    options: dict[str, str] = {}  # option name → its type as written ("" where none)
+    for script in scripts:
+        text = script.source.text
+        if _LIBRARY_PARSERS.search(text):
+            return  # a library's fields: the script does not list what it reads
+        for names, rest in _ADD_ARGUMENT.findall(text):
+            kind = next((t for t in _WHOLE if re.search(rf"\btype\s*=\s*{t}\b", rest)), "")
+            options |= {name.lstrip("-").replace("-", "_"): kind for name in _OPTION.findall(names)}
+    files = ", ".join(p.source.name for p in scripts)
+    for name, value in settings.items():
+        key = name.replace("-", "_")
+        if key not in options and not any(f"{q}{name}{q}" in s.source.text for s in scripts for q in "\"'"):
+            raise CheckError(ProblemKind.UNKNOWN_SETTING, setting=name, value=value, files=files, known=list(options))
+        kind = options.get(key, "")
+        if kind and not _WHOLE[kind].fullmatch(value):
+            raise CheckError(ProblemKind.BAD_SETTING, setting=name, value=value, type=kind)
 
 
 #: Commands that run a shell script: ``bash train.sh``, ``sh train.sh``, ``source train.sh``, ``. train.sh``.

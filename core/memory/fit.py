@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from itertools import combinations
+from typing import Any
 
 from effbatch.core.memory.estimate import MemoryEstimate, estimate
 from effbatch.core.memory.models import ModelSpec
@@ -57,11 +59,15 @@ class ChangeKind(StrEnum):
     TP = "tp"
     RECOMPUTE_FULL = "recompute_full"
     OFFLOAD = "offload"
+    COMBINED = "combined"  # two of the above together
 
 
 @dataclass(frozen=True)
 class Change:
-    """A change, the value it sets, and the memory per GPU and largest micro-batch after it."""
+    """A change, the value it sets, and the memory per GPU and largest micro-batch after it.
+
+    ``COMBINED``: two techniques together (``parts``), advised when no single change is enough.
+    """
 
     kind: ChangeKind
     value: int | str
@@ -69,11 +75,16 @@ class Change:
     largest_micro_batch: int | None
     fits: bool
     at_bound: bool = False
+    parts: tuple[tuple[ChangeKind, int | str], ...] = ()
+
+
+#: A technique: its kind, the value typed, and the fields of the set-up it changes.
+_Variant = tuple[ChangeKind, int | str, dict[str, Any]]
 
 
 def advise(model: ModelSpec, setup: Setup, capacity: int, most: int | None = None) -> tuple[Change, ...]:
-    """What lowers the memory enough, cheapest first: smaller b with more accumulation, then the techniques (each
-    largest micro-batch at most ``most``)."""
+    """What lowers the memory enough, cheapest first: smaller b with more accumulation, then the techniques;
+    when none is enough alone, the first pair of techniques that is (each largest micro-batch at most ``most``)."""
     found = estimate(model, setup)
     now = fit(found, capacity, most)
     if now.fits:
@@ -81,32 +92,64 @@ def advise(model: ModelSpec, setup: Setup, capacity: int, most: int | None = Non
     changes: list[Change] = []
     largest = now.largest_micro_batch
     if largest and largest < setup.micro_batch:
-        smaller = replace(setup, micro_batch=largest)
-        changes.append(_change(ChangeKind.ACCUMULATION, largest, model, smaller, capacity, most))
-    for kind, value, changed in _variants(setup):
-        option = _change(kind, value, model, changed, capacity, most)
+        micro = keeping_batch(setup, largest)
+        more = setup.micro_batch * setup.accumulation // micro if setup.accumulation else None
+        smaller = replace(setup, micro_batch=micro, accumulation=more)
+        changes.append(_change(ChangeKind.ACCUMULATION, micro, model, smaller, capacity, most))
+    variants = _variants(setup)
+    for kind, value, fields in variants:
+        option = _change(kind, value, model, replace(setup, **fields), capacity, most)
         if option.total < found.total:
             changes.append(option)
+    if changes and not any(change.fits for change in changes):
+        changes += _combined(model, setup, capacity, variants, most)
     return tuple(changes)
 
 
-def _variants(setup: Setup) -> list[tuple[ChangeKind, int | str, Setup]]:
-    """Each technique not yet in use, as the set-up with it."""
-    variants: list[tuple[ChangeKind, int | str, Setup]] = []
+def _combined(
+    model: ModelSpec, setup: Setup, capacity: int, variants: list[_Variant], most: int | None
+) -> list[Change]:
+    """The first two techniques (in the order advised) that fit together; none when no pair does."""
+    for (first, first_value, first_fields), (second, second_value, second_fields) in combinations(variants, 2):
+        if first_fields.keys() & second_fields.keys():
+            continue  # the same setting twice (selective and full recomputation)
+        after = fit(estimate(model, replace(setup, **first_fields, **second_fields)), capacity, most)
+        if after.fits:
+            parts = ((first, first_value), (second, second_value))
+            return [
+                Change(ChangeKind.COMBINED, "", after.total, after.largest_micro_batch, True, after.at_bound, parts)
+            ]
+    return []
+
+
+def keeping_batch(setup: Setup, largest: int) -> int:
+    """The largest micro-batch up to ``largest`` that divides b · a: with a whole a it keeps B = b · d · a.
+
+    Without a (a memory question) b · 1: the accumulation then grows by the same whole factor b / b'.
+    """
+    kept = setup.micro_batch * (setup.accumulation or 1)
+    return next(micro for micro in range(largest, 0, -1) if kept % micro == 0)
+
+
+def _variants(setup: Setup) -> list[_Variant]:
+    """Each technique not yet in use, as the fields of the set-up it changes."""
+    variants: list[_Variant] = []
     recompute = setup.recompute_used
     if recompute is Recompute.NONE:
-        variants.append((ChangeKind.RECOMPUTE_SELECTIVE, "selective", replace(setup, recompute=Recompute.SELECTIVE)))
+        variants.append((ChangeKind.RECOMPUTE_SELECTIVE, "selective", {"recompute": Recompute.SELECTIVE}))
     if setup.tp > 1 and not setup.sequence_parallel:
-        variants.append((ChangeKind.SEQUENCE_PARALLEL, "ja", replace(setup, sequence_parallel=True)))
+        variants.append((ChangeKind.SEQUENCE_PARALLEL, "ja", {"sequence_parallel": True}))
     top_zero = 1 if setup.rules is Rules.MEGATRON else 3
     if setup.zero < top_zero and setup.data_parallel > 1:
-        variants.append((ChangeKind.ZERO, setup.zero + 1, replace(setup, zero=setup.zero + 1)))
+        variants.append((ChangeKind.ZERO, setup.zero + 1, {"zero": setup.zero + 1}))
     if setup.tp * 2 <= MAX_ADVISED_TP and setup.gpus % (setup.tp * 2 * setup.pp * setup.cp * setup.sp) == 0:
-        variants.append((ChangeKind.TP, setup.tp * 2, replace(setup, tp=setup.tp * 2)))
+        # the GPUs stay: d halves, and a doubled keeps B (the answer says so)
+        more = setup.accumulation * 2 if setup.accumulation else None
+        variants.append((ChangeKind.TP, setup.tp * 2, {"tp": setup.tp * 2, "accumulation": more}))
     if recompute is not Recompute.FULL and setup.rules is not Rules.MEGATRON:
-        variants.append((ChangeKind.RECOMPUTE_FULL, "full", replace(setup, recompute=Recompute.FULL)))
+        variants.append((ChangeKind.RECOMPUTE_FULL, "full", {"recompute": Recompute.FULL}))
     if setup.offload is Offload.NONE and setup.rules is not Rules.MEGATRON and setup.zero >= 1:
-        variants.append((ChangeKind.OFFLOAD, "optimizer", replace(setup, offload=Offload.OPTIMIZER)))
+        variants.append((ChangeKind.OFFLOAD, "optimizer", {"offload": Offload.OPTIMIZER}))
     return variants
 
 

@@ -27,6 +27,11 @@ class GpuSpec:
     peak_flops: float
     source: str
 
+    @property
+    def chip(self) -> bool:
+        """A TPU: its devices are chips, not GPUs."""
+        return self.name.startswith("tpu")
+
 
 _ROWS = (
     GpuSpec(

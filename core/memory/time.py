@@ -15,6 +15,7 @@ Step time = FLOPs / (GPUs · peak · MFU); given a step time or tokens per secon
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from effbatch.core.memory.models import ModelSpec
 from effbatch.core.memory.setup import Rules
@@ -38,6 +39,14 @@ def flops_per_token(model: ModelSpec | None, params: int, seq_len: int | None, r
     return 6.0 * matmul + 12.0 * layers * seq_len * model.q_dim
 
 
+class MfuFrom(StrEnum):
+    """Where the MFU came from: typed or assumed (the step time follows), or derived from a measurement."""
+
+    GIVEN = "given"  # mfu= or the default: step time = FLOPs / (GPUs · peak · MFU)
+    STEP_TIME = "step_time"  # MFU = FLOPs a step / (step time · GPUs · peak)
+    THROUGHPUT = "throughput"  # MFU = FLOPs a token · tokens a second / (GPUs · peak)
+
+
 @dataclass(frozen=True)
 class TimeEstimate:
     """Time to train: what the input decides (None where it does not)."""
@@ -49,6 +58,7 @@ class TimeEstimate:
     mfu_assumed: bool
     tokens_per_step: int | None = None
     budget: int | None = None
+    mfu_from: MfuFrom = MfuFrom.GIVEN
 
     @property
     def flops_per_step(self) -> float | None:

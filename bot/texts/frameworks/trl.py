@@ -19,7 +19,7 @@ FINDINGS: dict[str, str] = {
     ),
     "trl/counted-prompts-before-0-15": (
         "Vor TRL 0.15.0 (#2776) zählte per_device_train_batch_size Prompts statt Antworten: Mit einer solchen Version "
-        "wären es B = {per_device} · {generations} · {world} · {accumulation} = {batch} Antworten je "
+        "wären es B = b · n · d · a = {per_device} × {generations} × {world} × {accumulation} = {batch} Antworten je "
         "Optimierer-Schritt. Gib die Version an (`--framework-version trl==…` oder eine `requirements.txt`)."
     ),
     "trl/generation-batch-divisible": (
@@ -117,6 +117,10 @@ FINDINGS: dict[str, str] = {
     "trl/sft-ulysses-loss": (
         "TRL bricht ab: Mit Sequenz-Parallelität über DeepSpeed (ALST/Ulysses, sp_size = {sp}) ist der Verlust der"
         " des Modells; loss_type dft und label_smoothing_factor gehen damit nicht."
+    ),
+    "trl/sft-max-seq-length": (
+        "max_seq_length ist der alte Name von max_length: TRL vor 0.20.0 liest ihn noch ({max_length} Tokens), "
+        "ab 0.20.0 nicht mehr – dann kürzt SFTConfig jedes Beispiel auf 1.024 Tokens. Schreib max_length."
     ),
     "trl/sft-max-length-default": (
         "max_length ist nicht angegeben: SFTConfig kürzt jedes Beispiel stillschweigend auf {max_length} Tokens."

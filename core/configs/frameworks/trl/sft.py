@@ -25,6 +25,7 @@ from effbatch.core.configs.base import (
     split_launch,
     whole,
 )
+from effbatch.core.configs.base.versions import holds
 from effbatch.core.configs.frameworks._shared import accelerate_launch, hf_trainer
 from effbatch.core.configs.frameworks.trl.grpo import ID, where_key
 
@@ -125,6 +126,10 @@ SFT_UNKNOWN_CONFIG = Rule("trl/sft-accelerate-config-unknown", Effect.REFUSED, C
 SFT_NAMED_CONFIG = Rule("trl/sft-accelerate-config", Effect.NOTE, Named)
 SFT_PACKING = Rule("trl/sft-packing", Effect.NOTE, Length)
 SFT_DEFAULT_LENGTH = Rule("trl/sft-max-length-default", Effect.NOTE, Length)
+#: ``max_seq_length``: SFTConfig's name for ``max_length`` until 0.16, accepted with a warning until 0.19 (TRL-PR
+#: #2895 renamed it; 0.20.0 removed the old name).
+OLD_NAME = Since("trl", until="0.20.0", change="#2895")
+SFT_OLD_LENGTH = Rule("trl/sft-max-seq-length", Effect.NOTE, Length, OLD_NAME)
 SFT_UNKNOWN_KEY = Rule("trl/sft-unknown-batch-key", Effect.REFUSED, Unknown)
 SFT_SCRIPT_UNKNOWN = Rule("trl/sft-unknown-keys-in-script", Effect.REFUSED, Keys)
 SFT_POSITION_IDS = Rule(
@@ -140,6 +145,7 @@ SFT_RULES = (
     SFT_NAMED_CONFIG,
     SFT_PACKING,
     SFT_DEFAULT_LENGTH,
+    SFT_OLD_LENGTH,
     SFT_UNKNOWN_KEY,
     SFT_SCRIPT_UNKNOWN,
 )
@@ -170,6 +176,7 @@ def sft(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     """The Trainer's batch with the SFT YAML's arguments; the world from the keys ``trl sft`` hands to accelerate."""
     reading = Reading(ID, pins)
     config = next((p for p in sources if p.format in (Format.YAML, Format.JSON) and detect_sft(p)), None)
+    config = config or _named_config(sources)
     values = _sft_values(sources, config)
     if "env" in values and not isinstance(values["env"][0], dict):
         reading.add(SFT_ENV(Nothing(), message=ENV))
@@ -247,6 +254,19 @@ def _truthy(value: tuple[Any, str] | None) -> bool:
     return value is not None and value[0] in (True, "true", "True")
 
 
+def _named_config(sources: list[Parsed]) -> Parsed | None:
+    """The YAML a launch line hands the SFT script as ``--config`` (TrlParser reads it), where no key marks it."""
+    for parsed in sources:
+        if parsed.format is not Format.SHELL:
+            continue
+        named = program_flags(parsed, ("--config",)).get("--config") or []
+        wanted = str(named[0]).rsplit("/", 1)[-1] if named else ""
+        found = (p for p in sources if p.format is Format.YAML and p.source.name.rsplit("/", 1)[-1] == wanted)
+        if wanted and (config := next(found, None)) is not None:
+            return config
+    return None
+
+
 def _sft_values(sources: list[Parsed], config: Parsed | None) -> dict[str, tuple[Any, str]]:
     """SFT's arguments as written: the YAML's, then the flags of ``trl sft`` (which win), then the ``SFTConfig(…)``
     a script builds, each with where."""
@@ -292,7 +312,14 @@ def _sft_world(reading: Reading, values: dict[str, tuple[Any, str]]) -> World | 
 
 
 def _max_length(reading: Reading, values: dict[str, tuple[Any, str]]) -> int | None:
-    """``max_length``: SFTConfig's 1024 where absent, none where null."""
+    """``max_length``: SFTConfig's 1024 where absent, none where null; ``max_seq_length`` where a TRL before 0.20
+    reads that older name."""
+    if "max_length" not in values and "max_seq_length" in values and holds(OLD_NAME, reading.pins) is not False:
+        value, where = values["max_seq_length"]
+        reading.note("max_seq_length", value, where)
+        length = whole(value, "max_seq_length", where)
+        reading.add(SFT_OLD_LENGTH(Length(length)))
+        return length
     if "max_length" not in values:
         reading.add(SFT_DEFAULT_LENGTH(Length(SFT_LENGTH)))
         return SFT_LENGTH
