@@ -253,11 +253,12 @@ ABORTED: Mapping[str, str] = {
     ),
     "busy": "Gerade laufen zu viele Prüfungen gleichzeitig. Versuch es in ein paar Sekunden noch einmal.",
 }
+#: ``effbatch check`` has the bot's deadline too (``BoundedCheck``), only more memory: no promise of no limits.
 ABORTED_HINT = (
-    "Ohne diese Grenzen prüfst du die Datei auf deinem eigenen Rechner: `effbatch check DATEI`, "
-    "z. B. `effbatch check --world-size 64 ds_config.json`."
+    "Auf deinem eigenen Rechner prüft `effbatch check DATEI` die Datei mit mehr Speicher, aber derselben "
+    "Zeitgrenze, z. B. `effbatch check --world-size 64 ds_config.json`."
 )
-#: A check ``effbatch check`` stopped (the bot's deadline, a check process of its own): what to pass instead.
+#: A check ``effbatch check`` stopped (the bot's deadline and a memory cap, in its own process): what to pass instead.
 ABORTED_CLI: Mapping[str, str] = {
     "deadline": (
         "Die Prüfung hätte länger als {seconds} s gedauert und wurde abgebrochen. Echte Konfigurationen brauchen "
