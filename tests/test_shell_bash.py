@@ -121,6 +121,37 @@ def test_the_reader_says_what_bash_does(script: str, name: str, bash: Value, rea
     assert ours(reading(script), name) == reader
 
 
+# (script, the words it is started with, variable, bash's value; the reader's is the same)
+ARGUMENT_CASES: list[tuple[str, tuple[str, ...], str, Value]] = [
+    ("N=$1; G=$2; X=$[ 256 / N / G ]", ("2", "8"), "X", ("S", "16")),  # $[ ] is $(( )): integer, floored
+    ("X=$[ $1 * 7 / 2 ]", ("3",), "X", ("S", "10")),
+    ("X=$#; Y=${3:-none}", ("a", "b"), "Y", ("S", "none")),
+    ("shift; X=$1; N=$#", ("a", "b", "c"), "X", ("S", "b")),
+    ("shift 5; X=$?; Y=$1", ("a", "b"), "Y", ("S", "a")),  # more than there are: status 1, nothing shifted
+    ('X="$*"; set -- p "q r"; Y=$2', ("a", "b"), "Y", ("S", "q r")),
+    ("f() { X=$2; Y=$#; }; f u v w; Z=$1", ("a",), "Z", ("S", "a")),  # a function's words are its own
+    ("for a; do X+=$a; done", ("1", "2", "3"), "X", ("S", "123")),
+    (
+        "while [[ $# -gt 0 ]]; do case $1 in --nodes) N=$2; shift 2;; *) shift;; esac; done",
+        ("--x", "--nodes", "4"),
+        "N",
+        ("S", "4"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("script", "arguments", "name", "bash"), ARGUMENT_CASES)
+def test_a_script_started_with_words_reads_them_as_bash(
+    script: str, arguments: tuple[str, ...], name: str, bash: Value
+) -> None:
+    """``bash script.sh 2 8``: ``$1`` …, ``$#``, ``$@``, ``shift``, ``set --``, a function's words and ``$[ … ]``
+    give bash's values; started with words only the run knows, the reader names what depends on them."""
+    assert run_bash(script, [name], arguments=arguments).values[name] == bash
+    assert ours(reading(script, arguments=arguments), name) == bash
+    alone = reading(script)  # started by nobody among the sources: unknown, or a branch the start decides
+    assert ours(alone, name) in (None, bash) or alone.script.undecided
+
+
 @pytest.mark.parametrize(
     "expression",
     [
@@ -151,7 +182,10 @@ RUNS: list[tuple[str, list[tuple[str, ...]]]] = [
     ),
     # a redirection's target is one word; the words after it are the command's (tree-sitter-bash gives them to
     # the redirection): ``<your_port> --bs 4`` reads from ``your_port`` and writes to a file named ``--bs``
-    (": > your_port\nrun train.py --port <your_port> --bs 4 --gas 2\n", [("run", "train.py", "--port", "4", "--gas", "2")]),
+    (
+        ": > your_port\nrun train.py --port <your_port> --bs 4 --gas 2\n",
+        [("run", "train.py", "--port", "4", "--gas", "2")],
+    ),
     ("run a.py --x 1 > log --y 2 2>&1 --z 3\n", [("run", "a.py", "--x", "1", "--y", "2", "--z", "3")]),
     ('B="p q"\nrun a.py &> log --f $B "x y"\n', [("run", "a.py", "--f", "p", "q", "x y")]),
     # flags in a variable reach the launcher as separate words where it is unquoted (word splitting), one word quoted

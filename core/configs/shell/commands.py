@@ -39,6 +39,7 @@ class Commands(State):
         for child in node.named_children:
             if child.type == "variable_assignment" and (name := child.child_by_field_name("name")) is not None:
                 own[node_text(name)] = self.value(child.child_by_field_name("value"))
+        stray = stray or self.strays.pop(node.id, ())
         parts = [*node.children_by_field_name("name"), *node.children_by_field_name("argument"), *stray]
         words, known = self.expand_words(parts)
         if not words:  # only assignments (the command expanded to nothing): they stay set
@@ -48,11 +49,7 @@ class Commands(State):
             return
         own = {key: found for key, found in own.items() if key not in self.readonly}  # bash: an error, and it runs
         env = {**self.env, **{key: text for key, (text, _) in own.items()}}
-        if words[0] == "env":  # env VAR=value … program
-            words = words[1:]
-            while words and _ENV_WORD.fullmatch(words[0]):
-                key, _, text = words.pop(0).partition("=")
-                env[key] = text
+        words = _after_env(words, env)
         self.code = ASSUMED
         if not words:
             self.code = 0
@@ -152,6 +149,17 @@ class Commands(State):
         finally:
             self.env, self.fixed_line, self.stopped, self.code = saved
             self.restore(snapshot)
+
+
+def _after_env(words: list[str], env: dict[str, str]) -> list[str]:
+    """``env VAR=value … program``: the program's words, its variables put into ``env``."""
+    if words[0] != "env":
+        return words
+    words = words[1:]
+    while words and _ENV_WORD.fullmatch(words[0]):
+        key, _, text = words.pop(0).partition("=")
+        env[key] = text
+    return words
 
 
 def _count(word: str) -> int | None:

@@ -68,6 +68,8 @@ class State(Variables):
     #: Variables holding the default of ``${X:-w}`` for an ``X`` only the environment could set (name → that
     #: default): a script that ``exit``s on it requires that environment (``[ -z "$MODEL" ] && exit 1``).
     defaulted: dict[str, str] = field(default_factory=dict)
+    #: Words after a redirection's target that belong to a command inside a list (node id → those words).
+    strays: dict[int, Sequence[Node]] = field(default_factory=dict)
 
     def charge(self, characters: int) -> None:
         """Characters produced, against ``MAX_CHARS``."""

@@ -71,6 +71,11 @@ class Statements(State):
         elif kind == "redirected_statement" and _is_command(body := node.child_by_field_name("body")):
             self.command(body, _stray(node))
         elif kind == "redirected_statement":
+            last = node.child_by_field_name("body")
+            while last is not None and last.type == "list":  # ``a || b > out x``: the grammar redirects the list
+                last = last.named_children[-1] if last.named_children else None
+            if _is_command(last):
+                self.strays[last.id] = _stray(node)  # bash: the redirection and its words are the last command's
             self.statements([c for c in node.named_children if c.type not in _REDIRECTS])
         else:
             self._compound(node)
