@@ -11,7 +11,7 @@ decides every ``run`` command, their words must be the words bash passed.
 from __future__ import annotations
 
 import pytest
-from bash_oracle import Value, compare, ours, run_bash
+from bash_oracle import Value, compare, decided_runs, ours, run_bash
 from bash_scripts import ALL, scripts
 from examples_budget import examples
 from hypothesis import HealthCheck, event, given, settings
@@ -121,6 +121,37 @@ def test_the_reader_says_what_bash_does(script: str, name: str, bash: Value, rea
     assert ours(reading(script), name) == reader
 
 
+# (script, the words it is started with, variable, bash's value; the reader's is the same)
+ARGUMENT_CASES: list[tuple[str, tuple[str, ...], str, Value]] = [
+    ("N=$1; G=$2; X=$[ 256 / N / G ]", ("2", "8"), "X", ("S", "16")),  # $[ ] is $(( )): integer, floored
+    ("X=$[ $1 * 7 / 2 ]", ("3",), "X", ("S", "10")),
+    ("X=$#; Y=${3:-none}", ("a", "b"), "Y", ("S", "none")),
+    ("shift; X=$1; N=$#", ("a", "b", "c"), "X", ("S", "b")),
+    ("shift 5; X=$?; Y=$1", ("a", "b"), "Y", ("S", "a")),  # more than there are: status 1, nothing shifted
+    ('X="$*"; set -- p "q r"; Y=$2', ("a", "b"), "Y", ("S", "q r")),
+    ("f() { X=$2; Y=$#; }; f u v w; Z=$1", ("a",), "Z", ("S", "a")),  # a function's words are its own
+    ("for a; do X+=$a; done", ("1", "2", "3"), "X", ("S", "123")),
+    (
+        "while [[ $# -gt 0 ]]; do case $1 in --nodes) N=$2; shift 2;; *) shift;; esac; done",
+        ("--x", "--nodes", "4"),
+        "N",
+        ("S", "4"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("script", "arguments", "name", "bash"), ARGUMENT_CASES)
+def test_a_script_started_with_words_reads_them_as_bash(
+    script: str, arguments: tuple[str, ...], name: str, bash: Value
+) -> None:
+    """``bash script.sh 2 8``: ``$1`` …, ``$#``, ``$@``, ``shift``, ``set --``, a function's words and ``$[ … ]``
+    give bash's values; started with words only the run knows, the reader names what depends on them."""
+    assert run_bash(script, [name], arguments=arguments).values[name] == bash
+    assert ours(reading(script, arguments=arguments), name) == bash
+    alone = reading(script)  # started by nobody among the sources: unknown, or a branch the start decides
+    assert ours(alone, name) in (None, bash) or alone.script.undecided
+
+
 @pytest.mark.parametrize(
     "expression",
     [
@@ -136,15 +167,56 @@ def test_a_value_beyond_64_bits_is_refused_never_wrapped(expression: str) -> Non
     assert raised.value.ctx["detail"] == "shell_long_number"
 
 
-def test_a_comment_line_ends_a_continued_command() -> None:
-    """``# …`` inside a backslash-continued command ends it; the lines after it are a command of their own
-    (bash: ``--micro-batch-size: command not found``), so the program never sees those flags."""
-    script = "run pretrain_gpt.py \\\n    --global-batch-size 256 \\\n    # --rampup 16 \\\n    --micro-batch-size 4\n"
-    assert run_bash(script, []).runs == [("run", "pretrain_gpt.py", "--global-batch-size", "256")]
-    assert [c.words for c in reading(script).script.commands] == [
-        ("run", "pretrain_gpt.py", "--global-batch-size", "256"),
-        ("--micro-batch-size", "4"),
-    ]
+# (script, the ``run`` commands bash runs: their words; the reader's are the same)
+RUNS: list[tuple[str, list[tuple[str, ...]]]] = [
+    # a comment line ends a continued command: the flags below it never reach the program, and bash runs the next
+    # lines as a command of their own (``--micro-batch-size: command not found``, status 127)
+    (
+        "run pretrain_gpt.py \\\n    --global-batch-size 256 \\\n    # --rampup 16 \\\n    --micro-batch-size 4\n",
+        [("run", "pretrain_gpt.py", "--global-batch-size", "256")],
+    ),
+    # the same in front of the program: the launcher runs without it, the line below starts nothing
+    (
+        "run \\\n  # --nproc_per_node 8 \\\n  --nproc_per_node 4 train.py --bs 4\nrun $?\n",
+        [("run",), ("run", "127")],
+    ),
+    # a redirection's target is one word; the words after it are the command's (tree-sitter-bash gives them to
+    # the redirection): ``<your_port> --bs 4`` reads from ``your_port`` and writes to a file named ``--bs``
+    (
+        ": > your_port\nrun train.py --port <your_port> --bs 4 --gas 2\n",
+        [("run", "train.py", "--port", "4", "--gas", "2")],
+    ),
+    ("run a.py --x 1 > log --y 2 2>&1 --z 3\n", [("run", "a.py", "--x", "1", "--y", "2", "--z", "3")]),
+    ('B="p q"\nrun a.py &> log --f $B "x y"\n', [("run", "a.py", "--f", "p", "q", "x y")]),
+    # flags in a variable reach the launcher as separate words where it is unquoted (word splitting), one word quoted
+    (
+        'ARGS="--nproc_per_node=4 --nnodes 2"\nrun -m torch.distributed.launch $ARGS main.py\n'
+        'run -m torch.distributed.launch "$ARGS" main.py\n',
+        [
+            ("run", "-m", "torch.distributed.launch", "--nproc_per_node=4", "--nnodes", "2", "main.py"),
+            ("run", "-m", "torch.distributed.launch", "--nproc_per_node=4 --nnodes 2", "main.py"),
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize(("script", "runs"), RUNS)
+def test_the_commands_are_the_ones_bash_runs(script: str, runs: list[tuple[str, ...]]) -> None:
+    """The ``run`` commands bash runs, as written down, are the reader's, word for word."""
+    assert run_bash(script, []).runs == runs
+    assert decided_runs(reading(script)) == runs
+
+
+def test_a_missing_file_to_read_from_fails_the_command_but_the_reader_takes_it_to_exist() -> None:
+    """``<your_port>`` without a file ``your_port``: bash reports it and never starts the command (status 1). Whether
+    a file exists only the run knows; the reader takes it to exist, as it takes a program it cannot see to succeed,
+    and records the words bash passes once it does."""
+    script = "run train.py --port <your_port> --bs 4\nX=$?\n"
+    ran = run_bash(script, ["X"])
+    assert (ran.runs, ran.values["X"]) == ([], ("S", "1"))
+    read = reading(script)
+    assert [command.words for command in read.script.commands] == [("run", "train.py", "--port", "4")]
+    assert ours(read, "X") is None  # its status only the run knows
 
 
 def test_a_backquoted_comment_inside_a_continued_command_is_an_empty_word() -> None:

@@ -111,30 +111,34 @@ _SHELLS = frozenset({"bash", "sh", "source", "."})
 
 
 def _wrapped(parsed: Sequence[Parsed]) -> list[Parsed]:
-    """Each shell script another one among the sources runs (``export N_GPUS=4; bash train.sh``), read again with
-    the variables that one set and the command's own prefixes, as bash hands them on."""
+    """Each shell script another one among the sources runs (``export N_GPUS=4; bash train.sh 2 8``), read again with
+    the variables that one set, the command's own prefixes and its words after the script as ``$1`` … (unknown
+    where one of them is), as bash hands them on."""
     result = list(parsed)
     for caller in parsed:
         for command in caller.script.commands if caller.script is not None else []:
-            target = _runs_script(command, result)
+            target, arguments = _runs_script(command, result)
             if target is None or target is caller:
                 continue
             from effbatch.core.configs.shell import read_script  # a shell source is there: its reader is loaded
 
             variables = {**(caller.script.variables if caller.script else {}), **command.env}
+            given = None if any("$" in word for word in arguments) else arguments  # one only the run knows
             with hostile(target.source):
-                script = read_script(target.source.text, variables)
+                script = read_script(target.source.text, variables, given)
             result[result.index(target)] = replace(target, script=script)
     return result
 
 
-def _runs_script(command: Command, sources: Sequence[Parsed]) -> Parsed | None:
+def _runs_script(command: Command, sources: Sequence[Parsed]) -> tuple[Parsed | None, tuple[str, ...]]:
+    """The shell source a command runs (``bash train.sh``, ``./train.sh``), and the words it is given."""
     words = command.words
-    program = words[1] if len(words) > 1 and PurePosixPath(words[0]).name in _SHELLS else words[0] if words else ""
-    name = PurePosixPath(program).name
+    at = 1 if len(words) > 1 and PurePosixPath(words[0]).name in _SHELLS else 0
+    name = PurePosixPath(words[at]).name if words else ""
     if not name.endswith((".sh", ".bash")):
-        return None
-    return next((p for p in sources if p.format is Format.SHELL and PurePosixPath(p.source.name).name == name), None)
+        return None, ()
+    found = (p for p in sources if p.format is Format.SHELL and PurePosixPath(p.source.name).name == name)
+    return next(found, None), words[at + 1 :]
 
 
 def _launches(parsed: Parsed) -> list[tuple[Parsed, Command, Launch]]:
