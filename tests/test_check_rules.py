@@ -143,6 +143,7 @@ LLAMA2_7B = (
 )
 DS_THREE = '{"train_batch_size": 256, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 8}'
 
+REQ = "requirements.txt"
 #: code → (sources as (name, text), world size given or None)
 SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
     "deepspeed/batch-assertion": (((DS, DS_THREE.replace('": 8}', '": 1}')),), 8),
@@ -174,6 +175,12 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
         (("args.yaml", "per_device_train_batch_size: 4\n"), (DS, '{"train_micro_batch_size_per_gpu": 8}')),
         8,
     ),
+    # transformers' training_args.py: evaluation_strategy gone in 4.51.0, warmup_ratio in 5.15.0
+    "huggingface/argument-not-taken": (
+        (("args.yaml", "per_device_train_batch_size: 4\nevaluation_strategy: steps\n"), (REQ, "transformers==4.51.0")),
+        8,
+    ),
+    "huggingface/argument-by-release": ((("args.yaml", "per_device_train_batch_size: 4\nwarmup_ratio: 0.1\n"),), 8),
     "megatron/world-size-divisible": ((("run.sh", f"{LAUNCH} --tensor-model-parallel-size 16"),), None),
     "megatron/global-batch-size-default": ((("run.sh", LAUNCH),), None),
     "megatron/global-batch-size-divisible": ((("run.sh", f"{LAUNCH} --global-batch-size 12"),), None),
