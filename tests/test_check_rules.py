@@ -144,6 +144,7 @@ LLAMA2_7B = (
 DS_THREE = '{"train_batch_size": 256, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 8}'
 
 REQ = "requirements.txt"
+LF_SFT = "stage: sft\ntemplate: llama3\ncutoff_len: 1024\nper_device_train_batch_size: 2\n"
 #: code → (sources as (name, text), world size given or None)
 SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
     "deepspeed/batch-assertion": (((DS, DS_THREE.replace('": 8}', '": 1}')),), 8),
@@ -180,6 +181,10 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
         (("args.yaml", "per_device_train_batch_size: 4\nevaluation_strategy: steps\n"), (REQ, "transformers==4.51.0")),
         8,
     ),
+    # llamafactory's hparams: neat_packing a field from 0.8.3; paged_adamw none in any release
+    "llamafactory/key-not-taken": ((("lf.yaml", LF_SFT + "neat_packing: true\n"), (REQ, "llamafactory==0.8.2")), 8),
+    "llamafactory/key-by-release": ((("lf.yaml", LF_SFT + "neat_packing: true\n"),), 8),
+    "llamafactory/unknown-keys": ((("lf.yaml", LF_SFT + "paged_adamw: true\n"),), 8),
     "huggingface/argument-by-release": ((("args.yaml", "per_device_train_batch_size: 4\nwarmup_ratio: 0.1\n"),), 8),
     "megatron/world-size-divisible": ((("run.sh", f"{LAUNCH} --tensor-model-parallel-size 16"),), None),
     "megatron/global-batch-size-default": ((("run.sh", LAUNCH),), None),

@@ -108,3 +108,37 @@ def test_a_script_decides_whether_the_parser_is_strict(script: str, codes: set[s
     texts = said(checked([launch, Source("train.py", script)], "==4.51.0"))
     assert set(texts) == codes
     assert all(text in t for t in texts.values())
+
+
+LF_YAML = "stage: sft\ntemplate: llama3\ncutoff_len: 1024\nper_device_train_batch_size: 2\n{keys}"
+LF_LAUNCH = "{env}NPROC_PER_NODE=8 llamafactory-cli train lf.yaml\n"
+
+
+# (extra YAML keys, the environment of the launch line, requirements, the codes, a text the user reads)
+LF_ROWS = [
+    # paged_adamw: a field of no llamafactory release (hparams/*.py, 0.7.1 to 0.9.5) nor of Seq2SeqTrainingArguments
+    ("paged_adamw: true\n", "", "", {"llamafactory/unknown-keys"}, "['paged_adamw']"),
+    # ALLOW_EXTRA_ARGS=1: _parse_train_args passes allow_extra_keys=True (hparams/parser.py:259-262, 0.9.5)
+    ("paged_adamw: true\n", "ALLOW_EXTRA_ARGS=1 ", "", set(), ""),
+    # neat_packing: a DataArguments field from 0.8.3 on
+    ("neat_packing: true\n", "", "llamafactory==0.8.2\n", {"llamafactory/key-not-taken"}, "llamafactory >=0.8.3"),
+    ("neat_packing: true\n", "", "llamafactory==0.9.5\n", set(), ""),
+    # evaluation_strategy: transformers' field before 4.51.0; llamafactory 0.9.5 installs transformers up to 5.6.0
+    ("evaluation_strategy: steps\n", "", "llamafactory==0.9.5\n", {"llamafactory/key-by-release"}, "<4.51.0"),
+]
+
+
+@pytest.mark.parametrize(("keys", "env", "pins", "codes", "text"), LF_ROWS)
+def test_llamafactory_yaml_keys_as_its_parser_reads_them(
+    keys: str, env: str, pins: str, codes: set[str], text: str
+) -> None:
+    """LLaMA-Factory's parse_dict refuses a key no field of its dataclasses takes, unless ALLOW_EXTRA_ARGS is set."""
+    sources = [Source("lf.yaml", LF_YAML.format(keys=keys)), Source("run.sh", LF_LAUNCH.format(env=env))]
+    if pins:
+        sources.append(Source("requirements.txt", pins))
+    check = check_config(sources, None, framework="llamafactory")
+    texts = {
+        f.code: finding_text(check, f) for f in check.findings if f.code.startswith("llamafactory/") and "key" in f.code
+    }
+    assert set(texts) == codes
+    assert all(text in t for t in texts.values())
