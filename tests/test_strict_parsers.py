@@ -142,3 +142,35 @@ def test_llamafactory_yaml_keys_as_its_parser_reads_them(
     }
     assert set(texts) == codes
     assert all(text in t for t in texts.values())
+
+
+SFT_YAML = "model_name_or_path: Qwen/Qwen2.5-0.5B\ndataset_name: trl-lib/Capybara\npacking: true\n{keys}"
+
+
+# (extra SFT keys, the requirements, the codes, a text the user reads); fields_trl.py from trl's sft_config.py
+TRL_ROWS = [
+    # max_length: an SFTConfig field from 0.16.0 (max_seq_length before); `trl sft` hands it to accelerate
+    ("max_length: 1024\n", "trl==0.15.0\n", {"trl/sft-key-not-taken"}, "unrecognized arguments: --max_length"),
+    ("max_length: 1024\n", "trl==1.16.0\n", set(), ""),
+    ("max_length: 1024\n", "trl>=0.14\n", {"trl/sft-key-by-release"}, "trl >=0.16.0"),
+    # no TRL pin: not judged (before 0.9 there is no SFTConfig at all)
+    ("max_length: 1024\n", "", set(), ""),
+    # a repository's own SFTConfig subclass (open-r1's chat_template) run by its own sft.py, not `trl sft`: its
+    # script's dataclasses decide, and nothing is judged (the corpus case trl/openr1-sft-distill-7b)
+    ("chat_template: x\n", "trl==0.18.0\n", set(), ""),
+]
+
+
+@pytest.mark.parametrize(("keys", "pins", "codes", "text"), TRL_ROWS)
+def test_trl_sft_keys_at_the_pinned_release(keys: str, pins: str, codes: set[str], text: str) -> None:
+    """An SFT YAML's key SFTConfig lacks at the pinned TRL is refused, with accelerate's words for `trl sft`."""
+    line = (
+        "trl sft --config sft.yaml\n" if "chat_template" not in keys else "accelerate launch sft.py --config sft.yaml\n"
+    )
+    sources = [Source("sft.yaml", SFT_YAML.format(keys=keys)), Source("run.sh", line)]
+    if pins:
+        sources.append(Source("requirements.txt", pins))
+    check = check_config(sources, World(8, "--world-size 8"), framework="trl")
+    texts = {f.code: finding_text(check, f) for f in check.findings if f.code.startswith("trl/sft-key")}
+    assert set(texts) == codes
+    assert all(text in t for t in texts.values())
