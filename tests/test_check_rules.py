@@ -143,6 +143,9 @@ LLAMA2_7B = (
 )
 DS_THREE = '{"train_batch_size": 256, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 8}'
 
+REQ = "requirements.txt"
+SFT_PACKED = "model_name_or_path: Qwen/Qwen2.5-0.5B\ndataset_name: trl-lib/Capybara\npacking: true\n"
+LF_SFT = "stage: sft\ntemplate: llama3\ncutoff_len: 1024\nper_device_train_batch_size: 2\n"
 #: code → (sources as (name, text), world size given or None)
 SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
     "deepspeed/batch-assertion": (((DS, DS_THREE.replace('": 8}', '": 1}')),), 8),
@@ -174,6 +177,25 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
         (("args.yaml", "per_device_train_batch_size: 4\n"), (DS, '{"train_micro_batch_size_per_gpu": 8}')),
         8,
     ),
+    # transformers' training_args.py: evaluation_strategy gone in 4.51.0, warmup_ratio in 5.15.0
+    "huggingface/argument-not-taken": (
+        (("args.yaml", "per_device_train_batch_size: 4\nevaluation_strategy: steps\n"), (REQ, "transformers==4.51.0")),
+        8,
+    ),
+    # llamafactory's hparams: neat_packing a field from 0.8.3; paged_adamw none in any release
+    "llamafactory/key-not-taken": ((("lf.yaml", LF_SFT + "neat_packing: true\n"), (REQ, "llamafactory==0.8.2")), 8),
+    "llamafactory/key-by-release": ((("lf.yaml", LF_SFT + "neat_packing: true\n"),), 8),
+    "llamafactory/unknown-keys": ((("lf.yaml", LF_SFT + "paged_adamw: true\n"),), 8),
+    # trl's sft_config.py: max_length a field from 0.16.0
+    "trl/sft-key-not-taken": (
+        (("sft.yaml", SFT_PACKED + "max_length: 512\n"), (REQ, "trl==0.15.0"), ("run.sh", "trl sft --config sft.yaml")),
+        8,
+    ),
+    "trl/sft-key-by-release": (
+        (("sft.yaml", SFT_PACKED + "max_length: 512\n"), (REQ, "trl>=0.14"), ("run.sh", "trl sft --config sft.yaml")),
+        8,
+    ),
+    "huggingface/argument-by-release": ((("args.yaml", "per_device_train_batch_size: 4\nwarmup_ratio: 0.1\n"),), 8),
     "megatron/world-size-divisible": ((("run.sh", f"{LAUNCH} --tensor-model-parallel-size 16"),), None),
     "megatron/global-batch-size-default": ((("run.sh", LAUNCH),), None),
     "megatron/global-batch-size-divisible": ((("run.sh", f"{LAUNCH} --global-batch-size 12"),), None),

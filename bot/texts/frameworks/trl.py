@@ -82,6 +82,15 @@ FINDINGS: dict[str, str] = {
         "Mit packing schaltet TRL padding_free ein: Ein Micro-Batch ist eine Zeile aus b Packs zu je bis zu "
         "{max_length} Tokens; B zählt Packs, nicht Beispiele."
     ),
+    "trl/sft-key-not-taken": (
+        "TRL bricht ab: {argument} ist bei `{pinned}` kein Feld von SFTConfig oder den Argumenten des Skripts (nur in"
+        " `{known}`). Streiche es oder schreibe den Namen dieser Version."
+    ),
+    "trl/sft-key-by-release": (
+        "{argument} nimmt TrlParser nur in `{known}`; `{pinned}` lässt auch Versionen ohne es zu, und mit denen"
+        " bricht der Start ab. Lege die Versionen fest (`--framework-version trl==…` oder eine `requirements.txt`"
+        " neben der Konfiguration)."
+    ),
     "trl/sft-unknown-batch-key": (
         "TRL bricht ab: {key} ist kein Feld von SFTConfig; `trl sft` reicht den Schlüssel an `accelerate launch` "
         "weiter, und das kennt ihn nicht. Gemeint ist wohl per_device_train_batch_size."

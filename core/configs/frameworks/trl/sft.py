@@ -26,7 +26,7 @@ from effbatch.core.configs.base import (
     whole,
 )
 from effbatch.core.configs.base.versions import holds
-from effbatch.core.configs.frameworks._shared import accelerate_launch, hf_trainer
+from effbatch.core.configs.frameworks._shared import accelerate_launch, hf_trainer, parser_fields
 from effbatch.core.configs.frameworks.trl.grpo import ID, where_key
 
 #: Keys only SFTConfig and TRL's scripts write (a plain TrainingArguments YAML has none of them).
@@ -136,7 +136,28 @@ SFT_POSITION_IDS = Rule(
     "trl/sft-ulysses-position-ids", Effect.REFUSED, Ulysses, Since("trl", until="1.11.0", change="#6812")
 )
 SFT_ULYSSES_LOSS = Rule("trl/sft-ulysses-loss", Effect.REFUSED, Ulysses, Since("trl", since="1.15.0"))
+#: The dataclasses ``trl sft`` and TRL's sft.py hand to TrlParser (trl/scripts/sft.py; the script arguments under
+#: their older names too), SFTConfig bringing TrainingArguments' fields at the transformers release.
+PARSED = [
+    ("trl", name)
+    for name in ("SFTConfig", "ModelConfig", "ScriptArguments", "SFTScriptArguments", "SftScriptArguments")
+]
+
+
+@context
+class Argument:
+    argument: str
+    known: str
+    pinned: str
+
+
+#: A key SFTConfig (or the script's dataclasses) had in some releases, none the pins allow.
+SFT_KEY_NOT_TAKEN = Rule("trl/sft-key-not-taken", Effect.REFUSED, Argument)
+#: ... some releases the pins allow, and others not.
+SFT_KEY_BY_RELEASE = Rule("trl/sft-key-by-release", Effect.PITFALL, Argument)
 SFT_RULES = (
+    SFT_KEY_NOT_TAKEN,
+    SFT_KEY_BY_RELEASE,
     SFT_POSITION_IDS,
     SFT_ULYSSES_LOSS,
     SFT_PADDING_FREE,
@@ -183,6 +204,8 @@ def sft(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     by_script = any(_sft_script(p) for p in sources)
     if by_script and config is not None:
         _unknown_in_script(reading, config)
+    if config is not None and any(_trl_cli(p) for p in sources):
+        _keys_by_release(reading, config, pins)
     for key in sorted(k for k in values if "batch_size" in k and k not in BATCH_FIELDS and not by_script):
         fixed = Fix("per_device_train_batch_size", (whole(values[key][0], key, values[key][1]),), Syntax.YAML)
         reading.add(SFT_UNKNOWN_KEY(Unknown(key), message=UNRECOGNIZED.format(key=key), fix=fixed))
@@ -248,6 +271,36 @@ def _unknown_in_script(reading: Reading, config: Parsed) -> None:
         remaining = [item for key in unknown for item in (f"--{key}", str(config.data[key]))]
         message = SCRIPT_UNKNOWN.format(remaining=remaining)
         reading.add(SFT_SCRIPT_UNKNOWN(Keys(", ".join(unknown)), message=message))
+
+
+def _trl_cli(parsed: Parsed) -> bool:
+    """A ``trl sft`` line: its parser takes TRL's own dataclasses, not a repository's subclasses of them."""
+    commands = parsed.script.commands if parsed.format is Format.SHELL and parsed.script is not None else []
+    return any(
+        w.rsplit("/", 1)[-1] == "trl" and c.words[i + 1 : i + 2] == ("sft",)
+        for c in commands
+        for i, w in enumerate(c.words)
+    )
+
+
+def _keys_by_release(reading: Reading, config: Parsed, pins: Pins) -> None:
+    """A key that is a field of TRL's dataclasses only in some releases: ``trl sft`` (its TrlParser leaves it over)
+    hands it to ``accelerate launch``, which refuses it. Only for a ``trl sft`` line (a script's own subclasses of
+    SFTConfig add fields the tables do not know) and where a file pins TRL: before 0.9 there is no SFTConfig, and
+    nearly every key of a config for today's TRL is missing in some old release (a warning on each says nothing)."""
+    if not pins.get("trl"):
+        return
+    keys = [
+        str(k) for k in config.data if k not in LAUNCH_KEYS and not ("batch_size" in str(k) and k not in BATCH_FIELDS)
+    ]
+    refusal = parser_fields.keys_refused(keys, PARSED, pins, known_only=True)
+    if refusal.absent:
+        names = [verdict.key for verdict in refusal.absent]
+        message = UNRECOGNIZED.format(key=names[0])
+        known = "; ".join(f"{v.key}: {v.known}" if len(names) > 1 else v.known for v in refusal.absent)
+        reading.add(SFT_KEY_NOT_TAKEN(Argument(", ".join(names), known, refusal.absent[0].pinned), message=message))
+    for verdict in refusal.mixed:
+        reading.add(SFT_KEY_BY_RELEASE(Argument(verdict.key, verdict.known, verdict.pinned)))
 
 
 def _truthy(value: tuple[Any, str] | None) -> bool:
