@@ -7,11 +7,12 @@ title=…::message`` (``warning``, ``notice``). Escaped as GitHub's toolkit does
 ``packages/core/src/command.ts``: ``escapeData`` turns ``%``, CR and LF into ``%25``, ``%0D``, ``%0A``;
 ``escapeProperty`` also ``:`` and ``,`` into ``%3A``, ``%2C``).
 
-Where: the value the finding's fix changes (``gradient_accumulation_steps``), else the first value read whose key
-the message names, else the first value read with a line, else the first file checked – always one of the files
-checked (never a setting such as ``--world-size 24``) and always a line from 1 on: the runner uploads a missing
-``line`` as 0 (actions/runner, ``src/Sdk/RSWebApi/Contracts/IssueExtensions.cs``: ``GetAnnotationNumber(issue,
-RunIssueKeys.Line) ?? 0``), and GitHub's check-run annotations count lines from 1.
+Where: the line a finding names itself (a script's branch), else the value the finding's fix changes
+(``gradient_accumulation_steps``), else the first value read whose key the message names, else the first value
+read with a line, else the first file checked – always one of the files checked (never a setting such as
+``--world-size 24``) and always a line from 1 on: the runner uploads a missing ``line`` as 0 (actions/runner,
+``src/Sdk/RSWebApi/Contracts/IssueExtensions.cs``: ``GetAnnotationNumber(issue, RunIssueKeys.Line) ?? 0``), and
+GitHub's check-run annotations count lines from 1.
 
 The runner reads workflow commands from every line of a step's output, standard output and standard error alike
 (``src/Runner.Worker/ActionCommandManager.cs``): a line that starts with ``::`` after blanks, and the older form
