@@ -93,7 +93,7 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("torchtitan", frozenset({TOML, PYTHON}), ("training",)),
     Entry("nanogpt", frozenset({SHELL, PYTHON})),
     Entry("axolotl", frozenset({YAML}), ("micro_batch_size",)),
-    Entry("deepspeed", frozenset({YAML, JSON}), _DEEPSPEED_KEYS),
+    Entry("deepspeed", frozenset({YAML, JSON, PYTHON}), _DEEPSPEED_KEYS),
     Entry("lightning", frozenset({PYTHON, YAML}), ("trainer",)),
     Entry("accelerate", frozenset({PYTHON, YAML, JSON}), ("distributed_type",)),
 )

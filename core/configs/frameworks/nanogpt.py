@@ -32,6 +32,7 @@ from effbatch.core.configs.base import (
     whole,
 )
 from effbatch.core.configs.base.tokens import finish_with_tokens
+from effbatch.core.configs.frameworks._shared.deepspeed_config import initialize_call
 from effbatch.core.configs.read.bounds import hostile
 from effbatch.core.configs.read.python import read_python
 
@@ -215,8 +216,8 @@ ACCUMULATION_NAMES = ("gradient_accumulation_steps", "grad_accum_steps", "grad_a
 def _is_train_py(parsed: Parsed) -> bool:
     """nanoGPT's train.py or a fork's: it runs configurator.py, or sets nanoGPT's ``ddp_world_size`` beside a batch
     and an accumulation of its own (build-nanogpt's ``B``, ``T``, ``grad_accum_steps``)."""
-    if parsed.format is not Format.PYTHON or parsed.python is None:
-        return False
+    if parsed.format is not Format.PYTHON or parsed.python is None or initialize_call(parsed) is not None:
+        return False  # a script that hands DeepSpeed its config: DeepSpeed's batch, not train.py's product
     if _RUNS_CONFIGURATOR.search(parsed.source.text) is not None:
         return True
     names = parsed.python.names

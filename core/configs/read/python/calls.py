@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 
 from effbatch.core.configs.base import CallSite, Given, Instance, Unknown
 from effbatch.core.configs.read.python import operators
-from effbatch.core.configs.read.python.argparser import ArgParser, build_option
+from effbatch.core.configs.read.python.argparser import ArgParser, add_deepspeed_arguments, build_option
 from effbatch.core.configs.read.python.arguments import HfParser
 from effbatch.core.configs.read.python.objects import (
     ENVIRON,
@@ -211,6 +211,8 @@ class Calls(State):
             return self.world(node)
         if name == "ArgumentParser":
             return _parser(keywords)
+        if path == "deepspeed.add_config_arguments" and args and isinstance(args[0].value, ArgParser):
+            return add_deepspeed_arguments(args[0].value, node.lineno)
         if name in ("add_argparse_args", "add_model_specific_args") and args and isinstance(args[0].value, ArgParser):
             args[0].value.open = True  # Lightning 1.x adds its Trainer's options: flags beyond the listed ones count
             return args[0].value

@@ -1,0 +1,119 @@
+"""A run is recognised by the call that decides its batch, not by the names it also sets: a script that calls
+``deepspeed.initialize`` is read with DeepSpeed's rules from the config it hands over.
+
+Fixtures in ``tests/data/configs/recognition/`` (written here, each saying what it is shaped like). Their numbers
+are DeepSpeed's own: ``deepspeed/__init__.py`` ``initialize`` (microsoft/DeepSpeed at 38327e07, 0.16.5) picks the
+config (``config``, else ``config_params``, else ``args.deepspeed_config``; both: assertion; neither: assertion), and
+``DeepSpeedConfig._set_batch_related_parameters`` fills the batch triangle (``runtime/config.py``: with train 32 and
+micro 4 on 8 GPUs, ``gradient_accumulation_steps = 32 // (4 · 8) = 1``); ``_batch_assertion`` refuses
+64 ≠ 2 · 4 · 4.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from effbatch.bot.serving.cli import main
+from effbatch.core.configs import Check, CheckError, Source, World, check_config
+
+FIXTURES = Path(__file__).parent / "data" / "configs" / "recognition"
+
+
+def checked(names: tuple[str, ...], world: int | None) -> Check | CheckError:
+    given = World(world, f"--world-size {world}") if world else None
+    sources = [Source(name, (FIXTURES / name).read_text(encoding="utf-8")) for name in names]
+    try:
+        return check_config(sources, given)
+    except CheckError as error:
+        return error
+
+
+def numbers(check: Check) -> tuple[object, ...]:
+    """(framework, d, b, a, B, refused)."""
+    return (
+        check.framework,
+        check.data_parallel,
+        check.micro_batch,
+        check.accumulation,
+        check.global_batch,
+        check.refused,
+    )
+
+
+ROWS = [
+    # The launch line gives --deepspeed_config: 32 = 4 · 1 · 8 (a = 32 // (4 · 8)); nanoGPT's product would be 3840.
+    (
+        ("ds_args_train.py", "ds_args.json", "ds_args_launch.sh"),
+        None,
+        ("deepspeed", 8, 4, 1, 32, False),
+        {"deepspeed/filled-in"},
+    ),
+    # No launch line: the one DeepSpeed JSON among the files is what --deepspeed_config would name, said so.
+    (
+        ("ds_args_train.py", "ds_args.json"),
+        8,
+        ("deepspeed", 8, 4, 1, 32, False),
+        {"deepspeed/filled-in", "deepspeed/initialize-config-among-files"},
+    ),
+    # The launch line gives no --deepspeed_config and the call no config: DeepSpeed's assertion.
+    (
+        ("ds_args_train.py", "ds_args.json", "ds_args_no_config.sh"),
+        None,
+        ("deepspeed", None, None, None, None, True),
+        {"deepspeed/initialize-without-config"},
+    ),
+    # config= a dict the script builds: 64 = 2 · 4 · 8.
+    (("ds_dict_train.py",), 8, ("deepspeed", 8, 2, 4, 64, False), {"deepspeed/world-size-before-launch"}),
+    # The same dict on 4 GPUs: 64 ≠ 2 · 4 · 4, refused by _batch_assertion.
+    (("ds_dict_train.py",), 4, ("deepspeed", 4, 2, 4, None, True), {"deepspeed/batch-assertion"}),
+    # config_params= a path: the file of that name among the sources.
+    (("ds_path_train.py", "ds_args.json"), 8, ("deepspeed", 8, 4, 1, 32, False), {"deepspeed/filled-in"}),
+    # A config in the call and one on the command line: DeepSpeed's assertion.
+    (
+        ("ds_two_configs_train.py", "ds_two_configs_launch.sh", "ds_args.json"),
+        None,
+        ("deepspeed", None, None, None, None, True),
+        {"deepspeed/initialize-two-configs"},
+    ),
+]
+
+
+@pytest.mark.parametrize(("names", "world", "expected", "codes"), ROWS, ids=lambda v: str(v)[:60])
+def test_a_script_that_calls_deepspeed_initialize_is_read_with_deepspeeds_rules(
+    names: tuple[str, ...], world: int | None, expected: tuple[object, ...], codes: set[str]
+) -> None:
+    """The config the call hands over decides the batch, as DeepSpeed computes it, with DeepSpeed's findings."""
+    check = checked(names, world)
+    assert isinstance(check, Check), check
+    assert numbers(check) == expected
+    assert {f.rule.code for f in check.findings} == codes
+
+
+UNDECIDED = [
+    # The path names a file that is not among the sources.
+    (("ds_path_train.py",), "deepspeed_config", "configs/ds_args.json"),
+    # json.load at run time, its keys overwritten from argparse: no number is promised.
+    (("ds_loaded_train.py", "ds_args.json"), "deepspeed_config", "json.load(fh)"),
+    # A PipelineModule: DeepSpeed divides by the data-parallel world of its topology.
+    (("ds_pipeline_train.py", "ds_args.json"), "data_parallel", "mpu.get_data_parallel_world_size()"),
+    # No launch line and no config among the files.
+    (("ds_args_train.py",), "deepspeed_config", "args.deepspeed_config"),
+]
+
+
+@pytest.mark.parametrize(("names", "key", "value"), UNDECIDED, ids=lambda v: str(v)[:60])
+def test_what_only_the_run_decides_is_named_not_guessed(names: tuple[str, ...], key: str, value: str) -> None:
+    """Exit 2 naming the value the run decides, never a number."""
+    check = checked(names, 8)
+    assert isinstance(check, CheckError)
+    assert (check.ctx["key"], check.ctx["value"], check.ctx.get("runtime")) == (key, value, True)
+
+
+def test_the_terminal_names_the_flag_that_settles_it(capsys: pytest.CaptureFixture[str]) -> None:
+    """``effbatch check`` on the script alone: exit 2 and the German answer names ``--deepspeed_config``."""
+    code = main(["check", str(FIXTURES / "ds_args_train.py"), "--world-size", "8"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "--deepspeed_config" in err
