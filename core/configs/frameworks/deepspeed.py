@@ -22,6 +22,7 @@ decides at run time: named, never guessed.
 from __future__ import annotations
 
 from pathlib import PurePosixPath
+from typing import NoReturn
 
 from effbatch.core.configs.base import (
     Auto,
@@ -37,6 +38,7 @@ from effbatch.core.configs.base import (
     Parsed,
     Pins,
     ProblemKind,
+    PyScript,
     Reading,
     Rule,
     Unknown,
@@ -45,7 +47,6 @@ from effbatch.core.configs.base import (
     fix,
     neighbours,
     via_of,
-    whole,
     world_fix,
 )
 from effbatch.core.configs.frameworks._shared.deepspeed_config import (
@@ -313,8 +314,9 @@ TWO_CONFIGS_MESSAGE = (
 def script_config(reading: Reading, sources: list[Parsed], parsed: Parsed) -> Parsed | None:
     """The config ``deepspeed.initialize`` is handed, as DeepSpeed takes it; None where DeepSpeed refuses (the
     finding added); ``CheckError`` naming it where only the run decides it (or the world DeepSpeed divides by)."""
-    call, script, name = initialize_call(parsed), parsed.python, parsed.source.name
-    assert call is not None and script is not None
+    call, script, name = initialize_call(parsed), parsed.python or PyScript(), parsed.source.name
+    if call is None:
+        return None
     where = f"{name}:{call.line}"
     _own_world(call, script.called("PipelineModule"), where)
     given = _handed(call)
@@ -357,31 +359,29 @@ def _from_args(call: CallSite) -> Given | None:
 def _own_world(call: CallSite, pipelines: list[CallSite], where: str) -> None:
     """An ``mpu`` or a ``PipelineModule``: DeepSpeed divides by that mpu's data-parallel world, the run's own."""
     mpu = call.keywords.get("mpu")
-    written = "mpu.get_data_parallel_world_size()"
     if any(p.reached for p in pipelines):
-        whole(Unknown(written, ("PipelineModule.num_stages",)), "data_parallel", where)
+        _undecided("data_parallel", Unknown(_MPU_WORLD, ("PipelineModule.num_stages",)), where)
     if mpu is not None and mpu.value is not None:
-        whole(Unknown(written, ("mpu",)), "data_parallel", where)
+        _undecided("data_parallel", Unknown(_MPU_WORLD, ("mpu",)), where)
+
+
+_MPU_WORLD = "mpu.get_data_parallel_world_size()"
 
 
 def _config_of(reading: Reading, sources: list[Parsed], parsed: Parsed, given: Given) -> Parsed:
     """A dict as the script builds it, or the file a path names among the sources."""
     name, script = parsed.source.name, parsed.python
-    assert script is not None
-    where = given.where(name)
-    value = given.value
-    if isinstance(value, Unknown):
-        whole(Unknown(value.written, value.needs or ("--deepspeed_config",)), "deepspeed_config", where)
+    where, value = given.where(name), given.value
     if isinstance(value, dict):
         return Parsed(parsed.source, Format.PYTHON, dict(value), python=script, places=dict.fromkeys(value, where))
     if not isinstance(value, str):
-        return whole(value, "deepspeed_config", where)  # type: ignore[return-value]  # raises: no config
-    reading.note("deepspeed_config", value, where, via=via_of(given, script, name))
+        written = value if isinstance(value, Unknown) else Unknown(str(value)[:60])
+        _undecided("deepspeed_config", written, where)
+    reading.note("deepspeed_config", value, where, via=via_of(given, script, name) if script else None)
     wanted = PurePosixPath(value).name
     found = next((p for p in sources if PurePosixPath(p.source.name).name == wanted and p is not parsed), None)
     if found is None:
-        whole(Unknown(value, ("--deepspeed_config",)), "deepspeed_config", where)
-    assert found is not None
+        _undecided("deepspeed_config", Unknown(value), where)
     return found
 
 
@@ -390,6 +390,12 @@ def _among_files(reading: Reading, sources: list[Parsed], where: str) -> Parsed:
     named."""
     configs = [p for p in sources if is_deepspeed_config(p)]
     if len(configs) != 1:
-        whole(Unknown("args.deepspeed_config", ("--deepspeed_config",)), "deepspeed_config", where)
+        _undecided("deepspeed_config", Unknown("args.deepspeed_config"), where)
     reading.add(CONFIG_AMONG_FILES(TakenConfig(where, configs[0].source.name)))
     return configs[0]
+
+
+def _undecided(key: str, value: Unknown, where: str) -> NoReturn:
+    """Exit 2 naming what only the run decides (``--deepspeed_config`` unless the value says what it needs)."""
+    needs = ", ".join(value.needs or ("--deepspeed_config",))
+    raise CheckError(ProblemKind.BAD_VALUE, key=key, value=value.written[:60], where=where, runtime=True, needs=needs)
