@@ -6,7 +6,9 @@ are DeepSpeed's own: ``deepspeed/__init__.py`` ``initialize`` (microsoft/DeepSpe
 config (``config``, else ``config_params``, else ``args.deepspeed_config``; both: assertion; neither: assertion), and
 ``DeepSpeedConfig._set_batch_related_parameters`` fills the batch triangle (``runtime/config.py``: with train 32 and
 micro 4 on 8 GPUs, ``gradient_accumulation_steps = 32 // (4 · 8) = 1``); ``_batch_assertion`` refuses
-64 ≠ 2 · 4 · 4.
+64 ≠ 2 · 4 · 4. accelerate (huggingface/accelerate ``Accelerator.__init__``: ``gradient_accumulation_steps`` makes
+the ``GradientAccumulationPlugin``; ``prepare`` → ``prepare_data_loader`` without ``split_batches`` hands each of the
+``num_processes`` processes the DataLoader's own ``batch_size``): B = 16 · 8 · 4 = 512.
 """
 
 from __future__ import annotations
@@ -101,6 +103,25 @@ UNDECIDED = [
     # No launch line and no config among the files.
     (("ds_args_train.py",), "deepspeed_config", "args.deepspeed_config"),
 ]
+
+
+OWN_LOOPS = [
+    # TrainingArguments parsed, a loop of its own: the loader's 16, the Accelerator's 4, 8 processes (the Trainer's
+    # rule would say 2 · 8 · 1 = 16 from --per_device_train_batch_size).
+    (("acc_own_loop.py", "acc_own_loop.sh"), ("accelerate", 8, 16, 4, 512, False)),
+    # An Accelerator only for printing beside the Trainer that trains: the Trainer's 2 · 8 · 4.
+    (("acc_with_trainer.py", "acc_with_trainer.sh"), ("huggingface", 8, 2, 4, 64, False)),
+]
+
+
+@pytest.mark.parametrize(("names", "expected"), OWN_LOOPS, ids=lambda v: str(v)[:60])
+def test_a_loop_of_its_own_is_accelerates_and_a_trainer_is_the_trainers(
+    names: tuple[str, ...], expected: tuple[object, ...]
+) -> None:
+    """The framework that builds the loop decides: accelerate's Accelerator where no Trainer is built."""
+    check = checked(names, None)
+    assert isinstance(check, Check), check
+    assert numbers(check) == expected
 
 
 @pytest.mark.parametrize(("names", "key", "value"), UNDECIDED, ids=lambda v: str(v)[:60])

@@ -64,8 +64,16 @@ RULES = (
 
 def detect(parsed: Parsed) -> bool:
     """An ``accelerate config`` file: ``distributed_type`` (one of accelerate's) or beside the launcher's own keys;
-    or a script that builds accelerate's ``Accelerator``."""
-    return is_accelerate_config(parsed) or _accelerator(parsed) is not None
+    or a script that builds accelerate's ``Accelerator`` for a loop of its own: it builds no Trainer (the Hugging
+    Face Trainer, TRL's, Lightning's or a subclass builds its own ``Accelerator``, and decides the batch), whatever
+    arguments it parses (``TrainingArguments`` through ``HfArgumentParser``, ``--per_device_train_batch_size``)."""
+    return is_accelerate_config(parsed) or (_accelerator(parsed) is not None and not _builds_trainer(parsed))
+
+
+def _builds_trainer(parsed: Parsed) -> bool:
+    """Whether a run of the script builds a trainer (a class named ``…Trainer``, a library's or its own)."""
+    script = parsed.python
+    return script is not None and any(call.name.endswith("Trainer") and call.reached for call in script.calls)
 
 
 def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
