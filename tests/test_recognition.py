@@ -8,7 +8,9 @@ config (``config``, else ``config_params``, else ``args.deepspeed_config``; both
 micro 4 on 8 GPUs, ``gradient_accumulation_steps = 32 // (4 · 8) = 1``); ``_batch_assertion`` refuses
 64 ≠ 2 · 4 · 4. accelerate (huggingface/accelerate ``Accelerator.__init__``: ``gradient_accumulation_steps`` makes
 the ``GradientAccumulationPlugin``; ``prepare`` → ``prepare_data_loader`` without ``split_batches`` hands each of the
-``num_processes`` processes the DataLoader's own ``batch_size``): B = 16 · 8 · 4 = 512.
+``num_processes`` processes the DataLoader's own ``batch_size``): B = 16 · 8 · 4 = 512. TRL's DPOTrainer is a
+``transformers.Trainer`` (trl/trainer/dpo_trainer.py) whose DataLoader is the Trainer's: B = b · a · world, the
+arguments those of the script's own dataclass (``HfArgumentParser`` fills a subclass's defaults, a flag wins).
 """
 
 from __future__ import annotations
@@ -119,6 +121,24 @@ def test_a_loop_of_its_own_is_accelerates_and_a_trainer_is_the_trainers(
     names: tuple[str, ...], expected: tuple[object, ...]
 ) -> None:
     """The framework that builds the loop decides: accelerate's Accelerator where no Trainer is built."""
+    check = checked(names, None)
+    assert isinstance(check, Check), check
+    assert numbers(check) == expected
+
+
+PREFERENCE = [
+    # ScriptArguments(TrainingArguments): a 8 by its own default, b 2 from the launch line over its 4, 8 processes.
+    (("dpo_own_args.py", "dpo_own_args.sh"), ("trl", 8, 2, 8, 128, False)),
+    # RunConfig(BaseConfig(DPOConfig)): b 1 and a 2 from the two own levels, torchrun 2 × 4.
+    (("dpo_config_subclass.py", "dpo_config_subclass.sh"), ("trl", 8, 1, 2, 16, False)),
+]
+
+
+@pytest.mark.parametrize(("names", "expected"), PREFERENCE, ids=lambda v: str(v)[:60])
+def test_a_dpo_trainer_fed_by_the_repositorys_own_arguments_is_trl(
+    names: tuple[str, ...], expected: tuple[object, ...]
+) -> None:
+    """TRL's preference trainer with the repository's own subclass: TRL, the subclass's defaults, the line's flags."""
     check = checked(names, None)
     assert isinstance(check, Check), check
     assert numbers(check) == expected

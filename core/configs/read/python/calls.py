@@ -246,10 +246,24 @@ class Calls(State):
         found: list[tuple[str, dict[str, Given] | None]] = []
         for item in items:
             if isinstance(item, ClassRef):
-                found.append((item.name, self.dataclass_fields(self.classes[item.name])))
+                found.append(self.own_dataclass(item.name, depth=0))
             elif isinstance(item, ModuleRef):
                 found.append((item.path, None))
         return found
+
+    def own_dataclass(self, name: str, depth: int) -> tuple[str, dict[str, Given]]:
+        """A script's dataclass, its fields over its own bases'; extending a library's (``TrainingArguments``), it
+        is that class (kind: the library's path) with the script's fields."""
+        definition = self.classes[name]
+        kind, fields = name, dict[str, Given]()
+        for base in definition.bases:
+            value = self.expr(base, self.module) if depth < 8 else None
+            if isinstance(value, ModuleRef):
+                kind = value.path
+            elif isinstance(value, ClassRef) and value.name in self.classes and value.name != name:
+                kind, inherited = self.own_dataclass(value.name, depth + 1)
+                fields |= inherited
+        return kind, fields | self.dataclass_fields(definition)
 
     def world(self, node: ast.AST) -> object:
         """The number of processes: the launcher's ``WORLD_SIZE`` where the launch is known."""
