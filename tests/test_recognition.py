@@ -11,6 +11,10 @@ the ``GradientAccumulationPlugin``; ``prepare`` → ``prepare_data_loader`` with
 ``num_processes`` processes the DataLoader's own ``batch_size``): B = 16 · 8 · 4 = 512. TRL's DPOTrainer is a
 ``transformers.Trainer`` (trl/trainer/dpo_trainer.py) whose DataLoader is the Trainer's: B = b · a · world, the
 arguments those of the script's own dataclass (``HfArgumentParser`` fills a subclass's defaults, a flag wins).
+A nanoGPT-derived trainer that renames its arithmetic is read by nanoGPT's deciding lines (karpathy/nanoGPT
+train.py at 3adf61e: ``gradient_accumulation_steps //= ddp_world_size``, ``for micro_step in
+range(gradient_accumulation_steps)``, ``torch.randint(len(data) - block_size, (batch_size,))``): 32 // 8 = 4,
+B = 16 · 8 · 4 = 512, what Python itself computes from the fixture's own lines with ``WORLD_SIZE=8``.
 """
 
 from __future__ import annotations
@@ -104,6 +108,8 @@ UNDECIDED = [
     (("ds_pipeline_train.py", "ds_args.json"), "data_parallel", "mpu.get_data_parallel_world_size()"),
     # No launch line and no config among the files.
     (("ds_args_train.py",), "deepspeed_config", "args.deepspeed_config"),
+    # A renamed nanoGPT trainer whose micro-batch no line of the script draws: named, not nanoGPT's 12.
+    (("renamed_ambiguous.py",), "batch_size", "?"),
 ]
 
 
@@ -142,6 +148,14 @@ def test_a_dpo_trainer_fed_by_the_repositorys_own_arguments_is_trl(
     check = checked(names, None)
     assert isinstance(check, Check), check
     assert numbers(check) == expected
+
+
+def test_a_nanogpt_fork_that_renamed_its_arithmetic_is_still_read() -> None:
+    """micro_bs, ctx_len, accum, world: found by the lines that decide them, run as train.py runs under torchrun."""
+    check = checked(("renamed_train.py",), 8)
+    assert isinstance(check, Check), check
+    assert numbers(check) == ("nanogpt", 8, 16, 4, 512, False)
+    assert check.seq_len == 512
 
 
 @pytest.mark.parametrize(("names", "key", "value"), UNDECIDED, ids=lambda v: str(v)[:60])
