@@ -15,6 +15,12 @@ A nanoGPT-derived trainer that renames its arithmetic is read by nanoGPT's decid
 train.py at 3adf61e: ``gradient_accumulation_steps //= ddp_world_size``, ``for micro_step in
 range(gradient_accumulation_steps)``, ``torch.randint(len(data) - block_size, (batch_size,))``): 32 // 8 = 4,
 B = 16 · 8 · 4 = 512, what Python itself computes from the fixture's own lines with ``WORLD_SIZE=8``.
+
+Run in a throwaway environment (never a dependency): deepspeed 0.16.5 ``DeepSpeedConfig`` with
+``deepspeed.comm.get_world_size`` faked (ds_args.json on 8: 32/4/1; the dict on 8: 64/2/4, on 4: refused with
+``64 != 2 * 4 * 4``); accelerate 1.11.0 ``Accelerator(gradient_accumulation_steps=4)`` and ``prepare_data_loader(…,
+num_processes=8)`` (16 a process); transformers 5.25.0 ``HfArgumentParser`` on the two subclasses with the launch
+lines' flags (2/8 and 1/2), trl 1.16.0.
 """
 
 from __future__ import annotations
@@ -25,6 +31,8 @@ import pytest
 
 from effbatch.bot.serving.cli import main
 from effbatch.core.configs import Check, CheckError, Source, World, check_config
+from effbatch.core.configs.base import Instance
+from effbatch.core.configs.read.python import read_python
 
 FIXTURES = Path(__file__).parent / "data" / "configs" / "recognition"
 
@@ -172,3 +180,26 @@ def test_the_terminal_names_the_flag_that_settles_it(capsys: pytest.CaptureFixtu
     err = capsys.readouterr().err
     assert code == 2
     assert "--deepspeed_config" in err
+
+
+READER = [
+    # deepspeed.add_config_arguments adds --deepspeed_config (default None) to the script's parser.
+    ((), "deepspeed_config", None),
+    (("--deepspeed", "--deepspeed_config", "ds.json"), "deepspeed_config", "ds.json"),
+    (("--deepspeed",), "deepspeed", True),
+    (("--deepscale_config", "old.json"), "deepscale_config", "old.json"),
+]
+
+
+@pytest.mark.parametrize(("argv", "field", "value"), READER, ids=str)
+def test_the_reader_knows_deepspeeds_own_arguments(argv: tuple[str, ...], field: str, value: object) -> None:
+    """The namespace deepspeed.initialize is handed holds DeepSpeed's options as argparse would fill them."""
+    text = (
+        "import argparse\nimport deepspeed\nparser = argparse.ArgumentParser()\n"
+        "parser = deepspeed.add_config_arguments(parser)\nargs = parser.parse_args()\n"
+        "deepspeed.initialize(args=args)\n"
+    )
+    script = read_python(text, "train.py", argv=argv)
+    namespace = script.called("deepspeed.initialize")[0].keywords["args"].value
+    assert isinstance(namespace, Instance)
+    assert namespace.fields[field].value == value
