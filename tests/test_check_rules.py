@@ -181,6 +181,17 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
         ),
         8,
     ),
+    "deepspeed/script-loader-differs": (
+        (
+            (
+                "train.py",
+                "import deepspeed\nfrom torch.utils.data import DataLoader\n"
+                "loader = DataLoader([], batch_size=8, shuffle=True)\n"
+                "deepspeed.initialize(model=None, config={'train_batch_size': 16})\n",
+            ),
+        ),
+        8,
+    ),
     "deepspeed/initialize-config-among-files": (
         (("train.py", DS_SCRIPT + "deepspeed.initialize(args=args)\n"), (DS, DS_THREE)),
         8,

@@ -84,6 +84,16 @@ ROWS = [
     (("ds_dict_train.py",), 8, ("deepspeed", 8, 2, 4, 64, False), {"deepspeed/world-size-before-launch"}),
     # The same dict on 4 GPUs: 64 ≠ 2 · 4 · 4, refused by _batch_assertion.
     (("ds_dict_train.py",), 4, ("deepspeed", 4, 2, 4, None, True), {"deepspeed/batch-assertion"}),
+    # The script's own DataLoader (batch 32) feeds the engine: DeepSpeed counts b = 32 // 2 = 16 on 2 GPUs, 64 train.
+    (
+        (
+            "../../corpus/deepspeed/deepspeedtrial-fashionmnist/ds_train.py",
+            "../../corpus/deepspeed/deepspeedtrial-fashionmnist/ds_config.json",
+        ),
+        2,
+        ("deepspeed", 2, 16, 1, 32, False),
+        {"deepspeed/filled-in", "deepspeed/initialize-config-among-files", "deepspeed/script-loader-differs"},
+    ),
     # config_params= a path: the file of that name among the sources.
     (("ds_path_train.py", "ds_args.json"), 8, ("deepspeed", 8, 4, 1, 32, False), {"deepspeed/filled-in"}),
     # A config in the call and one on the command line: DeepSpeed's assertion.

@@ -15,6 +15,12 @@ FINDINGS: dict[str, str] = {
         "deepspeed.initialize ({where}) liest die Konfiguration aus --deepspeed_config; ohne Startzeile gilt "
         "{config}, die einzige DeepSpeed-Konfiguration unter den Dateien."
     ),
+    "deepspeed/script-loader-differs": (
+        "Dein Skript lädt mit einem eigenen DataLoader {loader} Beispiele je Schritt ({where}), DeepSpeed rechnet "
+        "mit b = {micro}: Trainiert werden je Optimierer-Schritt {trained} Beispiele, nicht die {counted} aus "
+        "train_batch_size. Gleiche batch_size des DataLoaders und train_micro_batch_size_per_gpu an oder gib den "
+        "Datensatz als training_data= an deepspeed.initialize."
+    ),
 }
 #: This module's own derivations: none.
 FORMULAS: dict[str, str] = {}

@@ -59,6 +59,7 @@ from effbatch.core.configs.frameworks._shared.deepspeed_config import (
     initialize_call,
     is_deepspeed_config,
 )
+from effbatch.core.configs.frameworks._shared.torch_loader import training_loader
 
 ID = "deepspeed"
 
@@ -141,6 +142,15 @@ class Initialize:
 
 
 @context
+class OwnLoader:
+    loader: int
+    where: str
+    micro: int
+    trained: int
+    counted: int
+
+
+@context
 class TakenConfig:
     where: str
     config: str
@@ -160,6 +170,7 @@ AUTO_ALONE = Rule("deepspeed/auto-without-trainer", Effect.PITFALL, AutoKeys)
 NO_CONFIG = Rule("deepspeed/initialize-without-config", Effect.REFUSED, Initialize)
 TWO_CONFIGS = Rule("deepspeed/initialize-two-configs", Effect.REFUSED, Initialize)
 CONFIG_AMONG_FILES = Rule("deepspeed/initialize-config-among-files", Effect.NOTE, TakenConfig)
+OWN_LOADER = Rule("deepspeed/script-loader-differs", Effect.PITFALL, OwnLoader)
 RULES = (
     ASSERTION,
     FILLED_DIVIDED,
@@ -175,6 +186,7 @@ RULES = (
     NO_CONFIG,
     TWO_CONFIGS,
     CONFIG_AMONG_FILES,
+    OWN_LOADER,
 )
 
 
@@ -187,12 +199,9 @@ def detect(parsed: Parsed) -> bool:
 def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     reading = Reading(ID, pins)
     script = next((p for p in sources if initialize_call(p) is not None), None)
-    if script is None:
-        config = deepspeed_config(sources) or sources[0]
-    elif (handed := script_config(reading, sources, script)) is None:
+    config = (deepspeed_config(sources) or sources[0]) if script is None else script_config(reading, sources, script)
+    if config is None:
         return reading.finish(world)
-    else:
-        config = handed
     given = {key: reading.auto(config, key) for key in (TRAIN, MICRO, ACCUMULATION)}
     if autos := [key for key, value in given.items() if value is Auto.AUTO]:
         # a config written for the Hugging Face Trainer: only a pitfall when DeepSpeed is launched without it
@@ -215,6 +224,7 @@ def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     _assert_batch(reading, config, train, micro, accumulation, data_parallel)
     if autotp > 1:
         reading.add(AUTOTP_RULE(AutoTP(autotp, data_parallel, train // autotp)))
+    _own_loader(reading, script, micro, accumulation, data_parallel)
     if all_given and micro * accumulation * data_parallel == train and world.size > 1:
         message = ASSERTION_MESSAGE.format(train=train, micro=micro, accumulation=accumulation, world=1)
         reading.add(WORLD_UNSET(WorldUnset(world.size), message=message))
@@ -399,3 +409,19 @@ def _undecided(key: str, value: Unknown, where: str) -> NoReturn:
     """Exit 2 naming what only the run decides (``--deepspeed_config`` unless the value says what it needs)."""
     needs = ", ".join(value.needs or ("--deepspeed_config",))
     raise CheckError(ProblemKind.BAD_VALUE, key=key, value=value.written[:60], where=where, runtime=True, needs=needs)
+
+
+def _own_loader(reading: Reading, parsed: Parsed | None, micro: int, accumulation: int, data_parallel: int) -> None:
+    """A script that feeds the engine from a DataLoader of its own (no ``training_data=``): each engine step trains
+    on that loader's batch, whatever ``train_micro_batch_size_per_gpu`` DeepSpeed counts with."""
+    call = initialize_call(parsed) if parsed is not None else None
+    if parsed is None or parsed.python is None or call is None or "training_data" in call.keywords:
+        return
+    loader = training_loader(parsed.python)
+    if loader is None or isinstance(loader.value, bool) or not isinstance(loader.value, int) or loader.value == micro:
+        return
+    trained = loader.value * data_parallel * accumulation
+    context = OwnLoader(
+        loader.value, loader.where(parsed.source.name), micro, trained, micro * data_parallel * accumulation
+    )
+    reading.add(OWN_LOADER(context))
