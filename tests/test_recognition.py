@@ -135,6 +135,8 @@ OWN_LOOPS = [
     # TrainingArguments parsed, a loop of its own: the loader's 16, the Accelerator's 4, 8 processes (the Trainer's
     # rule would say 2 · 8 · 1 = 16 from --per_device_train_batch_size).
     (("acc_own_loop.py", "acc_own_loop.sh"), ("accelerate", 8, 16, 4, 512, False)),
+    # A class of its own named Trainer that wraps the Accelerator: still accelerate's loop, 4 · 8 · 2.
+    (("acc_own_trainer_class.py", "acc_own_trainer_class.sh"), ("accelerate", 8, 4, 2, 64, False)),
     # An Accelerator only for printing beside the Trainer that trains: the Trainer's 2 · 8 · 4.
     (("acc_with_trainer.py", "acc_with_trainer.sh"), ("huggingface", 8, 2, 4, 64, False)),
 ]

@@ -8,6 +8,8 @@ Alone, the config fixes the factor the loader batch is multiplied by: d · a.
 
 from __future__ import annotations
 
+import re
+
 from effbatch.core.configs.base import (
     Check,
     Derivation,
@@ -70,10 +72,25 @@ def detect(parsed: Parsed) -> bool:
     return is_accelerate_config(parsed) or (_accelerator(parsed) is not None and not _builds_trainer(parsed))
 
 
+#: The libraries whose ``…Trainer`` builds its own ``Accelerator`` and training loop.
+TRAINER_LIBRARIES = ("transformers.", "trl.", "lightning.", "pytorch_lightning.", "unsloth.")
+
+
 def _builds_trainer(parsed: Parsed) -> bool:
-    """Whether a run of the script builds a trainer (a class named ``…Trainer``, a library's or its own)."""
-    script = parsed.python
-    return script is not None and any(call.name.endswith("Trainer") and call.reached for call in script.calls)
+    """Whether a run of the script builds a library's trainer, or a class of its own that extends one (``class
+    MyTrainer(Trainer)``); a class of its own merely named ``Trainer`` that wraps an Accelerator is no such."""
+    script, text = parsed.python, parsed.source.text
+    if script is None:
+        return False
+    for call in script.calls:
+        if not (call.name.endswith("Trainer") and call.reached):
+            continue
+        if call.callee.startswith(TRAINER_LIBRARIES):
+            return True
+        own = re.search(rf"^\s*class\s+{re.escape(call.name)}\s*\(\s*[\w.]*Trainer\b", text, re.MULTILINE)
+        if "." not in call.callee and own is not None:
+            return True
+    return False
 
 
 def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
