@@ -193,12 +193,12 @@ RULES = (
 def detect(parsed: Parsed) -> bool:
     """DeepSpeed's own keys, or a JSON with ``train_batch_size`` at the top (a torchtune recipe is neither); or a
     script that calls ``deepspeed.initialize``."""
-    return is_deepspeed_config(parsed) or initialize_call(parsed) is not None
+    return is_deepspeed_config(parsed) or initialize_call(parsed, run=True) is not None
 
 
 def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     reading = Reading(ID, pins)
-    script = next((p for p in sources if initialize_call(p) is not None), None)
+    script = next((p for p in sources if initialize_call(p, run=True) is not None), None)
     config = (deepspeed_config(sources) or sources[0]) if script is None else script_config(reading, sources, script)
     if config is None:
         return reading.finish(world)

@@ -55,11 +55,13 @@ def deepspeed_config(sources: list[Parsed]) -> Parsed | None:
 INITIALIZE = "deepspeed.initialize"
 
 
-def initialize_call(parsed: Parsed) -> CallSite | None:
+def initialize_call(parsed: Parsed, *, run: bool = False) -> CallSite | None:
     """The ``deepspeed.initialize`` call a script makes (the last one a run reaches, else the last one): the call
-    that hands DeepSpeed its config, whatever batch names the script sets besides."""
+    that hands DeepSpeed its config, whatever batch names the script sets besides. ``run``: only one a run of the
+    script reaches – a module whose functions only others call (Megatron-DeepSpeed's ``megatron/training.py``,
+    OpenRLHF's strategy) is a library's, not the run."""
     if parsed.format is not Format.PYTHON or parsed.python is None:
         return None
     calls = [call for call in parsed.python.called(INITIALIZE) if call.callee == INITIALIZE]
-    chosen = [call for call in calls if call.reached] or calls
+    chosen = [call for call in calls if call.reached] or ([] if run else calls)
     return chosen[-1] if chosen else None
