@@ -56,6 +56,7 @@ from effbatch.core import (
 )
 from effbatch.core.model import BinaryTarget, PlanRequest, Solution
 from effbatch.core.runs import PublishedRun
+from effbatch.core.scaling import ScalingCommand
 from effbatch.core.training import assess, memory_only
 
 
@@ -88,6 +89,8 @@ def answer_command(text: str, default_visibility: Visibility, *, command: str = 
                 return runs_answer(query, _visibility(private, default_visibility), command)
             case GuidanceCommand(private=private):
                 return laws_answer(parsed, _visibility(private, default_visibility), command)
+            case ScalingCommand(request=request, private=private):
+                return _scaling_answer(request, _visibility(private, default_visibility))
             case RunComparisonCommand(before=before, run=run, lr=lr, private=private):
                 document = run_comparison_document(
                     compare_run(before, run, lr), _visibility(private, default_visibility)
@@ -95,6 +98,13 @@ def answer_command(text: str, default_visibility: Visibility, *, command: str = 
                 return Answer(AnswerKind.COMPARISON, document)
     except InputError as error:
         return error_answer(error, command)
+
+
+def _scaling_answer(request: PlanRequest, visibility: Visibility) -> Answer:
+    """The data-parallel table (its module and the time model loaded when a scaling question is asked)."""
+    from effbatch.bot.rendering.scaling import scaling_reply
+
+    return scaling_reply(request, visibility).answer
 
 
 def _plan_answer(request: PlanRequest, visibility: Visibility, command: str) -> Answer:

@@ -26,7 +26,7 @@ from typing import Any
 from effbatch.core.memory.gpus import GpuSpec
 from effbatch.core.memory.models import ModelSpec
 from effbatch.core.memory.setup import Setup
-from effbatch.core.memory.step import Part, StepPrediction, predict
+from effbatch.core.memory.step import Assumed, Part, StepPrediction, predict
 
 #: A step predictor: ``core.memory.step.predict`` or anything keeping its contract.
 Predictor = Callable[[ModelSpec | None, int, Setup, GpuSpec], StepPrediction]
@@ -96,6 +96,8 @@ class Scaling:
     critical_tokens: float | None
     stop: ScalingRow | None
     stop_reason: Stop | None
+    #: What the predictor took without the user giving it (MFU, network …), for the answer to say.
+    assumed: tuple[Assumed, ...] = ()
 
     @property
     def setup_row(self) -> ScalingRow:
@@ -141,14 +143,16 @@ def scaling(
     batch = setup.micro_batch * base * accumulation
     per_node = setup.gpus_per_node
     rows: list[ScalingRow] = []
+    assumed: dict[Assumed, None] = {}
     for d in replica_counts(base, max(1, most_gpus // parallel)):
         a = max(1, batch // (setup.micro_batch * d)) if hold_batch else accumulation
         gpus = d * parallel
         nodes = -(-gpus // per_node) if setup.nodes else None
         step = predictor(model, params, replace(setup, gpus=gpus, accumulation=a, nodes=nodes), gpu)
+        assumed |= dict.fromkeys(step.assumed)
         rows.append(_row(d, gpus, a, setup, step, batch, critical_tokens, rows[0] if rows else None))
     stop, reason = _stop(rows)
-    return Scaling(tuple(rows), base, batch if hold_batch else None, critical_tokens, stop, reason)
+    return Scaling(tuple(rows), base, batch if hold_batch else None, critical_tokens, stop, reason, tuple(assumed))
 
 
 def _row(
