@@ -114,3 +114,22 @@ def test_a_scaling_question_missing_a_key_is_answered_with_what_is_missing() -> 
     answer = answer_command("llama3.1-8b b=2 gpus=8 gpu=h100 skalierung", Visibility.IN_CHANNEL)
     assert answer.kind is AnswerKind.INPUT_ERROR
     assert "fehlt noch L=" in plain_text(answer.document)
+
+
+@pytest.mark.parametrize(
+    ("text", "brief"),
+    [
+        ("llama3.1-8b b=2 gpus=64 B=512 L=8k gpu=h100", True),  # a time answer: the short scaling section
+        ("llama3.1-8b b=2 gpus=64 B=512 L=8k", False),  # no GPU: no time, no scaling
+        ("8 64 4 4096", False),  # the plain calculator
+    ],
+)
+def test_a_time_answer_has_a_short_scaling_section_with_the_command_for_the_table(text: str, brief: bool) -> None:
+    """Where an answer has a time, a short section says where more GPUs stop paying and how to ask for the table,
+    and that command answers with the table."""
+    shown = plain_text(answer_command(text, Visibility.IN_CHANNEL, command="effbatch").document)
+    assert (f"\n{texts.BRIEF_TITLE}\n" in shown) is brief
+    if brief:
+        asked = next(line for line in shown.splitlines() if line.startswith("Durchsatz und Effizienz für"))
+        typed = asked.split("effbatch ", 1)[1]
+        assert answer_command(typed, Visibility.IN_CHANNEL).kind is AnswerKind.SCALING

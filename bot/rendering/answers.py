@@ -163,7 +163,13 @@ def _memory(plan: Plan, outcome: Outcome, command: str) -> tuple[Part, ...]:
     """„Speicher je GPU“ and „Trainingszeit“ where the model or a memory key is given (issue 28)."""
     if plan.request.training is None or (found := assess(plan.request, outcome)) is None:
         return ()
-    return memory_parts(found, command)
+    if found.time is None:
+        return memory_parts(found, command)
+    from effbatch.bot.rendering.scaling import scaling_brief  # the time model: where a time is answered
+
+    parts = memory_parts(found, command)
+    notes = next((i for i, part in enumerate(parts) if isinstance(part, Note)), len(parts))  # before the small print
+    return (*parts[:notes], *scaling_brief(plan.request, command), *parts[notes:])
 
 
 def _notes(parallel: bool, tokens: bool, *first: str) -> tuple[Note, ...]:

@@ -14,11 +14,13 @@ from effbatch.bot.document import Answer, AnswerKind, Document, Field, Fields, F
 from effbatch.bot.rendering.formatting import german, number, reading
 from effbatch.bot.rendering.formulas import degrees
 from effbatch.bot.texts import scaling as texts
+from effbatch.core.errors import InputError
 from effbatch.core.memory.scaling import Batch, Predictor, ScalingRow, Stop
 from effbatch.core.memory.step import predict
 from effbatch.core.memory.time import DEFAULT_MFU
 from effbatch.core.model import PlanRequest
-from effbatch.core.scaling import ScalingAnswer, scale
+from effbatch.core.parser import command_text
+from effbatch.core.scaling import ScalingAnswer, missing_for_scaling, scale
 
 #: Characters of the widest bar (efficiency 100 %), and the eighths a cell is drawn in.
 BAR_WIDTH = 10
@@ -64,6 +66,19 @@ def scaling_reply(request: PlanRequest, visibility: Visibility, predictor: Predi
     document = scaling_document(found, visibility)
     parts = tuple(p for p in document.parts if not (isinstance(p, Section) and p.title == texts.TABLE_TITLE))
     return ScalingReply(Answer(AnswerKind.SCALING, document), replace(document, parts=parts), scaling_chart(found))
+
+
+def scaling_brief(request: PlanRequest, command: str) -> tuple[Section, ...]:
+    """A time answer's short scaling section: where more GPUs stop paying, and the command for the whole table;
+    nothing where the table lacks a key (or the set-up cannot be scaled)."""
+    if missing_for_scaling(request):
+        return ()
+    try:
+        found = scale(request)
+    except InputError:
+        return ()
+    shown = f"{command} {command_text(request)} skalierung"
+    return (Section(title=texts.BRIEF_TITLE, lines=(_stop_line(found), texts.BRIEF_MORE.format(command=shown))),)
 
 
 def scaling_document(found: ScalingAnswer, visibility: Visibility) -> Document:

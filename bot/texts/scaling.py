@@ -26,6 +26,8 @@ MICRO_HELD = "{micro}, gehalten"
 SETUP_VALUE = "d = {d}, {gpus} GPUs"
 PARALLEL_VALUE = "TP · PP · CP · SP = {degrees}"
 
+BRIEF_TITLE = "Skalierung"
+BRIEF_MORE = "Durchsatz und Effizienz für d = 1, 2, 4, …: `{command}`"
 STOP_TITLE = "Wo mehr GPUs nicht mehr lohnen"
 STOP_COMMUNICATION = (
     "Ab {gpus} GPUs (d = {d}) bringt jede weitere GPU weniger als die Hälfte ihres Durchsatzes allein: Der Schritt "
