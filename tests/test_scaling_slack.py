@@ -8,9 +8,11 @@ refused.
 from __future__ import annotations
 
 import queue
+import time
 from typing import Any
 
 import pytest
+from slack_http import command as slash_command
 from slack_sdk import WebClient
 
 from effbatch.bot.document import Visibility
@@ -20,6 +22,7 @@ from effbatch.bot.slack.listeners import Dependencies, Rendered, answer_text_com
 from effbatch.bot.slack.scaling import ChartPoster
 from effbatch.bot.texts import scaling as texts
 
+from bot_process import BotProcess
 from fake_slack import BOT_TOKEN, FakeWebAPI, Reply
 from slack_checks import all_text, assert_valid_message
 
@@ -154,3 +157,26 @@ def test_without_a_poster_the_acknowledgement_carries_the_answer_with_its_text_c
     assert_valid_message(acked.payload)
     assert texts.TABLE_TITLE in all_text(acked.payload)
     assert not api.calls
+
+
+def _called(api: FakeWebAPI, method: str) -> list[dict[str, Any]]:
+    """The calls of ``method``, waited for (the bot's worker makes them after the acknowledgement)."""
+    deadline = time.monotonic() + HANG_GUARD  # a hang guard, not a measured duration
+    while not (calls := api.method_calls(method)) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return calls
+
+
+def test_the_running_bot_answers_a_scaling_command_in_the_channel_with_its_chart_in_the_thread(
+    bot: BotProcess, api: FakeWebAPI
+) -> None:
+    """`/effbatch … skalierung` over HTTP: the acknowledgement says it is coming, the answer is posted, the PNG is
+    uploaded into its thread – the event loop only hands the work over."""
+    status, payload = slash_command(bot, api, SCALING)
+    assert status == 200
+    assert payload == {"response_type": "ephemeral", "text": texts.PENDING}
+    [completed] = _called(api, "files.completeUploadExternal")
+    [posted] = api.method_calls("chat.postMessage")
+    assert completed["thread_ts"] == "1700000009.000900"
+    assert completed["channel_id"] == posted["channel"]
+    assert all(data.startswith(PNG_MAGIC) for data in api.uploads.values())
