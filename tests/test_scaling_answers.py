@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from pathlib import Path
 
+import jsonschema
 import pytest
 from test_scaling import FakeStep
 
@@ -133,3 +136,16 @@ def test_a_time_answer_has_a_short_scaling_section_with_the_command_for_the_tabl
         asked = next(line for line in shown.splitlines() if line.startswith("Durchsatz und Effizienz für"))
         typed = asked.split("effbatch ", 1)[1]
         assert answer_command(typed, Visibility.IN_CHANNEL).kind is AnswerKind.SCALING
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        COMMAND,
+        "2 8 4 4096 params=7B peak=989T scaling",  # no budget: no critical batch; a peak instead of a GPU
+    ],
+)
+def test_the_scaling_json_follows_the_schema(text: str) -> None:
+    """``effbatch --json … skalierung`` is one of the shapes schema/effbatch.schema.json describes."""
+    schema = json.loads((Path(__file__).resolve().parent.parent / "schema" / "effbatch.schema.json").read_text())
+    jsonschema.validate(json_answer(text), schema)
