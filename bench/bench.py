@@ -1,6 +1,6 @@
 """effbatch's HTTP mode side by side with a bare Bolt app and a minimal signed-request responder.
 
-    make bench        (or: .venv/bin/python bench/bench.py)
+    make bench        (or: .venv/bin/python bench/bench.py; the planner alone: bench/bench.py planner)
 
 All servers run under the same server configuration (effbatch's uvicorn settings, the same number
 of forked worker processes) on 127.0.0.1 and answer signed `/effbatch 8 64 4 4096` requests; a Web API stand-in answers
@@ -383,32 +383,96 @@ STARTUP_GOAL = 2.5
 STARTUP_RUNS = 15
 
 
-def startup_milliseconds() -> dict[str, tuple[float, float]]:
-    """Wall time of a fresh process, median of ``STARTUP_RUNS``: each CLI path and its floor (``STARTUP_COMMANDS``).
+#: A start-up's median wall time and median CPU time (user + system of the process), in milliseconds.
+Startup = tuple[float, float]
 
-    The commands take turns within each round, so a busy moment of this shared machine slows all alike.
+
+def startup_milliseconds() -> dict[str, tuple[Startup, Startup]]:
+    """Wall and CPU time of a fresh process, medians of ``STARTUP_RUNS``: each CLI path and its floor
+    (``STARTUP_COMMANDS``).
+
+    The commands take turns within each round, so a busy moment of this shared machine slows all alike. The CPU time
+    (``os.wait4``'s usage of the child) is what the process itself spent: a loaded machine stretches the wall time,
+    hardly the CPU time.
     """
     # As installed: byte code cached (a first run writes it), whatever this shell says.
     env = {k: v for k, v in clean_env().items() if k != "PYDANTIC_DISABLE_PLUGINS" and k != "PYTHONDONTWRITEBYTECODE"}
     commands = {name: [str(BIN / "effbatch"), *args] for name, (args, _) in STARTUP_COMMANDS.items()}
     commands |= {floor: [sys.executable, "-c", floor] for _, floor in STARTUP_COMMANDS.values()}
-    timings: dict[str, list[float]] = {name: [] for name in commands}
+    timings: dict[str, list[Startup]] = {name: [] for name in commands}
     for round_ in range(STARTUP_RUNS + 1):
         for name, command in commands.items():
-            started = time.perf_counter()
-            subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=env)
+            timing = run_timed(command, env)
             if round_:  # the first round writes the byte code
-                timings[name].append(time.perf_counter() - started)
-    medians = {name: statistics.median(values) * 1000 for name, values in timings.items()}
+                timings[name].append(timing)
+    medians = {
+        name: (statistics.median(w for w, _ in values), statistics.median(c for _, c in values))
+        for name, values in timings.items()
+    }
     return {name: (medians[name], medians[floor]) for name, (_, floor) in STARTUP_COMMANDS.items()}
 
 
-def print_startup(timings: dict[str, tuple[float, float]]) -> None:
-    shown = "; ".join(
-        f'`{name}` {value:.0f} ms, {value / floor:.1f}× the {floor:.0f} ms of `python -c "{STARTUP_COMMANDS[name][1]}"`'
-        for name, (value, floor) in timings.items()
+def run_timed(command: list[str], env: dict[str, str]) -> Startup:
+    """``command`` run to its end: its wall time and its CPU time (user + system), in milliseconds."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=env)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - started
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode:
+        raise subprocess.CalledProcessError(process.returncode, command)
+    return wall * 1000, (usage.ru_utime + usage.ru_stime) * 1000
+
+
+def print_startup(timings: dict[str, tuple[Startup, Startup]]) -> None:
+    for index, measure in enumerate(("wall", "CPU")):
+        shown = "; ".join(
+            f"`{name}` {value[index]:.0f} ms, {value[index] / floor[index]:.1f}× the {floor[index]:.0f} ms of "
+            f'`python -c "{STARTUP_COMMANDS[name][1]}"`'
+            for name, (value, floor) in timings.items()
+        )
+        print(
+            f"Start-up of a fresh process, {measure} time (median of {STARTUP_RUNS}): {shown} "
+            f"(goal ≤ {STARTUP_GOAL:g}× each)."
+        )
+
+
+#: Starts of the bot for its readiness figure (the first, which makes and migrates the database, not counted).
+BOT_READY_RUNS = 7
+#: Seconds the bot may take to be ready, from its start to its first answered command.
+BOT_READY_GOAL = 0.5
+
+
+def bot_ready_milliseconds(env: dict[str, str]) -> Startup:
+    """Wall and CPU time (medians of ``BOT_READY_RUNS``) from ``effbatch-bot --mode http`` started, one worker on a
+    current SQLite database, to its first answered command; the CPU time is the process's own at that moment."""
+    timings: list[Startup] = []
+    with tempfile.TemporaryDirectory(prefix="effbatch-bench-") as data:
+        for run in range(BOT_READY_RUNS + 1):
+            port = free_port()
+            command = [str(BIN / "effbatch-bot"), "--mode", "http", "--host", "127.0.0.1", "--port", str(port)]
+            process, wall = start(command, env | {"WEB_CONCURRENCY": "1", "EFFBATCH_DATA_DIR": data}, port)
+            try:
+                cpu = cpu_milliseconds(process.pid)
+            finally:
+                process.terminate()
+                process.wait(timeout=30)
+            if run:
+                timings.append((wall * 1000, cpu))
+    return statistics.median(w for w, _ in timings), statistics.median(c for _, c in timings)
+
+
+def cpu_milliseconds(pid: int) -> float:
+    """The user + system time a running process has spent so far (Linux, in clock ticks: 10 ms steps)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+def print_bot_ready(wall: float, cpu: float) -> None:
+    print(
+        f"Bot ready (HTTP mode, one worker, database current; start to first answered command, median of "
+        f"{BOT_READY_RUNS}): {wall:.0f} ms wall, {cpu:.0f} ms CPU (goal ≤ {BOT_READY_GOAL * 1000:.0f} ms)."
     )
-    print(f"Start-up of a fresh process (median of {STARTUP_RUNS}): {shown} (goal ≤ {STARTUP_GOAL:g}× each).")
 
 
 #: Hostile checks in flight per worker while plain commands are measured (issue 19: 8 per worker).
@@ -513,23 +577,38 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1000:.2f}"
 
 
+def bot_env(api_url: str) -> dict[str, str]:
+    """The bot's environment in the benchmark: the fake Web API's URL, ``WORKERS`` HTTP workers."""
+    return clean_env(
+        SLACK_BOT_TOKEN=BOT_TOKEN,
+        SLACK_SIGNING_SECRET=SECRET,
+        SLACK_API_URL=api_url,
+        WEB_CONCURRENCY=str(WORKERS),
+        PYTHONPATH=str(ROOT),
+    )
+
+
 def main() -> None:
+    if sys.argv[1:] == ["planner"]:  # the planner's figures alone
+        print_planner(planner_seconds())
+        return
+    if sys.argv[1:] == ["startup"]:  # the start-up figures alone (CPU time stays fair on a loaded machine)
+        print_startup(startup_milliseconds())
+        with FakeWebAPI() as api:
+            print_bot_ready(*bot_ready_milliseconds(bot_env(api.url)))
+        return
     with FakeWebAPI() as api:
-        env = clean_env(
-            SLACK_BOT_TOKEN=BOT_TOKEN,
-            SLACK_SIGNING_SECRET=SECRET,
-            SLACK_API_URL=api.url,
-            WEB_CONCURRENCY=str(WORKERS),
-            PYTHONPATH=str(ROOT),
-        )
+        env = bot_env(api.url)
         servers = bench_servers(env)
         results = [measure(name, command, server_env, port) for name, command, port, server_env in servers]
         hostile = siege(env)
+        ready = bot_ready_milliseconds(env)
     core_same, core_varied, parse_compute = core_microseconds()
     memory = memory_microseconds()
     socket = socket_mode_round_trip()
     checks = config_check_milliseconds()
     startup = startup_milliseconds()
+    planned = planner_seconds()
     print_table(results, core_same, core_varied, parse_compute, socket)
     shown = ", ".join(f"{name} {value:.1f} ms" for name, value in checks.items())
     print(f"Config check of a 64 KiB config (read, checked, rendered; median of 30): {shown} (target < 20 ms).")
@@ -541,7 +620,55 @@ def main() -> None:
     subprocess.run([sys.executable, str(ROOT / "bench" / "scaling.py")], check=True, timeout=600)
     print_shell_table()
     print_startup(startup)
+    print_bot_ready(*ready)
     print_siege(hostile)
+    print_planner(planned)
+
+
+#: Searches of the sizes people ask: a dense model on 256 and 1.024 GPUs, a larger one, a mixture of experts.
+PLANNER_COMMANDS = (
+    "plane llama3.1-70b gpus=256 gpu=h100 B=512 L=8k budget=15T",
+    "plane llama3.1-70b gpus=1024 gpu=h100 B=2048 L=8k budget=15T",
+    "plane llama3.1-405b gpus=1024 gpu=h100 B=2048 L=8k budget=15T",
+    "plane mixtral-8x7b gpus=1024 gpu=h100 B=4096 L=4k budget=2T",
+    "plane deepseek-v3 gpus=1024 gpu=h100 B=4096 L=4k budget=15T",
+    "plane llama3.1-405b gpus=64 gpu=h100 B=256 L=8k",  # nothing fits: the fewest GPUs are sought too
+)
+RUNS = 40
+#: p99 of a 1.024-GPU search, in seconds.
+GOAL_P99 = 1.5
+
+
+def planner_seconds() -> dict[str, tuple[float, float, int]]:
+    """Per command: p50 and p99 in seconds (parse, search, render to Block Kit) and the step times predicted."""
+    from effbatch.bot.document import Visibility
+    from effbatch.bot.rendering.answers import answer_command
+    from effbatch.bot.rendering.block_kit import message
+    from effbatch.bot.serving.cli import json_answer
+
+    timings = {}
+    for text in PLANNER_COMMANDS:
+        runs = []
+        for _ in range(RUNS):
+            started = time.perf_counter()
+            message(answer_command(text, Visibility.IN_CHANNEL).document)
+            runs.append(time.perf_counter() - started)
+        runs.sort()
+        predicted = json_answer(text)
+        count = predicted["search"]["predicted"] if isinstance(predicted, dict) and "search" in predicted else 0
+        timings[text] = (statistics.median(runs), runs[min(len(runs) - 1, int(0.99 * len(runs)))], count)
+    return timings
+
+
+def print_planner(timings: dict[str, tuple[float, float, int]]) -> None:
+    print(
+        f"\nPlanner, `/effbatch plane …` parse → search → Block Kit ({RUNS} runs each; "
+        f"goal p99 ≤ {GOAL_P99:g} s at 1.024 GPUs):\n"
+    )
+    print("| command | p50 | p99 | step times predicted |")
+    print("|---|---|---|---|")
+    for text, (p50, p99, predicted) in timings.items():
+        print(f"| `{text}` | {p50 * 1000:.0f} ms | {p99 * 1000:.0f} ms | {predicted} |")
 
 
 def bench_servers(env: dict[str, str]) -> list[tuple[str, list[str], int, dict[str, str]]]:

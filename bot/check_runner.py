@@ -16,26 +16,23 @@ travel pickled over a socket pair (``multiprocessing.connection``).
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 import signal
-import socket
-import subprocess
 import sys
 import threading
 import time
-import traceback
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
-if TYPE_CHECKING:  # imported where a check process is started: the CLI checks in its own process
+# What only the pool needs (sockets, processes, logging) is imported where a check process is started: the CLI
+# checks in its own process and imports none of it.
+if TYPE_CHECKING:
+    import subprocess
     from multiprocessing.connection import Connection
 
 from effbatch.core.configs import MAX_CONFIG_BYTES, Check, CheckError, ProblemKind, Source, World, check_config
-
-log = logging.getLogger("effbatch")
 
 #: Seconds one check may run (Slack waits 3 s for the acknowledgement that carries the answer).
 CHECK_SECONDS = 2.0
@@ -209,6 +206,8 @@ class CheckPool(_Bounded):
 
     def _bounded(self, job: tuple[Any, ...], options: dict[str, Any]) -> Check:
         """The job in a check process (``CheckAborted`` "busy" when none is free in time)."""
+        import logging
+
         self.start()
         waited_until = time.monotonic() + self.wait
         if not self._free.acquire(timeout=self.wait):
@@ -220,7 +219,7 @@ class CheckPool(_Bounded):
             self._free.release()
             raise
         if outcome[0] in (Abort.DEADLINE, Abort.MEMORY):
-            log.warning("config check stopped", extra={"detail": outcome[0]})
+            logging.getLogger("effbatch").warning("config check stopped", extra={"detail": outcome[0]})
             # killing it and starting another takes a while: not on the caller's time (Slack waits 3 s)
             threading.Thread(target=self._replace_then_free, args=(worker,), daemon=True).start()
         else:
@@ -257,6 +256,9 @@ class CheckPool(_Bounded):
 
     def _spawn(self) -> _Worker:
         """A fresh interpreter (no copy of this process's threads or memory), talking over a socket pair."""
+        import socket
+        import subprocess
+
         ours, theirs = socket.socketpair()
         with theirs:
             code = f"from effbatch.bot.check_runner import serve_checks; serve_checks({theirs.fileno()}, {self.memory})"
@@ -330,6 +332,8 @@ def _ready(worker: _Worker, timeout: float) -> bool:
 
 
 def _stop(worker: _Worker) -> None:
+    import subprocess
+
     with contextlib.suppress(OSError, subprocess.TimeoutExpired):
         worker.process.kill()
         worker.process.wait(5)
@@ -351,6 +355,7 @@ def _result(outcome: tuple[Any, ...], pool: CheckPool) -> Check:
 def serve_checks(descriptor: int, memory: int) -> None:
     """A check process: capped, at a lower priority than the bot, answering jobs until its socket closes."""
     import resource
+    import traceback
     from multiprocessing.connection import Connection
 
     connection = Connection(descriptor)
@@ -381,6 +386,8 @@ def serve_checks(descriptor: int, memory: int) -> None:
 
 def _checked(work: CheckRunner, job: tuple[Any, ...], options: dict[str, Any]) -> tuple[Any, ...]:
     """One job's outcome as plain picklable data (``CheckError`` keeps its kind and context apart)."""
+    import traceback
+
     try:
         return ("ok", work(*job, **options))
     except CheckError as error:

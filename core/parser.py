@@ -7,6 +7,7 @@ Grammar::
     laws       := "params=" N "budget=" D ["L=" L]     only these: the batch-size laws' question
     runs       := ("läufe" | "laeufe" | "runs") [filter]   the published runs, optionally filtered
     run        := name ["lr=" value]                   a published run (``llama2-7b``) instead of a setup
+    plan       := ("plane" | "plan") setup            as the first word: the fastest layouts that fit, B held
     setup      := word*
     word       := help | private | positional | named
     help       := "hilfe" | "help" | "?"           anywhere: the whole answer is the help
@@ -56,6 +57,8 @@ PRIVATE_WORDS = frozenset({"privat", "private"})
 COMPARE_WORDS = frozenset({"vs", "vs.", "versus", "gegen"})
 #: As the first word: list the published runs (``läufe llama`` filters them).
 RUNS_WORDS = frozenset({"läufe", "laeufe", "runs"})
+#: As the first word: plan the layout, b, d and a chosen (``plane llama3.1-70b gpus=256 gpu=h100 B=512 L=8k``).
+PLAN_WORDS = frozenset({"plane", "plan"})
 #: Standalone signs people put between factors ("8 × 64 × 4"); they carry no value.
 SEPARATOR_WORDS = frozenset({"x", "×", "*", "·"})
 
@@ -150,10 +153,11 @@ class HelpRequest:
 
 @dataclass(frozen=True)
 class PlanCommand:
-    """Compute one setup; ``private`` asks for an answer only to the caller."""
+    """Compute one setup; ``private`` asks for an answer only to the caller; ``planner``: search its layouts."""
 
     request: PlanRequest
     private: bool = False
+    planner: bool = False
 
 
 @dataclass(frozen=True)
@@ -207,17 +211,16 @@ def parse_command(text: str) -> ParsedCommand:
     if len(text) > MAX_COMMAND_TEXT:
         raise InputError([Problem(ProblemKind.TEXT_TOO_LONG, ctx={"length": len(text), "max": MAX_COMMAND_TEXT})])
     words = _words(text)
-    if any(word.casefold() in HELP_WORDS for word in words):
-        return HelpRequest(keys=any(word.casefold() in KEYS_WORDS for word in words), topic=_help_topic(words))
-    if any(word.casefold() in SCALING_WORDS for word in words):
-        return _scaling(words)
+    if any(word.casefold() in HELP_WORDS | SCALING_WORDS for word in words):
+        return _help_or_scaling(words)
     private = any(word.casefold() in PRIVATE_WORDS for word in words)
     if words and (meant := _mistyped_word(words[0])):
         raise InputError([Problem(ProblemKind.UNKNOWN_WORD, text=words[0], ctx={"meant": meant})])
     if words and words[0].casefold() in RUNS_WORDS:
         query = " ".join(w for w in words[1:] if w.casefold() not in PRIVATE_WORDS)
         return RunsRequest(query=query or None, private=private)
-    sides = _split_sides(words)
+    planner = bool(words) and words[0].casefold() in PLAN_WORDS  # b, d and a are the plan's to choose: none missing
+    sides = _split_sides(words[int(planner) :])
     if len(sides) == 2 and (compared := _run_comparison(sides, private)) is not None:
         return compared
     labels: tuple[Side | None, ...] = (Side.BEFORE, Side.AFTER) if len(sides) > 1 else (None,)
@@ -233,13 +236,13 @@ def parse_command(text: str) -> ParsedCommand:
     if lr_values and len(sides) == 1:
         problems.append(Problem(ProblemKind.LR_WITHOUT_COMPARISON, argument=Argument.LR))
     stray = any(p.kind is ProblemKind.POSITIONAL_AFTER_NAMED for p in problems)  # the cause of anything missing
-    validated = _validated(collectors, stray)
+    validated = _validated(collectors, stray or planner)
     requests = [r for r in validated if isinstance(r, PlanRequest)]
     problems += [p for r in validated if not isinstance(r, PlanRequest) for p in r]
     if problems:
         raise InputError(problems)
     if len(requests) == 1:
-        return PlanCommand(request=requests[0], private=private)
+        return PlanCommand(request=requests[0], private=private, planner=planner)
     before, after = requests
     return CompareCommand(before=before, after=after, lr=lr_values[0] if lr_values else None, private=private)
 
@@ -295,8 +298,11 @@ def _run_comparison(sides: list[list[str]], private: bool) -> RunComparisonComma
     return RunComparisonCommand(before=validated, run=run, lr=lr_values[0] if lr_values else None, private=private)
 
 
-def _scaling(words: list[str]) -> ScalingCommand:
-    """``<setup> skalierung``: the setup without the word, parsed as a plain one; one setup, or refused."""
+def _help_or_scaling(words: list[str]) -> HelpRequest | ScalingCommand:
+    """A help word anywhere asks for the help (``hilfe skalierung`` too); else ``<setup> skalierung`` the table: the
+    setup without the word, parsed as a plain one – one setup, or refused."""
+    if any(word.casefold() in HELP_WORDS for word in words):
+        return HelpRequest(keys=any(word.casefold() in KEYS_WORDS for word in words), topic=_help_topic(words))
     parsed = parse_command(" ".join(word for word in words if word.casefold() not in SCALING_WORDS))
     private = any(word.casefold() in PRIVATE_WORDS for word in words)
     return scaling_command(parsed.request if isinstance(parsed, PlanCommand) else None, private)
@@ -382,7 +388,7 @@ _COMMAND_WORDS = MappingProxyType({"läufe": "läufe", "laeufe": "läufe", "hilf
 def _mistyped_word(word: str) -> str | None:
     """``laufe`` → ``läufe``: a first word of letters close to a command word, and not one itself; else None."""
     folded = word.casefold()
-    if not folded.isalpha() or folded in RUNS_WORDS | HELP_WORDS | PRIVATE_WORDS | COMPARE_WORDS:
+    if not folded.isalpha() or folded in RUNS_WORDS | HELP_WORDS | PRIVATE_WORDS | COMPARE_WORDS | PLAN_WORDS:
         return None
     close = difflib.get_close_matches(folded, _COMMAND_WORDS, n=1, cutoff=0.75)
     return _COMMAND_WORDS[close[0]] if close else None

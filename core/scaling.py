@@ -1,9 +1,9 @@
 """The scaling question (``… skalierung``): from a request to the data-parallel table. Pure.
 
 The bridge between ``PlanRequest`` and ``core.memory.scaling``: the set-up as the plain answer assesses it
-(B solved where it can be), the GPU (a named one, or ``peak=`` alone), whether B is held (``B=`` or ``T=``
-given), and the critical batch – the upper of the two batch-size laws' estimates (``core.guidance``), known
-only where the budget D is given.
+(B solved where it can be), the GPU (a named one: the step model needs its links and kernels), whether B is
+held (``B=`` or ``T=`` given), and the critical batch – the upper of the two batch-size laws' estimates
+(``core.guidance``), known only where the budget D is given.
 """
 
 from __future__ import annotations
@@ -70,10 +70,11 @@ class ScalingAnswer:
 
 
 def missing_for_scaling(request: PlanRequest) -> list[str]:
-    """The keys a scaling question lacks: ``L``, ``gpu`` (or ``peak``), ``modell`` (or ``params``)."""
+    """The keys a scaling question lacks: ``L``, ``gpu`` (a named one; ``peak=`` alone is not enough), ``modell``
+    (or ``params``)."""
     training = request.training or TrainingRequest()
     missing = [] if request.seq_len is not None else ["L"]
-    if training.gpu is None and training.peak is None:
+    if training.gpu is None:  # the step model needs the GPU's links and kernels, not only its peak
         missing.append("gpu")
     if not training.shape_given and request.params is None:
         missing.append("modell")
@@ -88,7 +89,9 @@ def scale(request: PlanRequest, predictor: Predictor = predict) -> ScalingAnswer
     found = assess(request, outcome)
     if found is None:  # a shape typed incompletely is refused at parse time; this only guards the types
         raise InputError([Problem(ProblemKind.SCALING_INCOMPLETE, ctx={"missing": ["modell"]})])
-    gpu = found.gpu or _peak_only(request)
+    gpu = found.gpu
+    if gpu is None:  # missing_for_scaling holds that a GPU was named; this only guards the types
+        raise InputError([Problem(ProblemKind.SCALING_INCOMPLETE, ctx={"missing": ["gpu"]})])
     critical = None
     if request.budget is not None:
         critical = batch_range(guidance(found.params, request.budget), request.seq_len)
@@ -103,10 +106,3 @@ def scale(request: PlanRequest, predictor: Predictor = predict) -> ScalingAnswer
         predictor=predictor,
     )
     return ScalingAnswer(request, found, gpu, table, critical)
-
-
-def _peak_only(request: PlanRequest) -> GpuSpec:
-    """A GPU known only by ``peak=`` (the memory is not needed for time)."""
-    peak = request.training.peak if request.training else None
-    assert peak is not None  # missing_for_scaling holds that a GPU or a peak was given
-    return GpuSpec("", "", 0, peak, "")

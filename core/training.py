@@ -28,20 +28,33 @@ from effbatch.core.memory import (
     estimate,
     estimate_params,
 )
-from effbatch.core.memory.fit import Change, Fit, advise, fit
+from effbatch.core.memory.capacity import usable
+from effbatch.core.memory.fit import Fit, fit
 from effbatch.core.memory.gpus import GpuSpec
 from effbatch.core.memory.report import memory_json
+from effbatch.core.memory.setup import Framework
+from effbatch.core.memory.step import StepPrediction, predict
 from effbatch.core.memory.time import (
     DEFAULT_MFU,
+    Breakdown,
+    MfuSource,
     TimeEstimate,
     flops_per_token,
     mfu_from_step_time,
     mfu_from_throughput,
 )
 from effbatch.core.model import Outcome, PlanRequest
+from effbatch.core.planner import Planned
+from effbatch.core.planner.advice import advise
 from effbatch.core.rules import missing_factors
 from effbatch.core.training_keys import REQUIRED_SHAPE_KEYS, TIME_KEYS, TrainingKey
 from effbatch.core.training_request import TrainingRequest
+
+#: ``framework=megatron`` without ``distributed_optimizer=``: NeMo's and Megatron-Bridge's recipes and Megatron-LM's
+#: Llama and Mixtral examples (examples/llama/train_llama3_8b_h100_fp8.sh) all pass ``--use-distributed-optimizer``;
+#: Megatron-LM's bare argument default (False) is what ``distributed_optimizer=nein`` asks for. The same recipes turn
+#: on Megatron's sequence parallelism wherever TP > 1 (``sequence_parallel=nein`` turns it off).
+MEGATRON_RECIPES_DISTRIBUTE = True
 
 
 def memory_question(given: Collection[Argument], training: TrainingRequest | None) -> bool:
@@ -119,7 +132,7 @@ def _problem(kind: ProblemKind, setting: TrainingKey, **ctx: Any) -> Problem:
 def _shape_problems(training: TrainingRequest) -> list[Problem]:
     problems = []
     if training.model is None and training.shape_given:
-        missing = [key for key in REQUIRED_SHAPE_KEYS if training.value(key) is None]
+        missing = [key for key in _required(training) if training.value(key) is None]
         if missing:
             problems.append(_problem(ProblemKind.SHAPE_INCOMPLETE, missing[0], missing=missing))
     if training.experts and (training.model is None or training.topk or training.moe_ffn):
@@ -144,14 +157,24 @@ def _shape(training: TrainingRequest) -> ModelSpec | None:
         "experts": training.experts,
         "topk": training.topk,
         "moe_ffn": training.moe_ffn,
+        "head_dim": training.head_dim,
     }
     given: dict[str, Any] = {key: value for key, value in values.items() if value is not None}
     if base is not None:
         return replace(base, **given) if given else base
-    if any(training.value(key) is None for key in REQUIRED_SHAPE_KEYS):
+    if any(training.value(key) is None for key in _required(training)):
         return None
     given.setdefault("kv_heads", given["heads"])
+    if training.rules is Rules.KORTHIKANTI and "ffn" not in given:
+        given |= {"ffn": 4 * given["hidden"], "swiglu": given.get("swiglu", False)}  # the paper's GPT MLP: 4h GeLU
     return ModelSpec(**given)
+
+
+def _required(training: TrainingRequest) -> tuple[TrainingKey, ...]:
+    """The shape keys a typed shape needs: Korthikanti's rules take the paper's MLP (4h) where ffn= is not given."""
+    if training.rules is Rules.KORTHIKANTI:
+        return tuple(key for key in REQUIRED_SHAPE_KEYS if key is not TrainingKey.FFN)
+    return REQUIRED_SHAPE_KEYS
 
 
 @dataclass(frozen=True)
@@ -165,7 +188,7 @@ class Assessment:
     gpu: GpuSpec | None
     capacity: int | None
     fit: Fit | None
-    advice: tuple[Change, ...]
+    advice: Planned | None  # what fits instead, when the set-up does not
     time: TimeEstimate | None
     flops_per_token: float
     tokens_per_step: int | None
@@ -191,14 +214,15 @@ def assess(request: PlanRequest, outcome: Outcome | None) -> Assessment | None:
     setup = _setup(request, training, outcome)
     found = estimate(model, setup) if model else estimate_params(request.params or 0, setup)
     gpu = GPUS.get(training.gpu) if training.gpu else None
-    capacity = training.gpu_mem or (gpu.memory if gpu else None)
+    capacity = capacity_of(training)
     most = Argument.MICRO_BATCH.upper_bound  # b beyond the bound no command takes: not counted
     fitted = fit(found, capacity, most) if capacity else None
-    advice = advise(model, setup, capacity, most) if model and capacity and fitted and not fitted.fits else ()
+    wanted = request.target_global_batch if outcome is None else None  # B asked for but not yet computed: held
+    advice = advise(model, setup, capacity, gpu, wanted) if model and capacity and fitted and not fitted.fits else None
     params = model.total_params if model else request.params or 0
     per_token = flops_per_token(model, params, setup.seq_len, setup.rules)
     tokens = outcome.tokens_per_step if outcome else None
-    time = _time(request, training, per_token, tokens, setup.gpus, gpu)
+    time = _time(request, training, per_token, tokens, setup, gpu, model)
     micro_given = outcome is not None or request.micro_batch is not None
     return Assessment(model, params, setup, found, gpu, capacity, fitted, advice, time, per_token, tokens, micro_given)
 
@@ -219,9 +243,14 @@ def _setup(request: PlanRequest, training: TrainingRequest, outcome: Outcome | N
         key.value: value
         for key in (TrainingKey.DTYPE, TrainingKey.ZERO, TrainingKey.DISTRIBUTED_OPTIMIZER, TrainingKey.OFFLOAD,
                     TrainingKey.RECOMPUTE, TrainingKey.SEQUENCE_PARALLEL, TrainingKey.EP, TrainingKey.VPP,
-                    TrainingKey.LARGEST_LAYER, TrainingKey.ZERO_INIT, TrainingKey.NODES, TrainingKey.RULES)
+                    TrainingKey.LARGEST_LAYER, TrainingKey.ZERO_INIT, TrainingKey.NODES, TrainingKey.RULES,
+                    TrainingKey.FRAMEWORK, TrainingKey.ATTENTION, TrainingKey.NET_GBPS)
         if (value := training.value(key)) is not None
     }  # fmt: skip
+    if training.framework is Framework.MEGATRON and training.distributed_optimizer is None:
+        options["distributed_optimizer"] = MEGATRON_RECIPES_DISTRIBUTE
+    if training.framework is Framework.MEGATRON and training.sequence_parallel is None and degrees["tp"] > 1:
+        options["sequence_parallel"] = True
     return Setup(gpus=gpus, micro_batch=micro, accumulation=accumulation, seq_len=request.seq_len, **degrees, **options)
 
 
@@ -230,22 +259,40 @@ def _time(
     training: TrainingRequest,
     per_token: float,
     tokens: int | None,
-    gpus: int,
+    setup: Setup,
     gpu: GpuSpec | None,
+    model: ModelSpec | None,
 ) -> TimeEstimate | None:
-    """Step time, days and GPU-hours at the MFU given (or derived, or assumed); None without a peak."""
+    """Step time, days and GPU-hours at the MFU given or derived, else predicted part by part on the GPU named
+    (assumed only for a peak typed without a GPU); None without a peak."""
     peak = training.peak or (gpu.peak_flops if gpu else None)
     wanted = request.budget is not None or any(training.value(key) is not None for key in TIME_KEYS)
     if peak is None or not (wanted or tokens):
         return None
-    mfu, assumed = training.mfu or DEFAULT_MFU, training.mfu is None
+    gpus, source, breakdown = setup.gpus, MfuSource.GIVEN, None
     if training.step_time is not None and tokens:
-        mfu, assumed = mfu_from_step_time(per_token * tokens, training.step_time, gpus, peak), False
+        mfu, source = mfu_from_step_time(per_token * tokens, training.step_time, gpus, peak), MfuSource.STEP_TIME
         _possible(mfu, TrainingKey.STEP_TIME, training.step_time)
     elif training.tokens_per_second is not None:
-        mfu, assumed = mfu_from_throughput(per_token, training.tokens_per_second, gpus, peak), False
+        mfu = mfu_from_throughput(per_token, training.tokens_per_second, gpus, peak)
+        source = MfuSource.TOKENS_PER_SECOND
         _possible(mfu, TrainingKey.TOKENS_PER_SECOND, training.tokens_per_second)
-    return TimeEstimate(per_token, peak, gpus, mfu, assumed, tokens_per_step=tokens, budget=request.budget)
+    elif training.mfu is not None:
+        mfu = training.mfu
+    elif gpu is not None and training.peak is None and setup.seq_len:
+        step = predict(model, model.total_params if model else request.params or 0, setup, gpu)
+        mfu, source, breakdown = step.mfu, MfuSource.PREDICTED, _breakdown(step)
+    else:
+        mfu, source = DEFAULT_MFU, MfuSource.ASSUMED
+    assumed = source is MfuSource.ASSUMED
+    return TimeEstimate(per_token, peak, gpus, mfu, assumed, tokens, request.budget, source, breakdown)
+
+
+def _breakdown(step: StepPrediction) -> Breakdown:
+    """A predicted step as the time answer carries it: seconds by part, what was assumed, the bound."""
+    seconds = {part.value: s for part, s in step.seconds.items()}
+    assumed = tuple(a.value for a in step.assumed)
+    return Breakdown(seconds, assumed, step.bound_by.value, step.matmul_efficiency, step.net_gbps)
 
 
 def _possible(mfu: float, key: TrainingKey, value: float) -> None:
@@ -270,9 +317,12 @@ def _time_json(found: Assessment) -> dict[str, Any]:
         "peak_flops": time.peak_flops,
         "mfu": time.mfu,
         "mfu_assumed": time.mfu_assumed,
+        "mfu_source": time.source.value,
         "tflops_per_gpu": time.tflops_per_gpu,
         "tokens_per_second": time.tokens_per_second,
     }
+    if time.breakdown is not None:
+        data["breakdown"] = _breakdown_json(time.breakdown)
     if time.step_seconds is not None:
         data["step_seconds"] = time.step_seconds
     if time.train_days is not None:
@@ -280,6 +330,34 @@ def _time_json(found: Assessment) -> dict[str, Any]:
     return data
 
 
+def _breakdown_json(breakdown: Breakdown) -> dict[str, Any]:
+    """The predicted step: seconds by part, the part beside compute that costs most, what was assumed."""
+    data: dict[str, Any] = {"seconds": dict(breakdown.seconds), "bound_by": breakdown.bound_by}
+    data["assumed"] = list(breakdown.assumed)
+    if breakdown.matmul_efficiency is not None:
+        data["matmul_efficiency"] = breakdown.matmul_efficiency
+    if breakdown.net_gbps is not None:
+        data["net_gbps"] = breakdown.net_gbps
+    return data
+
+
 #: For the answer: the factors a memory-only question lacks for B.
 def missing_for_batch(request: PlanRequest) -> list[Argument]:
     return [a for a in FACTORS if request.value(a) is None and not (a is Argument.DATA_PARALLEL and request.gpus)]
+
+
+def capacity_of(training: TrainingRequest) -> int | None:
+    """The bytes a GPU offers a training process: ``gpu_mem=`` as given, else what the GPU type's card leaves usable
+    (``core.memory.capacity``); None without either."""
+    gpu = GPUS.get(training.gpu) if training.gpu else None
+    return training.gpu_mem or (usable(gpu.name, gpu.memory) if gpu else None)
+
+
+def model_of(training: TrainingRequest) -> ModelSpec | None:
+    """The model the keys name or shape (None without one): what the planner plans for."""
+    return _shape(training)
+
+
+def setup_of(request: PlanRequest) -> Setup:
+    """The set-up the keys describe without a batch answer: the techniques a plan keeps beside the GPUs."""
+    return _setup(request, request.training or TrainingRequest(), None)

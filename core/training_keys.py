@@ -20,7 +20,7 @@ from typing import Any
 from effbatch.core.errors import ProblemKind
 from effbatch.core.memory.gpus import find_gpu, gpu_names
 from effbatch.core.memory.models import find_model, model_names
-from effbatch.core.memory.setup import Dtype, Offload, Recompute, Rules
+from effbatch.core.memory.setup import Attention, Dtype, Framework, Offload, Recompute, Rules
 from effbatch.core.numbers import BYTE_SUFFIXES, COUNT_SUFFIXES, TOKEN_SUFFIXES, NumberError, parse_whole_number
 
 
@@ -39,6 +39,7 @@ class TrainingKey(StrEnum):
     EXPERTS = "experts"
     TOPK = "topk"
     MOE_FFN = "moe_ffn"
+    HEAD_DIM = "head_dim"
     GPU = "gpu"
     GPU_MEM = "gpu_mem"
     DTYPE = "dtype"
@@ -53,6 +54,9 @@ class TrainingKey(StrEnum):
     ZERO_INIT = "zero_init"
     NODES = "nodes"
     RULES = "rules"
+    FRAMEWORK = "framework"
+    ATTENTION = "attention"
+    NET_GBPS = "net_gbps"
     MFU = "mfu"
     PEAK = "peak"
     STEP_TIME = "step_time"
@@ -61,7 +65,9 @@ class TrainingKey(StrEnum):
     @property
     def key(self) -> str:
         """The key a canonical command writes it with."""
-        return {TrainingKey.MODEL: "modell", TrainingKey.RULES: "regeln"}.get(self, self.value)
+        return {TrainingKey.MODEL: "modell", TrainingKey.RULES: "regeln", TrainingKey.NET_GBPS: "net"}.get(
+            self, self.value
+        )
 
 
 #: The shape keys: with all of layers, hidden, heads, ffn and vocab (or a model name) the model is known.
@@ -77,6 +83,7 @@ SHAPE_KEYS = (
     TrainingKey.EXPERTS,
     TrainingKey.TOPK,
     TrainingKey.MOE_FFN,
+    TrainingKey.HEAD_DIM,
 )
 #: Without a model name these five must be given.
 REQUIRED_SHAPE_KEYS = (TrainingKey.LAYERS, TrainingKey.HIDDEN, TrainingKey.HEADS, TrainingKey.FFN, TrainingKey.VOCAB)
@@ -101,6 +108,7 @@ TRAINING_KEY_ALIASES: Mapping[str, TrainingKey] = MappingProxyType(
         **dict.fromkeys(("experts", "experten", "num_experts", "n_routed_experts", "num_local_experts"), _K.EXPERTS),
         **dict.fromkeys(("topk", "top_k", "num_experts_per_tok", "moe_router_topk"), _K.TOPK),
         **dict.fromkeys(("moe_ffn", "moe_intermediate_size", "moe_ffn_hidden_size"), _K.MOE_FFN),
+        **dict.fromkeys(("head_dim", "kopfgröße", "kopfgroesse", "kv_channels"), _K.HEAD_DIM),
         **dict.fromkeys(("gpu_typ", "gpu_type", "beschleuniger", "accelerator"), _K.GPU),
         **dict.fromkeys(("gpu_mem", "gpu_speicher", "gpu_memory", "hbm"), _K.GPU_MEM),
         **dict.fromkeys(("dtype", "präzision", "praezision", "precision"), _K.DTYPE),
@@ -122,6 +130,9 @@ TRAINING_KEY_ALIASES: Mapping[str, TrainingKey] = MappingProxyType(
         "zero_init": _K.ZERO_INIT,
         **dict.fromkeys(("nodes", "knoten", "nnodes", "num_nodes"), _K.NODES),
         **dict.fromkeys(("regeln", "rules", "konvention"), _K.RULES),
+        **dict.fromkeys(("framework", "rahmenwerk", "trainer"), _K.FRAMEWORK),
+        **dict.fromkeys(("attention", "aufmerksamkeit", "attn_implementation", "attention_backend"), _K.ATTENTION),
+        **dict.fromkeys(("net", "netz", "netzwerk", "network", "net_gbps", "internode"), _K.NET_GBPS),
         **dict.fromkeys(("mfu", "auslastung"), _K.MFU),
         **dict.fromkeys(("peak", "spitze", "peak_flops"), _K.PEAK),
         **dict.fromkeys(("step_time", "schrittzeit", "zeit_je_schritt"), _K.STEP_TIME),
@@ -155,7 +166,8 @@ _CHOICES: Mapping[TrainingKey, Mapping[str, Any]] = MappingProxyType(
     {
         _K.DTYPE: {"bf16": Dtype.BF16, "bfloat16": Dtype.BF16, "fp16": Dtype.FP16, "float16": Dtype.FP16,
                    "half": Dtype.FP16, "fp32": Dtype.FP32, "float32": Dtype.FP32,
-                   "fp8": Dtype.FP8, "float8": Dtype.FP8},
+                   "fp8": Dtype.FP8, "float8": Dtype.FP8, "bf16-true": Dtype.BF16_TRUE,
+                   "bf16_true": Dtype.BF16_TRUE, "pure_bf16": Dtype.BF16_TRUE, "reines_bf16": Dtype.BF16_TRUE},
         _K.ZERO: {"0": 0, "1": 1, "2": 2, "3": 3, "no_shard": 0, "shard_grad_op": 2, "full_shard": 3, "fsdp": 3},
         _K.OFFLOAD: {"none": Offload.NONE, "nein": Offload.NONE, "kein": Offload.NONE, "keins": Offload.NONE,
                      "optimizer": Offload.OPTIMIZER, "optimierer": Offload.OPTIMIZER, "cpu": Offload.OPTIMIZER,
@@ -163,6 +175,18 @@ _CHOICES: Mapping[TrainingKey, Mapping[str, Any]] = MappingProxyType(
         _K.RECOMPUTE: {"none": Recompute.NONE, "keine": Recompute.NONE, "nein": Recompute.NONE,
                        "selective": Recompute.SELECTIVE, "selektiv": Recompute.SELECTIVE,
                        "full": Recompute.FULL, "voll": Recompute.FULL, "ja": Recompute.FULL},
+        _K.FRAMEWORK: {"megatron": Framework.MEGATRON, "megatron_lm": Framework.MEGATRON,
+                       "nemo": Framework.MEGATRON, "megatron_bridge": Framework.MEGATRON,
+                       "deepspeed": Framework.DEEPSPEED, "fsdp": Framework.FSDP, "fsdp1": Framework.FSDP,
+                       "fsdp2": Framework.FSDP2, "fully_shard": Framework.FSDP2,
+                       "torchtitan": Framework.TORCHTITAN, "titan": Framework.TORCHTITAN,
+                       "ddp": Framework.DDP, "pytorch": Framework.DDP, "huggingface": Framework.HUGGINGFACE,
+                       "hf": Framework.HUGGINGFACE, "transformers": Framework.HUGGINGFACE,
+                       "trainer": Framework.HUGGINGFACE},
+        _K.ATTENTION: {"flash": Attention.FLASH, "flash_attention_2": Attention.FLASH,
+                       "flash_attention": Attention.FLASH, "fa2": Attention.FLASH, "fa3": Attention.FLASH,
+                       "sdpa": Attention.FLASH, "te": Attention.FLASH,
+                       "eager": Attention.EAGER, "math": Attention.EAGER, "naiv": Attention.EAGER},
         _K.RULES: {"effbatch": Rules.EFFBATCH, "standard": Rules.EFFBATCH, "megatron": Rules.MEGATRON,
                    "deepspeed": Rules.DEEPSPEED, "korthikanti": Rules.KORTHIKANTI},
     }
@@ -172,13 +196,18 @@ _BOOLEANS = frozenset({_K.SWIGLU, _K.TIED, _K.DISTRIBUTED_OPTIMIZER, _K.SEQUENCE
 BOUNDS: Mapping[TrainingKey, int] = MappingProxyType(
     {
         _K.LAYERS: 2**12, _K.HIDDEN: 2**20, _K.HEADS: 2**14, _K.KV_HEADS: 2**14, _K.FFN: 2**22, _K.VOCAB: 2**24,
-        _K.EXPERTS: 2**16, _K.TOPK: 2**10, _K.MOE_FFN: 2**22, _K.EP: 2**12, _K.VPP: 2**10, _K.NODES: 2**20,
+        _K.EXPERTS: 2**16, _K.TOPK: 2**10, _K.MOE_FFN: 2**22, _K.HEAD_DIM: 2**14, _K.EP: 2**12, _K.VPP: 2**10,
+        _K.NODES: 2**20,
         _K.LARGEST_LAYER: 10**13, _K.GPU_MEM: 2**50,
     }
 )  # fmt: skip
 _SECONDS = MappingProxyType({"": 1.0, "s": 1.0, "sek": 1.0, "sec": 1.0, "ms": 1e-3, "min": 60.0, "h": 3600.0})
 _FLOPS = MappingProxyType({"": 1e12, "t": 1e12, "tf": 1e12, "p": 1e15, "pf": 1e15, "g": 1e9, "gf": 1e9})
 _RATE = MappingProxyType({"": 1.0, "k": 1e3, "m": 1e6, "mio": 1e6})
+#: Network bandwidth in Gbit/s as data sheets write it: ``400``, ``400G``, ``400Gb/s``, ``400Gbps``, ``3,2T``.
+_GBITS = MappingProxyType(
+    {"": 1.0, "g": 1.0, "gb": 1.0, "gbit": 1.0, "gbps": 1.0, "t": 1e3, "tb": 1e3, "tbit": 1e3, "tbps": 1e3}
+)
 #: A decimal (German comma or point, ``1e6`` and ``2,5e-3`` as papers write them) and a unit; no unit starts with e.
 _DECIMAL_WITH_UNIT = re.compile(
     r"(?P<number>[0-9]+(?:[.,][0-9]+)?(?:[eE][+-]?[0-9]{1,3})?)(?P<unit>[A-Za-zµ/%]*)", re.ASCII
@@ -275,6 +304,7 @@ _READERS: Mapping[TrainingKey, Callable[[str], Any]] = MappingProxyType(
         _K.PEAK: lambda text: _decimal(text, _FLOPS),
         _K.STEP_TIME: lambda text: _decimal(text, _SECONDS),
         _K.TOKENS_PER_SECOND: lambda text: _decimal(text, _RATE),
+        _K.NET_GBPS: lambda text: _decimal(text, _GBITS),
     }
 )
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from effbatch.core.memory.setup import Dtype, Offload, Recompute, Rules
+from effbatch.core.memory.setup import Attention, Dtype, Framework, Offload, Recompute, Rules
 from effbatch.core.training_keys import SHAPE_KEYS, TrainingKey, canonical_value
 
 
@@ -31,6 +31,7 @@ class TrainingRequest(BaseModel):
     experts: int | None = None
     topk: int | None = None
     moe_ffn: int | None = None
+    head_dim: int | None = None
     gpu: str | None = None
     gpu_mem: int | None = None
     dtype: Dtype | None = None
@@ -45,6 +46,9 @@ class TrainingRequest(BaseModel):
     zero_init: bool | None = None
     nodes: int | None = None
     rules: Rules | None = None
+    framework: Framework | None = None
+    attention: Attention | None = None
+    net_gbps: float | None = None
     mfu: float | None = None
     peak: float | None = None
     step_time: float | None = None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -47,9 +48,18 @@ def test_the_calculator_answer_gains_the_memory_section() -> None:
     assert "B = b · d · a = 2 × 8 × 4 = 64 Sequenzen" in shown
     for heading in ("Speicher je GPU – Llama 3.1 8B", "Aktivierungen:", "Passt nicht", "Was hilft", "Trainingszeit"):
         assert heading in shown
-    assert "`recompute=full`" not in shown  # the terminal shows commands as typed
-    assert "recompute=full" in shown
-    assert "MFU 40\u00a0% angenommen" in shown
+    advice = shown.split("Was hilft", 1)[1]
+    assert "`tp=" not in advice  # the terminal shows commands as typed
+    assert re.search(r"^• tp=\d+ pp=\d+ .*zero=\d recompute=\w+ b=\d+ a=\d+: ", advice, re.MULTILINE)
+    assert "Zeit je Schritt (vorhergesagt) = Rechnen" in shown  # the step predicted part by part
+    assert "– ein Ergebnis, keine Annahme" in shown
+    assert "Angenommen: Die Matrixprodukte erreichen" in shown
+    assert "MFU 40\u00a0% angenommen" not in shown
+
+
+def test_a_peak_without_a_gpu_assumes_the_mfu() -> None:
+    """``peak=`` without ``gpu=``: no card to model, so the 40 % MFU is assumed and the answer says so."""
+    assert "MFU 40\u00a0% angenommen" in text_of("llama3.1-8b b=2 gpus=8 a=4 L=8k peak=989T")
 
 
 def test_existing_answers_stay_as_they_were() -> None:
@@ -103,7 +113,9 @@ def test_json_leaves_out_what_the_input_cannot_decide() -> None:
     assert isinstance(fitted, dict)
     assert fitted["memory"]["fits"] is False
     assert fitted["memory"]["largest_micro_batch"] == 0
-    assert fitted["time"]["mfu_assumed"] is True
+    assert fitted["time"]["mfu_assumed"] is False
+    assert fitted["time"]["mfu_source"] == "predicted"
+    assert fitted["time"]["breakdown"]["seconds"]["compute"] > 0
 
 
 def test_step_time_gives_mfu() -> None:

@@ -160,7 +160,7 @@ def test_the_json_rows_carry_the_contracts_keys() -> None:
     [
         ("llama3.1-8b b=2 gpus=64 B=512 L=8k gpu=h100 skalierung", False),
         ("skalierung llama3.1-8b b=2 d=8 a=4 L=4096 gpu=a100-80", False),  # first word, b d a given
-        ("2 8 4 4096 params=7B peak=989T scaling privat", True),  # the English word, a peak instead of a GPU
+        ("2 8 4 4096 params=7B gpu=h100 scaling privat", True),  # the English word, params= instead of a model
     ],
 )
 def test_the_scaling_word_anywhere_asks_for_the_table(text: str, private: bool) -> None:
@@ -186,3 +186,11 @@ def test_a_scaling_question_without_what_the_table_needs_names_it(text: str, mis
     [problem] = raised.value.problems
     assert problem.kind is ProblemKind.SCALING_INCOMPLETE
     assert problem.ctx["missing"] == missing
+
+
+def test_a_peak_alone_is_not_enough_for_the_table() -> None:
+    """The step model needs the GPU's links and kernels: ``peak=`` without ``gpu=`` is refused naming ``gpu``."""
+    with pytest.raises(InputError) as raised:
+        parse_command("llama3.1-8b b=2 gpus=64 L=8k peak=989T skalierung")
+    [problem] = raised.value.problems
+    assert problem.ctx["missing"] == ["gpu"]

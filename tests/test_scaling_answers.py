@@ -142,7 +142,7 @@ def test_a_time_answer_has_a_short_scaling_section_with_the_command_for_the_tabl
     "text",
     [
         COMMAND,
-        "2 8 4 4096 params=7B peak=989T scaling",  # no budget: no critical batch; a peak instead of a GPU
+        "2 8 4 4096 params=7B gpu=a100-80 scaling",  # no budget: no critical batch; params= instead of a model
     ],
 )
 def test_the_scaling_json_follows_the_schema(text: str) -> None:

@@ -21,7 +21,10 @@ with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.St
         code = main(sys.argv[1:])
     except SystemExit as leaving:  # argparse's --help
         code = leaving.code
-heavy = ("slack_bolt", "slack_sdk", "pydantic", "yaml", "importlib.metadata", "effbatch.bot.rendering.block_kit")
+heavy = (
+    "slack_bolt", "slack_sdk", "pydantic", "yaml", "importlib.metadata", "effbatch.bot.rendering.block_kit",
+    "subprocess", "logging", "socket", "sqlalchemy", "difflib",
+)
 configs = [name for name in sys.modules if name.startswith("effbatch.core.configs")]
 print(json.dumps({"code": code, "loaded": [name for name in heavy if name in sys.modules], "configs": configs}))
 """
@@ -81,17 +84,46 @@ def test_a_launch_script_imports_the_shell_reader_and_the_frameworks_that_read_s
 @pytest.mark.parametrize(
     ("args", "allowed"),
     [
-        # A check reads YAML among other formats; it builds no pydantic model and knows no Slack.
-        (("check", str(CONFIG), "--world-size", "8"), {"yaml"}),
+        # A check reads YAML among other formats; it builds no pydantic model and knows no Slack. It runs in this
+        # process: no check process to start (subprocess, socket) and nothing to log.
+        (("check", str(CONFIG), "--world-size", "8"), {"yaml"}),  # and no command-word guessing (difflib)
         (("check", "--help"), {"yaml"}),  # its --framework choices come from core.configs
-        # The calculator validates with pydantic's models; it reads no configs and knows no Slack.
-        (("8", "64", "4", "4096"), {"pydantic", "importlib.metadata"}),
-        (("hilfe",), {"pydantic", "importlib.metadata"}),
+        # The calculator validates with pydantic's models (whose plugin loader imports importlib.metadata, and with
+        # it the socket module); it reads no configs, knows no Slack, starts no process and logs nothing.
+        (("8", "64", "4", "4096"), {"pydantic", "importlib.metadata", "socket", "difflib"}),  # the parser suggests
+        (("hilfe",), {"pydantic", "importlib.metadata", "socket", "difflib"}),
     ],
     ids=["check", "check --help", "calculator", "hilfe"],
 )
 def test_terminal_paths_import_only_what_they_need(args: tuple[str, ...], allowed: set[str]) -> None:
-    """No Slack SDK, Bolt or Block Kit in any terminal path; no pydantic for a check, no YAML for the calculator."""
+    """No Slack SDK, Bolt, Block Kit, database or logging in any terminal path; no pydantic for a check, no YAML for
+    the calculator."""
     code, loaded = loaded_by(*args)
     assert code == 0
     assert loaded <= allowed, loaded - allowed
+
+
+#: Opens the SQLite database in the folder it is given, as the bot starts (migrating), and prints what it imported.
+OPEN_DATABASE = """
+import json, sys
+from pathlib import Path
+from effbatch.bot.storage.database import default_url
+from effbatch.bot.storage.setup import open_storage
+open_storage(default_url(Path(sys.argv[1])), migrate_now=True).engine.dispose()
+print(json.dumps([name for name in ("alembic", "mako", "sqlalchemy.dialects.postgresql") if name in sys.modules]))
+"""
+
+
+def test_a_current_database_opens_without_alembic(tmp_path: Path) -> None:
+    """The first start migrates with Alembic; every later start finds the schema current and imports neither Alembic
+    nor PostgreSQL's dialect for a SQLite file."""
+
+    def opened() -> list[str]:
+        result = subprocess.run(
+            [sys.executable, "-c", OPEN_DATABASE, str(tmp_path)], capture_output=True, text=True, check=True, timeout=60
+        )
+        loaded: list[str] = json.loads(result.stdout)
+        return loaded
+
+    assert "alembic" in opened()
+    assert opened() == []

@@ -21,7 +21,7 @@ from slack_sdk.oauth.installation_store import Installation
 from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallationStore
 from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
 
-from effbatch.bot.storage.database import current_revision, engine_for, head_revision, migrate
+from effbatch.bot.storage.database import HEAD, current_revision, engine_for, head_revision, migrate, stamped_revision
 from effbatch.bot.storage.guard import DatabaseGuard
 from effbatch.bot.storage.profiles import PROFILES, ChannelProfile, ProfileStore
 from effbatch.bot.storage.rotation import SharedTokenRotator
@@ -62,6 +62,13 @@ def test_migration_creates_what_slack_sdk_and_the_profiles_read(engine: sa.Engin
     for name, table in expected.items():
         assert columns(engine, name) == {column.name for column in table.columns}, name
     assert current_revision(engine) == head_revision() == "0002"
+
+
+def test_the_revision_start_up_compares_is_alembics(engine: sa.Engine) -> None:
+    """The head a start-up compares without Alembic is the one Alembic finds in the scripts, and the revision it reads
+    is the one Alembic reads: a new migration without a new ``HEAD`` fails here, not in a rollout."""
+    assert head_revision() == HEAD
+    assert stamped_revision(engine) == current_revision(engine) == HEAD
 
 
 def migrate_in_a_process(url: str) -> None:

@@ -78,13 +78,15 @@ def answer_command(text: str, default_visibility: Visibility, *, command: str = 
         match parsed := parse_command(text):
             case HelpRequest(keys=keys, topic=topic):
                 return help_answer(default_visibility, keys=keys, topic=topic, command=command)
+            case PlanCommand(request=request, private=private, planner=True):
+                from effbatch.bot.rendering.plan import plan_answer
+
+                return plan_answer(request, _visibility(private, default_visibility), command)
             case PlanCommand(request=request, private=private):
                 return _plan_answer(request, _visibility(private, default_visibility), command)
             case CompareCommand(before=before, after=after, lr=lr, private=private):
-                compared = compare(before, after, lr)
-                return Answer(
-                    AnswerKind.COMPARISON, comparison_document(compared, _visibility(private, default_visibility))
-                )
+                shown = comparison_document(compare(before, after, lr), _visibility(private, default_visibility))
+                return Answer(AnswerKind.COMPARISON, shown)
             case RunsRequest(query=query, private=private):
                 return runs_answer(query, _visibility(private, default_visibility), command)
             case GuidanceCommand(private=private):

@@ -6,9 +6,9 @@ a terminal, ``/effbatch prüfe gpu=h100`` in Slack). Imported only for a check w
 
 from __future__ import annotations
 
-from effbatch.bot.document import Bullet, Formula, Line, Note, Part, Section
+from effbatch.bot.document import Bullet, Line, Note, Part, Section
 from effbatch.bot.rendering.formatting import number, size
-from effbatch.bot.rendering.memory import estimate_bullets, fit_lines
+from effbatch.bot.rendering.memory import estimate_bullets, fit_lines, total_lines
 from effbatch.bot.texts import memory as texts
 from effbatch.core.configs import CheckMemory
 from effbatch.core.memory import GPUS
@@ -53,14 +53,8 @@ def _lines(memory: CheckMemory) -> list[Line]:
     if found.cpu_per_node is not None:
         cpu = texts.CPU if memory.facts.offload != "none" else texts.CHECK_CPU_NO_OFFLOAD
         lines.append(Bullet(cpu.format(value=size(found.cpu_per_node))))
-    if memory.gpu is None or memory.fit is None:
-        lines.append(Formula(texts.TOTAL.format(total=size(found.total))))
-    else:
-        shown = texts.TOTAL_ON_GPU.format(
-            total=size(found.total), capacity=size(memory.fit.capacity), gpu=memory.gpu.title
-        )
-        lines.append(Formula(shown))
-    return lines
+    gpu = memory.gpu.title if memory.gpu is not None else texts.GPU_FIELD
+    return lines + total_lines(found, memory.setup, memory.fit if memory.gpu is not None else None, gpu)
 
 
 def _fit(memory: CheckMemory) -> list[Line]:

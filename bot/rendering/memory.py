@@ -9,13 +9,15 @@ from __future__ import annotations
 from effbatch.bot.document import Bullet, Document, Field, Fields, Formula, Line, Note, Part, Section, Visibility
 from effbatch.bot.rendering.formatting import german, number, reading, scientific, size
 from effbatch.bot.rendering.formulas import degrees
+from effbatch.bot.rendering.plan import advice_lines
 from effbatch.bot.texts import memory as texts
 from effbatch.bot.texts.glossary import COMMAND, label, list_de
 from effbatch.core import Argument, PlanRequest
+from effbatch.core.memory import capacity
 from effbatch.core.memory.estimate import MemoryEstimate
-from effbatch.core.memory.fit import Change, ChangeKind, Fit
-from effbatch.core.memory.setup import Rules, Setup
-from effbatch.core.memory.time import TimeEstimate
+from effbatch.core.memory.fit import Fit
+from effbatch.core.memory.setup import Offload, Rules, Setup
+from effbatch.core.memory.time import Breakdown, MfuSource, TimeEstimate
 from effbatch.core.training import Assessment, missing_for_batch
 
 
@@ -31,7 +33,7 @@ def memory_parts(found: Assessment, command: str = COMMAND) -> tuple[Part, ...]:
     """The memory section, what helps when it does not fit, the time section and the small print."""
     parts: list[Part] = [Section(title=texts.MEMORY_TITLE.format(what=_what(found)), lines=_memory_lines(found))]
     if found.advice:
-        parts.append(Section(title=texts.ADVICE_TITLE, lines=_advice_lines(found)))
+        parts.append(Section(title=texts.ADVICE_TITLE, lines=_advice_lines(found, command)))
     if (time := _time_section(found)) is not None:
         parts.append(time)
     parts += _notes(found)
@@ -84,38 +86,81 @@ def _memory_lines(found: Assessment) -> tuple[Line, ...]:
     memory = found.memory
     lines = estimate_bullets(memory, found.setup)
     if memory.cpu_per_node is not None:
-        lines.append(Bullet(texts.CPU.format(value=size(memory.cpu_per_node))))
-    lines.append(Formula(_total(found)))
+        cpu = texts.CPU if found.setup.offload is not Offload.NONE else texts.CPU_NO_OFFLOAD
+        lines.append(Bullet(cpu.format(value=size(memory.cpu_per_node))))
+    gpu = found.gpu.title if found.gpu else texts.GPU_FIELD
+    lines += total_lines(memory, found.setup, found.fit, gpu)
+    if found.gpu is not None and found.capacity is not None and found.capacity != found.gpu.memory:
+        usable = texts.USABLE_NOTE.format(
+            gpu=found.gpu.title, capacity=size(found.capacity), datasheet=size(found.gpu.memory)
+        )
+        lines.append(usable)
     lines += _fit_lines(found)
     return tuple(lines)
+
+
+def total_lines(memory: MemoryEstimate, setup: Setup, fitted: Fit | None, gpu: str) -> list[Line]:
+    """The allocated peak, what PyTorch's counters miss (each assumed number said) and the sum against the GPU:
+    a question's memory section and a checked config's say it alike."""
+    lines: list[Line] = [Formula(texts.TOTAL.format(total=size(memory.total)))]
+    base, per_group = capacity.CONTEXT_BYTES, capacity.NCCL_BYTES_PER_GROUP
+    on_device = texts.ON_DEVICE.format(
+        total=size(memory.total),
+        reserve=size(memory.reserve),
+        share=percent(capacity.RESERVE_SHARE),
+        context=size(memory.context),
+        base=size(base),
+        per_group=size(per_group),
+        groups=number(capacity.communicators(setup)),
+        device=size(memory.device_total),
+    )
+    lines.append(Formula(on_device))
+    if fitted is not None:
+        shown = texts.TOTAL_ON_GPU.format(total=size(fitted.total), capacity=size(fitted.capacity), gpu=gpu)
+        lines.append(Formula(shown))
+    return lines
 
 
 def estimate_bullets(memory: MemoryEstimate, setup: Setup) -> list[Line]:
     """Weights, gradients, optimizer states, a gather buffer and the activations of the micro-batch, each a bullet:
     a question's memory section and a checked config's list them alike."""
-    lines: list[Line] = [
+    lines: list[Line] = []
+    framework = memory.framework.value if memory.framework else None
+    if framework is not None and memory.rules is Rules.EFFBATCH:
+        name = texts.FRAMEWORK_NAMES[framework]
+        lines.append(texts.FRAMEWORK_LINE.format(framework=name, states=texts.FRAMEWORK_STATES[framework]))
+    lines += [
         Bullet(texts.WEIGHTS.format(value=size(memory.weights))),
         Bullet(texts.GRADIENTS.format(value=size(memory.grads))),
         Bullet(texts.OPTIMIZER.format(value=size(memory.optimizer))),
     ]
     if memory.gather_buffer:
         lines.append(Bullet(texts.GATHER.format(value=size(memory.gather_buffer))))
-    if memory.activations is not None:
-        detail = texts.ACTIVATIONS_DETAIL.format(
-            micro=number(setup.micro_batch),
-            seq_len=number(setup.seq_len or 0),
-            recompute=texts.RECOMPUTE_NAMES[memory.recompute.value if memory.recompute else "none"],
+    if memory.buffers and framework is not None:
+        lines.append(
+            Bullet(texts.BUFFERS.format(framework=texts.FRAMEWORK_NAMES[framework], value=size(memory.buffers)))
         )
-        lines.append(Bullet(f"{texts.ACTIVATIONS.format(value=size(memory.activations))} {detail}"))
+    if memory.activations is not None:
+        lines.append(Bullet(_activations(memory, setup)))
     return lines
 
 
-def _total(found: Assessment) -> str:
-    total = size(found.memory.total)
-    if found.capacity is None:
-        return texts.TOTAL.format(total=total)
-    gpu = found.gpu.title if found.gpu else texts.GPU_FIELD
-    return texts.TOTAL_ON_GPU.format(total=total, capacity=size(found.capacity), gpu=gpu)
+def _activations(memory: MemoryEstimate, setup: Setup) -> str:
+    """The activations with the micro-batch, L, the recomputation and the attention kernel counted (and the logits)."""
+    given = {
+        "micro": number(setup.micro_batch),
+        "seq_len": number(setup.seq_len or 0),
+        "recompute": texts.RECOMPUTE_NAMES[memory.recompute.value if memory.recompute else "none"],
+    }
+    if memory.rules in (Rules.MEGATRON, Rules.KORTHIKANTI):  # their formulas, not a kernel, decide the scores
+        detail = texts.ACTIVATIONS_DETAIL.format(**given)
+    else:
+        kernel = texts.ATTENTION_NAMES[memory.attention.value if memory.attention else "flash"]
+        detail = texts.ACTIVATIONS_KERNEL_DETAIL.format(**given, attention=kernel)
+    shown = f"{texts.ACTIVATIONS.format(value=size(memory.activations or 0))} {detail}"
+    if memory.logits:
+        shown += f", {texts.LOGITS.format(value=size(memory.logits))}"
+    return shown
 
 
 def _fit_lines(found: Assessment) -> list[Line]:
@@ -142,47 +187,13 @@ def fit_lines(fitted: Fit | None) -> list[Line]:
     return [verdict]
 
 
-def _advice_lines(found: Assessment) -> tuple[Line, ...]:
-    lines: list[Line] = [Bullet(_advice(found, change)) for change in found.advice]
-    if any(change.kind is ChangeKind.ACCUMULATION for change in found.advice):
-        lines.append(texts.ACCUMULATION_NOTE)
-    return tuple(lines)
-
-
-def _advice(found: Assessment, change: Change) -> str:
-    if change.fits:
-        verdict = texts.ADVICE_FITS
-        if change.largest_micro_batch is not None and change.kind is not ChangeKind.ACCUMULATION:
-            template = texts.ADVICE_FITS_AT_BOUND if change.at_bound else texts.ADVICE_FITS_LARGEST
-            verdict = template.format(largest=number(change.largest_micro_batch))
-    else:
-        verdict = texts.ADVICE_NOT_ENOUGH
-    what = texts.ADVICE_WHAT[change.kind.value]
-    return texts.ADVICE_LINE.format(
-        change=_change_text(found, change), what=what, total=size(change.total), verdict=verdict
-    )
-
-
-_CHANGE_KEYS = {
-    ChangeKind.RECOMPUTE_SELECTIVE: "recompute",
-    ChangeKind.RECOMPUTE_FULL: "recompute",
-    ChangeKind.SEQUENCE_PARALLEL: "sequence_parallel",
-    ChangeKind.ZERO: "zero",
-    ChangeKind.TP: "tp",
-    ChangeKind.OFFLOAD: "offload",
-}
-
-
-def _change_text(found: Assessment, change: Change) -> str:
-    """How to type the change: ``recompute=full``; for accumulation ``b=2 a=16`` where a stays whole."""
-    if change.kind is not ChangeKind.ACCUMULATION:
-        return f"{_CHANGE_KEYS[change.kind]}={change.value}"
-    micro = int(change.value)
+def _advice_lines(found: Assessment, command: str) -> tuple[Line, ...]:
+    """Whole combinations that fit with B held, from the planner's search (never one change at a time)."""
+    if found.advice is None:
+        return ()
     setup = found.setup
-    total = setup.micro_batch * (setup.accumulation or 0)
-    if setup.accumulation and total % micro == 0:
-        return texts.ADVICE_ACCUMULATION.format(micro=micro, accumulation=total // micro)
-    return texts.ADVICE_ACCUMULATION_NO_A.format(micro=micro)
+    held = found.advice.goal.global_batch != setup.micro_batch * setup.data_parallel or setup.accumulation is not None
+    return advice_lines(found.advice, held, command)
 
 
 def _time_section(found: Assessment) -> Section | None:
@@ -232,6 +243,10 @@ def _time_lines(found: Assessment) -> list[Line]:
         )
     if time.mfu_assumed:
         lines.append(texts.MFU_ASSUMED.format(mfu=mfu))
+    elif time.source is MfuSource.GIVEN:
+        lines.append(texts.MFU_GIVEN.format(mfu=mfu))
+    if time.breakdown is not None:
+        lines += _assumed_lines(found, time.breakdown)
     if found.gpu is not None and found.setup.rules is not None and time.peak_flops == found.gpu.peak_flops:
         lines.append(texts.PEAK_SOURCE.format(peak=peak, source=found.gpu.source))
     else:
@@ -240,13 +255,49 @@ def _time_lines(found: Assessment) -> list[Line]:
 
 
 def _step_lines(time: TimeEstimate, gpus: str, peak: str, mfu: str) -> list[Line]:
-    """The step time: from the FLOPs at the assumed MFU, or the MFU from the step time given."""
+    """The step time: predicted part by part and the MFU that follows, from the FLOPs at the MFU assumed or
+    given, or the MFU from the step time given."""
     step, per_step = time.step_seconds, time.flops_per_step
+    if time.breakdown is not None:
+        return _breakdown_lines(time.breakdown, per_step, gpus, peak, mfu)
     if step is None or per_step is None:
         return []
-    seconds = f"{german(step, 2, keep_zeros=False)}\u00a0s"
-    template = texts.STEP_TIME if time.mfu_assumed else texts.STEP_TIME_GIVEN
-    return [Formula(template.format(flops=flops(per_step), gpus=gpus, peak=peak, mfu=mfu, seconds=seconds))]
+    template = texts.STEP_TIME if time.source in (MfuSource.ASSUMED, MfuSource.GIVEN) else texts.STEP_TIME_GIVEN
+    return [Formula(template.format(flops=flops(per_step), gpus=gpus, peak=peak, mfu=mfu, seconds=_seconds(step)))]
+
+
+def _seconds(value: float) -> str:
+    return f"{german(value, 3 if value < 0.1 else 2, keep_zeros=False)}\u00a0s"
+
+
+def _breakdown_lines(breakdown: Breakdown, per_step: float | None, gpus: str, peak: str, mfu: str) -> list[Line]:
+    """The predicted step: its parts summed, a bullet each with its share, the MFU that follows, the bound."""
+    costing = {part: s for part, s in breakdown.seconds.items() if s > 0}
+    step = _seconds(breakdown.step_seconds)
+    parts = " + ".join(
+        texts.STEP_PART.format(part=texts.STEP_PARTS[p], seconds=_seconds(s)) for p, s in costing.items()
+    )
+    lines: list[Line] = [Formula(texts.STEP_PREDICTED.format(parts=parts, seconds=step))]
+    shares = breakdown.shares
+    lines += [
+        Bullet(texts.STEP_PART_LINE.format(part=texts.STEP_PARTS[p], seconds=_seconds(s), share=percent(shares[p])))
+        for p, s in costing.items()
+    ]
+    if per_step is not None:
+        lines.append(
+            Formula(texts.MFU_PREDICTED.format(flops=flops(per_step), seconds=step, gpus=gpus, peak=peak, mfu=mfu))
+        )
+    if breakdown.bound_by != "compute":
+        lines.append(texts.STEP_BOUND.format(part=texts.STEP_PARTS[breakdown.bound_by]))
+    return lines
+
+
+def _assumed_lines(found: Assessment, breakdown: Breakdown) -> list[Line]:
+    """Each number the prediction assumed, named where it stands."""
+    gpu = found.gpu.title if found.gpu else ""
+    matmul = percent(breakdown.matmul_efficiency or 0)
+    net = german(breakdown.net_gbps or 0, 0, keep_zeros=False)
+    return [texts.STEP_ASSUMED[a].format(matmul=matmul, net=net, gpu=gpu, mfu="") for a in breakdown.assumed]
 
 
 def _notes(found: Assessment) -> tuple[Note, ...]:

@@ -104,9 +104,7 @@ def _what(found: ScalingAnswer) -> str:
 
 
 def _gpu(found: ScalingAnswer) -> str:
-    if found.gpu.title:
-        return found.gpu.title
-    return texts.PEAK_ONLY_GPU.format(peak=f"{german(found.gpu.peak_flops / 1e12, 1, keep_zeros=False)}\u00a0TFLOP/s")
+    return found.gpu.title or found.gpu.name
 
 
 def _fields(found: ScalingAnswer, what: str, gpu: str) -> Fields:

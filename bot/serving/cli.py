@@ -8,7 +8,6 @@ German message on stderr (with ``--json`` ``{"error": …}`` on stdout) and exit
 from __future__ import annotations
 
 import argparse
-import difflib
 import json
 import os
 import sys
@@ -68,6 +67,8 @@ def mistyped_command(word: str) -> str | None:
     folded = word.casefold()
     if not folded.isalpha() or folded in CHECK_COMMANDS or folded in KNOWN_WORDS:
         return None
+    import difflib  # only for a word that may be a mistyped command, not on a check's path
+
     close = difflib.get_close_matches(folded, COMMAND_WORDS, n=1, cutoff=0.75)
     return close[0] if close else None
 
@@ -111,6 +112,8 @@ def json_answer(text: str) -> dict[str, Any] | list[dict[str, Any]]:
     from effbatch.core.scaling import ScalingCommand
 
     match parse_command(text):
+        case PlanCommand(request=request, planner=True):
+            return _planner_json(request)
         case PlanCommand(request=request):
             return _plan_json(request)
         case CompareCommand(before=before, after=after, lr=lr):
@@ -147,6 +150,19 @@ def _plan_json(request: PlanRequest) -> dict[str, Any]:
     if request.training is not None and (assessed := assess(request, planned.outcome)) is not None:
         data |= assessed.as_json()
     return data
+
+
+def _planner_json(request: PlanRequest) -> dict[str, Any]:
+    """``plane …`` as JSON: ``plan[]`` fastest first; what is missing or impossible as ``error``, in German."""
+    from effbatch.bot.rendering.plan import plan_error
+    from effbatch.core.plan_command import PlanIncompleteError, goal_of
+    from effbatch.core.planner import PlanRefusedError, search
+    from effbatch.core.planner.report import plan_json
+
+    try:
+        return plan_json(search(goal_of(request)))
+    except (PlanIncompleteError, PlanRefusedError) as error:
+        return {"error": plan_error(error, PROGRAM)}
 
 
 def _print_json(text: str) -> int:

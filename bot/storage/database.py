@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, Engine, create_engine, event, make_url, text
+from sqlalchemy import Connection, Engine, create_engine, event, inspect, make_url, text
 from sqlalchemy.engine import URL
 from sqlalchemy.pool import StaticPool
 
@@ -61,6 +61,12 @@ FOLDER_MODE = 0o700
 FILE_MODE = 0o600
 #: The PostgreSQL advisory lock migrations hold (any constant shared by every effbatch process).
 MIGRATION_LOCK = 0x0EFFBA7C
+#: The newest revision in ``migrations/versions``, as Alembic finds it (``head_revision``; a test holds the two
+#: equal). A start-up that finds the database there asks no more: importing Alembic and reading the scripts costs
+#: more than the rest of opening the database, and a restart almost always finds the schema current.
+HEAD = "0002"
+#: Alembic's table of the revision a database is at.
+VERSION_TABLE = "alembic_version"
 
 
 def default_url(data_dir: Path) -> str:
@@ -161,6 +167,15 @@ def current_revision(engine: Engine) -> str | None:
 
     with engine.connect() as connection:
         return MigrationContext.configure(connection).get_current_revision()
+
+
+def stamped_revision(engine: Engine) -> str | None:
+    """The revision the database is at, read without Alembic (None before the first migration; with several rows,
+    branches this version of effbatch does not have, the first)."""
+    with engine.connect() as connection:
+        if not inspect(connection).has_table(VERSION_TABLE):
+            return None
+        return connection.execute(text(f"SELECT version_num FROM {VERSION_TABLE}")).scalar()
 
 
 def head_revision() -> str | None:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
 
-from effbatch.bot.storage.database import current_revision, default_url, engine_for, head_revision, migrate
+from effbatch.bot.storage.database import HEAD, default_url, engine_for, migrate, stamped_revision
 from effbatch.bot.storage.guard import READ_SECONDS, DatabaseGuard
 from effbatch.bot.storage.profiles import PROFILES, ProfileStore
 from effbatch.bot.texts import storage as texts
@@ -80,10 +80,10 @@ def open_storage(
     created = folder if folder is not None and not folder.exists() else None
     try:
         engine = engine_for(url)
-        if migrate_now:
+        if (current := stamped_revision(engine)) != HEAD:  # a current schema needs no Alembic at all
+            if not migrate_now:
+                raise StorageError(texts.SCHEMA_BEHIND.format(current=current or "leer", head=HEAD))
             migrate(engine)
-        elif (current := current_revision(engine)) != head_revision():
-            raise StorageError(texts.SCHEMA_BEHIND.format(current=current or "leer", head=head_revision()))
         storage = replace(stores(engine, client_id, seconds), created=created)
         # The first query compiles its statement (tens of ms): done here, before HTTP workers fork, not on the
         # first command each worker answers. Connections are not shared with forked children: each opens its own.

@@ -39,13 +39,14 @@ EXAMPLES = (
     f"`{COMMAND} 8 64 4 4096 privat` → Antwort nur für dich",
     f"`{COMMAND} prompts=512 n=8 mini=128 b=4 gpus=64` → Rollout: 4.096 Sequenzen, B = 1.024, a = 4, s = 4",
     f"`{COMMAND} llama3.1-8b b=2 gpus=64 a=8 L=8k gpu=h100 budget=1T` → Speicher je GPU, ob es passt, Trainingszeit",
+    f"`{COMMAND} plane llama3.1-70b gpus=256 gpu=h100 B=512 L=8k` → die drei schnellsten Aufteilungen, die passen",
 )
 #: The batch of reinforcement learning, in three sentences (help and App Home).
 RL_TITLE = "Reinforcement Learning: Rollouts"
 RL_HELP = (
     "Beim Reinforcement Learning (GRPO, PPO) erzeugt ein Rollout für jeden von P Prompts n Antworten, zusammen "
-    "P · n Sequenzen. Diese werden in Mini-Batches aufgeteilt; jeder ergibt einen Optimierer-Schritt, und seine "
-    "mini · n Sequenzen bilden die effektive Batch-Größe B = b · d · a. So macht ein Rollout s = P / mini · "
+    "P · n Sequenzen. Jeder Mini-Batch aus mini · n davon ergibt einen Optimierer-Schritt mit der effektiven "
+    "Batch-Größe B = b · d · a. So macht ein Rollout s = P / mini · "
     f"Epochen Optimierer-Schritte – `{COMMAND} prompts=512 n=8 mini=128 b=4 gpus=64` rechnet es aus (mini in "
     "Prompts wie bei verl; TRL und OpenRLHF zählen in Antworten)."
 )
@@ -53,8 +54,7 @@ MORE_HELP = f"Alle Schlüssel, Zahlenformate und Grenzen: `{COMMAND} hilfe schl�
 WHATIF_HELP = (
     "Unter jeder Antwort stehen Was-wäre-wenn-Buttons (Akkumulation, Replikate, Micro-Batch ×2 bzw. ÷2, "
     "Anpassen…). "
-    "Alle im Channel können sie anklicken – es ist ein gemeinsames Planungswerkzeug; die Antwort wird ersetzt "
-    "und nennt, wer sie zuletzt geändert hat."
+    "Alle im Channel können sie anklicken; die Antwort wird ersetzt und nennt, wer sie zuletzt geändert hat."
 )
 SHARED_BY_DEFAULT = "Antworten sieht der ganze Channel, mit `privat` nur du selbst."
 PRIVATE_BY_DEFAULT = "Antworten sieht in diesem Workspace nur, wer fragt."
@@ -306,11 +306,12 @@ TRAINING_KEY_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "Modell – ein Name oder seine Form",
         ("model", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "swiglu", "tied", "experts", "topk",
-         "moe_ffn"),
+         "moe_ffn", "head_dim"),
     ),
     (
         "Speicher je GPU und Trainingszeit",
         ("gpu", "gpu_mem", "dtype", "zero", "distributed_optimizer", "offload", "recompute", "sequence_parallel", "ep",
-         "vpp", "largest_layer", "zero_init", "nodes", "rules", "mfu", "peak", "step_time", "tokens_per_second"),
+         "vpp", "largest_layer", "zero_init", "nodes", "rules", "framework", "attention", "net_gbps", "mfu", "peak",
+         "step_time", "tokens_per_second"),
     ),
 )  # fmt: skip

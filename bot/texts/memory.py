@@ -25,14 +25,72 @@ STATES_SPLIT = ", ZeRO {zero} teilt {what} durch {group}"
 ZERO_SPLITS = {1: "die Optimiererzustände", 2: "Optimiererzustände und Gradienten", 3: "alles"}
 ACTIVATIONS_FORMULA = "{layers} Schichten × {per_layer} × {in_flight} Micro-Batch(es) in der ersten Stufe"
 ACTIVATIONS_DETAIL = "(b = {micro}, L = {seq_len}, {recompute})"
+ACTIVATIONS_KERNEL_DETAIL = "(b = {micro}, L = {seq_len}, {recompute}, {attention})"
 RECOMPUTE_NAMES = {
     "none": "ohne Neuberechnung",
-    "selective": "selektive Neuberechnung bzw. FlashAttention",
+    "selective": "selektive Neuberechnung",
     "full": "volle Neuberechnung",
 }
+ATTENTION_NAMES = {
+    "flash": "FlashAttention",
+    "eager": "Eager-Attention (speichert die s × s-Scores)",
+}
+LOGITS = "davon Logits und Loss: {value}"
+BUFFERS = "Puffer von {framework}: {value}"
+FRAMEWORK_NAMES: Mapping[str, str] = {
+    "megatron": "Megatron-LM",
+    "deepspeed": "DeepSpeed",
+    "fsdp": "PyTorch FSDP",
+    "fsdp2": "PyTorch FSDP2",
+    "torchtitan": "torchtitan",
+    "ddp": "PyTorch DDP",
+    "huggingface": "Hugging Faces Trainer",
+}
+#: How each framework holds its states, as its source code allocates them (core/memory/holders/).
+FRAMEWORK_STATES: Mapping[str, str] = {
+    "megatron": (
+        "BF16-Gewichte 2, FP32-Gradienten 4, FP32-Master und Adam 12 Byte je Parameter, mit verteiltem Optimierer "
+        "÷ d (ohne `distributed_optimizer=` angenommen, wie in NeMos und Megatron-Bridges Rezepten); Loss "
+        "vokabular-parallel (÷ TP), ohne Angabe keine Neuberechnung."
+    ),
+    "deepspeed": (
+        "ZeRO wie in deepspeed/runtime/zero: BF16-Gewichte und -Gradienten, FP32-Master, FP32-Gradient und Adam "
+        "16 Byte je Parameter geteilt nach Stufe (Stufe 0: BF16_Optimizer), dazu Reduce-Bucket (5 · 10⁸ Elemente) "
+        "und bei ZeRO-3 die gesammelten Parameter (bis 10⁹) und der Prefetch."
+    ),
+    "fsdp": (
+        "FP32-Parameter, -Gradienten und Adam geteilt (16 Byte ÷ d), zwei gesammelte BF16-Einheiten; bei "
+        "Akkumulation ohne Sync bleiben die Gradienten ganz (4 Byte je Parameter)."
+    ),
+    "fsdp2": (
+        "fully_shard mit MixedPrecisionPolicy: FP32-Parameter, -Gradienten und Adam geteilt (16 Byte ÷ d), "
+        "zwei gesammelte BF16-Blöcke und der FP32-Gradient eines Blocks."
+    ),
+    "torchtitan": (
+        "FSDP2 (16 Byte ÷ d, zwei gesammelte BF16-Blöcke), mit PP ungeteilte Stufen; selektive Neuberechnung "
+        "speichert jedes zweite Matmul; Loss vokabular-parallel."
+    ),
+    "ddp": (
+        "FP32-Gewichte 4, Gradienten 4 und DDPs Gradienten-Buckets 4, Adam 8 Byte je Parameter; Autocasts "
+        "BF16-Kopien der Gewichte bleiben bis zum Backward."
+    ),
+    "huggingface": (
+        "ohne ZeRO wie DDP (FP32-Gewichte 4, Gradienten 4, Buckets 4, Adam 8 Byte je Parameter, Autocasts "
+        "BF16-Kopien); mit `zero=2|3` FSDP über Accelerate, das bei Akkumulation ohne Sync die Gradienten ganz hält."
+    ),
+}
+FRAMEWORK_LINE = "Gehalten wie von {framework}: {states}"
 TOTAL = "Summe: {total}"
-TOTAL_ON_GPU = "Summe: {total} von {capacity} ({gpu})"
+#: The allocated peak and what PyTorch's counters miss, each assumed number said where it stands.
+ON_DEVICE = (
+    "Auf der GPU = belegt {total} + Reserve des Allokators {reserve} (angenommen {share}) + CUDA-Kontext und "
+    "NCCL {context} (angenommen {base} + {per_group} je Kommunikator × {groups}) = {device}"
+)
+TOTAL_ON_GPU = "Summe auf der GPU: {total} von {capacity} nutzbar ({gpu})"
+USABLE_NOTE = "{gpu}: nutzbar {capacity} laut Treiber (Datenblatt {datasheet})."
 CPU = "CPU-Speicher je Knoten (Offload): {value}"
+#: DeepSpeed's estimators print a CPU line without offloading too (the model built on the CPU), as effbatch does.
+CPU_NO_OFFLOAD = "CPU-Speicher je Knoten (DeepSpeeds Schätzung, ohne Offload): {value}"
 FITS = "Passt: Es bleiben {free} frei; der größte Micro-Batch, der passt, ist b = {largest}."
 #: The largest micro-batch reached the bound b may have: counted no further.
 FITS_AT_BOUND = (
@@ -73,8 +131,10 @@ RULES_NOTE: Mapping[str, str] = {
     "effbatch": (
         "Geschätzt nach effbatchs Regeln: Modellzustände nach dem ZeRO-Paper (Rajbhandari et al. 2020: 2 + 2 + 12 "
         "Byte je Parameter in gemischter Präzision), Aktivierungen nach Korthikanti et al. 2022, Tabelle 2, für die "
-        "echte Form gezählt (GQA, FFN-Breite), erste Pipeline-Stufe. Ohne `recompute=` nehme ich FlashAttention an "
-        "(wie selektive Neuberechnung). Andere Regeln: `regeln=megatron`, `regeln=deepspeed`, `regeln=korthikanti`."
+        "echte Form gezählt (GQA, FFN-Breite), erste Pipeline-Stufe. Mit `framework=megatron|deepspeed|fsdp|fsdp2|"
+        "torchtitan|ddp|huggingface` zähle ich so, wie das Framework Zustände, Puffer, Aktivierungen und Logits hält. "
+        "Attention: FlashAttention, außer `attention=eager`. Andere Regeln: `regeln=megatron`, `regeln=deepspeed`, "
+        "`regeln=korthikanti`."
     ),
     "megatron": (
         "Nach Megatron-LMs eigener Schätzung (megatron/training/theoretical_memory_usage.py): 18 Byte je "
@@ -121,9 +181,10 @@ QUIRK_NOTES: Mapping[str, str] = {
     ),
 }
 CAPACITY_NOTE = (
-    "Speicher laut Datenblatt; nutzbar ist etwas weniger (CUDA-Kontext, Fragmentierung). Eine Schätzung, keine Messung."
+    "Gegen den Speicher gehalten, den der Treiber einem Prozess gibt (unter dem Datenblatt); Reserve, CUDA-Kontext "
+    "und NCCL sind angenommen. Eine Schätzung, keine Messung."
 )
-ESTIMATE_NOTE = "Eine Schätzung, keine Messung: Puffer der Kommunikation und Fragmentierung kommen hinzu."
+ESTIMATE_NOTE = "Eine Schätzung, keine Messung: Reserve, CUDA-Kontext und NCCL sind angenommen."
 
 TIME_TITLE = "Trainingszeit"
 FLOPS_PER_TOKEN_PARAMS = "FLOPs je Token = 6 · N = 6 × {params} = {flops}"
@@ -141,6 +202,40 @@ MFU_ASSUMED = (
     "MFU {mfu} angenommen (Llama 3 405B: 38–43 %, PaLM 540B: 46,2 %); mit `mfu=`, `step_time=` oder "
     "`tokens_per_second=` rechne ich mit deinem Wert."
 )
+MFU_GIVEN = "MFU {mfu} wie angegeben (`mfu=`) statt vorhergesagt."
+#: The predicted step: the sum, one bullet a part that costs anything, the MFU that follows, what was assumed.
+STEP_PREDICTED = "Zeit je Schritt (vorhergesagt) = {parts} = {seconds}"
+STEP_PART = "{part} {seconds}"
+STEP_PART_LINE = "{part}: {seconds} ({share} des Schritts)"
+STEP_PARTS: Mapping[str, str] = {
+    "compute": "Rechnen",
+    "recompute": "Neuberechnung",
+    "data_parallel": "Datenparallel (Gradienten, ZeRO)",
+    "tensor_parallel": "Tensor-Parallelität",
+    "pipeline_bubble": "Pipeline-Blase",
+    "context_parallel": "Kontext-Parallelität (Ring-Attention)",
+    "expert_parallel": "Experten-Parallelität (All-to-All)",
+    "optimizer": "Optimiererschritt",
+}
+STEP_BOUND = "Am meisten kostet neben dem Rechnen: {part}."
+MFU_PREDICTED = (
+    "MFU = FLOPs je Schritt / (Zeit · GPUs · Spitze) = {flops} / ({seconds} × {gpus} × {peak}) = {mfu} – "
+    "ein Ergebnis, keine Annahme"
+)
+#: Each thing a prediction assumed, said where its number stands (by ``core.memory.step.Assumed`` value).
+STEP_ASSUMED: Mapping[str, str] = {
+    "kernel_efficiency": (
+        "Angenommen: Die Matrixprodukte erreichen {matmul} der BF16-Spitze (die größte gemessene Leistung der Karte, "
+        "die Formen dieser Schichten eingerechnet), FlashAttention-2 und speichergebundene Kernel ihre "
+        "dokumentierten Anteile; mit `mfu=`, `step_time=` oder `tokens_per_second=` rechne ich mit deinem Wert."
+    ),
+    "network": (
+        "Angenommen: {net} Gbit/s je GPU zwischen den Knoten, wie im Referenzknoten der {gpu}; "
+        "mit `net=` rechne ich mit deinem Netz."
+    ),
+    "no_fp8": "Die {gpu} hat keine FP8-Einheiten: Die Matrixprodukte sind in BF16-Geschwindigkeit gerechnet.",
+    "mfu": "MFU {mfu} angenommen.",
+}
 PEAK_SOURCE = "Spitze: {peak} dicht in BF16 ({source})."
 PEAK_GIVEN = "Spitze: {peak} wie angegeben."
 DAYS = "{value}"
@@ -204,9 +299,9 @@ CHECK_RULES_NOTE: Mapping[str, str] = {
         "für eine ZeRO-Konfiguration; Aktivierungen rechnet DeepSpeed nicht – sie sind nach effbatchs Regeln."
     ),
     "effbatch": (
-        "Nach effbatchs Regeln: Gewichte, Gradienten und Optimiererzustände nach dem ZeRO-Paper (2 + 2 + 12 Byte "
-        "je Parameter in gemischter Präzision), Aktivierungen nach Korthikanti et al. 2022 für die echte Form; "
-        "ohne Angabe zur Neuberechnung nehme ich FlashAttention an."
+        "Nach effbatchs Regeln: Gewichte, Gradienten und Optimiererzustände so, wie das erkannte Framework sie hält "
+        "(sonst nach dem ZeRO-Paper, 2 + 2 + 12 Byte je Parameter), Aktivierungen für die echte Form mit "
+        "FlashAttention."
     ),
 }
 #: What an estimate leaves out of one framework's set-up (``MemoryFacts.caveat``).
@@ -233,12 +328,17 @@ HELP_TOPIC = (
     "`{command} params=7B zero=3 gpus=8`.",
     "Das Modell: ein Name ({models}), oder seine Form `layers= hidden= heads= kv_heads= ffn= vocab= swiglu=ja|nein "
     "tied=ja|nein experts= topk= moe_ffn=`, oder nur `params=` (dann ohne Aktivierungen).",
-    "Die GPU: `gpu=` {gpus}, oder `gpu_mem=80GiB`. Dazu `dtype=bf16|fp16|fp32`, `zero=0|1|2|3` (FSDP = 3), "
+    "Die GPU: `gpu=` {gpus}, oder `gpu_mem=80GiB`. Dazu `dtype=bf16|fp16|fp32|fp8|bf16-true` (reines BF16), "
+    "`zero=0|1|2|3` (FSDP = 3), "
+    "`framework=megatron|deepspeed|fsdp|fsdp2|torchtitan|ddp|huggingface` (wer die Zustände hält), "
+    "`attention=flash|eager` (sdpa = flash), `head_dim=`, "
     "`distributed_optimizer=ja`, `offload=none|optimizer|params`, `recompute=none|selective|full`, "
     "`sequence_parallel=ja` (Megatrons; `sp=` bleibt Ulysses), `tp pp cp ep vpp`, `largest_layer=`, "
     "`zero_init=ja|nein`, `nodes=`.",
-    "Zeit: mit `budget=` und der GPU die Tage und GPU-Stunden bei `mfu=` (ohne Angabe 40 %), `peak=` ersetzt die "
-    "Spitze; umgekehrt `step_time=13,75s` oder `tokens_per_second=` → MFU.",
+    "Zeit: Mit der GPU sage ich die Zeit je Schritt vorher – Rechnen, Kommunikation, Pipeline-Blase, Optimierer – "
+    "und daraus die MFU; `net=400` (Gbit/s je GPU zwischen den Knoten), `dtype=fp8`, `framework=`; mit `budget=` "
+    "die Tage und GPU-Stunden. `mfu=` ersetzt die Vorhersage, `peak=` die Spitze (dann 40 % MFU angenommen); "
+    "umgekehrt `step_time=13,75s` oder `tokens_per_second=` → MFU.",
     "Regeln: ohne Angabe effbatchs (ZeRO-Paper und Korthikanti et al. 2022, Tabelle 2, für die echte Form); "
     "`regeln=megatron` wie Megatron-LMs theoretical_memory_usage.py, `regeln=deepspeed` wie DeepSpeeds "
     "estimate_zero2/3_model_states_mem_needs, `regeln=korthikanti` Tabelle 2 wie gedruckt.",

@@ -50,11 +50,14 @@ SETTING_EXPECTED: Mapping[str, str] = {
     "distributed_optimizer": "`ja` oder `nein`",
     "sequence_parallel": "`ja` oder `nein`",
     "zero_init": "`ja` oder `nein`",
-    "dtype": "`bf16`, `fp16` oder `fp32`",
+    "dtype": "`bf16`, `fp16`, `fp32`, `fp8` oder `bf16-true` (reines BF16 ohne FP32-Kopie)",
     "zero": "`0`, `1`, `2` oder `3`",
     "offload": "`none`, `optimizer` oder `params`",
     "recompute": "`none`, `selective` oder `full`",
     "rules": "`effbatch`, `megatron`, `deepspeed` oder `korthikanti`",
+    "framework": "`megatron`, `deepspeed`, `fsdp`, `fsdp2`, `torchtitan`, `ddp` oder `huggingface`",
+    "attention": "`flash` (auch `sdpa`) oder `eager`",
+    "net_gbps": "eine Bandbreite je GPU in Gbit/s wie `400`, `400G` oder `3,2T`",
 }
 MORE_PROBLEMS = "… und {count} weitere Probleme."
 SIDES = {Side.BEFORE: "vor `vs`", Side.AFTER: "nach `vs`"}

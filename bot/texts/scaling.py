@@ -11,7 +11,6 @@ from collections.abc import Mapping
 TITLE = "Skalierung: {what} auf {gpu}"
 SUMMARY_STOP = "Skalierung {what}: Mehr GPUs lohnen sich bis {gpus} GPUs, danach {reason}."
 SUMMARY_THROUGH = "Skalierung {what}: Bis {gpus} GPUs bleibt die Effizienz bei {efficiency} oder mehr."
-PEAK_ONLY_GPU = "einer GPU mit {peak}"
 
 FIELD_MODEL = "Modell"
 FIELD_GPU = "GPU"

@@ -31,6 +31,7 @@ from effbatch.core.configs.base import (
 if TYPE_CHECKING:
     from effbatch.core.memory import GpuSpec, ModelSpec, Setup
     from effbatch.core.memory.fit import Fit
+    from effbatch.core.memory.setup import Framework
 
 
 @context
@@ -77,6 +78,7 @@ def with_memory(check: Check, gpu: GpuSpec | None = None) -> Check:
     if facts is None or check.world is None or not check.micro_batch or check.refused:
         return check
     from effbatch.core.memory import estimate, find_gpu
+    from effbatch.core.memory.capacity import usable
     from effbatch.core.memory.fit import fit
 
     resolved = _model(facts)
@@ -85,15 +87,45 @@ def with_memory(check: Check, gpu: GpuSpec | None = None) -> Check:
     model, vocab, like = resolved
     gpus = max(1, check.world.size // facts.replicas)  # a replica's GPUs: what ZeRO shards over
     setup = _setup(facts, gpus, check.micro_batch, check.accumulation, check.seq_len)
+    setup = replace(setup, framework=holder(check, facts))
     found = estimate(model, setup)
     named = gpu or (find_gpu(facts.gpu) if facts.gpu else None)
-    fitted = fit(found, named.memory) if named else None
+    fitted = fit(found, usable(named.name, named.memory)) if named else None
     gpu_from = "" if named is None else "given" if gpu else "config"
     memory = CheckMemory(facts, model, setup, found, named, fitted, vocab, like, gpu_from)
     findings = check.findings
     if named is not None and fitted is not None and not fitted.fits:
         findings = (*findings, _finding(memory, named, fitted))
     return replace(check, memory=memory, findings=findings)
+
+
+#: The checked frameworks whose training state one of ``core.memory.holders`` models, by their check's id; the
+#: Trainer family (transformers, Accelerate, Axolotl, LLaMA-Factory …) by what its files shard with.
+_HOLDERS = {"torchtitan": "torchtitan", "olmo_core": "fsdp2"}
+_JAX = frozenset({"maxtext", "levanter"})
+
+
+#: A key only DeepSpeed's config has: the Trainer's run goes through DeepSpeed's engine (stage 0 too).
+_DEEPSPEED_KEYS = frozenset({"train_micro_batch_size_per_gpu", "train_batch_size_per_gpu"})
+
+
+def holder(check: Check, facts: MemoryFacts) -> Framework | None:
+    """Who holds the checked run's training state: Megatron's family and DeepSpeed configs by the estimate's rules
+    (or DeepSpeed's keys among those read: stage 0 and 1 run through its engine too), torchtitan and OLMo-core
+    (FSDP2) by the check's id, the Trainer's family as the Trainer (FSDP through Accelerate, or DDP); None for JAX
+    frameworks."""
+    from effbatch.core.memory.setup import Framework
+
+    framework = check.framework
+    if framework in _JAX:
+        return None
+    if facts.rules in ("megatron", "deepspeed"):
+        return Framework(facts.rules)
+    if framework in _HOLDERS:
+        return Framework(_HOLDERS[framework])
+    if any(read.key in _DEEPSPEED_KEYS for read in check.read):
+        return Framework.DEEPSPEED
+    return Framework.HUGGINGFACE  # FSDP through Accelerate where its ``fsdp`` words shard, else DDP
 
 
 def _setup(facts: MemoryFacts, gpus: int, micro: int, accumulation: int | None, seq_len: int | None) -> Setup:

@@ -29,7 +29,7 @@ micro-batch in flight and, with PP = 1, the output layer's 4sbh/t (1 + V/h).
 from __future__ import annotations
 
 from effbatch.core.memory.models import ModelSpec
-from effbatch.core.memory.setup import Dtype, Recompute, Rules, Setup
+from effbatch.core.memory.setup import Attention, Dtype, Recompute, Rules, Setup
 
 
 def korthikanti_layer(s: float, b: int, h: int, heads: int, t: int, sp: bool, recompute: Recompute) -> float:
@@ -53,13 +53,14 @@ def effbatch_layer(model: ModelSpec, setup: Setup, recompute: Recompute) -> floa
     if recompute is Recompute.FULL:
         return 2 * sbh * unsplit * _dtype_factor(setup.dtype)
     attention = (4 * model.q_dim + 4 * model.kv_dim) / h
-    mlp = (6 if model.swiglu else 4) * _mlp_width(model) / h
-    scores = 0.0 if recompute is Recompute.SELECTIVE else 5 * model.heads * s / h
+    mlp = (6 if model.swiglu else 4) * mlp_width(model) / h
+    eager = setup.attention_used is Attention.EAGER
+    scores = 5 * model.heads * s / h if eager and recompute is Recompute.NONE else 0.0
     per_layer = sbh * (10 * unsplit + (attention + mlp + scores) / t)
     return per_layer * _dtype_factor(setup.dtype)
 
 
-def _mlp_width(model: ModelSpec) -> float:
+def mlp_width(model: ModelSpec) -> float:
     """The MLP width a token's activations have: dense ffn, or (MoE) the mean over layers of top-k experts."""
     if not model.moe:
         return model.ffn

@@ -19,9 +19,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from effbatch.core.memory import activations, deepspeed, megatron
+from effbatch.core.memory import activations, capacity, deepspeed, held, megatron
 from effbatch.core.memory.models import ModelSpec
-from effbatch.core.memory.setup import Dtype, Offload, Recompute, Rules, Setup
+from effbatch.core.memory.setup import Attention, Dtype, Framework, Offload, Recompute, Rules, Setup
 
 
 class Quirk(StrEnum):
@@ -60,20 +60,44 @@ class MemoryEstimate:
     cpu_per_node: int | None = None
     recompute: Recompute | None = None
     quirks: tuple[Quirk, ...] = ()
+    framework: Framework | None = None
+    attention: Attention | None = None
+    #: The framework's own buffers (gathered units, reduce buckets, DDP's gradient buckets, autocast's copies).
+    buffers: int = 0
+    #: The loss's logits (part of ``activations``), where the framework's loss is counted.
+    logits: int | None = None
+    #: The caching allocator's reserve above the allocated peak (``core.memory.capacity``).
+    reserve: int = 0
+    #: CUDA context and NCCL buffers: outside PyTorch's counters.
+    context: int = 0
 
     @property
     def model_states(self) -> int:
-        """Weights + gradients + optimizer states (+ ZeRO-3's gathered layer) on one GPU."""
-        return self.weights + self.grads + self.optimizer + self.gather_buffer
+        """Weights + gradients + optimizer states (+ ZeRO-3's gathered layer, the framework's buffers) on one GPU:
+        what does not grow with the micro-batch."""
+        return self.weights + self.grads + self.optimizer + self.gather_buffer + self.buffers
 
     @property
     def total(self) -> int:
+        """What PyTorch allocates at the peak (``torch.cuda.max_memory_allocated``'s figure)."""
         return self.model_states + (self.activations or 0)
+
+    @property
+    def reserved(self) -> int:
+        """What the caching allocator holds at the peak (``max_memory_reserved``'s figure)."""
+        return self.total + self.reserve
+
+    @property
+    def device_total(self) -> int:
+        """Everything on the GPU (nvidia-smi's figure): the reserved memory, the CUDA context, NCCL's buffers."""
+        return self.reserved + self.context
 
 
 def estimate(model: ModelSpec, setup: Setup) -> MemoryEstimate:
     """Memory per GPU for ``model`` trained as ``setup`` says, by ``setup.rules``; the config check's entry."""
     match setup.rules:
+        case Rules.EFFBATCH if setup.framework is not None:
+            found = _framework(model, setup)
         case Rules.MEGATRON:
             found = _megatron(model, setup)
         case Rules.DEEPSPEED:
@@ -84,20 +108,34 @@ def estimate(model: ModelSpec, setup: Setup) -> MemoryEstimate:
                 _zero_states(model.total_params, _shard(model, setup), setup, model), model, setup
             )
     quirks = (*found.quirks, *_common_quirks(model, setup))
-    return replace(found, quirks=tuple(dict.fromkeys(quirks)))
+    return _on_device(replace(found, quirks=tuple(dict.fromkeys(quirks))), setup)
+
+
+def _on_device(found: MemoryEstimate, setup: Setup) -> MemoryEstimate:
+    """The estimate with what PyTorch's counters miss: the allocator's reserve, the CUDA context and NCCL."""
+    return replace(
+        found,
+        framework=setup.framework,
+        attention=setup.attention_used,
+        reserve=capacity.reserve(found.total),
+        context=capacity.context(setup),
+    )
 
 
 def estimate_params(params: int, setup: Setup) -> MemoryEstimate:
     """Model states only, from a parameter count (``params=7B``): the shape is unknown, so no activations."""
     if setup.rules is Rules.DEEPSPEED:
         found = _deepspeed(params, setup.largest_layer or 0, setup)
+    elif setup.rules is Rules.EFFBATCH and setup.framework is not None:
+        shard = params / (setup.tp * setup.pp)
+        found = _held_states(params, (shard, 0.0), (setup.largest_layer or 0) / setup.tp, setup)
     else:
         shard = params / (setup.tp * setup.pp)
         found = _zero_states(params, (shard, 0.0), setup, None)
     quirks = [Quirk.PARAMS_ONLY]
     if setup.zero == 3 and setup.largest_layer is None:
         quirks.append(Quirk.LARGEST_LAYER_UNKNOWN)
-    return replace(found, quirks=(*found.quirks, *quirks))
+    return _on_device(replace(found, quirks=(*found.quirks, *quirks)), setup)
 
 
 def _shard(model: ModelSpec, setup: Setup) -> tuple[float, float]:
@@ -139,6 +177,44 @@ def _zero_states(params: int, shard: tuple[float, float], setup: Setup, model: M
         optimizer=round(optimizer),
         gather_buffer=gather,
         cpu_per_node=round(offloaded * setup.gpus_per_node) if setup.offload is not Offload.NONE else None,
+    )
+
+
+def _held_states(params: int, shard: tuple[float, float], unit: float, setup: Setup) -> MemoryEstimate:
+    """The model states and buffers as ``setup.framework`` holds them (``core.memory.holders``)."""
+    kept, _ = held.states(params, shard[0], shard[1], unit, setup)
+    return MemoryEstimate(
+        rules=setup.rules,
+        params=params,
+        params_per_gpu=round(shard[0] + shard[1]),
+        weights=round(kept.weights),
+        grads=round(kept.grads),
+        optimizer=round(kept.optimizer),
+        buffers=round(kept.buffers),
+        cpu_per_node=round(kept.cpu * setup.gpus_per_node) if kept.cpu is not None else None,
+        recompute=setup.recompute_used,
+    )
+
+
+def _framework(model: ModelSpec, setup: Setup) -> MemoryEstimate:
+    """States, buffers, the layers' saved tensors and the loss's logits as ``setup.framework`` keeps them."""
+    shard = _shard(model, setup)
+    found = _held_states(model.total_params, shard, held.unit(model, setup), setup)
+    if not setup.seq_len:
+        return found
+    _, policy = held.states(model.total_params, shard[0], shard[1], 0.0, setup)
+    layers, layer = held.layer_activations(model, setup, policy)
+    logits = held.logits(model, setup, policy)
+    copies = held.autocast_copies(sum(shard), setup, policy)
+    sbh = setup.seq_len / (setup.cp * setup.sp) * setup.micro_batch * model.hidden
+    edges = 2 * sbh * setup.in_flight + (4 * sbh / setup.tp if setup.pp == 1 else 0.0)  # embedding out, final norm
+    total = layers + logits + edges + copies
+    return replace(
+        found,
+        activations=round(total),
+        activations_per_layer=round(layer),
+        activations_per_sample=(total - copies) / setup.micro_batch,
+        logits=round(logits) if setup.pp == 1 else None,
     )
 
 
@@ -212,7 +288,7 @@ def _deepspeed(params: int, largest_layer: int, setup: Setup) -> MemoryEstimate:
         grads=grads,
         optimizer=sharded - weights - grads,
         gather_buffer=line.largest_layer_memory,
-        cpu_per_node=line.cpu if optimizer_off or setup.zero == 3 else None,
+        cpu_per_node=line.cpu,  # DeepSpeed's estimator prints its CPU line for every stage and offload
         quirks=(*quirks, Quirk.DEEPSPEED_ACTIVATIONS),
     )
 

@@ -1,7 +1,10 @@
 """The ``memory`` object of ``--json`` (issue 28's contract), the same for the calculator and the config check.
 
 Keys the input cannot decide are absent, not zero: activations without the shape or L, ``fits`` without a GPU,
-``largest_micro_batch`` without activations.
+``largest_micro_batch`` without activations. ``total_bytes_per_gpu`` is what PyTorch allocates at the peak
+(``max_memory_allocated``'s figure), ``reserved_bytes_per_gpu`` adds the caching allocator's reserve
+(``max_memory_reserved``'s), ``device_bytes_per_gpu`` the CUDA context and NCCL's buffers (nvidia-smi's): that
+one is held against ``gpu_memory_bytes``, the memory the card offers a process.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ def memory_json(
         "total_bytes_per_gpu": memory.total,
         "micro_batch": micro_batch,
         "quirks": [quirk.value for quirk in memory.quirks],
+        **_on_device(memory),
     }
     if model is not None and model.name:
         data["model"] = model.name
@@ -42,7 +46,7 @@ def memory_json(
     if memory.cpu_per_node is not None:
         data["cpu_bytes"] = memory.cpu_per_node
     if fitted is not None:
-        data["gpu_memory_bytes"] = fitted.capacity
+        data["gpu_memory_bytes"] = fitted.capacity  # usable: what the driver reports, below the data sheet's
         data["fits"] = fitted.fits
         if fitted.largest_micro_batch is not None:
             data["largest_micro_batch"] = fitted.largest_micro_batch
@@ -50,4 +54,23 @@ def memory_json(
             data["largest_micro_batch_at_bound"] = True
     if gpu is not None:
         data["gpu"] = gpu.name
+    return data
+
+
+def _on_device(memory: MemoryEstimate) -> dict[str, Any]:
+    """Who holds the states, the kernel, the framework's buffers and logits, and what PyTorch's counters miss."""
+    data: dict[str, Any] = {
+        "allocator_reserve_bytes": memory.reserve,
+        "reserved_bytes_per_gpu": memory.reserved,
+        "context_bytes": memory.context,
+        "device_bytes_per_gpu": memory.device_total,
+    }
+    if memory.framework is not None:
+        data["framework"] = memory.framework.value
+    if memory.attention is not None and memory.activations is not None:
+        data["attention"] = memory.attention.value
+    if memory.buffers:
+        data["buffers_bytes"] = memory.buffers
+    if memory.logits is not None:
+        data["logits_bytes"] = memory.logits
     return data

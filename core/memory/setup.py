@@ -4,9 +4,11 @@ Defaults, each chosen for a reason the answer states:
 
 - ``dtype`` bf16: mixed precision as every model in the table was trained.
 - ``zero`` 0: plain data parallelism (PyTorch DDP, Megatron without ``--use-distributed-optimizer``).
-- ``recompute`` per convention: ``effbatch`` assumes FlashAttention (Dao et al. 2022), which keeps no s × s
-  attention matrices – what Korthikanti et al. 2022 call selective recomputation; ``korthikanti`` and
-  ``megatron`` start from the paper's and Megatron-LM's own default, none.
+- ``recompute`` per convention: ``effbatch`` selective (Korthikanti et al. 2022), with a framework given that
+  framework's own default (torchtitan selective, the others none); ``korthikanti`` and ``megatron`` start from
+  the paper's and Megatron-LM's own default, none.
+- ``attention`` flash (Dao et al. 2022: no s × s scores kept), whatever the recomputation; ``korthikanti`` and
+  ``megatron`` count the scores where nothing is recomputed, as their formulas do.
 - ``nodes``: 8 GPUs a node (HGX/DGX boards), fewer GPUs on one node.
 """
 
@@ -32,6 +34,7 @@ class Dtype(StrEnum):
     FP16 = "fp16"
     FP32 = "fp32"
     FP8 = "fp8"  # FP8 matrix products (Transformer Engine, torchao float8): bf16 activations, fp32 master weights
+    BF16_TRUE = "bf16-true"  # pure bf16 (Lightning's bf16-true, torchtune): no fp32 copy, AdamW's states in bf16
 
     @property
     def bytes(self) -> int:
@@ -135,4 +138,14 @@ class Setup:
         """The recomputation in force: as given, else the convention's default."""
         if self.recompute is not None:
             return self.recompute
+        if self.framework is not None and self.rules is Rules.EFFBATCH:
+            return Recompute.SELECTIVE if self.framework is Framework.TORCHTITAN else Recompute.NONE
         return Recompute.SELECTIVE if self.rules in (Rules.EFFBATCH, Rules.DEEPSPEED) else Recompute.NONE
+
+    @property
+    def attention_used(self) -> Attention:
+        """The attention kernel: as given, else FlashAttention (every framework's default for these models);
+        Megatron's and Korthikanti's own rules count the s × s scores wherever nothing is recomputed."""
+        if self.attention is not None:
+            return self.attention
+        return Attention.FLASH if self.rules in (Rules.EFFBATCH, Rules.DEEPSPEED) else Attention.EAGER

@@ -3,8 +3,14 @@
 ``predict(model, params, setup, gpu)`` is the one entry. It answers the seconds a step spends in each
 ``Part`` that the layout cannot hide (compute, each kind of communication, the pipeline bubble, the
 optimizer step), the tokens a step trains on, and from those the step time, tokens per second and the
-MFU that follows (an output, not an input). The first version counts compute alone at ``DEFAULT_MFU``
-and says so in ``assumed``; the parts beside compute are where communication, bubble and optimizer go.
+MFU that follows (an output, not an input).
+
+Compute and recomputation come from the kernels each GPU runs (``core.memory.kernels``: matrix products at
+the share of the peak their shapes reach, FlashAttention, memory-bound work, FP8's casts), communication from
+the layout and the links (``core.memory.comms``), the pipeline bubble from Narayanan et al. 2021 (§2.2.2):
+(p − 1)/(v · m) of a pipeline's busy time, p stages, v virtual stages each, m micro-batches a step, plus the
+wait for the last stage, which holds the output layer and the loss besides its layers. What the
+prediction takes without the user having said it is named in ``assumed``.
 """
 
 from __future__ import annotations
@@ -14,10 +20,12 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 
+from effbatch.core.memory import comms
 from effbatch.core.memory.gpus import GpuSpec
+from effbatch.core.memory.kernels import kernels, output_layer_seconds
 from effbatch.core.memory.models import ModelSpec
-from effbatch.core.memory.setup import Setup
-from effbatch.core.memory.time import DEFAULT_MFU, flops_per_token
+from effbatch.core.memory.setup import Dtype, Setup
+from effbatch.core.memory.time import flops_per_token
 
 
 class Part(StrEnum):
@@ -39,6 +47,7 @@ class Assumed(StrEnum):
     MFU = "mfu"  # compute at a fixed share of the peak
     NETWORK = "network"  # the inter-node bandwidth a GPU type's nodes usually have
     KERNEL_EFFICIENCY = "kernel_efficiency"  # the share of the peak a layer's matrix products reach
+    NO_FP8 = "no_fp8"  # dtype=fp8 on a card without FP8 matrix units: the products run at BF16 speed
 
 
 @dataclass(frozen=True)
@@ -51,6 +60,8 @@ class StepPrediction:
     gpus: int
     peak_flops: float
     assumed: tuple[Assumed, ...] = field(default=())
+    matmul_efficiency: float | None = None  # the share of the BF16 peak the products reach, shapes included
+    net_gbps: float | None = None  # the inter-node bandwidth a GPU the prediction used (given or the card's)
 
     @property
     def step_seconds(self) -> float:
@@ -81,15 +92,52 @@ def tokens_per_step(setup: Setup) -> int:
 
 
 def predict(model: ModelSpec | None, params: int, setup: Setup, gpu: GpuSpec) -> StepPrediction:
-    """A step of ``setup`` on ``gpu``: compute at ``DEFAULT_MFU`` (no communication modelled yet)."""
+    """A step of ``setup`` on ``gpu``: its kernels, the communication the layout cannot hide, the pipeline
+    bubble and the optimizer step, in seconds on one GPU (all GPUs run in lockstep)."""
     tokens = tokens_per_step(setup)
     per_token = flops_per_token(model, params, setup.seq_len, setup.rules)
-    compute = per_token * tokens / (setup.gpus * gpu.peak_flops * DEFAULT_MFU)
+    work = kernels(model, per_token, setup, gpu)
+    lk = comms.links(setup, gpu)
+    tp = comms.tensor_parallel(model, setup, lk)
+    busy = work.compute + work.recompute + tp
+    seconds = {
+        Part.COMPUTE: work.compute,
+        Part.RECOMPUTE: work.recompute,
+        Part.DATA_PARALLEL: comms.data_parallel(model, params, setup, lk, work),
+        Part.TENSOR_PARALLEL: tp,
+        Part.PIPELINE_BUBBLE: _bubble(model, setup, gpu, busy),
+        Part.CONTEXT_PARALLEL: comms.context_parallel(model, setup, lk, work),
+        Part.EXPERT_PARALLEL: comms.expert_parallel(model, setup, lk),
+        Part.OPTIMIZER: comms.optimizer(model, params, setup, gpu),
+    }
     return StepPrediction(
-        seconds=MappingProxyType({Part.COMPUTE: compute}),
+        seconds=MappingProxyType(seconds),
         tokens_per_step=tokens,
         flops_per_token=per_token,
         gpus=setup.gpus,
         peak_flops=gpu.peak_flops,
-        assumed=(Assumed.MFU,),
+        assumed=_assumed(setup, gpu),
+        matmul_efficiency=work.matmul_efficiency,
+        net_gbps=setup.net_gbps or gpu.net_gbps or None,
     )
+
+
+def _bubble(model: ModelSpec | None, setup: Setup, gpu: GpuSpec, busy: float) -> float:
+    """The pipeline's idle time: (p − 1)/(v · m) of its busy time, and the last stage's output layer and loss,
+    which every one of the m + p − 1 slots waits for (the average stage holds 1/p of it)."""
+    p, m = setup.pp, setup.accumulation or 1
+    if p == 1:
+        return 0.0
+    imbalance = (m + p - 1) * output_layer_seconds(model, setup, gpu) * (1 - 1 / p)
+    return (p - 1) / ((setup.vpp or 1) * m) * busy + imbalance
+
+
+def _assumed(setup: Setup, gpu: GpuSpec) -> tuple[Assumed, ...]:
+    """The kernels' shares always; the network where a step crosses nodes and ``net=`` is not given; FP8 asked of
+    a card without it."""
+    assumed = [Assumed.KERNEL_EFFICIENCY]
+    if setup.node_count > 1 and setup.net_gbps is None:
+        assumed.append(Assumed.NETWORK)
+    if setup.dtype is Dtype.FP8 and not gpu.fp8_flops:
+        assumed.append(Assumed.NO_FP8)
+    return tuple(assumed)

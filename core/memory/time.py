@@ -9,12 +9,17 @@ Model FLOPs (what MFU counts; recomputation is not model work):
   Appendix B): every weight a token multiplies (an MoE layer's top-k experts; not the input embedding,
   a lookup) twice forward and four times backward, plus the attention scores; d_attn = heads · head size.
 
-Step time = FLOPs / (GPUs · peak · MFU); given a step time or tokens per second, MFU follows.
+Step time = FLOPs / (GPUs · peak · MFU); given a step time or tokens per second, MFU follows. Where neither
+nor ``mfu=`` is given, ``core.memory.step`` predicts the step part by part and the MFU follows from it
+(``Breakdown``); ``DEFAULT_MFU`` is left for a peak typed without a GPU to model.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from types import MappingProxyType
 
 from effbatch.core.memory.models import ModelSpec
 from effbatch.core.memory.setup import Rules
@@ -38,6 +43,37 @@ def flops_per_token(model: ModelSpec | None, params: int, seq_len: int | None, r
     return 6.0 * matmul + 12.0 * layers * seq_len * model.q_dim
 
 
+class MfuSource(StrEnum):
+    """Where an answer's MFU comes from."""
+
+    PREDICTED = "predicted"  # the step predicted part by part
+    GIVEN = "given"  # mfu=
+    STEP_TIME = "step_time"  # from step_time=
+    TOKENS_PER_SECOND = "tokens_per_second"  # from tokens_per_second=
+    ASSUMED = "assumed"  # DEFAULT_MFU
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    """A predicted step's seconds by part (``core.memory.step.Part`` values) and what the prediction assumed."""
+
+    seconds: Mapping[str, float]
+    assumed: tuple[str, ...] = ()
+    bound_by: str = "compute"
+    matmul_efficiency: float | None = None
+    net_gbps: float | None = None
+
+    @property
+    def step_seconds(self) -> float:
+        return sum(self.seconds.values())
+
+    @property
+    def shares(self) -> Mapping[str, float]:
+        """Each part's share of the step."""
+        step = self.step_seconds
+        return MappingProxyType({part: s / step for part, s in self.seconds.items()})
+
+
 @dataclass(frozen=True)
 class TimeEstimate:
     """Time to train: what the input decides (None where it does not)."""
@@ -49,6 +85,8 @@ class TimeEstimate:
     mfu_assumed: bool
     tokens_per_step: int | None = None
     budget: int | None = None
+    source: MfuSource = MfuSource.ASSUMED
+    breakdown: Breakdown | None = field(default=None)
 
     @property
     def flops_per_step(self) -> float | None:

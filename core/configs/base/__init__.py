@@ -6,6 +6,8 @@
 - ``source``, ``script``, ``pyscript``: an input (``Source``) and what a reader made of it (``Parsed``, a shell
   ``Script``, a Python ``PyScript``);
 - ``values``: reading values with file:line and finishing a check (``Reading``, ``whole``, ``fix``);
+- ``tokens``: the end every check with a known batch shares, T = B · L as a step (``finish_with_tokens``, imported
+  from its module);
 - ``memory``: what a config fixes of the model and its memory techniques (``MemoryFacts``), and the estimate;
 - ``words``, ``world``: launch lines as words, and the world size a launcher, the environment or SLURM sets.
 

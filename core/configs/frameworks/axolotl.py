@@ -31,6 +31,7 @@ from effbatch.core.configs.base import (
     fix,
     lookup,
 )
+from effbatch.core.configs.base.tokens import finish_with_tokens
 from effbatch.core.configs.frameworks._shared.memory_facts import hf_facts
 
 ID = "axolotl"
@@ -103,10 +104,9 @@ def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
         return reading.finish(world, micro_batch=micro, seq_len=seq_len)
     batch = micro * accumulation * data_parallel
     reading.step(Derivation.B_PRODUCT, (micro, data_parallel, accumulation), batch)
-    if seq_len is not None:
-        reading.step(Derivation.T_PRODUCT, (batch, seq_len), batch * seq_len)
     intended = batch_size * data_parallel if batch_size is not None and batch_size != micro * accumulation else None
-    return reading.finish(
+    return finish_with_tokens(
+        reading,
         world,
         data_parallel=data_parallel,
         micro_batch=micro,

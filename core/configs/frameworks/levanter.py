@@ -42,6 +42,7 @@ from effbatch.core.configs.base import (
     whole,
     world_fix,
 )
+from effbatch.core.configs.base.tokens import finish_with_tokens
 
 ID = "levanter"
 DEFAULT_BATCH = 512  # trainer.py:694
@@ -217,14 +218,13 @@ def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
         micro = gbs // data_parallel
         reading.step(PER_DEVICE, (gbs, data_parallel), micro)
     accumulation = _divisible(reading, parsed, (gbs, micro, data_parallel), derived)
-    if accumulation is not None and seq_len is not None:
-        reading.step(Derivation.T_PRODUCT, (gbs, seq_len), gbs * seq_len)
-    return reading.finish(
+    return finish_with_tokens(
+        reading,
         world,
         data_parallel=data_parallel,
         micro_batch=micro,
         accumulation=accumulation,
-        global_batch=gbs,
+        global_batch=gbs if accumulation is not None else None,  # refused where B does not divide
         seq_len=seq_len,
     )
 

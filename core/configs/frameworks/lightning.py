@@ -39,6 +39,7 @@ from effbatch.core.configs.base import (
     whole,
     world_fix,
 )
+from effbatch.core.configs.base.tokens import finish_with_tokens
 from effbatch.core.configs.frameworks._shared.megatron_core import nemo_yaml
 from effbatch.core.configs.frameworks._shared.torch_loader import training_loader
 
@@ -152,9 +153,8 @@ def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     total = batch * data_parallel * accumulation
     reading.step(Derivation.B_PRODUCT, (batch, data_parallel, accumulation), total)
     _schedule(reading, parsed, batch * data_parallel)
-    if seq_len is not None:
-        reading.step(Derivation.T_PRODUCT, (total, seq_len), total * seq_len)
-    return reading.finish(
+    return finish_with_tokens(
+        reading,
         world,
         data_parallel=data_parallel,
         micro_batch=batch,

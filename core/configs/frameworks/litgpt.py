@@ -40,6 +40,7 @@ from effbatch.core.configs.base import (
     neighbours,
     whole,
 )
+from effbatch.core.configs.base.tokens import finish_with_tokens
 
 ID = "litgpt"
 GLOBAL = "train.global_batch_size"
@@ -246,9 +247,8 @@ def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     _floors(values, configured, world.size, per_device, micro, accumulation)
     if nodes > 1:
         _per_machine(reading, configured, micro, world.size, nodes, batch)
-    if seq_len is not None:
-        reading.step(Derivation.T_PRODUCT, (batch, seq_len), batch * seq_len)
-    return reading.finish(
+    return finish_with_tokens(
+        reading,
         world,
         data_parallel=world.size,
         micro_batch=micro,

@@ -44,6 +44,7 @@ from effbatch.core.configs.base import (
     neighbours,
     world_fix,
 )
+from effbatch.core.configs.base.tokens import finish_with_tokens
 
 ID = "llmfoundry"
 GLOBAL = "global_train_batch_size"
@@ -168,9 +169,8 @@ def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     if replication > 1:
         fixed = fix(parsed, GLOBAL, configured * replication)
         reading.add(REPLICATION(Replicated(configured, replication, batch), fix=fixed))
-    if seq_len is not None:
-        reading.step(Derivation.T_PRODUCT, (batch, seq_len), batch * seq_len)
-    return reading.finish(
+    return finish_with_tokens(
+        reading,
         world,
         data_parallel=data_parallel,
         micro_batch=micro_batch,

@@ -32,7 +32,6 @@ from typing import Any
 from effbatch.core.configs.base import (
     Check,
     CheckError,
-    Derivation,
     Effect,
     Fix,
     Format,
@@ -49,6 +48,7 @@ from effbatch.core.configs.base import (
     whole,
     world_fix,
 )
+from effbatch.core.configs.base.tokens import finish_with_tokens
 
 ID = "maxtext"
 PDB = "per_device_batch_size"
@@ -183,9 +183,9 @@ def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
         reading.add(CHIPS(ChipsCount(chips, data_parallel)))
     if per_device < 1:
         reading.add(BELOW_ONE(BelowOne(chips, micro)))
-    reading.step(Derivation.T_PRODUCT, (batch, seq_len), batch * seq_len)
     per_replica = micro // data_parallel if data_parallel and micro % data_parallel == 0 else None
-    return reading.finish(
+    return finish_with_tokens(
+        reading,
         world,
         data_parallel=data_parallel,
         micro_batch=per_replica,

@@ -32,7 +32,6 @@ import re
 
 from effbatch.core.configs.base import (
     Check,
-    Derivation,
     Effect,
     Format,
     ModelShape,
@@ -49,6 +48,7 @@ from effbatch.core.configs.base import (
     program_flags,
     world_fix,
 )
+from effbatch.core.configs.base.tokens import finish_with_tokens
 from effbatch.core.configs.frameworks._shared.megatron_core import (
     DEFAULT_GBS,
     GBS_MESSAGE,
@@ -199,11 +199,10 @@ def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     _expert(reading, parsed, found, world.size, tp, pp)
     schedule, gbs = _schedules(reading, parsed, found, gbs, seq_len, micro, data_parallel)
     accumulation = microbatches(reading, parsed, gbs, micro, data_parallel, GBS)
-    if accumulation is not None and seq_len is not None:
-        reading.step(Derivation.T_PRODUCT, (gbs, seq_len), gbs * seq_len)
     shape = _shape(reading, parsed, found, layers, gbs)
     memory = megatron_facts(megatron_arguments(found), parsed.where(LAYERS), fix(parsed, MICRO, 1))
-    return reading.finish(
+    return finish_with_tokens(
+        reading,
         world,
         data_parallel=data_parallel,
         micro_batch=micro,

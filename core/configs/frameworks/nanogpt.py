@@ -31,6 +31,7 @@ from effbatch.core.configs.base import (
     program_flags,
     whole,
 )
+from effbatch.core.configs.base.tokens import finish_with_tokens
 from effbatch.core.configs.read.bounds import hostile
 from effbatch.core.configs.read.python import read_python
 
@@ -125,17 +126,7 @@ def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     accumulation = configured // world.size
     reading.step(A_GLOBAL, (configured, world.size), accumulation)
     reading.add(GLOBAL(Global(configured, world.size, accumulation)))
-    batch = micro * world.size * accumulation
-    reading.step(Derivation.B_PRODUCT, (micro, world.size, accumulation), batch)
-    reading.step(Derivation.T_PRODUCT, (batch, seq_len), batch * seq_len)
-    return reading.finish(
-        world,
-        data_parallel=world.size,
-        micro_batch=micro,
-        accumulation=accumulation,
-        global_batch=batch,
-        seq_len=seq_len,
-    )
+    return _trained(reading, world, micro, accumulation, seq_len)
 
 
 def _values(sources: list[Parsed]) -> dict[str, tuple[Any, str]]:
@@ -253,16 +244,20 @@ def fork_check(sources: list[Parsed], train: Parsed, world: World | None, pins: 
     if micro is None or accumulation is None:
         return reading.finish(world, micro_batch=micro, seq_len=seq_len)
     reading.step(Derivation.DP_WORLD, (world.size,), world.size)
-    total = micro * world.size * accumulation
-    reading.step(Derivation.B_PRODUCT, (micro, world.size, accumulation), total)
-    if seq_len is not None:
-        reading.step(Derivation.T_PRODUCT, (total, seq_len), total * seq_len)
-    return reading.finish(
+    return _trained(reading, world, micro, accumulation, seq_len)
+
+
+def _trained(reading: Reading, world: World, micro: int, accumulation: int, seq_len: int | None) -> Check:
+    """What DDP trains, in train.py and in its forks: every process is a replica, B = b · world · a."""
+    batch = micro * world.size * accumulation
+    reading.step(Derivation.B_PRODUCT, (micro, world.size, accumulation), batch)
+    return finish_with_tokens(
+        reading,
         world,
         data_parallel=world.size,
         micro_batch=micro,
         accumulation=accumulation,
-        global_batch=total,
+        global_batch=batch,
         seq_len=seq_len,
     )
 

@@ -33,6 +33,7 @@ from effbatch.core.configs.base import (
     lookup,
     world_fix,
 )
+from effbatch.core.configs.base.tokens import finish_with_tokens
 
 ID = "nanotron"
 WORLD_FORMULA = "nanotron/world"  # GPUs = TP · PP · CP · DP
@@ -152,10 +153,14 @@ def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     if any(f.effect is Effect.REFUSED for f in reading.findings):
         return reading.finish(world, data_parallel=dp, micro_batch=micro, accumulation=accumulation, seq_len=seq_len)
     reading.step(Derivation.B_PRODUCT, (micro, dp, accumulation), batch)
-    if seq_len is not None:
-        reading.step(Derivation.T_PRODUCT, (batch, seq_len), batch * seq_len)
-    return reading.finish(
-        world, data_parallel=dp, micro_batch=micro, accumulation=accumulation, global_batch=batch, seq_len=seq_len
+    return finish_with_tokens(
+        reading,
+        world,
+        data_parallel=dp,
+        micro_batch=micro,
+        accumulation=accumulation,
+        global_batch=batch,
+        seq_len=seq_len,
     )
 
 

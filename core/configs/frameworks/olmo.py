@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from effbatch.core.configs.base import (
     Check,
-    Derivation,
     Effect,
     Format,
     Parsed,
@@ -24,6 +23,7 @@ from effbatch.core.configs.base import (
     fix,
     neighbours,
 )
+from effbatch.core.configs.base.tokens import finish_with_tokens
 
 ID = "olmo"
 DEFAULT_MICRO = 16  # olmo/config.py TrainConfig.device_train_microbatch_size
@@ -90,10 +90,9 @@ def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     if device % micro:
         reading.add(UNEVEN(Uneven(device, micro, device // micro, device % micro)))
     reading.step(BATCH, (device, world.size), batch)
-    if seq_len is not None:
-        reading.step(Derivation.T_PRODUCT, (batch, seq_len), batch * seq_len)
     even = device % micro == 0
-    return reading.finish(
+    return finish_with_tokens(
+        reading,
         world,
         data_parallel=world.size,
         micro_batch=micro,

@@ -37,6 +37,7 @@ from effbatch.core.configs.base import (
     neighbours,
     world_fix,
 )
+from effbatch.core.configs.base.tokens import finish_with_tokens
 
 ID = "torchtitan"
 ACCUMULATION_TOKENS = "torchtitan/accumulation"  # a = T / (tokens per microbatch · PP microbatches · d)
@@ -188,8 +189,8 @@ def _batches(reading: Reading, parsed: Parsed, world: World, data_parallel: int)
         return reading.finish(world, data_parallel=data_parallel, micro_batch=local, seq_len=seq_len)
     accumulation = gbs // divisor
     reading.step(Derivation.A_FROM_B, (gbs, local, data_parallel), accumulation)
-    reading.step(Derivation.T_PRODUCT, (gbs, seq_len), gbs * seq_len)
-    return reading.finish(
+    return finish_with_tokens(
+        reading,
         world,
         data_parallel=data_parallel,
         micro_batch=local,

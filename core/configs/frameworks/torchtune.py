@@ -43,6 +43,7 @@ from effbatch.core.configs.base import (
     whole,
     world_fix,
 )
+from effbatch.core.configs.base.tokens import finish_with_tokens
 
 ID = "torchtune"
 DIMS_MESSAGE = "Invalid parallel dims: dp_replicate({replicate}) * dp_shard({shard}) * tp({tp}) != WORLD_SIZE({world})"
@@ -166,9 +167,8 @@ def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
         tp, cp = (values.get(key) or 1 for key in ("tensor_parallel_dim", "context_parallel_dim"))
         docstring = batch_size * world.size * accumulation
         reading.add(DOCSTRING(Docstring(world.size, tp, cp, data_parallel, docstring, batch)))
-    if seq_len is not None:
-        reading.step(Derivation.T_PRODUCT, (batch, seq_len), batch * seq_len)
-    return reading.finish(
+    return finish_with_tokens(
+        reading,
         world,
         data_parallel=data_parallel,
         micro_batch=batch_size,

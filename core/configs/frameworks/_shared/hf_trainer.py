@@ -40,6 +40,7 @@ from effbatch.core.configs.base import (
     via_of,
     whole,
 )
+from effbatch.core.configs.base.tokens import finish_with_tokens
 from effbatch.core.configs.frameworks._shared import accelerate_launch, deepspeed_config
 from effbatch.core.configs.frameworks._shared.memory_facts import hf_facts
 
@@ -89,9 +90,8 @@ class Batch:
         return self.arguments.number(reading, key, default)
 
     def finish(self, reading: Reading, seq_len: int | None) -> Check:
-        if seq_len is not None and self.total is not None:
-            reading.step(Derivation.T_PRODUCT, (self.total, seq_len), self.total * seq_len)
-        return reading.finish(
+        return finish_with_tokens(
+            reading,
             self.world,
             data_parallel=self.data_parallel,
             micro_batch=self.per_device,

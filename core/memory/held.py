@@ -1,0 +1,69 @@
+"""Memory per GPU as the framework named by ``framework=`` holds it: its states and buffers
+(``core.memory.holders``), its layers' saved tensors (``core.memory.saved``) and the loss's logits.
+
+The first pipeline stage is the most loaded GPU (Korthikanti et al. 2022 §4.2.3: it holds min(a, PP)
+micro-batches in flight); with PP = 1 it also computes the loss: about 10 bytes for every logit of the
+micro-batch (bf16 logits 2, their fp32 copy 4, the fp32 softmax or its gradient 4 – torchtitan's
+``cross_entropy_loss`` ``pred.flatten(0, 1).float()``, transformers' ``ForCausalLMLoss`` ``logits.float()``,
+Megatron's ``_VocabParallelCrossEntropy``), divided by TP where the loss is vocabulary-parallel.
+"""
+
+from __future__ import annotations
+
+from effbatch.core.memory import activations, saved
+from effbatch.core.memory.holders import HOLDERS, Held, Policy, Shard
+from effbatch.core.memory.holders.base import mixed
+from effbatch.core.memory.models import ModelSpec
+from effbatch.core.memory.setup import Framework, Recompute, Setup
+
+#: FSDP's and torchtitan's wrapping unit is a transformer block (``fully_shard`` per block, Accelerate's
+#: ``TRANSFORMER_BASED_WRAP``); the embedding and output layer sit in the root unit.
+BLOCK_WRAPPED = frozenset({Framework.FSDP, Framework.FSDP2, Framework.TORCHTITAN, Framework.HUGGINGFACE})
+
+
+def states(params: int, dense: float, expert: float, unit: float, setup: Setup) -> tuple[Held, Policy]:
+    """The framework's states and buffers for the first stage's shard (``setup.framework`` given)."""
+    assert setup.framework is not None
+    holder, policy = HOLDERS[setup.framework]
+    dense_group = setup.data_parallel * setup.cp
+    shard = Shard(dense, expert, dense_group, max(1, dense_group // setup.ep), unit)
+    return holder(shard, setup), policy
+
+
+def unit(model: ModelSpec, setup: Setup) -> float:
+    """The module gathered whole: a transformer block (FSDP) or the largest single module (ZeRO-3), after TP."""
+    if setup.framework in BLOCK_WRAPPED:
+        block = model.layer_params / model.layers
+        return max(block, model.embedding_params) / setup.tp
+    return model.largest_layer / setup.tp
+
+
+def recompute(setup: Setup) -> Recompute:
+    return setup.recompute_used
+
+
+def layer_activations(model: ModelSpec, setup: Setup, policy: Policy) -> tuple[float, float]:
+    """(the first stage's layers' activations, one layer's) for the micro-batch, with full recomputation's
+    working set of one layer."""
+    tokens = (setup.seq_len or 0) / (setup.cp * setup.sp) * setup.micro_batch
+    used = setup.recompute_used
+    layer = saved.per_token(model, setup, policy.kernels, used) * tokens
+    total = layer * activations.stage_layers(model, setup)
+    if used is Recompute.FULL or (used is Recompute.SELECTIVE and setup.framework is Framework.TORCHTITAN):
+        total += saved.working_set(model, setup, policy.kernels, used)
+    return total, layer
+
+
+def logits(model: ModelSpec, setup: Setup, policy: Policy) -> float:
+    """The loss's logits on the stage that computes it (PP = 1: the first), per micro-batch."""
+    if setup.pp > 1:
+        return 0.0
+    tokens = (setup.seq_len or 0) / (setup.cp * setup.sp) * setup.micro_batch
+    split = setup.tp if policy.vocab_parallel_loss else 1
+    return policy.logits_bytes * tokens * model.vocab / split
+
+
+def autocast_copies(params_on_gpu: float, setup: Setup, policy: Policy) -> float:
+    """Autocast's bf16 copies of the fp32 weights, saved for the backward (DDP and the Trainer in mixed precision)."""
+    sharded = setup.zero >= 2  # FSDP casts the parameters itself: its gathered bf16 units are the copies
+    return 2 * params_on_gpu if policy.autocast_copies and mixed(setup) and not sharded else 0.0

@@ -1,0 +1,39 @@
+"""Megatron-LM (and NeMo / Megatron-Bridge, which train with its core): 18 bytes a parameter, 6 + 12/d with the
+distributed optimizer.
+
+- megatron/core/distributed/param_and_grad_buffer.py, ``_ParamAndGradBuffer.__init__``: ``self.param_data`` in the
+  parameters' dtype (bf16: 2 bytes) and ``self.grad_data`` in ``grad_dtype``, fp32 (4 bytes) because
+  megatron/training/arguments.py sets ``accumulate_allreduce_grads_in_fp32 = True`` for bf16 ("bfloat16 requires
+  gradient accumulation and all-reduce to be done in fp32"). Both buffers stay whole with the distributed
+  optimizer: it reduce-scatters into the grad buffer and all-gathers into the param buffer.
+- megatron/core/optimizer/optimizer.py, ``Float16OptimizerWithFloat16Params``: fp32 main parameters (4) and
+  Adam's ``exp_avg`` and ``exp_avg_sq`` (8); megatron/core/optimizer/distrib_optimizer.py keeps those 12 only for
+  the rank's 1/d of the buffer (``shard_main_param``), d the data-parallel (× context-parallel) group.
+- megatron/training/theoretical_memory_usage.py line 296 says the same: 18 bytes, or 6 + 12/d (read at
+  NVIDIA/Megatron-LM@d98e8a64; arguments.py line 1216 the fp32 gradients).
+
+Activations: Transformer Engine's fused layers save what Korthikanti et al. count; the loss is vocabulary-parallel
+(megatron/core/tensor_parallel/cross_entropy.py: each rank its V/t columns; line 25 ``vocab_parallel_logits.float()``
+beside the bf16 logits, lines 61-62 ``torch.exp(..., out=exp_logits)`` in place, line 77 ``exp_logits.div_`` the
+softmax kept for the backward, which turns it into the gradient in place: 2 + 4 = 6 bytes a logit).
+Recomputation: none unless ``--recompute-granularity`` is given (arguments.py default None).
+"""
+
+from __future__ import annotations
+
+from effbatch.core.memory.holders.base import Held, Kernels, Policy, Shard, mixed
+from effbatch.core.memory.setup import Recompute, Setup
+
+POLICY = Policy(kernels=Kernels.FUSED, recompute=Recompute.NONE, vocab_parallel_loss=True, logits_bytes=6.0)
+
+
+def held(shard: Shard, setup: Setup) -> Held:
+    """bf16 param buffer 2, fp32 grad buffer 4, fp32 main params + Adam 12 (split by d with the distributed
+    optimizer, or ZeRO-1 asked)."""
+    n = shard.params
+    weights = setup.dtype.bytes * n
+    grads = 4 * n
+    states = 12 if mixed(setup) else 8  # fp32 training: no separate main parameters, Adam's two moments
+    distributed = setup.distributed_optimizer or setup.zero >= 1
+    optimizer = shard.sharded(states) if distributed else states * n
+    return Held(weights, grads, optimizer)

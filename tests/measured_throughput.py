@@ -1,0 +1,192 @@
+"""effbatch's predicted throughput against the measured corpus (tests/data/measured/throughput_*.toml).
+
+Each reading's ``command`` goes the calculator's real path – the parser, then the assessment ``--json`` prints –
+and the predicted tokens/s (or the metric the reading gives) is held against the measured value. Run as a
+script it writes ``tests/data/measured/THROUGHPUT_AGREEMENT.md``; ``tests/test_measured_throughput.py`` holds
+the file to what this module computes, so the agreement shown is always the model's.
+
+``attention=flash`` is what the time model assumes anyway (FlashAttention), so it is dropped before parsing;
+a reading with a key this calculator does not take yet is skipped, and the report says which and why.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from effbatch.core import InputError, PlanCommand, parse_command, plan
+from effbatch.core.memory.step import predict
+from effbatch.core.training import assess, memory_only
+
+MEASURED = Path(__file__).resolve().parent / "data" / "measured"
+REPORT = MEASURED / "THROUGHPUT_AGREEMENT.md"
+#: The batches the model has met (held-out batches join this list when they arrive).
+BATCHES = ("throughput_a.toml", "throughput_b.toml")
+#: Within this relative error a prediction agrees with a reading.
+TOLERANCE = 0.15
+#: Each batch's agreement when it first met the model (on arrival, before anything was changed for it).
+ON_ARRIVAL = {
+    "throughput_a.toml": (
+        "60 readings, 54 predicted (6 skipped: keys not parsed here), 26 within ±15 % (48 %), median error 15,9 %, "
+        "median signed +14,1 %"
+    ),
+    "throughput_b.toml": (
+        "held out while the model was built; on arrival at the merge of the time and memory models: 116 readings, "
+        "98 predicted (18 skipped: heads, vocab, ffn or vpp not parsed here), 57 within ±15 % (58 %), median error "
+        "13,5 %, median signed +13,0 % (too fast); megatron 18/19, fsdp 30/48, torchtitan 8/30, fp8 16/35"
+    ),
+}
+#: Words dropped before parsing: what the time model assumes without them.
+DEFAULT_WORDS = frozenset({"attention=flash"})
+
+
+@dataclass(frozen=True)
+class Result:
+    """One reading: what was measured, what effbatch predicts (None: skipped, with the reason)."""
+
+    id: str
+    batch: str
+    framework: str
+    dtype: str
+    metric: str
+    measured: float
+    predicted: float | None = None
+    skipped: str = ""
+
+    @property
+    def error(self) -> float:
+        """Signed relative error of the prediction (positive: effbatch too fast)."""
+        assert self.predicted is not None
+        return self.predicted / self.measured - 1
+
+
+def readings(batches: Sequence[str] = BATCHES) -> list[tuple[str, dict[str, object]]]:
+    return [(name, row) for name in batches for row in tomllib.loads((MEASURED / name).read_text())["reading"]]
+
+
+def _word(command: str, key: str, default: str) -> str:
+    found = [word.split("=", 1)[1] for word in command.split() if word.startswith(f"{key}=")]
+    return found[0] if found else default
+
+
+def _named(setting: str | None, argument: object, text: str | None, kind: str) -> str:
+    """What a parse problem names: the key, the argument, the word, or its kind."""
+    return setting or (str(getattr(argument, "value", "")) if argument else "") or text or kind
+
+
+def result(batch: str, row: dict[str, object]) -> Result:
+    """The reading ``row`` predicted through the parser and the assessment."""
+    command, metric = str(row["command"]), str(row["metric"])
+    base = Result(
+        str(row["id"]),
+        batch,
+        _word(command, "framework", "–"),
+        _word(command, "dtype", "bf16"),
+        metric,
+        float(row["value"]),  # type: ignore[arg-type]
+    )
+    text = " ".join(word for word in command.split() if word not in DEFAULT_WORDS)
+    try:
+        parsed = parse_command(text)
+    except InputError as error:
+        keys = sorted({_named(p.setting, p.argument, p.text, p.kind.value) for p in error.problems})
+        return Result(**{**base.__dict__, "skipped": f"not parsed here: {', '.join(str(k) for k in keys)}"})
+    if not isinstance(parsed, PlanCommand):
+        return Result(**{**base.__dict__, "skipped": "not a calculator command"})
+    return Result(**{**base.__dict__, "predicted": _predicted(parsed, metric)})
+
+
+def _predicted(parsed: PlanCommand, metric: str) -> float | None:
+    request = parsed.request
+    found = assess(request, None if memory_only(request) else plan(request).outcome)  # as --json does
+    if found is None or found.gpu is None:
+        return None
+    step = predict(found.model, found.params, found.setup, found.gpu)
+    gpus = found.setup.gpus
+    values = {
+        "tokens_per_second": step.tokens_per_second,
+        "tokens_per_second_per_gpu": step.tokens_per_second / gpus,
+        "tflops_per_gpu": step.tokens_per_second * step.flops_per_token / gpus / 1e12,
+        "mfu": step.mfu,
+        "step_seconds": step.step_seconds,
+    }
+    return values[metric]
+
+
+def results(batches: Sequence[str] = BATCHES) -> list[Result]:
+    return [result(batch, row) for batch, row in readings(batches)]
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """Counts over the readings predicted."""
+
+    count: int
+    within: int
+    median_error: float
+    median_signed: float
+
+    @property
+    def share(self) -> float:
+        return self.within / self.count if self.count else 0.0
+
+
+def agreement(found: Sequence[Result]) -> Agreement:
+    predicted = [r for r in found if r.predicted is not None]
+    errors = [r.error for r in predicted]
+    within = sum(abs(e) <= TOLERANCE + 1e-12 for e in errors)  # 85 / 100 − 1 is −0,15000000000000002
+    if not errors:
+        return Agreement(0, 0, 0.0, 0.0)
+    return Agreement(len(errors), within, statistics.median(abs(e) for e in errors), statistics.median(errors))
+
+
+def _row(name: str, agreed: Agreement) -> str:
+    return (
+        f"| {name} | {agreed.count} | {agreed.within} | {agreed.share:.0%} | {agreed.median_error:.1%} "
+        f"| {agreed.median_signed:+.1%} |"
+    )
+
+
+def report(found: Sequence[Result]) -> str:
+    """The agreement as Markdown: overall, per framework and dtype, every reading, every skip."""
+    lines = [
+        "# Predicted throughput against the measured corpus",
+        "",
+        "Generated by `tests/measured_throughput.py` (run it to refresh; `tests/test_measured_throughput.py`",
+        f"holds this file to it). Batches: {', '.join(BATCHES)}. Agreement: the prediction within",
+        f"±{TOLERANCE:.0%} of the reading; signed error positive where effbatch predicts faster than measured.",
+        "",
+        "On arrival (the first time a batch met the model):",
+        "",
+        *(f"- {name}: {text}" for name, text in ON_ARRIVAL.items()),
+        "",
+        "Now:",
+        "",
+        "| readings | predicted | within ±15 % | share | median error | median signed |",
+        "|---|---|---|---|---|---|",
+        f"| {len(found)} " + _row("", agreement(found)).removeprefix("|  "),
+        "",
+        "| framework / dtype | predicted | within ±15 % | share | median error | median signed |",
+        "|---|---|---|---|---|---|",
+    ]
+    groups = sorted({(r.framework, r.dtype) for r in found})
+    for framework, dtype in groups:
+        lines.append(
+            _row(
+                f"{framework} / {dtype}", agreement([r for r in found if (r.framework, r.dtype) == (framework, dtype)])
+            )
+        )
+    lines += ["", "| reading | metric | measured | predicted | error |", "|---|---|---|---|---|"]
+    for r in found:
+        shown = f"{r.predicted:.4g} | {r.error:+.1%}" if r.predicted is not None else f"– | skipped: {r.skipped}"
+        lines.append(f"| {r.id} | {r.metric} | {r.measured:.4g} | {shown} |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    REPORT.write_text(report(results()))
+    sys.stdout.write(report(results()))

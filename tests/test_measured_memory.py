@@ -1,0 +1,112 @@
+"""effbatch's memory answer held against peaks real runs measured (tests/data/measured/memory_*.toml).
+
+Each reading's command runs through the calculator's own path (the parser, then the assessment, as ``--json``
+does; ``tests/measured_memory.py``). The bounds asserted are those the model reaches on the batch it was developed
+against and on the held-out batch together (memory_b's figures on arrival are in MEMORY_AGREEMENT.md); the issue's
+goals it does not reach yet are strict xfails, so that reaching one turns them red.
+"""
+
+from __future__ import annotations
+
+import measured_memory
+import pytest
+from measured_memory import Agreement, Reading, agreement, page, readings
+
+from effbatch.core.errors import InputError
+
+FOUND: list[Reading] = readings()
+
+
+def _agreement(counter: str | None) -> Agreement:
+    found = agreement(FOUND, counter)
+    assert found is not None
+    return found
+
+
+def test_every_reading_is_answered() -> None:
+    """Every reading is answered by the calculator, each with the figure its counter compares to, or a verdict on
+    the card for ``oom`` and ``ran`` – except those named in ``REFUSED``, which the calculator does refuse."""
+    assert len(FOUND) + len(measured_memory.REFUSED) == len(measured_memory.raw_readings())
+    for reading in FOUND:
+        assert reading.predicted is not None or reading.fits is not None, reading.id
+    for raw in measured_memory.raw_readings():
+        if raw["id"] in measured_memory.REFUSED:
+            with pytest.raises(InputError):
+                measured_memory.assess(raw)
+
+
+def test_the_agreement_page_is_generated() -> None:
+    """MEMORY_AGREEMENT.md is what the script writes today (regenerate after a model change)."""
+    committed = measured_memory.PAGE.read_text(encoding="utf-8")
+    assert committed == page(FOUND), f"out of date: run {measured_memory.REGENERATE}"
+
+
+# (counter, share within ±15 %, share within ±25 %, median |error|): what the model reaches on memory_a and b.
+REACHED = [
+    # torchtitan's memory: log lines (FSDP2 with PP, CP, TP) within 2 % on H100; MI300X +24 %, B200 +44 %
+    ("max_reserved", 0.57, 0.75, 0.12),
+    # Megatron-LM CI within 4 %; torchtune's pure bf16 runs within 2 % (the chunked loss of the compiled row is
+    # not counted); LitGPT's bf16-true runs written dtype=bf16 (Lightning's no_backward_sync has no key);
+    # DLRover's FSDP1 runs 32–50 % too low, the more the larger d
+    ("max_allocated", 0.57, 0.61, 0.11),
+    # FlagPerf's Megatron and DeepSpeed runs 17–36 % too low, BigScience's 200B 35–51 % too high
+    ("nvidia_smi", 0.33, 0.61, 0.21),
+    (None, 0.50, 0.68, 0.13),
+]
+
+
+@pytest.mark.parametrize(("counter", "within_15", "within_25", "median"), REACHED)
+def test_agreement_reached(counter: str | None, within_15: float, within_25: float, median: float) -> None:
+    """The share of readings within ±15 % and ±25 % and the median error, per counter, at least as good as
+    recorded in MEMORY_AGREEMENT.md."""
+    found = _agreement(counter)
+    assert found.within_15 >= within_15
+    assert found.within_25 >= within_25
+    assert found.median_error <= median
+
+
+#: OOMs answered „passt“ today, with why: a DeepSpeed offload run on A100 40 GB whose pinned CPU buffers and
+#: fragmentation the model misses.
+KNOWN_OOM_PASST = ["lit-llama-issue397-llama-7b-deepspeed-offload-4xa100-40-oom"]
+#: Runs that trained answered „passt nicht“ today: NeMo 24.07's 70B SFT ran with Apex's DistributedFusedAdam (not
+#: Megatron-core's 18 bytes a parameter); llm-foundry's MPT-3B FP8 at L = 8.192 with b = 3; two from memory_c.
+KNOWN_RAN_PASST_NICHT = [
+    "nemo2407-llama2-70b-sft-16xh100-tp4-pp4",
+    "llmfoundry-mpt-3b-8xh100-l8192-mbs3-fp8",
+    "arctic-alst-llama3.1-8b-zero3-offload-1xh100-l36000",  # not yet explained
+    "hf-blog-fsdp-llama2-70b-16xa100-b1",  # not yet explained
+]
+
+
+def test_no_new_oom_is_answered_passt() -> None:
+    """No OOM beyond the known ones is answered „passt“ (a new one is a regression)."""
+    assert [r.id for r in FOUND if r.counter == "oom" and r.wrong_verdict] == KNOWN_OOM_PASST
+
+
+def test_no_new_run_that_ran_is_answered_passt_nicht() -> None:
+    """No run that trained beyond the known ones is answered „passt nicht“."""
+    assert [r.id for r in FOUND if r.counter == "ran" and r.wrong_verdict] == KNOWN_RAN_PASST_NICHT
+
+
+@pytest.mark.xfail(strict=True, reason="an OOM is answered „passt“: KNOWN_OOM_PASST")
+def test_no_oom_is_answered_passt() -> None:
+    """A set-up that ran out of memory is never answered „passt“ (the issue's goal)."""
+    assert [r.id for r in FOUND if r.counter == "oom" and r.wrong_verdict] == []
+
+
+@pytest.mark.xfail(strict=True, reason="two runs that trained are answered „passt nicht“: KNOWN_RAN_PASST_NICHT")
+def test_no_run_that_ran_is_answered_passt_nicht() -> None:
+    """A set-up that trained is never answered „passt nicht“ (the issue's goal)."""
+    assert [r.id for r in FOUND if r.counter == "ran" and r.wrong_verdict] == []
+
+
+@pytest.mark.xfail(strict=True, reason="the goal is not reached yet: see MEMORY_AGREEMENT.md")
+def test_goal_within_15_percent_on_nine_in_ten() -> None:
+    """The issue's goal: within ±15 % on at least 90 % of the peak readings."""
+    assert _agreement(None).within_15 >= 0.9
+
+
+@pytest.mark.xfail(strict=True, reason="the goal is not reached yet: pure bf16 runs are counted as mixed precision")
+def test_goal_within_25_percent_on_all() -> None:
+    """The issue's goal: within ±25 % on every peak reading."""
+    assert _agreement(None).within_25 == 1.0

@@ -1,0 +1,236 @@
+"""Memory as each framework holds it (``framework=``), the attention kernel as its own key, and what PyTorch's
+counters miss: what a user receives in the terminal and in ``--json``.
+
+Each row's bytes come from the framework's code, cited in ``core/memory/holders/`` and repeated here per row.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from effbatch.bot.document import AnswerKind, Visibility
+from effbatch.bot.rendering.answers import answer_command
+from effbatch.bot.rendering.plain_text import plain_text
+from effbatch.bot.serving.cli import json_answer
+from effbatch.core import InputError, parse_command
+from effbatch.core.memory import MODELS
+from effbatch.core.memory.capacity import CONTEXT_BYTES, NCCL_BYTES_PER_GROUP, RESERVE_SHARE
+
+SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "schema" / "effbatch.schema.json").read_text())
+GIB = 1024**3
+MIB = 1024**2
+LLAMA_8B = MODELS["llama3.1-8b"]
+
+
+def memory_of(command: str) -> dict[str, Any]:
+    answer = json_answer(command)
+    assert isinstance(answer, dict)
+    memory: dict[str, Any] = answer["memory"]
+    return memory
+
+
+def text_of(command: str) -> str:
+    return plain_text(answer_command(command, Visibility.IN_CHANNEL, command="effbatch").document, choices=False)
+
+
+@pytest.mark.parametrize(
+    ("typed", "framework", "attention"),
+    [
+        ("framework=nemo", "megatron", "flash"),  # NeMo trains with Megatron's core
+        ("rahmenwerk=fsdp2", "fsdp2", "flash"),
+        ("framework=torchtitan attention=sdpa", "torchtitan", "flash"),  # SDPA's flash backend
+        ("framework=hf attention=eager", "huggingface", "eager"),
+        ("framework=deepspeed aufmerksamkeit=flash_attention_2", "deepspeed", "flash"),
+    ],
+)
+def test_framework_and_attention_keys(typed: str, framework: str, attention: str) -> None:
+    """``framework=`` (``rahmenwerk=``) and ``attention=`` are read with their natural spellings and said in JSON."""
+    memory = memory_of(f"llama3.1-8b b=1 gpus=8 L=4k zero=3 {typed}")
+    assert (memory["framework"], memory["attention"]) == (framework, attention)
+
+
+def test_an_unknown_framework_is_refused_in_german() -> None:
+    """A framework no holder models is refused, naming the ones there are."""
+    with pytest.raises(InputError):
+        parse_command("llama3.1-8b gpus=8 L=4k framework=jax")
+    answer = answer_command("llama3.1-8b gpus=8 L=4k framework=jax", Visibility.IN_CHANNEL)
+    assert answer.kind is AnswerKind.INPUT_ERROR
+    shown = " ".join(str(part) for part in answer.document.parts)
+    assert "„jax“ kenne ich hier nicht" in shown
+    assert "torchtitan" in shown
+
+
+def test_head_dim_changes_the_attention_width() -> None:
+    """``head_dim=`` where the head is not hidden/heads (Qwen3: 128 with 5.120 / 64): Q and O grow with it."""
+    base = memory_of("llama3.1-8b b=1 gpus=8 L=4k zero=3")
+    wider = memory_of("llama3.1-8b b=1 gpus=8 L=4k zero=3 head_dim=256")
+    assert wider["params"] > base["params"]
+    assert wider["activations_bytes_per_layer"] > base["activations_bytes_per_layer"]
+
+
+def test_no_recomputation_no_longer_means_eager_attention() -> None:
+    """``recompute=none`` keeps FlashAttention (no s × s scores): Llama 2 13B, b = 2, L = 4.096 over 8 H100s with
+    ZeRO-3 is about 80 GiB, not the 330 GiB eager attention's scores (5as/h) would add; ``attention=eager`` adds
+    them."""
+    flash = memory_of("llama2-13b b=2 L=4k gpus=8 zero=3 recompute=none gpu=h100")
+    eager = memory_of("llama2-13b b=2 L=4k gpus=8 zero=3 recompute=none gpu=h100 attention=eager")
+    assert flash["total_bytes_per_gpu"] < 85 * GIB
+    scores = 5 * 40 * 4096 * 4096 * 2 * 40  # 5as · s · b bytes a layer (Korthikanti Table 2), 40 layers
+    assert eager["total_bytes_per_gpu"] - flash["total_bytes_per_gpu"] == pytest.approx(scores, rel=1e-9)
+
+
+N_8B = LLAMA_8B.total_params - LLAMA_8B.hidden  # the first stage's parameters: the final norm aside
+
+
+@pytest.mark.parametrize(
+    ("keys", "weights", "grads", "optimizer"),
+    [
+        # megatron/core/distributed/param_and_grad_buffer.py: bf16 param buffer 2, fp32 grad buffer 4
+        # (arguments.py line 1216); optimizer.py fp32 main params + Adam 12 (theoretical_memory_usage.py: 18)
+        ("framework=megatron distributed_optimizer=nein", 2, 4, 12),
+        # distrib_optimizer.py keeps the 12 for 1/d of the buffer: 6 + 12/d; NeMo's and Megatron-Bridge's recipes
+        # turn it on, so it is assumed where distributed_optimizer= is not given
+        ("framework=megatron", 2, 4, 12 / 8),
+        # bf16_optimizer.py: bf16 params 2, fp32 gradients whole 4 (line 162), fp32 master + Adam over d (line 156)
+        ("framework=deepspeed zero=0", 2, 4, 12 / 8),
+        # fp16 without ZeRO is fused_optimizer.py's FP16_Optimizer: nothing partitioned; its step flattens the fp16
+        # gradients' fp32 casts into the master's gradient (2 + 4 + 4 at once), fp32 master + Adam 12 whole
+        ("framework=deepspeed zero=0 dtype=fp16", 2, 10, 12),
+        # stage_1_and_2.py: bf16 params and grads whole, fp32 master + its gradient + Adam (16) over d
+        ("framework=deepspeed zero=1", 2, 2, 16 / 8),
+        ("framework=deepspeed zero=2", 2, 2 / 8, 16 / 8),
+        # stage3.py: everything partitioned
+        ("framework=deepspeed zero=3", 2 / 8, 2 / 8, 16 / 8),
+        # FSDP's flat parameter in fp32, sharded with its fp32 gradient and Adam (16/d)
+        ("framework=fsdp2 zero=3", 4 / 8, 4 / 8, 8 / 8),
+        # FSDP reduces after every backward: accumulation keeps the gradients sharded
+        ("framework=fsdp zero=3 a=4", 4 / 8, 4 / 8, 8 / 8),
+        # the Trainer's FSDP goes through Accelerate, whose accumulate() enters no_sync: gradients whole, fp32
+        ("framework=huggingface zero=3 a=4", 4 / 8, 4 / 8 + 4, 8 / 8),
+        # DDP: fp32 weights and gradients whole, Adam 8 (the bucket copies are the framework's buffers)
+        ("framework=ddp", 4, 4, 8),
+        # pure bf16 (Lightning's bf16-true, torchtune): AdamW's moments like the parameter, bf16
+        ("framework=ddp dtype=bf16-true", 2, 2, 4),
+        ("framework=fsdp zero=3 dtype=bf16-true", 2 / 8, 2 / 8, 4 / 8),
+    ],
+)
+def test_bytes_a_parameter_as_each_framework_holds_them(
+    keys: str, weights: float, grads: float, optimizer: float
+) -> None:
+    """Weights, gradients and optimizer states per GPU are each framework's own bytes a parameter (d = 8)."""
+    memory = memory_of(f"llama3.1-8b b=1 gpus=8 L=4k {keys}")
+    got = (memory["weights_bytes"], memory["grads_bytes"], memory["optimizer_bytes"])
+    assert got == pytest.approx((weights * N_8B, grads * N_8B, optimizer * N_8B), abs=2)
+
+
+def test_torchtitan_pipeline_stages_accumulate_whole_gradients() -> None:
+    """With PP, torch.distributed.pipelining's ``backward_maybe_with_nosync`` skips FSDP2's gradient sync for every
+    micro-batch but the last: the stage accumulates its unsharded gradients in fp32 (4 bytes a parameter), and
+    keeps its bf16 parameters whole (torchtitan's reshard_after_forward default for PP: 2 bytes)."""
+    one = memory_of("llama3.1-8b b=1 a=1 gpus=8 pp=2 L=4k zero=3 framework=torchtitan")
+    four = memory_of("llama3.1-8b b=1 a=4 gpus=8 pp=2 L=4k zero=3 framework=torchtitan")
+    plain = memory_of("llama3.1-8b b=1 a=4 gpus=8 L=4k zero=3 framework=torchtitan")
+    assert four["grads_bytes"] - one["grads_bytes"] == pytest.approx(4 * four["params_per_gpu"], abs=2)
+    assert four["buffers_bytes"] > plain["buffers_bytes"]
+
+
+def test_ddp_keeps_its_gradient_buckets_and_autocasts_copies() -> None:
+    """DDP (gradient_as_bucket_view=False) keeps a second fp32 copy of the gradients in its buckets (4 bytes a
+    parameter) and autocast's bf16 weight copies (2) live until the backward; one GPU has no buckets."""
+    eight = memory_of("llama3.1-8b b=1 gpus=8 L=4k framework=ddp")
+    one = memory_of("llama3.1-8b b=1 gpus=1 L=4k framework=ddp")
+    assert eight["buffers_bytes"] == pytest.approx(4 * N_8B, abs=2)
+    assert "buffers_bytes" not in one
+    assert eight["activations_bytes"] - one["activations_bytes"] == 0
+
+
+@pytest.mark.parametrize(
+    ("keys", "per_logit", "split"),
+    [
+        ("framework=fsdp2 zero=3", 10, 1),  # bf16 logits 2, .float() 4, softmax/gradient 4: transformers, FSDP
+        ("framework=torchtitan zero=3 tp=2", 10, 2),  # torchtitan's loss_parallel splits the vocabulary over TP
+        ("framework=megatron tp=2", 6, 2),  # cross_entropy.py: .float() in place of exp, softmax kept: 2 + 4
+    ],
+)
+def test_logits_and_loss(keys: str, per_logit: int, split: int) -> None:
+    """The loss's logits: bytes a logit × b · s · V, divided by TP only where the loss is vocabulary-parallel."""
+    memory = memory_of(f"llama3.1-8b b=2 gpus=8 L=4k {keys}")
+    assert memory["logits_bytes"] == round(per_logit * 2 * 4096 * LLAMA_8B.vocab / split)
+
+
+def test_what_pytorchs_counters_miss_is_added_and_said() -> None:
+    """The allocator's 5 % reserve, the CUDA context and one NCCL buffer set per communicator come on top of the
+    allocated peak; the sum is held against what an H100 offers a process (81.559 MiB), and the answer names each
+    assumed number where it stands."""
+    memory = memory_of("llama3.1-8b b=1 gpus=16 tp=2 L=4k gpu=h100 framework=megatron")
+    total = memory["total_bytes_per_gpu"]
+    assert memory["allocator_reserve_bytes"] == round(total * RESERVE_SHARE)
+    assert memory["context_bytes"] == CONTEXT_BYTES + 2 * NCCL_BYTES_PER_GROUP  # data parallel and TP
+    assert memory["device_bytes_per_gpu"] == total + memory["allocator_reserve_bytes"] + memory["context_bytes"]
+    assert memory["gpu_memory_bytes"] == 81_559 * MIB
+    shown = text_of("llama3.1-8b b=1 gpus=16 tp=2 L=4k gpu=h100 framework=megatron")
+    assert "Gehalten wie von Megatron-LM" in shown
+    assert "Reserve des Allokators" in shown
+    assert "(angenommen 5\u00a0%)" in shown
+    assert "CUDA-Kontext und NCCL" in shown
+    assert "je Kommunikator × 2" in shown
+    assert "von 79,6\u00a0GiB nutzbar (H100 SXM)" in shown
+    assert "FlashAttention" in shown
+
+
+def test_a_run_that_only_fits_the_data_sheet_does_not_pass() -> None:
+    """„Passt“ means it runs: a set-up whose allocated peak fits 80 GiB but not with the reserve, the context and
+    NCCL on the 79,6 GiB an H100 offers is answered „passt nicht“."""
+    memory = memory_of("llama2-13b b=2 L=4k gpus=8 zero=3 recompute=none gpu=h100")
+    assert memory["total_bytes_per_gpu"] < 80 * GIB < memory["device_bytes_per_gpu"]
+    assert memory["fits"] is False
+
+
+def test_korthikanti_takes_the_papers_mlp_without_ffn() -> None:
+    """``regeln=korthikanti`` with a typed shape and no ``ffn=``: the paper's GPT MLP (4h, GeLU), as Table 2 assumes;
+    GPT-3 175B's shape typed so gives Table 2's bytes a layer (sbh (10 + 24/t) with the scores, t = 8)."""
+    memory = memory_of("layers=96 hidden=12288 heads=96 vocab=51200 regeln=korthikanti L=2048 gpus=8 tp=8 b=1")
+    named = memory_of("gpt3-175b regeln=korthikanti L=2048 gpus=8 tp=8 b=1")
+    assert memory["activations_bytes_per_layer"] == named["activations_bytes_per_layer"]
+    sbh = 2048 * 12288
+    assert memory["activations_bytes_per_layer"] == sbh * (10 + 24 / 8 + 5 * 96 * 2048 / (12288 * 8))
+
+
+def test_deepspeeds_cpu_line_is_always_said() -> None:
+    """DeepSpeed's ZeRO-2 estimator prints a CPU figure without offloading too (4 bytes a parameter for each GPU
+    of the node, × 1,5): effbatch reports it, worded as DeepSpeed's estimate without offload."""
+    memory = memory_of("llama3.1-8b b=1 gpus=8 L=4k zero=2 regeln=deepspeed")
+    assert memory["cpu_bytes"] == int(LLAMA_8B.total_params * 4 * 8 * 1.5)
+    assert "CPU-Speicher je Knoten (DeepSpeeds Schätzung, ohne Offload)" in text_of(
+        "llama3.1-8b b=1 gpus=8 L=4k zero=2 regeln=deepspeed"
+    )
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "llama3.1-8b b=2 gpus=16 tp=2 L=8k gpu=h100 framework=torchtitan zero=3",
+        "llama3.1-8b b=1 gpus=8 L=4k gpu=a100-80 framework=huggingface attention=eager",
+        "params=7B gpus=8 zero=3 framework=fsdp2",
+    ],
+)
+def test_the_json_keys_are_in_the_schema(command: str) -> None:
+    """framework, attention, buffers, logits, the reserve, the context and the device total are schema/'s keys."""
+    data = json_answer(command)
+    jsonschema.validate(data, SCHEMA)
+    assert isinstance(data, dict)
+    assert {"framework", "device_bytes_per_gpu", "context_bytes", "allocator_reserve_bytes"} <= set(data["memory"])
+
+
+def test_megatron_is_not_advised_zero_2_or_3() -> None:
+    """Megatron shards the optimizer states (its distributed optimizer, ZeRO-1's split) and no more: for
+    ``framework=megatron`` the advice (whole combinations that fit, from the planner) offers ``zero=1`` at most."""
+    shown = text_of("llama3.1-8b b=8 gpus=8 L=8k gpu=h100 framework=megatron distributed_optimizer=nein")
+    advice = shown.split("Was hilft", 1)[1]
+    assert "zero=1" in advice
+    assert "zero=2" not in shown
