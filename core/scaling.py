@@ -15,11 +15,13 @@ from effbatch.core.arguments import TARGETS
 from effbatch.core.calculation import plan
 from effbatch.core.errors import InputError, Problem, ProblemKind
 from effbatch.core.guidance import BatchRange, batch_range, guidance
-from effbatch.core.memory.gpus import GpuSpec
+from effbatch.core.memory.gpus import GPUS, GpuSpec
+from effbatch.core.memory.models import ModelSpec
 from effbatch.core.memory.scaling import Predictor, Scaling, scaling
+from effbatch.core.memory.setup import Setup
 from effbatch.core.memory.step import predict
 from effbatch.core.model import PlanRequest
-from effbatch.core.training import Assessment, assess, memory_only
+from effbatch.core.training import layout, memory_only
 from effbatch.core.training_request import TrainingRequest
 
 #: Anywhere in a command: the setup's data-parallel scaling table instead of its plain answer.
@@ -48,7 +50,9 @@ class ScalingAnswer:
     """The table and what it was computed from: the assessed set-up, the GPU, B held or not, the laws' range."""
 
     request: PlanRequest
-    found: Assessment
+    model: ModelSpec | None
+    params: int
+    setup: Setup
     gpu: GpuSpec
     table: Scaling
     critical: BatchRange | None
@@ -63,7 +67,7 @@ class ScalingAnswer:
         return {
             "scaling": self.table.as_json(),
             "scaling_held": "global_batch" if self.hold_batch else "accumulation",
-            "micro_batch": self.found.setup.micro_batch,
+            "micro_batch": self.setup.micro_batch,
             "critical_batch_tokens": self.critical.high_tokens if self.critical else None,
             "stops_paying": {"gpus": stop.gpus, "reason": str(self.table.stop_reason)} if stop else None,
         }
@@ -85,24 +89,23 @@ def scale(request: PlanRequest, predictor: Predictor = predict) -> ScalingAnswer
     """The table for ``request`` (``InputError`` where a value it needs is missing or the set-up is impossible)."""
     if missing := missing_for_scaling(request):
         raise InputError([Problem(ProblemKind.SCALING_INCOMPLETE, ctx={"missing": missing})])
-    outcome = None if memory_only(request) else plan(request).outcome
-    found = assess(request, outcome)
-    if found is None:  # a shape typed incompletely is refused at parse time; this only guards the types
-        raise InputError([Problem(ProblemKind.SCALING_INCOMPLETE, ctx={"missing": ["modell"]})])
-    gpu = found.gpu
-    if gpu is None:  # missing_for_scaling holds that a GPU was named; this only guards the types
-        raise InputError([Problem(ProblemKind.SCALING_INCOMPLETE, ctx={"missing": ["gpu"]})])
+    outcome = None if memory_only(request) else plan(request).reference  # B not reached exactly: the nearest
+    found = layout(request, outcome)
+    gpu = GPUS.get(request.training.gpu) if request.training and request.training.gpu else None
+    if found is None or gpu is None:  # refused at parse time (an incomplete shape, no GPU); this guards the types
+        raise InputError([Problem(ProblemKind.SCALING_INCOMPLETE, ctx={"missing": missing_for_scaling(request)})])
+    model, params, setup = found
     critical = None
     if request.budget is not None:
-        critical = batch_range(guidance(found.params, request.budget), request.seq_len)
+        critical = batch_range(guidance(params, request.budget), request.seq_len)
     hold = any(request.value(target) is not None for target in TARGETS)
     table = scaling(
-        found.model,
-        found.params,
-        found.setup,
+        model,
+        params,
+        setup,
         gpu,
         hold_batch=hold,
         critical_tokens=critical.high_tokens if critical else None,
         predictor=predictor,
     )
-    return ScalingAnswer(request, found, gpu, table, critical)
+    return ScalingAnswer(request, model, params, setup, gpu, table, critical)

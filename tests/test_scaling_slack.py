@@ -180,3 +180,14 @@ def test_the_running_bot_answers_a_scaling_command_in_the_channel_with_its_chart
     assert completed["thread_ts"] == "1700000009.000900"
     assert completed["channel_id"] == posted["channel"]
     assert all(data.startswith(PNG_MAGIC) for data in api.uploads.values())
+
+
+def test_a_set_up_the_table_cannot_take_is_told_at_the_response_url(api: FakeWebAPI) -> None:
+    """GPUs that TP does not divide are found while the table is computed: the problem goes to the response URL."""
+    delivered = Delivered()
+    run(poster(api, delivered), "llama3.1-8b b=2 gpus=64 tp=3 B=512 L=8k gpu=h100 skalierung")
+    url, payload = delivered.payloads.get(timeout=HANG_GUARD)
+    assert url == "https://hooks.slack.com/x"
+    assert payload["response_type"] == "ephemeral"
+    assert "TP" in all_text(payload)
+    assert not api.method_calls("chat.postMessage")

@@ -99,8 +99,8 @@ def scaling_document(found: ScalingAnswer, visibility: Visibility) -> Document:
 
 
 def _what(found: ScalingAnswer) -> str:
-    model = found.found.model
-    return model.title if model is not None and model.title else f"{reading(found.found.params)} Parameter"
+    model = found.model
+    return model.title if model is not None and model.title else f"{reading(found.params)} Parameter"
 
 
 def _gpu(found: ScalingAnswer) -> str:
@@ -108,7 +108,7 @@ def _gpu(found: ScalingAnswer) -> str:
 
 
 def _fields(found: ScalingAnswer, what: str, gpu: str) -> Fields:
-    setup, table = found.found.setup, found.table
+    setup, table = found.setup, found.table
     if table.held_batch is not None:
         batch = texts.BATCH_HELD.format(batch=number(table.held_batch))
     else:
@@ -183,7 +183,7 @@ def bar(share: float) -> str:
 
 
 def _notes(found: ScalingAnswer) -> tuple[Note, ...]:
-    table, setup = found.table, found.found.setup
+    table, setup = found.table, found.setup
     if table.held_batch is not None:
         held = texts.HELD_NOTE_BATCH.format(micro=number(setup.micro_batch), batch=number(table.held_batch))
         if (grows := table.batch_grows_from) is not None:

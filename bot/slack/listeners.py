@@ -124,10 +124,10 @@ def answer_text_command(deps: Dependencies, command: Mapping[str, Any]) -> Rende
         applied, profile = defaulted
         answer = answered_with_profile(deps.answer(applied.text, deps.visibility), applied, profile)
         rendered = Rendered.of(answer.kind, deps.layout(answer.document))
+    elif deps.charts is not None and deps.charts(command):  # computed and posted by a worker, with its chart
+        rendered = Rendered.of(AnswerKind.SCALING, {"response_type": "ephemeral", "text": scaling_texts.PENDING})
     else:
         rendered = deps.rendered(text)
-        if rendered.kind is AnswerKind.SCALING and deps.charts is not None and deps.charts(command):
-            rendered = Rendered.of(rendered.kind, {"response_type": "ephemeral", "text": scaling_texts.PENDING})
     answered(rendered.kind, command.get("team_id"), command.get("channel_id"), text if deps.log_text else None)
     return rendered
 

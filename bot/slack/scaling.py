@@ -24,9 +24,11 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackClientError
 
 from effbatch.bot.document import Visibility
+from effbatch.bot.rendering.problems import error_answer
 from effbatch.bot.rendering.scaling import ScalingReply, scaling_reply
 from effbatch.bot.slack.listeners import Deliver, Layout
 from effbatch.bot.slack.web_api import SLACK_FAILURES, describe, failed
+from effbatch.bot.texts import answers as answer_texts
 from effbatch.core import InputError, parse_command
 from effbatch.core.scaling import ScalingCommand
 
@@ -67,8 +69,11 @@ class ChartPoster:
     def _run(self, channel: str, response_url: str, parsed: ScalingCommand) -> None:
         try:
             self._post(channel, response_url, scaling_reply(parsed.request, Visibility.IN_CHANNEL))
-        except Exception as error:  # after the acknowledgement nobody else would hear of it
+        except InputError as error:  # a set-up the table cannot take (B not reachable …): said as any problem is
+            self._deliver(response_url, self._layout(error_answer(error).document))
+        except Exception as error:  # after the acknowledgement only the response URL reaches whoever asked
             log.error("scaling answer not posted", exc_info=error)
+            self._deliver(response_url, {"response_type": "ephemeral", "text": answer_texts.INTERNAL_ERROR})
         finally:
             self._slots.release()
             self.done.set()
