@@ -616,6 +616,8 @@ def main() -> None:
     print(
         f"Calculator with memory and time (parse to payload, mean of 200): {shown} (`8 64 4 4096`: {core_same:.0f} µs)."
     )
+    # The scaling answer in a process of its own: its chart loads matplotlib, which nothing else here should carry.
+    subprocess.run([sys.executable, str(ROOT / "bench" / "scaling.py")], check=True, timeout=600)
     print_shell_table()
     print_startup(startup)
     print_bot_ready(*ready)

@@ -37,6 +37,7 @@ class AnswerKind(StrEnum):
     RUNS = "runs"
     GUIDANCE = "guidance"
     MEMORY = "memory"
+    SCALING = "scaling"
     PLAN = "plan"
     PROFILE = "profile"
     NOT_INSTALLED = "not_installed"

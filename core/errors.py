@@ -78,6 +78,8 @@ class ProblemKind(StrEnum):
     HEADS_NOT_DIVIDING = "heads_not_dividing"
     OFFLOAD_NEEDS_ZERO = "offload_needs_zero"
     MFU_ABOVE_PEAK = "mfu_above_peak"
+    # the scaling question (``… skalierung``)
+    SCALING_INCOMPLETE = "scaling_incomplete"
 
 
 class Side(StrEnum):

@@ -2,7 +2,8 @@
 
 Grammar::
 
-    command    := runs | laws | setup [("vs" | "gegen") (setup | run)]
+    command    := runs | laws | scaling | setup [("vs" | "gegen") (setup | run)]
+    scaling    := setup with "skalierung" | "scaling" anywhere: the data-parallel table of that setup
     laws       := "params=" N "budget=" D ["L=" L]     only these: the batch-size laws' question
     runs       := ("läufe" | "laeufe" | "runs") [filter]   the published runs, optionally filtered
     run        := name ["lr=" value]                   a published run (``llama2-7b``) instead of a setup
@@ -44,6 +45,7 @@ from effbatch.core.numbers import (
 )
 from effbatch.core.rules import missing_factors
 from effbatch.core.runs import PublishedRun, filter_runs, find_run, run_names
+from effbatch.core.scaling import SCALING_WORDS, ScalingCommand, scaling_command
 from effbatch.core.training import memory_question, training_problems
 from effbatch.core.training_keys import TRAINING_KEY_ALIASES, TrainingKey, names_a_model, read_value, training_key
 from effbatch.core.training_request import TrainingRequest, training_parts
@@ -196,7 +198,9 @@ class RunComparisonCommand:
     private: bool = False
 
 
-ParsedCommand = HelpRequest | PlanCommand | CompareCommand | RunsRequest | RunComparisonCommand | GuidanceCommand
+ParsedCommand = (
+    HelpRequest | PlanCommand | CompareCommand | RunsRequest | RunComparisonCommand | GuidanceCommand | ScalingCommand
+)
 
 #: The arguments of the laws' question; a command giving nothing else asks it (``params=7B budget=2T``).
 GUIDANCE_ARGUMENTS = frozenset({Argument.PARAMS, Argument.BUDGET, Argument.SEQ_LEN})
@@ -207,8 +211,8 @@ def parse_command(text: str) -> ParsedCommand:
     if len(text) > MAX_COMMAND_TEXT:
         raise InputError([Problem(ProblemKind.TEXT_TOO_LONG, ctx={"length": len(text), "max": MAX_COMMAND_TEXT})])
     words = _words(text)
-    if any(word.casefold() in HELP_WORDS for word in words):
-        return HelpRequest(keys=any(word.casefold() in KEYS_WORDS for word in words), topic=_help_topic(words))
+    if any(word.casefold() in HELP_WORDS | SCALING_WORDS for word in words):
+        return _help_or_scaling(words)
     private = any(word.casefold() in PRIVATE_WORDS for word in words)
     if words and (meant := _mistyped_word(words[0])):
         raise InputError([Problem(ProblemKind.UNKNOWN_WORD, text=words[0], ctx={"meant": meant})])
@@ -292,6 +296,16 @@ def _run_comparison(sides: list[list[str]], private: bool) -> RunComparisonComma
     if problems or run is None or not isinstance(validated, PlanRequest):
         raise InputError(problems)
     return RunComparisonCommand(before=validated, run=run, lr=lr_values[0] if lr_values else None, private=private)
+
+
+def _help_or_scaling(words: list[str]) -> HelpRequest | ScalingCommand:
+    """A help word anywhere asks for the help (``hilfe skalierung`` too); else ``<setup> skalierung`` the table: the
+    setup without the word, parsed as a plain one – one setup, or refused."""
+    if any(word.casefold() in HELP_WORDS for word in words):
+        return HelpRequest(keys=any(word.casefold() in KEYS_WORDS for word in words), topic=_help_topic(words))
+    parsed = parse_command(" ".join(word for word in words if word.casefold() not in SCALING_WORDS))
+    private = any(word.casefold() in PRIVATE_WORDS for word in words)
+    return scaling_command(parsed.request if isinstance(parsed, PlanCommand) else None, private)
 
 
 def _guidance(collector: _Collector, private: bool) -> GuidanceCommand | None:

@@ -227,6 +227,16 @@ def assess(request: PlanRequest, outcome: Outcome | None) -> Assessment | None:
     return Assessment(model, params, setup, found, gpu, capacity, fitted, advice, time, per_token, tokens, micro_given)
 
 
+def layout(request: PlanRequest, outcome: Outcome | None) -> tuple[ModelSpec | None, int, Setup] | None:
+    """The model, its parameters and the set-up ``assess`` estimates, without estimating (the scaling table's input,
+    where memory and advice would only cost time); None where neither a model nor ``params=`` is given."""
+    training = request.training or TrainingRequest()
+    model = _shape(training)
+    if model is None and request.params is None:
+        return None
+    return model, model.total_params if model else request.params or 0, _setup(request, training, outcome)
+
+
 def _setup(request: PlanRequest, training: TrainingRequest, outcome: Outcome | None) -> Setup:
     """The cluster from the batch answer (or the request), the techniques from the keys."""
     degrees: dict[str, Any] = {

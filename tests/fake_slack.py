@@ -84,6 +84,8 @@ class FakeWebAPI:
         self.rotation_seconds: int | None = None
         self._issued = 0
         self.responses: queue.Queue[tuple[str, dict[str, Any]]] = queue.Queue()
+        #: Files uploaded as files_upload_v2 does (to the URL files.getUploadURLExternal gave): file id → bytes.
+        self.uploads: dict[str, bytes] = {}
         self._scripts: dict[str, deque[Reply]] = defaultdict(deque)
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
@@ -98,9 +100,15 @@ class FakeWebAPI:
     def reset(self) -> None:
         """Forget recorded calls and posts and any script not yet served."""
         self.calls.clear()
+        self.uploads.clear()
         self._scripts.clear()
         while not self.responses.empty():
             self.responses.get_nowait()
+
+    def refuse_uploads(self, error: str = "missing_scope") -> None:
+        """The next upload refused as Slack refuses it: ``files.getUploadURLExternal`` answers ``error``
+        (``missing_scope`` without files:write, ``not_in_channel`` …)."""
+        self.script("files.getUploadURLExternal", Reply(body={"ok": False, "error": error}))
 
     def script(self, method: str, *replies: Reply) -> None:
         """Serve ``replies`` to the next calls of ``method`` ("response" for response URLs)."""
@@ -183,6 +191,20 @@ class FakeWebAPI:
             if self.team_of(token) is None:
                 return {"ok": False, "error": "invalid_auth"}
             return {"ok": True, "channel": "C0TEST", "ts": "1700000009.000900"}
+        return self._files_answer(method, token)
+
+    def _files_answer(self, method: str, token: str | None) -> dict[str, Any]:
+        """files_upload_v2's steps (https://api.slack.com/methods/files.getUploadURLExternal,
+        https://api.slack.com/methods/files.completeUploadExternal) and ``chat.update``."""
+        if self.team_of(token) is None:
+            return {"ok": False, "error": "invalid_auth"}
+        if method == "files.getUploadURLExternal":
+            file_id = f"F0{uuid.uuid4().hex[:8].upper()}"
+            return {"ok": True, "upload_url": self.url.replace("/api/", f"/upload/{file_id}"), "file_id": file_id}
+        if method == "files.completeUploadExternal":
+            return {"ok": True, "files": [{"id": "F0TEST", "title": "chart"}]}
+        if method == "chat.update":
+            return {"ok": True, "channel": "C0TEST", "ts": "1700000009.000900"}
         return {"ok": False, "error": "unknown_method"}
 
     def _reply(self, method: str, token: str | None) -> Reply:
@@ -197,6 +219,10 @@ class FakeWebAPI:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length", 0))
+                if self.path.startswith("/upload/"):  # a file's bytes, to the URL getUploadURLExternal gave
+                    fake.uploads[self.path.removeprefix("/upload/")] = self.rfile.read(length)
+                    self._send(Reply(body={"ok": True}))
+                    return
                 body = self.rfile.read(length).decode()
                 if self.headers.get("Content-Type", "").startswith("application/json"):
                     params = json.loads(body) if body else {}

@@ -142,6 +142,11 @@ LLAMA2_7B = (
     "--seq-length 4096 --tensor-model-parallel-size 8 --sequence-parallel --recompute-activations --bf16"
 )
 DS_THREE = '{"train_batch_size": 256, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 8}'
+#: A script that adds DeepSpeed's arguments to its parser and hands the namespace to deepspeed.initialize.
+DS_SCRIPT = (
+    "import argparse\nimport deepspeed\nparser = deepspeed.add_config_arguments(argparse.ArgumentParser())\n"
+    "args = parser.parse_args()\n"
+)
 
 REQ = "requirements.txt"
 SFT_PACKED = "model_name_or_path: Qwen/Qwen2.5-0.5B\ndataset_name: trl-lib/Capybara\npacking: true\n"
@@ -168,6 +173,32 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
     ),
     "deepspeed/world-size-before-launch": (((DS, DS_THREE),), 8),
     "deepspeed/auto-without-trainer": (((DS, '{"train_batch_size": "auto", "zero_optimization": {}}'),), 8),
+    "deepspeed/initialize-without-config": (
+        (("train.py", "import deepspeed\ndeepspeed.initialize(model=None)\n"), ("run.sh", "deepspeed train.py\n")),
+        8,
+    ),
+    "deepspeed/initialize-two-configs": (
+        (
+            ("train.py", DS_SCRIPT + "deepspeed.initialize(args=args, config={'train_batch_size': 8})\n"),
+            ("run.sh", "deepspeed train.py --deepspeed_config ds.json\n"),
+        ),
+        8,
+    ),
+    "deepspeed/script-loader-differs": (
+        (
+            (
+                "train.py",
+                "import deepspeed\nfrom torch.utils.data import DataLoader\n"
+                "loader = DataLoader([], batch_size=8, shuffle=True)\n"
+                "deepspeed.initialize(model=None, config={'train_batch_size': 16})\n",
+            ),
+        ),
+        8,
+    ),
+    "deepspeed/initialize-config-among-files": (
+        (("train.py", DS_SCRIPT + "deepspeed.initialize(args=args)\n"), (DS, DS_THREE)),
+        8,
+    ),
     "huggingface/total-train-batch-size": ((("args.yaml", "per_device_train_batch_size: 4\n"),), 8),
     "huggingface/deepspeed-auto": (
         (("args.yaml", "per_device_train_batch_size: 4\n"), (DS, '{"train_batch_size": "auto"}')),

@@ -57,7 +57,7 @@ def test_install_paths_use_the_runtime_lock() -> None:
 
 
 #: Packages whose tested minor version caps their range, and those held exactly because effbatch uses internals.
-CAPPED = ("slack-sdk", "pydantic", "sqlalchemy", "alembic", "packaging")
+CAPPED = ("slack-sdk", "pydantic", "sqlalchemy", "alembic", "packaging", "matplotlib")
 HELD_EXACTLY = ("slack-bolt", "uvicorn")
 
 

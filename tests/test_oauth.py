@@ -64,7 +64,7 @@ def install(bot: BotProcess, api: FakeWebAPI, team: str) -> tuple[int, str, str]
     assert link is not None, page
     query = parse_qs(urlsplit(link.group(1).replace("&amp;", "&")).query)
     assert query["client_id"] == [CLIENT_ID]
-    assert query["scope"] == ["commands,chat:write,links:read,links:write"]
+    assert query["scope"] == ["commands,chat:write,links:read,links:write,files:write"]
     assert cookie.endswith("=" + query["state"][0])  # the state travels in the link and in the browser's cookie
     redirect = "/slack/oauth_redirect?" + urlencode({"code": api.grant(team), "state": query["state"][0]})
     status, _, page = browse(bot, redirect, cookie)

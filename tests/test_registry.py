@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from effbatch.core.configs import CheckError, Source, all_frameworks
-from effbatch.core.configs.base import Parsed
+from effbatch.core.configs.base import Format, Framework, Parsed
 from effbatch.core.configs.frameworks import llamafactory, llmfoundry, maxtext
 from effbatch.core.configs.frameworks._shared import deepspeed_config, hf_trainer, megatron_core
 from effbatch.core.configs.frameworks.trl.grpo import GRPO_KEYS
@@ -68,7 +68,7 @@ def test_no_framework_that_detects_a_source_is_passed_over() -> None:
         for framework in frameworks:
             if framework.detect(parsed):
                 assert entries[framework.id].may_detect([parsed], source.text), (framework.id, source.name)
-        eager = next((f.id for f in frameworks if f.detect(parsed)), None)
+        eager = _eager(frameworks, parsed)
         assert _detected([parsed]) == eager, source.name
         checked += 1
     assert checked > 500
@@ -79,3 +79,10 @@ def _detected(parsed: list[Parsed]) -> str | None:
         return detect(parsed).id
     except CheckError:
         return None
+
+
+def _eager(frameworks: tuple[Framework, ...], parsed: Parsed) -> str | None:
+    """Every module's detect in order; a Python script first by the frameworks that know it by its deciding call."""
+    deciding = {entry.id for entry in ENTRIES if entry.decides_script}
+    first = [f for f in frameworks if f.id in deciding and parsed.format is Format.PYTHON]
+    return next((f.id for f in [*first, *frameworks] if f.detect(parsed)), None)

@@ -58,6 +58,7 @@ from effbatch.core import (
 from effbatch.core.memory import GPUS
 from effbatch.core.model import BinaryTarget, PlanRequest, Solution
 from effbatch.core.runs import PublishedRun
+from effbatch.core.scaling import ScalingCommand
 from effbatch.core.training import assess, memory_only
 
 
@@ -86,14 +87,14 @@ def answer_command(text: str, default_visibility: Visibility, *, command: str = 
             case PlanCommand(request=request, private=private):
                 return _plan_answer(request, _visibility(private, default_visibility), command)
             case CompareCommand(before=before, after=after, lr=lr, private=private):
-                compared = compare(before, after, lr)
-                return Answer(
-                    AnswerKind.COMPARISON, comparison_document(compared, _visibility(private, default_visibility))
-                )
+                shown = comparison_document(compare(before, after, lr), _visibility(private, default_visibility))
+                return Answer(AnswerKind.COMPARISON, shown)
             case RunsRequest(query=query, private=private):
                 return runs_answer(query, _visibility(private, default_visibility), command)
             case GuidanceCommand(private=private):
                 return laws_answer(parsed, _visibility(private, default_visibility), command)
+            case ScalingCommand(request=request, private=private):
+                return _scaling_answer(request, _visibility(private, default_visibility))
             case RunComparisonCommand(before=before, run=run, lr=lr, private=private):
                 document = run_comparison_document(
                     compare_run(before, run, lr), _visibility(private, default_visibility)
@@ -101,6 +102,13 @@ def answer_command(text: str, default_visibility: Visibility, *, command: str = 
                 return Answer(AnswerKind.COMPARISON, document)
     except InputError as error:
         return error_answer(error, command)
+
+
+def _scaling_answer(request: PlanRequest, visibility: Visibility) -> Answer:
+    """The data-parallel table (its module and the time model loaded when a scaling question is asked)."""
+    from effbatch.bot.rendering.scaling import scaling_reply
+
+    return scaling_reply(request, visibility).answer
 
 
 def _plan_answer(request: PlanRequest, visibility: Visibility, command: str) -> Answer:
@@ -159,7 +167,13 @@ def _memory(plan: Plan, outcome: Outcome, command: str) -> tuple[Part, ...]:
     """„Speicher je GPU“ and „Trainingszeit“ where the model or a memory key is given."""
     if plan.request.training is None or (found := assess(plan.request, outcome)) is None:
         return ()
-    return memory_parts(found, command)
+    if found.time is None:
+        return memory_parts(found, command)
+    from effbatch.bot.rendering.scaling import scaling_brief  # the time model: where a time is answered
+
+    parts = memory_parts(found, command)
+    notes = next((i for i, part in enumerate(parts) if isinstance(part, Note)), len(parts))  # before the small print
+    return (*parts[:notes], *scaling_brief(plan.request, command), *parts[notes:])
 
 
 def _notes(parallel: bool, tokens: bool, *first: str) -> tuple[Note, ...]:

@@ -191,6 +191,7 @@ _SPECIFIC: Mapping[ProblemKind, Callable[[Problem], dict[str, str]]] = {
     ProblemKind.ROLLOUT_INCOMPLETE: _missing,
     ProblemKind.SHAPE_INCOMPLETE: _missing_keys,
     ProblemKind.MOE_INCOMPLETE: _missing_keys,
+    ProblemKind.SCALING_INCOMPLETE: _missing_keys,
     ProblemKind.UNKNOWN_CHOICE: lambda p: {"allowed": ", ".join(f"`{v}`" for v in p.ctx["allowed"])},
     ProblemKind.UNKNOWN_MODEL: lambda p: {"suggestions": texts.did_you_mean_run(p.ctx["suggestions"])},
     ProblemKind.TIME_KEYS_CONFLICT: lambda p: {"keys": list_de(f"`{k}=`" for k in p.ctx["keys"])},

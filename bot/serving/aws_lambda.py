@@ -18,7 +18,7 @@ from slack_sdk.signature import SignatureVerifier
 from effbatch.bot.operations.logs import configure_logging
 from effbatch.bot.operations.settings import Mode, load_settings
 from effbatch.bot.serving.request_guard import check, handshake_answer, unprocessable
-from effbatch.bot.slack.app import create_app
+from effbatch.bot.slack.app import BotParts, create_app
 
 
 @cache
@@ -30,7 +30,7 @@ def _bolt_handler() -> tuple[SlackRequestHandler, SignatureVerifier]:
     configure_logging(settings.log_level, settings.log_format, settings.effbatch_log_command_text, background=False)
     assert settings.slack_signing_secret is not None  # require_for(Mode.HTTP) checked it
     verifier = SignatureVerifier(settings.slack_signing_secret.get_secret_value())
-    return SlackRequestHandler(create_app(settings)), verifier
+    return SlackRequestHandler(create_app(settings, BotParts(charts=False))), verifier
 
 
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:

@@ -109,6 +109,7 @@ def json_answer(text: str) -> dict[str, Any] | list[dict[str, Any]]:
     )
     from effbatch.core.guidance import batch_range, guidance
     from effbatch.core.runs import filter_runs
+    from effbatch.core.scaling import ScalingCommand
 
     match parse_command(text):
         case PlanCommand(request=request, planner=True):
@@ -121,6 +122,10 @@ def json_answer(text: str) -> dict[str, Any] | list[dict[str, Any]]:
             return compare_run(before, run, lr).as_json()
         case RunsRequest(query=query):
             return [run.as_json() for run in filter_runs(query)]
+        case ScalingCommand(request=request):
+            from effbatch.core.scaling import scale
+
+            return scale(request).as_json()
         case GuidanceCommand(params=params, budget=budget, seq_len=seq_len):
             found = guidance(params, budget)
             return {"guidance": found.as_json(), "batch_range": batch_range(found, seq_len).as_json()}

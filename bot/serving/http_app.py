@@ -212,7 +212,7 @@ _TEXT_FIELD = re.compile(rb"(?:^|&)text=([^&]*)")
 #: Interactions that run a config check, as their names appear in the raw form (a forged body naming one
 #: only waits on the check threads instead of the others).
 _CHECK_INTERACTIONS = (CHECK_SHORTCUT.encode(), SHARE_ACTION.encode())  # effbatch_check also in _world
-_ANSWER_FIELDS = re.compile(rb"(?:^|&)(text|team_id|channel_id|user_id|enterprise_id)=([^&]*)")
+_ANSWER_FIELDS = re.compile(rb"(?:^|&)(text|team_id|channel_id|user_id|enterprise_id|response_url)=([^&]*)")
 
 
 def _route(body: bytes) -> _Route:

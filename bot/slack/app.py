@@ -26,6 +26,7 @@ from effbatch.bot.rendering.checks import SHARE_ACTION
 from effbatch.bot.rendering.whatif import ADJUST_ACTION, WHATIF_PREFIX
 from effbatch.bot.slack import check_listeners, listeners, unfurl, workspaces
 from effbatch.bot.slack.listeners import AnswerFunction, Deliver, Dependencies, Layout, Rendered
+from effbatch.bot.slack.scaling import ChartPoster
 from effbatch.bot.slack.state import Seal, state_secret
 from effbatch.bot.slack.web_api import create_web_client, response_poster
 from effbatch.bot.storage.setup import Storage
@@ -62,6 +63,9 @@ class BotParts:
     deliver: Deliver | None = None
     checks: CheckRunner = check_config
     storage: Storage | None = None
+    #: Whether a public scaling answer is posted with its chart in the thread by a worker thread (not on Lambda,
+    #: which freezes once the acknowledgement is sent).
+    charts: bool = True
 
 
 def create_app(settings: Settings, parts: BotParts | None = None) -> App:
@@ -86,13 +90,17 @@ def create_bot(settings: Settings, parts: BotParts | None = None) -> tuple[App, 
     app = _app(settings, client, parts.authorize, oauth)
     visibility = settings.effbatch_response_type
     rendered = _renderer(parts.answer, parts.layout, visibility, settings.effbatch_answer_cache)
+    deliver = parts.deliver or response_poster(settings.slack_api_url)
+    # A scaling answer's chart: in Slack's layout, with one workspace's token (else its text chart in the answer).
+    slack = parts.charts and parts.layout is block_kit.message and oauth is None
+    charts = ChartPoster(client, parts.layout, deliver, visibility).take if slack else None
     # Answers go only to Slack's response URLs (or the configured Web API's host); what travels through Slack is sealed.
     deps = Dependencies(
         visibility,
         parts.answer,
         parts.layout,
         rendered,
-        parts.deliver or response_poster(settings.slack_api_url),
+        deliver,
         settings.effbatch_log_command_text,
         parts.checks,
         seal=Seal(state_secret(settings)),
@@ -100,6 +108,7 @@ def create_bot(settings: Settings, parts: BotParts | None = None) -> tuple[App, 
         installed=workspaces.installed_check(oauth) if oauth else None,
         installed_cached=workspaces.cached_check(oauth) if oauth else None,
         not_installed=workspaces.not_installed_message(settings),
+        charts=charts,
     )
     _wire(app, deps)
     _wire_links_and_workspaces(app, deps, settings.effbatch_github_raw_url, storage)

@@ -33,6 +33,7 @@ from effbatch.bot.slack.web_api import SLACK_FAILURES, describe, failed
 from effbatch.bot.storage.errors import UnavailableError
 from effbatch.bot.storage.profiles import ProfileStore
 from effbatch.bot.texts import answers as texts
+from effbatch.bot.texts import scaling as scaling_texts
 from effbatch.core import InputError, PlanCommand, parse_command
 from effbatch.core.configs import check_config
 from effbatch.core.parser import MAX_COMMAND_TEXT
@@ -92,6 +93,8 @@ class Dependencies:
     not_installed: str = ""
     #: Seals what travels through Slack and comes back (forms' metadata, share values): ``bot.slack.state``.
     seal: Seal = field(default_factory=lambda: Seal(secrets.token_hex(32)))
+    #: Takes over a public scaling answer (posted, its chart in its thread: ``bot.slack.scaling``); None: never.
+    charts: Callable[[Mapping[str, Any]], bool] | None = None
 
 
 def on_command(deps: Dependencies, ack: Ack, command: dict[str, Any], client: WebClient) -> None:
@@ -121,6 +124,8 @@ def answer_text_command(deps: Dependencies, command: Mapping[str, Any]) -> Rende
         applied, profile = defaulted
         answer = answered_with_profile(deps.answer(applied.text, deps.visibility), applied, profile)
         rendered = Rendered.of(answer.kind, deps.layout(answer.document))
+    elif deps.charts is not None and deps.charts(command):  # computed and posted by a worker, with its chart
+        rendered = Rendered.of(AnswerKind.SCALING, {"response_type": "ephemeral", "text": scaling_texts.PENDING})
     else:
         rendered = deps.rendered(text)
     answered(rendered.kind, command.get("team_id"), command.get("channel_id"), text if deps.log_text else None)

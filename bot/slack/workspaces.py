@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("effbatch")
 
 #: What effbatch asks a workspace for (the manifests' oauth_config.scopes.bot).
-BOT_SCOPES = ("commands", "chat:write", "links:read", "links:write")
+BOT_SCOPES = ("commands", "chat:write", "links:read", "links:write", "files:write")
 INSTALL_PATH = "/slack/install"
 REDIRECT_PATH = "/slack/oauth_redirect"
 

@@ -236,6 +236,10 @@ TEMPLATES: Mapping[ProblemKind, str] = {
         "Mit {given} ergäbe sich eine MFU von {mfu}: Mehr als 100 % ihrer Spitzenleistung schafft keine GPU. "
         "Stimmen die Einheit (`s`, `ms`, `min`; Tokens je Sekunde mit `k` oder `M`), die Zahl der GPUs und die GPU?"
     ),
+    ProblemKind.SCALING_INCOMPLETE: (
+        "Für die Skalierung rechne ich die Schrittzeit eines Aufbaus für d = 1, 2, 4, … durch; dafür {verb} noch "
+        "{missing}, z. B. `{command} llama3.1-8b b=2 gpus=64 B=512 L=8k gpu=h100 skalierung`."
+    ),
 }
 
 #: The step time or throughput an impossible MFU came from, as ``MFU_ABOVE_PEAK`` names it.
@@ -261,6 +265,7 @@ INCOMPLETE_KINDS = frozenset(
         ProblemKind.RULES_NEED_SHAPE,
         ProblemKind.TIME_NEEDS_PEAK,
         ProblemKind.STEP_TIME_NEEDS_TOKENS,
+        ProblemKind.SCALING_INCOMPLETE,
     }
 )
 CONFLICT_KINDS = frozenset(

@@ -36,6 +36,10 @@ class Entry:
     #: For a YAML, JSON or TOML source: one of these key names stands in the sources' texts as a word of its own
     #: (``micro_batch_size:``, ``"micro_batch_size"``, ``train.micro_batch_size``), else ``detect`` says no.
     marks: tuple[str, ...] = ()
+    #: Its ``detect`` knows a Python script by the call that decides the run (``deepspeed.initialize``, an
+    #: ``Accelerator`` that prepares the script's own loop and no Trainer): among the scripts, it is tried first,
+    #: before a framework that knows the script by arguments it merely parses (``TrainingArguments``, nanoGPT's names).
+    decides_script: bool = False
 
     def may_detect(self, parsed: Sequence[Parsed], texts: str) -> bool:
         """Whether ``detect`` could say yes to one of ``parsed`` (``texts``: every source's text, joined)."""
@@ -93,9 +97,9 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("torchtitan", frozenset({TOML, PYTHON}), ("training",)),
     Entry("nanogpt", frozenset({SHELL, PYTHON})),
     Entry("axolotl", frozenset({YAML}), ("micro_batch_size",)),
-    Entry("deepspeed", frozenset({YAML, JSON}), _DEEPSPEED_KEYS),
+    Entry("deepspeed", frozenset({YAML, JSON, PYTHON}), _DEEPSPEED_KEYS, decides_script=True),
     Entry("lightning", frozenset({PYTHON, YAML}), ("trainer",)),
-    Entry("accelerate", frozenset({PYTHON, YAML, JSON}), ("distributed_type",)),
+    Entry("accelerate", frozenset({PYTHON, YAML, JSON}), ("distributed_type",), decides_script=True),
 )
 #: The ids, in detection order (``--framework``'s choices): no module imported.
 IDS: tuple[str, ...] = tuple(entry.id for entry in ENTRIES)
@@ -117,12 +121,14 @@ def all_frameworks() -> tuple[Framework, ...]:
 
 def detect(parsed: Sequence[Parsed]) -> Framework:
     """The first framework, in ``ENTRIES``' order, that one of the sources belongs to; a Python script among
-    them decides first (the code that runs is the framework's, whatever flags the launch line passes it)."""
+    them decides first (the code that runs is the framework's, whatever flags the launch line passes it), and
+    among the scripts the call that decides the run first (``decides_script``)."""
     texts = "\n".join(p.source.text for p in parsed)
-    candidates = [entry.id for entry in ENTRIES if entry.may_detect(parsed, texts)]
+    candidates = [entry for entry in ENTRIES if entry.may_detect(parsed, texts)]
     scripts = [source for source in parsed if source.format is Format.PYTHON]
-    for group in (scripts, parsed):
-        for framework_id in candidates:
+    deciding, every = [e.id for e in candidates if e.decides_script], [e.id for e in candidates]
+    for group, ids in ((scripts, deciding), (scripts, every), (parsed, every)):
+        for framework_id in ids:
             found = framework(framework_id)
             if any(found.detect(source) for source in group):
                 return found

@@ -8,6 +8,8 @@ Alone, the config fixes the factor the loader batch is multiplied by: d · a.
 
 from __future__ import annotations
 
+import re
+
 from effbatch.core.configs.base import (
     Check,
     Derivation,
@@ -64,8 +66,31 @@ RULES = (
 
 def detect(parsed: Parsed) -> bool:
     """An ``accelerate config`` file: ``distributed_type`` (one of accelerate's) or beside the launcher's own keys;
-    or a script that builds accelerate's ``Accelerator``."""
-    return is_accelerate_config(parsed) or _accelerator(parsed) is not None
+    or a script that builds accelerate's ``Accelerator`` for a loop of its own: it builds no Trainer (the Hugging
+    Face Trainer, TRL's, Lightning's or a subclass builds its own ``Accelerator``, and decides the batch), whatever
+    arguments it parses (``TrainingArguments`` through ``HfArgumentParser``, ``--per_device_train_batch_size``)."""
+    return is_accelerate_config(parsed) or (_accelerator(parsed) is not None and not _builds_trainer(parsed))
+
+
+#: The libraries whose ``…Trainer`` builds its own ``Accelerator`` and training loop.
+TRAINER_LIBRARIES = ("transformers.", "trl.", "lightning.", "pytorch_lightning.", "unsloth.")
+
+
+def _builds_trainer(parsed: Parsed) -> bool:
+    """Whether the script builds a library's trainer, or a class of its own that extends one (``class
+    MyTrainer(Trainer)``); a class of its own merely named ``Trainer`` that wraps an Accelerator is no such."""
+    script, text = parsed.python, parsed.source.text
+    if script is None:
+        return False
+    for call in script.calls:
+        if not call.name.endswith("Trainer"):  # reached or not: ``fire.Fire(train)`` calls what the reader does not
+            continue
+        if call.callee.startswith(TRAINER_LIBRARIES):
+            return True
+        own = re.search(rf"^\s*class\s+{re.escape(call.name)}\s*\(\s*[\w.]*Trainer\b", text, re.MULTILINE)
+        if "." not in call.callee and own is not None:
+            return True
+    return False
 
 
 def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:

@@ -9,26 +9,44 @@
 - ``_batch_assertion``: ``train_batch == micro_batch * grad_acc * world_size``, each > 0.
 - ``tensor_parallel.autotp_size`` (AutoTP) does not change that world size: the ranks of one
   tensor-parallel group are counted as data-parallel.
+
+A training script that calls ``deepspeed.initialize`` is DeepSpeed's run whatever else it sets (a nanoGPT-style
+``batch_size``, an argparse ``--per_device_train_batch_size``): the config it hands over decides the batch
+(``deepspeed/__init__.py`` ``initialize``, 0.16.5): ``config=`` (else ``config_params=``), a dict or a path; else
+``args.deepspeed_config`` (``--deepspeed_config`` of ``deepspeed.add_config_arguments``; ``--deepscale_config``
+before it); both given, or neither: DeepSpeed refuses. A path is read as hjson: the JSON among the files.
+With an ``mpu`` or a ``PipelineModule``, the world it divides by is that mpu's data-parallel one, which the script
+decides at run time: named, never guessed.
 """
 
 from __future__ import annotations
 
+from pathlib import PurePosixPath
+from typing import NoReturn
+
 from effbatch.core.configs.base import (
     Auto,
+    CallSite,
     Check,
     CheckError,
     Derivation,
     Effect,
+    Format,
+    Given,
+    Instance,
     Nothing,
     Parsed,
     Pins,
     ProblemKind,
+    PyScript,
     Reading,
     Rule,
+    Unknown,
     World,
     context,
     fix,
     neighbours,
+    via_of,
     world_fix,
 )
 from effbatch.core.configs.frameworks._shared.deepspeed_config import (
@@ -38,8 +56,10 @@ from effbatch.core.configs.frameworks._shared.deepspeed_config import (
     SEQUENCE_PARALLEL,
     TRAIN,
     deepspeed_config,
+    initialize_call,
     is_deepspeed_config,
 )
+from effbatch.core.configs.frameworks._shared.torch_loader import training_loader
 
 ID = "deepspeed"
 
@@ -116,6 +136,26 @@ class AutoKeys:
     keys: str
 
 
+@context
+class Initialize:
+    where: str
+
+
+@context
+class OwnLoader:
+    loader: int
+    where: str
+    micro: int
+    trained: int
+    counted: int
+
+
+@context
+class TakenConfig:
+    where: str
+    config: str
+
+
 ASSERTION = Rule("deepspeed/batch-assertion", Effect.REFUSED, Batch)
 FILLED_DIVIDED = Rule("deepspeed/filled-in", Effect.NOTE, Divided)
 FILLED_MULTIPLIED = Rule("deepspeed/filled-in-product", Effect.NOTE, Multiplied)
@@ -127,6 +167,10 @@ SEQUENCE_PARALLEL_WORLD = Rule("deepspeed/sequence-parallel-world-size", Effect.
 AUTOTP_RULE = Rule("deepspeed/autotp-counted-as-data-parallel", Effect.PITFALL, AutoTP)
 WORLD_UNSET = Rule("deepspeed/world-size-before-launch", Effect.NOTE, WorldUnset)
 AUTO_ALONE = Rule("deepspeed/auto-without-trainer", Effect.PITFALL, AutoKeys)
+NO_CONFIG = Rule("deepspeed/initialize-without-config", Effect.REFUSED, Initialize)
+TWO_CONFIGS = Rule("deepspeed/initialize-two-configs", Effect.REFUSED, Initialize)
+CONFIG_AMONG_FILES = Rule("deepspeed/initialize-config-among-files", Effect.NOTE, TakenConfig)
+OWN_LOADER = Rule("deepspeed/script-loader-differs", Effect.PITFALL, OwnLoader)
 RULES = (
     ASSERTION,
     FILLED_DIVIDED,
@@ -139,17 +183,25 @@ RULES = (
     AUTOTP_RULE,
     WORLD_UNSET,
     AUTO_ALONE,
+    NO_CONFIG,
+    TWO_CONFIGS,
+    CONFIG_AMONG_FILES,
+    OWN_LOADER,
 )
 
 
 def detect(parsed: Parsed) -> bool:
-    """DeepSpeed's own keys, or a JSON with ``train_batch_size`` at the top (a torchtune recipe is neither)."""
-    return is_deepspeed_config(parsed)
+    """DeepSpeed's own keys, or a JSON with ``train_batch_size`` at the top (a torchtune recipe is neither); or a
+    script that calls ``deepspeed.initialize``."""
+    return is_deepspeed_config(parsed) or initialize_call(parsed, run=True) is not None
 
 
 def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
-    config = deepspeed_config(sources) or sources[0]
     reading = Reading(ID, pins)
+    script = next((p for p in sources if initialize_call(p, run=True) is not None), None)
+    config = (deepspeed_config(sources) or sources[0]) if script is None else script_config(reading, sources, script)
+    if config is None:
+        return reading.finish(world)
     given = {key: reading.auto(config, key) for key in (TRAIN, MICRO, ACCUMULATION)}
     if autos := [key for key, value in given.items() if value is Auto.AUTO]:
         # a config written for the Hugging Face Trainer: only a pitfall when DeepSpeed is launched without it
@@ -172,6 +224,7 @@ def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     _assert_batch(reading, config, train, micro, accumulation, data_parallel)
     if autotp > 1:
         reading.add(AUTOTP_RULE(AutoTP(autotp, data_parallel, train // autotp)))
+    _own_loader(reading, script, micro, accumulation, data_parallel)
     if all_given and micro * accumulation * data_parallel == train and world.size > 1:
         message = ASSERTION_MESSAGE.format(train=train, micro=micro, accumulation=accumulation, world=1)
         reading.add(WORLD_UNSET(WorldUnset(world.size), message=message))
@@ -257,3 +310,118 @@ def _without_world(
     return reading.finish(
         None, data_parallel=required, micro_batch=micro, accumulation=accumulation, global_batch=train
     )
+
+
+# --- a training script that calls deepspeed.initialize ---------------------------------------------------------------
+
+NO_CONFIG_MESSAGE = "DeepSpeed requires --deepspeed_config to specify configuration file"
+TWO_CONFIGS_MESSAGE = (
+    "Not sure how to proceed, we were given deepspeed configs in the deepspeed arguments and deepspeed.initialize() "
+    "function call"
+)
+
+
+def script_config(reading: Reading, sources: list[Parsed], parsed: Parsed) -> Parsed | None:
+    """The config ``deepspeed.initialize`` is handed, as DeepSpeed takes it; None where DeepSpeed refuses (the
+    finding added); ``CheckError`` naming it where only the run decides it (or the world DeepSpeed divides by)."""
+    call, script, name = initialize_call(parsed), parsed.python or PyScript(), parsed.source.name
+    if call is None:
+        return None
+    where = f"{name}:{call.line}"
+    _own_world(call, script.called("PipelineModule"), where)
+    given = _handed(call)
+    from_args = _from_args(call)
+    if from_args is not None and from_args.value is not None:
+        if given is not None:
+            reading.add(TWO_CONFIGS(Initialize(where), message=TWO_CONFIGS_MESSAGE))
+            return None
+        given = from_args
+    if given is None and from_args is not None and not script.launch:
+        return _among_files(reading, sources, where)  # no launch line: --deepspeed_config is what it would give
+    if given is None:
+        reading.add(NO_CONFIG(Initialize(where), message=NO_CONFIG_MESSAGE))
+        return None
+    return _config_of(reading, sources, parsed, given)
+
+
+def _handed(call: CallSite) -> Given | None:
+    """``config=``, else ``config_params=`` (``if config is None and config_params is not None``)."""
+    for key in ("config", "config_params"):
+        given = call.keywords.get(key)
+        if given is not None and given.value is not None:
+            return given
+    return None
+
+
+def _from_args(call: CallSite) -> Given | None:
+    """``args.deepspeed_config`` of the namespace ``args=`` (or the first positional) is, ``--deepscale_config``
+    taking its place where given."""
+    args = call.keywords.get("args") or (call.args[0] if call.args else None)
+    if args is None or not isinstance(args.value, Instance):
+        return None
+    fields = args.value.fields
+    old = fields.get("deepscale_config")
+    if old is not None and old.value is not None:
+        return old
+    return fields.get("deepspeed_config")
+
+
+def _own_world(call: CallSite, pipelines: list[CallSite], where: str) -> None:
+    """An ``mpu`` or a ``PipelineModule``: DeepSpeed divides by that mpu's data-parallel world, the run's own."""
+    mpu = call.keywords.get("mpu")
+    if any(p.reached for p in pipelines):
+        _undecided("data_parallel", Unknown(_MPU_WORLD, ("PipelineModule.num_stages",)), where)
+    if mpu is not None and mpu.value is not None:
+        _undecided("data_parallel", Unknown(_MPU_WORLD, ("mpu",)), where)
+
+
+_MPU_WORLD = "mpu.get_data_parallel_world_size()"
+
+
+def _config_of(reading: Reading, sources: list[Parsed], parsed: Parsed, given: Given) -> Parsed:
+    """A dict as the script builds it, or the file a path names among the sources."""
+    name, script = parsed.source.name, parsed.python
+    where, value = given.where(name), given.value
+    if isinstance(value, dict):
+        return Parsed(parsed.source, Format.PYTHON, dict(value), python=script, places=dict.fromkeys(value, where))
+    if not isinstance(value, str):
+        written = value if isinstance(value, Unknown) else Unknown(str(value)[:60])
+        _undecided("deepspeed_config", written, where)
+    reading.note("deepspeed_config", value, where, via=via_of(given, script, name) if script else None)
+    wanted = PurePosixPath(value).name
+    found = next((p for p in sources if PurePosixPath(p.source.name).name == wanted and p is not parsed), None)
+    if found is None:
+        _undecided("deepspeed_config", Unknown(value), where)
+    return found
+
+
+def _among_files(reading: Reading, sources: list[Parsed], where: str) -> Parsed:
+    """No launch line gives ``--deepspeed_config``: the one DeepSpeed config among the files, said as taken; else
+    named."""
+    configs = [p for p in sources if is_deepspeed_config(p)]
+    if len(configs) != 1:
+        _undecided("deepspeed_config", Unknown("args.deepspeed_config"), where)
+    reading.add(CONFIG_AMONG_FILES(TakenConfig(where, configs[0].source.name)))
+    return configs[0]
+
+
+def _undecided(key: str, value: Unknown, where: str) -> NoReturn:
+    """Exit 2 naming what only the run decides (``--deepspeed_config`` unless the value says what it needs)."""
+    needs = ", ".join(value.needs or ("--deepspeed_config",))
+    raise CheckError(ProblemKind.BAD_VALUE, key=key, value=value.written[:60], where=where, runtime=True, needs=needs)
+
+
+def _own_loader(reading: Reading, parsed: Parsed | None, micro: int, accumulation: int, data_parallel: int) -> None:
+    """A script that feeds the engine from a DataLoader of its own (no ``training_data=``): each engine step trains
+    on that loader's batch, whatever ``train_micro_batch_size_per_gpu`` DeepSpeed counts with."""
+    call = initialize_call(parsed) if parsed is not None else None
+    if parsed is None or parsed.python is None or call is None or "training_data" in call.keywords:
+        return
+    loader = training_loader(parsed.python)
+    if loader is None or isinstance(loader.value, bool) or not isinstance(loader.value, int) or loader.value == micro:
+        return
+    trained = loader.value * data_parallel * accumulation
+    context = OwnLoader(
+        loader.value, loader.where(parsed.source.name), micro, trained, micro * data_parallel * accumulation
+    )
+    reading.add(OWN_LOADER(context))

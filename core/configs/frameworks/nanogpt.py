@@ -9,18 +9,21 @@ world size: the configured accumulation is global, and each GPU accumulates the 
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import PurePosixPath
 from typing import Any
 
 from effbatch.core.configs.base import (
     Check,
+    CheckError,
     Derivation,
     Effect,
     Fix,
     Format,
     Parsed,
     Pins,
+    ProblemKind,
     PyScript,
     Reading,
     Rule,
@@ -32,6 +35,7 @@ from effbatch.core.configs.base import (
     whole,
 )
 from effbatch.core.configs.base.tokens import finish_with_tokens
+from effbatch.core.configs.frameworks._shared.deepspeed_config import initialize_call
 from effbatch.core.configs.read.bounds import hostile
 from effbatch.core.configs.read.python import read_python
 
@@ -215,16 +219,19 @@ ACCUMULATION_NAMES = ("gradient_accumulation_steps", "grad_accum_steps", "grad_a
 def _is_train_py(parsed: Parsed) -> bool:
     """nanoGPT's train.py or a fork's: it runs configurator.py, or sets nanoGPT's ``ddp_world_size`` beside a batch
     and an accumulation of its own (build-nanogpt's ``B``, ``T``, ``grad_accum_steps``)."""
-    if parsed.format is not Format.PYTHON or parsed.python is None:
-        return False
+    if parsed.format is not Format.PYTHON or parsed.python is None or initialize_call(parsed) is not None:
+        return False  # a script that hands DeepSpeed its config: DeepSpeed's batch, not train.py's product
     if _RUNS_CONFIGURATOR.search(parsed.source.text) is not None:
         return True
     names = parsed.python.names
-    return (
+    if (
         "ddp_world_size" in names
         and any(n in names for n in MICRO_NAMES)
         and any(n in names for n in ACCUMULATION_NAMES)
-    )
+    ):
+        return True
+    roles = deciding_names(parsed.source.text)
+    return ACCUMULATION in roles and (MICRO in roles or DIVIDED in roles)
 
 
 def fork_check(sources: list[Parsed], train: Parsed, world: World | None, pins: Pins) -> Check:
@@ -238,11 +245,14 @@ def fork_check(sources: list[Parsed], train: Parsed, world: World | None, pins: 
         if holds is False:
             reading.add(ASSERTION(Assertion(condition.text, condition.line), message=f"assert {condition.text}"))
             return reading.finish(world)
+    roles = deciding_names(train.source.text)
     micro, seq_len, accumulation = (
-        _global(reading, script, name, names) for names in (MICRO_NAMES, LENGTH_NAMES, ACCUMULATION_NAMES)
+        _global(reading, script, name, (roles[role], *names) if role in roles else names)
+        for role, names in ((MICRO, MICRO_NAMES), (LENGTH, LENGTH_NAMES), (ACCUMULATION, ACCUMULATION_NAMES))
     )
     if micro is None or accumulation is None:
-        return reading.finish(world, micro_batch=micro, seq_len=seq_len)
+        missing = "batch_size" if micro is None else "gradient_accumulation_steps"  # nanoGPT's own name for it
+        raise CheckError(ProblemKind.BAD_VALUE, key=missing, value="?", where=name, runtime=True, needs=f"--{missing}")
     reading.step(Derivation.DP_WORLD, (world.size,), world.size)
     return _trained(reading, world, micro, accumulation, seq_len)
 
@@ -290,3 +300,69 @@ def _global(reading: Reading, script: PyScript, name: str, names: tuple[str, ...
     where = (script.launch or name) if given.file == "configurator.py" else given.where(name)
     reading.note(found, given.value, where)
     return whole(given.value, found, where)
+
+
+# --- nanoGPT's deciding lines, read by their structure where a fork renames its names ----------------------------
+
+MICRO, LENGTH, ACCUMULATION, DIVIDED = "micro", "length", "accumulation", "divided"
+LOOPS = (ast.For, ast.While)
+
+
+def deciding_names(text: str) -> dict[str, str]:
+    """The names nanoGPT's own lines decide the batch with, found by the lines' shape whatever a fork calls them:
+    the accumulation is the ``range(N)`` of the innermost loop that calls ``.backward()``, inside the iteration
+    loop (``for micro_step in range(gradient_accumulation_steps)``; a single loop counts iterations, not
+    micro-steps); the micro-batch and the length are ``get_batch``'s ``torch.randint(len(data) - L, (B,))``;
+    ``N //= …`` is train.py's division by the world size. A role two lines answer differently is left out
+    (undecided, never guessed)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    found: dict[str, set[str]] = {MICRO: set(), LENGTH: set(), ACCUMULATION: set(), DIVIDED: set()}
+    inner = {id(n) for loop in ast.walk(tree) if isinstance(loop, LOOPS) for n in ast.walk(loop) if n is not loop}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.For) and id(node) in inner and _innermost_backward(node):
+            if (counted := _range_name(node.iter)) is not None:
+                found[ACCUMULATION].add(counted)
+        elif isinstance(node, ast.Call) and (drawn := _randint_batch(node)) is not None:
+            found[LENGTH].add(drawn[0])
+            found[MICRO].add(drawn[1])
+        elif (
+            isinstance(node, ast.AugAssign) and isinstance(node.op, ast.FloorDiv) and isinstance(node.target, ast.Name)
+        ):
+            found[DIVIDED].add(node.target.id)
+    roles = {role: next(iter(names)) for role, names in found.items() if len(names) == 1 and role != DIVIDED}
+    if ACCUMULATION in roles and roles[ACCUMULATION] in found[DIVIDED]:
+        roles[DIVIDED] = roles[ACCUMULATION]
+    return roles
+
+
+def _range_name(node: ast.expr) -> str | None:
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range"):
+        return None
+    return node.args[0].id if len(node.args) == 1 and isinstance(node.args[0], ast.Name) else None
+
+
+def _backward(node: ast.AST) -> bool:
+    return any(isinstance(n, ast.Attribute) and n.attr == "backward" for n in ast.walk(node))
+
+
+def _innermost_backward(loop: ast.For) -> bool:
+    """The loop calls ``.backward()`` and no loop inside it does (the micro-step loop, not the iteration loop)."""
+    inner = [n for n in ast.walk(loop) if isinstance(n, LOOPS) and n is not loop]
+    return _backward(loop) and not any(_backward(n) for n in inner)
+
+
+def _randint_batch(call: ast.Call) -> tuple[str, str] | None:
+    """``torch.randint(len(data) - L, (B,))``: (L, B)."""
+    func = call.func
+    named = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    if named != "randint" or len(call.args) < 2:
+        return None
+    high, size = call.args[0], call.args[1]
+    if not (isinstance(high, ast.BinOp) and isinstance(high.op, ast.Sub) and isinstance(high.right, ast.Name)):
+        return None
+    if not (isinstance(size, ast.Tuple) and len(size.elts) == 1 and isinstance(size.elts[0], ast.Name)):
+        return None
+    return high.right.id, size.elts[0].id

@@ -3,7 +3,7 @@ know it: its batch keys, and how it is told from other JSON and YAML (``deepspee
 
 from __future__ import annotations
 
-from effbatch.core.configs.base import Format, Parsed
+from effbatch.core.configs.base import CallSite, Format, Parsed
 
 TRAIN = "train_batch_size"
 MICRO = "train_micro_batch_size_per_gpu"
@@ -50,3 +50,18 @@ def _batch_like(value: object) -> bool:
 def deepspeed_config(sources: list[Parsed]) -> Parsed | None:
     """The DeepSpeed config among the sources, if any."""
     return next((p for p in sources if is_deepspeed_config(p)), None)
+
+
+INITIALIZE = "deepspeed.initialize"
+
+
+def initialize_call(parsed: Parsed, *, run: bool = False) -> CallSite | None:
+    """The ``deepspeed.initialize`` call a script makes (the last one a run reaches, else the last one): the call
+    that hands DeepSpeed its config, whatever batch names the script sets besides. ``run``: only one a run of the
+    script reaches – a module whose functions only others call (Megatron-DeepSpeed's ``megatron/training.py``,
+    OpenRLHF's strategy) is a library's, not the run."""
+    if parsed.format is not Format.PYTHON or parsed.python is None:
+        return None
+    calls = [call for call in parsed.python.called(INITIALIZE) if call.callee == INITIALIZE]
+    chosen = [call for call in calls if call.reached] or ([] if run else calls)
+    return chosen[-1] if chosen else None

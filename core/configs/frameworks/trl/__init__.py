@@ -21,6 +21,10 @@ every a micro-steps, so one generation batch feeds k = steps_per_generation · n
 Defaults: per_device_train_batch_size 8, gradient_accumulation_steps 1 (transformers TrainingArguments),
 num_generations 8, num_iterations 1, max_completion_length 512 (grpo_config.py:474, 679, 488).
 
+A script that builds one of TRL's preference trainers (``DPOTrainer``, ORPO, KTO, CPO, BCO, Reward) is counted by
+the Trainer's rule on the arguments it hands over, the repository's own subclass of ``TrainingArguments`` or
+``DPOConfig`` included (``preference``).
+
 GRPO's keys (``num_generations`` …) tell it from an SFT config. RLOO (``rloo_k``, ``RLOOConfig``, ``trl rloo``) is
 counted by its release (``rloo``): the on-policy trainer before 0.22, GRPO's generation batch since.
 
@@ -40,6 +44,7 @@ from typing import Any
 
 from effbatch.core.configs.base import Check, Parsed, Pins, Rule, World
 from effbatch.core.configs.frameworks.trl.grpo import GRPO_RULES, ID, detect_grpo, grpo
+from effbatch.core.configs.frameworks.trl.preference import detect_preference, preference
 from effbatch.core.configs.frameworks.trl.rloo import RLOO_RULES, detect_rloo, rloo
 from effbatch.core.configs.frameworks.trl.sft import SFT_RULES, detect_sft, sft
 
@@ -48,15 +53,17 @@ __all__ = ["ID", "RULES", "check", "detect"]
 
 
 def detect(parsed: Parsed) -> bool:
-    """A GRPO, RLOO or SFT config of TRL."""
-    return detect_rloo(parsed) or detect_grpo(parsed) or detect_sft(parsed)
+    """A GRPO, RLOO or SFT config of TRL, or a script that builds one of TRL's preference trainers (DPO …)."""
+    return detect_rloo(parsed) or detect_grpo(parsed) or detect_sft(parsed) or detect_preference(parsed)
 
 
 def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
-    """RLOO's rule where RLOO's keys, class or command are there, GRPO's where GRPO's are, else SFT's (the
-    Trainer's)."""
+    """RLOO's rule where RLOO's keys, class or command are there, GRPO's where GRPO's are, a preference trainer's
+    (the Trainer's) where a script builds one and no SFT config is there, else SFT's (the Trainer's)."""
     if any(detect_rloo(parsed) for parsed in sources):
         return rloo(sources, world, pins)
     if any(detect_grpo(parsed) for parsed in sources):
         return grpo(sources, world, pins)
+    if any(detect_preference(parsed) for parsed in sources) and not any(detect_sft(p) for p in sources):
+        return preference(sources, world, pins)
     return sft(sources, world, pins)

@@ -223,3 +223,23 @@ def option_kind(keywords: Mapping[str, Given]) -> str:
     if written == "bool":
         return "truthy"
     return "bool" if written in ("str2bool", "strtobool") else "unknown"
+
+
+#: ``deepspeed.add_config_arguments(parser)`` (deepspeed/__init__.py ``_add_core_arguments``, unchanged from 0.3 to
+#: 0.16.5): its options as ``add_argument`` is given them – two switches and two paths, each default False or None.
+DEEPSPEED_OPTIONS = (
+    ("--deepspeed", "store_true", False),
+    ("--deepspeed_config", "store", None),
+    ("--deepscale", "store_true", False),
+    ("--deepscale_config", "store", None),
+)
+
+
+def add_deepspeed_arguments(parser: ArgParser, line: int) -> ArgParser:
+    """``deepspeed.add_config_arguments(parser)``: DeepSpeed's options added to the parser, which it returns."""
+    for flag, action, default in DEEPSPEED_OPTIONS:
+        keywords = {"action": Given(action, line), "default": Given(default, line)}
+        option = build_option(parser, [Given(flag, line)], keywords, line)
+        if option is not None:
+            parser.options.append(option)
+    return parser

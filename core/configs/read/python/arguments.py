@@ -25,7 +25,9 @@ class HfParser:
     """``HfArgumentParser((ModelArguments, TrainingArguments))``: each dataclass, the script's own with their
     fields' defaults, a library's (``TrainingArguments``) by name."""
 
-    #: (the class as written, its fields with defaults where the script defines it; None: a library's class).
+    #: (the class as written, its fields with defaults where the script defines it; None: a library's class). A
+    #: script's own subclass of a library's class has the library's path for its kind (``transformers.…``): it takes
+    #: the flags of the library's fields too.
     classes: list[tuple[str, dict[str, Given] | None]]
 
     def instances(self, argv: Sequence[str] | None, line: int) -> tuple[Instance, ...]:
@@ -36,12 +38,13 @@ class HfParser:
         found: list[Instance] = []
         for kind, fields in self.classes:
             values = dict(fields) if fields is not None else {}
+            library = fields is None or "." in kind  # a library's class, or the script's own subclass of one
             for flag, words in given.items():
                 key = flag.removeprefix("--").replace("-", "_")
-                if (fields is not None and key in fields) or (fields is None and key not in own):
+                if (fields is not None and key in fields) or (library and key not in own):
                     value = convert(words, _kind_of(values.get(key)), len(words) > 1)
                     values[key] = Given(value, 0, flag, via=values.get(key), origin=Origin.LAUNCH)
-            found.append(Instance(kind, values, line, complete=argv is not None or fields is not None))
+            found.append(Instance(kind, values, line, complete=argv is not None or not library))
         return tuple(found)
 
 

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 
 from effbatch.core.configs.base import CallSite, Given, Instance, Unknown
 from effbatch.core.configs.read.python import operators
-from effbatch.core.configs.read.python.argparser import ArgParser, build_option
+from effbatch.core.configs.read.python.argparser import ArgParser, add_deepspeed_arguments, build_option
 from effbatch.core.configs.read.python.arguments import HfParser
 from effbatch.core.configs.read.python.objects import (
     ENVIRON,
@@ -211,6 +211,8 @@ class Calls(State):
             return self.world(node)
         if name == "ArgumentParser":
             return _parser(keywords)
+        if path == "deepspeed.add_config_arguments" and args and isinstance(args[0].value, ArgParser):
+            return add_deepspeed_arguments(args[0].value, node.lineno)
         if name in ("add_argparse_args", "add_model_specific_args") and args and isinstance(args[0].value, ArgParser):
             args[0].value.open = True  # Lightning 1.x adds its Trainer's options: flags beyond the listed ones count
             return args[0].value
@@ -244,10 +246,24 @@ class Calls(State):
         found: list[tuple[str, dict[str, Given] | None]] = []
         for item in items:
             if isinstance(item, ClassRef):
-                found.append((item.name, self.dataclass_fields(self.classes[item.name])))
+                found.append(self.own_dataclass(item.name, depth=0))
             elif isinstance(item, ModuleRef):
                 found.append((item.path, None))
         return found
+
+    def own_dataclass(self, name: str, depth: int) -> tuple[str, dict[str, Given]]:
+        """A script's dataclass, its fields over its own bases'; extending a library's (``TrainingArguments``), it
+        is that class (kind: the library's path) with the script's fields."""
+        definition = self.classes[name]
+        kind, fields = name, dict[str, Given]()
+        for base in definition.bases:
+            value = self.expr(base, self.module) if depth < 8 else None
+            if isinstance(value, ModuleRef):
+                kind = value.path
+            elif isinstance(value, ClassRef) and value.name in self.classes and value.name != name:
+                kind, inherited = self.own_dataclass(value.name, depth + 1)
+                fields |= inherited
+        return kind, fields | self.dataclass_fields(definition)
 
     def world(self, node: ast.AST) -> object:
         """The number of processes: the launcher's ``WORLD_SIZE`` where the launch is known."""

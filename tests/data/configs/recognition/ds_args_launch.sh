@@ -1,0 +1,2 @@
+#!/bin/bash
+deepspeed --num_gpus 8 ds_args_train.py --deepspeed --deepspeed_config ds_args.json

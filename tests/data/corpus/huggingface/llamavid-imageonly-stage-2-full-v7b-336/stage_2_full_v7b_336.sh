@@ -1,0 +1,40 @@
+#!/bin/bash
+
+deepspeed llamavid/train/train_mem.py \
+    --deepspeed ./scripts/zero2.json \
+    --model_name_or_path model_zoo/LLM/vicuna/7B-V1.5 \
+    --version imgsp_v1 \
+    --data_path ./data/LLaMA-VID-Finetune/llava_v1_5_mix665k_maxround_6_total_921k.json \
+    --image_folder ./data/LLaMA-VID-Finetune \
+    --vision_tower ./model_zoo/LAVIS/eva_vit_g.pth \
+    --image_processor ./llamavid/processor/clip-patch14-224-336 \
+    --pretrain_mm_mlp_adapter ./work_dirs/llamavid-7b-pretrain-336/mm_projector.bin \
+    --mm_projector_type mlp2x_gelu \
+    --mm_vision_select_layer -2 \
+    --mm_use_im_start_end False \
+    --mm_use_im_patch_token False \
+    --image_aspect_ratio pad \
+    --group_by_modality_length True \
+    --bert_type "qformer_pretrain" \
+    --num_query 32 \
+    --bf16 True \
+    --output_dir ./work_dirs/llamavid-7b-full-336  \
+    --num_train_epochs 1 \
+    --per_device_train_batch_size 8 \
+    --per_device_eval_batch_size 4 \
+    --gradient_accumulation_steps 2 \
+    --evaluation_strategy "no" \
+    --save_strategy "steps" \
+    --save_steps 1000 \
+    --save_total_limit 1 \
+    --learning_rate 2e-5 \
+    --weight_decay 0. \
+    --warmup_ratio 0.03 \
+    --lr_scheduler_type "cosine" \
+    --logging_steps 1 \
+    --tf32 True \
+    --model_max_length 4096 \
+    --gradient_checkpointing True \
+    --dataloader_num_workers 4 \
+    --lazy_preprocess True \
+    --report_to wandb

@@ -1,0 +1,46 @@
+#!/bin/bash
+
+export WANDB_PROJECT= "vcoder" 
+deepspeed vcoder_llava/train/vcoder_ds_train_mem.py \
+    --deepspeed ./scripts/zero3.json \
+    --model_name_or_path liuhaotian/llava-v1.5-7b \
+    --version v1 \
+    --data_path /data/storage/jj/data/llava_v1_5_mix665k.json \
+    --depth_data_path ./playground/data \
+    --image_folder ./playground/data \
+    --seg_image_folder ./playground/data \
+    --depth_image_folder ./playground/data \
+    --use_mm2_proj True \
+    --pretrain_mm2_mlp_adapter llava-v1.5-mlp2x-336px-pretrain-vicuna-7b-v1.5/mm_projector.bin \
+    --tune_mm_mlp_adapter False \
+    --freeze_mm_mlp_adapter True \
+    --freeze_llm True \
+    --seg_tune_adapter True \
+    --depth_tune_adapter True \
+    --mm_projector_type mlp2x_gelu \
+    --depth_mm_projector_type mlp2x_gelu \
+    --seg_mm_projector_type mlp2x_gelu \
+    --mm_vision_select_layer -2 \
+    --image_aspect_ratio pad \
+    --group_by_modality_length True \
+    --bf16 True \
+    --output_dir ./outputs/vcoder_ds_llava-v1.5-7b \
+    --num_train_epochs 1 \
+    --per_device_train_batch_size 32 \
+    --per_device_eval_batch_size 4 \
+    --gradient_accumulation_steps 1 \
+    --evaluation_strategy "no" \
+    --save_strategy "steps" \
+    --save_steps 1100 \
+    --save_total_limit 1 \
+    --learning_rate 1e-3 \
+    --weight_decay 0. \
+    --warmup_ratio 0.03 \
+    --lr_scheduler_type "cosine" \
+    --logging_steps 1 \
+    --tf32 True \
+    --model_max_length 2048 \
+    --gradient_checkpointing True \
+    --dataloader_num_workers 4 \
+    --lazy_preprocess True \
+    --report_to wandb
