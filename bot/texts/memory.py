@@ -111,10 +111,6 @@ NO_ACTIVATIONS_PARAMS = (
     "`layers= hidden= heads= ffn= vocab=` und die Sequenzlänge `L=`."
 )
 NO_ACTIVATIONS_SEQ_LEN = "Ohne Sequenzlänge fehlen die Aktivierungen in der Summe – gib sie an, z. B. `L=4096`."
-ACCUMULATION_NOTE = (
-    "Akkumulation kostet keinen Aktivierungsspeicher: Die a Durchläufe laufen nacheinander. Mit kleinerem b und "
-    "größerem a bleibt B gleich."
-)
 ADVICE_TITLE = "Was hilft"
 
 RULES_NOTE: Mapping[str, str] = {
