@@ -174,7 +174,7 @@ def core_microseconds() -> tuple[float, float, float]:
     return same * 1e6, varied * 1e6, parse_compute * 1e6
 
 
-#: Memory and time questions (issue 28): with B, without, a failing fit with advice, Megatron's rules.
+#: Memory and time questions: with B, without, a failing fit with advice, Megatron's rules.
 MEMORY_COMMANDS = (
     "llama3.1-8b b=2 gpus=64 a=8 L=8k gpu=h100 zero=1 budget=1T",
     "params=7B zero=3 gpus=8 gpu=h100",
@@ -219,9 +219,9 @@ def config_check_milliseconds() -> dict[str, float]:
     return timings
 
 
-#: The shell reader before tree-sitter (issue 18 part 3), for the before/after row: main at this commit.
+#: The shell reader before tree-sitter, for the before/after row: main at this commit.
 SHELL_BEFORE = "d19c943"
-#: Hostile launch scripts (issue 19): (name, script, what main took before, as the issue measured it).
+#: Hostile launch scripts, which once held a worker: (name, script, what main took before, as measured then).
 HOSTILE_SHELL = [
     ("variable doubled 40 times", "A=x\n" + "A=$A$A\n" * 40, "4 GB"),
     ("array doubled 40 times", "A=(x)\n" + "A=(${A[@]} ${A[@]})\n" * 40, "1 GB, 60 s"),
@@ -327,7 +327,7 @@ def _with_reader(reader: Callable[[str], object], measure: Callable[[], float]) 
 def print_shell_table() -> None:
     hostile, large = shell_milliseconds()
     print("\nBash launch scripts (tree-sitter-bash + the bounded evaluator; median of 5 runs):\n")
-    print("| script | time | outcome | main before (issue 19) |")
+    print("| script | time | outcome | main before |")
     print("|---|---|---|---|")
     for name, milliseconds, outcome, before in hostile:
         print(f"| {name} | {milliseconds:.1f} ms | {outcome} | {before or '–'} |")
@@ -475,7 +475,7 @@ def print_bot_ready(wall: float, cpu: float) -> None:
     )
 
 
-#: Hostile checks in flight per worker while plain commands are measured (issue 19: 8 per worker).
+#: Hostile checks in flight per worker while plain commands are measured (8 per worker).
 HOSTILE_PER_WORKER = 8
 HOSTILE_SECONDS = 15
 

@@ -32,6 +32,7 @@ class AnswerKind(StrEnum):
     COMPARISON = "comparison"
     HELP = "help"
     INPUT_ERROR = "input_error"
+    NOT_FETCHED = "not_fetched"  # a linked file that could not be read: nothing was checked
     CHECK = "check"
     RUNS = "runs"
     GUIDANCE = "guidance"

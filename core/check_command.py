@@ -13,10 +13,20 @@ from dataclasses import dataclass
 
 from effbatch.core.configs import Source, World, clean
 
+#: The key a channel profile's GPUs are added to a check with, and where its world size then says it came from.
+PROFILE_GPUS = "profile_gpus"
+PROFILE_WORLD = "channel profile"
 #: The words that turn a command into a config check.
 CHECK_WORDS = frozenset({"prüfe", "pruefe", "prüfen", "pruefen", "check"})
 PRIVATE_WORDS = frozenset({"privat", "private"})
-_WORLD_KEYS = {"gpus": "world", "world": "world", "world_size": "world", "nodes": "nodes", "nnodes": "nodes"}
+_WORLD_KEYS = {
+    "gpus": "world",
+    "world": "world",
+    "world_size": "world",
+    "nodes": "nodes",
+    "nnodes": "nodes",
+    PROFILE_GPUS: "profile",
+}
 _PER_NODE_KEYS = frozenset({"gpus_per_node", "nproc_per_node", "per_node"})
 _GPU_KEYS = frozenset({"gpu", "gpu_type"})
 #: A GPU's name as ``gpu=`` takes it (``h100``, ``a100-80``, ``tpu-v5e``); ``check_config`` says which it knows.
@@ -64,7 +74,9 @@ def check_request(text: str) -> CheckRequest:
             break
         rest = rest[match.end() :]
     world = None
-    if settings.get("world"):
+    if settings.get("profile"):
+        world = World(settings["profile"], PROFILE_WORLD)
+    elif settings.get("world"):
         world = World(settings["world"], f"gpus={settings['world']}")
     elif settings.get("nodes") and settings.get("per_node"):
         size = settings["nodes"] * settings["per_node"]

@@ -58,7 +58,7 @@ class ProblemKind(StrEnum):
     ROLLOUT_CONFLICT = "rollout_conflict"
     GUIDANCE_INCOMPLETE = "guidance_incomplete"
     UNKNOWN_WORD = "unknown_word"
-    # the memory and time keys (issue 28)
+    # the memory and time keys
     UNKNOWN_CHOICE = "unknown_choice"
     UNKNOWN_MODEL = "unknown_model"
     SHAPE_INCOMPLETE = "shape_incomplete"

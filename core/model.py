@@ -70,7 +70,7 @@ class PlanRequest(BaseModel):
     samples: Samples | None = None
     mini: Mini | None = None
     epochs: Epochs | None = None
-    #: The memory and time keys (issue 28), None when none was given.
+    #: The memory and time keys, None when none was given.
     training: TrainingRequest | None = None
 
     def value(self, argument: Argument) -> int | None:

@@ -563,7 +563,7 @@ class _Collector:
 
 
 class _TrainingCollector:
-    """The memory and time keys of one setup (issue 28), apart from the batch keys: raw texts, then values."""
+    """The memory and time keys of one setup, apart from the batch keys: raw texts, then values."""
 
     def __init__(self, owner: _Collector) -> None:
         self._owner = owner

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from effbatch.core.arguments import MODEL_PARALLEL, Argument
-from effbatch.core.check_command import check_request, is_check
+from effbatch.core.check_command import PROFILE_GPUS, check_request, is_check
 from effbatch.core.memory.gpus import find_gpu, gpu_names
 from effbatch.core.numbers import NumberError, parse_whole_number
 from effbatch.core.parser import (
@@ -270,5 +270,5 @@ def _check_with_profile(text: str, settings: Mapping[str, str]) -> WithProfile:
         return WithProfile(text)
     stripped = text.lstrip()
     first = stripped.split(None, 1)[0]
-    merged = f"{first} gpus={gpus}{stripped[len(first) :]}"
+    merged = f"{first} {PROFILE_GPUS}={gpus}{stripped[len(first) :]}"
     return WithProfile(merged, ((Argument.GPUS.key, str(gpus)),))

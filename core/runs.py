@@ -5,7 +5,7 @@ One frozen row per run. A run's global batch is a tuple of phases: ramp-ups and 
 run mostly trained with. Every row names where its numbers were read: a paper's table or
 section, or a config file in the authors' repository at a commit.
 
-Verified for issue 22 (public sources, read through the search tools):
+Verified against public sources, read through the search tools:
 
 - GPT-3: Brown et al. 2020 (arXiv 2005.14165), Table 2.1 (sizes, batch in tokens, learning
   rate; read in dmccreary/gpt-3-demos ``docs/background.md``, which copies the table) and
@@ -39,12 +39,12 @@ Verified for issue 22 (public sources, read through the search tools):
   138b1fc: global_batch_size 2048 × 4096 tokens, lr 6e-4; max_duration 6,5e12 tokens was the plan.
   Stage 1 ended at step 721.901: the last row of ``src/scripts/official/OLMo2/OLMo-2-0325-32B.csv``
   (OLMo-core @fa6c501) and the README's stage-1 checkpoint ``stage1-step721901-tokens6056B``:
-  721.901 × 2.048 × 4.096 = 6,056 T tokens (issue 30).
+  721.901 × 2.048 × 4.096 = 6,056 T tokens (the step, not the planned length, fixes the tokens).
 - BLOOM 176B: bigscience-workshop/bigscience ``train/tr11-176B-ml/tr11-176B-ml.slurm`` at
   003b250: GLOBAL_BATCH_SIZE 2048, SEQ_LEN 2048, ``--rampup-batch-size 192 16 9_765_625``,
   lr 6e-5; TRAIN_SAMPLES 220M (450B tokens) was the plan. Trained: 366B tokens, the model card
-  bigscience/bloom README.md at 1015162 ("Training Iteration 95000", "total seen tokens: 366B";
-  issue 30).
+  bigscience/bloom README.md at 1015162 ("Training Iteration 95000", "total seen tokens: 366B":
+  trained, not planned).
 - SmolLM3 3B: huggingface/smollm ``text/pretraining/smollm3/stage1_8T.yaml`` at a041759 (the same
   in stage2/stage3): dp 192 × micro_batch_size 3 × batch_accumulation_per_replica 1 = 576 sequences
   of 4.096 = 2.359.296 tokens (the HuggingFaceTB/SmolLM3-3B-checkpoints card: "The GBS … is

@@ -1,4 +1,4 @@
-"""The keys of the memory and time questions (issue 28): the model, its shape, the set-up, the time.
+"""The keys of the memory and time questions: the model, its shape, the set-up, the time.
 
 Kept apart from ``core.arguments`` and the parser's tables: these keys take names, choices, decimals
 and units, not only whole numbers. ``read_value`` turns a typed text into the value or a ``NumberError``

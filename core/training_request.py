@@ -1,4 +1,4 @@
-"""What a command asks about memory and time (issue 28): the model, its shape, the set-up, the time.
+"""What a command asks about memory and time: the model, its shape, the set-up, the time.
 
 Part of ``PlanRequest`` as its ``training`` field, None when none of these keys was given. Values are
 read by ``core.training_keys.read_value``; here they are only held and validated for their types.

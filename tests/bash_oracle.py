@@ -58,8 +58,9 @@ class Ran:
     arithmetic_error: bool = False
 
 
-def run_bash(script: str, names: Sequence[str], timeout: float = 20) -> Ran:
-    """``script`` run by bash as a file; the variables ``names`` as bash has them at its end."""
+def run_bash(script: str, names: Sequence[str], timeout: float = 20, arguments: Sequence[str] = ()) -> Ran:
+    """``script`` run by bash as a file (``bash script.sh ARGUMENTS``); the variables ``names`` as bash has them at
+    its end."""
     with tempfile.TemporaryDirectory(prefix="effbatch-bash-") as folder:
         root = Path(folder)
         (root / "bin").mkdir()
@@ -70,7 +71,7 @@ def run_bash(script: str, names: Sequence[str], timeout: float = 20) -> Ran:
         show = _SHOW.replace("NAMES", " ".join(names)).replace("OUT", str(out))
         (root / "script.sh").write_text(show + script)
         done = subprocess.run(
-            [BASH, "--norc", "--noprofile", "script.sh"],
+            [BASH, "--norc", "--noprofile", "script.sh", *arguments],
             cwd=root,
             env={"PATH": str(root / "bin")},
             stdin=subprocess.DEVNULL,

@@ -5,8 +5,10 @@ written without parentheses so bash decides the grouping, the ``${X:-w}`` family
 ``if``/``elif``/``else``, ``case`` with ``;;`` ``;&`` ``;;&``, ``&&``/``||`` chains with ``{ …; }`` groups,
 ``( … )``, pipelines, functions with ``local`` and ``return``, ``readonly``, ``export``, ``declare``, ``unset``,
 ``for`` loops over literal words, ``for ((…))`` and ``while`` loops with literal bounds (their counter stepped
-first in the body, so ``continue`` never loops forever), ``break``/``continue``, ``exit``, and the stub program
-``run`` (its words compared too). A function's body defines and calls no function, so nothing recurses; each
+first in the body, so ``continue`` never loops forever), ``break``/``continue``, ``exit``, the positional
+parameters (``set --``, ``shift``, ``$1``, ``$#``, ``"$@"``, ``$*``, a function's own words), ``$[ … ]``, and the
+stub program ``run`` (its words compared too), also where a comment cut its continued line or a redirection's
+target is followed by more words. A function's body defines and calls no function, so nothing recurses; each
 nesting depth has its own loop counter, so no loop resets another's.
 """
 
@@ -79,7 +81,9 @@ def _expansion() -> st.SearchStrategy[str]:
         st.tuples(_arrays, st.sampled_from(["@", "*", "0", "1", "-1"])).map(lambda t: f"${{{t[0]}[{t[1]}]}}"),
         _arrays.map(lambda a: "${#" + a + "[@]}"),
         arithmetic(1).map(lambda e: f"$(( {e} ))"),
+        arithmetic(1).map(lambda e: f"$[ {e} ]"),  # bash's older spelling of $(( ))
         st.just("$?"),
+        st.sampled_from(["$1", "$2", "${3}", "$#", "$@", "$*", "${2:-d}", "${#1}"]),  # the positional parameters
     )
 
 
@@ -113,6 +117,13 @@ def _simple() -> st.SearchStrategy[str]:
         st.sampled_from(["true", "false", ":"]),
         words.map(lambda w: f"run {w}"),
         st.tuples(word(), word()).map(lambda t: f"run {t[0]} \\\n  # --skipped 1 \\\n  run {t[1]}"),
+        st.tuples(word(), word()).map(lambda t: f"run {t[0]} \\\n  # --skipped 1 \\\n  --flag {t[1]}"),
+        # words after a redirection's target are the command's (the prelude creates the file read)
+        st.tuples(word(), st.sampled_from(["> out", "2>&1", "< in.txt", ">> out 2>&1", "&> out"]), words).map(
+            lambda t: f"run {t[0]} {t[1]} {t[2]}"
+        ),
+        st.sampled_from(["shift", "shift 2", "shift 5"]),
+        words.map(lambda w: f"set -- {w}"),
     )
 
 
@@ -166,7 +177,7 @@ def statement(depth: int, loop: bool, function: bool) -> st.SearchStrategy[str]:
             st.tuples(st.sampled_from(["f", "g"]), statements(depth - 1, loop=False, function=True)).map(
                 lambda t: f"{t[0]}() {{ {t[1]}; }}"
             ),
-            st.sampled_from(["f", "g", "MB=9 f", "f; X=$?"]),
+            st.sampled_from(["f", "g", "MB=9 f", "f; X=$?", "f a '1 2'", 'g "$@"', "f $*"]),
         ]
     return st.one_of(
         simple,
@@ -224,7 +235,10 @@ def _prelude() -> st.SearchStrategy[str]:
     arrays = [st.one_of(st.just(f"{a}=(a 1 '2 3')"), st.just(f"{a}=()"), st.just(f"unset {a}")) for a in ARRAYS]
     # the words values are made of, read as names in $(( $X )): unset by the script too
     words = "unset a b x1 big\n"
-    return st.tuples(*scalars, *arrays).map(lambda parts: "; ".join(parts) + "\nf() { :; }; g() { :; }\n" + words)
+    # the script's arguments: none, or some set by the script itself (``bash_oracle`` starts it without any)
+    arguments = st.sampled_from(["", "set -- 4 x1\n", "set -- '1 2' '' 16 big\n", "set -- a\n"])
+    head = st.tuples(*scalars, *arrays).map(lambda parts: "; ".join(parts) + "\nf() { :; }; g() { :; }\n" + words)
+    return st.tuples(head, arguments).map(lambda t: t[0] + ": > in.txt\n" + t[1])
 
 
 def scripts() -> st.SearchStrategy[str]:

@@ -133,6 +133,55 @@ def agreement() -> dict[str, tuple[int, int]]:
     return {framework: (total, right) for framework, (total, right) in sorted(counts.items())}
 
 
+def verdict(case: Case, result: Check | CheckError) -> str:
+    """``agree``, ``decided-wrong`` (a batch or no refusal with exit 0, unlike the framework) or ``undecided``
+    (effbatch named the missing value and exited 2)."""
+    if isinstance(result, CheckError):
+        return "undecided"
+    return "decided-wrong" if differences(case, result) else "agree"
+
+
+def verdicts() -> dict[str, int]:
+    """The whole corpus by verdict, as effbatch answers now."""
+    counts = {"agree": 0, "decided-wrong": 0, "undecided": 0}
+    for case in cases():
+        counts[verdict(case, run(case))] += 1
+    return counts
+
+
+def arrivals() -> list[dict[str, Any]]:
+    """The batches as they arrived (``arrivals.toml``), before any fix."""
+    path = CORPUS / "arrivals.toml"
+    return list(tomllib.loads(path.read_text(encoding="utf-8")).get("batch", [])) if path.exists() else []
+
+
+def arrival_lines() -> list[str]:
+    """The arrival table and the current verdicts, for docs/corpus.md."""
+    rows = []
+    for batch in arrivals():
+        if not batch.get("recorded"):
+            rows.append(f"| {batch['name']} | not recorded | | | | |")
+            continue
+        share = f"{100 * batch['agreed'] // batch['cases']} %"
+        rows.append(
+            f"| {batch['name']} ({batch['date']}) | {batch['cases']} | {batch['agreed']} ({share}) |"
+            f" {batch['decided_wrong']} | {batch['undecided']} | {batch['repositories']} |"
+        )
+    now = verdicts()
+    return [
+        "## Arrival: each new batch before any fix",
+        "",
+        "| batch | cases | agreed | decided wrong | undecided | repositories |",
+        "|---|---|---|---|---|---|",
+        *rows,
+        "",
+        f"Now, over the whole corpus: **{now['agree']} agree, {now['decided-wrong']} decided wrong** (a number",
+        f"or no refusal with exit 0, unlike the framework), **{now['undecided']} undecided** (the missing value",
+        "named, exit 2).",
+        "",
+    ]
+
+
 def page() -> str:
     """docs/corpus.md as the code says it now."""
     table = agreement()
@@ -153,6 +202,7 @@ def page() -> str:
         "|---|---|---|",
         *(f"| {framework} | {cases_} | {agree} |" for framework, (cases_, agree) in table.items()),
         "",
+        *arrival_lines(),
         f"Regenerate with `.venv/bin/python {Path(__file__).relative_to(ROOT).as_posix()}`.",
         "",
     ]

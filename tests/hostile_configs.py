@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-#: Pasted configs that took a worker minutes or gigabytes (issue 19's measurements), each a few hundred bytes
+#: Pasted configs that took a worker minutes or gigabytes (as measured), each a few hundred bytes
 #: to 60 KB: a shell variable doubled 40 times (4 GB), an array doubled 30 times (1 GB, 60 s), a Megatron
 #: ramp-up to a global batch of 10¹² (4 GB), 20.000 blank lines before a key (format detection), a Python
 #: config of unknown names (quadratic source segments).

@@ -1,8 +1,8 @@
-"""Inputs as large as the limits allow, for every kind of answer (issue 30, item 2): each must reach Slack whole.
+"""Inputs as large as the limits allow, for every kind of answer: each must reach Slack whole.
 
 Every number is at its argument's upper bound (``core/arguments.py``), every text at the command's cap of 2.000
 characters (``core/parser.py``, ``MAX_COMMAND_TEXT``), and the configs are the shapes that made long findings:
-Nanotron's strict reader names every unknown key in one message (issue 30 measured 110 of them, one finding
+Nanotron's strict reader names every unknown key in one message (110 of them were measured, one finding
 over 3.000 characters), TrlParser names every unknown argument, and a pasted text may hold hundreds of code
 blocks.
 """

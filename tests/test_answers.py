@@ -122,7 +122,7 @@ def test_short_help_shows_usage_and_examples() -> None:
     ):
         assert fragment in text
     assert "`mbs`" not in text  # the key table is the other help
-    assert len(text) < 3000  # with the three sentences on RL batches (issue 21), still one screen
+    assert len(text) < 3000  # with the three sentences on RL batches, still one screen
 
 
 def test_help_examples_show_what_they_claim() -> None:
@@ -165,7 +165,7 @@ def test_key_help_lists_every_key_and_format() -> None:
         ("-8 64 4", "Micro-Batch je Gerät (b): „-8“ ist nicht positiv"),
         ("8 0 4", "Datenparallele Replikate (d): „0“ ist nicht positiv"),
         ("8 64 4 1.5e0", "Sequenzlänge (L): „1.5e0“ ist keine ganze Zahl"),  # exponent notation read, not whole
-        ("8 2,000 4", "Datenparallele Replikate (d): „2,000“ lese ich nicht eindeutig"),  # issue 30: not d = 2
+        ("8 2,000 4", "Datenparallele Replikate (d): „2,000“ lese ich nicht eindeutig"),  # once read as d = 2
         ("acht 64 4", "Micro-Batch je Gerät (b): „acht“ ist keine Zahl"),
         ("8 64 4 4.09", "Sequenzlänge (L): „4.09“ ist keine ganze Zahl: Der Punkt trennt nur Dreiergruppen"),
         ("8 64 4m", "Akkumulationsschritte (a): „4m“ hat die unbekannte Endung „m“"),

@@ -9,6 +9,7 @@ the purity contract refuses it. What no import shows (reading ``os.environ``, op
 from __future__ import annotations
 
 import ast
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -140,3 +141,22 @@ def test_the_purity_contract_refuses_an_outside_import(tmp_path: Path, line: str
     broken = result.stdout.partition("Broken contracts")[2]
     assert (result.returncode, "core is pure" in broken) == ((0, False) if named is None else (1, True))
     assert named is None or named in broken
+
+
+#: A tracker number no reader can open; a comment or a doc says the reason itself.
+CITATION = re.compile(r"\b[Ii]ssues? [0-9]+")
+#: The project's own files: under tests/data only its READMEs, the rest there are copies of other repositories.
+OWN_FILES = ("core/**/*", "bot/**/*", "bench/**/*", "docs/**/*", "tests/*", "tests/data/**/README*.md")
+
+
+def test_no_file_of_the_project_cites_an_issue_number() -> None:
+    """No file of the project sends its reader to a tracker number instead of giving the reason."""
+    files = [ROOT / "README.md", ROOT / "CHANGELOG.md"]
+    files += [path for pattern in OWN_FILES for path in ROOT.glob(pattern) if path.suffix in {".py", ".md"}]
+    cited = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in files
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if CITATION.search(line)
+    ]
+    assert cited == []

@@ -238,7 +238,7 @@ def test_a_check_places_the_batch_beside_the_laws(capsys: pytest.CaptureFixture[
 
 def _capped(megabytes: int = 512) -> None:
     """In the child before exec: an address space of ``megabytes`` – a CLI reading /dev/zero whole fails in a
-    second instead of taking the machine's memory (before issue 30 it read 1,9 GB)."""
+    second instead of taking the machine's memory (it once read 1,9 GB)."""
     import resource
 
     resource.setrlimit(resource.RLIMIT_AS, (megabytes * 2**20, megabytes * 2**20))

@@ -1,4 +1,4 @@
-"""Every failure in a config check's path becomes a German answer where the user waits (issue 30, item 2).
+"""Every failure in a config check's path becomes a German answer where the user waits, never silence.
 
 The message shortcut, the world-size form and the share button acknowledge at once and answer later at the
 response URL: an exception after the acknowledgement, or an answer Slack does not take, used to leave the

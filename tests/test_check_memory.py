@@ -1,4 +1,4 @@
-"""``effbatch check``'s memory per GPU (issue 28, item 5), held against each framework's own estimator.
+"""``effbatch check``'s memory per GPU, held against each framework's own estimator.
 
 Every number was got by running the framework's own code outside this repository (throwaway venvs: torch 2.13 CPU,
 GPU-only imports stubbed) on the same configs; the configs are verbatim copies (``tests/data/configs/memory/README.md``
@@ -240,11 +240,11 @@ def test_olmo_core_factories_with_their_tokenizer(
 
 
 def test_the_answer_says_the_estimate_in_german_with_its_convention() -> None:
-    """The check's answer has „Speicher je GPU (Schätzung nach Megatron-LMs Regeln)“ with each part, the total
+    """The check's answer has „Speicher je GPU (Schätzung nach den Regeln von Megatron-LM)“ with each part, the total
     against the GPU given, and where the model came from."""
     check = check_config(_sources(MEMORY / "megatron_llama3_8b_h100_fp8.sh"), gpu="h100")
     shown = plain_text(check_answer(check, Visibility.IN_CHANNEL, command="effbatch").document, choices=False)
-    assert "Speicher je GPU (Schätzung nach Megatron-LMs Regeln) – 32 Schichten, h = 4.096, 32 Köpfe" in shown
+    assert "Speicher je GPU (Schätzung nach den Regeln von Megatron-LM) – 32 Schichten, h = 4.096, 32 Köpfe" in shown
     for part in ("Gewichte: 15,0\u00a0GiB", "Gradienten: 29,9\u00a0GiB", "Optimiererzustände: 11,2\u00a0GiB"):
         assert part in shown
     assert "Aktivierungen: 37,9\u00a0GiB (b = 1, L = 8.192, ohne Neuberechnung)" in shown
@@ -265,7 +265,7 @@ def test_a_micro_batch_that_cannot_fit_is_a_warning_never_an_error() -> None:
     assert finding.level.value == "warning"
     assert check.ok
     assert finding_text(check, finding).startswith(
-        "Laut Schätzung passt dieser Lauf auf keine H100 SXM, auch nicht mit b = 1: 93,9\u00a0GiB Speicher je GPU"
+        "Laut Schätzung passt dieser Lauf auf keine H100 SXM, auch nicht mit b = 1: Er braucht 93,9\u00a0GiB je Gerät"
     )
     assert check_json(check)["memory"]["fits"] is False
 
@@ -278,7 +278,7 @@ def test_without_a_gpu_the_estimate_is_said_and_how_to_name_one() -> None:
     assert "fits" not in memory
     assert "gpu" not in memory
     cli = plain_text(check_answer(check, Visibility.IN_CHANNEL, command="effbatch").document, choices=False)
-    assert "Ob es passt, sage ich mit einer GPU: --gpu h100" in cli
+    assert "Ob es passt, sage ich, wenn du die GPU nennst: --gpu h100" in cli
     slack = plain_text(check_answer(check, Visibility.IN_CHANNEL).document, choices=False)
     assert "/effbatch prüfe gpu=h100" in slack
 

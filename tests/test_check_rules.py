@@ -148,6 +148,9 @@ DS_SCRIPT = (
     "args = parser.parse_args()\n"
 )
 
+REQ = "requirements.txt"
+SFT_PACKED = "model_name_or_path: Qwen/Qwen2.5-0.5B\ndataset_name: trl-lib/Capybara\npacking: true\n"
+LF_SFT = "stage: sft\ntemplate: llama3\ncutoff_len: 1024\nper_device_train_batch_size: 2\n"
 #: code → (sources as (name, text), world size given or None)
 SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
     "deepspeed/batch-assertion": (((DS, DS_THREE.replace('": 8}', '": 1}')),), 8),
@@ -205,6 +208,25 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
         (("args.yaml", "per_device_train_batch_size: 4\n"), (DS, '{"train_micro_batch_size_per_gpu": 8}')),
         8,
     ),
+    # transformers' training_args.py: evaluation_strategy gone in 4.51.0, warmup_ratio in 5.15.0
+    "huggingface/argument-not-taken": (
+        (("args.yaml", "per_device_train_batch_size: 4\nevaluation_strategy: steps\n"), (REQ, "transformers==4.51.0")),
+        8,
+    ),
+    # llamafactory's hparams: neat_packing a field from 0.8.3; paged_adamw none in any release
+    "llamafactory/key-not-taken": ((("lf.yaml", LF_SFT + "neat_packing: true\n"), (REQ, "llamafactory==0.8.2")), 8),
+    "llamafactory/key-by-release": ((("lf.yaml", LF_SFT + "neat_packing: true\n"),), 8),
+    "llamafactory/unknown-keys": ((("lf.yaml", LF_SFT + "paged_adamw: true\n"),), 8),
+    # trl's sft_config.py: max_length a field from 0.16.0
+    "trl/sft-key-not-taken": (
+        (("sft.yaml", SFT_PACKED + "max_length: 512\n"), (REQ, "trl==0.15.0"), ("run.sh", "trl sft --config sft.yaml")),
+        8,
+    ),
+    "trl/sft-key-by-release": (
+        (("sft.yaml", SFT_PACKED + "max_length: 512\n"), (REQ, "trl>=0.14"), ("run.sh", "trl sft --config sft.yaml")),
+        8,
+    ),
+    "huggingface/argument-by-release": ((("args.yaml", "per_device_train_batch_size: 4\nwarmup_ratio: 0.1\n"),), 8),
     "megatron/world-size-divisible": ((("run.sh", f"{LAUNCH} --tensor-model-parallel-size 16"),), None),
     "megatron/global-batch-size-default": ((("run.sh", LAUNCH),), None),
     "megatron/global-batch-size-divisible": ((("run.sh", f"{LAUNCH} --global-batch-size 12"),), None),
@@ -602,6 +624,7 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
     "trl/sft-accelerate-config": ((("sft.yaml", f"{SFT}accelerate_config: zero3\nmax_length: 2048\n"),), None),
     "trl/sft-packing": ((("sft.yaml", f"{SFT}packing: true\nmax_length: 4096\n"),), 8),
     "trl/sft-max-length-default": ((("sft.yaml", SFT),), 8),
+    "trl/sft-max-seq-length": ((("sft.yaml", f"{SFT}dataset_text_field: text\nmax_seq_length: 4096\n"),), 8),
     # TRL RLOO: trl 0.19.1's RLOOTrainer lines, trl 0.22.2's RLOOConfig run (/work/scratch/rl/oracle/rloo_*.py)
     "trl/rloo-before-0-22": ((("r.yaml", RLOO_OLD), ("requirements.txt", "trl==0.19.1\n")), 8),
     "trl/rloo-counted-before-0-22": ((("r.yaml", RLOO_OLD),), 8),
@@ -967,9 +990,13 @@ def test_a_branch_only_the_start_decides_is_checked_both_ways(script: str, code:
     [finding] = [f for f in check.findings if f.code.startswith("script/")]
     assert finding.code == code
     text = finding_text(check, finding)
-    assert "Ab Zeile 2 verzweigt das Skript je nach $1" in text
-    if code == "script/branches-differ":
-        assert "B = 128 bis B = 256 (2 Varianten geprüft)" in text
+    assert "Ab Zeile 2 von run.sh verzweigt das Skript je nach `$1`" in text
+    said = {
+        "script/branches-differ": "trainiert der Lauf mit B = 128 oder B = 256.",
+        "script/branches-agree": "beide Varianten ergeben dieselbe Batch-Größe.",
+        "script/branch-refused": "Eine der beiden Varianten lässt sich nicht prüfen oder nicht starten",
+    }
+    assert said[code] in text
 
 
 def test_a_quoted_message_ends_with_exactly_one_full_stop() -> None:

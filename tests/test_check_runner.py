@@ -123,7 +123,8 @@ def test_an_unexpected_exception_is_a_crash_with_its_traceback(pool: CheckPool) 
     ],
 )
 def test_a_stopped_check_is_answered_in_german_with_what_to_do(reason: Abort, fragment: str) -> None:
-    """The caller learns why, and that `effbatch check DATEI` on their own machine has no such limits."""
+    """The caller learns why, and that `effbatch check DATEI` on their own machine has more memory but the same
+    deadline (never a promise of no limits)."""
 
     def stopped(*_: object, **__: object) -> None:
         raise CheckAborted(reason, 0.5, 256 * 1024 * 1024)
@@ -134,4 +135,5 @@ def test_a_stopped_check_is_answered_in_german_with_what_to_do(reason: Abort, fr
     assert payload["response_type"] == "ephemeral"
     assert texts.ABORTED_TITLE in text
     assert fragment in text
-    assert "`effbatch check DATEI`" in text
+    assert "`effbatch check DATEI` die Datei mit mehr Speicher, aber derselben Zeitgrenze" in text
+    assert "Ohne diese Grenzen" not in text

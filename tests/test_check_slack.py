@@ -92,7 +92,7 @@ def test_check_command_with_a_gpu_says_whether_it_fits(bot: BotProcess, api: Fak
     _, answer = api.next_response()
     assert_valid_message(answer)
     text = all_text(answer)
-    assert "Speicher je GPU (Schätzung nach effbatchs Regeln) – NousResearch/Meta-Llama-3-8B" in text
+    assert "Speicher je GPU (Schätzung nach den Regeln von effbatch) – NousResearch/Meta-Llama-3-8B" in text
     assert "von 39,6\u00a0GiB nutzbar (A100 40GB)" in text  # the 40.536 MiB an A100 40GB reports to a process
     assert "Laut Schätzung passt dieser Lauf auf keine A100 40GB" in text
 
@@ -239,7 +239,7 @@ def test_shortcut_answers_the_issues_nanotron_yaml(bot: BotProcess, api: FakeWeb
 def test_shortcut_on_a_lone_surrogate_answers_in_german(
     bot: BotProcess, api: FakeWebAPI, text: str, expected: str
 ) -> None:
-    """A lone surrogate is valid in Slack's JSON (issue 30): the shortcut still answers, in German, where it waits."""
+    """A lone surrogate is valid in Slack's JSON: the shortcut still answers, in German, where it waits."""
     status, _ = shortcut(bot, api, text)
     assert status == 200
     name, answer = api.next_response()
@@ -298,7 +298,7 @@ def packed(raw: bytes) -> str:
     return "z1:" + base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode()
 
 
-#: States the bot never made, each signed (any workspace member can send what Slack signs): issue 19.
+#: States the bot never made, each signed (any workspace member can send what Slack signs).
 FORGED_STATES = {
     "not base64": "z1:@@@@",
     "not zlib": "z1:AAAA",

@@ -399,14 +399,14 @@ SCRIPT_CASES = [
         "torchrun --nproc-per-node 4 -m examples.pretrain --micro-batch-size 2 --global-batch-size 32",
         (4, 4, 2, 4, 32, None, None),
     ),
-    # Issue 31: a comment line inside the continued command ends it (bash 5.2 runs `--micro-batch-size 4` as a
+    # A comment line inside the continued command ends it (bash 5.2 runs `--micro-batch-size 4` as a
     # command of its own: "command not found"), so Megatron gets b = 2 and a = 256 / (2 · 8) = 16, not b = 4.
     (
         "torchrun --nproc-per-node 8 pretrain_gpt.py \\\n    --micro-batch-size 2 \\\n    --global-batch-size 256 \\\n"
         "    # --rampup-batch-size 16 16 1000 \\\n    --micro-batch-size 4\n",
         (8, 8, 2, 16, 256, None, None),
     ),
-    # Issue 30: a subshell does not change the script's MBS; a loop over literal words runs pass by pass
+    # A subshell does not change the script's MBS; a loop over literal words runs pass by pass
     # (GBS = 32 · 2 · 2 = 128); ** groups from the right (bash: 2 ** 1 ** 3 = 2).
     (
         "MBS=2\n( MBS=8 )\nGBS=32\nfor n in a b; do GBS=$(( GBS * 2 )); done\nL=$(( 1024 * 2 ** 1 ** 3 ))\n"
@@ -442,7 +442,7 @@ def test_launch_scripts_are_read_as_bash_would_expand_them(script: str, expected
 
 
 def test_a_flag_after_a_comment_line_is_not_read() -> None:
-    """Issue 31: the user reads the micro-batch bash passes (line 2), and nothing of the line after the comment."""
+    """The user reads the micro-batch bash passes (line 2), and nothing of the line after the comment."""
     script = next(script for script, _ in SCRIPT_CASES if "# --rampup" in script)
     answer = shown(pasted(script))
     assert "• --micro-batch-size = 2 (eingefügt:2)" in answer

@@ -228,7 +228,7 @@ SAME_COMMANDS = [
     pytest.param(["hilfe"], ["Hilfe", "B = b · d · a"], id="help"),
     pytest.param(["runs"], ["Veröffentlichte Läufe", "GPT-3"], id="published runs"),
     pytest.param(["cluster gpus=64 tp=8"], ["Channel-Profil gespeichert", "64 GPUs", "TP 8"], id="profile set"),
-    pytest.param(["cluster gpus=64 tp=8", "cluster"], ["Channel-Profil dieses Channels"], id="profile shown"),
+    pytest.param(["cluster gpus=64 tp=8", "cluster"], ["Channel-Profil", "Gesetzt von", "TP 8"], id="profile shown"),
     pytest.param(["cluster gpus=64", "cluster löschen"], ["Channel-Profil gelöscht"], id="profile deleted"),
     pytest.param(  # B = 8 · (64 / 8) · 4
         ["cluster gpus=64 tp=8", "b=8 a=4 L=4096"],

@@ -42,7 +42,7 @@ from effbatch.core.configs import all_frameworks
 
 README = ROOT / "README.md"
 PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]
-#: A front door is read in one go (issue 27).
+#: A front door is read in one go (a long one was not read to its end).
 README_LINES = 300
 #: The prompts of a console block: a terminal command, and a line typed into the local console (or Slack).
 TERMINAL, CONSOLE = "$ ", "> "

@@ -155,3 +155,16 @@ def test_a_pasted_recipe_is_read_as_python() -> None:
     check = check_config([Source("eingefügt", (CONFIGS / "09_nemo2_recipe.py").read_text())])
     assert check.framework == "megatron_bridge"
     assert numbers(check) == (8, 4, 1, 128, 512, 8192)
+
+
+def test_a_recipes_arithmetic_is_pythons() -> None:
+    """A recipe that computes its batch from a parameter and a module constant with Python's builtins: Python's value
+    (``max(16, gpus * 32)`` = 64 sequences on the 2 GPUs of its name, a = 64 / (1 · 1) with CP 2)."""
+    text = (CONFIGS / "01_plain_pretrain.py").read_text()
+    text = text.replace(
+        "def llama3_8b_pretrain_2gpu_h100_bf16_config()", "def llama3_8b_pretrain_2gpu_h100_bf16_config(gpus=2)"
+    )
+    text = text.replace("cfg.train.global_batch_size = 512", "cfg.train.global_batch_size = max(16, gpus * 32)")
+    text = text.replace("cfg.dataset.seq_length = 8192", "cfg.dataset.seq_length = int(8.192e3)")
+    check = check_config([Source("llama3.py", text)])
+    assert numbers(check) == (2, 1, 1, 64, 64, 8192)

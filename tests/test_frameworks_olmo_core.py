@@ -20,6 +20,7 @@ from effbatch.bot.rendering.plain_text import plain_text
 from effbatch.core.configs import Check, CheckError, ProblemKind, Source, World, check_config
 
 CONFIGS = Path(__file__).parent / "data" / "configs" / "olmo_core"
+RANK = "rank batch size (in tokens) {} must be divisible by sequence length {}"
 GLOBAL = "global batch size ({}) must be divisible by micro-batch size ({}) x DP world size ({})"
 
 
@@ -195,3 +196,47 @@ def test_a_flag_argparse_would_refuse_is_named_not_guessed() -> None:
     with pytest.raises(CheckError) as raised:
         check_config(sources, World(1, "--world-size 1"))
     assert raised.value.ctx["value"] == "opts.sequence_length"
+
+
+# (what the script writes in place of template.py's values, GPUs, (world, d, b, a, B, L), findings)
+EVALUATED = [
+    # Python's builtins over constants: R = max(2, 1) · S → b = 2, a = 512 / (16 · 2) = 16
+    (
+        {"RANK_MICROBATCH_SIZE = 4 * SEQUENCE_LENGTH": "RANK_MICROBATCH_SIZE = max(2, 1) * SEQUENCE_LENGTH"},
+        16,
+        (16, 16, 2, 16, 512, 4096),
+        {},
+    ),
+    # a float constant as Python has it: int(2e6) // 4096 · 4096 = 488 sequences, 30,5 a rank: refused
+    (
+        {"512 * SEQUENCE_LENGTH\n": "int(2e6) // SEQUENCE_LENGTH * SEQUENCE_LENGTH\n"},
+        16,
+        (16, 16, 4, None, None, 4096),
+        {"olmo_core/rank-batch-multiple-of-length": RANK.format(124928, 4096)},
+    ),
+    # HSDP replicas from the world the launch gives: get_world_size() // 3 = 5 on 16 GPUs does not divide d = 16
+    (
+        {
+            "from olmo_core.optim": "from olmo_core.distributed.utils import get_world_size\nfrom olmo_core.optim",
+            "name=DataParallelType.hsdp)": "name=DataParallelType.hsdp, num_replicas=get_world_size() // 3)",
+        },
+        16,
+        (16, None, 4, None, None, 4096),
+        {"olmo_core/hsdp-degree": "data parallel world size (16) must be divisible by 'num_replicas' (5)"},
+    ),
+]
+
+
+@pytest.mark.parametrize(("changes", "world", "expected", "findings"), EVALUATED, ids=["max", "float", "world"])
+def test_the_scripts_arithmetic_is_pythons(
+    changes: dict[str, str], world: int, expected: tuple[int | None, ...], findings: dict[str, str]
+) -> None:
+    """The script's values are what Python computes from them (the Python reader's one evaluator), the world size
+    ``get_world_size()`` returns included."""
+    text = (CONFIGS / "01_plain_template.py").read_text()
+    for old, new in changes.items():
+        assert old in text
+        text = text.replace(old, new)
+    check = checked("t.py", world, text)
+    assert numbers(check) == expected
+    assert {f.code: f.message for f in check.findings} == findings

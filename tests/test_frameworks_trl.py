@@ -220,13 +220,14 @@ def test_defaults_that_decide_are_said() -> None:
 
 def test_a_key_removed_later_is_a_warning_without_a_pin_and_nothing_on_an_old_release() -> None:
     """``max_prompt_length`` (removed in TRL 0.28, #4847): refused on 1.16, a warning naming both sides without a
-    pin (the batch still said), and no finding at all where the repository pins 0.18 – issue 31's open-r1 case."""
+    pin (the batch still said), and no finding at all where the repository pins 0.18 – the open-r1 case."""
     name = "07_removed_max_prompt_length.yaml"
     unpinned = checked(name)
     [finding] = [f for f in unpinned.findings if f.code == "trl/max-prompt-length-removed"]
     assert (finding.level.value, unpinned.ok, unpinned.global_batch is not None) == ("warning", True, True)
     text = finding_text(unpinned, finding)
-    assert text.startswith("Erst ab TRL `0.28.0` (#4847), und welche Version läuft, sagt keine Datei: ")
+    assert text.startswith("Betrifft TRL ab `0.28.0`; welche Version läuft, geht aus keiner Datei hervor. ")
+    assert text.count("#4847") == 1  # the finding names the change itself
     assert "Mit einer älteren Version läuft es." in text
     old = checked(name, versions={"trl": "==0.18.0"})
     assert "trl/max-prompt-length-removed" not in {f.code for f in old.findings}

@@ -224,7 +224,7 @@ def test_a_refusal_of_later_releases_is_a_warning_without_a_pin() -> None:
     check = checked("03_refuse_train_lt_mini_default.sh")
     [finding] = [f for f in check.findings if f.code == "verl/train-batch-below-mini-batch"]
     assert finding.unpinned is not None
-    assert finding_text(check, finding).startswith("Erst ab verl `0.3.0` (#559)")
+    assert finding_text(check, finding).startswith("Betrifft verl ab `0.3.0`")
     assert (check.global_batch, check.refused) == (512, False)
     assert checked("03_refuse_train_lt_mini_default.sh", versions={"verl": "==0.2"}).global_batch == 512
 

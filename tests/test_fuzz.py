@@ -160,7 +160,7 @@ def test_any_pasted_config_gets_a_check_or_a_german_refusal(text: str, gpus: int
     assert reply.answer.kind in (AnswerKind.CHECK, AnswerKind.INPUT_ERROR)
 
 
-# --- hostile shapes against the readers (issue 19) --------------------------------------------------
+# --- hostile shapes against the readers ---------------------------------------------------------
 
 #: The shapes that once cost seconds, gigabytes or a crash, small enough to mangle many times; each a seed.
 HOSTILE_SEEDS = [

@@ -39,9 +39,9 @@ def test_einordnung_beside_the_worked_example() -> None:
     # Step Law: 0,58 · (2 · 10¹²)^0,571 ≈ 6,1 Mio.; η = 1,79 · (7 · 10⁹)^−0,713 · (2 · 10¹²)^0,307 ≈ 0,00102.
     assert "B_opt = 0,58 · D^0,571 = 0,58 · 2.000.000.000.000^0,571 ≈ 6,1\u00a0Mio. Tokens" in text
     assert "η_opt = 1,79 · N^−0,713 · D^0,307 ≈ 0,00102" in text
-    assert "Step Law zählt N ohne Embedding-Parameter; `params=` ist meist die Gesamtzahl" in text  # issue 30
+    assert "Step Law zählt N ohne Embedding-Parameter; `params=` ist meist die Gesamtzahl" in text
     # DeepSeek with only N: M ≈ 6 · N = 4,2 · 10¹⁰, C = 8,4 · 10²², B ≈ 9,2 Mio., η ≈ 0,000425 – said to be 6 · N,
-    # and what that leaves out (issue 30): 12 · n · d · l is l / (6 · d) of 72 · n · d², 1/6 to 1/3 at d = 4.096.
+    # and what that leaves out: 12 · n · d · l is l / (6 · d) of 72 · n · d², 1/6 to 1/3 at d = 4.096.
     assert "M ≈ 6 · N = 6 × 7.000.000.000 = 4,2 · 10¹⁰ FLOPs je Token" in text
     assert "(nur N bekannt, nicht die Form: 6 · N lässt den Attention-Anteil 12 · n_layer · d_model · l_seq weg" in text
     assert "B_opt 5 bis 10 % zu niedrig" in text
@@ -229,7 +229,7 @@ def test_shape_parts_for_config_checks() -> None:
     text = all_text(payload)
     assert "N ≈ 12 · n_layer · d_model² = 12 × 32 × 4.096² = 6,4\u00a0Mrd. Parameter" in text
     assert "D = Schritte × Tokens je Schritt = 500.000 × 4.194.304 = 2,1\u00a0Bio. Tokens" in text
-    # not 6 · N: the shape is known, and the answer says so with its numbers (issue 30):
+    # not 6 · N: the shape is known, and the answer says so with its numbers:
     # 72 · 32 · 4.096² + 12 · 32 · 4.096 · 4.096 = 38.654.705.664 + 6.442.450.944 = 45.097.156.608 ≈ 4,5 · 10¹⁰
     assert (
         "M = 72 · n_layer · d_model² + 12 · n_layer · d_model · l_seq = 72 × 32 × 4.096² + 12 × 32 × 4.096 × 4.096 "
@@ -247,7 +247,7 @@ def test_a_typed_filter_is_quoted_and_escaped() -> None:
 
 
 def test_params_and_budget_alone_answer_the_laws_question() -> None:
-    """`params=7B budget=2T L=4096` (issue 30): no b, d, a needed – the batch range in tokens and in sequences.
+    """`params=7B budget=2T L=4096`: no b, d, a needed – the batch range in tokens and in sequences.
 
     Step Law 0,58 · (2 · 10¹²)^0,571 = 6.127.963 tokens, DeepSeek (M ≈ 6 · N) 9.202.686 tokens; at L = 4.096 that is
     1.496,08 … 2.246,75 sequences, so whole sequences 1.497 to 2.246, and 2.048 = 2¹¹ lies in between.
@@ -290,7 +290,7 @@ def test_guidance_alone_in_the_terminal_and_as_json(capsys: pytest.CaptureFixtur
 
 def test_half_a_guidance_question_says_what_is_missing() -> None:
     """`budget=2T` alone: the laws need the model size too – said with the key to type, not „b, d, a fehlen“
-    (`params=7B` alone is a memory question, issue 28)."""
+    (`params=7B` alone is a memory question)."""
     kind, payload, _ = answer("budget=2T L=4096")
     assert kind == AnswerKind.INPUT_ERROR
     text = all_text(payload)

@@ -87,11 +87,20 @@ def test_idle_and_slow_clients_do_not_starve_signed_commands(bot: BotProcess) ->
         assert get(bot.base + "/healthz") == (200, "ok\n")
         # The slow clients are cut off after the header timeout (2 s); a generous guard for a busy machine.
         slow[0].settimeout(15)
-        assert slow[0].recv(1024) in (b"", b"HTTP/1.1 408")  # closed without an answer
+        assert _first_bytes(slow[0]) in (b"", b"HTTP/1.1 408")  # closed without an answer
     finally:
         stop.set()
         for sock in idle + slow:
             sock.close()
+
+
+def _first_bytes(sock: socket.socket) -> bytes:
+    """What a closed connection yields: nothing, or a reset where the server closed with the client's trickled bytes
+    still unread (Linux then sends RST instead of FIN) – no answer either way."""
+    try:
+        return sock.recv(1024)
+    except ConnectionResetError:
+        return b""
 
 
 # --- 2. pathological text -----------------------------------------------------------------------
@@ -562,7 +571,7 @@ def test_hostile_shortcuts_do_not_hold_up_button_clicks(tmp_path: Path) -> None:
 
 class IdleSwarm:
     """``count`` TCP connections from ``source`` that never send a byte; one that the server closes is opened
-    again at once, as an attacker does after the header timeout (issue 30: about 1.100 made signed commands and
+    again at once, as an attacker does after the header timeout (about 1.100 made signed commands and
     /healthz answer 503, as uvicorn's cap counted idle sockets)."""
 
     def __init__(self, port: int, count: int, source: str = "127.0.0.1") -> None:

@@ -48,7 +48,7 @@ def test_command_without_arguments_opens_the_prefilled_form(bot: BotProcess, api
         "gpus": None,
         "tp": None,
         "pp": None,
-        "model": None,  # choices (issue 28): no initial_value, an initial_option where preset
+        "model": None,  # choices: no initial_value, an initial_option where preset
         "gpu": None,
         "visibility": None,
     }
@@ -266,7 +266,7 @@ def test_adjust_keeps_values_the_form_has_no_field_for(bot: BotProcess, api: Fak
     assert "`Schritte = ⌈Budget / T⌉ = ⌈2.000.000.000.000 / 16.777.216⌉ = 119.210`" in all_text(replaced)
 
 
-#: private_metadata the form never carries, each signed (any workspace member can send what Slack signs): issue 19.
+#: private_metadata the form never carries, each signed (any workspace member can send what Slack signs).
 FORGED_METADATA = {
     "not JSON": "kein JSON",
     "a list": "[1, 2]",

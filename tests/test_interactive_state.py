@@ -1,7 +1,7 @@
 """Interactive state is the bot's own, and answers go only to Slack: sealed metadata and values, response URLs.
 
 What travels through Slack (a form's ``private_metadata``, a share button's value) comes back in a signed
-request, and Slack signs what any client of a workspace member sends (issue 30, item 3). Over real HTTP with
+request, and Slack signs what any client of a workspace member sends. Over real HTTP with
 signed requests; a second Web API stand-in on another loopback port plays a host that is not Slack's.
 """
 
@@ -43,7 +43,7 @@ def foreign() -> Iterator[FakeWebAPI]:
 
 
 def packed(state: dict[str, Any]) -> str:
-    """A state as the bot packed it before issue 30: compressed and base64, without a seal."""
+    """A state as the bot packed it before states were sealed: compressed and base64, without a seal."""
     raw = json.dumps(state, separators=(",", ":")).encode()
     return "z1:" + base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode()
 

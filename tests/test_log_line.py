@@ -1,5 +1,5 @@
 """The log line of each answer stays, and costs the request little: records are queued on the request path and
-formatted and written by a thread of their own (issue 30, item 6: the line made the bot 2,05× the HMAC floor)."""
+formatted and written by a thread of their own (the line made the bot 2,05× the HMAC floor)."""
 
 from __future__ import annotations
 

@@ -38,7 +38,7 @@ def test_memory_question_needs_no_batch() -> None:
     assert "Speicher je GPU" in shown
     for term in ("Gewichte", "Gradienten", "Optimiererzustände"):
         assert term in shown
-    assert "Aktivierungen rechne ich nur mit der Form des Modells" in shown
+    assert "Ohne die Form des Modells fehlen die Aktivierungen in der Summe" in shown
     assert f"Summe: {size(14_000_000_000)}" in shown  # 16 bytes × 7B / 8 (ZeRO paper, stage 3)
 
 
@@ -46,7 +46,13 @@ def test_the_calculator_answer_gains_the_memory_section() -> None:
     """B and T as before, then Speicher je GPU, whether it fits, what helps and the training time."""
     shown = text_of("llama3.1-8b b=2 gpus=8 a=4 L=8k gpu=h100 zero=1 budget=1T")
     assert "B = b · d · a = 2 × 8 × 4 = 64 Sequenzen" in shown
-    for heading in ("Speicher je GPU – Llama 3.1 8B", "Aktivierungen:", "Passt nicht", "Was hilft", "Trainingszeit"):
+    for heading in (
+        "Speicher je GPU – Llama 3.1 8B",
+        "Aktivierungen:",
+        "Passt nicht",
+        "Was hilft",
+        "Trainingszeit",
+    ):
         assert heading in shown
     advice = shown.split("Was hilft", 1)[1]
     assert "`tp=" not in advice  # the terminal shows commands as typed
@@ -153,7 +159,7 @@ def test_canonical_command_keeps_the_memory_keys() -> None:
 @pytest.mark.parametrize(
     ("command", "expected"),
     [
-        ("modell=llama9", "Meintest du `llama2-7b`"),
+        ("modell=llama9", "Meintest du `llama3-8b`"),
         ("params=7B gpus=8 regeln=deepspeed", "`regeln=deepspeed` kennt nur ZeRO-2 und ZeRO-3"),
         ("params=7B gpus=8 zero=2 offload=params", "`offload=params` braucht `zero=3`"),
         ("layers=32 hidden=4096 gpus=8", "fehlen noch `heads=`, `ffn=` und `vocab=`"),

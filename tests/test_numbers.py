@@ -34,7 +34,7 @@ from effbatch.core.numbers import (
         ("0,5k", SEQ_LEN_SUFFIXES, 512),  # half a binary k
         ("8,0", COUNT_SUFFIXES, 8),  # a fraction of zero is still whole
         ("1", COUNT_SUFFIXES, 1),  # the smallest positive whole number
-        # exponent notation, as papers and configs write counts (issue 30, item 4)
+        # exponent notation, as papers and configs write counts
         ("7e9", TOKEN_SUFFIXES, 7 * 10**9),  # params=7e9
         ("2e12", TOKEN_SUFFIXES, 2 * 10**12),  # budget=2e12
         ("2E12", TOKEN_SUFFIXES, 2 * 10**12),
@@ -87,7 +87,7 @@ def test_accepted_formats(text: str, suffixes: dict[str, int], expected: int) ->
         ("٣", ProblemKind.NOT_A_NUMBER),  # Arabic-Indic three: only ASCII digits count
         ("１２", ProblemKind.NOT_A_NUMBER),  # full-width digits
         ("1" * 6000, ProblemKind.TOO_LONG),  # the issue's 6.000-digit number, refused before conversion
-        ("ä" * 40, ProblemKind.NOT_A_NUMBER),  # long, but no digits in it: not a number (issue 30: "vs ääää…")
+        ("ä" * 40, ProblemKind.NOT_A_NUMBER),  # long, but no digits in it: not a number ("vs ääää…")
         ("acht" * 10, ProblemKind.NOT_A_NUMBER),
         ("0x10", ProblemKind.NOT_A_NUMBER),
     ],

@@ -95,6 +95,8 @@ def test_install_answer_restart_uninstall(api: FakeWebAPI, database_url: str, tm
     try:
         status, page, _ = install(bot, api, NEW)
         assert status == 200, page
+        assert "Danke! effbatch ist installiert" in page  # the admin's pages in German, not Bolt's English
+        assert "Thank you" not in page
         assert tokens(api, "oauth.v2.access") == [None]  # client id and secret as HTTP Basic, no token
         assert tokens(api, "auth.test") == ["xoxb-T0NEW-1"]  # Bolt looks up the new bot's id
 
@@ -133,8 +135,9 @@ def test_install_answer_restart_uninstall(api: FakeWebAPI, database_url: str, tm
 
 def not_installed(bot: BotProcess) -> str:
     return (
-        "effbatch ist in diesem Workspace nicht installiert (oder wurde deinstalliert). Wer Apps installieren darf, "
-        f"fügt es über http://127.0.0.1:{bot.port}/slack/install hinzu; danach antwortet es hier."
+        "effbatch ist in diesem Workspace nicht installiert (oder wurde deinstalliert). Bitte jemanden, der Apps "
+        f"installieren darf, effbatch über http://127.0.0.1:{bot.port}/slack/install hinzuzufügen; danach antwortet "
+        "der Bot hier."
     )
 
 
@@ -145,8 +148,13 @@ def test_a_redirect_is_taken_once_and_only_from_its_browser(api: FakeWebAPI, tmp
         status, _, replay = install(bot, api, NEW)
         assert status == 200
         path, cookie = replay.split("\n")
-        assert browse(bot, path, cookie)[0] == 401  # the state is spent (Bolt: invalid_state)
+        refused = browse(bot, path, cookie)
+        assert refused[0] == 401  # the state is spent (Bolt: invalid_state)
+        assert "Die Installation hat nicht geklappt" in refused[2]
         page = browse(bot, "/slack/install")[2]
+        assert "<h2>effbatch installieren</h2>" in page
+        assert "Zu Slack hinzufügen" in page
+        assert "Slack App Installation" not in page
         state = re.search(r"state=([^&\"]+)", page)
         assert state is not None
         stray = "/slack/oauth_redirect?" + urlencode({"code": api.grant(NEVER), "state": state.group(1)})

@@ -89,7 +89,7 @@ MB, DP, AC, SL = Argument.MICRO_BATCH, Argument.DATA_PARALLEL, Argument.ACCUMULA
         ("8 64 4 " + "9" * 1900, [(ProblemKind.TOO_LONG, SL, "9" * 1900)]),  # under the 2.000-character cap
         ("8 64 4 " + "9" * 6000, [(ProblemKind.TEXT_TOO_LONG, None, None)]),  # the whole text over the cap
         ("<!channel> 64 4", [(ProblemKind.NOT_A_NUMBER, MB, "<!channel>")]),
-        # issue 30, item 4: a decimal comma before three digits in a whole-number key, every key alike
+        # a decimal comma before three digits in a whole-number key, every key alike
         ("8 2,000 4 4096", [(ProblemKind.THOUSANDS_COMMA, DP, "2,000")]),  # read as d = 2 before
         ("8 64 4 L=1,000", [(ProblemKind.THOUSANDS_COMMA, SL, "1,000")]),
         ("8 64 4 4096 vs d=2,000", [(ProblemKind.THOUSANDS_COMMA, DP, "2,000")]),
@@ -159,7 +159,7 @@ def test_guidance_alone_needs_both(text: str, kind: ProblemKind) -> None:
 
 @pytest.mark.parametrize("text", ["params=7B budget=2T gpus=64", "params=7B budget=2T gpu=h100", "params=7B"])
 def test_more_than_n_and_d_is_no_laws_question(text: str) -> None:
-    """A setup begun, a memory key, or N alone: a memory question (issue 28), not the laws' range."""
+    """A setup begun, a memory key, or N alone: a memory question, not the laws' range."""
     assert isinstance(parse_command(text), PlanCommand)
 
 

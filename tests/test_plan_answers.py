@@ -53,7 +53,7 @@ def test_the_plan_names_its_assumptions() -> None:
     shown = text_of(PLAN)
     assert "eine beschnittene Suche, keine vollständige" in shown
     assert "Spielraum: 5\u00a0% des GPU-Speichers" in shown
-    assert "Geschätzt nach effbatchs Regeln" in shown
+    assert "Geschätzt nach den Regeln von effbatch" in shown
 
 
 def test_a_plan_in_slack() -> None:
@@ -88,7 +88,7 @@ def test_nothing_fits_says_what_would() -> None:
     """Llama 3.1 70B with B = 512 at 8k on 8 H100: the fewest GPUs of that card and the memory a card would need."""
     shown = text_of("plane llama3.1-70b gpus=8 gpu=h100 B=512 L=8k")
     assert "Nichts passt" in shown
-    assert "Es passt ab 16 GPUs dieser Karte: effbatch plane llama3.1-70b gpus=16 gpu=h100 B=512 L=8192." in shown
+    assert "Es passt ab 16 Karten dieser Art: effbatch plane llama3.1-70b gpus=16 gpu=h100 B=512 L=8192." in shown
     assert "Oder eine Karte mit mindestens" in shown
     data = json_answer("plane llama3.1-70b gpus=8 gpu=h100 B=512 L=8k")
     jsonschema.validate(data, SCHEMA)

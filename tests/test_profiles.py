@@ -62,15 +62,15 @@ def say(app: App, text: str, channel: str = "C0PLAN", user: str = "U0ADA", team:
 
 
 def test_a_profile_is_used_in_later_answers_and_said_so(app: App) -> None:
-    """The example of issue 29: set, then a command without GPUs is computed with the profile's 64 GPUs and TP 8
+    """The documented example: set, then a command without GPUs is computed with the profile's 64 GPUs and TP 8
     (d = 64 / 8 = 8, B = 8 · 8 · 4 = 256), opened by the note naming the profile, who set it and when."""
     stored = say(app, "cluster gpus=64 tp=8 gpu=h100")
     assert stored["response_type"] == "in_channel"
-    assert "Channel-Profil gespeichert: 64 GPUs, TP 8 und GPU-Modell h100" in stored["text"]
+    assert "Channel-Profil gespeichert: 64 GPUs, TP 8 und GPU-Modell H100 SXM" in stored["text"]
     assert "Gesetzt von <@U0ADA> am" in all_text(stored)
     answer = say(app, "b=8 a=4 L=4096", user="U0BOB")
     note = answer["blocks"][1]["elements"][0]["text"]
-    assert note.startswith("Aus dem Channel-Profil: 64 GPUs, TP 8 und GPU-Modell h100 – gesetzt von <@U0ADA> am ")
+    assert note.startswith("Aus dem Channel-Profil: 64 GPUs, TP 8 und GPU-Modell H100 SXM – gesetzt von <@U0ADA> am ")
     assert "256 Sequenzen" in answer["text"]  # B = 8 · (64 / 8) · 4
     assert "1.048.576" in all_text(answer)  # T = 256 · 4.096
 
@@ -126,6 +126,22 @@ def test_a_check_takes_the_profiles_gpus_as_its_world_size(app: App) -> None:
     text = all_text(answer)
     assert "Aus dem Channel-Profil: 64 GPUs" in text
     assert "512" in text
+    assert "`world_size = 64` (Channel-Profil)" in text  # from the profile, not as if typed as gpus=64
+    assert "(gpus=64)" not in text
+
+
+def test_a_profile_names_its_accelerator_as_the_calculator_does(app: App) -> None:
+    """The GPU model by its name (H100 SXM, not the key h100); a TPU as the accelerator, not as a GPU model; the
+    title says „Channel-Profil“ once."""
+    say(app, "cluster gpus=64 tp=8 gpu=h100")
+    shown = all_text(say(app, "cluster"))
+    assert "GPU-Modell H100 SXM" in shown
+    assert "*Channel-Profil*" in shown or "Channel-Profil\n" in shown
+    assert "Channel-Profil dieses Channels" not in shown
+    assert "Nennt ein Befehl d oder die GPUs selbst, gelten seine Werte" in shown
+    stored = say(app, "cluster nodes=8 gpus_per_node=8 pp=4 gpu=tpu-v5e")
+    assert "Beschleuniger TPU v5e" in stored["text"]
+    assert "GPU-Modell tpu-v5e" not in all_text(stored)
 
 
 def test_a_refused_profile_lists_every_problem(app: App) -> None:

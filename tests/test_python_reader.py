@@ -2,7 +2,7 @@
 
 Generated literal-only scripts (assignments of every shape, arithmetic, comparisons, ``and``/``or``, conditional
 expressions, ``if``/``elif``/``else``, ``for`` over ranges and lists, ``while`` with a counter) run through
-``read_python`` and through ``exec``; the hand-written rows are the classes issue 30 found, each with Python's
+``read_python`` and through ``exec``; the hand-written rows are the classes a review found, each with Python's
 answer. Nothing in ``core`` runs a script: only this test does, on scripts it wrote itself.
 """
 
@@ -23,7 +23,7 @@ from effbatch.core.configs.read.python.objects import deep_known
 
 # (script, the names Python leaves, as Python computes them)
 CASES = [
-    ("batch_size = 12\nbatch_size *= 2\n", {"batch_size": 24}),  # issue 30: the reader kept 12
+    ("batch_size = 12\nbatch_size *= 2\n", {"batch_size": 24}),  # the reader once kept 12
     ("x = 10\nx += 5\nx -= 3\nx //= 5\nx **= 3\nx %= 5\n", {"x": 3}),
     ("x = 7\nx /= 2\n", {"x": 3.5}),
     ("n: int = 4\nm: int\n", {"n": 4}),

@@ -1,4 +1,4 @@
-"""Hostile pastes against the readers (issue 19): each shape answered with its German reason, never a crash or a hang.
+"""Hostile pastes against the readers: each shape answered with its German reason, never a crash or a hang.
 
 The shapes come from the issue's measurements on the old readers (seconds to minutes, gigabytes). Nothing
 here is timed (``make bench`` measures); ``pytest.mark.timeout`` is a hang guard far below what the old

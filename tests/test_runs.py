@@ -42,10 +42,10 @@ ROWS = [
     ("olmo2-13b", 13 * 10**9, 596_057 * 2048 * 4096, 4096, 2048, 3.0e-4, "OLMo2-13B-stage1.yaml"),
     # allenai/OLMo-core OLMo-2-0325-32B-train.py: global_batch_size 2048 × 4096, lr 6e-4 (max_duration 6,5e12 was
     # the plan); stage 1 ended at step 721.901 (OLMo-2-0325-32B.csv's last row, the README's checkpoint
-    # stage1-step721901-tokens6056B): 721.901 × 2.048 × 4.096 = 6,056 T tokens (issue 30).
+    # stage1-step721901-tokens6056B): 721.901 × 2.048 × 4.096 = 6,056 T tokens.
     ("olmo2-32b", 32 * 10**9, 721_901 * 2048 * 4096, 4096, 2048, 6.0e-4, "OLMo-2-0325-32B.csv"),
     # bigscience tr11-176B-ml.slurm: GLOBAL_BATCH_SIZE 2048, SEQ_LEN 2048, lr 6e-5 (TRAIN_SAMPLES 220M = 450B was the
-    # plan); the bigscience/bloom model card @1015162: "total seen tokens: 366B" (issue 30).
+    # plan); the bigscience/bloom model card @1015162: "total seen tokens: 366B".
     ("bloom-176b", 176 * 10**9, 366 * 10**9, 2048, 2048, 6.0e-5, "tr11-176B-ml.slurm"),
     # The Falcon model cards: batch 2.304 / 1.152 at 2.048, LR 6e-4 / 1,85e-4, 1.500B / 1.000B tokens.
     ("falcon-7b", 7 * 10**9, 1_500 * 10**9, 2048, 2304, 6.0e-4, "tiiuae/falcon-7b"),

@@ -45,7 +45,7 @@ RUNS = [
         ("lightning_trainer/train.py",),
         "lightning",
         (16, 16, 16, 4, 1024, None),
-        # issue 31's case: Trainer(devices=8, num_nodes=2, accumulate_grad_batches=4) + DataLoader(batch_size=16);
+        # a reported case: Trainer(devices=8, num_nodes=2, accumulate_grad_batches=4) + DataLoader(batch_size=16);
         # lightning's trainer.world_size = num_nodes · devices = 16 (strategies/ddp.py), so 16 · 16 · 4
     ),
     (
@@ -66,7 +66,7 @@ RUNS = [
         ("trl_sft/launch.sh", "trl_sft/sft.py"),
         "trl",
         (4, 4, 2, 8, 64, 2048),
-        # issue 31's case: accelerate launch --num_processes 4 sft.py with SFTConfig(2, 8, max_length=2048);
+        # a reported case: accelerate launch --num_processes 4 sft.py with SFTConfig(2, 8, max_length=2048);
         # trl 0.19.1 / transformers 4.53.3 SFTConfig with world 4: 2 · 8 · 4 = 64
     ),
 ]
@@ -92,7 +92,7 @@ def test_each_value_says_where_it_came_from_and_what_it_replaced() -> None:
         "(hf_argparse/launch.sh:1) statt der Vorgabe 8 (hf_argparse/train.py:5)"
     ) in text
     assert "gradient_accumulation_steps = 4 (hf_argparse/train.py:12), Vorgabe von --grad_accum" in text
-    assert "train_batch_size = 256 (TrainingArguments), überschreibt auto (hf_argparse/ds.json:1)" in text
+    assert 'train_batch_size = 256 (TrainingArguments), überschreibt "auto" (hf_argparse/ds.json:1)' in text
 
 
 def test_a_script_alone_asks_for_what_only_its_start_decides() -> None:

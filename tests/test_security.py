@@ -210,7 +210,7 @@ def signed_with_timestamp(timestamp: str, body: str = COMMAND) -> dict[str, str]
 
 
 #: Timestamps no clock shows, each signed: 400 digits overflowed a float (OverflowError, a 500 with a traceback),
-#: 5.000 passed Python's 4.300-digit limit for int() (ValueError); issue 30.
+#: 5.000 passed Python's 4.300-digit limit for int() (ValueError) and crashed the reader.
 ABSURD_TIMESTAMPS = {
     "400 digits": "9" * 400,
     "5.000 digits": "9" * 5_000,
@@ -235,7 +235,7 @@ def test_absurd_timestamps_are_401_without_a_traceback(bot: BotProcess, case: st
 
 def test_a_command_wrapped_as_a_payload_gets_the_command_cap(bot: BotProcess) -> None:
     """A signed slash command sent as ``payload=<json>`` is a command (Bolt answers any body with a ``command`` as
-    one): over 64 KiB it is a 413, not let through under the 1 MiB cap of interactions (issue 30)."""
+    one): over 64 KiB it is a 413, not let through under the 1 MiB cap of interactions."""
     fields = slack_payloads.command("8 64 4 " + "9" * (70 * 1024), "https://hooks.slack.com/commands/1")
     body = urlencode({"payload": json.dumps(fields)})
     assert 64 * 1024 < len(body) < 1024 * 1024

@@ -170,7 +170,8 @@ COMMAND_CASES = [
     (
         "LAUNCH='torchrun --nproc-per-node 2'\ntrain() { $LAUNCH a.py \"$@\"; }\n"
         "NNODES=2 train\nexit 0\npython no.py\n",
-        [(("torchrun", "--nproc-per-node", "2", "a.py", "$@"), {"NNODES": "2"})],
+        # the function is called without words: its "$@" is empty (its own, not the script's)
+        [(("torchrun", "--nproc-per-node", "2", "a.py"), {"NNODES": "2"})],
     ),
     # a job launcher's command string, read as the bash on each host reads it (shell/remote.py): the local shell
     # expanded $BS inside the quotes; \$GA is the remote's own, unset there; the local variables are not the remote's
@@ -350,7 +351,7 @@ def shown(number: int) -> str:
     return f"{number:,}".replace(",", ".")
 
 
-# Hostile shapes (issue 19): (script, the limit's detail, a phrase of the German message). Each would take
+# Hostile shapes: (script, the limit's detail, a phrase of the German message). Each would take
 # gigabytes or minutes if evaluated naively (the doubled variable 4 GB, the doubled array 1 GB and 60 s).
 HOSTILE = [
     ("A=x\n" + "A=$A$A\n" * 40, "shell_long_value", f"länger als {shown(MAX_VALUE_CHARS)} Zeichen"),

@@ -1,4 +1,4 @@
-"""Every kind of answer, with hostile sizes, within Slack's limits (issue 30, item 2): no answer is ever lost.
+"""Every kind of answer, with hostile sizes, within Slack's limits: no answer is ever lost.
 
 Slack refuses a message whose section holds more than 3.000 characters (slack_sdk raises before sending, the user
 got the internal-error text or nothing); each answer here is laid out for Slack and checked against every limit

@@ -172,7 +172,7 @@ def test_a_frozen_connection_is_noticed_within_the_ping_timeout(
 ) -> None:
     """The network freezes (half-open: no close, no reset, pings unanswered): within the configured ping interval
     and timeout (5 + 4 s, ``bot.serving.socket_mode``) /readyz turns 503 and a new connection is tried; as none can
-    be made, /healthz fails EFFBATCH_RECONNECT_SECONDS (2 here) later. Before issue 30 websocket-client's own check
+    be made, /healthz fails EFFBATCH_RECONNECT_SECONDS (2 here) later. Before, websocket-client's own check
     only looked in a 1-s window of every 5 s: /healthz stayed 200 for ≥ 22 s."""
     from effbatch.bot.serving.socket_mode import PING_INTERVAL, PING_TIMEOUT
 

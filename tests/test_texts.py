@@ -105,7 +105,7 @@ SAMPLES = [
     "hilfe budget",
     "hilfe vs",
     "8 64 4 4096 vs gpus=1024",
-    # memory per GPU and time (issue 28): the glossary's Gewichte, Gradienten, Optimiererzustände, Aktivierungen
+    # memory per GPU and time: the glossary's Gewichte, Gradienten, Optimiererzustände, Aktivierungen
     "llama3.1-8b b=2 gpus=8 a=4 L=8k gpu=h100 zero=1 budget=1T",
     "params=7B zero=3 gpus=8",
     "regeln=megatron llama3.1-70b gpus=64 tp=8 b=1 a=16 L=8192 gpu=h100 step_time=10s",

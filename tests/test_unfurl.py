@@ -221,3 +221,16 @@ def test_each_link_is_unfurled_on_its_own(api: FakeWebAPI, github: FakeGitHub) -
     second = unfurled(api, call=1)
     assert list(second) == [LINK]
     assert "DeepSpeed: effektive Batch-Größe 256 Sequenzen" in texts(second[LINK]["blocks"])
+
+
+def test_a_file_not_read_is_not_called_checked(app: App, api: FakeWebAPI) -> None:
+    """Below „Konfiguration nicht geprüft“ the unfurl names only where the link points: no „hat … geprüft“ and no
+    button to a check that never ran."""
+    link = "https://github.com/acme/secret/blob/main/ds.json"
+    share_link(app, link)
+    blocks = unfurled(api)[link]["blocks"]
+    shown = texts(blocks)
+    assert "*Konfiguration nicht geprüft*" in shown
+    assert "ds.json in acme/secret" in shown
+    assert "hat ds.json" not in shown
+    assert not [block for block in blocks if block["type"] == "actions"]

@@ -107,12 +107,13 @@ def heard(check: Check, code: str) -> str:
     text = finding_text(check, finding)
     if finding.unpinned is not None:
         assert finding.effect is Effect.PITFALL
-        assert text.startswith(("Erst ab TRL `0.28.0` (#4847), ", "Nur vor TRL `1.11.0` (#6812), "))
+        assert text.startswith(("Betrifft TRL ab `0.28.0`", "Betrifft TRL vor `1.11.0`"))
+        assert "welche Version läuft, geht aus keiner Datei hervor" in text
         assert "Gib die Version an – `--framework-version trl==…`" in text
         return WARNED
     assert finding.effect is Effect.REFUSED
     assert check.refused
-    assert not text.startswith(("Erst ab", "Nur vor"))
+    assert not text.startswith("Betrifft")
     return REFUSED
 
 
@@ -139,7 +140,7 @@ CLI_CASES = [
     ("trl==0.28.*", 1, "• ✖ Fehler: max_prompt_length gibt es in GRPOConfig seit Januar 2026"),
     ("trl~=1.0.0", 1, "• ✖ Fehler: max_prompt_length gibt es in GRPOConfig seit Januar 2026"),
     ("trl>=0.27,!=0.27.*", 1, "• ✖ Fehler: max_prompt_length gibt es in GRPOConfig seit Januar 2026"),
-    ("trl==0.28.0rc1", 0, "• ⚠ Warnung: Erst ab TRL 0.28.0 (#4847)"),
+    ("trl==0.28.0rc1", 0, "• ⚠ Warnung: Betrifft TRL ab 0.28.0"),
     ("trl~=0.27.0", 0, None),
 ]
 

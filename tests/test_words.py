@@ -1,4 +1,4 @@
-"""The native review's points on the non-check texts (issue 23, „Words“), each as the user reads it."""
+"""The native review's points on the non-check texts, each as the user reads it."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ CASES = [
     ("gpus=8 b=1 B=2000000", "Für B = 2.000.000 wäre a = 250.000 nötig", "Dafür wäre"),
     # The bullet does not repeat the note below it (which names hilfe schlüssel).
     ("8 64 4 foo=3", "Unbekannter Schlüssel „foo“ in „foo=3“.\n", "Alle Schlüssel zeigt"),
-    # --- the native review of issue 30 (shared/review/german.md), by row ---
+    # --- the second native review, by row ---
     # 8: a value given twice was understood; the two contradict each other.
     ("b=8 d=64 a=4 a=8", "Das passt nicht zusammen", "Das habe ich nicht verstanden"),
     # 9: `b=` then `d=64` is an empty b, not b = „d=64“ – and d was given.
@@ -121,7 +121,7 @@ def test_app_home_names_things_as_the_reference() -> None:
     assert "globale Batch" not in home
 
 
-# --- the native review of issue 30 on checks (rows 31, 32, 36, 43), as the terminal shows a check ---------------
+# --- the second native review on checks (rows 31, 32, 36, 43), as the terminal shows a check ---------------
 
 DATA = Path(__file__).resolve().parent / "data" / "configs"
 #: verl's fixture 10, its lines 14 and 15 giving the world size together (trainer.n_gpus_per_node, trainer.nnodes).
@@ -144,9 +144,9 @@ def test_values_read_stand_as_the_file_writes_them() -> None:
 
 
 def test_a_long_place_keeps_its_file_name_and_lines() -> None:
-    """Row 32: shortened at the front, the file's name and both lines kept (the second only as its number)."""
+    """Row 32: shortened at the front at a folder, the file's name and both lines kept („Zeilen 14 und 15“)."""
     text = checked("runs/experiments/2026/team-a/verl/grpo/10_refuse_sp_without_remove_padding.sh", 8, VERL_10)
-    assert "world_size = 8 (…xperiments/2026/team-a/verl/grpo/10_refuse_sp_without_remove_padding.sh:14 · 15)" in text
+    assert "world_size = 8 (…/2026/team-a/verl/grpo/10_refuse_sp_without_remove_padding.sh, Zeilen 14 und 15)" in text
 
 
 def test_a_bare_assertion_is_quoted_as_one() -> None:

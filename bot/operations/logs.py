@@ -4,7 +4,7 @@ Each answer has its line, and the line is cheap where the answer is made: the re
 the answer's fields with the time (``log_fields``, ~1 µs; any other call builds its record without looking
 up the caller, and queues it); a thread of the process builds, formats (the time, the escapes, the masks)
 and writes what was queued, every ``WRITE_INTERVAL`` seconds rather than woken by each line. The line was
-the largest cost of an answer (issue 30: 2,05× the HMAC floor with it, 1,18× without). The thread does not
+the largest cost of an answer (2,05× the HMAC floor with it, 1,18× without). The thread does not
 survive a fork: each forked worker starts its own with a fresh queue, and ``flush_logs`` writes what is
 queued before a worker leaves with ``os._exit`` (``atexit`` does it at a normal exit).
 """

@@ -34,6 +34,7 @@ from effbatch.bot.rendering.problems import error_answer
 from effbatch.bot.rendering.whatif import comparison_choices, plan_choices
 from effbatch.bot.texts import answers as texts
 from effbatch.bot.texts import guidance as guidance_texts
+from effbatch.bot.texts import memory as memory_texts
 from effbatch.bot.texts.glossary import COMMAND, label, list_de
 from effbatch.core import (
     FACTORS,
@@ -54,6 +55,7 @@ from effbatch.core import (
     parse_command,
     plan,
 )
+from effbatch.core.memory import GPUS
 from effbatch.core.model import BinaryTarget, PlanRequest, Solution
 from effbatch.core.runs import PublishedRun
 from effbatch.core.scaling import ScalingCommand
@@ -162,7 +164,7 @@ def plan_document(plan: Plan, visibility: Visibility, command: str = COMMAND) ->
 
 
 def _memory(plan: Plan, outcome: Outcome, command: str) -> tuple[Part, ...]:
-    """„Speicher je GPU“ and „Trainingszeit“ where the model or a memory key is given (issue 28)."""
+    """„Speicher je GPU“ and „Trainingszeit“ where the model or a memory key is given."""
     if plan.request.training is None or (found := assess(plan.request, outcome)) is None:
         return ()
     if found.time is None:
@@ -207,7 +209,7 @@ def _input_fields(plan: Plan) -> Fields:
         fields.append(Field(label(argument), number(value), mark))
     parallelism = reference.parallelism if reference else None
     if parallelism is not None:
-        fields.append(Field(label(Argument.GPUS), number(parallelism.gpus)))
+        fields.append(Field(_devices_label(request), number(parallelism.gpus)))
         shown = formulas.degrees((parallelism.tp, parallelism.pp, parallelism.cp, parallelism.sp))
         fields.append(Field(texts.MODEL_PARALLEL_FIELD, shown))
     if plan.target is not None and not request.rollout_given:
@@ -219,6 +221,13 @@ def _input_fields(plan: Plan) -> Fields:
     if request.activation_per_sample is not None:
         fields.append(Field(label(Argument.ACTIVATION), byte_size(request.activation_per_sample)))
     return Fields(tuple(fields))
+
+
+def _devices_label(request: PlanRequest) -> str:
+    """„GPUs gesamt“, or „Chips gesamt“ where the accelerator asked about is a TPU."""
+    training = request.training
+    chips = training is not None and training.gpu is not None and GPUS[training.gpu].chip
+    return memory_texts.DEVICE_WORDS[chips]["counted"] if chips else label(Argument.GPUS)
 
 
 def _rollout_sections(outcome: Outcome) -> tuple[Section, ...]:

@@ -1,4 +1,4 @@
-"""The memory per GPU of a checked run (issue 28, item 5): its section and small print in German. Pure.
+"""The memory per GPU of a checked run: its section and small print in German. Pure.
 
 The same parts for Slack, the console and the CLI; ``command`` says how the reader names a GPU (``--gpu h100`` in
 a terminal, ``/effbatch prüfe gpu=h100`` in Slack). Imported only for a check with a model.
@@ -6,21 +6,26 @@ a terminal, ``/effbatch prüfe gpu=h100`` in Slack). Imported only for a check w
 
 from __future__ import annotations
 
-from effbatch.bot.document import Bullet, Line, Note, Part, Section
-from effbatch.bot.rendering.formatting import number, size
-from effbatch.bot.rendering.memory import estimate_bullets, fit_lines, total_lines
+from effbatch.bot.document import Line, Note, Part, Section
+from effbatch.bot.rendering.formatting import number
+from effbatch.bot.rendering.memory import cpu_line, estimate_bullets, fit_lines, recompute_key, total_lines
 from effbatch.bot.texts import memory as texts
 from effbatch.core.configs import CheckMemory
 from effbatch.core.memory import GPUS
 
 
-def check_memory_parts(memory: CheckMemory, command: str) -> tuple[Part, ...]:
+def check_memory_parts(memory: CheckMemory, command: str, *, chips: bool = False) -> tuple[Part, ...]:
     """„Speicher je GPU (Schätzung nach …)“: weights, gradients, optimizer states, activations, the total against
-    the GPU; then where the model came from and whose convention it follows."""
-    title = texts.CHECK_TITLE.format(rules=texts.CHECK_RULES[memory.setup.rules.value], what=_what(memory))
+    the GPU; then where the model came from and whose convention it follows. ``chips``: a framework that runs on
+    TPUs (its devices are chips, its example accelerator a TPU) – as is any TPU named."""
+    chips = memory.gpu.chip if memory.gpu is not None else chips
+    device = texts.DEVICE_WORDS[chips]["device"]
+    title = texts.CHECK_TITLE.format(
+        rules=texts.CHECK_RULES[memory.setup.rules.value], what=_what(memory), device=device
+    )
     return (
-        Section(title=title, lines=(*_lines(memory), *_fit(memory))),
-        Note(" ".join(_origin(memory, command))),
+        Section(title=title, lines=(*_lines(memory, chips=chips), *_fit(memory))),
+        Note(" ".join(_origin(memory, command, chips=chips))),
         Note(" ".join(_conventions(memory))),
     )
 
@@ -47,14 +52,15 @@ def _folded(name: str) -> str:
     return "".join(c for c in name.casefold() if c.isalnum())
 
 
-def _lines(memory: CheckMemory) -> list[Line]:
-    found = memory.estimate
-    lines = estimate_bullets(found, memory.setup)
-    if found.cpu_per_node is not None:
-        cpu = texts.CPU if memory.facts.offload != "none" else texts.CHECK_CPU_NO_OFFLOAD
-        lines.append(Bullet(cpu.format(value=size(found.cpu_per_node))))
-    gpu = memory.gpu.title if memory.gpu is not None else texts.GPU_FIELD
-    return lines + total_lines(found, memory.setup, memory.fit if memory.gpu is not None else None, gpu)
+def _lines(memory: CheckMemory, *, chips: bool) -> list[Line]:
+    found, offload = memory.estimate, memory.facts.offload != "none"
+    lines = estimate_bullets(found, memory.setup, offload=offload, recompute_given=memory.facts.recompute is not None)
+    gpu = memory.gpu.title if memory.gpu is not None else ""
+    fitted = memory.fit if memory.gpu is not None else None
+    lines += total_lines(found, memory.setup, fitted, gpu, chips=chips)
+    if found.cpu_per_node is not None:  # after the sum: not part of it
+        lines.append(cpu_line(found, offload=offload))
+    return lines
 
 
 def _fit(memory: CheckMemory) -> list[Line]:
@@ -63,7 +69,7 @@ def _fit(memory: CheckMemory) -> list[Line]:
     return lines + fit_lines(memory.fit)
 
 
-def _origin(memory: CheckMemory, command: str) -> list[str]:
+def _origin(memory: CheckMemory, command: str, *, chips: bool) -> list[str]:
     """Where the model came from, the split and precision read, the vocabulary, the GPU."""
     facts, setup = memory.facts, memory.setup
     degrees = " · ".join(number(v) for v in (setup.tp, setup.pp, setup.cp, setup.sp))
@@ -86,7 +92,8 @@ def _origin(memory: CheckMemory, command: str) -> list[str]:
     elif memory.gpu is None:
         gpus = ", ".join(GPUS)
         how = texts.CHECK_GPU_HOW_SLACK if command.startswith("/") else texts.CHECK_GPU_HOW_CLI
-        said.append(texts.CHECK_NO_GPU.format(how=how.format(command=command, gpus=gpus)))
+        how = how.format(command=command, gpus=gpus, example=texts.CHECK_EXAMPLE[chips])
+        said.append((texts.CHECK_NO_CHIP if chips else texts.CHECK_NO_GPU).format(how=how))
     return said
 
 
@@ -99,6 +106,8 @@ def _conventions(memory: CheckMemory) -> list[str]:
     said = [texts.CHECK_RULES_NOTE[found.rules.value]]
     if memory.facts.caveat:
         said.append(texts.CHECK_CAVEATS[memory.facts.caveat])
+    elif memory.facts.recompute is None and recompute_key(found.recompute, given=False) == "assumed":
+        said.append(texts.CHECK_FLASH_ASSUMED)
     for quirk in found.quirks:
         text = texts.CHECK_QUIRK_NOTES.get(quirk.value) or texts.QUIRK_NOTES.get(quirk.value)
         if text:

@@ -21,7 +21,9 @@ from effbatch.bot.document import (
     Visibility,
 )
 from effbatch.bot.rendering.formatting import byte_size, decimal, number, quote, readable, rounded, size
+from effbatch.bot.rendering.reads import reads
 from effbatch.bot.texts import checks as texts
+from effbatch.bot.texts.frameworks import _script as script_texts
 from effbatch.bot.texts.glossary import COMMAND, list_de
 from effbatch.core.check_command import CheckRequest, sources_of
 from effbatch.core.configs import (
@@ -32,21 +34,17 @@ from effbatch.core.configs import (
     Level,
     Phase,
     ProblemKind,
-    Read,
     Rollout,
     Since,
     Source,
     Step,
     Syntax,
-    Via,
     check_config,
 )
 from effbatch.core.configs.read import MAX_DIGITS, MAX_NESTING
 
 #: Schedule phases listed one by one; the rest are counted.
 MAX_PHASES_SHOWN = 8
-#: Values read listed one by one (a section holds 3.000 characters); the rest are counted.
-MAX_READS_SHOWN = 20
 #: Findings listed one by one; the rest are counted (a hostile config can trip a rule per key).
 MAX_FINDINGS_SHOWN = 20
 #: Items of a list a finding names (unknown keys, defaults) before „und 107 weitere“.
@@ -58,8 +56,6 @@ MAX_QUOTED = 800
 MAX_VALUE_SHOWN = 300
 #: A quoted message with more comma-separated parts than this holds a list (its prose has a few commas at most).
 MAX_QUOTED_PARTS = 10
-#: A place a value was read from, as the answer shows it; longer ones are shortened at the front.
-MAX_PLACE = 80
 #: Fixes offered one by one.
 MAX_FIXES = 3
 SHARE_ACTION = "check_share"
@@ -88,9 +84,9 @@ def check_answer(check: Check, visibility: Visibility, share: str | None = None,
     if check.memory is not None:
         from effbatch.bot.rendering.check_memory import check_memory_parts  # core.memory: only for a check with a model
 
-        parts.extend(check_memory_parts(check.memory, command))
+        parts.extend(check_memory_parts(check.memory, command, chips=check.framework in texts.DEVICES_BY_FRAMEWORK))
     if check.read:
-        parts.append(Section(title=texts.READ_TITLE, lines=_reads(check)))
+        parts.append(Section(title=texts.READ_TITLE, lines=reads(check)))
     parts.append(Note(_note(check, name)))
     choices = (Choice(texts.SHARE, SHARE_ACTION, share),) if share else ()
     document = Document(
@@ -172,21 +168,52 @@ def problem_text(error: CheckError, slack: bool = False) -> str:
             "looks_for": texts.LOOKS_FOR[ctx["framework"]],
         }
     if error.kind is ProblemKind.WORLD_SIZE_NEEDED:
-        framework = texts.FRAMEWORKS.get(str(ctx.get("framework")))
-        fields["framework"] = framework.title if framework else ""
-        fields["how"] = texts.WORLD_HOW_SLACK if slack else texts.WORLD_HOW_CLI
+        fields |= _world_needed(str(ctx.get("framework")), slack)
     if error.kind is ProblemKind.TOO_LARGE:
         fields["max"] = byte_size(ctx["max"])
     if error.kind is ProblemKind.BAD_VALUE:
         fields["value"] = quote(str(ctx.get("value", "")))
+    if error.kind is ProblemKind.UNKNOWN_SETTING:
+        fields["why"] = _setting_unknown(ctx)
+    if error.kind is ProblemKind.BAD_SETTING:
+        fields["type"] = texts.SETTING_TYPES.get(str(ctx.get("type")), str(ctx.get("type")))
+        fields["value"] = str(ctx.get("value", ""))
     if error.kind is ProblemKind.UNKNOWN_GPU:
         fields["gpu"] = quote(str(ctx.get("gpu", "")))
+        fields["gpus"] = list_de(str(ctx.get("gpus", "")).split(", "))  # all of them, as the calculator names them
     if error.kind is ProblemKind.BAD_VALUE and "needs" in ctx:
         fields |= _unresolved(str(ctx["needs"]), slack)
     if error.kind is ProblemKind.UNREADABLE:
         # a reader that names the reason without its limit still gets a sentence with the number in it
         fields.setdefault("max", number(_READER_LIMITS.get(str(ctx.get("detail")), 0)))
     return _problem_template(error).format_map(fields)
+
+
+def _setting_unknown(ctx: dict[str, Any]) -> str:
+    """Why a ``--set`` name is not read, with the names the scripts do read."""
+    files, known = str(ctx.get("files", "")), [str(name) for name in ctx.get("known", [])]
+    if not files:
+        return texts.SETTING_NO_SCRIPT
+    setting = str(ctx.get("setting", ""))
+    if not known:
+        return texts.SETTING_UNKNOWN_NONE.format(setting=setting, files=files)
+    return texts.SETTING_UNKNOWN.format(setting=setting, files=files, known=list_de(known, limit=MAX_LISTED))
+
+
+def _world_needed(framework_id: str, slack: bool) -> dict[str, str]:
+    """Whose world size is missing, what it counts (a TPU slice's chips) and how to give it."""
+    framework = texts.FRAMEWORKS.get(framework_id)
+    chips = framework_id in texts.DEVICES_BY_FRAMEWORK
+    if chips:
+        how = texts.WORLD_HOW_CHIPS_SLACK if slack else texts.WORLD_HOW_CHIPS_CLI
+    else:
+        how = texts.WORLD_HOW_SLACK if slack else texts.WORLD_HOW_CLI
+    return {
+        "framework": texts.accusative(framework.subject) if framework else "",
+        "devices": texts.DEVICES_BY_FRAMEWORK.get(framework_id, texts.DEVICES),
+        "launchers": texts.WORLD_LAUNCHERS_CHIPS if chips else texts.WORLD_LAUNCHERS,
+        "how": how,
+    }
 
 
 def _unresolved(needs_text: str, slack: bool) -> dict[str, str]:
@@ -251,14 +278,16 @@ def formula(step: Step) -> str:
 def finding_text(check: Check, finding: Finding) -> str:
     """The finding in German, the framework's own message quoted, the fix in the config's own syntax."""
     fields = {k: size(v) if k.endswith("_bytes") else _shown(v) for k, v in finding.fields().items()}
-    text = texts.FINDINGS[finding.code].format_map(fields)
+    if "file" in fields:  # a script named in a sentence: its name, the path is in the annotation
+        fields["file"] = str(finding.fields()["file"]).rsplit("/", 1)[-1]
+    text = _template(finding).format_map(fields)
     if finding.message:
         # the quote is inline code: a backtick of the framework's own (accelerate's `DataLoader`) would end it early
         message = _bounded_quote(finding.message.replace("\n", " ").replace("`", "'"))
         # the rule's framework says it (accelerate's refusal inside a Hugging Face Trainer run)
         speaker = texts.FRAMEWORKS.get(finding.code.split("/", 1)[0], texts.FRAMEWORKS[check.framework])
         quoted = texts.QUOTED_ASSERT if message.startswith("assert ") else texts.QUOTED  # LitGPT's bare asserts
-        text += " " + quoted.format(framework=speaker.title, message=message)
+        text += " " + quoted.format(framework=speaker.title, of=speaker.rules_of, message=message)
         text += "" if message.rstrip().endswith((".", "!", "?")) else "."  # one full stop, never two
     if finding.fix is not None:
         text += " " + fix_text(finding.fix, check.framework)
@@ -267,10 +296,20 @@ def finding_text(check: Check, finding: Finding) -> str:
     return text
 
 
+def _template(finding: Finding) -> str:
+    """The finding's row, or its wording for the number of variants a script's branches have („beide“)."""
+    values = finding.fields()
+    count, refused = values.get("count"), values.get("refused")
+    keys = [f"{finding.code}/{count}/{refused}", f"{finding.code}/{count}"]
+    keys += [f"{finding.code}/all"] if refused is not None and refused == count else []
+    return next((script_texts.COUNTED[k] for k in keys if k in script_texts.COUNTED), texts.FINDINGS[finding.code])
+
+
 def _unpinned(since: Since, text: str) -> str:
     """A finding of some releases only, where no file pins the release: both sides said."""
     name = texts.FRAMEWORKS[since.package].title if since.package in texts.FRAMEWORKS else since.package
-    change = texts.UNPINNED_CHANGE.format(change=since.change) if since.change else ""
+    # the change once: not again where the finding itself names it („TRL-PR #4847“)
+    change = texts.UNPINNED_CHANGE.format(change=since.change) if since.change and since.change not in text else ""
     if since.since is not None:
         head = texts.UNPINNED_SINCE.format(framework=name, version=since.since, change=change)
         tail = texts.UNPINNED_OLDER
@@ -399,70 +438,11 @@ def _schedule(phases: tuple[Phase, ...], seq_len: int | None) -> tuple[str, ...]
     return tuple(lines)
 
 
-def _reads(check: Check) -> tuple[Bullet | str, ...]:
-    """Each value read, as the file writes it (32768, not 32.768: findable there), and where from; long values
-    shortened and a long list counted, so Slack takes the section."""
-    shown = check.read if len(check.read) <= MAX_READS_SHOWN + 1 else check.read[:MAX_READS_SHOWN]
-    lines: list[Bullet | str] = [Bullet(_read_line(r)) for r in shown]
-    if len(shown) < len(check.read):
-        lines.append(texts.READ_MORE.format(count=len(check.read) - MAX_READS_SHOWN))
-    return tuple(lines)
-
-
-def _read_line(read: Read) -> str:
-    """``key = value (where)``, then what it set again (``überschreibt …``) and where a name it reads was set."""
-    line = texts.READ_LINE.format(
-        key=_shortened(read.key), value=_shortened(_written(read.value)), where=_place(read.where)
-    )
-    if read.via is not None:
-        line += _via_line(read.via)
-    if read.over is not None:
-        value, where = read.over
-        line += texts.READ_OVER.format(value=_shortened(_written(value)), where=_place(where))
-    return line
-
-
-def _via_line(via: Via) -> str:
-    """Where a value a script only names was set: „aus BATCH (train.py:3)“, „Vorgabe von --bs (train.py:5)“,
-    „--bs in der Startzeile (launch.sh:1), statt der Vorgabe 8 (train.py:5)“."""
-    line = texts.READ_VIA[via.origin].format(name=_shortened(via.name), where=_place(via.where))
-    if via.replaced is not None:
-        value, replaced_where = via.replaced
-        line += texts.READ_VIA_REPLACED.format(value=_shortened(_written(value)), where=replaced_where)
-    return line
-
-
-def _written(value: Any) -> str:
-    """A value read, as its file writes it: numbers without German grouping, switches as ja/nein."""
-    if isinstance(value, bool):
-        return texts.READ_TRUE if value else texts.READ_FALSE
-    if isinstance(value, int | float):
-        return repr(value)
-    return str(value)
-
-
-def _place(where: str) -> str:
-    """Where a value was read (at most 80 characters): a second line of the same file only as its number
-    („run_grpo.sh:14 · 15“); longer, each place shortened at its front, so its file's name and line stay."""
-    places = where.split(" · ")
-    files = [place.rpartition(":")[0] for place in places]
-    shown = [
-        place.rpartition(":")[2] if i and files[i] and files[i] == files[i - 1] else place
-        for i, place in enumerate(places)
-    ]
-    joined = " · ".join(shown)
-    if len(joined) <= MAX_PLACE:
-        return joined
-    rest = joined[len(shown[0]) :]  # the later places are short (line numbers) or get what is left
-    first = _shortened(shown[0], max(MAX_PLACE - len(rest), MAX_PLACE // 2), keep_end=True)
-    return _shortened(first + rest, 2 * MAX_PLACE, keep_end=True)
-
-
-def _shortened(text: str, limit: int = 80, *, keep_end: bool = False) -> str:
-    """``text`` cut to ``limit`` characters; a place keeps its end (the file's name and line)."""
+def _shortened(text: str, limit: int = 80) -> str:
+    """``text`` cut to ``limit`` characters."""
     if len(text) <= limit:
         return text
-    return "…" + text[1 - limit :] if keep_end else text[: limit - 1] + "…"
+    return text[: limit - 1] + "…"
 
 
 def _shown(value: Any) -> str:

@@ -66,15 +66,17 @@ _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 SCIENTIFIC_FROM = 1_000_000
 
 
-def scientific(value: float) -> str:
-    """Large quantities as a German power of ten: 8,5 · 10²² (two significant digits); below a million plain: 42."""
+def scientific(value: float, *, fixed: bool = False) -> str:
+    """Large quantities as a German power of ten: 8,5 · 10²² (two significant digits); below a million plain: 42.
+
+    ``fixed``: always two significant digits, 1,0 · 10¹⁸ beside 5,8 · 10¹⁰ (a column of computed values)."""
     if 1 <= value < SCIENTIFIC_FROM:
         return decimal(float(f"{value:.2g}"), "#,##0.#")
     exponent = math.floor(math.log10(value))
     mantissa = round(value / 10**exponent, 1)
     if mantissa >= 10:
         mantissa, exponent = mantissa / 10, exponent + 1
-    return f"{decimal(mantissa, '0.#')} · 10{str(exponent).translate(_SUPERSCRIPT)}"
+    return f"{decimal(mantissa, '0.0' if fixed else '0.#')} · 10{str(exponent).translate(_SUPERSCRIPT)}"
 
 
 def reading(value: float) -> str:

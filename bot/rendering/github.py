@@ -7,11 +7,12 @@ title=…::message`` (``warning``, ``notice``). Escaped as GitHub's toolkit does
 ``packages/core/src/command.ts``: ``escapeData`` turns ``%``, CR and LF into ``%25``, ``%0D``, ``%0A``;
 ``escapeProperty`` also ``:`` and ``,`` into ``%3A``, ``%2C``).
 
-Where: the value the finding's fix changes (``gradient_accumulation_steps``), else the first value read whose key
-the message names, else the first value read with a line, else the first file checked – always one of the files
-checked (never a setting such as ``--world-size 24``) and always a line from 1 on: the runner uploads a missing
-``line`` as 0 (actions/runner, ``src/Sdk/RSWebApi/Contracts/IssueExtensions.cs``: ``GetAnnotationNumber(issue,
-RunIssueKeys.Line) ?? 0``), and GitHub's check-run annotations count lines from 1.
+Where: the line a finding names itself (a script's branch), else the value the finding's fix changes
+(``gradient_accumulation_steps``), else the first value read whose key the message names, else the first value
+read with a line, else the first file checked – always one of the files checked (never a setting such as
+``--world-size 24``) and always a line from 1 on: the runner uploads a missing ``line`` as 0 (actions/runner,
+``src/Sdk/RSWebApi/Contracts/IssueExtensions.cs``: ``GetAnnotationNumber(issue, RunIssueKeys.Line) ?? 0``), and
+GitHub's check-run annotations count lines from 1.
 
 The runner reads workflow commands from every line of a step's output, standard output and standard error alike
 (``src/Runner.Worker/ActionCommandManager.cs``): a line that starts with ``::`` after blanks, and the older form
@@ -27,7 +28,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from effbatch.bot.rendering.checks import check_json
-from effbatch.core.configs import Check
+from effbatch.core.configs import Check, Finding
 
 #: effbatch's levels → GitHub's annotation levels.
 LEVELS = {"error": "error", "warning": "warning"}
@@ -45,7 +46,18 @@ def workflow_commands(check: Check, files: Sequence[str]) -> list[str]:
     data = check_json(check)
     places = [(read["key"], *_place(read["where"])) for read in data.get("read", [])]
     in_files = [(key, file, line) for key, file, line in places if file in files]
-    return [_command(finding, in_files, files[0]) for finding in data["findings"]]
+    return [
+        _command(finding, in_files, files[0], _own_place(own, files))
+        for own, finding in zip(check.ordered(), data["findings"], strict=True)
+    ]
+
+
+def _own_place(finding: Finding, files: Sequence[str]) -> tuple[str, int] | None:
+    """A finding that names its own line of a file checked (a script's branch): annotated there, not at a value
+    read."""
+    values = finding.fields()
+    file, line = values.get("file"), values.get("line")
+    return (file, line) if isinstance(file, str) and file in files and isinstance(line, int) and line > 0 else None
 
 
 def file_annotation(name: str, message: str) -> str:
@@ -75,9 +87,11 @@ def _inert(line: str) -> str:
     return _escaped(line, property_value=True).replace("]", "%5D")
 
 
-def _command(finding: dict[str, Any], places: list[tuple[str, str, int]], first_file: str) -> str:
+def _command(
+    finding: dict[str, Any], places: list[tuple[str, str, int]], first_file: str, own: tuple[str, int] | None
+) -> str:
     level = LEVELS.get(finding["level"], "notice")
-    file, line = _where(finding, places, first_file)
+    file, line = own or _where(finding, places, first_file)
     title = "effbatch " + finding["code"]
     return f"::{level} {_properties(file=file, line=str(line), title=title)}::{_data(finding['message'])}"
 

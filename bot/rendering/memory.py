@@ -7,7 +7,7 @@ terminal lay them out alike.
 from __future__ import annotations
 
 from effbatch.bot.document import Bullet, Document, Field, Fields, Formula, Line, Note, Part, Section, Visibility
-from effbatch.bot.rendering.formatting import german, number, reading, scientific, size
+from effbatch.bot.rendering.formatting import GIB, german, number, reading, scientific, size
 from effbatch.bot.rendering.formulas import degrees
 from effbatch.bot.rendering.plan import advice_lines
 from effbatch.bot.texts import memory as texts
@@ -16,7 +16,7 @@ from effbatch.core import Argument, PlanRequest
 from effbatch.core.memory import capacity
 from effbatch.core.memory.estimate import MemoryEstimate
 from effbatch.core.memory.fit import Fit
-from effbatch.core.memory.setup import Offload, Rules, Setup
+from effbatch.core.memory.setup import Offload, Recompute, Rules, Setup
 from effbatch.core.memory.time import Breakdown, MfuSource, TimeEstimate
 from effbatch.core.training import Assessment, missing_for_batch
 
@@ -26,12 +26,42 @@ def percent(share: float) -> str:
 
 
 def flops(value: float) -> str:
-    return scientific(value)
+    return scientific(value, fixed=True)
+
+
+def step_duration(seconds: float) -> str:
+    """A step's time to three significant digits: 0,42 s, 19,2 s; from a minute on with minutes: 121 s (≈ 2 min)."""
+    shown = german(float(f"{seconds:.3g}"), 2, keep_zeros=False)
+    if seconds < 60:
+        return texts.SECONDS.format(value=shown)
+    return texts.SECONDS_LONG.format(value=shown, minutes=number(round(seconds / 60)))
+
+
+def duration(seconds: float) -> str:
+    """A training's time in the unit people think in: minutes or hours below a day, years from one on."""
+    minutes, hours, days = seconds / 60, seconds / 3600, seconds / 86_400
+    if minutes < 1:
+        return step_duration(seconds)
+    if hours < 1:
+        return texts.MINUTES.format(value=number(round(minutes)))
+    if days < 1:
+        return texts.HOURS.format(value=german(hours, 1, keep_zeros=False))
+    if days < 365:
+        shown = german(days, 1, keep_zeros=False)
+        return texts.ONE_DAY if shown == "1" else texts.DAYS.format(value=shown)
+    years = german(days / 365.25, 1 if days < 3652.5 else 0, keep_zeros=False)
+    return texts.ONE_YEAR if years == "1" else texts.YEARS.format(value=years)
+
+
+def gpu_hours(hours: float) -> str:
+    """GPU-hours: whole from ten on, one decimal below (0,4 for eight minutes on three GPUs)."""
+    return number(round(hours)) if hours >= 10 else german(hours, 1, keep_zeros=False)
 
 
 def memory_parts(found: Assessment, command: str = COMMAND) -> tuple[Part, ...]:
     """The memory section, what helps when it does not fit, the time section and the small print."""
-    parts: list[Part] = [Section(title=texts.MEMORY_TITLE.format(what=_what(found)), lines=_memory_lines(found))]
+    title = texts.MEMORY_TITLE.format(what=_what(found), **words(found))
+    parts: list[Part] = [Section(title=title, lines=_memory_lines(found))]
     if found.advice:
         parts.append(Section(title=texts.ADVICE_TITLE, lines=_advice_lines(found, command)))
     if (time := _time_section(found)) is not None:
@@ -45,16 +75,23 @@ def memory_document(
 ) -> Document:
     """A memory question without B (``params=7B zero=3 gpus=8``): the estimate alone, and how to add B."""
     total, what = size(found.memory.total), _what(found)
-    parts: list[Part] = [_fields(found), *memory_parts(found, command)]
+    parts: list[Part] = [_fields(request, found), *memory_parts(found, command)]
     missing = missing_for_batch(request)
     if missing:
-        parts.append(Note(texts.BATCH_HINT.format(missing=list_de(f"{a.symbol}" for a in missing))))
+        verb, with_them = texts.BATCH_HINT_VERB[min(len(missing), 2)]
+        symbols = list_de(a.symbol for a in missing)
+        parts.append(Note(texts.BATCH_HINT.format(verb=verb, missing=symbols, with_them=with_them)))
     return Document(
-        title=texts.MEMORY_DOCUMENT_TITLE.format(total=total),
-        summary=texts.MEMORY_SUMMARY.format(total=total, what=what),
+        title=texts.MEMORY_DOCUMENT_TITLE.format(total=total, **words(found)),
+        summary=texts.MEMORY_SUMMARY.format(total=total, what=what, **words(found)),
         visibility=visibility,
         parts=tuple(parts),
     )
+
+
+def words(found: Assessment) -> dict[str, str]:
+    """GPU or chip: the words for the accelerator asked about (a TPU's devices are chips)."""
+    return dict(texts.DEVICE_WORDS[found.gpu is not None and found.gpu.chip])
 
 
 def _what(found: Assessment) -> str:
@@ -63,33 +100,40 @@ def _what(found: Assessment) -> str:
     return texts.PARAMS_WHAT.format(params=reading(found.params))
 
 
-def _fields(found: Assessment) -> Fields:
+def _fields(request: PlanRequest, found: Assessment) -> Fields:
+    """What the estimate is for; b and the GPUs the question left out are marked as assumed, not shown as input."""
     setup, model = found.setup, found.model
-    fields = [Field(texts.MODEL_FIELD, _what(found))] if model is not None else []
+    gpus_given = request.gpus is not None or request.data_parallel is not None
+    # a named model by its name; a shape typed whole has none, and its parameters are the next field
+    fields = [Field(texts.MODEL_FIELD, model.title)] if model is not None and model.title else []
     fields.append(Field(texts.PARAMS_FIELD, reading(found.params)))
     if model is not None and not model.title:
         shape = texts.SHAPE_VALUE.format(
             layers=number(model.layers), hidden=number(model.hidden), heads=number(model.heads)
         )
         fields.append(Field(texts.SHAPE_FIELD, shape))
-    fields.append(Field(label(Argument.GPUS), number(setup.gpus)))
+    fields.append(Field(words(found)["counted"], _given(number(setup.gpus), given=gpus_given)))
     fields.append(Field("TP · PP · CP · SP", degrees((setup.tp, setup.pp, setup.cp, setup.sp))))
-    fields.append(Field(texts.MICRO_FIELD, number(setup.micro_batch)))
+    micro = _given(number(setup.micro_batch), given=request.micro_batch is not None)
+    fields.append(Field(label(Argument.MICRO_BATCH), micro))
     if setup.seq_len:
         fields.append(Field(label(Argument.SEQ_LEN), number(setup.seq_len)))
     if found.gpu is not None:
-        fields.append(Field(texts.GPU_FIELD, found.gpu.title))
+        fields.append(Field(words(found)["accelerator"], found.gpu.title))
     return Fields(tuple(fields))
 
 
+def _given(value: str, *, given: bool) -> str:
+    return value if given else texts.ASSUMED.format(value=value)
+
+
 def _memory_lines(found: Assessment) -> tuple[Line, ...]:
-    memory = found.memory
-    lines = estimate_bullets(memory, found.setup)
-    if memory.cpu_per_node is not None:
-        cpu = texts.CPU if found.setup.offload is not Offload.NONE else texts.CPU_NO_OFFLOAD
-        lines.append(Bullet(cpu.format(value=size(memory.cpu_per_node))))
-    gpu = found.gpu.title if found.gpu else texts.GPU_FIELD
-    lines += total_lines(memory, found.setup, found.fit, gpu)
+    memory, setup = found.memory, found.setup
+    offload = setup.offload is not Offload.NONE
+    lines = estimate_bullets(memory, setup, offload=offload, recompute_given=_recompute_given(setup))
+    lines += total_lines(memory, setup, found.fit, _capacity_name(found), chips=words(found)["device"] != "GPU")
+    if memory.cpu_per_node is not None:  # after the sum: not part of it
+        lines.append(cpu_line(memory, offload=offload))
     if found.gpu is not None and found.capacity is not None and found.capacity != found.gpu.memory:
         usable = texts.USABLE_NOTE.format(
             gpu=found.gpu.title, capacity=size(found.capacity), datasheet=size(found.gpu.memory)
@@ -99,12 +143,31 @@ def _memory_lines(found: Assessment) -> tuple[Line, ...]:
     return tuple(lines)
 
 
-def total_lines(memory: MemoryEstimate, setup: Setup, fitted: Fit | None, gpu: str) -> list[Line]:
+def _recompute_given(setup: Setup) -> bool:
+    """Recomputation said: typed, or a framework named whose own default the estimate follows."""
+    return setup.recompute is not None or setup.framework is not None
+
+
+def _capacity_name(found: Assessment) -> str:
+    """Whose memory the sum is held against: the GPU's name, or ``gpu_mem`` as typed (GB said as converted)."""
+    if found.gpu is not None:
+        return found.gpu.title
+    if found.capacity is not None and found.capacity % GIB:  # typed in GB: say where the odd GiB come from
+        return texts.GPU_MEM_GB.format(gigabytes=german(found.capacity / 1e9, 1, keep_zeros=False))
+    return texts.GPU_MEM
+
+
+def total_lines(
+    memory: MemoryEstimate, setup: Setup, fitted: Fit | None, gpu: str, *, chips: bool = False
+) -> list[Line]:
     """The allocated peak, what PyTorch's counters miss (each assumed number said) and the sum against the GPU:
     a question's memory section and a checked config's say it alike."""
     lines: list[Line] = [Formula(texts.TOTAL.format(total=size(memory.total)))]
     base, per_group = capacity.CONTEXT_BYTES, capacity.NCCL_BYTES_PER_GROUP
+    said = texts.DEVICE_WORDS[chips]
     on_device = texts.ON_DEVICE.format(
+        on=said["on"],
+        context_name=said["context_name"],
         total=size(memory.total),
         reserve=size(memory.reserve),
         share=percent(capacity.RESERVE_SHARE),
@@ -116,12 +179,14 @@ def total_lines(memory: MemoryEstimate, setup: Setup, fitted: Fit | None, gpu: s
     )
     lines.append(Formula(on_device))
     if fitted is not None:
-        shown = texts.TOTAL_ON_GPU.format(total=size(fitted.total), capacity=size(fitted.capacity), gpu=gpu)
+        shown = texts.TOTAL_ON_GPU.format(
+            on_lower=said["on_lower"], total=size(fitted.total), capacity=size(fitted.capacity), gpu=gpu
+        )
         lines.append(Formula(shown))
     return lines
 
 
-def estimate_bullets(memory: MemoryEstimate, setup: Setup) -> list[Line]:
+def estimate_bullets(memory: MemoryEstimate, setup: Setup, *, offload: bool, recompute_given: bool) -> list[Line]:
     """Weights, gradients, optimizer states, a gather buffer and the activations of the micro-batch, each a bullet:
     a question's memory section and a checked config's list them alike."""
     lines: list[Line] = []
@@ -130,9 +195,9 @@ def estimate_bullets(memory: MemoryEstimate, setup: Setup) -> list[Line]:
         name = texts.FRAMEWORK_NAMES[framework]
         lines.append(texts.FRAMEWORK_LINE.format(framework=name, states=texts.FRAMEWORK_STATES[framework]))
     lines += [
-        Bullet(texts.WEIGHTS.format(value=size(memory.weights))),
-        Bullet(texts.GRADIENTS.format(value=size(memory.grads))),
-        Bullet(texts.OPTIMIZER.format(value=size(memory.optimizer))),
+        Bullet(texts.WEIGHTS.format(value=state_size(memory.weights, offload=offload))),
+        Bullet(texts.GRADIENTS.format(value=state_size(memory.grads, offload=offload))),
+        Bullet(texts.OPTIMIZER.format(value=state_size(memory.optimizer, offload=offload))),
     ]
     if memory.gather_buffer:
         lines.append(Bullet(texts.GATHER.format(value=size(memory.gather_buffer))))
@@ -141,18 +206,37 @@ def estimate_bullets(memory: MemoryEstimate, setup: Setup) -> list[Line]:
             Bullet(texts.BUFFERS.format(framework=texts.FRAMEWORK_NAMES[framework], value=size(memory.buffers)))
         )
     if memory.activations is not None:
-        lines.append(Bullet(_activations(memory, setup)))
+        lines.append(Bullet(_activations(memory, setup, recompute_given=recompute_given)))
     return lines
 
 
-def _activations(memory: MemoryEstimate, setup: Setup) -> str:
-    """The activations with the micro-batch, L, the recomputation and the attention kernel counted (and the logits)."""
+def cpu_line(memory: MemoryEstimate, *, offload: bool) -> str:
+    """The CPU memory a node needs, after the sum (not part of it), saying whether anything is offloaded."""
+    return (texts.CPU if offload else texts.CPU_NO_OFFLOAD).format(value=size(memory.cpu_per_node or 0))
+
+
+def recompute_key(recompute: Recompute | None, *, given: bool) -> str:
+    """How the activations were counted: as typed, or FlashAttention assumed where nothing was said."""
+    key = recompute.value if recompute else "none"
+    return "assumed" if key == "selective" and not given else key
+
+
+def state_size(value: int, *, offload: bool) -> str:
+    """A model state's bytes on the GPU; offloaded away entirely: 0 in the CPU's memory, not a bare „0 MiB“."""
+    return texts.IN_CPU if offload and not value else size(value)
+
+
+def _activations(memory: MemoryEstimate, setup: Setup, *, recompute_given: bool) -> str:
+    """The activations with the micro-batch, L, the recomputation and the attention kernel counted (and the logits);
+    FlashAttention assumed where nothing was said names the kernel with it."""
+    key = recompute_key(memory.recompute, given=recompute_given)
     given = {
         "micro": number(setup.micro_batch),
         "seq_len": number(setup.seq_len or 0),
-        "recompute": texts.RECOMPUTE_NAMES[memory.recompute.value if memory.recompute else "none"],
+        "recompute": texts.RECOMPUTE_NAMES[key],
     }
-    if memory.rules in (Rules.MEGATRON, Rules.KORTHIKANTI):  # their formulas, not a kernel, decide the scores
+    assumed = key == "assumed" and setup.attention is None
+    if memory.rules in (Rules.MEGATRON, Rules.KORTHIKANTI) or assumed:  # their formulas decide the scores, or said
         detail = texts.ACTIVATIONS_DETAIL.format(**given)
     else:
         kernel = texts.ATTENTION_NAMES[memory.attention.value if memory.attention else "flash"]
@@ -221,6 +305,8 @@ def _per_token_formula(found: Assessment) -> str:
         return texts.FLOPS_PER_TOKEN_PARAMS.format(params=reading(found.params), flops=shown)
     if found.setup.rules in (Rules.KORTHIKANTI, Rules.MEGATRON):
         return texts.FLOPS_PER_TOKEN_KORTHIKANTI.format(flops=shown)
+    if found.model.q_dim != found.model.hidden:
+        return texts.FLOPS_PER_TOKEN_SHAPE_ATTENTION.format(flops=shown)
     return texts.FLOPS_PER_TOKEN_SHAPE.format(flops=shown)
 
 
@@ -229,48 +315,61 @@ def _time_lines(found: Assessment) -> list[Line]:
     if time is None:
         return []
     peak = f"{german(time.peak_flops / 1e12, 1, keep_zeros=False)}\u00a0TFLOP/s"
-    gpus, mfu = number(time.gpus), percent(time.mfu)
-    lines: list[Line] = _step_lines(time, gpus, peak, mfu)
+    said = words(found)
+    shown = {"gpus": number(time.gpus), "peak": peak, "mfu": percent(time.mfu), **said}
+    lines: list[Line] = _step_lines(time, shown)
     rate = reading(time.tokens_per_second)
-    lines.append(texts.THROUGHPUT.format(rate=rate, tflops=german(time.tflops_per_gpu, 1, keep_zeros=False)))
-    if time.train_days is not None and time.budget is not None and time.total_flops is not None:
-        days = german(time.train_days, 1, keep_zeros=False)
-        hours = number(round(time.gpu_hours or 0))
-        lines.append(
-            texts.BUDGET_TIME.format(
-                budget=reading(time.budget), days=days, gpus=gpus, hours=hours, flops=flops(time.total_flops)
-            )
+    lines.append(texts.THROUGHPUT.format(rate=rate, tflops=german(time.tflops_per_gpu, 1, keep_zeros=False), **said))
+    if time.train_seconds is not None and time.budget is not None and time.total_flops is not None:
+        hours = gpu_hours(time.gpu_hours or 0)
+        budget = texts.BUDGET_TIME.format(
+            budget=reading(time.budget),
+            duration=duration(time.train_seconds),
+            gpus=shown["gpus"],
+            hours=hours,
+            hours_word=texts.HOURS_WORD[hours == "1"],
+            flops=flops(time.total_flops),
+            **said,
         )
+        lines.append(budget)
     if time.mfu_assumed:
-        lines.append(texts.MFU_ASSUMED.format(mfu=mfu))
+        lines.append(texts.MFU_ASSUMED.format(mfu=shown["mfu"]))
     elif time.source is MfuSource.GIVEN:
-        lines.append(texts.MFU_GIVEN.format(mfu=mfu))
+        lines.append(texts.MFU_GIVEN.format(mfu=shown["mfu"]))
     if time.breakdown is not None:
         lines += _assumed_lines(found, time.breakdown)
     if found.gpu is not None and found.setup.rules is not None and time.peak_flops == found.gpu.peak_flops:
-        lines.append(texts.PEAK_SOURCE.format(peak=peak, source=found.gpu.source))
+        lines.append(texts.PEAK_SOURCE.format(peak=peak, source=found.gpu.source, **said))
     else:
-        lines.append(texts.PEAK_GIVEN.format(peak=peak))
+        lines.append(texts.PEAK_GIVEN.format(peak=peak, **said))
     return lines
 
 
-def _step_lines(time: TimeEstimate, gpus: str, peak: str, mfu: str) -> list[Line]:
-    """The step time: predicted part by part and the MFU that follows, from the FLOPs at the MFU assumed or
-    given, or the MFU from the step time given."""
+def _step_lines(time: TimeEstimate, shown: dict[str, str]) -> list[Line]:
+    """The step time: predicted part by part and the MFU that follows; forwards from the MFU assumed or given;
+    or the MFU from the step time or throughput measured."""
     step, per_step = time.step_seconds, time.flops_per_step
     if time.breakdown is not None:
-        return _breakdown_lines(time.breakdown, per_step, gpus, peak, mfu)
+        return _breakdown_lines(time.breakdown, per_step, shown)
+    lines: list[Line] = []
+    if time.source is MfuSource.TOKENS_PER_SECOND:
+        per_token, rate = flops(time.flops_per_token), reading(time.tokens_per_second)
+        lines.append(Formula(texts.THROUGHPUT_GIVEN.format(per_token=per_token, rate=rate, **shown)))
     if step is None or per_step is None:
-        return []
-    template = texts.STEP_TIME if time.source in (MfuSource.ASSUMED, MfuSource.GIVEN) else texts.STEP_TIME_GIVEN
-    return [Formula(template.format(flops=flops(per_step), gpus=gpus, peak=peak, mfu=mfu, seconds=_seconds(step)))]
+        return lines
+    if time.source is MfuSource.STEP_TIME:  # the time as typed
+        seconds, template = texts.SECONDS.format(value=german(step, 2, keep_zeros=False)), texts.STEP_TIME_GIVEN
+    else:
+        seconds, template = step_duration(step), texts.STEP_TIME
+    lines.append(Formula(template.format(flops=flops(per_step), seconds=seconds, **shown)))
+    return lines
 
 
 def _seconds(value: float) -> str:
     return f"{german(value, 3 if value < 0.1 else 2, keep_zeros=False)}\u00a0s"
 
 
-def _breakdown_lines(breakdown: Breakdown, per_step: float | None, gpus: str, peak: str, mfu: str) -> list[Line]:
+def _breakdown_lines(breakdown: Breakdown, per_step: float | None, shown: dict[str, str]) -> list[Line]:
     """The predicted step: its parts summed, a bullet each with its share, the MFU that follows, the bound."""
     costing = {part: s for part, s in breakdown.seconds.items() if s > 0}
     step = _seconds(breakdown.step_seconds)
@@ -284,9 +383,7 @@ def _breakdown_lines(breakdown: Breakdown, per_step: float | None, gpus: str, pe
         for p, s in costing.items()
     ]
     if per_step is not None:
-        lines.append(
-            Formula(texts.MFU_PREDICTED.format(flops=flops(per_step), seconds=step, gpus=gpus, peak=peak, mfu=mfu))
-        )
+        lines.append(Formula(texts.MFU_PREDICTED.format(flops=flops(per_step), seconds=step, **shown)))
     if breakdown.bound_by != "compute":
         lines.append(texts.STEP_BOUND.format(part=texts.STEP_PARTS[breakdown.bound_by]))
     return lines
@@ -297,11 +394,17 @@ def _assumed_lines(found: Assessment, breakdown: Breakdown) -> list[Line]:
     gpu = found.gpu.title if found.gpu else ""
     matmul = percent(breakdown.matmul_efficiency or 0)
     net = german(breakdown.net_gbps or 0, 0, keep_zeros=False)
-    return [texts.STEP_ASSUMED[a].format(matmul=matmul, net=net, gpu=gpu, mfu="") for a in breakdown.assumed]
+    device = words(found)["device"]
+    return [
+        texts.STEP_ASSUMED[a].format(matmul=matmul, net=net, gpu=gpu, mfu="", device=device) for a in breakdown.assumed
+    ]
 
 
 def _notes(found: Assessment) -> tuple[Note, ...]:
     notes = [Note(texts.RULES_NOTE[found.memory.rules.value])]
+    model = found.model
+    if model is not None and not model.moe and found.setup.ep > 1:  # likely the wrong model, never silently
+        notes.append(Note(texts.EP_DENSE.format(model=model.title or texts.EP_DENSE_SHAPE)))
     quirks = [texts.QUIRK_NOTES[q.value] for q in found.memory.quirks if q.value in texts.QUIRK_NOTES]
     if quirks:
         notes.append(Note(" ".join(quirks)))

@@ -10,16 +10,23 @@ from effbatch.bot.rendering.formatting import number
 from effbatch.bot.storage.profiles import ChannelProfile
 from effbatch.bot.texts import profiles as texts
 from effbatch.bot.texts.glossary import list_de
+from effbatch.core.memory.gpus import find_gpu
 from effbatch.core.profile import GPU_MODEL, ProfileError
 
 
 def settings_text(settings: Iterable[tuple[str, str]]) -> str:
-    """„64 GPUs, TP 8 und GPU-Modell h100“."""
-    return list_de(texts.SETTING[key].format(value=_value(key, value)) for key, value in settings)
+    """„64 GPUs, TP 8 und GPU-Modell H100 SXM“."""
+    return list_de(setting_text(key, value) for key, value in settings)
 
 
-def _value(key: str, value: str) -> str:
-    return value if key == GPU_MODEL else number(int(value))
+def setting_text(key: str, value: str) -> str:
+    """One setting: a count as a number; the GPU model by its name (``h100`` → H100 SXM), a TPU as the accelerator."""
+    if key != GPU_MODEL:
+        return texts.SETTING[key].format(value=number(int(value)))
+    spec = find_gpu(value)
+    if spec is None:
+        return texts.SETTING[key].format(value=value)
+    return (texts.SETTING_CHIP if spec.chip else texts.SETTING[key]).format(value=spec.title)
 
 
 def when(profile: ChannelProfile) -> str:
@@ -80,7 +87,7 @@ def _problem_text(kind: str, text: str, ctx: Mapping[str, object]) -> str:
 
 
 def _profile_answer(title: str, summary: str, profile: ChannelProfile, visibility: Visibility) -> Answer:
-    lines: list[str | Bullet] = [Bullet(texts.SETTING[k].format(value=_value(k, v))) for k, v in profile.settings]
+    lines: list[str | Bullet] = [Bullet(setting_text(k, v)) for k, v in profile.settings]
     parts: list[Section | Note] = [Section(lines=tuple(lines))]
     parts += [
         Note(texts.SET_BY.format(user="{user}", when=when(profile)), user=profile.set_by),

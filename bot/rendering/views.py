@@ -60,7 +60,7 @@ FORM_FIELDS = (*PARALLELISM_FIELDS, *SEQUENCE_FIELDS, *CLUSTER_FIELDS)
 _REQUIRED = {Argument.MICRO_BATCH, Argument.ACCUMULATION}
 #: Values an answer may have that the form shows no field for; they travel through private_metadata.
 _NOT_IN_FORM = {"cp", "sp", "budget", "activation_per_sample", "training"}
-#: The model and the GPU (issue 28) as choices; the other memory keys travel with ``training``.
+#: The model and the GPU as choices; the other memory keys travel with ``training``.
 MODEL_BLOCK = "model"
 GPU_BLOCK = "gpu"
 SELECT_ACTION = "select"

@@ -4,7 +4,7 @@ Why uvicorn and not gunicorn's threads: an idle or slow client costs an event-lo
 not a worker thread, so idle connections or a slowloris cannot starve the signed requests
 behind them. Requests in flight are capped (``http_app.MAX_IN_FLIGHT``), sockets are not:
 uvicorn's own cap counted idle sockets too, and ~1.100 of them, reopened after each timeout,
-made signed commands and /healthz answer 503 (issue 30). Instead, on top of uvicorn's keep-alive
+made signed commands and /healthz answer 503. Instead, on top of uvicorn's keep-alive
 timeout and graceful shutdown, effbatch adds:
 
 - a header timeout: a connection whose request headers are not complete ``HEADER_TIMEOUT``

@@ -19,7 +19,7 @@ running on another rhythm: it fired after ~23 s instead of 5 + 4 s.)
 
 Config checks wait on a check process (up to its deadline, or "busy"): they run on threads of their own,
 so that 150 shortcut checks cannot hold up a plain command's acknowledgement (they held every message
-thread: 3,7 s, issue 30). The shortcut and the share button, whose listeners acknowledge with nothing, are
+thread for 3,7 s). The shortcut and the share button, whose listeners acknowledge with nothing, are
 acknowledged as they arrive, before their check is even queued.
 
 On ``websocket-client``'s ``WebSocketApp``; Bolt's request handling comes unchanged from

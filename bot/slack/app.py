@@ -133,7 +133,7 @@ def _app(
         client=client,
         signing_secret=settings.slack_signing_secret.get_secret_value() if settings.slack_signing_secret else "",
         authorize=authorize,
-        oauth_settings=workspaces.oauth_settings(settings, oauth, client) if oauth else None,
+        oauth_flow=workspaces.oauth_flow(settings, oauth, client) if oauth else None,
         user_facing_authorize_error_message=workspaces.not_installed_message(settings),
         # Answers are computed instantly and travel in the ack: no background thread to wait for.
         process_before_response=True,

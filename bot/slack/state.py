@@ -3,7 +3,7 @@
 A form's ``private_metadata`` and a button's ``value`` come back as they were sent – from Slack's own
 clients. But a request only needs Slack's signature, and Slack signs whatever an app or a crafted client
 of a workspace member sends: a forged share value posted into another channel, a forged form sent the
-answer to any URL (issue 30; defence in depth behind the signature). So whatever the bot writes there is
+answer to any URL (defence in depth behind the signature). So whatever the bot writes there is
 sealed with an HMAC-SHA256 keyed by the signing secret (in Socket Mode, which has none, the app token),
 separately for each purpose, and what it did not seal is refused as expired or damaged.
 

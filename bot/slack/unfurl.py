@@ -24,6 +24,7 @@ from effbatch.bot.rendering.checks import aborted_answer, check_answer, problem_
 from effbatch.bot.slack.listeners import Dependencies, answered, on_error
 from effbatch.bot.slack.web_api import SLACK_FAILURES, describe, failed
 from effbatch.bot.texts import links as texts
+from effbatch.core.check_command import PROFILE_WORLD
 from effbatch.core.configs import MAX_FILE_BYTES, CheckError, Source, World, clean
 from effbatch.core.profile import world_size
 
@@ -43,7 +44,7 @@ def linked_check(
     except FetchError as error:
         message = texts.FAILURES[error.failure].format(name=file.name)
         return Answer(
-            AnswerKind.INPUT_ERROR, Document(texts.FAILURE_TITLE, message, visibility, (Section(lines=(message,)),))
+            AnswerKind.NOT_FETCHED, Document(texts.FAILURE_TITLE, message, visibility, (Section(lines=(message,)),))
         )
     try:
         check = deps.checks([Source(file.name, clean(text))], world, max_bytes=MAX_FILE_BYTES)
@@ -55,18 +56,21 @@ def linked_check(
 
 
 def unfurl_blocks(answer: Answer, url: str, file: GitHubFile) -> list[dict[str, Any]]:
-    """The short answer (title and summary), where it comes from, and the button for the whole check."""
-    document = answer.document
-    blocks = [
+    """The short answer (title and summary), where it comes from, and the button for the whole check; a file that
+    could not be read gets neither the claim that it was checked nor a button to a check that never ran."""
+    document, read = answer.document, answer.kind is not AnswerKind.NOT_FETCHED
+    source = (texts.UNFURL_CONTEXT if read else texts.UNFURL_NOT_READ_CONTEXT).format(
+        name=file.name, repo=f"{file.owner}/{file.repo}"
+    )
+    blocks: list[SectionBlock | ContextBlock | ActionsBlock] = [
         SectionBlock(text=MarkdownTextObject(text=f"*{escape(document.title)}*\n{escape(document.summary)}")),
-        ContextBlock(elements=[MarkdownTextObject(text=escape(_source(file)))]),
-        ActionsBlock(elements=[ButtonElement(text=texts.FULL_CHECK, action_id=FULL_CHECK_ACTION, value=url)]),
+        ContextBlock(elements=[MarkdownTextObject(text=escape(source))]),
     ]
+    if read:
+        blocks.append(
+            ActionsBlock(elements=[ButtonElement(text=texts.FULL_CHECK, action_id=FULL_CHECK_ACTION, value=url)])
+        )
     return [block.to_dict() for block in blocks]
-
-
-def _source(file: GitHubFile) -> str:
-    return texts.UNFURL_CONTEXT.format(name=file.name, repo=f"{file.owner}/{file.repo}")
 
 
 def channel_world(deps: Dependencies, team: str | None, channel: str | None) -> World | None:
@@ -78,7 +82,7 @@ def channel_world(deps: Dependencies, team: str | None, channel: str | None) -> 
     except SQLAlchemyError:
         return None
     size = world_size(profile.as_dict()) if profile else None
-    return World(size, f"gpus={size}") if size else None
+    return World(size, PROFILE_WORLD) if size else None
 
 
 def acknowledge(ack: Ack) -> None:

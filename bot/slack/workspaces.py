@@ -17,10 +17,15 @@ from urllib.parse import urlsplit
 
 from slack_bolt import App, BoltContext
 from slack_bolt.authorization.authorize import InstallationStoreAuthorize
+from slack_bolt.oauth.callback_options import CallbackOptions, FailureArgs, SuccessArgs
+from slack_bolt.oauth.oauth_flow import OAuthFlow
 from slack_bolt.oauth.oauth_settings import OAuthSettings
+from slack_bolt.request import BoltRequest
+from slack_bolt.response import BoltResponse
 from slack_sdk import WebClient
 
 from effbatch.bot.operations.settings import Settings
+from effbatch.bot.rendering import install_pages
 from effbatch.bot.storage.errors import DatabaseUnavailableError
 from effbatch.bot.storage.setup import Storage
 from effbatch.bot.texts import workspaces as texts
@@ -52,6 +57,7 @@ def oauth_settings(settings: Settings, storage: Storage, client: WebClient) -> O
         redirect_uri_path=REDIRECT_PATH,
         installation_store=storage.installations,
         state_store=storage.states,
+        callback_options=CallbackOptions(success=_installed, failure=_failed),
         logger=log,
     )
     from effbatch.bot.storage.rotation import (
@@ -75,6 +81,37 @@ def install_page(settings: Settings) -> str:
     if settings.slack_redirect_uri:
         return urlsplit(settings.slack_redirect_uri)._replace(path=INSTALL_PATH, query="").geturl()
     return texts.INSTALL_PAGE
+
+
+class GermanOAuthFlow(OAuthFlow):
+    """Bolt's OAuth flow with the install page in German (the admin's first contact with effbatch)."""
+
+    def build_install_page_html(self, url: str, request: BoltRequest) -> str:
+        return install_pages.install_page(url)
+
+
+def oauth_flow(settings: Settings, storage: Storage, client: WebClient) -> OAuthFlow:
+    """Bolt's OAuth flow over ``oauth_settings``, its pages in German."""
+    return GermanOAuthFlow(settings=oauth_settings(settings, storage, client))
+
+
+def _installed(args: SuccessArgs) -> BoltResponse:
+    installation = args.installation
+    page = install_pages.installed_page(installation.team_id, installation.app_id)
+    return _page(args.settings, 200, page)
+
+
+def _failed(args: FailureArgs) -> BoltResponse:
+    page = install_pages.failed_page(args.settings.install_path, args.reason)
+    return _page(args.settings, args.suggested_status_code, page)
+
+
+def _page(settings: OAuthSettings, status: int, page: str) -> BoltResponse:
+    """A page of the installation; the state's cookie deleted, as Bolt's own pages do."""
+    cookie = settings.state_utils.build_set_cookie_for_deletion()
+    return BoltResponse(
+        status=status, body=page, headers={"Content-Type": "text/html; charset=utf-8", "Set-Cookie": cookie}
+    )
 
 
 def not_installed_message(settings: Settings) -> str:

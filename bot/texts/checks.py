@@ -52,11 +52,22 @@ READ_VIA = {
     Origin.WRITTEN: ", aus {name} ({where})",
     Origin.DEFAULT: ", Vorgabe von {name} ({where})",
     Origin.LAUNCH: ", {name} in der Startzeile ({where})",
+    Origin.SET: ", aus `{name}`",
 }
 READ_VIA_REPLACED = " statt der Vorgabe {value} ({where})"
 #: A later layer of the run (a launch flag, the script) set the value again.
 READ_OVER = ", überschreibt {value} ({where})"
+#: A text value overridden (DeepSpeed's "auto"): quoted, so that it reads as a value, not a word.
+READ_OVER_TEXT = '"{value}"'
 READ_MORE = "… und {count} weitere Werte"
+#: Several lines of one file read together.
+PLACE_LINES = "{file}, Zeilen {lines}"
+#: How a world size came about, where a launcher or a SLURM header set it.
+WHERE_SBATCH = "#SBATCH {nodes} Knoten × {per_node} GPUs"
+WHERE_NODES = "{nodes} Knoten × {per_node} GPUs"
+WHERE_LAUNCH = "Startzeile `{launcher}`"
+WHERE_PROFILE = "Channel-Profil"
+LAUNCHERS = ("torchrun", "deepspeed", "accelerate", "python", "torch.distributed.run", "srun", "mpirun")
 #: A switch read (a flag given, ``packing: true``).
 READ_TRUE, READ_FALSE = "ja", "nein"
 DERIVED_TITLE = "So rechnet {framework}"
@@ -70,7 +81,8 @@ FIX_WORLD = "Passend wären {fix} {devices}."
 DEVICES = "GPUs"
 DEVICES_BY_FRAMEWORK: Mapping[str, str] = {"maxtext": "Chips"}
 FIX_OR = " oder "
-QUOTED = "Meldung von {framework}: `{message}`"
+#: ``of``: the framework after „Meldung“ („von DeepSpeed“, „des Hugging Face Trainers“).
+QUOTED = "Meldung {of}: `{message}`"
 #: A bare ``assert`` a framework fails with has no message of its own: the assertion is quoted instead.
 QUOTED_ASSERT = "Assertion in {framework}: `{message}`"
 #: Where a long list in the framework's own message was shortened (inside the quote).
@@ -146,14 +158,18 @@ PROBLEMS: Mapping[ProblemKind, str] = {
         "{in_name} steht nichts, was {subject} liest: Ich habe {looks_for} gesucht und nichts davon gefunden. Ohne "
         "eigene Werte bliebe nur die Rechnung mit den Vorgaben {rules_of} – das wäre geraten, keine Prüfung."
     ),
-    ProblemKind.WORLD_SIZE_NEEDED: (
-        "Für {framework} brauche ich die Zahl der GPUs; weder die Konfiguration noch eine Startzeile (torchrun, "
-        "deepspeed, accelerate) nennt sie. {how}"
-    ),
+    ProblemKind.WORLD_SIZE_NEEDED: ("Für {framework} brauche ich die Zahl der {devices}; {launchers} {how}"),
     ProblemKind.BAD_VALUE: "{key} = {value} ({where}) ist keine ganze Zahl ab 1.",
     ProblemKind.EMPTY: "{name} ist leer.",
+    ProblemKind.UNKNOWN_SETTING: "`--set {setting}={value}`: {why}.",
+    ProblemKind.BAD_SETTING: "`--set {setting}={value}`: „{value}“ ist keine {type}.",
     ProblemKind.UNKNOWN_GPU: "Die GPU {gpu} kenne ich nicht; für den Speicher je GPU kenne ich {gpus}.",
 }
+#: Why a ``--set`` name is not read: the scripts' options listed, or none there are.
+SETTING_UNKNOWN = "{setting} kommt in {files} nicht vor (gelesen werden {known})"
+SETTING_UNKNOWN_NONE = "{setting} kommt in {files} nicht vor, und dort steht keine Option"
+SETTING_NO_SCRIPT = "`--set` gilt für Python-Skripte, und unter den Dateien ist keins"
+SETTING_TYPES = {"int": "ganze Zahl", "float": "Zahl"}
 NOTHING_HOW_CLI = (
     "Ist es doch die Konfiguration eines dieser Frameworks, gib es mit `--framework` an, z. B. `--framework deepspeed`."
 )
@@ -175,8 +191,8 @@ UNRESOLVED = (
     "(`VAR=${{VAR:-8}}`)."
 )
 #: A finding of some releases of a framework only, where no file of the run pins the release.
-UNPINNED_SINCE = "Erst ab {framework} `{version}`{change}, und welche Version läuft, sagt keine Datei: "
-UNPINNED_UNTIL = "Nur vor {framework} `{version}`{change}, und welche Version läuft, sagt keine Datei: "
+UNPINNED_SINCE = "Betrifft {framework} ab `{version}`{change}; welche Version läuft, geht aus keiner Datei hervor. "
+UNPINNED_UNTIL = "Betrifft {framework} vor `{version}`{change}; welche Version läuft, geht aus keiner Datei hervor. "
 UNPINNED_CHANGE = " ({change})"
 UNPINNED_OLDER = (
     "Mit einer älteren Version läuft es. Gib die Version an – `--framework-version {package}==…` oder eine "
@@ -204,6 +220,13 @@ UNRESOLVED_HOW_ENV_SLACK = (
     "Füge die Startzeile als weiteren Codeblock dazu (`{name}=8 python train.py`); die Zahl der GPUs mit `gpus=` "
     "vor der Konfiguration."
 )
+#: Who could have said the world size: launchers for GPUs; a TPU slice's chips only the config or the command.
+WORLD_LAUNCHERS = "weder die Konfiguration noch eine Startzeile (torchrun, deepspeed, accelerate) nennt sie."
+WORLD_LAUNCHERS_CHIPS = "die Konfiguration nennt sie nicht."
+WORLD_HOW_CHIPS_CLI = "Gib sie an, z. B. `--world-size 16`."
+WORLD_HOW_CHIPS_SLACK = (
+    f"Gib sie an, z. B. `{COMMAND} prüfe gpus=16` vor der Konfiguration (`gpus=` zählt hier die Chips)."
+)
 WORLD_HOW_CLI = "Gib sie an, z. B. `--world-size 64` oder `--nnodes 8 --nproc-per-node 8`."
 WORLD_HOW_SLACK = f"Gib sie an, z. B. `{COMMAND} prüfe gpus=64` vor der Konfiguration."
 TOO_BIG = "{key} = {value} ({where}) ist größer als jede Einstellung eines Laufs (höchstens {max})."
@@ -214,7 +237,9 @@ UNSAFE_DETAILS = {
 }
 UNREADABLE_LINE = " (Zeile {line})"
 #: What to paste instead of a launch script effbatch refuses to evaluate.
-SHELL_INSTEAD = "Füge nur die Startzeile ein, z. B. `torchrun --nproc-per-node 8 pretrain_gpt.py --micro-batch-size 4`."
+_SHELL_INSTEAD = (
+    "Füge nur die Startzeile ein, z. B. `torchrun --nproc-per-node 8 pretrain_gpt.py --micro-batch-size 4`."
+)
 #: A check stopped before it had an answer (``bot.check_runner.Abort``); the bot goes on answering everyone else.
 ABORTED_TITLE = "Diese Konfiguration ist zu aufwendig, um sie hier zu prüfen"
 ABORTED: Mapping[str, str] = {
@@ -228,11 +253,12 @@ ABORTED: Mapping[str, str] = {
     ),
     "busy": "Gerade laufen zu viele Prüfungen gleichzeitig. Versuch es in ein paar Sekunden noch einmal.",
 }
+#: ``effbatch check`` has the bot's deadline too (``BoundedCheck``), only more memory: no promise of no limits.
 ABORTED_HINT = (
-    "Ohne diese Grenzen prüfst du die Datei auf deinem eigenen Rechner: `effbatch check DATEI`, "
-    "z. B. `effbatch check --world-size 64 ds_config.json`."
+    "Auf deinem eigenen Rechner prüft `effbatch check DATEI` die Datei mit mehr Speicher, aber derselben "
+    "Zeitgrenze, z. B. `effbatch check --world-size 64 ds_config.json`."
 )
-#: A check ``effbatch check`` stopped (the bot's deadline, a check process of its own): what to pass instead.
+#: A check ``effbatch check`` stopped (the bot's deadline and a memory cap, in its own process): what to pass instead.
 ABORTED_CLI: Mapping[str, str] = {
     "deadline": (
         "Die Prüfung hätte länger als {seconds} s gedauert und wurde abgebrochen. Echte Konfigurationen brauchen "
@@ -266,19 +292,19 @@ UNREADABLE_REASONS: Mapping[str, str] = {
     "invalid": "{name} lässt sich nicht lesen: Der Text enthält Zeichen, die in diesem Format nicht stehen dürfen.",
     # the bounds of the bash reader (core/configs/shell/limits.py): what it refused, then what to paste instead
     "shell_long_value": "{name} lässt sich nicht lesen: Ein Wert im Skript würde länger als {max} Zeichen{line}. "
-    + SHELL_INSTEAD,
+    + _SHELL_INSTEAD,
     "shell_long_array": "{name} lässt sich nicht lesen: Ein Array im Skript bekäme mehr als {max} Einträge{line}. "
-    + SHELL_INSTEAD,
+    + _SHELL_INSTEAD,
     "shell_long_number": "{name} lässt sich nicht lesen: Eine Rechnung in `$((…))` ergibt eine Zahl mit mehr als "
     "{max} Ziffern{line}; eine Batch-Größe hat wenige. Schreib die Zahl selbst hin, z. B. `GBS=1024`.",
     "shell_work": "{name} lässt sich nicht lesen: Das Skript auszuwerten bräuchte mehr als {max} Schritte{line}. "
-    + SHELL_INSTEAD,
+    + _SHELL_INSTEAD,
     "shell_chars": "{name} lässt sich nicht lesen: Die Werte des Skripts ergäben zusammen mehr als {max} Zeichen"
-    "{line}. " + SHELL_INSTEAD,
+    "{line}. " + _SHELL_INSTEAD,
     "shell_parse": "{name} lässt sich nicht lesen: Schon das Zerlegen nach der Bash-Grammatik bräuchte mehr als {max} "
-    "ms, so verschachtelt oder unvollständig ist der Text. " + SHELL_INSTEAD,
+    "ms, so verschachtelt oder unvollständig ist der Text. " + _SHELL_INSTEAD,
     "shell_nesting": "{name} lässt sich nicht lesen: Das Skript ist tiefer als {max} Ebenen verschachtelt{line}; "
-    "so tief schachtelt kein Startskript Blöcke, `if`, `$(…)`, `bash -c` oder Funktionen. " + SHELL_INSTEAD,
+    "so tief schachtelt kein Startskript Blöcke, `if`, `$(…)`, `bash -c` oder Funktionen. " + _SHELL_INSTEAD,
     # Hydra's composition (core/configs/frameworks/_shared/hydra.py): a defaults tree too large or too deep
     "hydra_work": (
         "{name} lässt sich nicht zusammensetzen: Ihre `defaults:` ergäben zusammen mehr als {max} Einträge und "
@@ -292,8 +318,8 @@ UNREADABLE_REASONS: Mapping[str, str] = {
     ),
     "shell_branches": "{name} lässt sich nicht lesen: Mehr als {max} Bedingungen hängen von Werten ab, die erst beim "
     "Start feststehen{line}, etwa von `$1`. Gib sie im Skript vor, z. B. `MODE=${{MODE:-big}}`, oder "
-    + SHELL_INSTEAD[0].lower()
-    + SHELL_INSTEAD[1:],
+    + _SHELL_INSTEAD[0].lower()
+    + _SHELL_INSTEAD[1:],
 }
 PASTED = "eingefügter Text"
 BLOCK = "Codeblock"
@@ -326,3 +352,8 @@ ANSWER_NOT_TAKEN = (
     f"Ausschnitt mit den Batch-Einstellungen mit `{COMMAND} prüfe` oder die ganze Datei im Terminal mit "
     "`effbatch check DATEI`."
 )
+
+
+def accusative(subject: str) -> str:
+    """A framework's name after „für“: „der Hugging Face Trainer“ → „den Hugging Face Trainer“, „DeepSpeed“ stays."""
+    return "den " + subject.removeprefix("der ") if subject.startswith("der ") else subject

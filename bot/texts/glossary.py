@@ -16,15 +16,6 @@ COMMAND = "/effbatch"
 #: The program, as a terminal takes it: the same words without the slash, plus its own options.
 PROGRAM = "effbatch"
 
-GLOBAL_BATCH = "effektive Batch-Größe"
-WEIGHTS = "Gewichte"
-GRADIENTS = "Gradienten"
-OPTIMIZER_STATES = "Optimiererzustände"
-ACTIVATIONS = "Aktivierungen"
-MEMORY_PER_GPU = "Speicher je GPU"
-OPTIMIZER_STEP = "Optimierer-Schritt"
-TOKENS_PER_STEP = "Tokens je Optimierer-Schritt"
-
 ARGUMENT_NAMES = {
     Argument.MICRO_BATCH: "Micro-Batch je Gerät",
     Argument.DATA_PARALLEL: "Datenparallele Replikate",
@@ -48,7 +39,7 @@ ARGUMENT_NAMES = {
 }
 
 
-#: The memory and time keys by their ``TrainingKey`` value (issue 28).
+#: The memory and time keys by their ``TrainingKey`` value.
 SETTING_NAMES = {
     "model": "Modell",
     "layers": "Schichten",
@@ -58,7 +49,7 @@ SETTING_NAMES = {
     "ffn": "FFN-Breite",
     "vocab": "Vokabular",
     "swiglu": "SwiGLU",
-    "tied": "Gebundene Ein- und Ausgabe",
+    "tied": "Geteilte Embedding-Gewichte (tied)",
     "experts": "Experten",
     "topk": "Experten je Token (top-k)",
     "moe_ffn": "FFN-Breite je Experte",
@@ -70,18 +61,18 @@ SETTING_NAMES = {
     "distributed_optimizer": "Verteilter Optimierer",
     "offload": "Auslagerung auf die CPU",
     "recompute": "Neuberechnung der Aktivierungen",
-    "sequence_parallel": "Megatrons Sequenz-Parallelität",
+    "sequence_parallel": "Sequenz-Parallelität von Megatron-LM",
     "ep": "Experten-Parallelität",
     "vpp": "Virtuelle Pipeline-Stufen",
     "largest_layer": "Größte Schicht",
-    "zero_init": "zero_init",
+    "zero_init": "Modell direkt verteilt anlegen (DeepSpeed zero.Init)",
     "nodes": "Knoten",
     "rules": "Regeln",
     "framework": "Trainings-Framework",
     "attention": "Attention-Kernel",
     "net_gbps": "Netz zwischen Knoten je GPU",
     "mfu": "MFU",
-    "peak": "Spitzenleistung je GPU",
+    "peak": "Peak (Spitzenleistung je GPU, BF16, dense)",
     "step_time": "Zeit je Schritt",
     "tokens_per_second": "Tokens je Sekunde",
 }
@@ -107,6 +98,8 @@ SINGULARS = {
     "Antworten": "Antwort",
     "Prompts": "Prompt",
     "GPUs": "GPU",
+    "GPU-Stunden": "GPU-Stunde",
+    "Chip-Stunden": "Chip-Stunde",
     "Chips": "Chip",
     "Geräte": "Gerät",
     "Replikate": "Replikat",
@@ -127,6 +120,7 @@ SINGULARS = {
     "Epochen": "Epoche",
     "Stufen": "Stufe",
     "Varianten": "Variante",
+    "Runden": "Runde",
     "Attention-Heads": "Attention-Head",
     "KV-Heads": "KV-Head",
     "Zeichen": "Zeichen",
@@ -135,12 +129,12 @@ SINGULARS = {
 }
 
 #: The rest of a list too long to name: „a, b, c und 107 weitere“.
-MORE = "{count} weitere"
+_MORE = "{count} weitere"
 
 
 def list_de(items: Iterable[str], conjunction: str = "und", limit: int | None = None) -> str:
     """'a', 'a und b', 'a, b und c'; beyond ``limit`` items 'a, b, c und 107 weitere'."""
     items = list(items)
     if limit is not None and len(items) > limit + 1:
-        items = [*items[:limit], MORE.format(count=len(items) - limit)]
+        items = [*items[:limit], _MORE.format(count=len(items) - limit)]
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {conjunction} " + items[-1]

@@ -105,7 +105,7 @@ PARALLELISM_TITLE = "Was d teilt – und was nicht"
 PARALLELISM = (
     "`tp=`, `pp=`, `cp=` teilen ein Replikat auf mehrere GPUs auf und damit d.",
     "`sp=` ist die Sequenz-Parallelität von DeepSpeed-Ulysses; sie verteilt jede Sequenz über eigene Ranks und "
-    "teilt d. Megatrons `--sequence-parallel` dagegen läuft auf den Ranks der Tensor-Parallelität mit und "
+    "teilt d. `--sequence-parallel` von Megatron-LM dagegen läuft auf den Ranks der Tensor-Parallelität mit und "
     "teilt nichts – gib dafür kein `sp=` an, sonst wird d doppelt geteilt.",
     "Experten-Parallelität (EP) ändert die dichte Datenparallelität nicht und zählt nicht mit.",
 )
@@ -153,7 +153,7 @@ HOME_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "• Tensor-, Pipeline- und Kontext-Parallelität teilen ein Replikat auf und zählen nicht zu d: "
             "d = GPUs / (TP · PP · CP · SP).",
-            "• `sp=` ist DeepSpeed-Ulysses' Sequenz-Parallelität und teilt d; Megatrons `--sequence-parallel` "
+            "• `sp=` ist DeepSpeed-Ulysses' Sequenz-Parallelität und teilt d; `--sequence-parallel` von Megatron-LM "
             "läuft auf den TP-Ranks mit und teilt nichts – gib dafür kein `sp=` an.",
             "• Tokens setzen feste (gepackte) Sequenzlängen voraus; mit Padding oder variabler Länge sind es weniger.",
             "• Jedes Framework zählt Micro-Batches und Akkumulation anders (nanoGPT teilt die Akkumulation z. B. "
@@ -190,7 +190,7 @@ HOME_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             f"• Welches a ergibt B = 2.048? `{COMMAND} gpus=512 tp=8 b=2 B=2048`",
             f"• Wie viele Schritte sind 2 Billionen Tokens? `{COMMAND} 8 64 4 4096 budget=2Bio`",
-            f"• Aktivierungsspeicher je Gerät: `{COMMAND} 8 64 4 act=1,5GiB`",
+            f"• Aktivierungsspeicher je GPU: `{COMMAND} 8 64 4 act=1,5GiB`",
             f"• Lernrate beim Skalieren: `{COMMAND} 8 64 4 4096 vs d=512 lr=3e-4`",
             f"• Passt die Batch-Größe zum Modell? `{COMMAND} 8 64 4 4096 params=7B budget=2T`",
             f"• Batch-Größen veröffentlichter Läufe: `{COMMAND} läufe`, "
@@ -200,6 +200,8 @@ HOME_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
             f"• Passt es auf die GPU, und wie lange dauert es? `{COMMAND} llama3.1-8b b=2 gpus=64 a=8 L=8k gpu=h100 "
             f"budget=1T`; nur die Modellzustände: `{COMMAND} params=7B zero=3 gpus=8` "
             f"(mehr: `{COMMAND} hilfe speicher`)",
+            f"• Für alle hier dieselben GPUs? `{COMMAND} cluster gpus=64 tp=8 gpu=h100` – das Channel-Profil: "
+            "Spätere Antworten in diesem Channel nehmen diese Werte, wo ein Befehl sie nicht selbst nennt",
             f"• Alles Weitere: `{COMMAND} hilfe`",
         ),
     ),
@@ -238,7 +240,7 @@ CHECK_TOPIC_TERMINAL = (
     "(z. B. die Argumente des Trainers und das DeepSpeed-JSON daneben), `-` liest die Standardeingabe.",
     "Die GPUs: aus der Startzeile, sonst `--world-size 64` oder `--nnodes 8 --nproc-per-node 8`.",
     "Legt die Konfiguration das Modell fest, steht der Speicher je GPU in der Antwort (und `memory` im JSON); "
-    "`--gpu h100` hält ihn gegen eine GPU und warnt, wenn der Micro-Batch nicht passt.",
+    "`--gpu h100` vergleicht ihn mit dem Speicher einer GPU und warnt, wenn der Micro-Batch nicht passt.",
     "`--each` prüft jede Datei für sich und überspringt Dateien ohne Batch-Einstellungen (pre-commit, CI); "
     "`--framework NAME` statt der Erkennung am Inhalt; `--json` ein JSON-Objekt statt Text.",
     "Exit-Code 0: stimmig (Warnungen erlaubt), 1: mindestens ein Fehler, 2: nicht lesbar oder es fehlt etwas.",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 FULL_CHECK = "Ganze Prüfung anzeigen"
 UNFURL_CONTEXT = "effbatch hat {name} aus {repo} geprüft (öffentliche Datei, ohne Anmeldung gelesen)."
+#: Where the link points when the file could not be read: nothing was checked, so nothing is claimed.
+UNFURL_NOT_READ_CONTEXT = "{name} in {repo}"
 #: Why a linked file was not checked, one per ``bot.github_files.FetchFailure``.
 FAILURES = {
     "not_found": "{name}: nicht gefunden – die Datei gibt es dort nicht, oder das Repository ist nicht öffentlich.",

@@ -89,8 +89,8 @@ CHECK_NODES_HELP = "Knoten, mit --nproc-per-node statt --world-size"
 CHECK_PER_NODE_HELP = "GPUs je Knoten, mit --nnodes"
 CHECK_FRAMEWORK_HELP = "Framework statt der Erkennung am Inhalt"
 CHECK_GPU_HELP = (
-    "GPU, gegen die der geschätzte Speicher je GPU gehalten wird (h100, h200, b200, a100-40, a100-80, l40s, mi300x, "
-    "tpu-v5e, tpu-v5p); eine Warnung, wenn der Micro-Batch nicht passt"
+    "GPU, mit deren Speicher der geschätzte Speicher je GPU verglichen wird (h100, h200, b200, a100-40, a100-80, "
+    "l40s, mi300x, tpu-v5e, tpu-v5p); eine Warnung, wenn der Micro-Batch nicht passt"
 )
 CHECK_JSON_HELP = "ein JSON-Objekt statt Text (Schema: schema/effbatch.schema.json); mit --each eins je Zeile"
 CHECK_FORMAT_HELP = (

@@ -18,7 +18,6 @@ GPU_FIELD = "GPU"
 BATCH_FIELD = "B (Sequenzen)"
 SEQ_LEN_FIELD = "Sequenzlänge (L)"
 BUDGET_FIELD = "Token-Budget"
-MEMORY_FIELD = "Speicher je GPU"
 
 ENTRY_TITLE = "{rank}. {layout}"
 LAYOUT = "TP {tp} · PP {pp}{vpp} · CP {cp}{ep} · ZeRO {zero}, {recompute}"
@@ -63,8 +62,8 @@ NOTHING_BATCH = (
     "B = {batch} lässt sich auf {gpus} GPUs nicht aufteilen: d = GPUs / (TP · PP · CP) muss B teilen. "
     "Wähle B als Vielfaches einer Zweierpotenz oder andere GPU-Zahlen."
 )
-FEWEST_GPUS = "Es passt ab {gpus} GPUs dieser Karte: `{command} {keys}`."
-NO_GPUS = "Auch mit {gpus} GPUs dieser Karte passt nichts mit B = {batch}."
+FEWEST_GPUS = "Es passt ab {gpus} Karten dieser Art: `{command} {keys}`."
+NO_GPUS = "Auch mit {gpus} Karten dieser Art passt nichts mit B = {batch}."
 MEMORY_NEEDED = (
     "Oder eine Karte mit mindestens {size} Speicher: So viel braucht die sparsamste Aufteilung mit b = 1 samt Reserve."
 )
@@ -75,7 +74,6 @@ SEARCH_NOTE = (
     "Framework nur, was es aufteilen kann. {layouts} "
     "Aufteilungen geprüft, {predicted} Schrittzeiten vorhergesagt; eine beschnittene Suche, keine vollständige."
 )
-FIXED_NOTE = "Was du angegeben hast ({keys}), halte ich fest."
 RESERVE_NOTE = (
     "Spielraum: {reserve} des GPU-Speichers lasse ich frei – die Schätzung trifft den Spitzenwert eines Laufs nicht "
     "aufs Byte."
@@ -87,9 +85,7 @@ ASSUMED: Mapping[str, str] = {
 }
 NO_TIME_NOTE = "Ohne GPU-Typ (`gpu=h100`) ordne ich nach Einfachheit statt nach Schrittzeit."
 
-#: The memory answer's „Was hilft“: whole combinations, each with B held.
-ADVICE_TITLE = "Was hilft"
-ADVICE_LINE = "`{keys}`: {total} je GPU{time}"
+ADVICE_LINE = "`{keys}`: {total} je Karte{time}"
 ADVICE_TIME = ", {seconds} je Schritt"
 ADVICE_HELD = (
     "Jede Zeile ist eine ganze Kombination, die passt; b und a sind so gewählt, dass B = b · d · a = {batch} "

@@ -200,7 +200,7 @@ TEMPLATES: Mapping[ProblemKind, str] = {
     ),
     ProblemKind.TIME_KEYS_CONFLICT: "Gib nur eins von {keys} an – aus einem folgen die anderen.",
     ProblemKind.TIME_NEEDS_PEAK: (
-        "Für die Zeit brauche ich die Spitzenleistung der GPU: `gpu=h100` oder `peak=989T` (TFLOP/s, dicht, BF16)."
+        "Für die Zeit brauche ich die Spitzenleistung der GPU: `gpu=h100` oder `peak=989T` (TFLOP/s, BF16, dense)."
     ),
     ProblemKind.STEP_TIME_NEEDS_TOKENS: (
         "Aus der Zeit je Schritt folgt die MFU nur mit den Tokens je Schritt: Gib b, d, a und L an – oder "
@@ -305,12 +305,12 @@ def verb(count: int, singular: str, plural: str) -> str:
 
 
 #: Keys a suggestion names with what they mean: `batch=` is b or B, never the RL mini-batch.
-SUGGESTION_NAMES: Mapping[str, str] = {"b": "Micro-Batch je Gerät", "B": "Ziel-Batch-Größe"}
+_SUGGESTION_NAMES: Mapping[str, str] = {"b": "Micro-Batch je Gerät", "B": "Ziel-Batch-Größe"}
 
 
 def did_you_mean(keys: Sequence[str]) -> str:
     """' Meintest du `seq=`, `len=` oder `l=`?', `b=` and `B=` with their names; nothing without suggestions."""
-    shown = [f"`{key}=`" + (f" ({SUGGESTION_NAMES[key]})" if key in SUGGESTION_NAMES else "") for key in keys]
+    shown = [f"`{key}=`" + (f" ({_SUGGESTION_NAMES[key]})" if key in _SUGGESTION_NAMES else "") for key in keys]
     return f" Meintest du {list_de(shown, 'oder')}?" if keys else ""
 
 

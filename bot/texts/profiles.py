@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from effbatch.bot.texts.glossary import COMMAND
 
-#: One setting as shown: „64 GPUs“, „TP 8“, „GPU-Modell h100“.
+#: One setting as shown: „64 GPUs“, „TP 8“, „GPU-Modell H100 SXM“ (a TPU: „Beschleuniger TPU v5e“).
 SETTING = {
     "gpus": "{value} GPUs",
     "tp": "TP {value}",
@@ -18,20 +18,21 @@ SETTING = {
     "gpus_per_node": "{value} GPUs je Knoten",
     "gpu": "GPU-Modell {value}",
 }
+SETTING_CHIP = "Beschleuniger {value}"
 #: The note atop an answer that took values from the profile; ``{user}`` becomes a mention.
 FROM_PROFILE = "Aus dem Channel-Profil: {settings} – gesetzt von {user} am {when}."
 WHEN = "{date} um {time} UTC"
 
-SHOWN_TITLE = "Channel-Profil dieses Channels"
+SHOWN_TITLE = "Channel-Profil"
 SHOWN_SUMMARY = "Channel-Profil: {settings}"
 SET_TITLE = "Channel-Profil gespeichert"
 SET_SUMMARY = "Channel-Profil gespeichert: {settings}"
 SET_BY = "Gesetzt von {user} am {when}."
 USED_AS_DEFAULTS = (
     "Spätere Antworten in diesem Channel nehmen diese Werte, wo ein Befehl sie nicht selbst nennt: "
-    f"`{COMMAND} b=8 a=4 L=4096` rechnet dann mit den GPUs, der Parallelität und dem GPU-Modell des Profils. Wer d "
-    "oder die GPUs selbst angibt, rechnet mit seinen eigenen; `prüfe` nimmt die GPUs als Weltgröße, wenn keine "
-    "genannt ist."
+    f"`{COMMAND} b=8 a=4 L=4096` rechnet dann mit den GPUs, der Parallelität und dem GPU-Modell des Profils. Nennt "
+    "ein Befehl d oder die GPUs selbst, gelten seine Werte; `prüfe` nimmt die GPUs des Profils, wenn weder die "
+    "Konfiguration noch der Befehl sie nennt."
 )
 HOW_TO_CHANGE = (
     f"Ändern: `{COMMAND} cluster gpus=… tp=…` (ersetzt das ganze Profil) · Entfernen: `{COMMAND} cluster löschen`"

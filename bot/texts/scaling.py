@@ -103,6 +103,5 @@ CHART_EFFICIENCY = "Effizienz"
 CHART_SETUP = "euer Aufbau"
 CHART_STOP = "lohnt nicht mehr"
 CHART_ALT = "Diagramm: Tokens je Sekunde und Effizienz über der Anzahl GPUs, {what} auf {gpu}."
-CHART_COMMENT = "Skalierung als Diagramm"
 #: In Slack while the chart is drawn: the answer follows in the channel, the chart in its thread.
 PENDING = "Ich rechne die Skalierung und zeichne das Diagramm – die Antwort erscheint gleich im Kanal."

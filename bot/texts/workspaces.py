@@ -4,10 +4,10 @@ from __future__ import annotations
 
 NOT_INSTALLED = (
     "effbatch ist in diesem Workspace nicht installiert (oder wurde deinstalliert). "
-    "Wer Apps installieren darf, fügt es über {install} hinzu; danach antwortet es hier."
+    "Bitte jemanden, der Apps installieren darf, effbatch über {install} hinzuzufügen; danach antwortet der Bot hier."
 )
 #: When the bot does not know its own address (SLACK_REDIRECT_URI unset).
-INSTALL_PAGE = "die Installationsseite des Bots (…/slack/install)"
+INSTALL_PAGE = "die Installationsseite des Bots (die Adresse kennt, wer den Bot betreibt)"
 #: A workspace whose token expired and whose refresh token Slack no longer takes: nothing but a reinstall helps.
 ACCESS_LOST = (
     "effbatch hat in diesem Workspace keinen gültigen Zugang zu Slack mehr: Sein Token ist abgelaufen, und Slack "
@@ -24,3 +24,12 @@ FOR_HTTP = "fehlt für den HTTP-Modus (Signing Secret unter „Basic Information
 FOR_SOCKET_MODE = "fehlt für Socket Mode (App-Level Token xapp-…) – oder SLACK_SIGNING_SECRET für den HTTP-Modus"
 #: EFFBATCH_TRUSTED_PROXIES names something that is no address or network.
 NOT_A_NETWORK = "„{value}“ ist keine IP-Adresse und kein Netz (z. B. 10.0.0.5 oder 10.0.0.0/8)"
+
+# --- the pages of the installation (instead of Bolt's English defaults) -----------------------------
+INSTALL_TITLE = "effbatch installieren"
+INSTALL_TEXT = "effbatch rechnet die effektive Batch-Größe und prüft Trainingskonfigurationen – direkt in Slack."
+INSTALL_LINK = "Zu Slack hinzufügen"
+INSTALLED_TITLE = "Danke! effbatch ist installiert"
+INSTALLED_TEXT = 'Weiter zu Slack: <a href="{app}">in der App</a> oder <a href="{browser}">im Browser</a>.'
+FAILED_TITLE = "Die Installation hat nicht geklappt"
+FAILED_TEXT = 'Versuch es noch einmal über <a href="{install}">die Installationsseite</a>. Grund: {reason}'

@@ -16,14 +16,16 @@ from effbatch.core.configs.base import Check, CheckError, Effect, Parsed, Rule, 
 
 @context
 class Agree:
-    variables: str
+    depends: str
+    file: str
     line: int
     count: int
 
 
 @context
 class Differ:
-    variables: str
+    depends: str
+    file: str
     line: int
     count: int
     smallest: int
@@ -32,7 +34,8 @@ class Differ:
 
 @context
 class Refused:
-    variables: str
+    depends: str
+    file: str
     line: int
     count: int
     refused: int
@@ -65,13 +68,15 @@ def with_alternatives(
             batches.append(run(sources, world).global_batch)
         except CheckError:
             batches.append(None)
-    variables = ", ".join(sorted({f"${v}" for u in script.undecided for v in u.variables})) or "?"
-    line = min(u.line for u in script.undecided)
+    # what the branch depends on: the unknown variables, or the condition as written (``[ -f "$OUT/model" ]``)
+    first = min(script.undecided, key=lambda u: u.line)
+    depends = ", ".join(sorted({f"${v}" for u in script.undecided for v in u.variables})) or first.condition
+    name, line = parsed[index].source.name, first.line
     trained = [b for b in batches if b is not None]
     if len(trained) < len(batches):
-        finding = REFUSED(Refused(variables, line, len(batches), len(batches) - len(trained)))
+        finding = REFUSED(Refused(depends, name, line, len(batches), len(batches) - len(trained)))
     elif len(set(trained)) > 1:
-        finding = DIFFER(Differ(variables, line, len(batches), min(trained), max(trained)))
+        finding = DIFFER(Differ(depends, name, line, len(batches), min(trained), max(trained)))
     else:
-        finding = AGREE(Agree(variables, line, len(batches)))
+        finding = AGREE(Agree(depends, name, line, len(batches)))
     return replace(check, findings=(*check.findings, finding))

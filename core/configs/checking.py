@@ -4,6 +4,7 @@ arithmetic run, and each branch of a launch script the start decides checked as 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from effbatch.core.configs import branches, memory
@@ -21,7 +22,7 @@ from effbatch.core.configs.base import (
     partial_world,
 )
 from effbatch.core.configs.base.versions import pins_in, requirements
-from effbatch.core.configs.linking import link
+from effbatch.core.configs.linking import check_settings, link
 from effbatch.core.configs.read import MAX_CONFIG_BYTES, parse
 from effbatch.core.configs.registry import all_frameworks, detect
 from effbatch.core.configs.registry import framework as framework_named
@@ -58,7 +59,10 @@ def check_config(
     if not sources:
         raise CheckError(ProblemKind.EMPTY, name="")
     named = memory.accelerator(gpu)
-    parsed = link([parse(source, max_bytes) for source in sources], world, settings)
+    parsed = [parse(source, max_bytes) for source in sources]
+    if settings:
+        check_settings(parsed, settings)
+    parsed = link(parsed, world, settings)
     chosen = framework_named(framework) if framework else detect(parsed)
     pinned = pins(parsed) | requirements(f"{name}{specifiers}" for name, specifiers in (versions or {}).items())
     try:
@@ -68,7 +72,7 @@ def check_config(
         check = branches.with_alternatives(
             check, parsed, world, lambda p, w: chosen.check(p, w or launched_world(p), pinned)
         )
-        return memory.with_memory(check, named)
+        return memory.with_memory(_world_over_launch(check, world, launched_world(parsed)), named)
     except CheckError as error:
         if error.kind is ProblemKind.WORLD_SIZE_NEEDED:
             error.ctx["nodes"], error.ctx["per_node"] = partial_world(parsed)
@@ -77,6 +81,15 @@ def check_config(
 
 #: What a check reads of the world size, not of the framework's own settings.
 _WORLD_KEYS = frozenset({"world_size"})
+
+
+def _world_over_launch(check: Check, given: World | None, launched: World | None) -> Check:
+    """The world size given from outside over a different one the launch line sets: „Gelesen“ says which wins."""
+    if given is None or launched is None or launched.size == given.size:
+        return check
+    over = (launched.size, launched.where)
+    read = tuple(replace(r, over=over) if r.key == "world_size" and r.over is None else r for r in check.read)
+    return replace(check, read=read)
 
 
 def _read_anything(framework: Framework, parsed: list[Parsed], check: Check) -> bool:

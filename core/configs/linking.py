@@ -11,11 +11,22 @@ of its environment.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 
-from effbatch.core.configs.base import Command, Format, Launch, Parsed, World, launched_world, split_launch
+from effbatch.core.configs.base import (
+    CheckError,
+    Command,
+    Format,
+    Launch,
+    Parsed,
+    ProblemKind,
+    World,
+    launched_world,
+    split_launch,
+)
 from effbatch.core.configs.read.bounds import hostile
 
 # The Python reader and the shell reader are imported where a source needs them: a check of a JSON or YAML file
@@ -46,19 +57,53 @@ def link(parsed: Sequence[Parsed], world: World | None, settings: Mapping[str, s
         if context == Context(None, None):
             linked.append(source)
             continue
-        linked.append(_read_in(source, context))
+        linked.append(_read_in(source, context, settings or {}))
     return linked
 
 
-def _read_in(source: Parsed, context: Context) -> Parsed:
+def _read_in(source: Parsed, context: Context, settings: Mapping[str, str]) -> Parsed:
     """A Python source read again with what its launch line gives it."""
     from effbatch.core.configs.read.python import read_python
     from effbatch.core.configs.read.python_source import python_parsed
 
     with hostile(source.source):
         text, name = source.source.text, source.source.name
-        script = read_python(text, name, argv=context.argv, environ=context.environ, launch=context.where)
+        script = read_python(
+            text, name, argv=context.argv, environ=context.environ, launch=context.where, settings=settings
+        )
     return python_parsed(source.source, script)
+
+
+#: ``parser.add_argument("--bs", "-b", type=int, …)``: its option strings and the rest of the call.
+_ADD_ARGUMENT = re.compile(r"add_argument\(\s*((?:[\"'][^\"']+[\"']\s*,\s*)+)([^)]*)\)")
+_OPTION = re.compile(r"[\"'](-{1,2}[\w-]+)[\"']")
+#: Parsers whose options are a library's dataclass fields (``TrainingArguments``), not listed in the script.
+_LIBRARY_PARSERS = re.compile(
+    r"\b(?:HfArgumentParser|TrlParser|H4ArgumentParser|parse_args_into_dataclasses)\b|sys\.argv"
+)
+_WHOLE = {"int": re.compile(r"[+-]?\d+"), "float": re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")}
+
+
+def check_settings(parsed: Sequence[Parsed], settings: Mapping[str, str]) -> None:
+    """``--set`` settings no Python script among ``parsed`` reads, or whose value its option's type refuses:
+    ``CheckError`` naming the setting and what the scripts read (never a typo silently ignored)."""
+    scripts = [p for p in parsed if p.format is Format.PYTHON]
+    options: dict[str, str] = {}  # option name → its type as written ("" where none)
+    for script in scripts:
+        text = script.source.text
+        if _LIBRARY_PARSERS.search(text):
+            return  # a library's fields: the script does not list what it reads
+        for names, rest in _ADD_ARGUMENT.findall(text):
+            kind = next((t for t in _WHOLE if re.search(rf"\btype\s*=\s*{t}\b", rest)), "")
+            options |= {name.lstrip("-").replace("-", "_"): kind for name in _OPTION.findall(names)}
+    files = ", ".join(p.source.name for p in scripts)
+    for name, value in settings.items():
+        key = name.replace("-", "_")
+        if key not in options and not any(f"{q}{name}{q}" in s.source.text for s in scripts for q in "\"'"):
+            raise CheckError(ProblemKind.UNKNOWN_SETTING, setting=name, value=value, files=files, known=list(options))
+        kind = options.get(key, "")
+        if kind and not _WHOLE[kind].fullmatch(value):
+            raise CheckError(ProblemKind.BAD_SETTING, setting=name, value=value, type=kind)
 
 
 #: Commands that run a shell script: ``bash train.sh``, ``sh train.sh``, ``source train.sh``, ``. train.sh``.
@@ -66,30 +111,34 @@ _SHELLS = frozenset({"bash", "sh", "source", "."})
 
 
 def _wrapped(parsed: Sequence[Parsed]) -> list[Parsed]:
-    """Each shell script another one among the sources runs (``export N_GPUS=4; bash train.sh``), read again with
-    the variables that one set and the command's own prefixes, as bash hands them on."""
+    """Each shell script another one among the sources runs (``export N_GPUS=4; bash train.sh 2 8``), read again with
+    the variables that one set, the command's own prefixes and its words after the script as ``$1`` … (unknown
+    where one of them is), as bash hands them on."""
     result = list(parsed)
     for caller in parsed:
         for command in caller.script.commands if caller.script is not None else []:
-            target = _runs_script(command, result)
+            target, arguments = _runs_script(command, result)
             if target is None or target is caller:
                 continue
             from effbatch.core.configs.shell import read_script  # a shell source is there: its reader is loaded
 
             variables = {**(caller.script.variables if caller.script else {}), **command.env}
+            given = None if any("$" in word for word in arguments) else arguments  # one only the run knows
             with hostile(target.source):
-                script = read_script(target.source.text, variables)
+                script = read_script(target.source.text, variables, given)
             result[result.index(target)] = replace(target, script=script)
     return result
 
 
-def _runs_script(command: Command, sources: Sequence[Parsed]) -> Parsed | None:
+def _runs_script(command: Command, sources: Sequence[Parsed]) -> tuple[Parsed | None, tuple[str, ...]]:
+    """The shell source a command runs (``bash train.sh``, ``./train.sh``), and the words it is given."""
     words = command.words
-    program = words[1] if len(words) > 1 and PurePosixPath(words[0]).name in _SHELLS else words[0] if words else ""
-    name = PurePosixPath(program).name
+    at = 1 if len(words) > 1 and PurePosixPath(words[0]).name in _SHELLS else 0
+    name = PurePosixPath(words[at]).name if words else ""
     if not name.endswith((".sh", ".bash")):
-        return None
-    return next((p for p in sources if p.format is Format.SHELL and PurePosixPath(p.source.name).name == name), None)
+        return None, ()
+    found = (p for p in sources if p.format is Format.SHELL and PurePosixPath(p.source.name).name == name)
+    return next(found, None), words[at + 1 :]
 
 
 def _launches(parsed: Parsed) -> list[tuple[Parsed, Command, Launch]]:

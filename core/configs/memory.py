@@ -1,4 +1,4 @@
-"""Memory per GPU for a checked run, where its files fix the model (issue 28, item 5).
+"""Memory per GPU for a checked run, where its files fix the model.
 
 A framework's check says what its files fix (``MemoryFacts``: the model by name or shape, TP/PP/CP/EP, the ZeRO
 stage, offloading, recomputation, sequence parallelism, the precision) and by whose convention the estimate goes

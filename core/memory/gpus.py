@@ -54,6 +54,11 @@ class GpuSpec:
     sms: int = 0
     links_source: str = ""
 
+    @property
+    def chip(self) -> bool:
+        """A TPU: its devices are chips, not GPUs."""
+        return self.name.startswith("tpu")
+
 
 _ROWS = (
     GpuSpec(

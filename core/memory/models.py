@@ -166,6 +166,10 @@ _ROWS = (
     _llama("llama2-7b", "Llama 2 7B", _hf("meta-llama", "Llama-2-7b-hf"), 32, 4096, 32, 32, 11008, 32000),
     _llama("llama2-13b", "Llama 2 13B", _hf("meta-llama", "Llama-2-13b-hf"), 40, 5120, 40, 40, 13824, 32000),
     _llama("llama2-70b", "Llama 2 70B", _hf("meta-llama", "Llama-2-70b-hf"), 80, 8192, 64, 8, 28672, 32000),
+    # Llama 3 has Llama 3.1's shape (its context is 8K, which the memory per GPU does not see): its own row, so that
+    # an answer names the model asked about
+    _llama("llama3-8b", "Llama 3 8B", _hf("meta-llama", "Meta-Llama-3-8B"), 32, 4096, 32, 8, 14336, 128256),
+    _llama("llama3-70b", "Llama 3 70B", _hf("meta-llama", "Meta-Llama-3-70B"), 80, 8192, 64, 8, 28672, 128256),
     _llama("llama3.1-8b", "Llama 3.1 8B", _hf("meta-llama", "Llama-3.1-8B"), 32, 4096, 32, 8, 14336, 128256),
     _llama("llama3.1-70b", "Llama 3.1 70B", _hf("meta-llama", "Llama-3.1-70B"), 80, 8192, 64, 8, 28672, 128256),
     _llama("llama3.1-405b", "Llama 3.1 405B", _hf("meta-llama", "Llama-3.1-405B"), 126, 16384, 128, 8, 53248, 128256),
@@ -222,7 +226,11 @@ _BY_FOLDED = MappingProxyType(
         **{_folded(row.name): row for row in _ROWS},
         **{_folded(row.title): row for row in _ROWS},
         **{_folded(row.source.split("/")[2]): row for row in _ROWS if row.source.startswith("huggingface.co/")},
-        **{_folded(row.name.replace("llama3.1", "llama3")): row for row in _ROWS if row.name.startswith("llama3.1")},
+        **{
+            _folded(alias): row
+            for row in _ROWS
+            if row.name.startswith("llama3.1") and (alias := row.name.replace("llama3.1", "llama3")) not in MODELS
+        },
         _folded("mixtral"): MODELS["mixtral-8x7b"],
         _folded("gpt3"): MODELS["gpt3-175b"],
         _folded("deepseekv3-671b"): MODELS["deepseek-v3"],

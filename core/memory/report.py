@@ -1,4 +1,4 @@
-"""The ``memory`` object of ``--json`` (issue 28's contract), the same for the calculator and the config check.
+"""The ``memory`` object of ``--json`` (its contract), the same for the calculator and the config check.
 
 Keys the input cannot decide are absent, not zero: activations without the shape or L, ``fits`` without a GPU,
 ``largest_micro_batch`` without activations. ``total_bytes_per_gpu`` is what PyTorch allocates at the peak

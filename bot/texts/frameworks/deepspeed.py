@@ -6,7 +6,7 @@ NAME = Name("DeepSpeed", "DeepSpeed", "von DeepSpeed")
 
 #: What the checker looks for in a file of this framework (said when a forced ``--framework`` finds none of it).
 LOOKS_FOR = (
-    "DeepSpeeds eigene Schlüssel (`train_micro_batch_size_per_gpu`, `zero_optimization` …) oder ein JSON "
+    "die eigenen Schlüssel von DeepSpeed (`train_micro_batch_size_per_gpu`, `zero_optimization` …) oder ein JSON "
     "mit `train_batch_size`"
 )
 

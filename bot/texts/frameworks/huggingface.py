@@ -17,6 +17,15 @@ FINDINGS: dict[str, str] = {
     "huggingface/deepspeed-mismatch": (
         "Der Trainer bricht ab: DeepSpeed-Konfiguration und TrainingArguments widersprechen sich."
     ),
+    "huggingface/argument-not-taken": (
+        "Der Start bricht ab: {argument} gibt es in TrainingArguments bei `{pinned}` nicht (nur in `{known}`). "
+        "Streiche es oder schreibe den Namen dieser Version."
+    ),
+    "huggingface/argument-by-release": (
+        "{argument} gibt es in TrainingArguments nur in `{known}`; `{pinned}` lässt auch Versionen ohne es zu, und "
+        "mit denen bricht der Start ab. Lege die Version fest (`--framework-version transformers==…` oder eine "
+        "`requirements.txt` neben der Konfiguration)."
+    ),
 }
 #: This framework's own derivations; ``{0}``, ``{1}`` … are the operands, ``{r}`` the result.
 FORMULAS: dict[str, str] = {}

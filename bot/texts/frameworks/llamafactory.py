@@ -46,6 +46,19 @@ FINDINGS: dict[str, str] = {
         "GPUs sieht (bei nur einer ohne FORCE_TORCHRUN=1 gar kein torchrun); auf einem anderen Rechner ändert sich "
         "die Batch-Größe."
     ),
+    "llamafactory/unknown-keys": (
+        "LLaMA-Factory bricht ab: {keys} ist in keiner Version ein Feld seiner Argumente (Modell, Daten, Training,"
+        " Finetuning, Generierung) – ein Schlüssel eines anderen Trainers? Streiche ihn."
+    ),
+    "llamafactory/key-not-taken": (
+        "LLaMA-Factory bricht ab: {argument} nimmt sein Parser bei `{pinned}` nicht an (nur in `{known}`). Streiche"
+        " es oder schreibe den Namen dieser Version."
+    ),
+    "llamafactory/key-by-release": (
+        "{argument} nimmt der Parser von LLaMA-Factory nur in `{known}`; `{pinned}` lässt auch Versionen ohne es zu,"
+        " und mit denen bricht der Start ab. Lege die Versionen fest (`--framework-version` oder eine"
+        " `requirements.txt` neben der Konfiguration)."
+    ),
     "llamafactory/unused-keys": (
         "LLaMA-Factory bricht ab: Ohne USE_MEGATRON_BRIDGE=1 (oder USE_MCA=1) kennt es die Schlüssel {keys} nicht."
     ),

@@ -6,7 +6,7 @@ NAME = Name("Megatron-LM", "Megatron-LM", "von Megatron-LM")
 
 #: What the checker looks for in a file of this framework (said when a forced ``--framework`` finds none of it).
 LOOKS_FOR = (
-    "Megatrons eigene Flags (`--micro-batch-size`, `--global-batch-size`, `--tensor-model-parallel-size`) "
+    "die eigenen Flags von Megatron-LM (`--micro-batch-size`, `--global-batch-size`, `--tensor-model-parallel-size`) "
     "in einer Startzeile oder einem Skript"
 )
 

@@ -6,7 +6,7 @@ NAME = Name("NeMo", "NeMo", "von NeMo")
 
 #: What the checker looks for in a file of this framework (said when a forced ``--framework`` finds none of it).
 LOOKS_FOR = (
-    "eine NeMo-YAML mit `trainer`- und `model`-Abschnitt und Megatrons Batch-Schlüsseln "
+    "eine NeMo-YAML mit `trainer`- und `model`-Abschnitt und den Batch-Schlüsseln von Megatron "
     "(`micro_batch_size`, `global_batch_size`)"
 )
 

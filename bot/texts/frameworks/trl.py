@@ -19,7 +19,7 @@ FINDINGS: dict[str, str] = {
     ),
     "trl/counted-prompts-before-0-15": (
         "Vor TRL 0.15.0 (#2776) zählte per_device_train_batch_size Prompts statt Antworten: Mit einer solchen Version "
-        "wären es B = {per_device} · {generations} · {world} · {accumulation} = {batch} Antworten je "
+        "wären es B = b · n · d · a = {per_device} × {generations} × {world} × {accumulation} = {batch} Antworten je "
         "Optimierer-Schritt. Gib die Version an (`--framework-version trl==…` oder eine `requirements.txt`)."
     ),
     "trl/generation-batch-divisible": (
@@ -82,6 +82,15 @@ FINDINGS: dict[str, str] = {
         "Mit packing schaltet TRL padding_free ein: Ein Micro-Batch ist eine Zeile aus b Packs zu je bis zu "
         "{max_length} Tokens; B zählt Packs, nicht Beispiele."
     ),
+    "trl/sft-key-not-taken": (
+        "TRL bricht ab: {argument} ist bei `{pinned}` kein Feld von SFTConfig oder den Argumenten des Skripts (nur in"
+        " `{known}`). Streiche es oder schreibe den Namen dieser Version."
+    ),
+    "trl/sft-key-by-release": (
+        "{argument} nimmt TrlParser nur in `{known}`; `{pinned}` lässt auch Versionen ohne es zu, und mit denen"
+        " bricht der Start ab. Lege die Versionen fest (`--framework-version trl==…` oder eine `requirements.txt`"
+        " neben der Konfiguration)."
+    ),
     "trl/sft-unknown-batch-key": (
         "TRL bricht ab: {key} ist kein Feld von SFTConfig; `trl sft` reicht den Schlüssel an `accelerate launch` "
         "weiter, und das kennt ihn nicht. Gemeint ist wohl per_device_train_batch_size."
@@ -117,6 +126,10 @@ FINDINGS: dict[str, str] = {
     "trl/sft-ulysses-loss": (
         "TRL bricht ab: Mit Sequenz-Parallelität über DeepSpeed (ALST/Ulysses, sp_size = {sp}) ist der Verlust der"
         " des Modells; loss_type dft und label_smoothing_factor gehen damit nicht."
+    ),
+    "trl/sft-max-seq-length": (
+        "max_seq_length ist der alte Name von max_length: TRL vor 0.20.0 liest ihn noch ({max_length} Tokens), "
+        "ab 0.20.0 nicht mehr – dann kürzt SFTConfig jedes Beispiel auf 1.024 Tokens. Schreib max_length."
     ),
     "trl/sft-max-length-default": (
         "max_length ist nicht angegeben: SFTConfig kürzt jedes Beispiel stillschweigend auf {max_length} Tokens."

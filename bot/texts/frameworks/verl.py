@@ -127,8 +127,8 @@ FINDINGS: dict[str, str] = {
     ),
     "verl/dapo-generation-rounds": (
         "DAPO erzeugt je Runde {generated} Prompts (data.gen_batch_size) und behält nur Gruppen, deren Belohnungen"
-        " sich unterscheiden, bis {prompts} Prompts beisammen sind – mindestens {rounds} Runde(n) je Schritt;"
-        " trainiert wird auf genau {prompts} Prompts · n."
+        " sich unterscheiden, bis {prompts} Prompts beisammen sind – mindestens {rounds} Runden je Schritt;"
+        " trainiert wird auf genau {prompts} Prompts × n Antworten."
     ),
     "verl/gen-batch-without-filter": (
         "data.gen_batch_size {generated} ist nicht data.train_batch_size {prompts}: Ohne"

@@ -21,6 +21,10 @@ class ProblemKind(StrEnum):
     EMPTY = "empty"
     #: ``--gpu``/``gpu=`` names an accelerator the memory estimate does not know.
     UNKNOWN_GPU = "unknown_gpu"
+    #: ``--set name=value`` with a name no script among the sources reads.
+    UNKNOWN_SETTING = "unknown_setting"
+    #: ``--set name=value`` with a value the option's type refuses (``type=int`` and ``abc``).
+    BAD_SETTING = "bad_setting"
 
 
 class CheckError(ValueError):

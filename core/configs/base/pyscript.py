@@ -49,6 +49,7 @@ class Origin(StrEnum):
     WRITTEN = "written"
     DEFAULT = "default"  # ``add_argument("--bs", default=8)``: ``written`` is the flag
     LAUNCH = "launch"  # ``--bs 16`` on the launch line: ``written`` is the flag, ``line`` 0
+    SET = "set"  # ``--set bs=16`` given to the check: ``name`` is the setting as typed
 
 
 @dataclass(frozen=True)
@@ -120,6 +121,8 @@ class PyScript:
     asserts: list[tuple[Condition, bool | None]] = field(default_factory=list)
     #: Where the launch line that runs this script is (``launch.sh:3``), where one among the sources names it.
     launch: str = ""
+    #: The ``--set`` settings it was read with (``bs`` → ``16``): a flag among them came from the check's own call.
+    settings: dict[str, str] = field(default_factory=dict)
     #: The arguments and the environment it was read with (None: not known).
     argv: tuple[str, ...] | None = None
     environ: dict[str, str] | None = None
@@ -154,6 +157,9 @@ def via_of(given: Given, script: PyScript, name: str) -> Via | None:
     if source.origin is Origin.LAUNCH:
         default = source.via
         replaced = (default.value, f"{name}:{default.line}") if default is not None and default.line else None
+        key = source.written.lstrip("-")
+        if key in script.settings:  # the check's --set, not a launch line
+            return Via(Origin.SET, f"--set {key}={script.settings[key]}", "", replaced)
         return Via(Origin.LAUNCH, source.written, script.launch or name, replaced)
     if source.origin is Origin.DEFAULT:
         return Via(Origin.DEFAULT, source.written, source.where(name))

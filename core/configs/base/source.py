@@ -46,6 +46,9 @@ class Parsed:
     places: dict[str, str] = field(default_factory=dict)
     #: Where a value such a mapping holds was set, where the script only names it there (``args.bs``).
     vias: dict[str, Via] = field(default_factory=dict)
+    #: A value a later layer set again (a Hydra override on the composed YAML): dotted path → (the value it
+    #: replaced, where that was written).
+    overridden: dict[str, tuple[Any, str]] = field(default_factory=dict)
 
     def at(self, path: str) -> str:
         """``name:line`` of the value at a dotted ``path``: where it was set, else the first line naming its key."""

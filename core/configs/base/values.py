@@ -59,7 +59,8 @@ class Reading:
         if value is not None and (parsed.source.name, path) not in self._seen:
             self._seen[(parsed.source.name, path)] = value
             leaf = path.rsplit(".", 1)[-1]
-            self.read.append(Read(path, value, parsed.at(path), via=parsed.vias.get(leaf)))
+            over = parsed.overridden.get(path)
+            self.read.append(Read(path, value, parsed.at(path), over, via=parsed.vias.get(leaf)))
         return value
 
     def value(self, parsed: Parsed, path: str, *, minimum: int | None = 1) -> int | None:

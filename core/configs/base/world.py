@@ -107,8 +107,9 @@ _SLURM_PER_NODE = ("--ntasks-per-node", "--gpus-per-node", "--gres")
 def _slurm_world(parsed: Parsed) -> World | None:
     """``#SBATCH --nodes=4`` with ``--ntasks-per-node=8`` (or ``--gpus-per-node=8``, ``--gres=gpu:8``)."""
     options: dict[str, str] = {}
-    for line in _SBATCH.findall(parsed.source.text):
-        words = split_words(line)
+    headers = list(_SBATCH.finditer(parsed.source.text))
+    for header in headers:
+        words = split_words(header[1])
         for index, word in enumerate(words):
             key, has_value, value = word.partition("=")
             if not has_value and index + 1 < len(words) and key in (*_SLURM_NODES, *_SLURM_PER_NODE):
@@ -121,7 +122,8 @@ def _slurm_world(parsed: Parsed) -> World | None:
     )
     if nodes is None or per_node is None:
         return None
-    return World(nodes * per_node, f"#SBATCH {nodes} × {per_node}, {parsed.source.name}")
+    line = parsed.source.text.count("\n", 0, headers[0].start()) + 1  # the job's first #SBATCH line
+    return World(nodes * per_node, f"#SBATCH {nodes} × {per_node}, {parsed.source.name}:{line}")
 
 
 def partial_world(sources: Iterable[Parsed]) -> tuple[int | None, int | None]:

@@ -7,14 +7,21 @@ sequence length (``max_seq_length``, ``max_length``, ``model_max_length``).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from effbatch.core.configs.base import (
     Check,
+    Effect,
     Format,
     Parsed,
     Pins,
     Reading,
+    Rule,
     World,
+    context,
+    program_flags,
 )
+from effbatch.core.configs.frameworks._shared import parser_fields
 from effbatch.core.configs.frameworks._shared.hf_trainer import (
     AUTO_FILLED,
     FLAGS,
@@ -32,7 +39,23 @@ TRAINER_CLASSES = frozenset({"TrainingArguments", "Seq2SeqTrainingArguments"})
 SEQ_LEN_KEYS = ("max_seq_length", "max_length", "model_max_length", "block_size")
 
 
-RULES = (TOTAL, AUTO_FILLED, MISMATCH_RULE)
+#: What ``HfArgumentParser`` checks flags and keys against: TrainingArguments' fields (Seq2Seq's too, so that
+#: a Seq2Seq script's keys pass); a key that is a field in no release may be the script's own dataclass's.
+PARSED = [("transformers", "TrainingArguments"), ("transformers", "Seq2SeqTrainingArguments")]
+
+
+@context
+class Argument:
+    argument: str
+    known: str
+    pinned: str
+
+
+#: A field of TrainingArguments in some releases, none the pins allow: the parser refuses it at start-up.
+NOT_TAKEN = Rule("huggingface/argument-not-taken", Effect.REFUSED, Argument)
+#: ... in some of the releases the pins allow, not in others: the run's release decides.
+BY_RELEASE = Rule("huggingface/argument-by-release", Effect.PITFALL, Argument)
+RULES = (TOTAL, AUTO_FILLED, MISMATCH_RULE, NOT_TAKEN, BY_RELEASE)
 
 
 def detect(parsed: Parsed) -> bool:
@@ -56,6 +79,47 @@ def _words(parsed: Parsed) -> set[str]:
 
 def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     reading = Reading(ID, pins)
+    strict_arguments(reading, sources, pins)
     batch = trainer_batch(reading, sources, world)
     seq_len = next((v for key in SEQ_LEN_KEYS if (v := batch.number(reading, key, default=0))), None)
     return batch.finish(reading, seq_len)
+
+
+def strict_arguments(reading: Reading, sources: list[Parsed], pins: Pins) -> None:
+    """What ``HfArgumentParser`` refuses at the pinned release: a launch line's flags and a config's keys (where the
+    script hands them to a strict parse call, or no script is among the sources), and ``TrainingArguments(…)``'s
+    keywords (Python refuses them); a key the script's own dataclasses define is theirs."""
+    strict = parser_fields.strict(sources)
+    own = frozenset(
+        key
+        for parsed in sources
+        if parsed.python is not None
+        for instance in parsed.python.instances
+        if instance.kind.rsplit(".", 1)[-1] not in TRAINER_CLASSES
+        for key in instance.fields
+    )
+    for parsed in sources:
+        if parsed.format is Format.SHELL and strict:
+            found = program_flags(parsed, FLAGS)
+            _report(reading, parser_fields.flags_refused(found, PARSED, pins, known_only=True, skip=own))
+        elif parsed.format in (Format.YAML, Format.JSON) and PER_DEVICE in parsed.data and strict:
+            keys = [str(key) for key in parsed.data]
+            _report(reading, parser_fields.keys_refused(keys, PARSED, pins, known_only=True, skip=own))
+        elif parsed.python is not None:
+            for call in parsed.python.called(*TRAINER_CLASSES):
+                refusal = parser_fields.keys_refused(
+                    call.keywords, [("transformers", call.name)], pins, known_only=True
+                )
+                key = refusal.absent[0].key if refusal.absent else ""
+                message = parser_fields.KEYWORD_UNEXPECTED.format(cls=call.name, key=key)
+                _report(reading, replace(refusal, absent=refusal.absent[:1], message=message))
+
+
+def _report(reading: Reading, refusal: parser_fields.Refusal) -> None:
+    """The refused arguments as one finding quoting the parser, each one some releases refuse as a warning."""
+    if refusal.absent:
+        names = ", ".join(verdict.key for verdict in refusal.absent)
+        known = "; ".join(f"{v.key}: {v.known}" if len(refusal.absent) > 1 else v.known for v in refusal.absent)
+        reading.add(NOT_TAKEN(Argument(names, known, refusal.absent[0].pinned), message=refusal.message))
+    for verdict in refusal.mixed:
+        reading.add(BY_RELEASE(Argument(verdict.key, verdict.known, verdict.pinned)))

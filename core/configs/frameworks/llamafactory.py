@@ -44,7 +44,7 @@ from effbatch.core.configs.base import (
     neighbours,
     program_flags,
 )
-from effbatch.core.configs.frameworks._shared import hf_trainer, megatron_core
+from effbatch.core.configs.frameworks._shared import hf_trainer, megatron_core, parser_fields
 
 ID = "llamafactory"
 NEAT_PACKING_MESSAGE = "`neat_packing` cannot be set as True except SFT."
@@ -110,6 +110,29 @@ class Dynamic:
     budget: int
 
 
+@context
+class Argument:
+    argument: str
+    known: str
+    pinned: str
+
+
+#: ``_parse_train_args`` (``hparams/parser.py``): HfArgumentParser over these dataclasses, ``parse_dict`` with
+#: ``allow_extra_keys`` only where ``ALLOW_EXTRA_ARGS`` is set; TrainingArguments extends transformers'
+#: Seq2SeqTrainingArguments (before it had its own, the parser took that class itself).
+PARSED = [
+    ("llamafactory", name)
+    for name in ("ModelArguments", "DataArguments", "TrainingArguments", "FinetuningArguments", "GeneratingArguments")
+] + [("transformers", "Seq2SeqTrainingArguments")]
+#: The transformers releases any LLaMA-Factory release installs with (0.9.5's METADATA: ``transformers>=4.55.0,
+#: <=5.6.0``; older ones ask for older), where no file pins transformers itself.
+TRANSFORMERS_BOUND = "<=5.6.0"
+#: A key no release of these dataclasses has (another trainer's): every release refuses it.
+UNKNOWN_KEYS = Rule("llamafactory/unknown-keys", Effect.REFUSED, Keys)
+#: A key some releases have, none the pins allow.
+KEY_NOT_TAKEN = Rule("llamafactory/key-not-taken", Effect.REFUSED, Argument)
+#: A key some releases the pins allow have, and others not.
+KEY_BY_RELEASE = Rule("llamafactory/key-by-release", Effect.PITFALL, Argument)
 NEAT_PACKING = Rule("llamafactory/neat-packing-outside-sft", Effect.REFUSED, Nothing)
 PACKING_CUTOFF = Rule("llamafactory/packing-cutoff", Effect.NOTE, Cutoff)
 PRETRAIN_PACKING = Rule("llamafactory/pretrain-packs", Effect.NOTE, Nothing)
@@ -139,6 +162,9 @@ RULES = (
     V1_GLOBAL,
     V1_CP,
     V1_DYNAMIC,
+    UNKNOWN_KEYS,
+    KEY_NOT_TAKEN,
+    KEY_BY_RELEASE,
 )
 
 
@@ -181,7 +207,25 @@ def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
         if env.get("USE_MEGATRON_BRIDGE") != "1":
             reading.add(BRIDGE_ENV(Nothing()))
         return _bridge(reading, parsed, reading.world(world), seq_len)
+    if env.get("ALLOW_EXTRA_ARGS", "0").lower() not in ("true", "1", "y"):  # extras.misc.is_env_enabled
+        _strict_keys(reading, parsed, pins)
     return hf_trainer.trainer_batch(reading, sources, world, parsed).finish(reading, seq_len)
+
+
+def _strict_keys(reading: Reading, parsed: Parsed, pins: Pins) -> None:
+    """``parse_dict`` refuses the keys no field takes at the pinned releases, listing them sorted; a key some
+    allowed releases take and others not is a warning naming both sides."""
+    bounded = {**pins, "transformers": pins.get("transformers") or TRANSFORMERS_BOUND}
+    refusal = parser_fields.keys_refused([str(key) for key in parsed.data], PARSED, bounded, known_only=False)
+    unknown = [verdict.key for verdict in refusal.absent if not verdict.known]
+    if unknown:
+        reading.add(UNKNOWN_KEYS(Keys(", ".join(unknown)), message=refusal.message))
+    if removed := [verdict for verdict in refusal.absent if verdict.known]:
+        names = ", ".join(verdict.key for verdict in removed)
+        known = "; ".join(f"{v.key}: {v.known}" if len(removed) > 1 else v.known for v in removed)
+        reading.add(KEY_NOT_TAKEN(Argument(names, known, removed[0].pinned), message=refusal.message))
+    for verdict in refusal.mixed:
+        reading.add(KEY_BY_RELEASE(Argument(verdict.key, verdict.known, verdict.pinned)))
 
 
 def _path(parsed: Parsed, env: dict[str, str], line: str) -> str:

@@ -174,10 +174,12 @@ def _trainer_world(reading: Reading, parsed: Parsed) -> World | None:
     devices, nodes = lookup(parsed.data, "trainer.devices"), lookup(parsed.data, "trainer.num_nodes") or 1
     if not isinstance(devices, int) or devices < 1 or not isinstance(nodes, int) or nodes < 1:
         return None  # -1 or "auto": as many as the machine has, unknown here
-    reading.note("trainer.devices", devices, parsed.at("trainer.devices"))
-    reading.note("trainer.num_nodes", nodes, parsed.at("trainer.num_nodes"))
+    devices_at, nodes_at = parsed.at("trainer.devices"), parsed.at("trainer.num_nodes")
+    reading.note("trainer.devices", devices, devices_at, over=parsed.overridden.get("trainer.devices"))
+    reading.note("trainer.num_nodes", nodes, nodes_at, over=parsed.overridden.get("trainer.num_nodes"))
     reading.step(Derivation.WORLD, (nodes, devices), nodes * devices)
-    return World(nodes * devices, f"trainer.num_nodes × trainer.devices, {parsed.source.name}")
+    # each factor where the composed config took it from (a launch override, a defaults file)
+    return World(nodes * devices, f"trainer.num_nodes {nodes} × trainer.devices {devices}, {nodes_at} · {devices_at}")
 
 
 def _config(reading: Reading, sources: list[Parsed]) -> Parsed | None:
@@ -191,7 +193,14 @@ def _config(reading: Reading, sources: list[Parsed]) -> Parsed | None:
         return _launch_alone(reading, launch) if launch is not None else sources[0]
     composed = compose(primary, sources, given)
     _interpolated(composed)
-    parsed = Parsed(primary.source, Format.YAML, composed.data, places=composed.places, vias=primary.vias)
+    parsed = Parsed(
+        primary.source,
+        Format.YAML,
+        composed.data,
+        places=composed.places,
+        vias=primary.vias,
+        overridden=composed.overridden,
+    )
     for override, exists in composed.refused:
         reading.add((APPEND_EXISTS if exists else NO_KEY)(HydraOverride(override.word, override.where)))
     named = ", ".join(dict.fromkeys(composed.unfound))

@@ -1,7 +1,7 @@
 """OLMo-core's batch arithmetic (allenai/OLMo-core at fa6c5014, June 2026; the same in ai2-olmo-core 3.0.0).
 
-Its configs are Python launch scripts, read here with ``ast`` (``core.configs.read.python_calls``), never run; a
-keyword whose arithmetic does not fold takes the Python reader's value at that call
+Its configs are Python launch scripts, read here by the Python reader (``core.configs.read.python.sites``), never run;
+a keyword the module's own names do not decide takes the whole reading's value at that call
 (``max_sequence_length=opts.sequence_length``: argparse's default, or the launch line's flag). Batches
 count TOKENS: ``NumpyDataLoaderConfig(global_batch_size=…)`` (or ``build_config``/``partial(build_config,
 global_batch_size=…)``, internal/experiment.py:335) and ``TransformerTrainModuleConfig(rank_microbatch_size=…,
@@ -47,8 +47,8 @@ from effbatch.core.configs.base import (
     neighbours,
     whole,
 )
-from effbatch.core.configs.read import python_calls
-from effbatch.core.configs.read.python_calls import Call, Script, Value
+from effbatch.core.configs.read.python import sites
+from effbatch.core.configs.read.python.sites import Call, Script, Value
 
 ID = "olmo_core"
 DEFAULT_MAX_SEQUENCE_LENGTH = 4096  # olmo_core/internal/experiment.py:336 build_config(max_sequence_length=4096)
@@ -185,7 +185,7 @@ class Sizes:
 def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     parsed = next((p for p in sources if detect(p)), sources[0])
     reading = Reading(ID, pins)
-    script = python_calls.read(parsed.source.text, parsed.source.name, parsed.python)
+    script = sites.read(parsed.source.text, parsed.source.name, parsed.python)
     sizes = _sizes(reading, parsed, script)
     world = reading.world(world)
     seq_len = sizes.length
@@ -337,9 +337,9 @@ def _local(script: Script, common: dict[str, int], call: Call | None, name: str)
         return None
     known = {**script.constants, **common, **script.parameters.get(call.function, {})}
     for local, value in script.assigned.get(call.function, {}).items():
-        if local not in known and (number := python_calls.resolve(value, known).number) is not None:
+        if local not in known and (number := sites.resolve(value, known).number) is not None:
             known[local] = number
-    return python_calls.resolve(call.keywords[name], known)
+    return sites.resolve(call.keywords[name], known)
 
 
 def _number(reading: Reading, parsed: Parsed, key: str, value: Value | None, *, minimum: int | None = 1) -> int:
@@ -433,9 +433,7 @@ def _data_parallel(
         value = call.keywords.get(setting)
         if value is None or value.written == "None":
             continue
-        number = _number(
-            reading, parsed, setting, python_calls.resolve(value, {**constants, "get_world_size()": world})
-        )
+        number = _number(reading, parsed, setting, sites.resolve(value, constants, world=world))
         if size % number:
             message = HSDP_MESSAGE.format(size=size, setting=setting, value=number)
             reading.add(HSDP(Shards(setting, number, size), message=message))
@@ -470,8 +468,8 @@ def _schedule(reading: Reading, parsed: Parsed, script: Script, length: int) -> 
     if call is None or "batch_sizes" not in call.keywords or "schedule" not in call.keywords:
         return ()
     known = dict(script.constants)
-    sizes = python_calls.numbers(call.keywords["batch_sizes"], known)
-    starts, units = python_calls.durations(call.keywords["schedule"], known)
+    sizes = sites.numbers(call.keywords["batch_sizes"], known)
+    starts, units = sites.durations(call.keywords["schedule"], known)
     reading.note("batch_sizes", call.keywords["batch_sizes"].written, f"{parsed.source.name}:{call.line}")
     reading.note("schedule", call.keywords["schedule"].written, f"{parsed.source.name}:{call.line}")
     if sizes is None or starts is None:

@@ -4,7 +4,8 @@ and calls (read with ``ast``), shell through ``core.configs.shell``. Nothing her
 - ``reader.parse``: one ``Source`` into a ``Parsed`` (its format, its mapping or its script);
 - ``cleanup.clean``: pasted text as it was typed;
 - ``bounds``: the limits every reader keeps (size, digits, nesting) and the errors that say so;
-- ``python_calls``: what a Python launch script or recipe passes to its config classes.
+- ``python``: Python files read by one evaluator over ``ast`` (``python.sites``: where a launch script or recipe
+  writes its numbers, for the frameworks that read a function on its own).
 """
 
 from effbatch.core.configs.read.bounds import MAX_CONFIG_BYTES, MAX_DIGITS, MAX_FILE_BYTES, MAX_NESTING

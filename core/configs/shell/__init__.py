@@ -19,7 +19,12 @@ scripts): what the reader says it knows is bash's value.
 - errors bash reports (a division by zero or a malformed number in ``$((…))``, an assignment to a readonly
   variable) end the line they are on, as in bash, and the reading goes on with the next;
 - quoting (``'…'``, ``"…"``, ``$'…'``, backslashes), word splitting of unquoted values, continuations; a
-  ``#`` line inside a continued command ends it (what follows is a command of its own);
+  ``#`` line inside a continued command ends it (what follows is a command of its own; one that starts with a
+  flag is no program: status 127, nothing recorded); a redirection takes one word, the words after its target are
+  the command's (``--port <your_port> --bs 4`` passes ``--port 4``, output into a file ``--bs``);
+- the positional parameters ``$1`` …, ``$#``, ``$@``, ``$*`` where known: ``read_script(text, env, arguments)``
+  (a script another source runs, ``bash train.sh 2 8``), ``set -- …``, ``shift``, a function's own words,
+  ``for a; do``; ``$[ … ]`` is ``$(( … ))``;
 - ``;``, ``&&``, ``||`` (a group's status is its last command's); ``{ …; }``; ``( … )`` and each stage of a
   pipeline in a process of their own (what they assign stays there); functions (their body where they are
   called, ``return`` ends it); ``exit`` ends the reading;
@@ -35,10 +40,12 @@ scripts): what the reader says it knows is bash's value.
   is decided where the condition is decidable from the script's own values (``=``, ``==``, ``!=``, globs
   in ``[[ ]]`` and ``case``, ``-z``/``-n``, ``-eq``/``-ne``/``-lt``/``-le``/``-gt``/``-ge``, ``!``, ``&&``/``||``).
 
-What the script does not set itself (``$1``, ``$@``, the environment, ``$(…)``, a file test) is unknown
-and stays as written (``$4``), so a value that depends on it reads as unresolved, never guessed. Two things
-are taken as the script's author means them, not decided: a program only the run knows succeeds (``cd /w &&
-torchrun …``), and an unknown value is one bash can compute with (no error in ``$(( $NNODES * 8 ))``).
+What the script does not set itself (``$1``, ``$@`` of a script nobody among the sources starts, the environment,
+``$(…)``, a file test) is unknown and stays as written (``$4``), so a value that depends on it reads as
+unresolved, never guessed. Three things are taken as the script's author means them, not decided: a program only
+the run knows succeeds (``cd /w && torchrun …``), a file a command reads from (``< in.txt``) exists (bash would
+not start the command otherwise: status 1), and an unknown value is one bash can compute with (no error in
+``$(( $NNODES * 8 ))``).
 
 Undecided conditions. A condition that depends on something unknown is never decided silently:
 ``Script.undecided`` lists each one met (``Undecided(condition, variables, line)``: the condition as
@@ -56,7 +63,7 @@ alternative, labelled ``"as written"``. For example::
     [(a.label, a.script.variables["GBS"]) for a in alternatives(text)]
     # [('[ "$1" = big ] (line 1)', '1024'), ('not [ "$1" = big ] (line 1)', '256')]
 
-Bounds (issue 19): parsing stops after ``MAX_PARSE_SECONDS`` of CPU time (tree-sitter's error recovery
+Bounds, for hostile scripts: parsing stops after ``MAX_PARSE_SECONDS`` of CPU time (tree-sitter's error recovery
 is quadratic on some broken shapes); no value or word longer than ``MAX_VALUE_CHARS``; no array longer
 than ``MAX_ARRAY``; no integer beyond bash's 64 bits (``MAX_DIGITS``; ``**`` and ``<<`` checked before computing);
 budgets of steps (``MAX_STEPS``) and of characters produced (``MAX_CHARS``) per reading; a nesting depth

@@ -18,24 +18,30 @@ if TYPE_CHECKING:
 #: Commands that set variables from what only the run knows (``let`` computes from the script's own values).
 _READERS = frozenset({"read", "getopts", "mapfile", "readarray", "let"})
 _FLOW = frozenset({"exit", "return", "break", "continue"})
+#: Builtins that change ``$1``, ``$2`` …: ``shift`` and ``set -- …``.
+_POSITIONAL = frozenset({"shift", "set"})
 
 _ENV_WORD = re.compile(r"[A-Za-z_]\w*=.*", re.DOTALL)
 
 
 #: Builtins that succeed whatever their words (their status 0).
-_SUCCEED = frozenset({"true", ":", "echo", "printf", "set", "shopt", "trap", "umask", "export", "wait"})
+_SUCCEED = frozenset({"true", ":", "echo", "printf", "shopt", "trap", "umask", "export", "wait"})
 
 
 class Commands(State):
     """A simple command recorded with its words and environment, or followed where it runs more script."""
 
-    def command(self, node: Node) -> None:
-        """A simple command: its prefixes as its environment, ``bash -c``/``eval`` and functions followed."""
+    def command(self, node: Node, stray: Sequence[Node] = ()) -> None:
+        """A simple command: its prefixes as its environment, ``bash -c``/``eval`` and functions followed; ``stray``:
+        words after a redirection's target, which bash passes to the command (the grammar gives them to the
+        redirection: ``--port <your_port> --bs 4`` is ``--port 4``, its output in a file named ``--bs``)."""
         own: dict[str, tuple[str, bool]] = {}
         for child in node.named_children:
             if child.type == "variable_assignment" and (name := child.child_by_field_name("name")) is not None:
                 own[node_text(name)] = self.value(child.child_by_field_name("value"))
-        words = self.words([*node.children_by_field_name("name"), *node.children_by_field_name("argument")])
+        stray = stray or self.strays.pop(node.id, ())
+        parts = [*node.children_by_field_name("name"), *node.children_by_field_name("argument"), *stray]
+        words, known = self.expand_words(parts)
         if not words:  # only assignments (the command expanded to nothing): they stay set
             for key, (text, known) in own.items():
                 self.set(key, text, known)
@@ -43,20 +49,20 @@ class Commands(State):
             return
         own = {key: found for key, found in own.items() if key not in self.readonly}  # bash: an error, and it runs
         env = {**self.env, **{key: text for key, (text, _) in own.items()}}
-        if words[0] == "env":  # env VAR=value … program
-            words = words[1:]
-            while words and _ENV_WORD.fullmatch(words[0]):
-                key, _, text = words.pop(0).partition("=")
-                env[key] = text
+        words = _after_env(words, env)
         self.code = ASSUMED
         if not words:
             self.code = 0
+        elif words[0].startswith("-"):  # a line a comment cut off its command (``--flag 4``): no such program
+            self.code = 127
         elif words[0] in _FLOW:
             self._flow(words)
         elif words[0] in _READERS:
             self._read_at_start(words)
+        elif words[0] in _POSITIONAL:
+            self._positional(words, known)
         elif words[0] in self.functions and words[0] not in self.calling:
-            self.call(words[0], env, own)
+            self.call(words[0], env, own, words[1:] if known else None)
         elif (inner := _inline_script(words)) is not None:
             self.inline(inner, env, shell=words[0] != "eval")
         else:
@@ -78,6 +84,23 @@ class Commands(State):
             self.jump = "return" if self.frames else None
         elif self.loops:
             self.jump, self.jumps, self.code = words[0], min(max(number or 1, 1), self.loops), 0
+
+    def _positional(self, words: Sequence[str], known: bool) -> None:
+        """``shift [n]`` (more than there are: status 1, nothing shifted) and ``set -- …`` (or ``set a b``): the
+        positional parameters from here on; other ``set`` options change none. Unknown stays unknown."""
+        if words[0] == "set":
+            given = list(words[1:])
+            if given[:1] == ["--"] or (given and not given[0].startswith(("-", "+"))):
+                self.positional = given[1:] if given[0] == "--" else given
+                self.positional = self.positional if known else None
+            self.code = 0
+            return
+        count = _count(words[1]) if len(words) > 1 else 1
+        if self.positional is None or count is None or not known:
+            self.positional, self.code = None, ASSUMED
+            return
+        self.code = 1 if count > len(self.positional) else 0
+        self.positional = self.positional if self.code else self.positional[count:]
 
     def _read_at_start(self, words: Sequence[str]) -> None:
         """``let`` computes (each word an arithmetic expression); ``read``, ``getopts``, ``mapfile`` set unknowns."""
@@ -126,6 +149,17 @@ class Commands(State):
         finally:
             self.env, self.fixed_line, self.stopped, self.code = saved
             self.restore(snapshot)
+
+
+def _after_env(words: list[str], env: dict[str, str]) -> list[str]:
+    """``env VAR=value … program``: the program's words, its variables put into ``env``."""
+    if words[0] != "env":
+        return words
+    words = words[1:]
+    while words and _ENV_WORD.fullmatch(words[0]):
+        key, _, text = words.pop(0).partition("=")
+        env[key] = text
+    return words
 
 
 def _count(word: str) -> int | None:

@@ -61,16 +61,18 @@ class Conditions(State):
     def _left_status(self, left: Node, operator: str, right: Node) -> bool:
         """``[ -z "$X" ] && X=1``: an undecided status before ``&&``/``||`` is a choice (one that ``exit``s is not):
         a test, or a statement whose status the script's values do not decide (``{ X=1; (( $1 )); }``)."""
+        code = None
         if is_test(left):
             holds = self.truth(left)
         else:
             result = self.status(left)
             holds = None if self.code is None else result
+            code = self.code if holds is not None and self.code not in (None, ASSUMED) else None
         leaves = exits([right])
         if holds is None or self.requires([left], leaves and holds == (operator == "&&")):
             options = [(True, not (leaves and operator == "&&")), (False, not (leaves and operator == "||"))]
             holds = self.choose([left], options)
-        self.code = int(not holds)
+        self.code = code if code is not None and (code == 0) == holds else int(not holds)  # ``--flag || X=$?``: 127
         return holds
 
     def truth(self, node: Node) -> bool | None:

@@ -24,10 +24,16 @@ class Run(Statements, Commands, Scopes, Loops, Conditions, Branching, Words, Exp
     """One evaluation of a tree: every piece over one ``State`` (the script it builds, its choices, its budget)."""
 
 
-def evaluate(root: Node, choices: Sequence[int] = (), environment: Mapping[str, str] | None = None) -> Run:
+def evaluate(
+    root: Node,
+    choices: Sequence[int] = (),
+    environment: Mapping[str, str] | None = None,
+    arguments: Sequence[str] | None = None,
+) -> Run:
     """One reading of a parsed script, following ``choices`` at its undecided conditions (then the first), the
-    variables of ``environment`` set before it starts (what a script that runs it exported)."""
-    run = Run(choices=choices)
+    variables of ``environment`` set before it starts (what a script that runs it exported), started with
+    ``arguments`` (``$1`` …; None: only the run knows them)."""
+    run = Run(choices=choices, positional=None if arguments is None else list(arguments))
     for name, value in (environment or {}).items():
         run.set(name, value, "$" not in value)
     run.statement(root)

@@ -40,6 +40,8 @@ class Expansions(State):
         if len(inner) == 1 and inner[0].type == "special_variable_name" and node_text(inner[0]) == "?":
             known = self.code is not None and self.code >= 0
             return (str(self.code), True) if known else (None, False)  # the last status, where known
+        if (arguments := self.arguments(inner)) is not None:
+            return arguments, True
         name = name_of(inner[-1])
         known = name not in self.unknown
         if node.type == "simple_expansion" or (len(inner) == 1 and inner[0].type == "variable_name"):
@@ -54,6 +56,19 @@ class Expansions(State):
         if len(inner) >= 2 and inner[0].type == "variable_name" and inner[1].type in _DEFAULTS:
             return self.default(node_text(inner[0]), inner[1].type, inner[2:]), True
         return None, False
+
+    def arguments(self, inner: Sequence[Node]) -> str | list[str] | None:
+        """``$1`` … ``${10}``, ``$#``, ``$@``, ``$*`` where the positional parameters are known (one beyond them is
+        empty); None otherwise (unknown ones stay as written)."""
+        if self.positional is None or len(inner) != 1:
+            return None
+        text = node_text(inner[0])
+        if inner[0].type in ("special_variable_name", "#") and text in ("#", "@", "*"):
+            count, joined = str(len(self.positional)), " ".join(self.positional)
+            return count if text == "#" else joined if text == "*" else list(self.positional)
+        if inner[0].type == "variable_name" and text.isdigit() and text != "0":
+            return self.scalar(text) or ""
+        return None
 
     def element(self, subscript: Node) -> str | list[str] | None:
         name_node, index_node = subscript.child_by_field_name("name"), subscript.child_by_field_name("index")
@@ -86,7 +101,7 @@ class Expansions(State):
         if is_set:
             return current
         text = self._joined(parts)
-        if current is None and text is not None and name not in self.cleared:
+        if current is None and text is not None and name not in self.cleared and not name.isdigit():
             self.defaulted[name] = text
         if text is not None and operator.endswith("="):
             self.set(name, text, True)

@@ -18,6 +18,9 @@ if TYPE_CHECKING:
 _SETTERS = frozenset({"read", "getopts", "mapfile", "readarray", "let"})
 
 
+#: A loop that may change ``$1`` …: ``shift``, ``set -- …``.
+_SHIFTING = re.compile(r"\b(?:shift|set)\b")
+
 #: A condition on the script's own arguments: ``$#``, ``$1``, ``"$@"``.
 _ARGUMENTS = re.compile(r"\$(?:#|\{#\}|1|\{1\}|@|\*)")
 
@@ -96,6 +99,8 @@ class Loops(State):
         if kind == "for_statement":
             variable, values = node.child_by_field_name("variable"), node.children_by_field_name("value")
             words, known = self.expand_words(values) if values else ([], False)
+            if not values and not any(child.type == "in" for child in node.children):  # ``for a; do``: "$@"
+                words, known = list(self.positional or []), self.positional is not None
             if variable is None or not known:
                 yield False
                 return
@@ -152,6 +157,8 @@ class Loops(State):
                 self.jump = self.jump if self.jumps > 0 else None
         for name in set(self._assigned_in(node)):
             self.unsettle(name, readonly=name not in readonly)
+        if _SHIFTING.search(node_text(node)):
+            self.positional = None  # how often it shifted only the run knows
         self.code = None
 
     def _assigned_in(self, node: Node) -> Iterator[str]:

@@ -3,7 +3,7 @@ conditions (``alternatives``), and the lines the grammar could not read (``gramm
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -35,29 +35,32 @@ class Reading:
     unknown: frozenset[str]
 
 
-def read_script(text: str, environment: Mapping[str, str] | None = None) -> Script:
+def read_script(
+    text: str, environment: Mapping[str, str] | None = None, arguments: Sequence[str] | None = None
+) -> Script:
     """Assignments and commands of ``text``, in order, with every expansion that can be resolved resolved;
-    ``environment``: variables it starts with (exported by a script that runs it)."""
-    return _as_written(parse(text), environment).script
+    ``environment``: variables it starts with (exported by a script that runs it); ``arguments``: its ``$1`` …
+    (``bash train.sh 2 8`` in a script that runs it; None: only the run knows them)."""
+    return _as_written(parse(text), environment, arguments).script
 
 
-def reading(text: str, environment: Mapping[str, str] | None = None) -> Reading:
+def reading(text: str, environment: Mapping[str, str] | None = None, arguments: Sequence[str] | None = None) -> Reading:
     """``read_script``'s ``Script`` with the variables it leaves unknown named."""
-    run = _as_written(parse(text), environment)
+    run = _as_written(parse(text), environment, arguments)
     return Reading(run.script, frozenset(run.unknown))
 
 
-def _as_written(root: Node, environment: Mapping[str, str] | None) -> Run:
+def _as_written(root: Node, environment: Mapping[str, str] | None, arguments: Sequence[str] | None = None) -> Run:
     """The first reading that does not end in a failing ``exit`` (a script that stops on its first choice –
     "started without arguments", "this branch" – was started otherwise by whoever ran it); the first reading
     when every one fails, or when the choices run out of their bounds."""
-    first = evaluate(root, (), environment)
+    first = evaluate(root, (), environment, arguments)
     if not _fails(first):
         return first
     pending, spent, tried = _next_choices(first, ()), first.steps, 1
     while pending and tried < MAX_ALTERNATIVES and spent <= MAX_ALTERNATIVE_STEPS:
         choices = pending.pop(0)
-        run = evaluate(root, choices, environment)
+        run = evaluate(root, choices, environment, arguments)
         spent, tried = spent + run.steps, tried + 1
         if not _fails(run):
             return run

@@ -34,10 +34,14 @@ class Scopes(State):
             self.frames = frames
             self.stopped, self.jump, self.jumps = flow
 
-    def call(self, name: str, env: dict[str, str], prefixes: Mapping[str, tuple[str, bool]]) -> None:
+    def call(
+        self, name: str, env: dict[str, str], prefixes: Mapping[str, tuple[str, bool]], arguments: list[str] | None
+    ) -> None:
         """A function's body where it is called (not recursively), with the call's ``VAR=value`` prefixes as its own
-        variables; its ``local``s (and the prefixes) are undone when it returns."""
+        variables and its words as ``$1`` … (None: only the run knows them); its ``local``s (and the prefixes) are
+        undone when it returns, and the caller's positional parameters are back."""
         saved_env, self.env = self.env, env
+        outer, self.positional = self.positional, arguments
         self.calling.add(name)
         self.frames.append({})
         try:
@@ -52,7 +56,7 @@ class Scopes(State):
             for key, saved in frame.items() if not self.stopped else ():  # exit inside: the script ends in here
                 self.put_back(key, saved)
             self.calling.discard(name)
-            self.env = saved_env
+            self.env, self.positional = saved_env, outer
 
     def declare(self, node: Node) -> None:
         """``local``/``declare``/``typeset`` (in a function: its own variables, unless ``-g``), ``export``,

@@ -68,6 +68,8 @@ class State(Variables):
     #: Variables holding the default of ``${X:-w}`` for an ``X`` only the environment could set (name → that
     #: default): a script that ``exit``s on it requires that environment (``[ -z "$MODEL" ] && exit 1``).
     defaulted: dict[str, str] = field(default_factory=dict)
+    #: Words after a redirection's target that belong to a command inside a list (node id → those words).
+    strays: dict[int, Sequence[Node]] = field(default_factory=dict)
 
     def charge(self, characters: int) -> None:
         """Characters produced, against ``MAX_CHARS``."""
@@ -107,8 +109,8 @@ class State(Variables):
         """Statements run in order until the script stops (``statements``)."""
         raise NotImplementedError
 
-    def command(self, node: Node) -> None:
-        """A simple command (``commands``)."""
+    def command(self, node: Node, stray: Sequence[Node] = ()) -> None:
+        """A simple command, with the words a redirection's target left over (``commands``)."""
         raise NotImplementedError
 
     def inline(self, text: str, env: dict[str, str], shell: bool) -> None:
@@ -123,8 +125,11 @@ class State(Variables):
         """Statements in a process of their own: what they assign does not reach this shell (``scopes``)."""
         raise NotImplementedError
 
-    def call(self, name: str, env: dict[str, str], prefixes: Mapping[str, tuple[str, bool]]) -> None:
-        """A function's body with the call's ``VAR=value`` prefixes; its ``local``s undone after (``scopes``)."""
+    def call(
+        self, name: str, env: dict[str, str], prefixes: Mapping[str, tuple[str, bool]], arguments: list[str] | None
+    ) -> None:
+        """A function's body with the call's ``VAR=value`` prefixes and its arguments as ``$1`` …; its ``local``s
+        undone after (``scopes``)."""
         raise NotImplementedError
 
     def declare(self, node: Node) -> None:

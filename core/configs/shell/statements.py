@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
 from effbatch.core.configs.shell.grammar import is_arithmetic, node_line, node_text, statements_of
 from effbatch.core.configs.shell.limits import MAX_ARRAY, MAX_VALUE_CHARS, too_much
@@ -68,7 +68,14 @@ class Statements(State):
             for stage in node.named_children:
                 self.code = before
                 self.subshell([stage])
+        elif kind == "redirected_statement" and _is_command(body := node.child_by_field_name("body")):
+            self.command(body, _stray(node))
         elif kind == "redirected_statement":
+            last = node.child_by_field_name("body")
+            while last is not None and last.type == "list":  # ``a || b > out x``: the grammar redirects the list
+                last = last.named_children[-1] if last.named_children else None
+            if _is_command(last):
+                self.strays[last.id] = _stray(node)  # bash: the redirection and its words are the last command's
             self.statements([c for c in node.named_children if c.type not in _REDIRECTS])
         else:
             self._compound(node)
@@ -192,3 +199,17 @@ class Statements(State):
                 self.unsettle(name)  # unset A[1]
             else:
                 self.forget(name)
+
+
+def _is_command(node: Node | None) -> TypeGuard[Node]:
+    return node is not None and node.type == "command"
+
+
+def _stray(node: Node) -> list[Node]:
+    """The words after each redirection's target (``> log --bs 4``: ``--bs 4``), which bash passes to the command;
+    tree-sitter-bash reads them as further targets of that redirection."""
+    found: list[Node] = []
+    for redirect in node.children_by_field_name("redirect"):
+        if redirect.type == "file_redirect":
+            found += redirect.children_by_field_name("destination")[1:]
+    return found

@@ -41,6 +41,7 @@ class Snapshot:
     readonly: set[str]
     functions: dict[str, Node]
     sizes: tuple[int, int, int, int]  # commands, undecided, taken, labels
+    positional: list[str] | None
 
 
 @dataclass
@@ -58,6 +59,9 @@ class Variables:
     taken: list[tuple[int, int]] = field(default_factory=list)
     labels: list[str] = field(default_factory=list)
     at: int = 0
+    #: ``$1``, ``$2`` … (``$#``, ``$@``): the arguments the script or function was started with; None where only
+    #: the run knows them (a script nobody among the sources calls).
+    positional: list[str] | None = None
 
     def charge(self, characters: int) -> None:
         """Characters produced, against the reading's budget (``State``)."""
@@ -104,7 +108,11 @@ class Variables:
         self.cleared.add(name)
 
     def scalar(self, name: str) -> str | None:
-        """A variable's value as the script sets it (for an unknown one: its text as written)."""
+        """A variable's value as the script sets it (for an unknown one: its text as written); ``1``, ``2`` …: the
+        positional parameters where they are known (one beyond them is unset)."""
+        if name.isdigit() and name != "0":
+            known = self.positional
+            return None if known is None or int(name) > len(known) else known[int(name) - 1]
         if name in self.script.arrays:
             elements = self.script.arrays[name]
             return elements[0] if elements else ""
@@ -144,6 +152,7 @@ class Variables:
             set(self.readonly),
             dict(self.functions),
             sizes,
+            None if self.positional is None else list(self.positional),
         )
 
     def restore(self, snapshot: Snapshot, everything: bool = False) -> None:
@@ -153,6 +162,7 @@ class Variables:
         script.variables, script.arrays, script.lines = snapshot.variables, snapshot.arrays, snapshot.lines
         self.unknown, self.cleared = snapshot.unknown, snapshot.cleared
         self.readonly, self.functions = snapshot.readonly, snapshot.functions
+        self.positional = snapshot.positional
         if everything:
             commands, undecided, taken, labels = snapshot.sizes
             del script.commands[commands:], self.undecided[undecided:], self.taken[taken:], self.labels[labels:]

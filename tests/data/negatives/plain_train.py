@@ -1,4 +1,4 @@
-"""A training script of our own (issue 31): module-level batch settings, no nanoGPT anywhere."""
+"""A training script of our own: module-level batch settings, no nanoGPT anywhere."""
 import torch
 from torch.utils.data import DataLoader
 

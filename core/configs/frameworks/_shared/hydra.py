@@ -72,6 +72,8 @@ class Composed:
     unfound: list[str] = field(default_factory=list)
     #: overrides Hydra refuses, each with whether its key existed.
     refused: list[tuple[Override, bool]] = field(default_factory=list)
+    #: dotted path → (the value a command-line override replaced, where that value was written).
+    overridden: dict[str, tuple[Any, str]] = field(default_factory=dict)
 
 
 def overrides(words: Sequence[str], where: str) -> tuple[str | None, list[Override]]:
@@ -399,5 +401,7 @@ def _apply(composed: Composed, override: Override) -> None:
         del node[leaf]
         composed.places.pop(override.key, None)
     else:
+        if exists and not isinstance(node[leaf], dict) and node[leaf] != override.value:
+            composed.overridden[override.key] = (node[leaf], composed.places.get(override.key, ""))
         node[leaf] = override.value
         composed.places[override.key] = override.where

@@ -1,4 +1,4 @@
-"""What several frameworks' files say of the model and its memory, as ``MemoryFacts`` (issue 28, item 5).
+"""What several frameworks' files say of the model and its memory, as ``MemoryFacts``.
 
 - Megatron's arguments (``megatron/training/arguments.py``), as Megatron-LM's flags and NeMo's ``model`` section
   name them: ``num_layers``, ``hidden_size``, ``num_attention_heads``, ``num_query_groups`` (only with

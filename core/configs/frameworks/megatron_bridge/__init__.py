@@ -1,5 +1,6 @@
 """Megatron-Bridge's batch arithmetic (NVIDIA-NeMo/Megatron-Bridge at 067f987d, August 2026), and NeMo 2's recipes
-(NVIDIA/NeMo ``nemo/collections/llm/recipes/``), both Python, read with ``ast`` (``core.configs.read.python_calls``).
+(NVIDIA/NeMo ``nemo/collections/llm/recipes/``), both Python, read by the Python reader
+(``core.configs.read.python.sites``), never run.
 
 - A Bridge recipe is a function ``cfg = _pretrain_common()`` (or ``_sft_common``/``_peft_common``/``*_vlm``)
   followed by ``cfg.train.global_batch_size = …`` and the like; ``recipes/common.py`` gives the defaults (pretrain
@@ -47,8 +48,8 @@ from effbatch.core.configs.base import (
 from effbatch.core.configs.frameworks._shared import megatron_core
 from effbatch.core.configs.frameworks._shared.megatron_core import Divisor, ModelParallel
 from effbatch.core.configs.frameworks.megatron_bridge import recipe_use
-from effbatch.core.configs.read import python_calls
-from effbatch.core.configs.read.python_calls import Call, Script, Value
+from effbatch.core.configs.read.python import sites
+from effbatch.core.configs.read.python.sites import Call, Script, Value
 
 ID = "megatron_bridge"
 #: The recipe bases of recipes/common.py and what they set: (global batch, micro-batch, length, packing).
@@ -237,7 +238,7 @@ class Plan:
 def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     parsed = next((p for p in sources if detect(p)), sources[0])
     reading = Reading(ID, pins)
-    script = python_calls.read(parsed.source.text, parsed.source.name)
+    script = sites.read(parsed.source.text, parsed.source.name)
     uses = recipe_use.recipe_calls(script)
     use = uses[0] if uses else None
     nemo2 = bool(script.called("MockDataModule") or [c for c in script.calls if c.first.endswith("DataModule")])
@@ -351,7 +352,7 @@ def _recipe(reading: Reading, parsed: Parsed, script: Script, world: World | Non
 
     def number(key: str, default: int | None) -> int | None:
         value = assigned.get(key) or helpers.get(key.rsplit(".", 1)[-1])
-        return default if value is None else _whole(reading, parsed, key, python_calls.resolve(value, known))
+        return default if value is None else _whole(reading, parsed, key, sites.resolve(value, known))
 
     gbs, micro = number("train.global_batch_size", gbs_default), number("train.micro_batch_size", micro_default)
     seq_len = number("dataset.seq_length", seq_default) or seq_default
@@ -379,7 +380,7 @@ def _recipe(reading: Reading, parsed: Parsed, script: Script, world: World | Non
 
 def _rampup(value: Value | None, known: dict[str, int]) -> tuple[int, ...]:
     """``cfg.train.rampup_batch_size = [start, increment, samples]`` folded; () where absent or not foldable."""
-    return tuple(python_calls.numbers(value, known) or ()) if value is not None else ()
+    return tuple(sites.numbers(value, known) or ()) if value is not None else ()
 
 
 def _helpers(script: Script, function: str, known: Mapping[str, int]) -> dict[str, Value]:
@@ -388,10 +389,10 @@ def _helpers(script: Script, function: str, known: Mapping[str, int]) -> dict[st
     for call in script.calls:
         if call.function != function or call.callee == function or call.callee not in script.parameters:
             continue
-        passed = {k: n for k, v in call.keywords.items() if (n := python_calls.resolve(v, known).number) is not None}
+        passed = {k: n for k, v in call.keywords.items() if (n := sites.resolve(v, known).number) is not None}
         inner = {**script.constants, **script.parameters[call.callee], **passed}
         for key, value in script.assigned.get(call.callee, {}).items():
-            assigned.setdefault(key.split(".", 1)[-1], python_calls.resolve(value, inner))
+            assigned.setdefault(key.split(".", 1)[-1], sites.resolve(value, inner))
     return assigned
 
 
@@ -458,7 +459,7 @@ def _of(reading: Reading, parsed: Parsed, call: Call, key: str, known: Mapping[s
     """A keyword of ``call`` resolved with ``known``; ``default`` where it is not passed."""
     if key not in call.keywords:
         return default
-    return _whole(reading, parsed, key, python_calls.resolve(call.keywords[key], known))
+    return _whole(reading, parsed, key, sites.resolve(call.keywords[key], known))
 
 
 def _passed(script: Script, function: str) -> dict[str, int]:
@@ -468,7 +469,7 @@ def _passed(script: Script, function: str) -> dict[str, int]:
     if caller is not None:
         outer = {**script.constants, **script.parameters.get(caller.function, {})}
         for key, value in caller.keywords.items():
-            if (number := python_calls.resolve(value, outer).number) is not None:
+            if (number := sites.resolve(value, outer).number) is not None:
                 known[key] = number
     return known
 

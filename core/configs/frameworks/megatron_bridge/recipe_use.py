@@ -23,8 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from effbatch.core.configs.base import Parsed, Reading, whole
-from effbatch.core.configs.read import python_calls
-from effbatch.core.configs.read.python_calls import Call, Script, Value
+from effbatch.core.configs.read.python import sites
+from effbatch.core.configs.read.python.sites import Call, Script, Value
 
 #: NVIDIA/NeMo's commit the defaults were read at (2025-09-20).
 COMMIT = "8cfedd7203462cb251a914e700e5605444277561"
@@ -128,7 +128,7 @@ def read(reading: Reading, parsed: Parsed, script: Script, call: Call) -> Use:
         value = value or call.keywords.get(keyword)
         if value is not None:
             key = attribute if attribute in assigned else keyword
-            values[setting] = _number(reading, parsed, key, python_calls.resolve(value, known))
+            values[setting] = _number(reading, parsed, key, sites.resolve(value, known))
         elif defaults is not None:
             values[setting] = getattr(defaults, setting)
             reading.note(attribute, values[setting], f"{defaults.source} (NVIDIA/NeMo {COMMIT[:8]})")

@@ -25,7 +25,8 @@ from effbatch.core.configs.base import (
     split_launch,
     whole,
 )
-from effbatch.core.configs.frameworks._shared import accelerate_launch, hf_trainer
+from effbatch.core.configs.base.versions import holds
+from effbatch.core.configs.frameworks._shared import accelerate_launch, hf_trainer, parser_fields
 from effbatch.core.configs.frameworks.trl.grpo import ID, where_key
 
 #: Keys only SFTConfig and TRL's scripts write (a plain TrainingArguments YAML has none of them).
@@ -125,13 +126,38 @@ SFT_UNKNOWN_CONFIG = Rule("trl/sft-accelerate-config-unknown", Effect.REFUSED, C
 SFT_NAMED_CONFIG = Rule("trl/sft-accelerate-config", Effect.NOTE, Named)
 SFT_PACKING = Rule("trl/sft-packing", Effect.NOTE, Length)
 SFT_DEFAULT_LENGTH = Rule("trl/sft-max-length-default", Effect.NOTE, Length)
+#: ``max_seq_length``: SFTConfig's name for ``max_length`` until 0.16, accepted with a warning until 0.19 (TRL-PR
+#: #2895 renamed it; 0.20.0 removed the old name).
+OLD_NAME = Since("trl", until="0.20.0", change="#2895")
+SFT_OLD_LENGTH = Rule("trl/sft-max-seq-length", Effect.NOTE, Length, OLD_NAME)
 SFT_UNKNOWN_KEY = Rule("trl/sft-unknown-batch-key", Effect.REFUSED, Unknown)
 SFT_SCRIPT_UNKNOWN = Rule("trl/sft-unknown-keys-in-script", Effect.REFUSED, Keys)
 SFT_POSITION_IDS = Rule(
     "trl/sft-ulysses-position-ids", Effect.REFUSED, Ulysses, Since("trl", until="1.11.0", change="#6812")
 )
 SFT_ULYSSES_LOSS = Rule("trl/sft-ulysses-loss", Effect.REFUSED, Ulysses, Since("trl", since="1.15.0"))
+#: The dataclasses ``trl sft`` and TRL's sft.py hand to TrlParser (trl/scripts/sft.py; the script arguments under
+#: their older names too), SFTConfig bringing TrainingArguments' fields at the transformers release.
+PARSED = [
+    ("trl", name)
+    for name in ("SFTConfig", "ModelConfig", "ScriptArguments", "SFTScriptArguments", "SftScriptArguments")
+]
+
+
+@context
+class Argument:
+    argument: str
+    known: str
+    pinned: str
+
+
+#: A key SFTConfig (or the script's dataclasses) had in some releases, none the pins allow.
+SFT_KEY_NOT_TAKEN = Rule("trl/sft-key-not-taken", Effect.REFUSED, Argument)
+#: ... some releases the pins allow, and others not.
+SFT_KEY_BY_RELEASE = Rule("trl/sft-key-by-release", Effect.PITFALL, Argument)
 SFT_RULES = (
+    SFT_KEY_NOT_TAKEN,
+    SFT_KEY_BY_RELEASE,
     SFT_POSITION_IDS,
     SFT_ULYSSES_LOSS,
     SFT_PADDING_FREE,
@@ -140,6 +166,7 @@ SFT_RULES = (
     SFT_NAMED_CONFIG,
     SFT_PACKING,
     SFT_DEFAULT_LENGTH,
+    SFT_OLD_LENGTH,
     SFT_UNKNOWN_KEY,
     SFT_SCRIPT_UNKNOWN,
 )
@@ -170,12 +197,15 @@ def sft(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     """The Trainer's batch with the SFT YAML's arguments; the world from the keys ``trl sft`` hands to accelerate."""
     reading = Reading(ID, pins)
     config = next((p for p in sources if p.format in (Format.YAML, Format.JSON) and detect_sft(p)), None)
+    config = config or _named_config(sources)
     values = _sft_values(sources, config)
     if "env" in values and not isinstance(values["env"][0], dict):
         reading.add(SFT_ENV(Nothing(), message=ENV))
     by_script = any(_sft_script(p) for p in sources)
     if by_script and config is not None:
         _unknown_in_script(reading, config)
+    if config is not None and any(_trl_cli(p) for p in sources):
+        _keys_by_release(reading, config, pins)
     for key in sorted(k for k in values if "batch_size" in k and k not in BATCH_FIELDS and not by_script):
         fixed = Fix("per_device_train_batch_size", (whole(values[key][0], key, values[key][1]),), Syntax.YAML)
         reading.add(SFT_UNKNOWN_KEY(Unknown(key), message=UNRECOGNIZED.format(key=key), fix=fixed))
@@ -243,8 +273,51 @@ def _unknown_in_script(reading: Reading, config: Parsed) -> None:
         reading.add(SFT_SCRIPT_UNKNOWN(Keys(", ".join(unknown)), message=message))
 
 
+def _trl_cli(parsed: Parsed) -> bool:
+    """A ``trl sft`` line: its parser takes TRL's own dataclasses, not a repository's subclasses of them."""
+    commands = parsed.script.commands if parsed.format is Format.SHELL and parsed.script is not None else []
+    return any(
+        w.rsplit("/", 1)[-1] == "trl" and c.words[i + 1 : i + 2] == ("sft",)
+        for c in commands
+        for i, w in enumerate(c.words)
+    )
+
+
+def _keys_by_release(reading: Reading, config: Parsed, pins: Pins) -> None:
+    """A key that is a field of TRL's dataclasses only in some releases: ``trl sft`` (its TrlParser leaves it over)
+    hands it to ``accelerate launch``, which refuses it. Only for a ``trl sft`` line (a script's own subclasses of
+    SFTConfig add fields the tables do not know) and where a file pins TRL: before 0.9 there is no SFTConfig, and
+    nearly every key of a config for today's TRL is missing in some old release (a warning on each says nothing)."""
+    if not pins.get("trl"):
+        return
+    keys = [
+        str(k) for k in config.data if k not in LAUNCH_KEYS and not ("batch_size" in str(k) and k not in BATCH_FIELDS)
+    ]
+    refusal = parser_fields.keys_refused(keys, PARSED, pins, known_only=True)
+    if refusal.absent:
+        names = [verdict.key for verdict in refusal.absent]
+        message = UNRECOGNIZED.format(key=names[0])
+        known = "; ".join(f"{v.key}: {v.known}" if len(names) > 1 else v.known for v in refusal.absent)
+        reading.add(SFT_KEY_NOT_TAKEN(Argument(", ".join(names), known, refusal.absent[0].pinned), message=message))
+    for verdict in refusal.mixed:
+        reading.add(SFT_KEY_BY_RELEASE(Argument(verdict.key, verdict.known, verdict.pinned)))
+
+
 def _truthy(value: tuple[Any, str] | None) -> bool:
     return value is not None and value[0] in (True, "true", "True")
+
+
+def _named_config(sources: list[Parsed]) -> Parsed | None:
+    """The YAML a launch line hands the SFT script as ``--config`` (TrlParser reads it), where no key marks it."""
+    for parsed in sources:
+        if parsed.format is not Format.SHELL:
+            continue
+        named = program_flags(parsed, ("--config",)).get("--config") or []
+        wanted = str(named[0]).rsplit("/", 1)[-1] if named else ""
+        found = (p for p in sources if p.format is Format.YAML and p.source.name.rsplit("/", 1)[-1] == wanted)
+        if wanted and (config := next(found, None)) is not None:
+            return config
+    return None
 
 
 def _sft_values(sources: list[Parsed], config: Parsed | None) -> dict[str, tuple[Any, str]]:
@@ -292,7 +365,14 @@ def _sft_world(reading: Reading, values: dict[str, tuple[Any, str]]) -> World | 
 
 
 def _max_length(reading: Reading, values: dict[str, tuple[Any, str]]) -> int | None:
-    """``max_length``: SFTConfig's 1024 where absent, none where null."""
+    """``max_length``: SFTConfig's 1024 where absent, none where null; ``max_seq_length`` where a TRL before 0.20
+    reads that older name."""
+    if "max_length" not in values and "max_seq_length" in values and holds(OLD_NAME, reading.pins) is not False:
+        value, where = values["max_seq_length"]
+        reading.note("max_seq_length", value, where)
+        length = whole(value, "max_seq_length", where)
+        reading.add(SFT_OLD_LENGTH(Length(length)))
+        return length
     if "max_length" not in values:
         reading.add(SFT_DEFAULT_LENGTH(Length(SFT_LENGTH)))
         return SFT_LENGTH

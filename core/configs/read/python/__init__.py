@@ -9,9 +9,10 @@ What the script's values do not decide is an ``Unknown`` that names what it need
 Split by what Python has, as the shell reader is by what bash has: ``statements``, ``expressions``, ``calls``
 (with ``argparser`` and ``command_line`` for argparse by its own rules, ``arguments`` for ``HfArgumentParser``),
 ``operators`` for Python's arithmetic within the bounds (``limits``), one ``State`` the pieces share,
-``evaluator.Reader`` binding them. Differential tests hold it to Python itself on generated literal-only scripts
-(``tests/test_python_reader.py``) and to argparse on generated parsers and command lines
-(``tests/test_python_argparse.py``).
+``evaluator.Reader`` binding them; ``sites`` indexes where a launch script or recipe writes its numbers (each
+function read on its own, its values computed by the same expressions). Differential tests hold it to Python itself
+on generated literal-only scripts (``tests/test_python_reader.py``, the recipes' expressions too) and to argparse on
+generated parsers and command lines (``tests/test_python_argparse.py``).
 """
 
 from effbatch.core.configs.read.python.evaluator import read_python

@@ -72,6 +72,7 @@ def read_python(
     environ: Mapping[str, str] | None = None,
     launch: str = "",
     includes: Mapping[str, str] | None = None,
+    settings: Mapping[str, str] | None = None,
 ) -> PyScript:
     """``text`` (the file ``name``) read, never run: ``argv`` the program's arguments where a launch line names
     this script (``launch``: where that line is), ``includes`` the texts of files it may ``exec`` by base name,
@@ -88,6 +89,7 @@ def read_python(
     reader.module_body(tree)
     reader.unreached()
     reader.script.launch = launch
+    reader.script.settings = dict(settings or {})
     reader.script.argv = tuple(argv) if argv is not None else None
     reader.script.environ = dict(environ) if environ is not None else None
     reader.script.functions = [n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
