@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -159,8 +160,10 @@ _COMMAND = re.compile(rb"(?:^|&)command=")
 def unprocessable() -> Refusal:
     """A signed request Bolt could not parse (e.g. an interaction without actions): logged, answered 400.
 
-    Listener errors never get here (Bolt's error handler answers those); only a payload
-    whose shape Bolt's own parsing does not expect.
+    Listener errors never get here (Bolt's error handler answers those); only a payload whose shape Bolt's own
+    parsing does not expect. Logged as one line naming the exception, without a traceback: a hostile payload is
+    not the bot's fault, and its stack only says where Bolt's parsing gave up.
     """
-    log.exception("request Bolt could not process")
+    error = sys.exc_info()[1]
+    log.warning("request Bolt could not process: %s", type(error).__name__ if error else "unknown")
     return MALFORMED
