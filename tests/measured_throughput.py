@@ -6,11 +6,14 @@ script it writes ``tests/data/measured/THROUGHPUT_AGREEMENT.md``; ``tests/test_m
 the file to what this module computes, so the agreement shown is always the model's.
 
 ``attention=flash`` is what the time model assumes anyway (FlashAttention), so it is dropped before parsing;
-a reading with a key this calculator does not take yet is skipped, and the report says which and why.
+a reading with a key this calculator does not take yet is skipped, and the report says which and why. A
+reading that gives the global batch without the micro-batch is read with b = 1, the micro-batch the memory
+answer assumes (Megatron-LM's default ``micro_batch_size``), so that a = B / (b · d) and the step holds B.
 """
 
 from __future__ import annotations
 
+import re
 import statistics
 import sys
 import tomllib
@@ -107,6 +110,10 @@ def result(batch: str, row: dict[str, object]) -> Result:
         float(row["value"]),  # type: ignore[arg-type]
     )
     text = " ".join(word for word in command.split() if word not in DEFAULT_WORDS)
+    if re.search(r"(^| )[BT]=", text) and not re.search(r"(^| )b=", text):
+        # B without b: the micro-batch the memory answer assumes (1), so that the calculator makes a = B / (b · d)
+        # itself; a step of one micro-batch with a left open would ignore B (a pipeline's bubble most of all).
+        text += " b=1"
     try:
         parsed = parse_command(text)
     except InputError as error:

@@ -41,7 +41,8 @@ def test_the_bounds_reached(batches: tuple[str, ...], share: float, median: floa
 @pytest.mark.parametrize(
     ("framework", "share"),
     [
-        ("megatron", 0.63),  # NeMo's own layouts agree (0,75 on a and b); FlagPerf's and the MoE rows of c do not
+        ("megatron", 0.61),  # NeMo's own layouts agree (0,75 on a and b); FlagPerf's and the MoE rows of c do not,
+        # nor NeMo's long-sequence rows at 4k and 8k (+17 %), read with b = 1 where only B is printed
         ("fsdp", 0.54),  # llm-foundry's and fms-fsdp's FSDP: A100 rows agree, H100 rows are measured slower
     ],
 )
