@@ -167,6 +167,15 @@ ON_ARRIVAL = (
 )
 
 
+#: Each mechanism read from a framework's code since, and how the agreement on all peaks moved (±15 %, ±25 %,
+#: median |error|), one line each, oldest first.
+MECHANISMS = (
+    "LitGPT's full finetune (config_hub precision: bf16-true, read as dtype=bf16 before; Lightning Fabric's "
+    "no_backward_sync keeps FSDP's gradients whole while accumulating; chunked loss 6 bytes a logit: "
+    "framework=lightning): 51 % → 55 %, 68 % → 72 %, 12,7 % → 12,0 %; both 7B/8B OOMs on A10G stay „passt nicht“.",
+)
+
+
 def page(found: Sequence[Reading]) -> str:
     """MEMORY_AGREEMENT.md: the agreement per counter, the verdicts, every reading."""
     lines = [
@@ -177,6 +186,10 @@ def page(found: Sequence[Reading]) -> str:
         "total_bytes_per_gpu; max_reserved: reserved_bytes_per_gpu; nvidia_smi: device_bytes_per_gpu).",
         "",
         ON_ARRIVAL,
+        "",
+        "Mechanisms since:",
+        "",
+        *(f"- {line}" for line in MECHANISMS),
         "",
         "Now:",
         "",

@@ -42,6 +42,7 @@ FRAMEWORK_NAMES: Mapping[str, str] = {
     "torchtitan": "torchtitan",
     "ddp": "PyTorch DDP",
     "huggingface": "Hugging Face (Trainer)",
+    "lightning": "Lightning Fabric (LitGPT)",
 }
 #: How each framework holds its states, as its source code allocates them (core/memory/holders/).
 FRAMEWORK_STATES: Mapping[str, str] = {
@@ -74,6 +75,11 @@ FRAMEWORK_STATES: Mapping[str, str] = {
     "huggingface": (
         "ohne ZeRO wie DDP (FP32-Gewichte 4, Gradienten 4, Buckets 4, Adam 8 Byte je Parameter, BF16-Kopien "
         "von Autocast); mit `zero=2|3` FSDP über Accelerate, das bei Akkumulation ohne Sync die Gradienten ganz hält."
+    ),
+    "lightning": (
+        "auf einer GPU das Modell allein, sonst FSDP mit `no_backward_sync`: bei Akkumulation bleiben die "
+        "Gradienten ganz; mit `dtype=bf16-true` (LitGPTs Vorgabe) Gewichte, Gradienten und Adam in BF16; Loss in "
+        "Stücken von 128 Token (6 Byte je Logit)."
     ),
 }
 FRAMEWORK_LINE = "Gehalten wie von {framework}: {states}"
@@ -119,9 +125,9 @@ RULES_NOTE: Mapping[str, str] = {
         "2 + 2 + 12 Byte je Parameter in gemischter Präzision), Aktivierungen nach Korthikanti et al. 2022, "
         "Tabelle 2, für die echte Form gezählt (GQA, FFN-Breite), erste Pipeline-Stufe. Ist `recompute=` nicht "
         "gesetzt, nehme ich FlashAttention an (rechnerisch wie selektive Neuberechnung). Mit "
-        "`framework=megatron|deepspeed|fsdp|fsdp2|torchtitan|ddp|huggingface` zähle ich so, wie das Framework "
-        "Zustände, Puffer, Aktivierungen und Logits hält. Attention: FlashAttention, außer `attention=eager`. "
-        "Andere Regeln: `regeln=megatron`, `regeln=deepspeed`, "
+        "`framework=megatron|deepspeed|fsdp|fsdp2|torchtitan|ddp|huggingface|lightning` zähle ich so, wie das "
+        "Framework Zustände, Puffer, Aktivierungen und Logits hält. Attention: FlashAttention, außer "
+        "`attention=eager`. Andere Regeln: `regeln=megatron`, `regeln=deepspeed`, "
         "`regeln=korthikanti`."
     ),
     "megatron": (
@@ -369,7 +375,7 @@ HELP_TOPIC = (
     "tied=ja|nein experts= topk= moe_ffn=`, oder nur `params=` (dann ohne Aktivierungen).",
     "Die GPU: `gpu=` {gpus}, oder `gpu_mem=80GiB`. Dazu `dtype=bf16|fp16|fp32|fp8|bf16-true` (reines BF16), "
     "`zero=0|1|2|3` (FSDP = 3), "
-    "`framework=megatron|deepspeed|fsdp|fsdp2|torchtitan|ddp|huggingface` (wer die Zustände hält), "
+    "`framework=megatron|deepspeed|fsdp|fsdp2|torchtitan|ddp|huggingface|lightning` (wer die Zustände hält), "
     "`attention=flash|eager` (sdpa = flash), `head_dim=`, "
     "`distributed_optimizer=ja`, `offload=none|optimizer|params`, `recompute=none|selective|full`, "
     "`sequence_parallel=ja` (die Sequenz-Parallelität von Megatron-LM; `sp=` ist DeepSpeed-Ulysses), "

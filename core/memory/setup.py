@@ -51,6 +51,7 @@ class Framework(StrEnum):
     TORCHTITAN = "torchtitan"
     DDP = "ddp"
     HUGGINGFACE = "huggingface"
+    LIGHTNING = "lightning"  # Lightning Fabric (LitGPT): FSDP1 with no_backward_sync, bf16-true
 
 
 class Attention(StrEnum):
