@@ -52,6 +52,7 @@ class TrainingKey(StrEnum):
     VPP = "vpp"
     LARGEST_LAYER = "largest_layer"
     ZERO_INIT = "zero_init"
+    COMPILE = "compile"
     NODES = "nodes"
     RULES = "rules"
     FRAMEWORK = "framework"
@@ -128,6 +129,7 @@ TRAINING_KEY_ALIASES: Mapping[str, TrainingKey] = MappingProxyType(
             ("largest_layer", "größte_schicht", "groesste_schicht", "largest_layer_params"), _K.LARGEST_LAYER
         ),
         "zero_init": _K.ZERO_INIT,
+        **dict.fromkeys(("compile", "torch_compile", "kompiliert"), _K.COMPILE),
         **dict.fromkeys(("nodes", "knoten", "nnodes", "num_nodes"), _K.NODES),
         **dict.fromkeys(("regeln", "rules", "konvention"), _K.RULES),
         **dict.fromkeys(("framework", "rahmenwerk", "trainer"), _K.FRAMEWORK),
@@ -192,7 +194,7 @@ _CHOICES: Mapping[TrainingKey, Mapping[str, Any]] = MappingProxyType(
                    "deepspeed": Rules.DEEPSPEED, "korthikanti": Rules.KORTHIKANTI},
     }
 )  # fmt: skip
-_BOOLEANS = frozenset({_K.SWIGLU, _K.TIED, _K.DISTRIBUTED_OPTIMIZER, _K.SEQUENCE_PARALLEL, _K.ZERO_INIT})
+_BOOLEANS = frozenset({_K.SWIGLU, _K.TIED, _K.DISTRIBUTED_OPTIMIZER, _K.SEQUENCE_PARALLEL, _K.ZERO_INIT, _K.COMPILE})
 #: Upper bounds of the whole-number keys: sanity limits that catch an extra digit.
 BOUNDS: Mapping[TrainingKey, int] = MappingProxyType(
     {

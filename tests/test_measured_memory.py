@@ -43,15 +43,16 @@ def test_the_agreement_page_is_generated() -> None:
 
 # (counter, share within ±15 %, share within ±25 %, median |error|): what the model reaches on memory_a and b.
 REACHED = [
-    # torchtitan's memory: log lines (FSDP2 with PP, CP, TP) within 2 % on H100; MI300X +24 %, B200 +44 %
-    ("max_reserved", 0.57, 0.75, 0.12),
+    # torchtitan's memory: log lines (FSDP2 with PP, CP, TP) within 2 % on H100; with the compiled loss MI300X and
+    # H200 within 9 %, B200 still +25 … +27 %
+    ("max_reserved", 0.75, 0.81, 0.086),
     # Megatron-LM CI within 4 %; torchtune's pure bf16 runs within 2 % (the chunked loss of the compiled row is
     # not counted); LitGPT's bf16-true runs under Lightning Fabric within 12 %;
     # DLRover's FSDP1 runs 32–50 % too low, the more the larger d
     ("max_allocated", 0.71, 0.76, 0.09),
     # FlagPerf's Megatron and DeepSpeed runs 17–36 % too low, BigScience's 200B 35–51 % too high
     ("nvidia_smi", 0.33, 0.61, 0.21),
-    (None, 0.54, 0.72, 0.121),
+    (None, 0.62, 0.74, 0.092),
 ]
 
 

@@ -66,6 +66,7 @@ SETTING_NAMES = {
     "vpp": "Virtuelle Pipeline-Stufen",
     "largest_layer": "Größte Schicht",
     "zero_init": "Modell direkt verteilt anlegen (DeepSpeed zero.Init)",
+    "compile": "torch.compile an",
     "nodes": "Knoten",
     "rules": "Regeln",
     "framework": "Trainings-Framework",

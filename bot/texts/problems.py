@@ -50,6 +50,7 @@ SETTING_EXPECTED: Mapping[str, str] = {
     "distributed_optimizer": "`ja` oder `nein`",
     "sequence_parallel": "`ja` oder `nein`",
     "zero_init": "`ja` oder `nein`",
+    "compile": "`ja` oder `nein`",
     "dtype": "`bf16`, `fp16`, `fp32`, `fp8` oder `bf16-true` (reines BF16 ohne FP32-Kopie)",
     "zero": "`0`, `1`, `2` oder `3`",
     "offload": "`none`, `optimizer` oder `params`",

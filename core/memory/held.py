@@ -62,7 +62,8 @@ def logits(model: ModelSpec, setup: Setup, policy: Policy) -> float:
         return 0.0
     tokens = (setup.seq_len or 0) / (setup.cp * setup.sp) * setup.micro_batch
     split = setup.tp if policy.vocab_parallel_loss else 1
-    return policy.logits_bytes * tokens * model.vocab / split
+    compiled = policy.compiled_logits_bytes if setup.compile else None
+    return (compiled or policy.logits_bytes) * tokens * model.vocab / split
 
 
 def autocast_copies(params_on_gpu: float, setup: Setup, policy: Policy) -> float:

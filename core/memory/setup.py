@@ -110,6 +110,8 @@ class Setup:
     sequence_parallel: bool = False
     largest_layer: int | None = None
     zero_init: bool = True
+    #: torch.compile on (``compile=ja``): where the framework then compiles its loss, the loss keeps less.
+    compile: bool = False
     nodes: int | None = None
     rules: Rules = Rules.EFFBATCH
     framework: Framework | None = None

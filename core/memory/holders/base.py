@@ -64,6 +64,8 @@ class Policy:
     logits_bytes: float = 10.0
     #: Whether the forward's bf16 copies of fp32 weights (autocast's cache) stay until the backward.
     autocast_copies: bool = False
+    #: Bytes a logit costs where the framework compiles its loss under ``compile=ja`` (None: it does not).
+    compiled_logits_bytes: float | None = None
 
 
 def mixed(setup: Setup) -> bool:
