@@ -117,6 +117,10 @@ N_8B = LLAMA_8B.total_params - LLAMA_8B.hidden  # the first stage's parameters: 
         # pure bf16 (Lightning's bf16-true, torchtune): AdamW's moments like the parameter, bf16
         ("framework=ddp dtype=bf16-true", 2, 2, 4),
         ("framework=fsdp zero=3 dtype=bf16-true", 2 / 8, 2 / 8, 4 / 8),
+        # LitGPT's finetune/full.py: Fabric's no_backward_sync keeps FSDP's gradients whole while accumulating,
+        # in the parameters' bf16 under its configs' precision bf16-true
+        ("framework=lightning zero=3 a=4 dtype=bf16-true", 2 / 8, 2 / 8 + 2, 4 / 8),
+        ("framework=litgpt zero=3 a=1 dtype=bf16-true", 2 / 8, 2 / 8, 4 / 8),
     ],
 )
 def test_bytes_a_parameter_as_each_framework_holds_them(
@@ -155,6 +159,11 @@ def test_ddp_keeps_its_gradient_buckets_and_autocasts_copies() -> None:
         ("framework=fsdp2 zero=3", 10, 1),  # bf16 logits 2, .float() 4, softmax/gradient 4: transformers, FSDP
         ("framework=torchtitan zero=3 tp=2", 10, 2),  # torchtitan's loss_parallel splits the vocabulary over TP
         ("framework=megatron tp=2", 6, 2),  # cross_entropy.py: .float() in place of exp, softmax kept: 2 + 4
+        # torchtitan compiles its loss under --training.compile (components/loss.py): bf16 logits and gradient
+        ("framework=torchtitan zero=3 compile=ja", 4, 1),
+        ("framework=fsdp2 zero=3 compile=ja", 10, 1),  # a plain FSDP2 loop's loss is not compiled with the model
+        # LitGPT's chunked_cross_entropy: bf16 logits, reshape's copy of the shifted view, each chunk's log-softmax
+        ("framework=lightning zero=3 dtype=bf16-true", 6, 1),
     ],
 )
 def test_logits_and_loss(keys: str, per_logit: int, split: int) -> None:
@@ -233,3 +242,28 @@ def test_megatron_is_not_advised_zero_2_or_3() -> None:
     advice = shown.split("Was hilft", 1)[1]
     assert "zero=1" in advice
     assert "zero=2" not in shown
+
+
+@pytest.mark.parametrize(
+    ("keys", "once"),
+    [
+        ("framework=fsdp zero=3 a=1", True),  # zero_grad(set_to_none=True) frees the sharded gradients
+        ("framework=torchtitan zero=3 a=1", True),
+        ("framework=ddp a=1", True),
+        ("framework=fsdp zero=3 a=4", False),  # the earlier micro-batches' gradients are kept
+        ("framework=torchtitan zero=3 pp=2 a=4", False),  # the stage accumulates over its micro-batches
+        ("framework=megatron a=1", False),  # the grad buffer lives for the whole run
+        ("framework=deepspeed zero=3 a=1", False),  # so do ZeRO's gradient partitions
+    ],
+)
+def test_freed_gradients_and_activations_are_counted_once(keys: str, once: bool) -> None:
+    """Where the step frees the gradients and a step is one micro-batch, the backward creates the gradients as it
+    frees the activations: the sum counts the smaller of the two once, says so, and stays in the schema."""
+    command = f"llama3.1-8b b=1 gpus=16 L=4k gpu=h100 {keys}"
+    memory = memory_of(command)
+    states, activations = memory["model_states_bytes_per_gpu"], memory["activations_bytes"]
+    overlap = min(memory["grads_bytes"], activations) if once else 0
+    assert memory["total_bytes_per_gpu"] == states + activations - overlap
+    assert memory.get("overlap_bytes", 0) == overlap
+    jsonschema.validate(json_answer(command), SCHEMA)
+    assert ("Gradienten und Aktivierungen nie zugleich ganz" in text_of(command)) is once

@@ -207,6 +207,8 @@ def estimate_bullets(memory: MemoryEstimate, setup: Setup, *, offload: bool, rec
         )
     if memory.activations is not None:
         lines.append(Bullet(_activations(memory, setup, recompute_given=recompute_given)))
+    if memory.overlap:
+        lines.append(Bullet(texts.OVERLAP.format(value=size(memory.overlap))))
     return lines
 
 

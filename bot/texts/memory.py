@@ -34,6 +34,11 @@ ATTENTION_NAMES = {
 }
 LOGITS = "davon Logits und Loss: {value}"
 BUFFERS = "Puffer von {framework}: {value}"
+#: Gradients and activations never held in full at once: the step frees the gradients (one micro-batch a step).
+OVERLAP = (
+    "abzüglich {value}: Gradienten und Aktivierungen nie zugleich ganz – `zero_grad()` gibt die Gradienten nach dem "
+    "Schritt frei, der Backward legt sie Schicht für Schicht an, während er die Aktivierungen freigibt"
+)
 FRAMEWORK_NAMES: Mapping[str, str] = {
     "megatron": "Megatron-LM",
     "deepspeed": "DeepSpeed",

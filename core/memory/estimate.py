@@ -70,6 +70,8 @@ class MemoryEstimate:
     reserve: int = 0
     #: CUDA context and NCCL buffers: outside PyTorch's counters.
     context: int = 0
+    #: Gradients and activations never held in full at once (``core.memory.held.overlap``): counted once, not twice.
+    overlap: int = 0
 
     @property
     def model_states(self) -> int:
@@ -79,8 +81,9 @@ class MemoryEstimate:
 
     @property
     def total(self) -> int:
-        """What PyTorch allocates at the peak (``torch.cuda.max_memory_allocated``'s figure)."""
-        return self.model_states + (self.activations or 0)
+        """What PyTorch allocates at the peak (``torch.cuda.max_memory_allocated``'s figure): the states and the
+        activations, less what of the gradients and the activations is never held at once."""
+        return self.model_states + (self.activations or 0) - self.overlap
 
     @property
     def reserved(self) -> int:
@@ -211,6 +214,7 @@ def _framework(model: ModelSpec, setup: Setup) -> MemoryEstimate:
     total = layers + logits + edges + copies
     return replace(
         found,
+        overlap=round(held.overlap(found.grads, total, setup, policy)),
         activations=round(total),
         activations_per_layer=round(layer),
         activations_per_sample=(total - copies) / setup.micro_batch,

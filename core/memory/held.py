@@ -70,3 +70,19 @@ def autocast_copies(params_on_gpu: float, setup: Setup, policy: Policy) -> float
     """Autocast's bf16 copies of the fp32 weights, saved for the backward (DDP and the Trainer in mixed precision)."""
     sharded = setup.zero >= 2  # FSDP casts the parameters itself: its gathered bf16 units are the copies
     return 2 * params_on_gpu if policy.autocast_copies and mixed(setup) and not sharded else 0.0
+
+
+def overlap(grads: float, activations: float, setup: Setup, policy: Policy) -> float:
+    """Gradients and activations a step never holds in full at once, where the framework frees its gradients.
+
+    torch/optim/optimizer.py ``Optimizer.zero_grad(set_to_none=True)`` (the default since PyTorch 2.0; so is
+    ``nn.Module.zero_grad``, which Hugging Face's Trainer calls) drops every ``.grad`` after the step: the next
+    forward starts without gradients, and the backward creates them layer by layer as it frees that layer's
+    activations. With one micro-batch a step the peak is the larger of the two, not their sum. DLRover's atorch
+    FSDP table (atorch/examples/llama2/README.md at 11bf2fbf) shows it: full fine-tuning peaks only Adam's 8/d
+    above LoRA's 4/d, the gradients' 4/d absent. Accumulation (the gradients of the earlier micro-batches kept) and
+    pipeline schedules (each stage's gradients accumulated over its micro-batches) hold both.
+    """
+    if not policy.grads_freed or (setup.accumulation or 1) > 1 or setup.pp > 1:
+        return 0.0
+    return min(grads, activations)

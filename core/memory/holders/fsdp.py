@@ -23,7 +23,7 @@ from __future__ import annotations
 from effbatch.core.memory.holders.base import Held, Kernels, Policy, Shard, pure
 from effbatch.core.memory.setup import Offload, Recompute, Setup
 
-POLICY = Policy(kernels=Kernels.EAGER, recompute=Recompute.NONE, vocab_parallel_loss=False)
+POLICY = Policy(kernels=Kernels.EAGER, recompute=Recompute.NONE, vocab_parallel_loss=False, grads_freed=True)
 
 
 def held(shard: Shard, setup: Setup, *, no_sync: bool = False, reshard: bool = True) -> Held:

@@ -22,7 +22,12 @@ from effbatch.core.memory.holders.base import Held, Kernels, Policy, Shard
 from effbatch.core.memory.setup import Recompute, Setup
 
 POLICY = Policy(
-    kernels=Kernels.EAGER, recompute=Recompute.NONE, vocab_parallel_loss=False, logits_bytes=6.0, autocast_copies=True
+    kernels=Kernels.EAGER,
+    recompute=Recompute.NONE,
+    vocab_parallel_loss=False,
+    logits_bytes=6.0,
+    autocast_copies=True,
+    grads_freed=True,
 )
 
 

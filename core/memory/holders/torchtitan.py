@@ -30,7 +30,11 @@ from effbatch.core.memory.holders.base import Held, Kernels, Policy, Shard
 from effbatch.core.memory.setup import Recompute, Setup
 
 POLICY = Policy(
-    kernels=Kernels.EAGER, recompute=Recompute.SELECTIVE, vocab_parallel_loss=True, compiled_logits_bytes=4.0
+    kernels=Kernels.EAGER,
+    recompute=Recompute.SELECTIVE,
+    vocab_parallel_loss=True,
+    compiled_logits_bytes=4.0,
+    grads_freed=True,
 )
 
 
