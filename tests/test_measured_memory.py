@@ -50,9 +50,9 @@ REACHED = [
     # not counted); LitGPT's bf16-true runs under Lightning Fabric within 16 %;
     # DLRover's FSDP1 runs 40–51 % too low, the more the larger d (HF's use_cache and fp32 residual not counted)
     ("max_allocated", 0.66, 0.80, 0.101),
-    # FlagPerf's Megatron and DeepSpeed runs 17–36 % too low, BigScience's 200B 35–51 % too high
-    ("nvidia_smi", 0.33, 0.61, 0.21),
-    (None, 0.66, 0.82, 0.121),
+    # FlagPerf's Megatron and DeepSpeed runs 17–36 % too low; BigScience's runs within 14 % (full recomputation)
+    ("nvidia_smi", 0.52, 0.80, 0.141),
+    (None, 0.72, 0.88, 0.113),
 ]
 
 
