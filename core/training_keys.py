@@ -53,6 +53,7 @@ class TrainingKey(StrEnum):
     LARGEST_LAYER = "largest_layer"
     ZERO_INIT = "zero_init"
     COMPILE = "compile"
+    USE_CACHE = "use_cache"
     NODES = "nodes"
     RULES = "rules"
     FRAMEWORK = "framework"
@@ -130,6 +131,7 @@ TRAINING_KEY_ALIASES: Mapping[str, TrainingKey] = MappingProxyType(
         ),
         "zero_init": _K.ZERO_INIT,
         **dict.fromkeys(("compile", "torch_compile", "kompiliert"), _K.COMPILE),
+        **dict.fromkeys(("use_cache", "kv_cache"), _K.USE_CACHE),
         **dict.fromkeys(("nodes", "knoten", "nnodes", "num_nodes"), _K.NODES),
         **dict.fromkeys(("regeln", "rules", "konvention"), _K.RULES),
         **dict.fromkeys(("framework", "rahmenwerk", "trainer"), _K.FRAMEWORK),
@@ -194,7 +196,9 @@ _CHOICES: Mapping[TrainingKey, Mapping[str, Any]] = MappingProxyType(
                    "deepspeed": Rules.DEEPSPEED, "korthikanti": Rules.KORTHIKANTI},
     }
 )  # fmt: skip
-_BOOLEANS = frozenset({_K.SWIGLU, _K.TIED, _K.DISTRIBUTED_OPTIMIZER, _K.SEQUENCE_PARALLEL, _K.ZERO_INIT, _K.COMPILE})
+_BOOLEANS = frozenset(
+    {_K.SWIGLU, _K.TIED, _K.DISTRIBUTED_OPTIMIZER, _K.SEQUENCE_PARALLEL, _K.ZERO_INIT, _K.COMPILE, _K.USE_CACHE}
+)
 #: Upper bounds of the whole-number keys: sanity limits that catch an extra digit.
 BOUNDS: Mapping[TrainingKey, int] = MappingProxyType(
     {

@@ -45,6 +45,7 @@ class TrainingRequest(BaseModel):
     largest_layer: int | None = None
     zero_init: bool | None = None
     compile: bool | None = None
+    use_cache: bool | None = None
     nodes: int | None = None
     rules: Rules | None = None
     framework: Framework | None = None

@@ -184,6 +184,12 @@ MECHANISMS = (
     "Reading corrected: BigScience's prequel runs recomputed every layer with eager attention (Megatron-DeepSpeed's "
     "logged TFLOPs before ae6277f5 use factor 4 only with --checkpoint-activations, and 97,8 needs it; no "
     "FlashAttention in that fork): 67 % → 72 %, 83 % → 88 %, 12,0 % → 11,2 %; the 200B rows +35 … +51 → −14 … −4 %.",
+    "Hugging Face's use_cache left on in training keeps every layer's K and V (transformers' LlamaModel "
+    "next_decoder_cache; only the model's own gradient_checkpointing turns it off): use_cache=ja, which DLRover's "
+    "FSDP runs (atorch's checkpoint wrapper, outputs kept through the backward) and FlagPerf's DeepSpeed runs "
+    "(LlamaForCausalLM(config), no checkpointing) lacked: ±15 % unchanged at 72 %, 88 % → 93 %, median 11,2 %; "
+    "DLRover −40 … −51 → −20 … −25 % (its FSDP has no MixedPrecision: fp32 all-gathers and residual stream under "
+    "autocast, not counted), FlagPerf's DeepSpeed −21 … −25 → −16 … −22 %.",
 )
 
 

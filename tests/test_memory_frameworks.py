@@ -267,3 +267,16 @@ def test_freed_gradients_and_activations_are_counted_once(keys: str, once: bool)
     assert memory.get("overlap_bytes", 0) == overlap
     jsonschema.validate(json_answer(command), SCHEMA)
     assert ("Gradienten und Aktivierungen nie zugleich ganz" in text_of(command)) is once
+
+
+def test_use_cache_keeps_every_layers_keys_and_values() -> None:
+    """``use_cache=ja``: a Hugging Face model whose cache stays on in training returns every layer's K and V (bf16,
+    K and V at the key-value heads' width), counted among the activations and said beside the logits."""
+    command = "llama3.1-8b b=2 gpus=8 L=4k zero=3 framework=deepspeed"
+    plain, cached = memory_of(command), memory_of(f"{command} use_cache=ja")
+    expected = 2 * 2 * (2 * 4096) * LLAMA_8B.kv_dim * LLAMA_8B.layers
+    assert cached["kv_cache_bytes"] == expected
+    assert cached["activations_bytes"] - plain["activations_bytes"] == expected
+    assert "kv_cache_bytes" not in plain
+    jsonschema.validate(json_answer(f"{command} use_cache=ja"), SCHEMA)
+    assert "davon K und V jeder Schicht (use_cache" in text_of(f"{command} use_cache=ja")

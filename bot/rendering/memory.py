@@ -246,6 +246,8 @@ def _activations(memory: MemoryEstimate, setup: Setup, *, recompute_given: bool)
     shown = f"{texts.ACTIVATIONS.format(value=size(memory.activations or 0))} {detail}"
     if memory.logits:
         shown += f", {texts.LOGITS.format(value=size(memory.logits))}"
+    if memory.kv_cache:
+        shown += f", {texts.KV_CACHE.format(value=size(memory.kv_cache))}"
     return shown
 
 

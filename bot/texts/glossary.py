@@ -67,6 +67,7 @@ SETTING_NAMES = {
     "largest_layer": "Größte Schicht",
     "zero_init": "Modell direkt verteilt anlegen (DeepSpeed zero.Init)",
     "compile": "torch.compile an",
+    "use_cache": "KV-Cache des Modells im Training an (Hugging Face)",
     "nodes": "Knoten",
     "rules": "Regeln",
     "framework": "Trainings-Framework",

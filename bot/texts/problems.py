@@ -51,6 +51,7 @@ SETTING_EXPECTED: Mapping[str, str] = {
     "sequence_parallel": "`ja` oder `nein`",
     "zero_init": "`ja` oder `nein`",
     "compile": "`ja` oder `nein`",
+    "use_cache": "`ja` oder `nein`",
     "dtype": "`bf16`, `fp16`, `fp32`, `fp8` oder `bf16-true` (reines BF16 ohne FP32-Kopie)",
     "zero": "`0`, `1`, `2` oder `3`",
     "offload": "`none`, `optimizer` oder `params`",

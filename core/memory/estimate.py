@@ -70,6 +70,8 @@ class MemoryEstimate:
     reserve: int = 0
     #: CUDA context and NCCL buffers: outside PyTorch's counters.
     context: int = 0
+    #: Every layer's K and V that Hugging Face's ``use_cache`` returns (part of ``activations``).
+    kv_cache: int = 0
     #: Gradients and activations never held in full at once (``core.memory.held.overlap``): counted once, not twice.
     overlap: int = 0
 
@@ -211,10 +213,12 @@ def _framework(model: ModelSpec, setup: Setup) -> MemoryEstimate:
     copies = held.autocast_copies(sum(shard), setup, policy)
     sbh = setup.seq_len / (setup.cp * setup.sp) * setup.micro_batch * model.hidden
     edges = 2 * sbh * setup.in_flight + (4 * sbh / setup.tp if setup.pp == 1 else 0.0)  # embedding out, final norm
-    total = layers + logits + edges + copies
+    cache = held.kv_cache(model, setup)
+    total = layers + logits + edges + copies + cache
     return replace(
         found,
         overlap=round(held.overlap(found.grads, total, setup, policy)),
+        kv_cache=round(cache),
         activations=round(total),
         activations_per_layer=round(layer),
         activations_per_sample=(total - copies) / setup.micro_batch,

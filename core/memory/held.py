@@ -86,3 +86,19 @@ def overlap(grads: float, activations: float, setup: Setup, policy: Policy) -> f
     if not policy.grads_freed or (setup.accumulation or 1) > 1 or setup.pp > 1:
         return 0.0
     return min(grads, activations)
+
+
+def kv_cache(model: ModelSpec, setup: Setup) -> float:
+    """Every layer's K and V that a Hugging Face model returns when ``use_cache`` stays on in training.
+
+    transformers' ``LlamaModel.forward`` (4.31-4.35: ``next_decoder_cache += (layer_outputs[...],)``, later a
+    ``DynamicCache``) keeps each layer's rotated K and its V for the output's ``past_key_values`` whenever
+    ``use_cache`` is on – Llama's config.json says ``"use_cache": true`` – unless the model's own
+    ``gradient_checkpointing`` turns it off in training; a checkpoint wrapper of another library (atorch's, torch's
+    ``checkpoint_wrapper``) or no recomputation leaves it on. They live as long as the output object: to the end of the
+    forward where the loop keeps only ``.loss``, through the backward where it keeps the output.
+    """
+    if not setup.use_cache:
+        return 0.0
+    tokens = (setup.seq_len or 0) / (setup.cp * setup.sp) * setup.micro_batch
+    return 2 * setup.dtype.bytes * tokens * model.kv_dim / setup.tp * model.layers / setup.pp

@@ -75,4 +75,6 @@ def _on_device(memory: MemoryEstimate) -> dict[str, Any]:
         data["logits_bytes"] = memory.logits
     if memory.overlap:
         data["overlap_bytes"] = memory.overlap
+    if memory.kv_cache:
+        data["kv_cache_bytes"] = memory.kv_cache
     return data

@@ -112,6 +112,8 @@ class Setup:
     zero_init: bool = True
     #: torch.compile on (``compile=ja``): where the framework then compiles its loss, the loss keeps less.
     compile: bool = False
+    #: Hugging Face's ``use_cache`` left on in training (``use_cache=ja``): every layer's K and V returned.
+    use_cache: bool = False
     nodes: int | None = None
     rules: Rules = Rules.EFFBATCH
     framework: Framework | None = None
