@@ -159,6 +159,8 @@ def test_ddp_keeps_its_gradient_buckets_and_autocasts_copies() -> None:
         ("framework=fsdp2 zero=3", 10, 1),  # bf16 logits 2, .float() 4, softmax/gradient 4: transformers, FSDP
         ("framework=torchtitan zero=3 tp=2", 10, 2),  # torchtitan's loss_parallel splits the vocabulary over TP
         ("framework=megatron tp=2", 6, 2),  # cross_entropy.py: .float() in place of exp, softmax kept: 2 + 4
+        # DeepSpeed with TP trains a Megatron-style model (atorch's cross_entropy.py): bf16 logits and their softmax
+        ("framework=deepspeed zero=1 tp=2", 4, 2),
         # torchtitan compiles its loss under --training.compile (components/loss.py): bf16 logits and gradient
         ("framework=torchtitan zero=3 compile=ja", 4, 1),
         ("framework=fsdp2 zero=3 compile=ja", 10, 1),  # a plain FSDP2 loop's loss is not compiled with the model

@@ -11,7 +11,7 @@ Megatron's ``_VocabParallelCrossEntropy``), divided by TP where the loss is voca
 from __future__ import annotations
 
 from effbatch.core.memory import activations, saved
-from effbatch.core.memory.holders import HOLDERS, Held, Policy, Shard
+from effbatch.core.memory.holders import HOLDERS, Held, Policy, Shard, deepspeed
 from effbatch.core.memory.holders.base import mixed
 from effbatch.core.memory.models import ModelSpec
 from effbatch.core.memory.setup import Framework, Recompute, Setup
@@ -27,6 +27,8 @@ def states(params: int, dense: float, expert: float, unit: float, setup: Setup) 
     """The framework's states and buffers for the first stage's shard (``setup.framework`` given)."""
     assert setup.framework is not None
     holder, policy = HOLDERS[setup.framework]
+    if setup.framework is Framework.DEEPSPEED and setup.tp > 1:
+        policy = deepspeed.TP_POLICY  # DeepSpeed with TP trains a Megatron-style model: vocabulary-parallel loss
     dense_group = setup.data_parallel * setup.cp
     shard = Shard(dense, expert, dense_group, max(1, dense_group // setup.ep), unit)
     return holder(shard, setup), policy
