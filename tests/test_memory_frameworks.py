@@ -282,3 +282,16 @@ def test_use_cache_keeps_every_layers_keys_and_values() -> None:
     assert "kv_cache_bytes" not in plain
     jsonschema.validate(json_answer(f"{command} use_cache=ja"), SCHEMA)
     assert "davon K und V jeder Schicht (use_cache" in text_of(f"{command} use_cache=ja")
+
+
+@pytest.mark.parametrize(
+    "keys", ["gpus=8 framework=fsdp zero=3 a=1", "gpus=2 framework=ddp a=1", "gpus=8 framework=megatron a=1"]
+)
+def test_the_largest_micro_batch_agrees_with_the_verdict(keys: str) -> None:
+    """The largest micro-batch said is the one the verdict accepts: „passt“ with it, „passt nicht“ with one more,
+    where the freed gradients make room for the activations too."""
+    command = f"layers=24 hidden=2048 heads=16 ffn=8192 vocab=50304 L=4k gpu=h100 {keys}"
+    largest = memory_of(f"{command} b=1")["largest_micro_batch"]
+    assert largest >= 1
+    assert memory_of(f"{command} b={largest}")["fits"] is True
+    assert memory_of(f"{command} b={largest + 1}")["fits"] is False

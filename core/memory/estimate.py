@@ -72,6 +72,8 @@ class MemoryEstimate:
     context: int = 0
     #: Every layer's K and V that Hugging Face's ``use_cache`` returns (part of ``activations``).
     kv_cache: int = 0
+    #: The part of ``activations`` that does not grow with the micro-batch (autocast's weight copies).
+    activations_fixed: int = 0
     #: Gradients and activations never held in full at once (``core.memory.held.overlap``): counted once, not twice.
     overlap: int = 0
 
@@ -219,6 +221,7 @@ def _framework(model: ModelSpec, setup: Setup) -> MemoryEstimate:
         found,
         overlap=round(held.overlap(found.grads, total, setup, policy)),
         kv_cache=round(cache),
+        activations_fixed=round(copies),
         activations=round(total),
         activations_per_layer=round(layer),
         activations_per_sample=(total - copies) / setup.micro_batch,
