@@ -4,7 +4,7 @@ time model really reaches, the issue's goal as a strict expected failure until i
 from __future__ import annotations
 
 import pytest
-from measured_throughput import REPORT, TOLERANCE, Agreement, Result, agreement, report, results
+from measured_throughput import BATCHES, REPORT, TOLERANCE, Agreement, Result, agreement, report, results
 
 FOUND = results()
 AGREED = agreement(FOUND)
@@ -19,21 +19,31 @@ def test_every_reading_is_predicted_or_skipped_with_a_reason() -> None:
     """A reading goes through the parser and the assessment, or the report says why it could not."""
     for found in FOUND:
         assert (found.predicted is not None) != bool(found.skipped), found.id
-    assert AGREED.count >= 150  # of 176: 24 name no heads, vocab, ffn or a vpp without its schedule
+    assert AGREED.count >= 228  # of 256: 24 of a and b name no heads, vocab, ffn or a vpp without its schedule; 2 of
+    # c a vpp that does not divide the layers per stage (405B's 126 over PP 8, Qwen3-235B's 94 over PP 8)
 
 
-def test_the_bounds_reached() -> None:
-    """What the model reaches today on both batches, held so it cannot slip: within ±15 % on at least 56 %, median
-    error ≤ 13,5 %."""
-    assert AGREED.share >= 0.56
-    assert AGREED.median_error <= 0.135
+@pytest.mark.parametrize(
+    ("batches", "share", "median"),
+    [
+        (("throughput_a.toml", "throughput_b.toml"), 0.56, 0.135),  # the batches the model was built and checked on
+        (BATCHES, 0.43, 0.19),  # with batch c, held out: BigScience's 2022 runs and MoE are predicted far too fast
+    ],
+)
+def test_the_bounds_reached(batches: tuple[str, ...], share: float, median: float) -> None:
+    """What the model reaches today, held so it cannot slip: on a and b within ±15 % on at least 56 %, median error
+    ≤ 13,5 %; with the held-out batch c at least 43 %, median ≤ 19 %."""
+    agreed = agreement([r for r in FOUND if r.batch in batches])
+    assert agreed.share >= share
+    assert agreed.median_error <= median
 
 
 @pytest.mark.parametrize(
     ("framework", "share"),
     [
-        ("megatron", 0.75),  # fused kernels and the layouts NeMo publishes: the model's best case
-        ("fsdp", 0.55),  # llm-foundry's Composer FSDP: A100 rows agree, H100 rows are measured slower
+        ("megatron", 0.61),  # NeMo's own layouts agree (0,75 on a and b); FlagPerf's and the MoE rows of c do not,
+        # nor NeMo's long-sequence rows at 4k and 8k (+17 %), read with b = 1 where only B is printed
+        ("fsdp", 0.54),  # llm-foundry's and fms-fsdp's FSDP: A100 rows agree, H100 rows are measured slower
     ],
 )
 def test_agreement_per_framework(framework: str, share: float) -> None:
@@ -57,3 +67,13 @@ def test_agreement_counts_the_tolerance(measured: float, predicted: float, withi
     one = Result("x", "a", "fsdp", "bf16", "tokens_per_second", measured, predicted)
     assert agreement([one]) == Agreement(1, int(within), abs(predicted / measured - 1), predicted / measured - 1)
     assert TOLERANCE == 0.15
+
+
+@pytest.mark.parametrize(
+    ("measured", "predicted", "error"),
+    [(100.0, 50.0, 1.0), (100.0, 200.0, -0.5), (100.0, 100.0, 0.0)],
+)
+def test_a_step_time_counts_as_the_rate_it_implies(measured: float, predicted: float, error: float) -> None:
+    """A step predicted half as long as measured is a prediction twice as fast (+100 %), as tokens/s would say."""
+    one = Result("x", "c", "deepspeed", "bf16", "step_seconds", measured, predicted)
+    assert one.error == pytest.approx(error)
