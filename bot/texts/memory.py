@@ -386,8 +386,7 @@ HELP_TOPIC = (
     "`distributed_optimizer=ja`, `offload=none|optimizer|params`, `recompute=none|selective|full`, "
     "`sequence_parallel=ja` (die Sequenz-Parallelität von Megatron-LM; `sp=` ist DeepSpeed-Ulysses), "
     "`tp pp cp ep vpp`, `largest_layer=`, "
-    "`zero_init=ja|nein`, `compile=ja` (torch.compile; torchtitan kompiliert dann auch den Loss), "
-    "`use_cache=ja` (Hugging Face gibt K und V jeder Schicht zurück), `nodes=`.",
+    "`zero_init=ja|nein`, `nodes=`; alle weiteren: `{command} hilfe schlüssel`.",
     "Zeit: Mit der GPU sage ich die Zeit je Schritt vorher – Rechnen, Kommunikation, Pipeline-Blase, Optimierer – "
     "und daraus die MFU; `net=400` (Gbit/s je GPU zwischen den Knoten), `dtype=fp8`, `framework=`; mit `budget=` "
     "die Dauer und GPU-Stunden. `mfu=` ersetzt die Vorhersage, `peak=` den Peak (Spitzenleistung je GPU, BF16, "
