@@ -70,11 +70,10 @@ def test_agreement_reached(counter: str | None, within_15: float, within_25: flo
 #: fragmentation the model misses.
 KNOWN_OOM_PASST = ["lit-llama-issue397-llama-7b-deepspeed-offload-4xa100-40-oom"]
 #: Runs that trained answered „passt nicht“ today: NeMo 24.07's 70B SFT ran with Apex's DistributedFusedAdam (not
-#: Megatron-core's 18 bytes a parameter); llm-foundry's MPT-3B FP8 at L = 8.192 with b = 3; one from memory_c.
+#: Megatron-core's 18 bytes a parameter); llm-foundry's MPT-3B FP8 at L = 8.192 with b = 3.
 KNOWN_RAN_PASST_NICHT = [
     "nemo2407-llama2-70b-sft-16xh100-tp4-pp4",
     "llmfoundry-mpt-3b-8xh100-l8192-mbs3-fp8",
-    "arctic-alst-llama3.1-8b-zero3-offload-1xh100-l36000",  # not yet explained
 ]
 
 

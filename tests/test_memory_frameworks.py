@@ -106,6 +106,10 @@ N_8B = LLAMA_8B.total_params - LLAMA_8B.hidden  # the first stage's parameters: 
         ("framework=deepspeed zero=2", 2, 2 / 8, 16 / 8),
         # stage3.py: everything partitioned
         ("framework=deepspeed zero=3", 2 / 8, 2 / 8, 16 / 8),
+        # offloading the optimizer puts the gradient partition in the CPU's memory too (stage3.py line 261)
+        ("framework=deepspeed zero=3 offload=optimizer", 2 / 8, 0, 0),
+        ("framework=deepspeed zero=2 offload=optimizer", 2, 0, 0),
+        ("framework=deepspeed zero=1 offload=optimizer", 2, 2, 0),  # stage 1 keeps every .grad until the step
         # FSDP's flat parameter in fp32, sharded with its fp32 gradient and Adam (16/d)
         ("framework=fsdp2 zero=3", 4 / 8, 4 / 8, 8 / 8),
         # FSDP reduces after every backward: accumulation keeps the gradients sharded
