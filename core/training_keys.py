@@ -54,6 +54,7 @@ class TrainingKey(StrEnum):
     ZERO_INIT = "zero_init"
     COMPILE = "compile"
     USE_CACHE = "use_cache"
+    AUTOCAST = "autocast"
     NODES = "nodes"
     RULES = "rules"
     FRAMEWORK = "framework"
@@ -132,6 +133,7 @@ TRAINING_KEY_ALIASES: Mapping[str, TrainingKey] = MappingProxyType(
         "zero_init": _K.ZERO_INIT,
         **dict.fromkeys(("compile", "torch_compile", "kompiliert"), _K.COMPILE),
         **dict.fromkeys(("use_cache", "kv_cache"), _K.USE_CACHE),
+        **dict.fromkeys(("autocast", "amp"), _K.AUTOCAST),
         **dict.fromkeys(("nodes", "knoten", "nnodes", "num_nodes"), _K.NODES),
         **dict.fromkeys(("regeln", "rules", "konvention"), _K.RULES),
         **dict.fromkeys(("framework", "rahmenwerk", "trainer"), _K.FRAMEWORK),
@@ -197,7 +199,16 @@ _CHOICES: Mapping[TrainingKey, Mapping[str, Any]] = MappingProxyType(
     }
 )  # fmt: skip
 _BOOLEANS = frozenset(
-    {_K.SWIGLU, _K.TIED, _K.DISTRIBUTED_OPTIMIZER, _K.SEQUENCE_PARALLEL, _K.ZERO_INIT, _K.COMPILE, _K.USE_CACHE}
+    {
+        _K.SWIGLU,
+        _K.TIED,
+        _K.DISTRIBUTED_OPTIMIZER,
+        _K.SEQUENCE_PARALLEL,
+        _K.ZERO_INIT,
+        _K.COMPILE,
+        _K.USE_CACHE,
+        _K.AUTOCAST,
+    }
 )
 #: Upper bounds of the whole-number keys: sanity limits that catch an extra digit.
 BOUNDS: Mapping[TrainingKey, int] = MappingProxyType(

@@ -48,11 +48,11 @@ REACHED = [
     ("max_reserved", 0.87, 0.96, 0.096),
     # Megatron-LM CI within 4 %; torchtune's pure bf16 runs within 2 % (the chunked loss of the compiled row is
     # not counted); LitGPT's bf16-true runs under Lightning Fabric within 16 %;
-    # DLRover's FSDP1 runs 20–25 % too low, the more the larger d (FSDP without MixedPrecision not counted)
-    ("max_allocated", 0.71, 0.95, 0.095),
+    # DLRover's FSDP1 runs (autocast, KV cache kept) within 10 %
+    ("max_allocated", 0.90, 1.0, 0.084),
     # FlagPerf's Megatron and DeepSpeed runs 17–36 % too low; BigScience's runs within 14 % (full recomputation)
     ("nvidia_smi", 0.52, 0.85, 0.141),
-    (None, 0.73, 0.93, 0.107),
+    (None, 0.78, 0.94, 0.096),
 ]
 
 

@@ -299,3 +299,13 @@ def test_the_largest_micro_batch_agrees_with_the_verdict(keys: str) -> None:
     assert largest >= 1
     assert memory_of(f"{command} b={largest}")["fits"] is True
     assert memory_of(f"{command} b={largest + 1}")["fits"] is False
+
+
+def test_autocast_without_fsdp_mixed_precision_gathers_and_streams_fp32() -> None:
+    """``autocast=ja``: FSDP without a MixedPrecision policy gathers its units in fp32 and computes their gradient in
+    fp32 (4 · 2 + 4 = 12 bytes a unit's parameter instead of 2 · 2 + 2 + 4 = 10), and a Hugging Face model's residual
+    stream under autocast stays fp32: full recomputation keeps 4 bytes of each layer's input instead of 2."""
+    command = "llama3.1-8b b=1 gpus=8 L=4k zero=3 framework=fsdp recompute=full"
+    plain, autocast = memory_of(command), memory_of(f"{command} autocast=ja")
+    assert autocast["buffers_bytes"] * 10 == pytest.approx(plain["buffers_bytes"] * 12, rel=1e-6)
+    assert autocast["activations_bytes_per_layer"] == 2 * plain["activations_bytes_per_layer"]

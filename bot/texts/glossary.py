@@ -68,6 +68,7 @@ SETTING_NAMES = {
     "zero_init": "Modell direkt verteilt anlegen (DeepSpeed zero.Init)",
     "compile": "torch.compile an",
     "use_cache": "KV-Cache des Modells im Training an (Hugging Face)",
+    "autocast": "FP32-Parameter unter torch.autocast, ohne MixedPrecision von FSDP",
     "nodes": "Knoten",
     "rules": "Regeln",
     "framework": "Trainings-Framework",

@@ -52,6 +52,7 @@ SETTING_EXPECTED: Mapping[str, str] = {
     "zero_init": "`ja` oder `nein`",
     "compile": "`ja` oder `nein`",
     "use_cache": "`ja` oder `nein`",
+    "autocast": "`ja` oder `nein`",
     "dtype": "`bf16`, `fp16`, `fp32`, `fp8` oder `bf16-true` (reines BF16 ohne FP32-Kopie)",
     "zero": "`0`, `1`, `2` oder `3`",
     "offload": "`none`, `optimizer` oder `params`",

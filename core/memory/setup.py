@@ -114,6 +114,9 @@ class Setup:
     compile: bool = False
     #: Hugging Face's ``use_cache`` left on in training (``use_cache=ja``): every layer's K and V returned.
     use_cache: bool = False
+    #: fp32 parameters under ``torch.autocast`` without FSDP's MixedPrecision (``autocast=ja``): FSDP gathers fp32,
+    #: and the residual stream stays fp32.
+    autocast: bool = False
     nodes: int | None = None
     rules: Rules = Rules.EFFBATCH
     framework: Framework | None = None
