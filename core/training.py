@@ -253,8 +253,9 @@ def _setup(request: PlanRequest, training: TrainingRequest, outcome: Outcome | N
         key.value: value
         for key in (TrainingKey.DTYPE, TrainingKey.ZERO, TrainingKey.DISTRIBUTED_OPTIMIZER, TrainingKey.OFFLOAD,
                     TrainingKey.RECOMPUTE, TrainingKey.SEQUENCE_PARALLEL, TrainingKey.EP, TrainingKey.VPP,
-                    TrainingKey.LARGEST_LAYER, TrainingKey.ZERO_INIT, TrainingKey.NODES, TrainingKey.RULES,
-                    TrainingKey.FRAMEWORK, TrainingKey.ATTENTION, TrainingKey.NET_GBPS)
+                    TrainingKey.LARGEST_LAYER, TrainingKey.ZERO_INIT, TrainingKey.COMPILE, TrainingKey.USE_CACHE,
+                    TrainingKey.AUTOCAST, TrainingKey.NODES, TrainingKey.RULES, TrainingKey.FRAMEWORK,
+                    TrainingKey.ATTENTION, TrainingKey.NET_GBPS)
         if (value := training.value(key)) is not None
     }  # fmt: skip
     if training.framework is Framework.MEGATRON and training.distributed_optimizer is None:

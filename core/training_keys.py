@@ -52,6 +52,9 @@ class TrainingKey(StrEnum):
     VPP = "vpp"
     LARGEST_LAYER = "largest_layer"
     ZERO_INIT = "zero_init"
+    COMPILE = "compile"
+    USE_CACHE = "use_cache"
+    AUTOCAST = "autocast"
     NODES = "nodes"
     RULES = "rules"
     FRAMEWORK = "framework"
@@ -128,6 +131,9 @@ TRAINING_KEY_ALIASES: Mapping[str, TrainingKey] = MappingProxyType(
             ("largest_layer", "größte_schicht", "groesste_schicht", "largest_layer_params"), _K.LARGEST_LAYER
         ),
         "zero_init": _K.ZERO_INIT,
+        **dict.fromkeys(("compile", "torch_compile", "kompiliert"), _K.COMPILE),
+        **dict.fromkeys(("use_cache", "kv_cache"), _K.USE_CACHE),
+        **dict.fromkeys(("autocast", "amp"), _K.AUTOCAST),
         **dict.fromkeys(("nodes", "knoten", "nnodes", "num_nodes"), _K.NODES),
         **dict.fromkeys(("regeln", "rules", "konvention"), _K.RULES),
         **dict.fromkeys(("framework", "rahmenwerk", "trainer"), _K.FRAMEWORK),
@@ -182,7 +188,8 @@ _CHOICES: Mapping[TrainingKey, Mapping[str, Any]] = MappingProxyType(
                        "torchtitan": Framework.TORCHTITAN, "titan": Framework.TORCHTITAN,
                        "ddp": Framework.DDP, "pytorch": Framework.DDP, "huggingface": Framework.HUGGINGFACE,
                        "hf": Framework.HUGGINGFACE, "transformers": Framework.HUGGINGFACE,
-                       "trainer": Framework.HUGGINGFACE},
+                       "trainer": Framework.HUGGINGFACE, "lightning": Framework.LIGHTNING,
+                       "litgpt": Framework.LIGHTNING, "fabric": Framework.LIGHTNING},
         _K.ATTENTION: {"flash": Attention.FLASH, "flash_attention_2": Attention.FLASH,
                        "flash_attention": Attention.FLASH, "fa2": Attention.FLASH, "fa3": Attention.FLASH,
                        "sdpa": Attention.FLASH, "te": Attention.FLASH,
@@ -191,7 +198,18 @@ _CHOICES: Mapping[TrainingKey, Mapping[str, Any]] = MappingProxyType(
                    "deepspeed": Rules.DEEPSPEED, "korthikanti": Rules.KORTHIKANTI},
     }
 )  # fmt: skip
-_BOOLEANS = frozenset({_K.SWIGLU, _K.TIED, _K.DISTRIBUTED_OPTIMIZER, _K.SEQUENCE_PARALLEL, _K.ZERO_INIT})
+_BOOLEANS = frozenset(
+    {
+        _K.SWIGLU,
+        _K.TIED,
+        _K.DISTRIBUTED_OPTIMIZER,
+        _K.SEQUENCE_PARALLEL,
+        _K.ZERO_INIT,
+        _K.COMPILE,
+        _K.USE_CACHE,
+        _K.AUTOCAST,
+    }
+)
 #: Upper bounds of the whole-number keys: sanity limits that catch an extra digit.
 BOUNDS: Mapping[TrainingKey, int] = MappingProxyType(
     {

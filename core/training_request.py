@@ -44,6 +44,9 @@ class TrainingRequest(BaseModel):
     vpp: int | None = None
     largest_layer: int | None = None
     zero_init: bool | None = None
+    compile: bool | None = None
+    use_cache: bool | None = None
+    autocast: bool | None = None
     nodes: int | None = None
     rules: Rules | None = None
     framework: Framework | None = None

@@ -173,6 +173,41 @@ ON_ARRIVAL = (
 )
 
 
+#: Each mechanism read from a framework's code since, and how the agreement on all peaks moved (±15 %, ±25 %,
+#: median |error|), one line each, oldest first.
+MECHANISMS = (
+    "LitGPT's full finetune (config_hub precision: bf16-true, read as dtype=bf16 before; Lightning Fabric's "
+    "no_backward_sync keeps FSDP's gradients whole while accumulating; chunked loss 6 bytes a logit: "
+    "framework=lightning): 51 % → 55 %, 68 % → 72 %, 12,7 % → 12,0 %; both 7B/8B OOMs on A10G stay „passt nicht“.",
+    "torchtitan compiles its loss under --training.compile since bbb1b616e (2025-04-02; loss.py lines 27-29): 4 bytes "
+    "a logit instead of 10 with compile=ja, which the MI300X, B200 and Trainy H200 readings lacked (their sources pass "
+    "--training.compile at later commits): 55 % → 63 %, 72 % → 75 %, 12,0 % → 9,1 %; B200 still +25 … +27 %.",
+    "Gradients and activations counted once where the step frees the gradients (torch/optim/optimizer.py "
+    "zero_grad(set_to_none=True); DLRover's LoRA rows peak only Adam's 8/d below the full ones) and a step is one "
+    "micro-batch: 63 % → 67 %, 75 % → 83 %, 9,1 % → 12,0 % (the median worse: torchtitan's 8B rows −7 → −13 %, "
+    "DLRover −32 … −50 → −40 … −51 %, B200 +26 → +14 %, torchtune's AC row +45 → +21 %); Hugging Face's FSDP 70B "
+    "blog run no longer „passt nicht“.",
+    "Reading corrected: BigScience's prequel runs recomputed every layer with eager attention (Megatron-DeepSpeed's "
+    "logged TFLOPs before ae6277f5 use factor 4 only with --checkpoint-activations, and 97,8 needs it; no "
+    "FlashAttention in that fork): 67 % → 72 %, 83 % → 88 %, 12,0 % → 11,2 %; the 200B rows +35 … +51 → −14 … −4 %.",
+    "Hugging Face's use_cache left on in training keeps every layer's K and V (transformers' LlamaModel "
+    "next_decoder_cache; only the model's own gradient_checkpointing turns it off): use_cache=ja, which DLRover's "
+    "FSDP runs (atorch's checkpoint wrapper, outputs kept through the backward) and FlagPerf's DeepSpeed runs "
+    "(LlamaForCausalLM(config), no checkpointing) lacked: ±15 % unchanged at 72 %, 88 % → 93 %, median 11,2 %; "
+    "DLRover −40 … −51 → −20 … −25 % (its FSDP has no MixedPrecision: fp32 all-gathers and residual stream under "
+    "autocast, not counted), FlagPerf's DeepSpeed −21 … −25 → −16 … −22 %.",
+    "DeepSpeed with TP trains a Megatron-style model whose loss is vocabulary-parallel (atorch's cross_entropy.py: "
+    "bf16 logits and their softmax in place, 4 bytes a logit ÷ TP): 72 % → 73 %, 93 %, 11,2 % → 10,6 %; DLRover's "
+    "DS 3D tp2-pp1 +23 → +2 %.",
+    "DeepSpeed's offloaded optimizer keeps the gradient partition in the CPU's memory too (stage3.py line 261, "
+    "stage_1_and_2.py copy_grads_in_partition): ±15 %, ±25 % and the median unchanged; ArcticTraining's 8B at "
+    "L = 36.000 on one H100 („close to oom“) no longer „passt nicht“, its 32k and 65k peaks +12 / +3 → −12 / −10 %.",
+    "FSDP without a MixedPrecision policy under torch.autocast (autocast=ja: fp32 units gathered, fp32 unit "
+    "gradients, the Hugging Face model's residual stream fp32), which DLRover's atorch fsdp strategy runs with "
+    "--precision bf16_amp: 73 % → 79 %, 93 % → 95 %, 10,6 % → 9,5 %; DLRover's FSDP rows −20 … −25 → −8 … −10 %.",
+)
+
+
 def page(found: Sequence[Reading]) -> str:
     """MEMORY_AGREEMENT.md: the agreement per counter, the verdicts, every reading."""
     lines = [
@@ -183,6 +218,10 @@ def page(found: Sequence[Reading]) -> str:
         "total_bytes_per_gpu; max_reserved: reserved_bytes_per_gpu; nvidia_smi: device_bytes_per_gpu).",
         "",
         ON_ARRIVAL,
+        "",
+        "Mechanisms since:",
+        "",
+        *(f"- {line}" for line in MECHANISMS),
         "",
         "Now:",
         "",

@@ -106,6 +106,10 @@ N_8B = LLAMA_8B.total_params - LLAMA_8B.hidden  # the first stage's parameters: 
         ("framework=deepspeed zero=2", 2, 2 / 8, 16 / 8),
         # stage3.py: everything partitioned
         ("framework=deepspeed zero=3", 2 / 8, 2 / 8, 16 / 8),
+        # offloading the optimizer puts the gradient partition in the CPU's memory too (stage3.py line 261)
+        ("framework=deepspeed zero=3 offload=optimizer", 2 / 8, 0, 0),
+        ("framework=deepspeed zero=2 offload=optimizer", 2, 0, 0),
+        ("framework=deepspeed zero=1 offload=optimizer", 2, 2, 0),  # stage 1 keeps every .grad until the step
         # FSDP's flat parameter in fp32, sharded with its fp32 gradient and Adam (16/d)
         ("framework=fsdp2 zero=3", 4 / 8, 4 / 8, 8 / 8),
         # FSDP reduces after every backward: accumulation keeps the gradients sharded
@@ -117,6 +121,10 @@ N_8B = LLAMA_8B.total_params - LLAMA_8B.hidden  # the first stage's parameters: 
         # pure bf16 (Lightning's bf16-true, torchtune): AdamW's moments like the parameter, bf16
         ("framework=ddp dtype=bf16-true", 2, 2, 4),
         ("framework=fsdp zero=3 dtype=bf16-true", 2 / 8, 2 / 8, 4 / 8),
+        # LitGPT's finetune/full.py: Fabric's no_backward_sync keeps FSDP's gradients whole while accumulating,
+        # in the parameters' bf16 under its configs' precision bf16-true
+        ("framework=lightning zero=3 a=4 dtype=bf16-true", 2 / 8, 2 / 8 + 2, 4 / 8),
+        ("framework=litgpt zero=3 a=1 dtype=bf16-true", 2 / 8, 2 / 8, 4 / 8),
     ],
 )
 def test_bytes_a_parameter_as_each_framework_holds_them(
@@ -155,6 +163,13 @@ def test_ddp_keeps_its_gradient_buckets_and_autocasts_copies() -> None:
         ("framework=fsdp2 zero=3", 10, 1),  # bf16 logits 2, .float() 4, softmax/gradient 4: transformers, FSDP
         ("framework=torchtitan zero=3 tp=2", 10, 2),  # torchtitan's loss_parallel splits the vocabulary over TP
         ("framework=megatron tp=2", 6, 2),  # cross_entropy.py: .float() in place of exp, softmax kept: 2 + 4
+        # DeepSpeed with TP trains a Megatron-style model (atorch's cross_entropy.py): bf16 logits and their softmax
+        ("framework=deepspeed zero=1 tp=2", 4, 2),
+        # torchtitan compiles its loss under --training.compile (components/loss.py): bf16 logits and gradient
+        ("framework=torchtitan zero=3 compile=ja", 4, 1),
+        ("framework=fsdp2 zero=3 compile=ja", 10, 1),  # a plain FSDP2 loop's loss is not compiled with the model
+        # LitGPT's chunked_cross_entropy: bf16 logits, reshape's copy of the shifted view, each chunk's log-softmax
+        ("framework=lightning zero=3 dtype=bf16-true", 6, 1),
     ],
 )
 def test_logits_and_loss(keys: str, per_logit: int, split: int) -> None:
@@ -233,3 +248,64 @@ def test_megatron_is_not_advised_zero_2_or_3() -> None:
     advice = shown.split("Was hilft", 1)[1]
     assert "zero=1" in advice
     assert "zero=2" not in shown
+
+
+@pytest.mark.parametrize(
+    ("keys", "once"),
+    [
+        ("framework=fsdp zero=3 a=1", True),  # zero_grad(set_to_none=True) frees the sharded gradients
+        ("framework=torchtitan zero=3 a=1", True),
+        ("framework=ddp a=1", True),
+        ("framework=fsdp zero=3 a=4", False),  # the earlier micro-batches' gradients are kept
+        ("framework=torchtitan zero=3 pp=2 a=4", False),  # the stage accumulates over its micro-batches
+        ("framework=megatron a=1", False),  # the grad buffer lives for the whole run
+        ("framework=deepspeed zero=3 a=1", False),  # so do ZeRO's gradient partitions
+    ],
+)
+def test_freed_gradients_and_activations_are_counted_once(keys: str, once: bool) -> None:
+    """Where the step frees the gradients and a step is one micro-batch, the backward creates the gradients as it
+    frees the activations: the sum counts the smaller of the two once, says so, and stays in the schema."""
+    command = f"llama3.1-8b b=1 gpus=16 L=4k gpu=h100 {keys}"
+    memory = memory_of(command)
+    states, activations = memory["model_states_bytes_per_gpu"], memory["activations_bytes"]
+    overlap = min(memory["grads_bytes"], activations) if once else 0
+    assert memory["total_bytes_per_gpu"] == states + activations - overlap
+    assert memory.get("overlap_bytes", 0) == overlap
+    jsonschema.validate(json_answer(command), SCHEMA)
+    assert ("Gradienten und Aktivierungen nie zugleich ganz" in text_of(command)) is once
+
+
+def test_use_cache_keeps_every_layers_keys_and_values() -> None:
+    """``use_cache=ja``: a Hugging Face model whose cache stays on in training returns every layer's K and V (bf16,
+    K and V at the key-value heads' width), counted among the activations and said beside the logits."""
+    command = "llama3.1-8b b=2 gpus=8 L=4k zero=3 framework=deepspeed"
+    plain, cached = memory_of(command), memory_of(f"{command} use_cache=ja")
+    expected = 2 * 2 * (2 * 4096) * LLAMA_8B.kv_dim * LLAMA_8B.layers
+    assert cached["kv_cache_bytes"] == expected
+    assert cached["activations_bytes"] - plain["activations_bytes"] == expected
+    assert "kv_cache_bytes" not in plain
+    jsonschema.validate(json_answer(f"{command} use_cache=ja"), SCHEMA)
+    assert "davon K und V jeder Schicht (use_cache" in text_of(f"{command} use_cache=ja")
+
+
+@pytest.mark.parametrize(
+    "keys", ["gpus=8 framework=fsdp zero=3 a=1", "gpus=2 framework=ddp a=1", "gpus=8 framework=megatron a=1"]
+)
+def test_the_largest_micro_batch_agrees_with_the_verdict(keys: str) -> None:
+    """The largest micro-batch said is the one the verdict accepts: „passt“ with it, „passt nicht“ with one more,
+    where the freed gradients make room for the activations too."""
+    command = f"layers=24 hidden=2048 heads=16 ffn=8192 vocab=50304 L=4k gpu=h100 {keys}"
+    largest = memory_of(f"{command} b=1")["largest_micro_batch"]
+    assert largest >= 1
+    assert memory_of(f"{command} b={largest}")["fits"] is True
+    assert memory_of(f"{command} b={largest + 1}")["fits"] is False
+
+
+def test_autocast_without_fsdp_mixed_precision_gathers_and_streams_fp32() -> None:
+    """``autocast=ja``: FSDP without a MixedPrecision policy gathers its units in fp32 and computes their gradient in
+    fp32 (4 · 2 + 4 = 12 bytes a unit's parameter instead of 2 · 2 + 2 + 4 = 10), and a Hugging Face model's residual
+    stream under autocast stays fp32: full recomputation keeps 4 bytes of each layer's input instead of 2."""
+    command = "llama3.1-8b b=1 gpus=8 L=4k zero=3 framework=fsdp recompute=full"
+    plain, autocast = memory_of(command), memory_of(f"{command} autocast=ja")
+    assert autocast["buffers_bytes"] * 10 == pytest.approx(plain["buffers_bytes"] * 12, rel=1e-6)
+    assert autocast["activations_bytes_per_layer"] == 2 * plain["activations_bytes_per_layer"]

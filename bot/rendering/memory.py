@@ -203,6 +203,8 @@ def estimate_bullets(memory: MemoryEstimate, setup: Setup, *, offload: bool, rec
         )
     if memory.activations is not None:
         lines.append(Bullet(_activations(memory, setup, recompute_given=recompute_given)))
+    if memory.overlap:
+        lines.append(Bullet(texts.OVERLAP.format(value=size(memory.overlap))))
     return lines
 
 
@@ -240,6 +242,8 @@ def _activations(memory: MemoryEstimate, setup: Setup, *, recompute_given: bool)
     shown = f"{texts.ACTIVATIONS.format(value=size(memory.activations or 0))} {detail}"
     if memory.logits:
         shown += f", {texts.LOGITS.format(value=size(memory.logits))}"
+    if memory.kv_cache:
+        shown += f", {texts.KV_CACHE.format(value=size(memory.kv_cache))}"
     return shown
 
 

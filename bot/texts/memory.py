@@ -33,7 +33,13 @@ ATTENTION_NAMES = {
     "eager": "Eager-Attention (speichert die s × s-Scores)",
 }
 LOGITS = "davon Logits und Loss: {value}"
+KV_CACHE = "davon K und V jeder Schicht (`use_cache`, im Ausgabeobjekt des Modells): {value}"
 BUFFERS = "Puffer von {framework}: {value}"
+#: Gradients and activations never held in full at once: the step frees the gradients (one micro-batch a step).
+OVERLAP = (
+    "abzüglich {value}: Gradienten und Aktivierungen nie zugleich ganz – `zero_grad()` gibt die Gradienten nach dem "
+    "Schritt frei, der Backward legt sie Schicht für Schicht an, während er die Aktivierungen freigibt"
+)
 FRAMEWORK_NAMES: Mapping[str, str] = {
     "megatron": "Megatron-LM",
     "deepspeed": "DeepSpeed",
@@ -42,6 +48,7 @@ FRAMEWORK_NAMES: Mapping[str, str] = {
     "torchtitan": "torchtitan",
     "ddp": "PyTorch DDP",
     "huggingface": "Hugging Face (Trainer)",
+    "lightning": "Lightning Fabric (LitGPT)",
 }
 #: How each framework holds its states, as its source code allocates them (core/memory/holders/).
 FRAMEWORK_STATES: Mapping[str, str] = {
@@ -74,6 +81,11 @@ FRAMEWORK_STATES: Mapping[str, str] = {
     "huggingface": (
         "ohne ZeRO wie DDP (FP32-Gewichte 4, Gradienten 4, Buckets 4, Adam 8 Byte je Parameter, BF16-Kopien "
         "von Autocast); mit `zero=2|3` FSDP über Accelerate, das bei Akkumulation ohne Sync die Gradienten ganz hält."
+    ),
+    "lightning": (
+        "auf einer GPU das Modell allein, sonst FSDP mit `no_backward_sync`: bei Akkumulation bleiben die "
+        "Gradienten ganz; mit `dtype=bf16-true` (LitGPTs Vorgabe) Gewichte, Gradienten und Adam in BF16; Loss in "
+        "Stücken von 128 Token (6 Byte je Logit)."
     ),
 }
 FRAMEWORK_LINE = "Gehalten wie von {framework}: {states}"
@@ -119,9 +131,9 @@ RULES_NOTE: Mapping[str, str] = {
         "2 + 2 + 12 Byte je Parameter in gemischter Präzision), Aktivierungen nach Korthikanti et al. 2022, "
         "Tabelle 2, für die echte Form gezählt (GQA, FFN-Breite), erste Pipeline-Stufe. Ist `recompute=` nicht "
         "gesetzt, nehme ich FlashAttention an (rechnerisch wie selektive Neuberechnung). Mit "
-        "`framework=megatron|deepspeed|fsdp|fsdp2|torchtitan|ddp|huggingface` zähle ich so, wie das Framework "
-        "Zustände, Puffer, Aktivierungen und Logits hält. Attention: FlashAttention, außer `attention=eager`. "
-        "Andere Regeln: `regeln=megatron`, `regeln=deepspeed`, "
+        "`framework=megatron|deepspeed|fsdp|fsdp2|torchtitan|ddp|huggingface|lightning` zähle ich so, wie das "
+        "Framework Zustände, Puffer, Aktivierungen und Logits hält. Attention: FlashAttention, außer "
+        "`attention=eager`. Andere Regeln: `regeln=megatron`, `regeln=deepspeed`, "
         "`regeln=korthikanti`."
     ),
     "megatron": (
@@ -369,12 +381,12 @@ HELP_TOPIC = (
     "tied=ja|nein experts= topk= moe_ffn=`, oder nur `params=` (dann ohne Aktivierungen).",
     "Die GPU: `gpu=` {gpus}, oder `gpu_mem=80GiB`. Dazu `dtype=bf16|fp16|fp32|fp8|bf16-true` (reines BF16), "
     "`zero=0|1|2|3` (FSDP = 3), "
-    "`framework=megatron|deepspeed|fsdp|fsdp2|torchtitan|ddp|huggingface` (wer die Zustände hält), "
+    "`framework=megatron|deepspeed|fsdp|fsdp2|torchtitan|ddp|huggingface|lightning` (wer die Zustände hält), "
     "`attention=flash|eager` (sdpa = flash), `head_dim=`, "
     "`distributed_optimizer=ja`, `offload=none|optimizer|params`, `recompute=none|selective|full`, "
     "`sequence_parallel=ja` (die Sequenz-Parallelität von Megatron-LM; `sp=` ist DeepSpeed-Ulysses), "
     "`tp pp cp ep vpp`, `largest_layer=`, "
-    "`zero_init=ja|nein`, `nodes=`.",
+    "`zero_init=ja|nein`, `nodes=`; alle weiteren: `{command} hilfe schlüssel`.",
     "Zeit: Mit der GPU sage ich die Zeit je Schritt vorher – Rechnen, Kommunikation, Pipeline-Blase, Optimierer – "
     "und daraus die MFU; `net=400` (Gbit/s je GPU zwischen den Knoten), `dtype=fp8`, `framework=`; mit `budget=` "
     "die Dauer und GPU-Stunden. `mfu=` ersetzt die Vorhersage, `peak=` den Peak (Spitzenleistung je GPU, BF16, "

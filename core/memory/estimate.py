@@ -70,6 +70,12 @@ class MemoryEstimate:
     reserve: int = 0
     #: CUDA context and NCCL buffers: outside PyTorch's counters.
     context: int = 0
+    #: Every layer's K and V that Hugging Face's ``use_cache`` returns (part of ``activations``).
+    kv_cache: int = 0
+    #: The part of ``activations`` that does not grow with the micro-batch (autocast's weight copies).
+    activations_fixed: int = 0
+    #: Gradients and activations never held in full at once (``core.memory.held.overlap``): counted once, not twice.
+    overlap: int = 0
 
     @property
     def model_states(self) -> int:
@@ -79,8 +85,9 @@ class MemoryEstimate:
 
     @property
     def total(self) -> int:
-        """What PyTorch allocates at the peak (``torch.cuda.max_memory_allocated``'s figure)."""
-        return self.model_states + (self.activations or 0)
+        """What PyTorch allocates at the peak (``torch.cuda.max_memory_allocated``'s figure): the states and the
+        activations, less what of the gradients and the activations is never held at once."""
+        return self.model_states + (self.activations or 0) - self.overlap
 
     @property
     def reserved(self) -> int:
@@ -208,9 +215,13 @@ def _framework(model: ModelSpec, setup: Setup) -> MemoryEstimate:
     copies = held.autocast_copies(sum(shard), setup, policy)
     sbh = setup.seq_len / (setup.cp * setup.sp) * setup.micro_batch * model.hidden
     edges = 2 * sbh * setup.in_flight + (4 * sbh / setup.tp if setup.pp == 1 else 0.0)  # embedding out, final norm
-    total = layers + logits + edges + copies
+    cache = held.kv_cache(model, setup)
+    total = layers + logits + edges + copies + cache
     return replace(
         found,
+        overlap=round(held.overlap(found.grads, total, setup, policy)),
+        kv_cache=round(cache),
+        activations_fixed=round(copies),
         activations=round(total),
         activations_per_layer=round(layer),
         activations_per_sample=(total - copies) / setup.micro_batch,

@@ -38,7 +38,9 @@ def fit(found: MemoryEstimate, capacity: int, most: int | None = None) -> Fit:
     largest = None
     if found.activations_per_sample:
         grown = 1 + RESERVE_SHARE
-        room = capacity - found.context - found.model_states * grown
+        room = capacity - found.context - (found.model_states + found.activations_fixed) * grown
+        if found.overlap and room >= 0:  # the states fit: the activations may take the freed gradients' place
+            room += found.grads * grown
         largest = max(0, int(room // (found.activations_per_sample * grown)))
     if largest is not None and most is not None and largest >= most:
         return Fit(capacity, found.device_total, most, at_bound=True)

@@ -73,4 +73,8 @@ def _on_device(memory: MemoryEstimate) -> dict[str, Any]:
         data["buffers_bytes"] = memory.buffers
     if memory.logits is not None:
         data["logits_bytes"] = memory.logits
+    if memory.overlap:
+        data["overlap_bytes"] = memory.overlap
+    if memory.kv_cache:
+        data["kv_cache_bytes"] = memory.kv_cache
     return data

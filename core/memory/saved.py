@@ -17,6 +17,12 @@ Under FP8 (Transformer Engine's ``fp8_autocast``) the fused layers keep the inpu
 module/layernorm_linear.py and linear.py ``ctx.save_for_backward`` of the FP8 ``ln_out`` / ``inputmat``): one
 byte an element instead of two.
 
+Under ``torch.autocast`` over fp32 parameters (``autocast=ja``) the residual stream stays fp32: the embedding's
+output is fp32, transformers' ``LlamaRMSNorm.forward`` returns ``self.weight * hidden_states.to(input_dtype)`` with an
+fp32 weight and input, and each residual sum adds a bf16 output to it. A norm then keeps its fp32 input and its fp32
+output (for the weight's gradient) beside the bf16 copy its projection casts: 4h + 4h + 2h; full recomputation
+keeps each layer's fp32 input, 4h.
+
 torchtitan's op-level selective recomputation (torchtitan/distributed/activation_checkpoint.py ``_apply_op_sac``,
 ``_save_list`` and ``mm_count % 2``) keeps the block's input, the outputs of the 1st, 3rd, 5th and 7th matrix
 product (wq, wv, w1, w2) and the attention's output: 2 · (2h + q_dim + kv_dim + ffn + q_dim).
@@ -46,7 +52,7 @@ def per_token(model: ModelSpec, setup: Setup, kernels: Kernels, recompute: Recom
     split = t if setup.sequence_parallel or setup.framework is Framework.TORCHTITAN else 1
     width = activations.mlp_width(model)
     if recompute is Recompute.FULL:
-        return 2 * h / split * _factor(setup)
+        return max(2 * _factor(setup), _stream(setup, kernels)) * h / split
     if kernels is Kernels.FUSED:
         one = replace(setup, recompute=recompute)
         kept = activations.effbatch_layer(model, one, recompute) / _tokens(setup)
@@ -56,7 +62,7 @@ def per_token(model: ModelSpec, setup: Setup, kernels: Kernels, recompute: Recom
     if recompute is Recompute.SELECTIVE and setup.framework is Framework.TORCHTITAN:
         kept = 2 * (2 * h / split + (2 * model.q_dim + model.kv_dim + width) / t)
         return kept * _factor(setup)
-    norms = 2 * (4 + 2) * h / split
+    norms = 2 * (4 + 2 + (4 if _stream(setup, kernels) == 4 else 0)) * h / split  # an fp32 stream: the fp32 output
     gathered = 2 * 2 * h * (1 - 1 / split)  # sequence-parallel norms: the projections keep the all-gathered input
     attention = 2 * (2 * model.q_dim + 2 * model.kv_dim) / t
     mlp = (8 if model.swiglu else 4) * width / t
@@ -71,6 +77,11 @@ def working_set(model: ModelSpec, setup: Setup, kernels: Kernels, recompute: Rec
     recomputation, less what the policy kept (nothing beyond its input under full recomputation)."""
     rebuilt = per_token(model, setup, kernels, Recompute.NONE) - per_token(model, setup, kernels, recompute)
     return max(0.0, rebuilt) * _tokens(setup)
+
+
+def _stream(setup: Setup, kernels: Kernels) -> int:
+    """Bytes an element of the residual stream takes: 4 under autocast over fp32 parameters (eager modules), else 2."""
+    return 4 if setup.autocast and kernels is Kernels.EAGER else 2
 
 
 def _tokens(setup: Setup) -> float:

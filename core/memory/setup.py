@@ -51,6 +51,7 @@ class Framework(StrEnum):
     TORCHTITAN = "torchtitan"
     DDP = "ddp"
     HUGGINGFACE = "huggingface"
+    LIGHTNING = "lightning"  # Lightning Fabric (LitGPT): FSDP1 with no_backward_sync, bf16-true
 
 
 class Attention(StrEnum):
@@ -109,6 +110,13 @@ class Setup:
     sequence_parallel: bool = False
     largest_layer: int | None = None
     zero_init: bool = True
+    #: torch.compile on (``compile=ja``): where the framework then compiles its loss, the loss keeps less.
+    compile: bool = False
+    #: Hugging Face's ``use_cache`` left on in training (``use_cache=ja``): every layer's K and V returned.
+    use_cache: bool = False
+    #: fp32 parameters under ``torch.autocast`` without FSDP's MixedPrecision (``autocast=ja``): FSDP gathers fp32,
+    #: and the residual stream stays fp32.
+    autocast: bool = False
     nodes: int | None = None
     rules: Rules = Rules.EFFBATCH
     framework: Framework | None = None

@@ -158,7 +158,8 @@ class _Splits:
 
 #: A framework given (``framework=``) keeps the search to what it runs: Megatron-LM shards only the optimizer
 #: (its distributed optimizer); FSDP's NO_SHARD, SHARD_GRAD_OP and FULL_SHARD are ZeRO 0, 2 and 3; torchtitan
-#: runs FSDP2 with TP, PP and CP; DDP and the Hugging Face Trainer (DeepSpeed or FSDP inside) split no layer.
+#: runs FSDP2 with TP, PP and CP; DDP, the Hugging Face Trainer (DeepSpeed or FSDP inside) and Lightning Fabric
+#: (LitGPT: DDP or FSDP) split no layer.
 _FRAMEWORKS = {
     Framework.MEGATRON: _Splits((0, 1)),
     Framework.DEEPSPEED: _Splits((0, 1, 2, 3)),
@@ -167,6 +168,7 @@ _FRAMEWORKS = {
     Framework.TORCHTITAN: _Splits((2, 3), sharded_pipeline=True),
     Framework.DDP: _Splits((0,), model_parallel=False),
     Framework.HUGGINGFACE: _Splits((0, 1, 2, 3), model_parallel=False),
+    Framework.LIGHTNING: _Splits((0, 2, 3), model_parallel=False),
 }
 
 

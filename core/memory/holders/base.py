@@ -64,6 +64,11 @@ class Policy:
     logits_bytes: float = 10.0
     #: Whether the forward's bf16 copies of fp32 weights (autocast's cache) stay until the backward.
     autocast_copies: bool = False
+    #: Bytes a logit costs where the framework compiles its loss under ``compile=ja`` (None: it does not).
+    compiled_logits_bytes: float | None = None
+    #: Whether the gradients are tensors of their own that the step frees (``optimizer.zero_grad()``), rather than
+    #: a buffer kept for the whole run (Megatron's grad buffer, DeepSpeed's partitions): see ``held.overlap``.
+    grads_freed: bool = False
 
 
 def mixed(setup: Setup) -> bool:

@@ -16,7 +16,9 @@ from __future__ import annotations
 from effbatch.core.memory.holders.base import Held, Kernels, Policy, Shard, pure
 from effbatch.core.memory.setup import Recompute, Setup
 
-POLICY = Policy(kernels=Kernels.EAGER, recompute=Recompute.NONE, vocab_parallel_loss=False, autocast_copies=True)
+POLICY = Policy(
+    kernels=Kernels.EAGER, recompute=Recompute.NONE, vocab_parallel_loss=False, autocast_copies=True, grads_freed=True
+)
 
 
 def held(shard: Shard, setup: Setup) -> Held:

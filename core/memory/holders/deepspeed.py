@@ -27,7 +27,17 @@ Stage 3 (deepspeed/runtime/zero/stage3.py, ``DeepSpeedZeroOptimizer_Stage3``): t
 module, plus ``stage3_prefetch_bucket_size`` (5e7) prefetched; one module's full-size bf16 gradient before its
 reduce-scatter and the ``__ipg_bucket_flat_buffer`` of ``reduce_bucket_size`` (stage3.py line 538).
 
-Activations: the Hugging Face model's PyTorch modules (DeepSpeed saves what the model saves).
+Offloading the optimizer moves the gradient partition to the CPU as well: stage3.py line 261 ``self.device = ...
+if not self.offload_optimizer else OffloadDeviceEnum.cpu`` and lines 547-549 allocate ``grad_partitions_flat_buffer``
+there; stage_1_and_2.py ``copy_grads_in_partition`` (line 1329) copies each reduced gradient straight into the CPU's
+fp32 partition under ``cpu_offload``. Only the reduce bucket stays on the GPU.
+
+Activations: the Hugging Face model's PyTorch modules (DeepSpeed saves what the model saves). With tensor
+parallelism the model is a Megatron-style one (Megatron-DeepSpeed's, atorch's ``ds_3d`` Llama), whose loss is
+vocabulary-parallel: atorch/modules/distributed_modules/cross_entropy.py (read at intelligent-machine-learning/
+dlrover@11bf2fbf) line 17 ``vocab_parallel_logits - logits_max`` (a bf16 copy of the rank's V/t logits), line 50
+``torch.exp(..., out=exp_logits)`` and line 62 ``exp_logits.div_`` in place, line 75 saves that softmax for the
+backward: 2 + 2 bytes a logit, divided by TP.
 """
 
 from __future__ import annotations
@@ -36,6 +46,8 @@ from effbatch.core.memory.holders.base import Held, Kernels, Policy, Shard, mixe
 from effbatch.core.memory.setup import Dtype, Offload, Recompute, Setup
 
 POLICY = Policy(kernels=Kernels.EAGER, recompute=Recompute.NONE, vocab_parallel_loss=False)
+#: With tensor parallelism: Megatron-style model, vocabulary-parallel loss.
+TP_POLICY = Policy(kernels=Kernels.EAGER, recompute=Recompute.NONE, vocab_parallel_loss=True, logits_bytes=4.0)
 #: deepspeed/runtime/zero/config.py: ``reduce_bucket_size`` default 500_000_000 elements.
 REDUCE_BUCKET = 500_000_000
 #: deepspeed/runtime/zero/config.py: ``stage3_prefetch_bucket_size`` default 50_000_000 elements.
@@ -59,6 +71,8 @@ def held(shard: Shard, setup: Setup) -> Held:
     cpu = None
     if setup.offload is not Offload.NONE:
         cpu, optimizer = optimizer, 0.0
+        if stage >= 2:  # the gradient partition is kept beside the optimizer, in the CPU's memory
+            cpu, grads = cpu + grads, 0.0
         if setup.offload is Offload.PARAMS and stage >= 3:
             cpu, weights = cpu + weights, 0.0
     return Held(weights, grads, optimizer, buffers, cpu)

@@ -16,6 +16,10 @@ Mixed precision keeps the parameters in fp32 and computes in bf16:
 - torch/optim/adamw.py: ``exp_avg`` and ``exp_avg_sq`` like the (sharded, fp32) parameter: 8/d.
 - ``SHARD_GRAD_OP`` (zero=2) keeps the parameters unsharded from forward to backward (bf16, 2 bytes whole);
   ``NO_SHARD`` (zero 0 or 1) is DDP.
+- Without a MixedPrecision policy, under ``torch.autocast`` (``autocast=ja``; DLRover's atorch ``fsdp`` strategy
+  passes none, atorch/auto/opt_lib/amp_optimization.py line 65 wraps the forward in ``autocast``): _flat_param.py
+  all-gathers the flat parameter in its own dtype, fp32, and its gradient is fp32 from the start – 4 bytes for each
+  gathered unit, no cast.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from __future__ import annotations
 from effbatch.core.memory.holders.base import Held, Kernels, Policy, Shard, pure
 from effbatch.core.memory.setup import Offload, Recompute, Setup
 
-POLICY = Policy(kernels=Kernels.EAGER, recompute=Recompute.NONE, vocab_parallel_loss=False)
+POLICY = Policy(kernels=Kernels.EAGER, recompute=Recompute.NONE, vocab_parallel_loss=False, grads_freed=True)
 
 
 def held(shard: Shard, setup: Setup, *, no_sync: bool = False, reshard: bool = True) -> Held:
@@ -33,8 +37,9 @@ def held(shard: Shard, setup: Setup, *, no_sync: bool = False, reshard: bool = T
     group = shard if setup.zero >= 2 else Shard(shard.dense, shard.expert, 1, 1, shard.unit)
     full = 2 if pure(setup) else 4  # pure bf16: the sharded parameters, gradients and Adam's moments in bf16
     weights, grads, optimizer = group.sharded(full), group.sharded(full), group.sharded(2 * full)
-    low = 2  # bf16 all-gather output
-    buffers = 2 * low * shard.unit + (low + full) * shard.unit  # two units gathered; one unit's gradient, its cast
+    low = 4 if setup.autocast else 2  # the all-gather output: bf16, or fp32 without MixedPrecision
+    cast = 0 if setup.autocast else low  # the unit's gradient in bf16 before its fp32 cast
+    buffers = 2 * low * shard.unit + (cast + full) * shard.unit  # two units gathered; one unit's gradient, its cast
     if setup.zero == 2 or not reshard:
         buffers += low * n  # parameters stay unsharded between forward and backward
     if no_sync and (setup.accumulation or 1) > 1 and setup.zero >= 2:

@@ -13,6 +13,12 @@
 - torchtitan/distributed/activation_checkpoint.py ``_apply_op_sac``: selective recomputation saves the outputs of
   the ops in ``_save_list`` (every second ``aten.mm``, the flash/efficient attention, the reductions) and recomputes
   the rest; ``loss_parallel`` (parallelize.py, ``enable_loss_parallel``) splits the loss over TP.
+- With ``--training.compile`` torchtitan compiles the loss too (torchtitan/components/loss.py lines 27-29,
+  ``loss_fn = torch.compile(loss_fn)``, read at pytorch/torchtitan@2c8b5947; since bbb1b616e of 2025-04-02 – before
+  it train.py said "compiling loss function causes CUDA errors, turning off for now"): Inductor fuses the fp32
+  upcast, the log-softmax and its gradient, so of ``cross_entropy_loss``'s fp32 copy and softmax nothing is kept –
+  the bf16 logits it saves (train.py ``del pred`` frees the model's reference) and their bf16 gradient: 4 bytes a
+  logit instead of 10.
 """
 
 from __future__ import annotations
@@ -23,7 +29,13 @@ from effbatch.core.memory.holders import fsdp
 from effbatch.core.memory.holders.base import Held, Kernels, Policy, Shard
 from effbatch.core.memory.setup import Recompute, Setup
 
-POLICY = Policy(kernels=Kernels.EAGER, recompute=Recompute.SELECTIVE, vocab_parallel_loss=True)
+POLICY = Policy(
+    kernels=Kernels.EAGER,
+    recompute=Recompute.SELECTIVE,
+    vocab_parallel_loss=True,
+    compiled_logits_bytes=4.0,
+    grads_freed=True,
+)
 
 
 def held(shard: Shard, setup: Setup) -> Held:
