@@ -23,17 +23,18 @@ def test_every_reading_is_predicted_or_skipped_with_a_reason() -> None:
 
 
 def test_the_bounds_reached() -> None:
-    """What the model reaches today on both batches, held so it cannot slip: within ±15 % on at least 56 %, median
-    error ≤ 13,5 %."""
-    assert AGREED.share >= 0.56
-    assert AGREED.median_error <= 0.135
+    """What the model reaches today on both batches, held so it cannot slip: within ±15 % on at least 67 %, median
+    error ≤ 10,7 %."""
+    assert AGREED.share >= 0.67
+    assert AGREED.median_error <= 0.107
 
 
 @pytest.mark.parametrize(
     ("framework", "share"),
     [
-        ("megatron", 0.75),  # fused kernels and the layouts NeMo publishes: the model's best case
-        ("fsdp", 0.55),  # llm-foundry's Composer FSDP: A100 rows agree, H100 rows are measured slower
+        ("megatron", 0.96),  # fused kernels and the layouts NeMo publishes: the model's best case
+        ("fsdp", 0.77),  # llm-foundry's Composer FSDP with its Triton FlashAttention: long sequences still slower
+        ("torchtitan", 0.25),  # H100 rows measured slower than predicted (CP, TP, eager kernels, float8 rowwise)
     ],
 )
 def test_agreement_per_framework(framework: str, share: float) -> None:

@@ -31,6 +31,7 @@ RECOMPUTE_NAMES = {
 ATTENTION_NAMES = {
     "flash": "FlashAttention",
     "eager": "Eager-Attention (speichert die s × s-Scores)",
+    "triton": "FlashAttention in Triton",
 }
 LOGITS = "davon Logits und Loss: {value}"
 BUFFERS = "Puffer von {framework}: {value}"
