@@ -34,7 +34,7 @@ def test_the_bounds_reached() -> None:
     [
         ("megatron", 0.96),  # fused kernels and the layouts NeMo publishes: the model's best case
         ("fsdp", 0.77),  # llm-foundry's Composer FSDP with its Triton FlashAttention: long sequences still slower
-        ("torchtitan", 0.25),  # H100 rows measured slower than predicted (CP, TP, eager kernels, float8 rowwise)
+        ("torchtitan", 0.27),  # H100 rows measured slower than predicted (CP, TP, eager kernels, float8 rowwise)
     ],
 )
 def test_agreement_per_framework(framework: str, share: float) -> None:
