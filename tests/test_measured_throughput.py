@@ -4,7 +4,7 @@ time model really reaches, the issue's goal as a strict expected failure until i
 from __future__ import annotations
 
 import pytest
-from measured_throughput import REPORT, TOLERANCE, Agreement, Result, agreement, report, results
+from measured_throughput import BATCHES, REPORT, TOLERANCE, Agreement, Result, agreement, report, results
 
 FOUND = results()
 AGREED = agreement(FOUND)
@@ -19,21 +19,31 @@ def test_every_reading_is_predicted_or_skipped_with_a_reason() -> None:
     """A reading goes through the parser and the assessment, or the report says why it could not."""
     for found in FOUND:
         assert (found.predicted is not None) != bool(found.skipped), found.id
-    assert AGREED.count >= 150  # of 176: 24 name no heads, vocab, ffn or a vpp without its schedule
+    assert AGREED.count >= 228  # of 256: 24 of a and b name no heads, vocab, ffn or a vpp without its schedule; 2 of
+    # c a vpp that does not divide the layers per stage (405B's 126 over PP 8, Qwen3-235B's 94 over PP 8)
 
 
-def test_the_bounds_reached() -> None:
-    """What the model reaches today on both batches, held so it cannot slip: within ±15 % on at least 67 %, median
-    error ≤ 10,7 %."""
-    assert AGREED.share >= 0.67
-    assert AGREED.median_error <= 0.107
+@pytest.mark.parametrize(
+    ("batches", "share", "median"),
+    [
+        (("throughput_a.toml", "throughput_b.toml"), 0.67, 0.105),  # the batches the model was built and checked on
+        (BATCHES, 0.50, 0.147),  # with batch c, held out: BigScience's 2022 runs and MoE are predicted far too fast
+    ],
+)
+def test_the_bounds_reached(batches: tuple[str, ...], share: float, median: float) -> None:
+    """What the model reaches today, held so it cannot slip: on a and b within ±15 % on at least 67 %, median error
+    ≤ 10,5 %; with the held-out batch c at least 50 %, median ≤ 14,7 %."""
+    agreed = agreement([r for r in FOUND if r.batch in batches])
+    assert agreed.share >= share
+    assert agreed.median_error <= median
 
 
 @pytest.mark.parametrize(
     ("framework", "share"),
     [
-        ("megatron", 0.96),  # fused kernels and the layouts NeMo publishes: the model's best case
-        ("fsdp", 0.77),  # llm-foundry's Composer FSDP with its Triton FlashAttention: long sequences still slower
+        ("megatron", 0.68),  # NeMo's own layouts agree (0,97 on a and b); FlagPerf's and the MoE rows of c do not,
+        # nor NeMo's long-sequence rows at 4k and 8k (+17 %), read with b = 1 where only B is printed
+        ("fsdp", 0.68),  # llm-foundry's (its Triton FlashAttention) and fms-fsdp's FSDP: long sequences still off
         ("torchtitan", 0.27),  # H100 rows measured slower than predicted (CP, TP, eager kernels, float8 rowwise)
     ],
 )
@@ -58,3 +68,13 @@ def test_agreement_counts_the_tolerance(measured: float, predicted: float, withi
     one = Result("x", "a", "fsdp", "bf16", "tokens_per_second", measured, predicted)
     assert agreement([one]) == Agreement(1, int(within), abs(predicted / measured - 1), predicted / measured - 1)
     assert TOLERANCE == 0.15
+
+
+@pytest.mark.parametrize(
+    ("measured", "predicted", "error"),
+    [(100.0, 50.0, 1.0), (100.0, 200.0, -0.5), (100.0, 100.0, 0.0)],
+)
+def test_a_step_time_counts_as_the_rate_it_implies(measured: float, predicted: float, error: float) -> None:
+    """A step predicted half as long as measured is a prediction twice as fast (+100 %), as tokens/s would say."""
+    one = Result("x", "c", "deepspeed", "bf16", "step_seconds", measured, predicted)
+    assert one.error == pytest.approx(error)

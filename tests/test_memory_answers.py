@@ -188,6 +188,14 @@ def test_help_names_every_model() -> None:
         assert rules in shown
 
 
+@pytest.mark.parametrize("topic", ["skalierung", "scaling", "plane", "plan"])
+def test_help_on_scaling_and_planning_shows_how_to_ask(topic: str) -> None:
+    """``hilfe skalierung`` and ``hilfe plane`` open the memory and time help, which says how to ask for both."""
+    shown = text_of(f"hilfe {topic}")
+    assert "skalierung am Ende zeigt Schrittzeit, Tokens/s und Effizienz" in shown
+    assert "plane MODELL gpus= gpu= B= L= sucht TP, PP, CP" in shown
+
+
 def test_gpu_key_stays_the_count_with_a_number() -> None:
     """``gpu=8`` is still the GPU count (an alias of ``gpus=``); ``gpu=h100`` names the GPU."""
     counted = parse_command("b=1 a=1 gpu=8")

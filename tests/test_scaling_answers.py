@@ -48,13 +48,13 @@ def test_the_terminal_shows_a_row_for_each_d_with_the_setup_and_the_stop_marked(
     """One chart line per row, the set-up and the first doubling that does not pay marked, the stop said above."""
     reply = _reply(exposed=0.5)
     text = plain_text(reply.answer.document)
-    lines = [line for line in text.splitlines() if texts.HEAD_GPUS in line or line.rstrip().endswith("%")]
+    lines = [line for line in text.splitlines() if line.lstrip().startswith("GPUs") or line.rstrip().endswith("%")]
     rows = [line for line in text.splitlines() if "█" in line or line.rstrip().endswith(texts.SETUP_MARK)]
     assert reply.answer.kind is AnswerKind.SCALING
     assert len(rows) == len(reply.chart.x)
     assert texts.SETUP_MARK in text
     assert texts.STOP_MARK in text
-    assert texts.STOP_TITLE in text
+    assert texts.STOP_TITLE.format(devices="GPUs") in text
     assert lines
 
 
@@ -62,8 +62,21 @@ def test_the_answer_says_what_was_held_and_where_the_batch_grows() -> None:
     """With B given: b and B held, a shrinking, and from which GPU count B grows (a = 1), said in the notes."""
     text = plain_text(_reply().answer.document)
     assert "B = 32 Sequenzen" in text
-    assert texts.HELD_NOTE_GROWS.format(gpus="32").strip() in text  # b · d = 2 · 32 = 64 > B: a = 1, B grown
+    grown = texts.HELD_NOTE_GROWS.format(gpus="32", devices="GPUs")
+    assert grown.strip() in text  # b · d = 2 · 32 = 64 > B: a = 1, B grown
     assert "Angenommen" not in text  # the fake predictor assumes nothing, so nothing is said to be assumed
+
+
+def test_a_tpu_scales_in_chips_and_says_each_assumed_number() -> None:
+    """A TPU's devices are chips: no „GPU“ anywhere in its answer; the matrix products' share of the peak and the
+    network it assumed are said with their numbers (TPU v5p: 4.800 Gbit/s between hosts, its reference pod)."""
+    request = parse_command("llama3.1-8b b=2 gpus=64 a=8 L=8k gpu=tpu-v5p skalierung")
+    assert isinstance(request, ScalingCommand)
+    text = plain_text(scaling_reply(request.request, Visibility.IN_CHANNEL).answer.document)
+    assert "GPU" not in text
+    assert "Euer Aufbau: d = 64, 64 Chips" in text
+    assert "Angenommen: 4.800 Gbit/s je Chip zwischen den Knoten" in text
+    assert "Angenommen: Die Matrixprodukte erreichen " in text
 
 
 def test_without_a_target_the_accumulation_is_held_and_said() -> None:

@@ -139,6 +139,11 @@ def german(value: float, places: int, *, keep_zeros: bool = True) -> str:
     return shown
 
 
+def percent(share: float) -> str:
+    """A share of 0–1 as a German percentage with at most one decimal: 0,573 → 57,3 %."""
+    return f"{german(share * 100, 1, keep_zeros=False)}\u00a0%"
+
+
 def size(value: float) -> str:
     """Bytes as GiB with one decimal (MiB below 1 GiB): 14,9 GiB, 512 MiB."""
     if abs(value) < GIB:

@@ -7,7 +7,7 @@ terminal lay them out alike.
 from __future__ import annotations
 
 from effbatch.bot.document import Bullet, Document, Field, Fields, Formula, Line, Note, Part, Section, Visibility
-from effbatch.bot.rendering.formatting import GIB, german, number, reading, scientific, size
+from effbatch.bot.rendering.formatting import GIB, german, number, percent, reading, scientific, size
 from effbatch.bot.rendering.formulas import degrees
 from effbatch.bot.rendering.plan import advice_lines
 from effbatch.bot.texts import memory as texts
@@ -19,10 +19,6 @@ from effbatch.core.memory.fit import Fit
 from effbatch.core.memory.setup import Offload, Recompute, Rules, Setup
 from effbatch.core.memory.time import Breakdown, MfuSource, TimeEstimate
 from effbatch.core.training import Assessment, missing_for_batch
-
-
-def percent(share: float) -> str:
-    return f"{german(share * 100, 1, keep_zeros=False)}\u00a0%"
 
 
 def flops(value: float) -> str:

@@ -20,11 +20,12 @@ from effbatch.bot.document import (
     Section,
     Visibility,
 )
-from effbatch.bot.rendering.formatting import german, number, reading, size
+from effbatch.bot.rendering.formatting import german, number, percent, reading, size
 from effbatch.bot.texts import memory as memory_texts
 from effbatch.bot.texts import plan as texts
 from effbatch.bot.texts.glossary import COMMAND
 from effbatch.core.memory.step import StepPrediction
+from effbatch.core.memory.time import DEFAULT_MFU
 from effbatch.core.model import PlanRequest
 from effbatch.core.plan_command import PlanIncompleteError, goal_of
 from effbatch.core.planner import MARGIN, Candidate, Goal, Layout, Planned, PlanRefusedError, search
@@ -127,10 +128,6 @@ def layout_text(layout: Layout) -> str:
 
 def seconds(value: float) -> str:
     return f"{german(value, 2, keep_zeros=False)}\u00a0s"
-
-
-def percent(share: float) -> str:
-    return f"{german(share * 100, 1, keep_zeros=False)}\u00a0%"
 
 
 def _entry(goal: Goal, rank: int, candidate: Candidate, command: str) -> Section:
@@ -266,8 +263,8 @@ def _notes(planned: Planned) -> tuple[Note, ...]:
         Note(texts.RESERVE_NOTE.format(reserve=percent(MARGIN))),
     ]
     steps = [c.step for c in planned.fastest if c.step is not None]
-    assumed = dict.fromkeys(a for step in steps for a in step.assumed)
-    notes += [Note(texts.ASSUMED[a.value]) for a in assumed if a.value in texts.ASSUMED]
+    if steps:
+        notes += [Note(line) for line in _assumed(steps, planned.goal)]
     if planned.goal.gpu is None:
         notes.append(Note(texts.NO_TIME_NOTE))
     notes.append(Note(memory_texts.RULES_NOTE[planned.goal.base.rules.value]))
@@ -287,3 +284,18 @@ def advice_lines(planned: Planned, batch_given: bool, command: str = COMMAND) ->
     held = texts.ADVICE_HELD if batch_given else texts.ADVICE_HELD_NO_A
     lines.append(held.format(batch=number(planned.goal.global_batch)))
     return tuple(lines)
+
+
+def _assumed(steps: list[StepPrediction], goal: Goal) -> list[str]:
+    """What the time model took without it being given, with the fastest layout's numbers, worded as in the
+    time answer."""
+    fastest = steps[0]
+    shown = {
+        "mfu": percent(DEFAULT_MFU),
+        "matmul": percent(fastest.matmul_efficiency or 0),
+        "net": german(fastest.net_gbps or 0, 0, keep_zeros=False),
+        "gpu": goal.gpu.title if goal.gpu is not None else "",
+        "device": memory_texts.DEVICE_WORDS[goal.gpu is not None and goal.gpu.chip]["device"],
+    }
+    assumed = dict.fromkeys(a for step in steps for a in step.assumed)
+    return [memory_texts.STEP_ASSUMED[a.value].format(**shown) for a in assumed if a.value in memory_texts.STEP_ASSUMED]

@@ -11,9 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from effbatch.bot.document import Answer, AnswerKind, Document, Field, Fields, Formula, Note, Part, Section, Visibility
-from effbatch.bot.rendering.formatting import german, number, reading
+from effbatch.bot.rendering.formatting import german, number, percent, reading
 from effbatch.bot.rendering.formulas import degrees
 from effbatch.bot.texts import scaling as texts
+from effbatch.bot.texts.memory import DEVICE_WORDS, STEP_ASSUMED
 from effbatch.core.errors import InputError
 from effbatch.core.memory.scaling import Batch, Predictor, ScalingRow, Stop
 from effbatch.core.memory.step import predict
@@ -86,7 +87,7 @@ def scaling_document(found: ScalingAnswer, visibility: Visibility) -> Document:
     what, gpu = _what(found), _gpu(found)
     parts: list[Part] = [
         _fields(found, what, gpu),
-        Section(title=texts.STOP_TITLE, lines=(_stop_line(found),)),
+        Section(title=texts.STOP_TITLE.format(**_words(found)), lines=(_stop_line(found),)),
         Section(title=texts.TABLE_TITLE, lines=text_chart(found)),
         *_notes(found),
     ]
@@ -107,6 +108,11 @@ def _gpu(found: ScalingAnswer) -> str:
     return found.gpu.title or found.gpu.name
 
 
+def _words(found: ScalingAnswer) -> dict[str, str]:
+    """„GPU“/„GPUs“, or „Chip“/„Chips“ where the accelerator is a TPU."""
+    return dict(DEVICE_WORDS[found.gpu.chip])
+
+
 def _fields(found: ScalingAnswer, what: str, gpu: str) -> Fields:
     setup, table = found.setup, found.table
     if table.held_batch is not None:
@@ -115,11 +121,11 @@ def _fields(found: ScalingAnswer, what: str, gpu: str) -> Fields:
         batch = texts.BATCH_GROWS.format(accumulation=number(setup.accumulation or 1))
     fields = [
         Field(texts.FIELD_MODEL, what),
-        Field(texts.FIELD_GPU, gpu),
+        Field(_words(found)["accelerator"], gpu),
         Field(texts.FIELD_MICRO, texts.MICRO_HELD.format(micro=number(setup.micro_batch))),
         Field(texts.FIELD_BATCH, batch),
         Field(texts.FIELD_SEQ_LEN, number(setup.seq_len or 0)),
-        Field(texts.FIELD_SETUP, texts.SETUP_VALUE.format(d=number(table.setup_replicas), gpus=number(setup.gpus))),
+        Field(texts.FIELD_SETUP, _setup_value(found)),
     ]
     parallel = (setup.tp, setup.pp, setup.cp, setup.sp)
     if any(degree > 1 for degree in parallel):
@@ -127,12 +133,17 @@ def _fields(found: ScalingAnswer, what: str, gpu: str) -> Fields:
     return Fields(tuple(fields))
 
 
+def _setup_value(found: ScalingAnswer) -> str:
+    gpus, d = number(found.setup.gpus), number(found.table.setup_replicas)
+    return texts.SETUP_VALUE.format(d=d, gpus=gpus, **_words(found))
+
+
 def _stop_line(found: ScalingAnswer) -> str:
-    table, row = found.table, found.table.stop
+    table, row, said = found.table, found.table.stop, _words(found)
     if row is None:
         last = table.rows[-1]
-        return texts.NO_STOP.format(gpus=number(last.gpus), d=number(last.data_parallel))
-    shown = {"gpus": number(row.gpus), "d": number(row.data_parallel)}
+        return texts.NO_STOP.format(gpus=number(last.gpus), d=number(last.data_parallel), **said)
+    shown = {"gpus": number(row.gpus), "d": number(row.data_parallel), **said}
     if table.stop_reason is Stop.CRITICAL_BATCH and table.critical_tokens is not None:
         return texts.STOP_CRITICAL.format(
             **shown, tokens=reading(row.tokens_per_step), critical=reading(table.critical_tokens)
@@ -143,23 +154,24 @@ def _stop_line(found: ScalingAnswer) -> str:
 
 
 def _summary(found: ScalingAnswer, what: str) -> str:
-    table, row = found.table, found.table.stop
+    table, row, said = found.table, found.table.stop, _words(found)
     if row is None:
         low = min(r.efficiency for r in table.rows)
-        return texts.SUMMARY_THROUGH.format(what=what, gpus=number(table.rows[-1].gpus), efficiency=_share(low))
+        last = number(table.rows[-1].gpus)
+        return texts.SUMMARY_THROUGH.format(what=what, gpus=last, efficiency=_share(low), **said)
     before = max((r for r in table.rows if r.gpus < row.gpus), key=lambda r: r.gpus)
     if table.stop_reason is Stop.CRITICAL_BATCH:
         reason = texts.REASON_CRITICAL
     else:
         reason = texts.REASON_COMMUNICATION.format(part=texts.PARTS[row.bound_by.value])
-    return texts.SUMMARY_STOP.format(what=what, gpus=number(before.gpus), reason=reason)
+    return texts.SUMMARY_STOP.format(what=what, gpus=number(before.gpus), reason=reason, **said)
 
 
 def text_chart(found: ScalingAnswer) -> tuple[Formula, ...]:
     """The table as monospace lines: GPUs, a, B (* where grown), step time, tokens/s, an efficiency bar, marks."""
     table = found.table
     head = (
-        f"{texts.HEAD_GPUS:>7} {texts.HEAD_ACCUMULATION:>5} {texts.HEAD_BATCH:>7} {texts.HEAD_STEP:>10} "
+        f"{_words(found)['devices']:>7} {texts.HEAD_ACCUMULATION:>5} {texts.HEAD_BATCH:>7} {texts.HEAD_STEP:>10} "
         f"{texts.HEAD_RATE:>11}  {texts.HEAD_EFFICIENCY}"
     )
     lines = [Formula(head)]
@@ -187,7 +199,7 @@ def _notes(found: ScalingAnswer) -> tuple[Note, ...]:
     if table.held_batch is not None:
         held = texts.HELD_NOTE_BATCH.format(micro=number(setup.micro_batch), batch=number(table.held_batch))
         if (grows := table.batch_grows_from) is not None:
-            held += texts.HELD_NOTE_GROWS.format(gpus=number(grows.gpus))
+            held += texts.HELD_NOTE_GROWS.format(gpus=number(grows.gpus), **_words(found))
     else:
         held = texts.HELD_NOTE_ACCUMULATION.format(
             micro=number(setup.micro_batch), accumulation=number(setup.accumulation or 1)
@@ -198,9 +210,21 @@ def _notes(found: ScalingAnswer) -> tuple[Note, ...]:
         )
     else:
         critical = texts.NO_CRITICAL_NOTE
-    mfu = f"{german(DEFAULT_MFU * 100, 1, keep_zeros=False)}\u00a0%"
-    assumed = " ".join(texts.ASSUMED[a.value].format(mfu=mfu) for a in table.assumed if a.value in texts.ASSUMED)
-    return tuple(Note(text) for text in (held, critical, texts.EFFICIENCY_NOTE, assumed) if text)
+    efficiency = texts.EFFICIENCY_NOTE.format(**_words(found))
+    return tuple(Note(text) for text in (held, critical, efficiency, _assumed(found)) if text)
+
+
+def _assumed(found: ScalingAnswer) -> str:
+    """What the step model took without it being given, each with its number, worded as in the time answer."""
+    table = found.table
+    shown = {
+        "mfu": f"{german(DEFAULT_MFU * 100, 1, keep_zeros=False)}\u00a0%",
+        "matmul": percent(table.matmul_efficiency or 0),
+        "net": german(table.net_gbps or 0, 0, keep_zeros=False),
+        "gpu": _gpu(found),
+        "device": _words(found)["device"],
+    }
+    return " ".join(STEP_ASSUMED[a.value].format(**shown) for a in table.assumed if a.value in STEP_ASSUMED)
 
 
 def scaling_chart(found: ScalingAnswer) -> Chart:
@@ -213,8 +237,8 @@ def scaling_chart(found: ScalingAnswer) -> Chart:
         marks.append((table.stop.gpus, texts.CHART_STOP))
     return Chart(
         title=texts.CHART_TITLE.format(what=what, gpu=gpu),
-        alt=texts.CHART_ALT.format(what=what, gpu=gpu),
-        x_label=texts.CHART_X,
+        alt=texts.CHART_ALT.format(what=what, gpu=gpu, **_words(found)),
+        x_label=_words(found)["devices"],
         x=tuple(row.gpus for row in rows),
         left_label=texts.CHART_RATE,
         left=(

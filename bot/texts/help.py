@@ -39,6 +39,8 @@ EXAMPLES = (
     f"`{COMMAND} 8 64 4 4096 privat` → Antwort nur für dich",
     f"`{COMMAND} prompts=512 n=8 mini=128 b=4 gpus=64` → Rollout: 4.096 Sequenzen, B = 1.024, a = 4, s = 4",
     f"`{COMMAND} llama3.1-8b b=2 gpus=64 a=8 L=8k gpu=h100 budget=1T` → Speicher je GPU, ob es passt, Trainingszeit",
+    f"`{COMMAND} llama3.1-8b b=2 gpus=64 B=512 L=8k gpu=h100 skalierung` → Durchsatz und Effizienz für mehr GPUs, "
+    "als Diagramm",
     f"`{COMMAND} plane llama3.1-70b gpus=256 gpu=h100 B=512 L=8k` → die drei schnellsten Aufteilungen, die passen",
 )
 #: The batch of reinforcement learning, in three sentences (help and App Home).
@@ -217,7 +219,13 @@ TOPICS: Mapping[str, tuple[str, frozenset[str]]] = {
     "check": ("prüfe", frozenset({"prüfe", "pruefe", "prüfen", "check", "konfig", "konfiguration"})),
     "budget": ("budget", frozenset({"budget", "schritte", "tokens"})),
     "vs": ("vs", frozenset({"vs", "vergleich", "vergleichen", "gegen", "versus", "lr", "lernrate"})),
-    "memory": ("speicher", frozenset({"speicher", "memory", "modell", "modelle", "gpu", "zeit", "mfu", "regeln"})),
+    "memory": (
+        "speicher",
+        frozenset(
+            {"speicher", "memory", "modell", "modelle", "gpu", "zeit", "mfu", "regeln"}
+            | {"skalierung", "scaling", "plane", "plan"}
+        ),
+    ),
 }
 TOPICS_LINE = "Hilfe zu einem Thema: {topics}."
 TOPIC_ENTRY = "`{command} hilfe {topic}`"

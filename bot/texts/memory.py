@@ -381,6 +381,9 @@ HELP_TOPIC = (
     "die Dauer und GPU-Stunden. `mfu=` ersetzt die Vorhersage, `peak=` den Peak (Spitzenleistung je GPU, BF16, "
     "dense; dann 40 % MFU angenommen); "
     "umgekehrt `step_time=13,75s` oder `tokens_per_second=` → MFU.",
+    "Skalierung: `skalierung` am Ende zeigt Schrittzeit, Tokens/s und Effizienz für d = 1, 2, 4, … und wo mehr GPUs "
+    "nicht mehr lohnen (in Slack als Diagramm). Planen: `{command} plane MODELL gpus= gpu= B= L=` sucht TP, PP, CP, "
+    "ZeRO, Neuberechnung, b und a mit B gleich und nennt die drei schnellsten Aufteilungen, die passen.",
     "Regeln: ohne Angabe die von effbatch (ZeRO-Paper und Korthikanti et al. 2022, Tabelle 2, für die echte "
     "Form); `regeln=megatron` wie theoretical_memory_usage.py in Megatron-LM, `regeln=deepspeed` wie "
     "estimate_zero2/3_model_states_mem_needs in DeepSpeed, `regeln=korthikanti` Tabelle 2 wie gedruckt.",

@@ -78,11 +78,6 @@ RESERVE_NOTE = (
     "Spielraum: {reserve} des GPU-Speichers lasse ich frei – die Schätzung trifft den Spitzenwert eines Laufs nicht "
     "aufs Byte."
 )
-ASSUMED: Mapping[str, str] = {
-    "mfu": "Rechnen mit angenommener MFU von 40 % (mit `mfu=` rechne ich mit deinem Wert).",
-    "network": "Netz angenommen: die übliche Bandbreite zwischen Knoten dieses GPU-Typs.",
-    "kernel_efficiency": "Angenommen: der Anteil der Spitze, den die Matrixprodukte einer Schicht erreichen.",
-}
 NO_TIME_NOTE = "Ohne GPU-Typ (`gpu=h100`) ordne ich nach Einfachheit statt nach Schrittzeit."
 
 ADVICE_LINE = "`{keys}`: {total} je Karte{time}"

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 TITLE = "Skalierung: {what} auf {gpu}"
-SUMMARY_STOP = "Skalierung {what}: Mehr GPUs lohnen sich bis {gpus} GPUs, danach {reason}."
-SUMMARY_THROUGH = "Skalierung {what}: Bis {gpus} GPUs bleibt die Effizienz bei {efficiency} oder mehr."
+SUMMARY_STOP = "Skalierung {what}: Mehr {devices} lohnen sich bis {gpus} {devices}, danach {reason}."
+SUMMARY_THROUGH = "Skalierung {what}: Bis {gpus} {devices} bleibt die Effizienz bei {efficiency} oder mehr."
 
 FIELD_MODEL = "Modell"
-FIELD_GPU = "GPU"
+#: The accelerator field and the GPU column are worded by ``bot.texts.memory.DEVICE_WORDS`` (a TPU has chips).
 FIELD_MICRO = "Micro-Batch je Gerät (b)"
 FIELD_BATCH = "Globale Batch-Größe (B)"
 FIELD_SEQ_LEN = "Sequenzlänge (L)"
@@ -22,31 +22,30 @@ FIELD_SETUP = "Euer Aufbau"
 BATCH_HELD = "{batch} Sequenzen, gehalten"
 BATCH_GROWS = "wächst mit d (a = {accumulation} gehalten)"
 MICRO_HELD = "{micro}, gehalten"
-SETUP_VALUE = "d = {d}, {gpus} GPUs"
+SETUP_VALUE = "d = {d}, {gpus} {devices}"
 PARALLEL_VALUE = "TP · PP · CP · SP = {degrees}"
 
 BRIEF_TITLE = "Skalierung"
 BRIEF_MORE = "Durchsatz und Effizienz für d = 1, 2, 4, …: `{command}`"
-STOP_TITLE = "Wo mehr GPUs nicht mehr lohnen"
+STOP_TITLE = "Wo mehr {devices} nicht mehr lohnen"
 STOP_COMMUNICATION = (
-    "Ab {gpus} GPUs (d = {d}) bringt jede weitere GPU weniger als die Hälfte ihres Durchsatzes allein: Der Schritt "
-    "wartet dann vor allem auf {part} ({step} je Schritt, Effizienz {efficiency})."
+    "Ab {gpus} {devices} (d = {d}) bringt jede weitere {device} weniger als die Hälfte ihres Durchsatzes allein: "
+    "Der Schritt wartet dann vor allem auf {part} ({step} je Schritt, Effizienz {efficiency})."
 )
 STOP_CRITICAL = (
-    "Ab {gpus} GPUs (d = {d}) wächst B auf {tokens} Tokens je Schritt, über die kritische Batch-Größe von etwa "
+    "Ab {gpus} {devices} (d = {d}) wächst B auf {tokens} Tokens je Schritt, über die kritische Batch-Größe von etwa "
     "{critical} Tokens hinaus, die Step Law und DeepSeek für dieses Budget schätzen: mehr Tokens je Schritt, "
     "aber kaum weniger Schritte bis zum selben Verlust."
 )
 NO_STOP = (
-    "Bis {gpus} GPUs (d = {d}) bringt jede Verdopplung mindestens das Anderthalbfache an Durchsatz; das Modell sieht "
-    "hier keine Grenze."
+    "Bis {gpus} {devices} (d = {d}) bringt jede Verdopplung mindestens das Anderthalbfache an Durchsatz; das Modell "
+    "sieht hier keine Grenze."
 )
 REASON_COMMUNICATION = "bremst {part}"
 REASON_CRITICAL = "ist B größer als die kritische Batch-Größe"
 
 TABLE_TITLE = "Durchsatz und Effizienz je Anzahl Replikate"
 #: Column heads of the text chart; the widths are the rendering's.
-HEAD_GPUS = "GPUs"
 HEAD_ACCUMULATION = "a"
 HEAD_BATCH = "B"
 HEAD_STEP = "s/Schritt"
@@ -72,14 +71,15 @@ HELD_NOTE_BATCH = (
     "Gehalten: die Modellparallelität je Replikat, b = {micro} und B = {batch} Sequenzen – mit mehr Replikaten "
     "sinkt a = B / (b · d)."
 )
-HELD_NOTE_GROWS = " Ab {gpus} GPUs ist a = 1: B wächst dann mit d (in der Tabelle mit * markiert)."
+HELD_NOTE_GROWS = " Ab {gpus} {devices} ist a = 1: B wächst dann mit d (in der Tabelle mit * markiert)."
 HELD_NOTE_ACCUMULATION = (
     "Gehalten: die Modellparallelität je Replikat, b = {micro} und a = {accumulation}; ohne `B=` wächst B = b · d · a "
     "mit d. Mit `B=` halte ich B fest und passe a an."
 )
 EFFICIENCY_NOTE = (
     "Effizienz = Tokens/s bei d Replikaten ÷ (d × Tokens/s eines Replikats). „Lohnt nicht mehr“: die erste "
-    "Verdopplung, deren zusätzliche GPUs weniger als die Hälfte des Durchsatzes eines Replikats je GPU bringen."
+    "Verdopplung, deren zusätzliche {devices} weniger als die Hälfte des Durchsatzes eines Replikats je {device} "
+    "bringen."
 )
 CRITICAL_NOTE = (
     "Kritische Batch-Größe: die obere der beiden Schätzungen von Step Law und DeepSeek LLM für {budget} Tokens "
@@ -88,20 +88,15 @@ CRITICAL_NOTE = (
 NO_CRITICAL_NOTE = (
     "Mit `budget=` prüfe ich auch, ab wann B über die kritische Batch-Größe der Skalierungsgesetze wächst."
 )
-#: What the step model took without it being given, keyed by ``core.memory.step.Assumed``.
-ASSUMED: Mapping[str, str] = {
-    "mfu": "Angenommen: Rechnen mit {mfu} MFU.",
-    "network": "Angenommen: das übliche Netz der GPU zwischen den Knoten.",
-    "kernel_efficiency": "Angenommen: der übliche Anteil der Spitzenleistung, den die Matrixprodukte erreichen.",
-}
+#: What the step model took without it being given is said as in the time answer
+#: (``bot.texts.memory.STEP_ASSUMED``), with the set-up row's numbers.
 
 CHART_TITLE = "Skalierung {what} auf {gpu}"
-CHART_X = "GPUs"
 CHART_RATE = "Tokens/s"
 CHART_IDEAL = "linear"
 CHART_EFFICIENCY = "Effizienz"
 CHART_SETUP = "euer Aufbau"
 CHART_STOP = "lohnt nicht mehr"
-CHART_ALT = "Diagramm: Tokens je Sekunde und Effizienz über der Anzahl GPUs, {what} auf {gpu}."
+CHART_ALT = "Diagramm: Tokens je Sekunde und Effizienz über der Anzahl {devices}, {what} auf {gpu}."
 #: In Slack while the chart is drawn: the answer follows in the channel, the chart in its thread.
 PENDING = "Ich rechne die Skalierung und zeichne das Diagramm – die Antwort erscheint gleich im Kanal."

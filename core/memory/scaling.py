@@ -98,6 +98,10 @@ class Scaling:
     stop_reason: Stop | None
     #: What the predictor took without the user giving it (MFU, network …), for the answer to say.
     assumed: tuple[Assumed, ...] = ()
+    #: The set-up row's assumed numbers, for the answer to say where they stand: the share of the peak its
+    #: matrix products reach and the inter-node bandwidth it used.
+    matmul_efficiency: float | None = None
+    net_gbps: float | None = None
 
     @property
     def setup_row(self) -> ScalingRow:
@@ -144,15 +148,19 @@ def scaling(
     per_node = setup.gpus_per_node
     rows: list[ScalingRow] = []
     assumed: dict[Assumed, None] = {}
+    own: StepPrediction | None = None
     for d in replica_counts(base, max(1, most_gpus // parallel)):
         a = max(1, batch // (setup.micro_batch * d)) if hold_batch else accumulation
         gpus = d * parallel
         nodes = -(-gpus // per_node) if setup.nodes else None
         step = predictor(model, params, replace(setup, gpus=gpus, accumulation=a, nodes=nodes), gpu)
         assumed |= dict.fromkeys(step.assumed)
+        own = step if d == base else own
         rows.append(_row(d, gpus, a, setup, step, batch, critical_tokens, rows[0] if rows else None))
     stop, reason = _stop(rows)
-    return Scaling(tuple(rows), base, batch if hold_batch else None, critical_tokens, stop, reason, tuple(assumed))
+    held = batch if hold_batch else None
+    efficiency, net = (own.matmul_efficiency, own.net_gbps) if own is not None else (None, None)
+    return Scaling(tuple(rows), base, held, critical_tokens, stop, reason, tuple(assumed), efficiency, net)
 
 
 def _row(
