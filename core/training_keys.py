@@ -193,7 +193,8 @@ _CHOICES: Mapping[TrainingKey, Mapping[str, Any]] = MappingProxyType(
         _K.ATTENTION: {"flash": Attention.FLASH, "flash_attention_2": Attention.FLASH,
                        "flash_attention": Attention.FLASH, "fa2": Attention.FLASH, "fa3": Attention.FLASH,
                        "sdpa": Attention.FLASH, "te": Attention.FLASH,
-                       "eager": Attention.EAGER, "math": Attention.EAGER, "naiv": Attention.EAGER},
+                       "eager": Attention.EAGER, "math": Attention.EAGER, "naiv": Attention.EAGER,
+                       "triton": Attention.TRITON},
         _K.RULES: {"effbatch": Rules.EFFBATCH, "standard": Rules.EFFBATCH, "megatron": Rules.MEGATRON,
                    "deepspeed": Rules.DEEPSPEED, "korthikanti": Rules.KORTHIKANTI},
     }

@@ -76,7 +76,7 @@ def test_the_command_uses_known_values(name: str, row: dict[str, Any]) -> None:
     values = dict(pairs)
     wrong = sorted({key for key in keys if keys.count(key) > 1})
     wrong += [] if values.get("framework", "megatron") in FRAMEWORKS else ["framework"]
-    wrong += [] if values.get("attention", "flash") in {"flash", "eager"} else ["attention"]
+    wrong += [] if values.get("attention", "flash") in {"flash", "eager", "triton"} else ["attention"]
     wrong += [] if values.get("dtype", "bf16") in {"bf16", "bf16-true", "fp16", "fp32", "fp8"} else ["dtype"]
     assert wrong == [], name
 

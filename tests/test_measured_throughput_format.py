@@ -30,7 +30,7 @@ COMMAND_KEYS = frozenset(
 )
 CHOICES = {
     "framework": {"megatron", "deepspeed", "fsdp", "fsdp2", "torchtitan", "ddp", "huggingface"},
-    "attention": {"flash", "eager"},
+    "attention": {"flash", "eager", "triton"},
     "dtype": {"bf16", "fp16", "fp32", "fp8"},
     "recompute": {"none", "selective", "full"},
 }

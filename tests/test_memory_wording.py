@@ -70,10 +70,10 @@ def shown(command: str) -> str:
         # Durations in the unit people think in, the singular after 1.
         (
             "llama3.1-8b b=2 gpus=8 a=8 L=8k gpu=h100 zero=1 budget=30M",
-            ["Token-Budget 30 Mio.: ≈ 6 min auf 8 GPUs, 0,8 GPU-Stunden"],
+            ["Token-Budget 30 Mio.: ≈ 6 min auf 8 GPUs, 0,9 GPU-Stunden"],
             ["0 Tage"],
         ),
-        ("llama3.1-8b b=2 gpus=8 a=8 L=8k gpu=h100 zero=1 budget=1,3B", ["≈ 4,5 h auf 8 GPUs"], ["0,2 Tage"]),
+        ("llama3.1-8b b=2 gpus=8 a=8 L=8k gpu=h100 zero=1 budget=1,3B", ["≈ 4,7 h auf 8 GPUs"], ["0,2 Tage"]),
         ("llama3.1-8b b=2 gpus=8 a=8 L=8k gpu=h100 zero=1 budget=1T mfu=1%", ["≈ 23 Jahre auf 8 GPUs"], ["Tage"]),
         ("params=1B gpus=1 gpu=h100 budget=300M mfu=50%", ["1 GPU-Stunde"], ["1 GPU-Stunden"]),
         # Two significant digits for every FLOP count; a step of minutes says so.

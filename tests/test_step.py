@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import pytest
 
 from effbatch.core.memory import GPUS, MODELS
+from effbatch.core.memory.kernels import attention_rate
 from effbatch.core.memory.setup import Attention, Dtype, Framework, Recompute, Setup
 from effbatch.core.memory.step import Assumed, Part, StepPrediction, predict
 from effbatch.core.training_keys import TrainingKey, read_value
@@ -129,6 +131,34 @@ def test_eager_attention_pays_the_s_squared_term() -> None:
         return step(replace(setup, attention=Attention.EAGER)).step_seconds / step(setup).step_seconds
 
     assert 1 < ratio(4096) < ratio(32768)
+
+
+@pytest.mark.parametrize(
+    ("attention", "gpu", "seq_len", "tflops"),
+    [
+        (Attention.FLASH, H100, 512, 163),  # FlashAttention-2 paper, Fig. 7 (d): causal, head size 128
+        (Attention.FLASH, H100, 2048, 265),
+        (Attention.FLASH, H100, 3072, 265 + 29 * math.log2(1.5)),  # between 2k and 4k, on a log scale
+        (Attention.FLASH, H100, 131072, 328),  # beyond the bars: the 16k rate
+        (Attention.FLASH, GPUS["h200"], 16384, 328),  # the H100's chip
+        (Attention.FLASH, A100, 8192, 182),  # Fig. 4 (d)
+        (Attention.TRITON, A100, 8192, 78),  # the "FlashAttention Triton" bars
+        (Attention.TRITON, H100, 16384, 137),  # FlashAttention-1's H100 bars, which Triton tracks on A100
+        (Attention.FLASH, GPUS["b200"], 8192, 0.35 * 2250),  # no bars: the card's attention share of its peak
+    ],
+)
+def test_attention_runs_at_its_kernels_measured_rate(
+    attention: Attention, gpu: object, seq_len: int, tflops: float
+) -> None:
+    """FlashAttention's rate is the one its own benchmarks measured on that card at that length, not a flat share."""
+    setup = Setup(gpus=8, micro_batch=1, seq_len=seq_len, attention=attention)
+    assert attention_rate(LLAMA_8B, setup, gpu) / 1e12 == pytest.approx(tflops)  # type: ignore[arg-type]
+
+
+def test_ring_attention_runs_the_kernel_at_the_local_chunks_length() -> None:
+    """With CP the kernel sees s / CP a call: 16k over CP 8 runs at the 2k rate."""
+    setup = Setup(gpus=8, cp=8, micro_batch=1, seq_len=16384)
+    assert attention_rate(LLAMA_8B, setup, H100) == pytest.approx(265e12)
 
 
 @pytest.mark.parametrize(("cp", "tp", "seq_len"), [(64, 64, 1), (8, 1, 16), (1, 64, 131072)])

@@ -31,6 +31,7 @@ RECOMPUTE_NAMES = {
 ATTENTION_NAMES = {
     "flash": "FlashAttention",
     "eager": "Eager-Attention (speichert die s × s-Scores)",
+    "triton": "FlashAttention in Triton",
 }
 LOGITS = "davon Logits und Loss: {value}"
 KV_CACHE = "davon K und V jeder Schicht (`use_cache`, im Ausgabeobjekt des Modells): {value}"
@@ -382,7 +383,7 @@ HELP_TOPIC = (
     "Die GPU: `gpu=` {gpus}, oder `gpu_mem=80GiB`. Dazu `dtype=bf16|fp16|fp32|fp8|bf16-true` (reines BF16), "
     "`zero=0|1|2|3` (FSDP = 3), "
     "`framework=megatron|deepspeed|fsdp|fsdp2|torchtitan|ddp|huggingface|lightning` (wer die Zustände hält), "
-    "`attention=flash|eager` (sdpa = flash), `head_dim=`, "
+    "`attention=flash|triton|eager` (sdpa = flash), `head_dim=`, "
     "`distributed_optimizer=ja`, `offload=none|optimizer|params`, `recompute=none|selective|full`, "
     "`sequence_parallel=ja` (die Sequenz-Parallelität von Megatron-LM; `sp=` ist DeepSpeed-Ulysses), "
     "`tp pp cp ep vpp`, `largest_layer=`, "

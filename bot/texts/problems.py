@@ -59,7 +59,7 @@ SETTING_EXPECTED: Mapping[str, str] = {
     "recompute": "`none`, `selective` oder `full`",
     "rules": "`effbatch`, `megatron`, `deepspeed` oder `korthikanti`",
     "framework": "`megatron`, `deepspeed`, `fsdp`, `fsdp2`, `torchtitan`, `ddp` oder `huggingface`",
-    "attention": "`flash` (auch `sdpa`) oder `eager`",
+    "attention": "`flash` (auch `sdpa`), `triton` oder `eager`",
     "net_gbps": "eine Bandbreite je GPU in Gbit/s wie `400`, `400G` oder `3,2T`",
 }
 MORE_PROBLEMS = "… und {count} weitere Probleme."

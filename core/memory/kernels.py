@@ -13,10 +13,15 @@ token) and the attention scores (12 · L · s · d_attn a token). Each GPU does 
   casts each product's inputs first (read 2 bytes, write 1, a memory-bound pass), weights once a micro-batch.
 - Attention with FlashAttention computes the causal half of the s × s scores: 4 · s · d forward and 2,5 times
   that backward (Dao 2023, §3.1: five products backward to two forward), so 7/12 of the 12 · s · d the model
-  FLOPs count, at ``attention_efficiency`` of the BF16 peak. Eager attention (``attention=eager``) multiplies
-  the whole s × s score matrix as batched products (all of the 12 · s · d, at the products' share) and writes,
-  softmaxes and reads the scores in memory: per token, layer and head s values of 2 bytes, six passes forward
-  and backward – the s² term that dominates at long sequences.
+  FLOPs count, at the rate the kernel itself was measured at on that card for that sequence length and head
+  size (``ATTENTION_TFLOPS``: FlashAttention-2's paper, Fig. 4 and 7, forward and backward with the causal mask,
+  FLOPs counted as here) – far below the products' share on Hopper, and lower at short sequences, where a
+  kernel has few blocks of keys a query block to stream through. ``attention=triton`` is the Triton
+  FlashAttention kernel (llm-foundry's ``attn_impl: triton``, copied from flash-attn's ``flash_attn_triton.py``);
+  cards without a measured curve take ``attention_efficiency`` of the BF16 peak. Eager attention
+  (``attention=eager``) multiplies the whole s × s score matrix as batched products (all of the 12 · s · d, at
+  the products' share) and writes, softmaxes and reads the scores in memory: per token, layer and head s values
+  of 2 bytes, six passes forward and backward – the s² term that dominates at long sequences.
 - Memory-bound work: per token and layer the norms, residual additions, rotary embedding and the gated
   activation read and write about 10h + 2(d_q + d_kv) + 3·ffn (2·ffn ungated) values forward, twice that
   backward; the cross-entropy over the vocabulary reads and writes V fp32 values three times. It runs at the
@@ -52,6 +57,27 @@ DEFAULT_MATMUL_EFFICIENCY = 0.80
 DEFAULT_ATTENTION_EFFICIENCY = 0.35
 #: cuBLAS's large tile on Hopper and Ampere: 128 × 256 outputs a thread block.
 TILE_M, TILE_N = 128, 256
+#: FlashAttention's measured forward + backward rate with the causal mask, in TFLOP/s, by head size and sequence
+#: length (Dao 2023, "FlashAttention-2", Fig. 4 (d)/(c) on A100 80GB SXM4 and Fig. 7 (d)/(c) on H100 80GB SXM5;
+#: the same bars as flash-attn's assets/flash2_{a100,h100}_fwd_bwd_benchmark.png; 16k tokens a batch, hidden 2048;
+#: FLOPs counted with the causal half, as ``CAUSAL_ATTENTION_WORK`` does). Triton: the "FlashAttention Triton"
+#: bars on A100; on H100 nobody published them, so its H100 row is FlashAttention-1's bars on that card, which
+#: the Triton kernel tracks within 6 % on A100 in the same figure (and its docstring: "Overall Triton forward +
+#: backward is slightly slower than the CUDA version"). The H200 is the H100's chip (same SMs and clocks).
+ATTENTION_TFLOPS: dict[tuple[Attention, str, int], tuple[float, ...]] = {
+    (Attention.FLASH, "h100", 128): (163, 221, 265, 294, 308, 328),
+    (Attention.FLASH, "h100", 64): (141, 192, 232, 257, 273, 284),
+    (Attention.FLASH, "a100", 128): (99, 133, 155, 173, 182, 189),
+    (Attention.FLASH, "a100", 64): (88, 119, 140, 156, 165, 171),
+    (Attention.TRITON, "h100", 128): (98, 109, 108, 126, 135, 137),
+    (Attention.TRITON, "h100", 64): (104, 123, 136, 138, 149, 156),
+    (Attention.TRITON, "a100", 128): (50, 61, 68, 74, 78, 80),
+    (Attention.TRITON, "a100", 64): (59, 75, 79, 76, 79, 80),
+}
+#: The sequence lengths of those bars: 512 to 16k; longer sequences run at the 16k rate, shorter at the 512 one.
+ATTENTION_SEQ_LENS = (512, 1024, 2048, 4096, 8192, 16384)
+#: The cards whose bars those are (an H200 is an H100 chip with more memory).
+ATTENTION_CARDS = {"h100": "h100", "h200": "h100", "a100-40": "a100", "a100-80": "a100"}
 #: Causal FlashAttention's real work over the model FLOPs' 12 · s · d: (1 + 2,5) · 4 · s · d / 2.
 CAUSAL_ATTENTION_WORK = 7 / 12
 #: TF32 (what fp32 training's products run in) is half the BF16 rate on A100 and H100.
@@ -100,13 +126,25 @@ def attention_seconds(model: ModelSpec | None, flops: float, setup: Setup, gpu: 
     """A token's attention: FlashAttention's causal half at its share of the peak, or eager attention's whole
     score matrix at the products' share and its scores through memory."""
     if model is None or setup.attention is not Attention.EAGER:
-        return (
-            flops
-            * CAUSAL_ATTENTION_WORK
-            / (gpu.peak_flops * (gpu.attention_efficiency or DEFAULT_ATTENTION_EFFICIENCY))
-        )
+        return flops * CAUSAL_ATTENTION_WORK / attention_rate(model, setup, gpu)
     scores = 6 * 2 * model.layers * model.heads * (setup.seq_len or 0)
     return flops / _matmul_peak(Dtype.BF16, gpu) + (scores / (gpu.hbm * MEMORY_EFFICIENCY) if gpu.hbm else 0.0)
+
+
+def attention_rate(model: ModelSpec | None, setup: Setup, gpu: GpuSpec) -> float:
+    """FLOP/s the FlashAttention kernel reaches on ``gpu``: its measured bars, read between sequence lengths on a
+    log scale at the length one call sees (s / CP: ring attention runs blocks of the local chunk), for heads of 64
+    or 128 (the nearer); else ``attention_efficiency`` of the peak."""
+    card = ATTENTION_CARDS.get(gpu.name)
+    kernel = Attention.TRITON if setup.attention is Attention.TRITON else Attention.FLASH
+    head = 64 if model is not None and model.kv_channels < 96 else 128
+    bars = ATTENTION_TFLOPS.get((kernel, card, head)) if card else None
+    if bars is None:
+        return gpu.peak_flops * (gpu.attention_efficiency or DEFAULT_ATTENTION_EFFICIENCY)
+    x = math.log2(max(1, (setup.seq_len or 0) // setup.cp) / ATTENTION_SEQ_LENS[0])
+    i = min(max(0, int(x)), len(bars) - 2)
+    t = min(max(x - i, 0.0), 1.0)
+    return (bars[i] + (bars[i + 1] - bars[i]) * t) * 1e12
 
 
 def _matmul_peak(dtype: Dtype, gpu: GpuSpec) -> float:

@@ -59,6 +59,7 @@ class Attention(StrEnum):
 
     FLASH = "flash"
     EAGER = "eager"
+    TRITON = "triton"  # FlashAttention in Triton (llm-foundry's attn_impl: triton): no scores kept, a slower kernel
 
 
 class Recompute(StrEnum):
