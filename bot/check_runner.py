@@ -34,8 +34,13 @@ if TYPE_CHECKING:
 
 from effbatch.core.configs import MAX_CONFIG_BYTES, Check, CheckError, ProblemKind, Source, World, check_config
 
-#: Seconds one check may run (Slack waits 3 s for the acknowledgement that carries the answer).
+#: CPU seconds one check may use: the bound on a hostile input, counted in the check's own CPU time (a timer
+#: signal on ``ITIMER_PROF``), so that a loaded machine – the check process runs at the lowest priority – does not
+#: turn a real config into one that is "zu aufwendig".
 CHECK_SECONDS = 2.0
+#: Seconds of wall-clock time the bot waits for a check's answer beyond its CPU seconds (Slack waits 3 s for the
+#: acknowledgement that carries it); a check not answered by then is "slow" (the machine is busy), not too costly.
+WALL_GRACE = 0.5
 #: Address space of a check process; an import of the readers takes ~60 MB of it, a real check a few more.
 CHECK_MEMORY = 256 * 1024 * 1024
 #: Check processes per bot process.
@@ -67,6 +72,7 @@ class Abort(StrEnum):
     DEADLINE = "deadline"  # it ran longer than the deadline
     MEMORY = "memory"  # it needed more memory than the cap
     BUSY = "busy"  # every check process was busy for longer than a check may wait
+    SLOW = "slow"  # no answer in wall-clock time while the check had CPU time left: the machine is loaded
 
 
 class CheckAborted(Exception):  # noqa: N818 - a stop, not a bug: named by what happened
@@ -112,8 +118,9 @@ class _Bounded:
 
 class BoundedCheck(_Bounded):
     """A check in this process, under a deadline and a memory cap as in a check process: for a command-line process
-    that has no one else to answer (``effbatch check``). The deadline is a timer signal (so: the main thread), the
-    cap ``RLIMIT_AS`` above what the process already maps (Linux); both are lifted after each check."""
+    that has no one else to answer (``effbatch check``). The deadline is a timer signal on the process's CPU time
+    (so: the main thread; a pre-commit hook on a busy machine is not cut short), the cap ``RLIMIT_AS`` above what
+    the process already maps (Linux); both are lifted after each check."""
 
     def __init__(
         self, seconds: float = CHECK_SECONDS, memory: int = CHECK_MEMORY, work: CheckRunner = check_config
@@ -136,13 +143,13 @@ def _deadline(seconds: float) -> Iterator[None]:
     def stop(_signum: int, _frame: object) -> None:
         raise _PastDeadline
 
-    previous = signal.signal(signal.SIGALRM, stop)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    previous = signal.signal(signal.SIGPROF, stop)
+    signal.setitimer(signal.ITIMER_PROF, seconds)  # CPU time of this process, user and system
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
 
 
 @contextlib.contextmanager
@@ -178,7 +185,8 @@ class _Worker:
 
 
 class CheckPool(_Bounded):
-    """``processes`` check processes, each check at most ``seconds`` and ``memory`` bytes; thread-safe."""
+    """``processes`` check processes, each check at most ``seconds`` of CPU time and ``memory`` bytes, answered
+    within ``wall`` seconds (default: ``seconds`` + ``WALL_GRACE``); thread-safe."""
 
     def __init__(
         self,
@@ -187,9 +195,11 @@ class CheckPool(_Bounded):
         memory: int = CHECK_MEMORY,
         wait: float = WAIT_SECONDS,
         work: CheckRunner = check_config,
+        wall: float | None = None,
     ) -> None:
         """``work`` is what a check process calls with the job, by reference (tests pass their stand-ins)."""
         self.seconds, self.memory, self.wait = seconds, memory, wait
+        self.wall = wall if wall is not None else seconds + WALL_GRACE
         self._work = work
         self._size = processes
         self._owner = 0
@@ -214,11 +224,11 @@ class CheckPool(_Bounded):
             raise CheckAborted(Abort.BUSY, self.seconds, self.memory)
         try:
             worker = self._take(waited_until)
-            outcome = self._run(worker, (self._work, job, options))
+            outcome = self._run(worker, (self._work, job, options, self.seconds))
         except BaseException:
             self._free.release()
             raise
-        if outcome[0] in (Abort.DEADLINE, Abort.MEMORY):
+        if outcome[0] in (Abort.DEADLINE, Abort.MEMORY, Abort.SLOW):
             logging.getLogger("effbatch").warning("config check stopped", extra={"detail": outcome[0]})
             # killing it and starting another takes a while: not on the caller's time (Slack waits 3 s)
             threading.Thread(target=self._replace_then_free, args=(worker,), daemon=True).start()
@@ -296,8 +306,8 @@ class CheckPool(_Bounded):
         """The job's outcome: ``check_config``'s, or ``("deadline",)``, or ``("memory",)``."""
         try:
             worker.connection.send(job)
-            answered = worker.connection.poll(self.seconds)
-            outcome: tuple[Any, ...] = worker.connection.recv() if answered else ("deadline",)
+            answered = worker.connection.poll(self.wall)
+            outcome: tuple[Any, ...] = worker.connection.recv() if answered else (Abort.SLOW.value,)
         except (OSError, EOFError):  # it died (the kernel's OOM killer, a signal): as if out of memory
             outcome = ("memory",)
         return outcome
@@ -372,10 +382,10 @@ def serve_checks(descriptor: int, memory: int) -> None:
         return
     while True:
         try:
-            work, job, options = connection.recv()
+            work, job, options, seconds = connection.recv()
         except (EOFError, OSError):
             return
-        outcome = _checked(work, job, options)
+        outcome = _checked(work, job, options, seconds)
         try:
             connection.send(outcome)
         except (EOFError, OSError):
@@ -384,12 +394,16 @@ def serve_checks(descriptor: int, memory: int) -> None:
             connection.send(("crashed", traceback.format_exc()))
 
 
-def _checked(work: CheckRunner, job: tuple[Any, ...], options: dict[str, Any]) -> tuple[Any, ...]:
-    """One job's outcome as plain picklable data (``CheckError`` keeps its kind and context apart)."""
+def _checked(work: CheckRunner, job: tuple[Any, ...], options: dict[str, Any], seconds: float) -> tuple[Any, ...]:
+    """One job's outcome as plain picklable data (``CheckError`` keeps its kind and context apart), stopped after
+    ``seconds`` of its CPU time."""
     import traceback
 
     try:
-        return ("ok", work(*job, **options))
+        with _deadline(seconds):
+            return ("ok", work(*job, **options))
+    except _PastDeadline:
+        return (Abort.DEADLINE.value,)
     except CheckError as error:
         return ("error", ProblemKind(error.kind), dict(error.ctx))
     except MemoryError:

@@ -25,7 +25,10 @@ def free_port() -> int:
 #: stops the bot would wait the default seconds for nothing); the drain's own tests set it. The database's answer
 #: is waited for 10 s, not 1: a loaded machine must not turn a profile into "database unavailable" (the stall
 #: tests set their own).
-TEST_DEFAULTS = {"EFFBATCH_DRAIN_SECONDS": "0", "EFFBATCH_DATABASE_SECONDS": "10"}
+#: A test's bot waits for a config check as long as a hang guard: the tests hold what a check answers, and on a
+#: loaded machine the check process (at the lowest priority) may wait seconds for the CPU; its own CPU deadline
+#: still stops a hostile config.
+TEST_DEFAULTS = {"EFFBATCH_DRAIN_SECONDS": "0", "EFFBATCH_DATABASE_SECONDS": "10", "EFFBATCH_CHECK_WALL_SECONDS": "60"}
 
 
 def clean_env(**overrides: str) -> dict[str, str]:

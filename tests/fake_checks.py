@@ -43,8 +43,21 @@ def endless(
     *,
     gpu: str | None = None,
 ) -> Check:
-    while True:
+    while True:  # waits without using CPU time: only the wall-clock wait ends it
         time.sleep(0.01)
+
+
+def spins(
+    sources: Sequence[Source],
+    world: World | None = None,
+    framework: str | None = None,
+    max_bytes: int = 0,
+    *,
+    gpu: str | None = None,
+) -> Check:
+    """Computes without end, as a hostile input would: its CPU time runs out."""
+    while True:
+        sum(range(1000))
 
 
 def hungry(
@@ -73,7 +86,7 @@ def crashes(
 
 
 #: What ``scripted`` does for each source text.
-SCRIPT = {"endless": endless, "hungry": hungry, "crashes": crashes, "refuses": refuses}
+SCRIPT = {"endless": endless, "spins": spins, "hungry": hungry, "crashes": crashes, "refuses": refuses}
 
 
 def scripted(

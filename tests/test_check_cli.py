@@ -328,7 +328,7 @@ def test_a_tilde_is_never_the_home_folder(tmp_path: Path, name: str, in_reposito
 #: A check that would not end, or would need more memory than its process may take: the stand-in the check process
 #: runs, and what stderr says after the file's name.
 STOPPED = [
-    ("endless", "Die Prüfung hätte länger als 0,5 s gedauert und wurde abgebrochen."),
+    ("spins", "Die Prüfung hätte mehr als 0,5 s Rechenzeit gebraucht und wurde abgebrochen."),
     ("hungry", "Die Prüfung hätte mehr als 256\xa0MiB Speicher gebraucht und wurde abgebrochen."),
 ]
 
@@ -337,7 +337,9 @@ def runner(kind: str, work: str) -> CheckPool | BoundedCheck:
     """The bot's check process, or this process under the same bounds (what ``effbatch check`` uses)."""
     stand_in = getattr(fake_checks, work)
     if kind == "check process":
-        return CheckPool(processes=1, seconds=0.5, memory=256 * 1024 * 1024, wait=START_SECONDS, work=stand_in)
+        return CheckPool(
+            processes=1, seconds=0.5, memory=256 * 1024 * 1024, wait=START_SECONDS, work=stand_in, wall=START_SECONDS
+        )
     return BoundedCheck(seconds=0.5, memory=256 * 1024 * 1024, work=stand_in)
 
 

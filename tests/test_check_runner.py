@@ -29,8 +29,11 @@ GUARD = 30
 
 @pytest.fixture
 def pool() -> Iterator[CheckPool]:
-    """Two processes, half a second per check, 256 MiB each (an import of the readers takes ~60 MB)."""
-    checks = CheckPool(processes=2, seconds=0.5, memory=256 * 1024 * 1024, wait=GUARD, work=fake_checks.scripted)
+    """Two processes, half a second of CPU time per check, 256 MiB each (an import of the readers takes ~60 MB);
+    answers awaited as long as a hang guard, so a loaded machine does not make a stopped check "slow"."""
+    checks = CheckPool(
+        processes=2, seconds=0.5, memory=256 * 1024 * 1024, wait=GUARD, work=fake_checks.scripted, wall=GUARD
+    )
     try:
         yield checks
     finally:
@@ -64,7 +67,7 @@ def test_a_check_error_keeps_its_kind_and_context(pool: CheckPool) -> None:
 @pytest.mark.parametrize(
     ("work", "reason"),
     [
-        ("endless", Abort.DEADLINE),  # a loop that never ends: killed at the deadline
+        ("spins", Abort.DEADLINE),  # a loop that never ends: stopped when its CPU time runs out
         ("hungry", Abort.MEMORY),  # asks for 8 GiB under a 256 MiB cap: MemoryError inside
     ],
 )
@@ -80,6 +83,25 @@ def test_a_stopped_check_is_replaced_and_the_next_one_answered(pool: CheckPool, 
     assert len(pool.pids()) == 2
     if reason is Abort.DEADLINE:
         assert not pids & pool.pids()
+
+
+def test_a_check_that_gets_no_answer_in_wall_time_is_slow_not_too_costly() -> None:
+    """A check that has CPU time left but no answer when the wall-clock wait ends (here: it waits without
+    computing, as a check does on a machine too loaded to run it) is answered "slow" – the machine is busy, the
+    config is not too costly – and its process is replaced, so the next check is answered."""
+    checks = CheckPool(
+        processes=1, seconds=5, memory=256 * 1024 * 1024, wait=GUARD, work=fake_checks.scripted, wall=0.5
+    )
+    try:
+        stopped = run(checks, "endless")
+        assert isinstance(stopped, CheckAborted)
+        assert stopped.reason is Abort.SLOW
+        deadline = time.monotonic() + GUARD
+        while isinstance(answer := run(checks, "answers"), CheckAborted) and time.monotonic() < deadline:
+            assert answer.reason is Abort.BUSY  # the replacement is still starting
+        assert answer.global_batch == 256  # type: ignore[attr-defined]
+    finally:
+        checks.close()
 
 
 def test_a_full_pool_answers_busy_and_recovers() -> None:
@@ -117,9 +139,10 @@ def test_an_unexpected_exception_is_a_crash_with_its_traceback(pool: CheckPool) 
 @pytest.mark.parametrize(
     ("reason", "fragment"),
     [
-        (Abort.DEADLINE, "länger als 0,5 s"),
+        (Abort.DEADLINE, "mehr als 0,5 s Rechenzeit"),
         (Abort.MEMORY, "mehr als 256\u00a0MiB Speicher"),
         (Abort.BUSY, "zu viele Prüfungen gleichzeitig"),
+        (Abort.SLOW, "gerade ausgelastet; die Prüfung kam nicht rechtzeitig dran"),
     ],
 )
 def test_a_stopped_check_is_answered_in_german_with_what_to_do(reason: Abort, fragment: str) -> None:

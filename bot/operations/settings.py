@@ -84,6 +84,8 @@ class Settings(BaseSettings):
     #: Config checks: processes per bot process, seconds and MiB of address space each check may take.
     effbatch_check_processes: int = Field(default=2, ge=1, le=16)
     effbatch_check_seconds: float = Field(default=2, gt=0, le=2.5)
+    #: Wall-clock seconds the bot waits for a check's answer (Slack waits 3 s); unset: the CPU seconds + 0,5.
+    effbatch_check_wall_seconds: float | None = Field(default=None, gt=0, le=600)
     effbatch_check_memory_mb: int = Field(default=256, ge=128, le=4096)
     #: Socket Mode: seconds without a connection to Slack after which /healthz fails (Kubernetes restarts the pod).
     effbatch_reconnect_seconds: float = Field(default=60, gt=0, le=3600)

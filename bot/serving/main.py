@@ -105,6 +105,7 @@ def check_pool(settings: Settings) -> CheckPool:
         settings.effbatch_check_processes,
         settings.effbatch_check_seconds,
         settings.effbatch_check_memory_mb * 1024 * 1024,
+        wall=settings.effbatch_check_wall_seconds,
     )
 
 

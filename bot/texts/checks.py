@@ -244,14 +244,18 @@ _SHELL_INSTEAD = (
 ABORTED_TITLE = "Diese Konfiguration ist zu aufwendig, um sie hier zu prüfen"
 ABORTED: Mapping[str, str] = {
     "deadline": (
-        "Die Prüfung hätte länger als {seconds} s gedauert und wurde abgebrochen. Echte Konfigurationen brauchen "
-        "Millisekunden; kürze den Text auf die Batch-Einstellungen und die Startzeile."
+        "Die Prüfung hätte mehr als {seconds} s Rechenzeit gebraucht und wurde abgebrochen. Echte Konfigurationen "
+        "brauchen Millisekunden; kürze den Text auf die Batch-Einstellungen und die Startzeile."
     ),
     "memory": (
         "Die Prüfung hätte mehr als {memory} Speicher gebraucht und wurde abgebrochen. Echte Konfigurationen "
         "brauchen wenige MB; kürze den Text auf die Batch-Einstellungen und die Startzeile."
     ),
     "busy": "Gerade laufen zu viele Prüfungen gleichzeitig. Versuch es in ein paar Sekunden noch einmal.",
+    "slow": (
+        "Der Rechner des Bots ist gerade ausgelastet; die Prüfung kam nicht rechtzeitig dran. An der Konfiguration "
+        "liegt es nicht – versuch es in ein paar Sekunden noch einmal."
+    ),
 }
 #: ``effbatch check`` has the bot's deadline too (``BoundedCheck``), only more memory: no promise of no limits.
 ABORTED_HINT = (
@@ -261,9 +265,9 @@ ABORTED_HINT = (
 #: A check ``effbatch check`` stopped (the bot's deadline and a memory cap, in its own process): what to pass instead.
 ABORTED_CLI: Mapping[str, str] = {
     "deadline": (
-        "Die Prüfung hätte länger als {seconds} s gedauert und wurde abgebrochen. Echte Konfigurationen brauchen "
-        "Millisekunden; gib nur die Dateien des Laufs an: die Konfiguration mit den Batch-Einstellungen und die "
-        "Startzeile."
+        "Die Prüfung hätte mehr als {seconds} s Rechenzeit gebraucht und wurde abgebrochen. Echte Konfigurationen "
+        "brauchen Millisekunden; gib nur die Dateien des Laufs an: die Konfiguration mit den Batch-Einstellungen "
+        "und die Startzeile."
     ),
     "memory": (
         "Die Prüfung hätte mehr als {memory} Speicher gebraucht und wurde abgebrochen. Echte Konfigurationen "
@@ -272,6 +276,7 @@ ABORTED_CLI: Mapping[str, str] = {
     ),
     "busy": "Der Prozess für die Prüfung ist nicht rechtzeitig gestartet; der Rechner ist ausgelastet. Versuch es "
     "noch einmal.",
+    "slow": "Die Prüfung kam nicht rechtzeitig dran; der Rechner ist ausgelastet. Versuch es noch einmal.",
 }
 #: Our own reasons for refusing a parsed text, in place of a parser's message.
 UNREADABLE_REASONS: Mapping[str, str] = {
