@@ -165,14 +165,17 @@ def _shape(training: TrainingRequest) -> ModelSpec | None:
     if any(training.value(key) is None for key in _required(training)):
         return None
     given.setdefault("kv_heads", given["heads"])
+    if "ffn" not in given and given.get("experts") and "moe_ffn" in given:
+        given["ffn"] = given["moe_ffn"]  # every typed layer is MoE (no dense_layers key): a dense FFN width is unused
     if training.rules is Rules.KORTHIKANTI and "ffn" not in given:
         given |= {"ffn": 4 * given["hidden"], "swiglu": given.get("swiglu", False)}  # the paper's GPT MLP: 4h GeLU
     return ModelSpec(**given)
 
 
 def _required(training: TrainingRequest) -> tuple[TrainingKey, ...]:
-    """The shape keys a typed shape needs: Korthikanti's rules take the paper's MLP (4h) where ffn= is not given."""
-    if training.rules is Rules.KORTHIKANTI:
+    """The shape keys a typed shape needs: Korthikanti's rules take the paper's MLP (4h) where ffn= is not given,
+    and an MoE shape whose layers are all experts (``experts=`` and ``moe_ffn=``) has no dense FFN to size."""
+    if training.rules is Rules.KORTHIKANTI or (training.experts and training.moe_ffn):
         return tuple(key for key in REQUIRED_SHAPE_KEYS if key is not TrainingKey.FFN)
     return REQUIRED_SHAPE_KEYS
 

@@ -257,6 +257,18 @@ def test_a_set_up_that_cannot_exist_is_refused_naming_its_values(command: str, s
         json_answer(command)
 
 
+def test_an_moe_shape_of_experts_only_needs_no_dense_ffn() -> None:
+    """A typed MoE shape (``experts=`` and ``moe_ffn=``; every layer MoE, as Grok-1's 64 layers of 8 experts) is
+    answered without ``ffn=``, and counts the same as with a dense width that no layer uses."""
+    grok = "layers=64 hidden=6144 heads=48 kv_heads=8 vocab=131072 experts=8 topk=2 moe_ffn=32768"
+    without = plain_text(
+        answer_command(f"{grok} gpus=512 tp=4 pp=8 ep=8 L=8k gpu=h100", Visibility.IN_CHANNEL).document
+    )
+    assert "Parameter: 316,5\xa0Mrd." in without
+    with_ffn = f"{grok} ffn=32768 gpus=512 tp=4 pp=8 ep=8 L=8k gpu=h100"
+    assert plain_text(answer_command(with_ffn, Visibility.IN_CHANNEL).document) == without
+
+
 def test_the_largest_micro_batch_stops_at_the_bound_of_b() -> None:
     """A tiny model on an H100 would take millions of sequences a micro-batch: the answer stops at b's bound and
     says so, instead of a number no command could take."""
