@@ -52,7 +52,7 @@ def test_the_plan_names_its_assumptions() -> None:
     """The search's bounds, the margin and the memory rules stand in the small print, and what the time assumed."""
     shown = text_of(PLAN)
     assert "eine beschnittene Suche, keine vollständige" in shown
-    assert "Spielraum: 5\u00a0% des GPU-Speichers" in shown
+    assert "Spielraum: 5\u00a0% des Speichers je GPU" in shown
     assert "Geschätzt nach den Regeln von effbatch" in shown
 
 
@@ -224,3 +224,19 @@ def test_each_layout_typed_alone_answers_the_same_memory(command: str) -> None:
         assert f"Summe auf der GPU: {total} von" in answer
         batch = next(line for line in reversed(shown[:at]) if line.startswith("B = b · d · a = "))
         assert f"= {batch.rsplit(' = ', 1)[1]} Sequenzen" in answer
+
+
+def test_a_small_part_of_a_step_is_never_shown_as_zero_seconds() -> None:
+    """A part of a few milliseconds (the optimizer step of an 8B model) keeps its digits instead of „0 s“."""
+    shown = text_of("plane llama3.1-8b gpus=64 gpu=h100 B=1024 L=8192")
+    assert "Optimiererschritt 0,0" in shown
+    assert "Optimiererschritt 0\u00a0s" not in shown
+
+
+def test_a_plan_on_tpus_says_chips_never_gpus() -> None:
+    """A TPU's plan counts chips, their memory, runtime and chip-hours in every line, as the memory answer does."""
+    shown = text_of("plane llama3.1-8b gpus=256 gpu=tpu-v5e B=512 L=4096 budget=1T")
+    for said in ("Chips: 256", "Beschleuniger: TPU v5e", "Speicher je Chip:", "Chip-Stunden", "des Speichers je Chip"):
+        assert said in shown
+    for gpu_word in ("GPUs", "je GPU", "GPU-Stunden", "GPU-Speicher", "CUDA"):
+        assert gpu_word not in shown

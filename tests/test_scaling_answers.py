@@ -162,3 +162,11 @@ def test_the_scaling_json_follows_the_schema(text: str) -> None:
     """``effbatch --json … skalierung`` is one of the shapes schema/effbatch.schema.json describes."""
     schema = json.loads((Path(__file__).resolve().parent.parent / "schema" / "effbatch.schema.json").read_text())
     jsonschema.validate(json_answer(text), schema)
+
+
+def test_past_the_critical_batch_the_tokens_per_step_are_named_t() -> None:
+    """The stop at the critical batch names the tokens per step T = B · L, never B (which counts sequences)."""
+    text = "b=2 a=8 L=8192 gpus=8 budget=30M modell=llama3.1-8b gpu=h100 zero=1 skalierung"
+    shown = plain_text(answer_command(text, Visibility.IN_CHANNEL).document).replace("\u00a0", " ")
+    assert "Ab 16 GPUs (d = 16) wächst T = B · L auf 2,1 Mio. Tokens je Schritt" in shown
+    assert "wächst B auf" not in shown

@@ -71,7 +71,11 @@ def plan_document(planned: Planned, visibility: Visibility, command: str = COMMA
     for rank, candidate in enumerate(planned.fastest, start=1):
         parts.append(_entry(goal, rank, candidate, command))
     if planned.fastest and planned.obvious is not None:
-        parts.append(Section(title=texts.OBVIOUS_TITLE, lines=_obvious(planned.fastest[0], planned.obvious)))
+        parts.append(
+            Section(
+                title=texts.OBVIOUS_TITLE, lines=_obvious(planned.fastest[0], planned.obvious, _words(planned.goal))
+            )
+        )
     if planned.shortfall is not None:
         parts.append(Section(title=texts.NOTHING_TITLE, lines=shortfall_lines(planned, command), warning=True))
     parts += _notes(planned)
@@ -83,6 +87,11 @@ def plan_document(planned: Planned, visibility: Visibility, command: str = COMMA
 
 def _what(goal: Goal) -> str:
     return goal.model.title or goal.model.name or texts.MODEL_FIELD
+
+
+def _words(goal: Goal) -> dict[str, str]:
+    """GPU or chip: the memory answer's words for the accelerator planned on (a TPU's devices are chips)."""
+    return dict(memory_texts.DEVICE_WORDS[goal.gpu is not None and goal.gpu.chip])
 
 
 def _gpu(goal: Goal) -> str:
@@ -102,8 +111,8 @@ def _summary(planned: Planned) -> str:
 def _fields(goal: Goal) -> Fields:
     fields = [
         Field(texts.MODEL_FIELD, _what(goal)),
-        Field(texts.GPUS_FIELD, number(goal.gpus)),
-        Field(texts.GPU_FIELD, _gpu(goal)),
+        Field(_words(goal)["devices"], number(goal.gpus)),
+        Field(_words(goal)["accelerator"], _gpu(goal)),
         Field(texts.BATCH_FIELD, number(goal.global_batch)),
     ]
     if goal.seq_len is not None:
@@ -127,7 +136,8 @@ def layout_text(layout: Layout) -> str:
 
 
 def seconds(value: float) -> str:
-    return f"{german(value, 2, keep_zeros=False)}\u00a0s"
+    """Seconds to two places, a part below a tenth to three, so a small part never reads as „0 s“."""
+    return f"{german(value, 3 if value < 0.1 else 2, keep_zeros=False)}\u00a0s"
 
 
 def _entry(goal: Goal, rank: int, candidate: Candidate, command: str) -> Section:
@@ -144,7 +154,10 @@ def _entry(goal: Goal, rank: int, candidate: Candidate, command: str) -> Section
         ),
         Bullet(
             texts.MEMORY.format(
-                total=size(candidate.fit.total), capacity=size(candidate.fit.capacity), free=size(candidate.fit.free)
+                total=size(candidate.fit.total),
+                capacity=size(candidate.fit.capacity),
+                free=size(candidate.fit.free),
+                **_words(goal),
             )
         ),
     ]
@@ -152,7 +165,9 @@ def _entry(goal: Goal, rank: int, candidate: Candidate, command: str) -> Section
         lines.append(Bullet(_step(candidate.step)))
     if candidate.train_days is not None and candidate.budget:
         days, hours = german(candidate.train_days, 1, keep_zeros=False), number(round(candidate.gpu_hours or 0))
-        lines.append(Bullet(texts.BUDGET.format(budget=reading(candidate.budget), days=days, hours=hours)))
+        lines.append(
+            Bullet(texts.BUDGET.format(budget=reading(candidate.budget), days=days, hours=hours, **_words(goal)))
+        )
     if (keys := command_keys(goal, candidate)) is not None:
         lines.append(texts.TYPE_IT.format(command=command, keys=keys))
     return Section(title=texts.ENTRY_TITLE.format(rank=rank, layout=layout_text(candidate.layout)), lines=tuple(lines))
@@ -200,7 +215,7 @@ def _tokens(count: int) -> str:
     return str(count)
 
 
-def _obvious(fastest: Candidate, obvious: Candidate) -> tuple[Line, ...]:
+def _obvious(fastest: Candidate, obvious: Candidate, words: dict[str, str]) -> tuple[Line, ...]:
     """Why the simplest layout that fits is not first: its step against the fastest, part by part."""
     micro = number(obvious.setup.micro_batch)
     if obvious.step is None or fastest.step is None:
@@ -213,6 +228,7 @@ def _obvious(fastest: Candidate, obvious: Candidate) -> tuple[Line, ...]:
         micro=micro,
         seconds=seconds(obvious.step.step_seconds),
         percent=percent(slower),
+        **words,
     )
     costs = _costlier_parts(fastest.step, obvious.step)
     return (said, texts.OBVIOUS_COSTS.format(parts=", ".join(costs)) if costs else texts.OBVIOUS_SAME_PARTS)
@@ -260,7 +276,7 @@ def _fewest_keys(goal: Goal, gpus: int) -> str:
 def _notes(planned: Planned) -> tuple[Note, ...]:
     notes = [
         Note(texts.SEARCH_NOTE.format(layouts=number(planned.layouts), predicted=number(planned.predicted))),
-        Note(texts.RESERVE_NOTE.format(reserve=percent(MARGIN))),
+        Note(texts.RESERVE_NOTE.format(reserve=percent(MARGIN), **_words(planned.goal))),
     ]
     steps = [c.step for c in planned.fastest if c.step is not None]
     if steps:

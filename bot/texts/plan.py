@@ -13,8 +13,7 @@ SUMMARY = "Am schnellsten: {layout}, {seconds} je Schritt"
 SUMMARY_NO_TIME = "Passt: {layout}"
 SUMMARY_NOTHING = "Keine Aufteilung passt auf {gpus} × {gpu}"
 MODEL_FIELD = "Modell"
-GPUS_FIELD = "GPUs"
-GPU_FIELD = "GPU"
+#: The count and the type of the accelerator take the memory answer's words (``DEVICE_WORDS``): a TPU's are chips.
 BATCH_FIELD = "B (Sequenzen)"
 SEQ_LEN_FIELD = "Sequenzlänge (L)"
 BUDGET_FIELD = "Token-Budget"
@@ -29,10 +28,10 @@ RECOMPUTE: Mapping[str, str] = {
     "full": "volle Neuberechnung",
 }
 BATCH = "B = b · d · a = {micro} × {data_parallel} × {accumulation} = {batch}"
-MEMORY = "Speicher je GPU: {total} von {capacity} nutzbar ({free} frei; Reserve, CUDA-Kontext und NCCL eingerechnet)"
+MEMORY = "Speicher je {device}: {total} von {capacity} nutzbar ({free} frei; Reserve, {context_name} eingerechnet)"
 STEP = "Schritt: {seconds} ({parts}), MFU {mfu}, {rate} Tokens/s"
 STEP_PART = "{part} {seconds}"
-BUDGET = "Budget {budget} Tokens: {days} Tage, {hours} GPU-Stunden"
+BUDGET = "Budget {budget} Tokens: {days} Tage, {hours} {device}-Stunden"
 TYPE_IT = "Einzeln nachrechnen: `{command} {keys}`"
 PARTS: Mapping[str, str] = {
     "compute": "Rechnen",
@@ -49,8 +48,8 @@ OBVIOUS_TITLE = "Warum nicht das Naheliegende?"
 OBVIOUS_IS_FASTEST = "Das Naheliegende – {layout} mit b = {micro} – ist hier auch das Schnellste."
 OBVIOUS_NO_TIME = "Am einfachsten: {layout} mit b = {micro} (ohne GPU-Typ sage ich keine Schrittzeit voraus)."
 OBVIOUS_SLOWER = (
-    "Naheliegend wäre {layout} mit b = {micro} – die wenigsten GPUs je Modellkopie, die passen: {seconds} je Schritt, "
-    "{percent} langsamer als Platz 1."
+    "Naheliegend wäre {layout} mit b = {micro} – die wenigsten {devices} je Modellkopie, die passen: {seconds} je "
+    "Schritt, {percent} langsamer als Platz 1."
 )
 OBVIOUS_COSTS = "Mehr Zeit kostet dort: {parts}."
 OBVIOUS_COST = "{part} +{seconds}"
@@ -75,8 +74,8 @@ SEARCH_NOTE = (
     "Aufteilungen geprüft, {predicted} Schrittzeiten vorhergesagt; eine beschnittene Suche, keine vollständige."
 )
 RESERVE_NOTE = (
-    "Spielraum: {reserve} des GPU-Speichers lasse ich frei – die Schätzung trifft den Spitzenwert eines Laufs nicht "
-    "aufs Byte."
+    "Spielraum: {reserve} des Speichers je {device} lasse ich frei – die Schätzung trifft den Spitzenwert eines "
+    "Laufs nicht aufs Byte."
 )
 NO_TIME_NOTE = "Ohne GPU-Typ (`gpu=h100`) ordne ich nach Einfachheit statt nach Schrittzeit."
 

@@ -33,9 +33,9 @@ STOP_COMMUNICATION = (
     "Der Schritt wartet dann vor allem auf {part} ({step} je Schritt, Effizienz {efficiency})."
 )
 STOP_CRITICAL = (
-    "Ab {gpus} {devices} (d = {d}) wächst B auf {tokens} Tokens je Schritt, über die kritische Batch-Größe von etwa "
-    "{critical} Tokens hinaus, die Step Law und DeepSeek für dieses Budget schätzen: mehr Tokens je Schritt, "
-    "aber kaum weniger Schritte bis zum selben Verlust."
+    "Ab {gpus} {devices} (d = {d}) wächst T = B · L auf {tokens} Tokens je Schritt, über die kritische Batch-Größe "
+    "von etwa {critical} Tokens hinaus, die Step Law und DeepSeek für dieses Budget schätzen: mehr Tokens je "
+    "Schritt, aber kaum weniger Schritte bis zum selben Verlust."
 )
 NO_STOP = (
     "Bis {gpus} {devices} (d = {d}) bringt jede Verdopplung mindestens das Anderthalbfache an Durchsatz; das Modell "
