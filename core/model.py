@@ -36,7 +36,7 @@ Epochs = Annotated[int, _bounded(Argument.EPOCHS)]
 class BatchSetup(BaseModel):
     """One concrete setup: b, d, a and optionally L, each a positive whole number."""
 
-    model_config = ConfigDict(frozen=True, strict=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, strict=True, extra="forbid", defer_build=True)
 
     micro_batch: MicroBatch
     data_parallel: DataParallel
@@ -50,7 +50,7 @@ class PlanRequest(BaseModel):
     Unlike ``BatchSetup`` a factor may be missing here: it is solved for from a target.
     """
 
-    model_config = ConfigDict(frozen=True, strict=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, strict=True, extra="forbid", defer_build=True)
 
     micro_batch: MicroBatch | None = None
     data_parallel: DataParallel | None = None
@@ -93,7 +93,7 @@ class Rollout(BaseModel):
     """One rollout: P prompts, n responses each; a mini-batch of ``mini`` prompts is one optimizer step (verl's
     ``ppo_mini_batch_size``), ``epochs`` passes over the rollout."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     prompts: int
     samples: int
@@ -127,7 +127,7 @@ class Rollout(BaseModel):
 class Parallelism(BaseModel):
     """The whole cluster: GPUs = d · TP · PP · CP · SP."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     gpus: int
     tp: int = 1
@@ -140,7 +140,7 @@ class Parallelism(BaseModel):
 class Activation(BaseModel):
     """Activation memory: per sequence as given, per device = b · per sequence."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     per_sample: int
     per_device: int
@@ -149,7 +149,7 @@ class Activation(BaseModel):
 class Outcome(BaseModel):
     """One concrete setup and everything that follows from it."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     setup: BatchSetup
     global_batch: int
@@ -181,7 +181,7 @@ class Outcome(BaseModel):
 class Target(BaseModel):
     """A global batch or a token count per step to reach by solving for one factor."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     argument: Argument  # TARGET_BATCH or TARGET_TOKENS
     value: int
@@ -192,7 +192,7 @@ class Target(BaseModel):
 class Solution(BaseModel):
     """How a missing factor was found: value = target / (product of the others [· L])."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     argument: Argument
     target: Target
@@ -206,7 +206,7 @@ class Solution(BaseModel):
 class BinaryTarget(BaseModel):
     """A decimal target (``T=4M``) that misses, read with binary units (``T=4Mi``), where it divides."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     text: str  # how to type it: "4Mi"
     value: int
@@ -216,7 +216,7 @@ class BinaryTarget(BaseModel):
 class Plan(BaseModel):
     """The answer to one setup: an outcome when everything is whole, else the nearest options."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     request: PlanRequest
     outcome: Outcome | None
@@ -259,7 +259,7 @@ class Plan(BaseModel):
 class LearningRates(BaseModel):
     """A learning rate scaled with the batch: linearly (×k) and by the square root (×√k)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     base: float
     linear: float
@@ -269,7 +269,7 @@ class LearningRates(BaseModel):
 class Comparison(BaseModel):
     """Two setups side by side and what the change of B means for the learning rate."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     before: Outcome
     after: Outcome

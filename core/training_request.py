@@ -17,7 +17,7 @@ from effbatch.core.training_keys import SHAPE_KEYS, TrainingKey, canonical_value
 class TrainingRequest(BaseModel):
     """The memory and time keys given, each None when not; their names are ``TrainingKey`` values."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", protected_namespaces=())
+    model_config = ConfigDict(frozen=True, extra="forbid", protected_namespaces=(), defer_build=True)
 
     model: str | None = None
     layers: int | None = None

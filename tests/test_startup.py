@@ -22,7 +22,7 @@ with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.St
     except SystemExit as leaving:  # argparse's --help
         code = leaving.code
 heavy = (
-    "slack_bolt", "slack_sdk", "pydantic", "yaml", "importlib.metadata", "effbatch.bot.rendering.block_kit",
+    "slack_bolt", "slack_sdk", "pydantic", "yaml", "tomllib", "importlib.metadata", "effbatch.bot.rendering.block_kit",
     "subprocess", "logging", "socket", "sqlalchemy", "difflib",
 )
 configs = [name for name in sys.modules if name.startswith("effbatch.core.configs")]
@@ -48,6 +48,7 @@ def loaded_by(*args: str) -> tuple[int, set[str]]:
 FRAMEWORKS = "effbatch.core.configs.frameworks."
 READERS = ("effbatch.core.configs.shell", "effbatch.core.configs.read.python")
 LAUNCH = Path(__file__).parent / "data" / "configs" / "hf_launch.sh"
+YAML_CONFIG = Path(__file__).parent / "data" / "configs" / "nemo.yaml"
 
 
 def frameworks_and_readers(*args: str) -> tuple[set[str], set[str]]:
@@ -84,16 +85,18 @@ def test_a_launch_script_imports_the_shell_reader_and_the_frameworks_that_read_s
 @pytest.mark.parametrize(
     ("args", "allowed"),
     [
-        # A check reads YAML among other formats; it builds no pydantic model and knows no Slack. It runs in this
-        # process: no check process to start (subprocess, socket) and nothing to log.
-        (("check", str(CONFIG), "--world-size", "8"), {"yaml"}),  # and no command-word guessing (difflib)
-        (("check", "--help"), {"yaml"}),  # its --framework choices come from core.configs
+        # A check of a JSON file reads neither YAML nor TOML (their readers load with their format); it builds no
+        # pydantic model and knows no Slack. It runs in this process: no check process to start (subprocess,
+        # socket) and nothing to log.
+        (("check", str(CONFIG), "--world-size", "8"), set()),  # and no command-word guessing (difflib)
+        (("check", "--help"), set()),  # its --framework choices come from core.configs, no reader needed
+        (("check", str(YAML_CONFIG), "--world-size", "8"), {"yaml"}),  # YAML's reader, TOML's not
         # The calculator validates with pydantic's models (whose plugin loader imports importlib.metadata, and with
         # it the socket module); it reads no configs, knows no Slack, starts no process and logs nothing.
         (("8", "64", "4", "4096"), {"pydantic", "importlib.metadata", "socket", "difflib"}),  # the parser suggests
         (("hilfe",), {"pydantic", "importlib.metadata", "socket", "difflib"}),
     ],
-    ids=["check", "check --help", "calculator", "hilfe"],
+    ids=["check", "check --help", "check yaml", "calculator", "hilfe"],
 )
 def test_terminal_paths_import_only_what_they_need(args: tuple[str, ...], allowed: set[str]) -> None:
     """No Slack SDK, Bolt, Block Kit, database or logging in any terminal path; no pydantic for a check, no YAML for

@@ -23,10 +23,9 @@ from effbatch.core.configs.read.bounds import (
 )
 from effbatch.core.configs.read.formats import format_by_content, format_by_name
 from effbatch.core.configs.read.structured import parse_json, parse_toml
-from effbatch.core.configs.read.yaml_loader import parse_yaml
 
-# The Python and shell readers are imported when a source of theirs is read: a check of a JSON or YAML file loads
-# neither (start-up of ``effbatch check``).
+# The YAML, Python and shell readers are imported when a source of theirs is read: a check of a JSON file loads
+# none of them, a check of a YAML file neither Python's nor the shell's (start-up of ``effbatch check``).
 
 
 def parse(source: Source, max_bytes: int = MAX_CONFIG_BYTES) -> Parsed:
@@ -49,6 +48,12 @@ def parse(source: Source, max_bytes: int = MAX_CONFIG_BYTES) -> Parsed:
         if SPELLED_NUMBER.search(source.text) and huge_value(parsed.data):
             raise unreadable(source, "long_number")
     return parsed
+
+
+def parse_yaml(source: Source) -> Parsed:
+    from effbatch.core.configs.read.yaml_loader import parse_yaml as read
+
+    return read(source)
 
 
 def parse_shell(source: Source) -> Parsed:

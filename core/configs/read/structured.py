@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from collections import Counter
 from typing import Any
 
@@ -38,6 +37,8 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def parse_toml(source: Source) -> Parsed:
+    import tomllib  # on first use: a check of a JSON or YAML file never reads TOML
+
     try:
         data = tomllib.loads(source.text)
     except tomllib.TOMLDecodeError as error:
