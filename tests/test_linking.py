@@ -154,3 +154,85 @@ def reader_parses(run: str) -> dict[str, object] | None:
 def test_the_hand_over_is_pythons(run: str, tmp_path: Path) -> None:
     """Where Python runs the other file's function with the launch line's sys.argv, the reader reads it so."""
     assert reader_parses(run) == python_parses(run, tmp_path)
+
+
+HELPERS = """GLOBAL = 64
+
+
+def ds_config(micro, stage=2, offload=False):
+    device = "cpu" if offload else "none"
+    zero = {"stage": stage, "offload_optimizer": {"device": device}}
+    return {"train_batch_size": GLOBAL, "train_micro_batch_size_per_gpu": micro, "zero_optimization": zero}
+
+
+if __name__ == "__main__":
+    GLOBAL = 1
+"""
+DS_SCRIPT = """import argparse
+import json
+
+import deepspeed
+from utils.helpers import ds_config
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--micro", type=int, default=1)
+args = parser.parse_args()
+config = ds_config(args.micro, offload=True)
+{change}
+print(json.dumps(config))
+engine, *_ = deepspeed.initialize(model=None, config=config)
+"""
+
+# (what the script changes after the helper built the dict, DeepSpeed's numbers on 4 GPUs: B, b, a)
+HELPER_ROWS = [
+    # the helper's dict as built: 64 = 2 · 4 · a, a = 8 (runtime/config.py _set_batch_related_parameters)
+    ("", (64, 2, 8)),
+    # the script overwrites the global batch after the helper (the Yi fine-tuning scripts do)
+    ('config["train_batch_size"] = args.micro * 4 * 2', (16, 2, 2)),
+]
+
+
+@pytest.mark.parametrize(("change", "numbers"), HELPER_ROWS)
+def test_a_config_built_by_an_imported_helper_is_followed(change: str, numbers: tuple[int, int, int]) -> None:
+    """deepspeed.initialize's config built by a helper in another file among the sources gives DeepSpeed's batch."""
+    files = {
+        "run.sh": "deepspeed --num_gpus 4 train.py --micro 2\n",
+        "train.py": DS_SCRIPT.format(change=change),
+        "utils/helpers.py": HELPERS,
+    }
+    result = checked_as([Source(name, text) for name, text in files.items()], "deepspeed")
+    assert isinstance(result, Check), result
+    assert (result.global_batch, result.micro_batch, result.accumulation) == numbers
+
+
+def checked_as(sources: list[Source], framework: str) -> Check | CheckError:
+    try:
+        return check_config(sources, framework=framework)
+    except CheckError as error:
+        return error
+
+
+@pytest.mark.parametrize("change", [row[0] for row in HELPER_ROWS])
+def test_the_helpers_dict_is_pythons(change: str, tmp_path: Path) -> None:
+    """The dict the reader says the imported helper returns is the one Python builds from the same files."""
+    script = DS_SCRIPT.format(change=change).split("engine,")[0].replace("import deepspeed\n", "")
+    (tmp_path / "utils").mkdir()
+    (tmp_path / "utils" / "helpers.py").write_text(HELPERS, encoding="utf-8")
+    (tmp_path / "train.py").write_text(script, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-E", "-s", "train.py", "--micro", "2"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    sources = [
+        Source("run.sh", "python train.py --micro 2\n"),
+        Source("train.py", script),
+        Source("helpers.py", HELPERS),
+    ]
+    linked = link([parse(source) for source in sources], None)
+    read = linked[1].python
+    assert read is not None
+    assert read.called("json.dumps")[0].args[0].value == json.loads(done.stdout)

@@ -57,22 +57,33 @@ def link(parsed: Sequence[Parsed], world: World | None, settings: Mapping[str, s
             linked.append(source)
             continue
         context = _context(source, (scripts, launches), world, extra, settings or {})
-        if context == Context(None, None):
+        modules = {
+            PurePosixPath(other.source.name).name: other.source.text
+            for other in scripts
+            if other is not source and _delegates(source, other, reached=False)
+        }
+        if context == Context(None, None) and not modules:
             linked.append(source)
             continue
-        linked.append(_read_in(source, context, settings or {}))
+        linked.append(_read_in(source, context, settings or {}, modules))
     return linked
 
 
-def _read_in(source: Parsed, context: Context, settings: Mapping[str, str]) -> Parsed:
-    """A Python source read again with what its launch line gives it."""
+def _read_in(source: Parsed, context: Context, settings: Mapping[str, str], modules: Mapping[str, str]) -> Parsed:
+    """A Python source read again with what its launch line gives it, and the sources it imports functions from."""
     from effbatch.core.configs.read.python import read_python
     from effbatch.core.configs.read.python_source import python_parsed
 
     with hostile(source.source):
         text, name = source.source.text, source.source.name
         script = read_python(
-            text, name, argv=context.argv, environ=context.environ, launch=context.where, settings=settings
+            text,
+            name,
+            argv=context.argv,
+            environ=context.environ,
+            launch=context.where,
+            settings=settings,
+            includes=modules,
         )
     return python_parsed(source.source, script)
 
@@ -190,15 +201,17 @@ def _launch_of(
     return next((f for caller in callers if (f := _launch_of(caller, scripts, launches, depth + 1))), None)
 
 
-def _delegates(caller: Parsed, callee: Parsed) -> bool:
-    """Whether a run of ``caller`` calls a function ``callee`` defines at its top level, by the module path it
-    imports it from (``toolbench.train.train.train`` is ``train()`` of a file ``train.py``)."""
+def _delegates(caller: Parsed, callee: Parsed, *, reached: bool = True) -> bool:
+    """Whether a run of ``caller`` (with ``reached`` False: any reading of it) calls a function ``callee`` defines
+    at its top level, by the module path it imports it from (``toolbench.train.train.train`` is ``train()`` of a
+    file ``train.py``)."""
     if caller.python is None or callee.python is None:
         return False
     defined = set(callee.python.functions)
     for call in caller.python.calls:
         module, _, function = call.callee.rpartition(".")
-        if call.imported and call.reached and function in defined and _names(module, callee.source.name):
+        run = call.reached or not reached
+        if call.imported and run and function in defined and _names(module, callee.source.name):
             return True
     return False
 

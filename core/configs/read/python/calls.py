@@ -130,7 +130,7 @@ class Calls(State):
         if isinstance(function, Method):
             return self.method(function, args, keywords, node)
         if isinstance(function, ModuleRef):
-            return self.library(function.path, args, keywords, node)
+            return self.imported(function.path, args, keywords, frame, node)
         return self.unknown(node)
 
     def builtin(self, name: str, values: list[object], node: ast.Call) -> object:
