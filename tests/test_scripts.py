@@ -133,6 +133,12 @@ LAUNCHES = [
     # deepspeed/launcher/runner.py parse_inclusion_exclusion: the slots named, here GPUs 2 and 3 of localhost
     ("deepspeed --include localhost:2,3 train.py --deepspeed ds.json", 2),
     ("deepspeed --include worker-0:0,1@worker-1:0,1 train.py --deepspeed ds.json", 4),
+    # runner.py: no --include/--exclude/--num_gpus/--num_nodes and no hostfile: CUDA_VISIBLE_DEVICES becomes
+    # --include localhost:<devices>, one process per visible GPU
+    ("export CUDA_VISIBLE_DEVICES=0,1,2\ndeepspeed train.py --deepspeed ds.json", 3),
+    ("CUDA_VISIBLE_DEVICES=4,5 deepspeed train.py --deepspeed ds.json", 2),
+    # with --num_gpus given, runner.py ignores CUDA_VISIBLE_DEVICES
+    ("export CUDA_VISIBLE_DEVICES=0,1,2,3\ndeepspeed --num_gpus 2 train.py --deepspeed ds.json", 2),
     # torchrun --nproc_per_node gpu: torch.cuda.device_count(), which CUDA_VISIBLE_DEVICES bounds
     (f"CUDA_VISIBLE_DEVICES=0,1 torchrun --nproc_per_node gpu {MEGATRON}", 2),
     # a wrapper that exports what the training script reads, then runs it (bash hands exported variables on)

@@ -4,7 +4,9 @@ A training script alone leaves its command-line arguments and its environment op
 it (``torchrun … train.py --bs 16``, ``python train.py``) closes them. Each Python source a launch line among the
 sources names is read again with that line's arguments (``argv``) and the environment its launcher gives each
 process (``WORLD_SIZE`` where the world size is known; none at all for a plain ``python train.py``, which is one
-process). A script no launch line names keeps its first reading, told the world size where it was given.
+process). A script whose run hands over to a function of another script among the sources (``train_mem.py``:
+``from pkg.train import train`` … ``train()``) passes that line on: Python gives the function the same ``sys.argv``.
+A script no launch line reaches keeps its first reading, told the world size where it was given.
 ``settings`` (``--set KEY=VALUE``) pass on as further ``--KEY VALUE`` arguments to every script, and as variables
 of its environment.
 """
@@ -48,28 +50,40 @@ def link(parsed: Sequence[Parsed], world: World | None, settings: Mapping[str, s
     parsed = _wrapped(parsed)
     launches = [found for p in parsed if p.script is not None for found in _launches(p)]
     extra = tuple(word for key, value in (settings or {}).items() for word in (f"--{key}", value))
+    scripts = [p for p in parsed if p.format is Format.PYTHON and p.python is not None]
     linked: list[Parsed] = []
     for source in parsed:
         if source.format is not Format.PYTHON or source.python is None:
             linked.append(source)
             continue
-        context = _context(source, launches, world, extra, settings or {})
-        if context == Context(None, None):
+        context = _context(source, (scripts, launches), world, extra, settings or {})
+        modules = {
+            PurePosixPath(other.source.name).name: other.source.text
+            for other in scripts
+            if other is not source and _delegates(source, other, reached=False)
+        }
+        if context == Context(None, None) and not modules:
             linked.append(source)
             continue
-        linked.append(_read_in(source, context, settings or {}))
+        linked.append(_read_in(source, context, settings or {}, modules))
     return linked
 
 
-def _read_in(source: Parsed, context: Context, settings: Mapping[str, str]) -> Parsed:
-    """A Python source read again with what its launch line gives it."""
+def _read_in(source: Parsed, context: Context, settings: Mapping[str, str], modules: Mapping[str, str]) -> Parsed:
+    """A Python source read again with what its launch line gives it, and the sources it imports functions from."""
     from effbatch.core.configs.read.python import read_python
     from effbatch.core.configs.read.python_source import python_parsed
 
     with hostile(source.source):
         text, name = source.source.text, source.source.name
         script = read_python(
-            text, name, argv=context.argv, environ=context.environ, launch=context.where, settings=settings
+            text,
+            name,
+            argv=context.argv,
+            environ=context.environ,
+            launch=context.where,
+            settings=settings,
+            includes=modules,
         )
     return python_parsed(source.source, script)
 
@@ -150,14 +164,14 @@ def _launches(parsed: Parsed) -> list[tuple[Parsed, Command, Launch]]:
 
 def _context(
     source: Parsed,
-    launches: Sequence[tuple[Parsed, Command, Launch]],
+    among: tuple[Sequence[Parsed], Sequence[tuple[Parsed, Command, Launch]]],
     world: World | None,
     extra: tuple[str, ...],
     settings: Mapping[str, str],
 ) -> Context:
     from effbatch.core.configs.read.python import PartialEnviron  # a Python source is there: its reader is loaded
 
-    found = next((entry for entry in launches if _names(entry[2].program or "", source.source.name)), None)
+    found = _launch_of(source, *among)
     given = dict(settings)
     if found is None:
         world_size = {"WORLD_SIZE": str(world.size)} if world is not None else {}
@@ -168,6 +182,38 @@ def _context(
     if launch.launcher is not None or _under_scheduler(command):  # the launcher sets the rest of the environment
         environ = PartialEnviron(environ if size is None else environ | {"WORLD_SIZE": str(size.size)})
     return Context((*launch.arguments, *extra), environ, f"{holder.source.name}:{command.line}")
+
+
+#: How many scripts deep a launch line's arguments follow a script that hands its run to another's function.
+DELEGATION_DEPTH = 4
+
+
+def _launch_of(
+    source: Parsed, scripts: Sequence[Parsed], launches: Sequence[tuple[Parsed, Command, Launch]], depth: int = 0
+) -> tuple[Parsed, Command, Launch] | None:
+    """The launch line that runs ``source``: one that names it, else the one that runs a script whose run calls a
+    function ``source`` defines (``train_mem.py``: ``from pkg.train import train`` … ``train()``), which reads the
+    same ``sys.argv`` and environment; followed ``DELEGATION_DEPTH`` scripts deep."""
+    found = next((entry for entry in launches if _names(entry[2].program or "", source.source.name)), None)
+    if found is not None or depth >= DELEGATION_DEPTH:
+        return found
+    callers = (caller for caller in scripts if caller is not source and _delegates(caller, source))
+    return next((f for caller in callers if (f := _launch_of(caller, scripts, launches, depth + 1))), None)
+
+
+def _delegates(caller: Parsed, callee: Parsed, *, reached: bool = True) -> bool:
+    """Whether a run of ``caller`` (with ``reached`` False: any reading of it) calls a function ``callee`` defines
+    at its top level, by the module path it imports it from (``toolbench.train.train.train`` is ``train()`` of a
+    file ``train.py``)."""
+    if caller.python is None or callee.python is None:
+        return False
+    defined = set(callee.python.functions)
+    for call in caller.python.calls:
+        module, _, function = call.callee.rpartition(".")
+        run = call.reached or not reached
+        if call.imported and run and function in defined and _names(module, callee.source.name):
+            return True
+    return False
 
 
 def _names(program: str, source_name: str) -> bool:

@@ -87,6 +87,8 @@ class CallSite:
     line: int
     function: str = ""
     reached: bool = True
+    #: Whether the callee is a name an import binds (``from pkg.train import train``), not a method of a local.
+    imported: bool = False
 
     @property
     def name(self) -> str:

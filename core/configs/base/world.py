@@ -15,6 +15,11 @@ from effbatch.core.configs.base.words import Launch, flags, split_launch, split_
 _NODES = ("--nnodes", "--num_nodes", "--num-nodes", "--num_machines", "--num-machines")
 _PER_NODE = ("--nproc_per_node", "--nproc-per-node", "--num_gpus", "--num-gpus")
 _TOTAL = ("--num_processes", "--num-processes")
+#: The DeepSpeed launcher's options that choose the GPUs themselves (deepspeed/launcher/runner.py): with one of them
+#: given, CUDA_VISIBLE_DEVICES is ignored.
+_DEEPSPEED_RESOURCES = frozenset(
+    {"--include", "-i", "--exclude", "-e", "--num_gpus", "--num-gpus", "--num_nodes", "--num-nodes", "--hostfile", "-H"}
+)
 _ENV_WORLD = ("WORLD_SIZE",)
 _ENV_NODES = ("NNODES", "NUM_NODES", "N_NODES", "NODES")
 _ENV_PER_NODE = ("GPUS_PER_NODE", "NPROC_PER_NODE", "NUM_GPUS_PER_NODE", "GPUS")
@@ -161,6 +166,11 @@ def _from_launcher(parsed: Parsed, command: Command, launch: Launch) -> World | 
     if launch.launcher == "deepspeed" and "--include" in options:
         included = _included(options["--include"])  # deepspeed/launcher/runner.py parse_inclusion_exclusion
         return World(included, f"--include {options['--include']}, {where}") if included else None
+    if launch.launcher == "deepspeed" and not _DEEPSPEED_RESOURCES & set(options):
+        # runner.py: with no resource option and no hostfile, CUDA_VISIBLE_DEVICES becomes --include localhost:<it>
+        visible = _visible({**(parsed.script.variables if parsed.script else {}), **command.env})
+        if visible is not None:
+            return World(visible, f"CUDA_VISIBLE_DEVICES, {where}")
     total = next((_int(options[name]) for name in _TOTAL if name in options), None)
     nodes_text = next((options[name] for name in _NODES if name in options), None)
     machines = _int(nodes_text)

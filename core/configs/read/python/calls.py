@@ -51,11 +51,11 @@ class Calls(State):
             return self.execute(node, frame) if node.func.id == "exec" else self.module.names
         function = self.expr(node.func, frame)
         args, keywords = self.arguments(node, frame)
-        callee = self.callee(node.func, function)
+        callee, imported = self.callee(node.func, function), isinstance(function, ModuleRef)
         if isinstance(function, Unknown) and callee.rsplit(".", 1)[-1][:1].isupper():
             function = ModuleRef(callee)  # a class from an import not pasted (``GRPOConfig(…)`` alone): by name
         if not isinstance(function, Builtin | Method):  # a builtin or a parser's method is computed, not a call to read
-            self.record(CallSite(callee, keywords, tuple(args), node.lineno, frame.function, frame.reached))
+            self.record(CallSite(callee, keywords, tuple(args), node.lineno, frame.function, frame.reached, imported))
         self.reaching = frame.reached
         try:
             return self.dispatch(function, args, keywords, node, frame)
@@ -130,7 +130,7 @@ class Calls(State):
         if isinstance(function, Method):
             return self.method(function, args, keywords, node)
         if isinstance(function, ModuleRef):
-            return self.library(function.path, args, keywords, node)
+            return self.imported(function.path, args, keywords, frame, node)
         return self.unknown(node)
 
     def builtin(self, name: str, values: list[object], node: ast.Call) -> object:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+import contextlib
 from pathlib import PurePosixPath
 
 from effbatch.core.configs.base import Given, Instance, Unknown
@@ -73,6 +74,30 @@ class Definitions(State):
         finally:
             self.calling.pop()
         return None
+
+    def imported(
+        self, path: str, args: list[Given], keywords: dict[str, Given], frame: Frame, node: ast.Call
+    ) -> object:
+        """A function of a module among ``includes`` (``from utils.ds_utils import get_train_ds_config``): that file
+        read as Python imports it (``__name__`` its module, the same ``sys.argv`` and environment, one budget) and
+        the function run there with the arguments; anything else is a library's call."""
+        module, _, function = path.rpartition(".")
+        file = f"{module.rsplit('.', 1)[-1]}.py"
+        text = self.includes.get(file) if module else None
+        if text is None or file in self.calling or len(self.calling) >= MAX_CALL_DEPTH:
+            return self.library(path, args, keywords, node)
+        other = type(self)(Segments(text), argv=self.argv, environ=self.environ, includes=self.includes, file=file)
+        other.calling, other.steps = [*self.calling, file], self.steps
+        other.module.bind("__name__", module, 0, "__name__")
+        try:
+            with contextlib.suppress(Leave):
+                other.run(parse_module(text).body, other.module)
+            result = other.follow(function, args, keywords, frame, node) if function in other.functions else None
+        except SyntaxError:
+            result = None
+        finally:
+            self.steps = other.steps
+        return self.unknown(node) if result is None or isinstance(result, Unknown) else result
 
     def bind_parameters(
         self, parameters: ast.arguments, args: list[Given], keywords: dict[str, Given], local: Frame

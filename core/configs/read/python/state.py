@@ -104,7 +104,8 @@ class State:
     line: int = 0
     #: Whether the call being made is one a run reaches.
     reaching: bool = True
-    #: Other files a script may ``exec`` (its config files, nanoGPT's configurator), by base name.
+    #: Other files a script may ``exec`` (its config files, nanoGPT's configurator) or import a function from (a
+    #: helper module among the sources), by base name.
     includes: Mapping[str, str] = field(default_factory=dict)
     #: The file being read where it is one of ``includes`` ("" for the script itself).
     file: str = ""
@@ -172,6 +173,16 @@ class State:
         self, name: str, args: list[Given], keywords: dict[str, Given], frame: Frame, node: ast.Call
     ) -> object:
         """An instance of a class the script defines (``definitions``)."""
+        raise NotImplementedError
+
+    def imported(
+        self, path: str, args: list[Given], keywords: dict[str, Given], frame: Frame, node: ast.Call
+    ) -> object:
+        """A function imported from a file among ``includes`` run there, else a library's (``definitions``)."""
+        raise NotImplementedError
+
+    def library(self, path: str, args: list[Given], keywords: dict[str, Given], node: ast.Call) -> object:
+        """A call into a library (``calls``)."""
         raise NotImplementedError
 
     def bind_parameters(
