@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 
-from effbatch.core.memory import comms
+from effbatch.core.memory import comms, moe_step
 from effbatch.core.memory.gpus import GpuSpec
 from effbatch.core.memory.kernels import kernels, output_layer_seconds
 from effbatch.core.memory.models import ModelSpec
@@ -38,6 +38,7 @@ class Part(StrEnum):
     PIPELINE_BUBBLE = "pipeline_bubble"
     CONTEXT_PARALLEL = "context_parallel"
     EXPERT_PARALLEL = "expert_parallel"
+    MOE_ROUTING = "moe_routing"
     OPTIMIZER = "optimizer"
 
 
@@ -108,6 +109,7 @@ def predict(model: ModelSpec | None, params: int, setup: Setup, gpu: GpuSpec) ->
         Part.PIPELINE_BUBBLE: _bubble(model, setup, gpu, busy),
         Part.CONTEXT_PARALLEL: comms.context_parallel(model, setup, lk, work),
         Part.EXPERT_PARALLEL: comms.expert_parallel(model, setup, lk),
+        Part.MOE_ROUTING: moe_step.moe_routing(model, setup, gpu),
         Part.OPTIMIZER: comms.optimizer(model, params, setup, gpu),
     }
     return StepPrediction(
