@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 
-from effbatch.core.memory import comms, moe_step
+from effbatch.core.memory import comms, moe_step, zero_step
 from effbatch.core.memory.gpus import GpuSpec
 from effbatch.core.memory.kernels import kernels, output_layer_seconds
 from effbatch.core.memory.models import ModelSpec
@@ -104,7 +104,9 @@ def predict(model: ModelSpec | None, params: int, setup: Setup, gpu: GpuSpec) ->
     seconds = {
         Part.COMPUTE: work.compute,
         Part.RECOMPUTE: work.recompute,
-        Part.DATA_PARALLEL: comms.data_parallel(model, params, setup, lk, work),
+        Part.DATA_PARALLEL: zero_step.data_parallel(model, params, setup, lk)
+        if zero_step.applies(setup)
+        else comms.data_parallel(model, params, setup, lk, work),
         Part.TENSOR_PARALLEL: tp,
         Part.PIPELINE_BUBBLE: _bubble(model, setup, gpu, busy),
         Part.CONTEXT_PARALLEL: comms.context_parallel(model, setup, lk, work),
