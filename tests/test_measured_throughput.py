@@ -29,12 +29,12 @@ def test_every_reading_is_predicted_or_skipped_with_a_reason() -> None:
     [
         (("throughput_a.toml", "throughput_b.toml"), 0.67, 0.105),  # the batches the model was built and checked on
         (BATCHES[:3], 0.50, 0.147),  # with batch c, held out: BigScience's 2022 runs and MoE are predicted far too fast
-        (BATCHES, 0.55, 0.128),  # with batch d, held out: NVIDIA's Nemotron-4 recipes agree, GPT-3 175B BF16 +21 %
+        (BATCHES, 0.55, 0.126),  # with batch d, held out: NVIDIA's Nemotron-4 recipes agree, GPT-3 175B BF16 +21 %
     ],
 )
 def test_the_bounds_reached(batches: tuple[str, ...], share: float, median: float) -> None:
     """What the model reaches today, held so it cannot slip: on a and b within ±15 % on at least 67 %, median error
-    ≤ 10,5 %; with the held-out batch c at least 50 %, median ≤ 14,7 %; with batch d at least 55 %, median ≤ 12,8 %."""
+    ≤ 10,5 %; with the held-out batch c at least 50 %, median ≤ 14,7 %; with batch d at least 55 %, median ≤ 12,6 %."""
     agreed = agreement([r for r in FOUND if r.batch in batches])
     assert agreed.share >= share
     assert agreed.median_error <= median
@@ -43,7 +43,7 @@ def test_the_bounds_reached(batches: tuple[str, ...], share: float, median: floa
 @pytest.mark.parametrize(
     ("framework", "share"),
     [
-        ("megatron", 0.68),  # NeMo's own layouts agree (0,97 on a and b); FlagPerf's and the MoE rows of c do not,
+        ("megatron", 0.75),  # NeMo's own layouts agree (0,97 on a and b); FlagPerf's and the MoE rows of c do not,
         # nor NeMo's long-sequence rows at 4k and 8k (+17 %), read with b = 1 where only B is printed
         ("fsdp", 0.68),  # llm-foundry's (its Triton FlashAttention) and fms-fsdp's FSDP: long sequences still off
         ("torchtitan", 0.27),  # H100 rows measured slower than predicted (CP, TP, eager kernels, float8 rowwise)

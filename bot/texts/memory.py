@@ -240,6 +240,7 @@ STEP_PARTS: Mapping[str, str] = {
     "pipeline_bubble": "Pipeline-Blase",
     "context_parallel": "Kontext-Parallelität (Ring-Attention)",
     "expert_parallel": "Experten-Parallelität (All-to-All)",
+    "moe_routing": "MoE-Routing (Permutation, Host-Sync)",
     "optimizer": "Optimiererschritt",
 }
 STEP_BOUND = "Am meisten kostet neben dem Rechnen: {part}."

@@ -41,6 +41,7 @@ PARTS: Mapping[str, str] = {
     "pipeline_bubble": "Pipeline-Blase",
     "context_parallel": "CP-Austausch",
     "expert_parallel": "EP-All-to-all",
+    "moe_routing": "MoE-Routing",
     "optimizer": "Optimiererschritt",
 }
 

@@ -64,6 +64,7 @@ PARTS: Mapping[str, str] = {
     "pipeline_bubble": "die Pipeline-Blase",
     "context_parallel": "den Kontext-parallelen Austausch",
     "expert_parallel": "das Experten-All-to-All",
+    "moe_routing": "das Verteilen der Tokens auf die Experten",
     "optimizer": "den Optimierer-Schritt",
 }
 

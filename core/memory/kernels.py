@@ -168,14 +168,18 @@ def _recompute(setup: Setup, matmul: float, attention: float, memory: float) -> 
     return 0.0
 
 
-def layer_products(model: ModelSpec, tp: int) -> list[tuple[int, int, float]]:
-    """A layer's forward products as (N, K, share of the layer's FLOPs): QKV, output, MLP in and out."""
+def layer_products(model: ModelSpec, tp: int) -> list[tuple[int, int, float, bool]]:
+    """A layer's forward products as (N, K, share of the layer's FLOPs, routed expert's): QKV, output, MLP in and
+    out; an MoE layer's routed experts each their own product of moe_ffn over TP (TE's ``GroupedLinear`` runs one
+    GEMM a local expert), their share top-k times one expert's."""
     h, q, kv = model.hidden, model.q_dim, model.kv_dim
-    ffn = model.moe_ffn * model.topk + model.shared_ffn if model.moe else model.ffn
     gates = 2 if model.swiglu else 1
-    shapes = [((q + 2 * kv) // tp, h), (h, q // tp), (gates * ffn // tp, h), (h, ffn // tp)]
-    total = sum(n * k for n, k in shapes)
-    return [(max(1, n), max(1, k), n * k / total) for n, k in shapes]
+    shapes = [((q + 2 * kv) // tp, h, 1, False), (h, q // tp, 1, False)]
+    mlps = [(model.moe_ffn, model.topk, True), (model.shared_ffn, 1, False)] if model.moe else [(model.ffn, 1, False)]
+    for ffn, copies, routed in (m for m in mlps if m[0]):
+        shapes += [(gates * ffn // tp, h, copies, routed), (h, ffn // tp, copies, routed)]
+    total = sum(n * k * c for n, k, c, _ in shapes)
+    return [(max(1, n), max(1, k), n * k * c / total, routed) for n, k, c, routed in shapes]
 
 
 def shape_efficiency(model: ModelSpec | None, setup: Setup, gpu: GpuSpec) -> float:
@@ -183,13 +187,12 @@ def shape_efficiency(model: ModelSpec | None, setup: Setup, gpu: GpuSpec) -> flo
     if model is None or not setup.seq_len:
         return 1.0
     rows = max(1, setup.micro_batch * setup.seq_len // (setup.cp * setup.sp))
-    if model.moe:
-        rows = max(1, rows * model.topk * setup.ep // model.experts)  # the tokens one expert gets
+    expert_rows = max(1, rows * model.topk * setup.ep // model.experts) if model.moe else rows  # one expert's
     width = 1 if setup.dtype is Dtype.FP8 else 2
     ridge = _matmul_peak(setup.dtype, gpu) / gpu.hbm if gpu.hbm else 0.0
     return sum(
-        share * _product_efficiency(rows, n, k, gpu.sms, width, ridge)
-        for n, k, share in layer_products(model, setup.tp)
+        share * _product_efficiency(expert_rows if routed else rows, n, k, gpu.sms, width, ridge)
+        for n, k, share, routed in layer_products(model, setup.tp)
     )
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 
-from effbatch.core.memory import comms
+from effbatch.core.memory import comms, moe_step, zero_step
 from effbatch.core.memory.gpus import GpuSpec
 from effbatch.core.memory.kernels import kernels, output_layer_seconds
 from effbatch.core.memory.models import ModelSpec
@@ -38,6 +38,7 @@ class Part(StrEnum):
     PIPELINE_BUBBLE = "pipeline_bubble"
     CONTEXT_PARALLEL = "context_parallel"
     EXPERT_PARALLEL = "expert_parallel"
+    MOE_ROUTING = "moe_routing"
     OPTIMIZER = "optimizer"
 
 
@@ -103,11 +104,14 @@ def predict(model: ModelSpec | None, params: int, setup: Setup, gpu: GpuSpec) ->
     seconds = {
         Part.COMPUTE: work.compute,
         Part.RECOMPUTE: work.recompute,
-        Part.DATA_PARALLEL: comms.data_parallel(model, params, setup, lk, work),
+        Part.DATA_PARALLEL: zero_step.data_parallel(model, params, setup, lk)
+        if zero_step.applies(setup)
+        else comms.data_parallel(model, params, setup, lk, work),
         Part.TENSOR_PARALLEL: tp,
         Part.PIPELINE_BUBBLE: _bubble(model, setup, gpu, busy),
         Part.CONTEXT_PARALLEL: comms.context_parallel(model, setup, lk, work),
         Part.EXPERT_PARALLEL: comms.expert_parallel(model, setup, lk),
+        Part.MOE_ROUTING: moe_step.moe_routing(model, setup, gpu),
         Part.OPTIMIZER: comms.optimizer(model, params, setup, gpu),
     }
     return StepPrediction(
