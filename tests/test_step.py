@@ -95,6 +95,18 @@ def test_tensor_parallel_across_nodes_costs_more() -> None:
     assert slow.seconds[Part.TENSOR_PARALLEL] > 2 * inside.seconds[Part.TENSOR_PARALLEL]
 
 
+@pytest.mark.parametrize(("export", "base"), [("h800", "h100"), ("a800", "a100-80")])
+def test_an_export_card_computes_as_its_base_but_talks_slower(export: str, base: str) -> None:
+    """A800 and H800 are the A100's and H100's chips with NVLink at 400 GB/s (their data sheets): the same peak and
+    memory, the same compute time, and TP 8's collectives inside the node take longer."""
+    tp8 = Setup(gpus=16, tp=8, micro_batch=1, accumulation=4, seq_len=8192)
+    slow, fast = step(tp8, LLAMA_70B, GPUS[export]), step(tp8, LLAMA_70B, GPUS[base])
+    assert (GPUS[export].peak_flops, GPUS[export].memory) == (GPUS[base].peak_flops, GPUS[base].memory)
+    assert GPUS[export].nvlink == 200e9
+    assert slow.seconds[Part.COMPUTE] == fast.seconds[Part.COMPUTE]
+    assert slow.seconds[Part.TENSOR_PARALLEL] > fast.seconds[Part.TENSOR_PARALLEL]
+
+
 def test_expert_all_to_all_and_context_ring() -> None:
     """EP costs all-to-alls in MoE layers; CP's ring at 128k hides behind the attention it feeds."""
     moe = step(Setup(gpus=16, ep=8, micro_batch=1, accumulation=4, seq_len=4096), MIXTRAL)

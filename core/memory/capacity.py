@@ -40,6 +40,8 @@ USABLE: Mapping[str, int] = MappingProxyType(
         "b200": 183_359 * MIB,  # nvidia-smi on B200: 183359MiB
         "a100-80": 81_251 * MIB,  # torch.cuda.get_device_properties on A100-SXM4-80GB: total_memory 81251MiB
         "a100-40": 40_536 * MIB,  # torch.cuda.get_device_properties on A100-SXM4-40GB: total_memory 40536MB
+        "h800": 81_559 * MIB,  # the H100 SXM5's chip and 80 GB HBM3 (only NVLink differs): as the H100
+        "a800": 81_251 * MIB,  # the A100-SXM4-80GB's chip and memory (only NVLink differs): as the A100 80GB
         "l40s": 46_068 * MIB,  # nvidia-smi on L40S: 46068MiB
         "mi300x": 196_592 * MIB,  # rocm-smi on MI300X: 196592MiB (192 GiB minus the firmware's reserve)
     }

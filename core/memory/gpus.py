@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 GIB = 1024**3
@@ -204,8 +204,24 @@ _ROWS = (
     ),
 )
 
+
+def _export_variant(base: GpuSpec, name: str, title: str, nvlink: float, source: str) -> GpuSpec:
+    """An export version of ``base`` (A800, H800): the same chip, memory and peak, a slower NVLink between cards."""
+    return replace(base, name=name, title=title, nvlink=nvlink, links_source=f"{source}; otherwise as {base.title}")
+
+
+_BY_NAME = {row.name: row for row in _ROWS}
+_EXPORT = (
+    _export_variant(
+        _BY_NAME["a100-80"], "a800", "A800 80GB", 200e9, "NVIDIA A800 datasheet: NVLink 400 GB/s (A100: 600 GB/s)"
+    ),
+    _export_variant(
+        _BY_NAME["h100"], "h800", "H800 SXM", 200e9, "NVIDIA H800 SXM5 datasheet: NVLink 400 GB/s (H100: 900 GB/s)"
+    ),
+)
+
 #: Every accelerator by its name.
-GPUS: Mapping[str, GpuSpec] = MappingProxyType({row.name: row for row in _ROWS})
+GPUS: Mapping[str, GpuSpec] = MappingProxyType({row.name: row for row in (*_ROWS, *_EXPORT)})
 
 _SEPARATORS = re.compile(r"[\s_.-]+")
 _ALIASES = MappingProxyType(
@@ -231,7 +247,7 @@ def _folded(name: str) -> str:
 def find_gpu(name: str) -> GpuSpec | None:
     """The accelerator ``name`` means (``h100``, ``H100-SXM``, ``a100-80gb``, ``tpu-v5p``), or None."""
     folded = _folded(name)
-    for row in _ROWS:
+    for row in GPUS.values():
         if _folded(row.name) == folded:
             return row
     alias = _ALIASES.get(folded)
