@@ -205,6 +205,12 @@ MECHANISMS = (
     "FSDP without a MixedPrecision policy under torch.autocast (autocast=ja: fp32 units gathered, fp32 unit "
     "gradients, the Hugging Face model's residual stream fp32), which DLRover's atorch fsdp strategy runs with "
     "--precision bf16_amp: 73 % → 79 %, 93 % → 95 %, 10,6 % → 9,5 %; DLRover's FSDP rows −20 … −25 → −8 … −10 %.",
+    "Megatron's last pipeline stage weighed against the first (its own copy of the tied output weight, "
+    "language_module.py lines 280-290; one micro-batch in 1F1B, (VPP − 1) · PP + 1 chunks interleaved, "
+    "schedules.py lines 955-966; the loss's logits) – the stage whose rank logs mem-max-allocated-bytes "
+    "(global_vars.py line 241): 74 % → 76 %, 89 % → 93 %, 9,6 % → 9,5 %; memory_d alone 58 % → 67 %, 71 % → 88 %, "
+    "11,2 % → 9,6 %; TP2 · PP2 with CP 2 −34 → −12 %, CP 2 · EP 2 −29 → −10 %, FP8 −50 → −25 %, the fused "
+    "cross-entropy runs −47 → −29 %.",
 )
 
 

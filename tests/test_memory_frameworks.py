@@ -178,6 +178,32 @@ def test_logits_and_loss(keys: str, per_logit: int, split: int) -> None:
     assert memory["logits_bytes"] == round(per_logit * 2 * 4096 * LLAMA_8B.vocab / split)
 
 
+TOY_GPT = "layers=12 hidden=512 heads=8 ffn=2048 vocab=50432 swiglu=false tied=true b=4 gpus=8 L=1024 gpu=h100"
+
+
+@pytest.mark.parametrize(
+    ("keys", "last_stage"),
+    [
+        # Megatron's last stage: 6 layers for one micro-batch, its copy of the tied output weight and the loss's
+        # logits outweigh the first stage's two micro-batches in flight
+        ("framework=megatron tp=2 pp=2 a=4", True),
+        ("framework=megatron tp=2 pp=2 a=4 vpp=2", True),  # interleaved: (2 − 1) · 2 + 1 chunks on the last rank
+        ("framework=megatron pp=2 a=4", True),
+        ("framework=deepspeed zero=1 pp=2 a=4", False),  # DeepSpeed's pipeline schedule not read: the first stage
+        ("framework=megatron tp=2 a=4", False),  # no pipeline: one stage, the loss on it
+    ],
+)
+def test_megatrons_last_pipeline_stage_is_weighed(keys: str, last_stage: bool) -> None:
+    """With Megatron and PP > 1 the answer is the fuller of the first and the last stage; the last one computes
+    the loss, so its logits are said."""
+    memory = memory_of(f"{TOY_GPT} {keys}")
+    assert ("logits_bytes" in memory) is (last_stage or "pp=" not in keys)
+    if last_stage:
+        tp = 2 if "tp=2" in keys else 1
+        assert memory["logits_bytes"] == round(6 * 4 * 1024 * 50432 / tp)
+        assert memory["params_per_gpu"] > 50432 * 512 / tp  # the output weight's copy
+
+
 def test_what_pytorchs_counters_miss_is_added_and_said() -> None:
     """The allocator's 5 % reserve, the CUDA context and one NCCL buffer set per communicator come on top of the
     allocated peak; the sum is held against what an H100 offers a process (81.559 MiB), and the answer names each

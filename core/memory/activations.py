@@ -81,6 +81,22 @@ def stage_layers(model: ModelSpec, setup: Setup) -> float:
     return model.layers / pp * setup.in_flight
 
 
+def last_stage_layers(model: ModelSpec, setup: Setup) -> float:
+    """How many layers' activations the last stage holds: L/PP for the one micro-batch 1F1B keeps there, or
+    interleaved (VPP − 1) · PP + 1 chunks of L/(PP · VPP) layers.
+
+    megatron/core/pipeline_parallel/schedules.py lines 955-966 (``get_pp_rank_microbatches``): rank r warms up
+    ``(pp - r - 1) * 2 + (num_model_chunks - 1) * microbatch_group_size_per_vp_stage`` (default pp) chunks
+    before its first backward with interleaving, ``pp - r - 1`` micro-batches without – none on the last rank –
+    and holds one more in the steady 1F1B (read at NVIDIA/Megatron-LM@d98e8a64).
+    """
+    pp = setup.pp
+    if setup.vpp is not None and pp > 1:
+        chunks = (setup.vpp - 1) * pp + 1
+        return model.layers / (pp * setup.vpp) * min(chunks, (setup.accumulation or chunks) * setup.vpp)
+    return model.layers / pp
+
+
 def per_layer(model: ModelSpec, setup: Setup) -> float:
     """Bytes one layer keeps, by the set-up's convention (``korthikanti`` as printed, else for the shape)."""
     recompute = setup.recompute_used

@@ -45,7 +45,8 @@ class Quirk(StrEnum):
 
 @dataclass(frozen=True)
 class MemoryEstimate:
-    """Bytes on the most loaded GPU (the first pipeline stage) and, with offloading, in a node's CPU memory."""
+    """Bytes on the most loaded GPU (the first pipeline stage; with ``framework=`` and PP > 1 the last one where it
+    holds more) and, with offloading, in a node's CPU memory."""
 
     rules: Rules
     params: int
@@ -204,17 +205,48 @@ def _held_states(params: int, shard: tuple[float, float], unit: float, setup: Se
 
 
 def _framework(model: ModelSpec, setup: Setup) -> MemoryEstimate:
-    """States, buffers, the layers' saved tensors and the loss's logits as ``setup.framework`` keeps them."""
-    shard = _shard(model, setup)
+    """The most loaded GPU as ``setup.framework`` holds it: the first pipeline stage, or (where the framework's
+    schedule was read: ``Policy.last_stage_weighed``) the last where its output weight, loss and logits outweigh
+    the first stage's micro-batches in flight.
+
+    Megatron logs the last rank's ``mem-max-allocated-bytes`` (megatron/training/global_vars.py line 241: the
+    tensorboard writer only on ``rank == world_size - 1``): its toy GPT's 50k vocabulary makes that stage the
+    fuller one, which the first stage alone missed by 30-50 %."""
+    first = _stage(model, setup, _shard(model, setup), last=False)
+    _, policy = held.states(model.total_params, 0.0, 0.0, 0.0, setup)
+    if setup.pp == 1 or not setup.seq_len or not policy.last_stage_weighed:
+        return first
+    last = _stage(model, setup, _last_shard(model, setup), last=True)
+    return last if last.total > first.total else first
+
+
+def _last_shard(model: ModelSpec, setup: Setup) -> tuple[float, float]:
+    """(dense, expert) parameters on the last pipeline stage's GPU: its layers and the output layer.
+
+    With tied embeddings Megatron's last stage still allocates its own copy of the word embeddings as the output
+    weight (megatron/core/models/common/language_module/language_module.py lines 280-290:
+    the last stage's ``output_layer.weight`` is zero-filled and all-reduced with the first stage's embedding, read
+    at NVIDIA/Megatron-LM@d98e8a64); untied, the output layer is the last stage's anyway.
+    """
+    expert = model.expert_params_per_layer * model.moe_layers
+    layers = (model.layer_params - expert) / setup.pp / setup.tp
+    return layers + model.embedding_params / setup.tp, expert / setup.pp / (setup.tp * setup.ep)
+
+
+def _stage(model: ModelSpec, setup: Setup, shard: tuple[float, float], *, last: bool) -> MemoryEstimate:
+    """States, buffers, the layers' saved tensors and the loss's logits of one stage as ``setup.framework`` keeps
+    them: the first stage, or (``last``) the last one, which computes the loss."""
     found = _held_states(model.total_params, shard, held.unit(model, setup), setup)
     if not setup.seq_len:
         return found
     _, policy = held.states(model.total_params, shard[0], shard[1], 0.0, setup)
-    layers, layer = held.layer_activations(model, setup, policy)
-    logits = held.logits(model, setup, policy)
+    layers, layer = held.layer_activations(model, setup, policy, last=last)
+    loss = setup.pp == 1 or last
+    logits = held.logits(model, setup, policy) if loss else 0.0
     copies = held.autocast_copies(sum(shard), setup, policy)
     sbh = setup.seq_len / (setup.cp * setup.sp) * setup.micro_batch * model.hidden
-    edges = 2 * sbh * setup.in_flight + (4 * sbh / setup.tp if setup.pp == 1 else 0.0)  # embedding out, final norm
+    embedding = 0.0 if last else 2 * sbh * setup.in_flight  # the embedding's output per micro-batch in flight
+    edges = embedding + (4 * sbh / setup.tp if loss else 0.0)  # the final norm's
     cache = held.kv_cache(model, setup)
     total = layers + logits + edges + copies + cache
     return replace(
@@ -225,7 +257,7 @@ def _framework(model: ModelSpec, setup: Setup) -> MemoryEstimate:
         activations=round(total),
         activations_per_layer=round(layer),
         activations_per_sample=(total - copies) / setup.micro_batch,
-        logits=round(logits) if setup.pp == 1 else None,
+        logits=round(logits) if loss else None,
     )
 
 

@@ -46,22 +46,21 @@ def recompute(setup: Setup) -> Recompute:
     return setup.recompute_used
 
 
-def layer_activations(model: ModelSpec, setup: Setup, policy: Policy) -> tuple[float, float]:
-    """(the first stage's layers' activations, one layer's) for the micro-batch, with full recomputation's
-    working set of one layer."""
+def layer_activations(model: ModelSpec, setup: Setup, policy: Policy, *, last: bool = False) -> tuple[float, float]:
+    """(the first stage's – or the ``last`` one's – layers' activations, one layer's) for the micro-batch, with
+    full recomputation's working set of one layer."""
     tokens = (setup.seq_len or 0) / (setup.cp * setup.sp) * setup.micro_batch
     used = setup.recompute_used
     layer = saved.per_token(model, setup, policy.kernels, used) * tokens
-    total = layer * activations.stage_layers(model, setup)
+    stage = activations.last_stage_layers if last else activations.stage_layers
+    total = layer * stage(model, setup)
     if used is Recompute.FULL or (used is Recompute.SELECTIVE and setup.framework is Framework.TORCHTITAN):
         total += saved.working_set(model, setup, policy.kernels, used)
     return total, layer
 
 
 def logits(model: ModelSpec, setup: Setup, policy: Policy) -> float:
-    """The loss's logits on the stage that computes it (PP = 1: the first), per micro-batch."""
-    if setup.pp > 1:
-        return 0.0
+    """The loss's logits on the stage that computes it (the last; PP = 1: the only one), per micro-batch."""
     tokens = (setup.seq_len or 0) / (setup.cp * setup.sp) * setup.micro_batch
     split = setup.tp if policy.vocab_parallel_loss else 1
     compiled = policy.compiled_logits_bytes if setup.compile else None

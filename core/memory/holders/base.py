@@ -69,6 +69,10 @@ class Policy:
     #: Whether the gradients are tensors of their own that the step frees (``optimizer.zero_grad()``), rather than
     #: a buffer kept for the whole run (Megatron's grad buffer, DeepSpeed's partitions): see ``held.overlap``.
     grads_freed: bool = False
+    #: Whether the last pipeline stage (its own output weight, the loss's logits, 1F1B's one micro-batch) is weighed
+    #: against the first as the most loaded GPU: read in Megatron's schedules and language module; other
+    #: frameworks' pipeline schedules not yet read, so their first stage stands.
+    last_stage_weighed: bool = False
 
 
 def mixed(setup: Setup) -> bool:

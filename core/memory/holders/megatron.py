@@ -24,7 +24,13 @@ from __future__ import annotations
 from effbatch.core.memory.holders.base import Held, Kernels, Policy, Shard, mixed
 from effbatch.core.memory.setup import Recompute, Setup
 
-POLICY = Policy(kernels=Kernels.FUSED, recompute=Recompute.NONE, vocab_parallel_loss=True, logits_bytes=6.0)
+POLICY = Policy(
+    kernels=Kernels.FUSED,
+    recompute=Recompute.NONE,
+    vocab_parallel_loss=True,
+    logits_bytes=6.0,
+    last_stage_weighed=True,
+)
 
 
 def held(shard: Shard, setup: Setup) -> Held:
