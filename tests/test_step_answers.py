@@ -91,6 +91,22 @@ def test_fp8_on_a100_is_named() -> None:
     assert "Die A100 80GB hat keine FP8-Einheiten" in shown
 
 
+@pytest.mark.parametrize(
+    ("command", "named"),
+    [
+        ("mixtral-8x7b b=1 a=8 gpus=64 tp=2 ep=8 L=4k gpu=h100 zero=1", True),  # 8 experts over EP 8: one local
+        ("llama3.1-8b b=1 a=4 gpus=8 L=8k gpu=h100", False),  # dense: no routing, nothing launched per expert
+    ],
+)
+def test_the_moe_host_time_is_named_as_assumed(command: str, named: bool) -> None:
+    """An MoE step's host time rests on a launch time per kernel that is estimated, not measured: the answer says so
+    with its numbers (moe_step's 15 kernels a local expert, 10 µs each), and only where a model routes tokens."""
+    shown = text_of(command)
+    said = "der je lokalem Experten 15 Kernel startet, je 10 µs (eine Schätzung"
+    assert (said in shown) is named
+    assert ("kernel_launch" in time_of(command)["breakdown"]["assumed"]) is named
+
+
 def test_fp8_is_faster_in_the_answer() -> None:
     """The same run in FP8 on H100 answers more tokens per second than in BF16."""
     command = "llama3.1-8b b=1 a=4 gpus=8 L=8k gpu=h100"

@@ -144,6 +144,14 @@ def percent(share: float) -> str:
     return f"{german(share * 100, 1, keep_zeros=False)}\u00a0%"
 
 
+def launch_shown() -> dict[str, str]:
+    """The MoE host time's assumption as an answer says it: kernels a local expert launches, µs a launch."""
+    from effbatch.core.memory.moe_step import launch_assumption
+
+    kernels, seconds = launch_assumption()
+    return {"kernels": str(kernels), "launch": german(seconds * 1e6, 0)}
+
+
 def size(value: float) -> str:
     """Bytes as GiB with one decimal (MiB below 1 GiB): 14,9 GiB, 512 MiB."""
     if abs(value) < GIB:

@@ -7,7 +7,7 @@ terminal lay them out alike.
 from __future__ import annotations
 
 from effbatch.bot.document import Bullet, Document, Field, Fields, Formula, Line, Note, Part, Section, Visibility
-from effbatch.bot.rendering.formatting import GIB, german, number, percent, reading, scientific, size
+from effbatch.bot.rendering.formatting import GIB, german, launch_shown, number, percent, reading, scientific, size
 from effbatch.bot.rendering.formulas import degrees
 from effbatch.bot.rendering.plan import advice_lines
 from effbatch.bot.texts import memory as texts
@@ -396,7 +396,8 @@ def _assumed_lines(found: Assessment, breakdown: Breakdown) -> list[Line]:
     net = german(breakdown.net_gbps or 0, 0, keep_zeros=False)
     device = words(found)["device"]
     return [
-        texts.STEP_ASSUMED[a].format(matmul=matmul, net=net, gpu=gpu, mfu="", device=device) for a in breakdown.assumed
+        texts.STEP_ASSUMED[a].format(matmul=matmul, net=net, gpu=gpu, mfu="", device=device, **launch_shown())
+        for a in breakdown.assumed
     ]
 
 

@@ -20,7 +20,7 @@ from effbatch.bot.document import (
     Section,
     Visibility,
 )
-from effbatch.bot.rendering.formatting import german, number, percent, reading, size
+from effbatch.bot.rendering.formatting import german, launch_shown, number, percent, reading, size
 from effbatch.bot.texts import memory as memory_texts
 from effbatch.bot.texts import plan as texts
 from effbatch.bot.texts.glossary import COMMAND
@@ -312,6 +312,7 @@ def _assumed(steps: list[StepPrediction], goal: Goal) -> list[str]:
         "net": german(fastest.net_gbps or 0, 0, keep_zeros=False),
         "gpu": goal.gpu.title if goal.gpu is not None else "",
         "device": memory_texts.DEVICE_WORDS[goal.gpu is not None and goal.gpu.chip]["device"],
+        **launch_shown(),
     }
     assumed = dict.fromkeys(a for step in steps for a in step.assumed)
     return [memory_texts.STEP_ASSUMED[a.value].format(**shown) for a in assumed if a.value in memory_texts.STEP_ASSUMED]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from effbatch.bot.document import Answer, AnswerKind, Document, Field, Fields, Formula, Note, Part, Section, Visibility
-from effbatch.bot.rendering.formatting import german, number, percent, reading
+from effbatch.bot.rendering.formatting import german, launch_shown, number, percent, reading
 from effbatch.bot.rendering.formulas import degrees
 from effbatch.bot.texts import scaling as texts
 from effbatch.bot.texts.memory import DEVICE_WORDS, STEP_ASSUMED
@@ -223,6 +223,7 @@ def _assumed(found: ScalingAnswer) -> str:
         "net": german(table.net_gbps or 0, 0, keep_zeros=False),
         "gpu": _gpu(found),
         "device": _words(found)["device"],
+        **launch_shown(),
     }
     return " ".join(STEP_ASSUMED[a.value].format(**shown) for a in table.assumed if a.value in STEP_ASSUMED)
 

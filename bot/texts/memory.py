@@ -260,6 +260,11 @@ STEP_ASSUMED: Mapping[str, str] = {
         "mit `net=` rechne ich mit deinem Netz."
     ),
     "no_fp8": "Die {gpu} hat keine FP8-Einheiten: Die Matrixprodukte sind in BF16-Geschwindigkeit gerechnet.",
+    "kernel_launch": (
+        "Angenommen: Nach dem Routing jeder MoE-Schicht wartet die {device} auf den Host, der je lokalem Experten "
+        "{kernels} Kernel startet, je {launch} µs (eine Schätzung aus NVIDIAs „few microseconds“ je Start, nicht "
+        "gemessen)."
+    ),
     "mfu": "MFU {mfu} angenommen.",
 }
 PEAK_SOURCE = "Peak: {peak} je {device} (BF16, dense, ohne Sparsity; Quelle: {source})."

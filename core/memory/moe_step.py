@@ -42,6 +42,12 @@ KERNELS_PER_EXPERT = 5
 BYTES = 2
 
 
+def launch_assumption() -> tuple[int, float]:
+    """What the host time assumes, for the answer to say: kernels a local expert launches a step of one layer and
+    micro-batch (forward and backward), and the seconds each launch takes."""
+    return 3 * KERNELS_PER_EXPERT, LAUNCH_SECONDS
+
+
 def moe_routing(model: ModelSpec | None, setup: Setup, gpu: GpuSpec) -> float:
     """Seconds a step spends on one GPU routing tokens through its MoE layers: the permutation copies at memory
     speed and the host's wait and launches after each layer's token counts reach it."""
@@ -52,6 +58,7 @@ def moe_routing(model: ModelSpec | None, setup: Setup, gpu: GpuSpec) -> float:
     passes = PERMUTE_PASSES + (SORT_PASSES if setup.ep > 1 and local_experts > 1 else 0)
     copies = 2 * passes * 2 * tokens * model.topk * model.hidden * BYTES  # both directions, read and write
     memory = copies / (gpu.hbm * MEMORY_EFFICIENCY) if gpu.hbm else 0.0
-    host = 3 * KERNELS_PER_EXPERT * local_experts * LAUNCH_SECONDS
+    kernels, launch = launch_assumption()
+    host = kernels * local_experts * launch
     layers = (setup.accumulation or 1) * model.moe_layers / setup.pp
     return layers * (memory + host)

@@ -49,6 +49,7 @@ class Assumed(StrEnum):
     NETWORK = "network"  # the inter-node bandwidth a GPU type's nodes usually have
     KERNEL_EFFICIENCY = "kernel_efficiency"  # the share of the peak a layer's matrix products reach
     NO_FP8 = "no_fp8"  # dtype=fp8 on a card without FP8 matrix units: the products run at BF16 speed
+    KERNEL_LAUNCH = "kernel_launch"  # an MoE layer's host time: a fixed time to launch each expert's kernels
 
 
 @dataclass(frozen=True)
@@ -120,7 +121,7 @@ def predict(model: ModelSpec | None, params: int, setup: Setup, gpu: GpuSpec) ->
         flops_per_token=per_token,
         gpus=setup.gpus,
         peak_flops=gpu.peak_flops,
-        assumed=_assumed(setup, gpu),
+        assumed=_assumed(setup, gpu) + ((Assumed.KERNEL_LAUNCH,) if seconds[Part.MOE_ROUTING] else ()),
         matmul_efficiency=work.matmul_efficiency,
         net_gbps=setup.net_gbps or gpu.net_gbps or None,
     )
