@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from effbatch.core.configs.base import Command
 from effbatch.core.configs.shell.grammar import NAME, node_line, node_text, statements_of
 from effbatch.core.configs.shell.remote import remote_command
+from effbatch.core.configs.shell.sourcing import SOURCE
 from effbatch.core.configs.shell.state import ASSUMED, BashError, State
 
 if TYPE_CHECKING:
@@ -61,6 +62,8 @@ class Commands(State):
             self._read_at_start(words)
         elif words[0] in _POSITIONAL:
             self._positional(words, known)
+        elif words[0] in SOURCE and not own and self.source(words, known, env):
+            pass  # read in this shell, the command recorded (``sourcing``)
         elif words[0] in self.functions and words[0] not in self.calling:
             self.call(words[0], env, own, words[1:] if known else None)
         elif (inner := _inline_script(words)) is not None:
@@ -79,9 +82,10 @@ class Commands(State):
         if words[0] == "exit":
             self.stopped = True
             self.code = number if len(words) > 1 else self.code
-        elif words[0] == "return":
-            self.code = 1 if not self.frames else number if len(words) > 1 else self.code
-            self.jump = "return" if self.frames else None
+        elif words[0] == "return":  # outside a function, it ends a sourced file; elsewhere bash refuses it
+            inside = bool(self.frames or self.sourcing)
+            self.code = 1 if not inside else number if len(words) > 1 else self.code
+            self.jump = "return" if inside else None
         elif self.loops:
             self.jump, self.jumps, self.code = words[0], min(max(number or 1, 1), self.loops), 0
 
