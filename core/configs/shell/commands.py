@@ -62,18 +62,19 @@ class Commands(State):
             self._read_at_start(words)
         elif words[0] in _POSITIONAL:
             self._positional(words, known)
-        elif words[0] in SOURCE and not own and self.source(words, known, env):
-            pass  # read in this shell, the command recorded (``sourcing``)
         elif words[0] in self.functions and words[0] not in self.calling:
             self.call(words[0], env, own, words[1:] if known else None)
         elif (inner := _inline_script(words)) is not None:
             self.inline(inner, env, shell=words[0] != "eval")
-        else:
-            line = self.fixed_line or node_line(node)
-            self.script.commands.append(Command(tuple(words), line, env))
-            self.code = 1 if words[0] == "false" else 0 if words[0] in _SUCCEED else ASSUMED
-            if (remote := remote_command(words)) is not None:
-                self.remote(remote)
+        elif not (words[0] in SOURCE and not own and self.source(words, known, env)):
+            self._program(words, env, node)
+
+    def _program(self, words: list[str], env: dict[str, str], node: Node) -> None:
+        """A program (or a ``source`` of no file among the sources): recorded, its status assumed."""
+        self.script.commands.append(Command(tuple(words), self.fixed_line or node_line(node), env))
+        self.code = 1 if words[0] == "false" else 0 if words[0] in _SUCCEED else ASSUMED
+        if (remote := remote_command(words)) is not None:
+            self.remote(remote)
 
     def _flow(self, words: Sequence[str]) -> None:
         """``exit``, ``return``, ``break``, ``continue``: where the reading goes on (``return`` outside a function and
