@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from bash_oracle import Value, compare, ours, run_bash
 from bash_scripts import ALL, prelude, statements
-from check_numbers import numbers
+from check_numbers import numbers, shown
 from examples_budget import examples
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
@@ -164,3 +164,20 @@ def test_the_check_takes_the_batch_from_the_sourced_setup() -> None:
     accumulation and global batch are bash's (1024 / (1 × 8 × 2) = 64 per device)."""
     sources = [Source("sft.sh", SFT), Source("train.sh", SETUP), Source("ds.json", DS)]
     assert numbers(check_config(sources))[:5] == (8, 8, 64, 2, 1024)
+
+
+def test_two_files_a_source_line_may_read_are_both_checked() -> None:
+    """``source scripts/setups/train.sh`` with two ``train.sh`` among the sources: never one silently; both are
+    checked and the answer names the line and both batches."""
+    sources = [
+        Source("sft.sh", SFT),
+        Source("a/train.sh", SETUP),
+        Source("b/train.sh", SETUP.replace("$DEFAULT_GLOBAL", "512")),
+        Source("ds.json", DS),
+    ]
+    check = check_config(sources)
+    [finding] = [f for f in check.findings if f.code.startswith("script/")]
+    assert finding.code == "script/branches-differ"
+    text = shown(check)
+    assert "Ab Zeile 2 von sft.sh verzweigt das Skript je nach source scripts/setups/train.sh" in text
+    assert "trainiert der Lauf mit B = 512 oder B = 1.024" in text
