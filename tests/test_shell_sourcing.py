@@ -70,6 +70,11 @@ CASES: list[tuple[str, dict[str, str], str, Value, Value | None]] = [
     ("source lib.sh; W=3", {"lib.sh": "X=$((1/0)); Y=1\nZ=2\n"}, "Y", ("U",), ("U",)),
     # a sourced file that is not there: bash goes on, the reader reads nothing from it
     ("MB=4\nsource missing.sh\nX=$MB", {"lib.sh": "MB=2\n"}, "X", ("S", "4"), ("S", "4")),
+    # ``return`` in a shell of its own (``bash -c``) ends no sourced file; ``eval return`` ends it
+    ("source lib.sh", {"lib.sh": "bash -c 'return'\nX=1\n"}, "X", ("S", "1"), ("S", "1")),
+    ("source lib.sh", {"lib.sh": "eval return\nX=1\n"}, "X", ("U",), ("U",)),
+    # inside a function, ``return`` in the sourced file ends the file, not the function
+    ("f() { source lib.sh; Y=2; }\nf", {"lib.sh": "return\nX=1\n"}, "Y", ("S", "2"), ("S", "2")),
     # in a subshell what it sets stays there
     ("MB=4\n( source lib.sh )\nX=$MB", {"lib.sh": "MB=2\n"}, "X", ("S", "4"), ("S", "4")),
 ]

@@ -122,8 +122,9 @@ class Commands(State):
     def inline(self, text: str, env: dict[str, str], shell: bool) -> None:
         """The text of ``bash -c "…"`` (a process of its own) or ``eval "…"`` (this shell: what it assigns stays, its
         ``exit`` ends the script), read as a script of its own, its commands on this line."""
-        saved = (self.env, self.fixed_line, self.stopped)
+        saved = (self.env, self.fixed_line, self.stopped, self.sourcing)
         self.env, self.fixed_line = env, self.at
+        self.sourcing = 0 if shell else self.sourcing  # ``return`` ends no sourced file in a shell of its own
         snapshot = self.snapshot() if shell else None
         try:
             root = self.reparse(text)
@@ -134,7 +135,7 @@ class Commands(State):
         except BashError:  # bash ends eval at an error; the command that ran eval goes on
             self.code = 1
         finally:
-            self.env, self.fixed_line = saved[0], saved[1]
+            self.env, self.fixed_line, self.sourcing = saved[0], saved[1], saved[3]
             if snapshot is not None:
                 self.restore(snapshot)
                 self.stopped = saved[2]
@@ -143,8 +144,8 @@ class Commands(State):
         """A job launcher's command string (``remote``), read as the bash on each host reads it: a shell of its own,
         none of this script's variables, functions or environment; its commands on this line."""
         snapshot = self.snapshot()
-        saved = (self.env, self.fixed_line, self.stopped, self.code)
-        self.script.variables, self.script.arrays, self.functions = {}, {}, {}
+        saved = (self.env, self.fixed_line, self.stopped, self.code, self.sourcing)
+        self.script.variables, self.script.arrays, self.functions, self.sourcing = {}, {}, {}, 0
         self.unknown, self.cleared, self.readonly = set(), set(), set()
         self.env, self.fixed_line = {}, self.at
         try:
@@ -152,7 +153,7 @@ class Commands(State):
         except BashError:
             pass
         finally:
-            self.env, self.fixed_line, self.stopped, self.code = saved
+            self.env, self.fixed_line, self.stopped, self.code, self.sourcing = saved
             self.restore(snapshot)
 
 
