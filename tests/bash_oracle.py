@@ -12,12 +12,12 @@ from __future__ import annotations
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from effbatch.core.configs import CheckError
-from effbatch.core.configs.shell import MAX_ALTERNATIVES, Reading, alternatives, grammar_errors, reading
+from effbatch.core.configs.shell import MAX_ALTERNATIVES, Reading, Sources, alternatives, grammar_errors, reading
 
 BASH = shutil.which("bash") or "/bin/bash"
 
@@ -58,12 +58,21 @@ class Ran:
     arithmetic_error: bool = False
 
 
-def run_bash(script: str, names: Sequence[str], timeout: float = 20, arguments: Sequence[str] = ()) -> Ran:
-    """``script`` run by bash as a file (``bash script.sh ARGUMENTS``); the variables ``names`` as bash has them at
-    its end."""
+def run_bash(
+    script: str,
+    names: Sequence[str],
+    timeout: float = 20,
+    arguments: Sequence[str] = (),
+    files: Mapping[str, str] | None = None,
+) -> Ran:
+    """``script`` run by bash as a file (``bash script.sh ARGUMENTS``), with ``files`` (path → text) beside it in
+    the folder it runs in; the variables ``names`` as bash has them at its end."""
     with tempfile.TemporaryDirectory(prefix="effbatch-bash-") as folder:
         root = Path(folder)
         (root / "bin").mkdir()
+        for path, text in (files or {}).items():
+            (root / path).parent.mkdir(parents=True, exist_ok=True)
+            (root / path).write_text(text)
         out, log = root / "values", root / "runs"
         stub = root / "bin" / "run"
         stub.write_text(_STUB.replace("BASH", BASH).replace("LOG", str(log)))
@@ -140,20 +149,22 @@ def decided_runs(reading: Reading) -> list[tuple[str, ...]] | None:
     return runs
 
 
-def compare(script: str, names: Sequence[str]) -> str:
-    """``script`` read and run; an ``AssertionError`` where the reader knows a value or a ``run`` command that is not
-    bash's. Where the reader names a condition undecided, one of its alternatives (all of them enumerated) must be
-    bash's run. The result says how the reader answered (for hypothesis' statistics)."""
+def compare(script: str, names: Sequence[str], files: Mapping[str, str] | None = None) -> str:
+    """``script`` read and run (with ``files`` beside it, which its ``source`` lines may read); an ``AssertionError``
+    where the reader knows a value or a ``run`` command that is not bash's. Where the reader names a condition
+    undecided, one of its alternatives (all of them enumerated) must be bash's run. The result says how the reader
+    answered (for hypothesis' statistics)."""
+    sources = Sources({"script.sh": script, **files}, "script.sh") if files else None
     try:
-        read = reading(script)
-        choices = alternatives(script)
+        read = reading(script, sources=sources)
+        choices = alternatives(script, sources=sources)
     except CheckError as error:  # a bound: the whole script named unreadable
         return f"refused: {error.ctx.get('detail')}"
-    if grammar_errors(script):
+    if grammar_errors(script) or any(grammar_errors(text) for text in (files or {}).values()):
         return "named: lines the grammar cannot read"
     if read.script.undecided and len(choices) >= MAX_ALTERNATIVES:
         return "named: more alternatives than enumerated"
-    ran = run_bash(script, names)
+    ran = run_bash(script, names, files=files)
     if read.unknown and ran.arithmetic_error:
         # the reader takes a value it names unknown to be one bash computes with; here bash stopped at an error,
         # and the rest of that line never ran: not a value the reader decided

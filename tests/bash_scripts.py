@@ -227,7 +227,7 @@ def _case(parts: tuple[str, list[tuple[str, str, str]]]) -> str:
     return f"case {subject} in " + " ".join(f"{p}) {b} {end}" for p, b, end in items) + " esac"
 
 
-def _prelude() -> st.SearchStrategy[str]:
+def prelude() -> st.SearchStrategy[str]:
     """Every variable set or unset by the script itself, and ``f``, ``g`` defined: bash's empty environment is not
     what the reader assumes of a variable the script never sets (the environment may hold it), nor of a command it
     cannot find (taken to succeed)."""
@@ -244,4 +244,4 @@ def _prelude() -> st.SearchStrategy[str]:
 def scripts() -> st.SearchStrategy[str]:
     """A whole script: the prelude, a few statements, sometimes an ``exit`` at the end."""
     body = statements(2).map(lambda s: s + "\n")
-    return st.tuples(_prelude(), body, st.sampled_from(["", "", "", "exit 2\n"])).map("".join)
+    return st.tuples(prelude(), body, st.sampled_from(["", "", "", "exit 2\n"])).map("".join)

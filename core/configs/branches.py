@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from effbatch.core.configs.base import Check, CheckError, Effect, Parsed, Rule, World, context
+from effbatch.core.configs.base import Check, CheckError, Effect, Format, Parsed, Rule, World, context
 
 
 @context
@@ -56,10 +56,11 @@ def with_alternatives(
         return check
     index, script = found_at
     batches: list[int | None] = []
-    from effbatch.core.configs.shell import alternatives  # a script with branches is there: its reader is loaded
+    from effbatch.core.configs.shell import Sources, alternatives  # a script with branches is there: it is loaded
 
+    files = {p.source.name: p.source.text for p in parsed if p.format is Format.SHELL}  # what ``source`` may read
     try:
-        readings = alternatives(parsed[index].source.text)
+        readings = alternatives(parsed[index].source.text, sources=Sources(files, parsed[index].source.name))
     except CheckError as error:  # the reader's bounds, over all alternatives together
         raise CheckError(error.kind, **{**error.ctx, "name": parsed[index].source.name}) from None
     for alternative in readings:

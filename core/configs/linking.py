@@ -14,7 +14,8 @@ of its environment.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 
@@ -47,7 +48,7 @@ class Context:
 
 def link(parsed: Sequence[Parsed], world: World | None, settings: Mapping[str, str] | None = None) -> list[Parsed]:
     """``parsed`` with each Python source read in the context of the launch line that runs it."""
-    parsed = _wrapped(parsed)
+    parsed = _wrapped(_sourcing(parsed))
     launches = [found for p in parsed if p.script is not None for found in _launches(p)]
     extra = tuple(word for key, value in (settings or {}).items() for word in (f"--{key}", value))
     scripts = [p for p in parsed if p.format is Format.PYTHON and p.python is not None]
@@ -124,6 +125,38 @@ def check_settings(parsed: Sequence[Parsed], settings: Mapping[str, str]) -> Non
 _SHELLS = frozenset({"bash", "sh", "source", "."})
 
 
+def _shell_files(parsed: Sequence[Parsed]) -> dict[str, str]:
+    """The shell sources a ``source FILE`` line may read: name → text."""
+    return {p.source.name: p.source.text for p in parsed if p.format is Format.SHELL}
+
+
+def _sourcing(parsed: Sequence[Parsed]) -> list[Parsed]:
+    """Each shell script that ``source``s a file read again with the shell sources at hand: what the sourced file
+    sets is the script's, as in bash (``shell.sourcing`` says which source a path names)."""
+    files = _shell_files(parsed)
+    result = list(parsed)
+    for index, found in enumerate(parsed):
+        commands = found.script.commands if found.script is not None and found.format is Format.SHELL else []
+        if len(files) < 2 or not any(c.words[:1] in (("source",), (".",)) for c in commands):
+            continue
+        from effbatch.core.configs.shell import Sources, read_script  # a shell source is there: its reader is loaded
+
+        with _named(found):
+            script = read_script(found.source.text, sources=Sources(files, found.source.name))
+        result[index] = replace(found, script=script)
+    return result
+
+
+@contextmanager
+def _named(found: Parsed) -> Iterator[None]:
+    """A bound the shell reader reaches, named by the source it was reading (as ``read.parse_shell`` does)."""
+    with hostile(found.source):
+        try:
+            yield
+        except CheckError as error:
+            raise CheckError(error.kind, **{**error.ctx, "name": found.source.name}) from None
+
+
 def _wrapped(parsed: Sequence[Parsed]) -> list[Parsed]:
     """Each shell script another one among the sources runs (``export N_GPUS=4; bash train.sh 2 8``), read again with
     the variables that one set, the command's own prefixes and its words after the script as ``$1`` … (unknown
@@ -134,12 +167,13 @@ def _wrapped(parsed: Sequence[Parsed]) -> list[Parsed]:
             target, arguments = _runs_script(command, result)
             if target is None or target is caller:
                 continue
-            from effbatch.core.configs.shell import read_script  # a shell source is there: its reader is loaded
+            from effbatch.core.configs.shell import Sources, read_script  # a shell source is there: it is loaded
 
             variables = {**(caller.script.variables if caller.script else {}), **command.env}
             given = None if any("$" in word for word in arguments) else arguments  # one only the run knows
-            with hostile(target.source):
-                script = read_script(target.source.text, variables, given)
+            with _named(target):
+                sources = Sources(_shell_files(result), target.source.name)
+                script = read_script(target.source.text, variables, given, sources)
             result[result.index(target)] = replace(target, script=script)
     return result
 

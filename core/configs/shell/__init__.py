@@ -35,6 +35,9 @@ scripts): what the reader says it knows is bash's value.
 - commands built in strings or arrays: ``$CMD …``, ``bash -c "$CMD"``, ``sh -c``, ``eval``; a job launcher's
   command string (MaxText's ``multihost_runner``/``multihost_job`` ``--COMMAND``, ``xpk workload create
   --command``: ``remote``) read as the bash on each host reads it, without the launching script's variables;
+- ``source FILE`` and ``. FILE`` where FILE is among the sources (``read_script(text, sources=Sources(files,
+  name))``): read in this shell, as bash does, what it sets the script's (``sourcing``: which source is meant, a
+  choice where several are, ``MAX_SOURCE_DEPTH`` files deep and ``MAX_SOURCED_CHARS`` in all);
 - ``VAR=value cmd`` and ``env VAR=value cmd``: ``Command.env`` (for that command only);
 - ``if``/``elif``/``else``, ``[ … ]``, ``[[ … ]]``, ``test``, ``(( … ))`` and ``case … esac``: the branch
   is decided where the condition is decidable from the script's own values (``=``, ``==``, ``!=``, globs
@@ -89,11 +92,21 @@ from effbatch.core.configs.shell.limits import (
     MAX_GIVEN_UP_STEPS,
     MAX_LOOP_STEPS,
     MAX_PARSE_SECONDS,
+    MAX_SOURCE_DEPTH,
+    MAX_SOURCED_CHARS,
     MAX_STEPS,
     MAX_UNDECIDED,
     MAX_VALUE_CHARS,
 )
-from effbatch.core.configs.shell.reader import Alternative, Reading, alternatives, grammar_errors, read_script, reading
+from effbatch.core.configs.shell.reader import (
+    Alternative,
+    Reading,
+    Sources,
+    alternatives,
+    grammar_errors,
+    read_script,
+    reading,
+)
 
 __all__ = [
     "MAX_ALTERNATIVES",
@@ -105,6 +118,8 @@ __all__ = [
     "MAX_GIVEN_UP_STEPS",
     "MAX_LOOP_STEPS",
     "MAX_PARSE_SECONDS",
+    "MAX_SOURCED_CHARS",
+    "MAX_SOURCE_DEPTH",
     "MAX_STEPS",
     "MAX_UNDECIDED",
     "MAX_VALUE_CHARS",
@@ -112,6 +127,7 @@ __all__ = [
     "Command",
     "Reading",
     "Script",
+    "Sources",
     "Undecided",
     "alternatives",
     "grammar_errors",

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from effbatch.core.configs.base import Command
 from effbatch.core.configs.shell.grammar import NAME, node_line, node_text, statements_of
 from effbatch.core.configs.shell.remote import remote_command
+from effbatch.core.configs.shell.sourcing import SOURCE
 from effbatch.core.configs.shell.state import ASSUMED, BashError, State
 
 if TYPE_CHECKING:
@@ -65,12 +66,15 @@ class Commands(State):
             self.call(words[0], env, own, words[1:] if known else None)
         elif (inner := _inline_script(words)) is not None:
             self.inline(inner, env, shell=words[0] != "eval")
-        else:
-            line = self.fixed_line or node_line(node)
-            self.script.commands.append(Command(tuple(words), line, env))
-            self.code = 1 if words[0] == "false" else 0 if words[0] in _SUCCEED else ASSUMED
-            if (remote := remote_command(words)) is not None:
-                self.remote(remote)
+        elif not (words[0] in SOURCE and not own and self.source(words, known, env)):
+            self._program(words, env, node)
+
+    def _program(self, words: list[str], env: dict[str, str], node: Node) -> None:
+        """A program (or a ``source`` of no file among the sources): recorded, its status assumed."""
+        self.script.commands.append(Command(tuple(words), self.fixed_line or node_line(node), env))
+        self.code = 1 if words[0] == "false" else 0 if words[0] in _SUCCEED else ASSUMED
+        if (remote := remote_command(words)) is not None:
+            self.remote(remote)
 
     def _flow(self, words: Sequence[str]) -> None:
         """``exit``, ``return``, ``break``, ``continue``: where the reading goes on (``return`` outside a function and
@@ -79,9 +83,10 @@ class Commands(State):
         if words[0] == "exit":
             self.stopped = True
             self.code = number if len(words) > 1 else self.code
-        elif words[0] == "return":
-            self.code = 1 if not self.frames else number if len(words) > 1 else self.code
-            self.jump = "return" if self.frames else None
+        elif words[0] == "return":  # outside a function, it ends a sourced file; elsewhere bash refuses it
+            inside = bool(self.frames or self.sourcing)
+            self.code = 1 if not inside else number if len(words) > 1 else self.code
+            self.jump = "return" if inside else None
         elif self.loops:
             self.jump, self.jumps, self.code = words[0], min(max(number or 1, 1), self.loops), 0
 
@@ -117,8 +122,9 @@ class Commands(State):
     def inline(self, text: str, env: dict[str, str], shell: bool) -> None:
         """The text of ``bash -c "…"`` (a process of its own) or ``eval "…"`` (this shell: what it assigns stays, its
         ``exit`` ends the script), read as a script of its own, its commands on this line."""
-        saved = (self.env, self.fixed_line, self.stopped)
+        saved = (self.env, self.fixed_line, self.stopped, self.sourcing)
         self.env, self.fixed_line = env, self.at
+        self.sourcing = 0 if shell else self.sourcing  # ``return`` ends no sourced file in a shell of its own
         snapshot = self.snapshot() if shell else None
         try:
             root = self.reparse(text)
@@ -129,7 +135,7 @@ class Commands(State):
         except BashError:  # bash ends eval at an error; the command that ran eval goes on
             self.code = 1
         finally:
-            self.env, self.fixed_line = saved[0], saved[1]
+            self.env, self.fixed_line, self.sourcing = saved[0], saved[1], saved[3]
             if snapshot is not None:
                 self.restore(snapshot)
                 self.stopped = saved[2]
@@ -138,8 +144,8 @@ class Commands(State):
         """A job launcher's command string (``remote``), read as the bash on each host reads it: a shell of its own,
         none of this script's variables, functions or environment; its commands on this line."""
         snapshot = self.snapshot()
-        saved = (self.env, self.fixed_line, self.stopped, self.code)
-        self.script.variables, self.script.arrays, self.functions = {}, {}, {}
+        saved = (self.env, self.fixed_line, self.stopped, self.code, self.sourcing)
+        self.script.variables, self.script.arrays, self.functions, self.sourcing = {}, {}, {}, 0
         self.unknown, self.cleared, self.readonly = set(), set(), set()
         self.env, self.fixed_line = {}, self.at
         try:
@@ -147,7 +153,7 @@ class Commands(State):
         except BashError:
             pass
         finally:
-            self.env, self.fixed_line, self.stopped, self.code = saved
+            self.env, self.fixed_line, self.stopped, self.code, self.sourcing = saved
             self.restore(snapshot)
 
 

@@ -13,6 +13,7 @@ from effbatch.core.configs.shell.conditions import Conditions
 from effbatch.core.configs.shell.expansions import Expansions
 from effbatch.core.configs.shell.loops import Loops
 from effbatch.core.configs.shell.scopes import Scopes
+from effbatch.core.configs.shell.sourcing import Sourcing
 from effbatch.core.configs.shell.statements import Statements
 from effbatch.core.configs.shell.words import Words
 
@@ -20,7 +21,9 @@ if TYPE_CHECKING:
     from tree_sitter import Node
 
 
-class Run(Statements, Commands, Scopes, Loops, Conditions, Branching, Words, Expansions, Arithmetic, Computing):
+class Run(
+    Statements, Commands, Sourcing, Scopes, Loops, Conditions, Branching, Words, Expansions, Arithmetic, Computing
+):
     """One evaluation of a tree: every piece over one ``State`` (the script it builds, its choices, its budget)."""
 
 
@@ -29,11 +32,14 @@ def evaluate(
     choices: Sequence[int] = (),
     environment: Mapping[str, str] | None = None,
     arguments: Sequence[str] | None = None,
+    files: Mapping[str, str] | None = None,
+    name: str = "",
 ) -> Run:
     """One reading of a parsed script, following ``choices`` at its undecided conditions (then the first), the
     variables of ``environment`` set before it starts (what a script that runs it exported), started with
-    ``arguments`` (``$1`` …; None: only the run knows them)."""
-    run = Run(choices=choices, positional=None if arguments is None else list(arguments))
+    ``arguments`` (``$1`` …; None: only the run knows them); ``files``: the sources ``source FILE`` may read (name →
+    text), ``name`` this script's among them."""
+    run = Run(choices=choices, positional=None if arguments is None else list(arguments), files=files, name=name)
     for name, value in (environment or {}).items():
         run.set(name, value, "$" not in value)
     run.statement(root)

@@ -29,6 +29,10 @@ MAX_DEPTH = 100
 MAX_UNDECIDED = 64
 #: CPU time the grammar may take to parse the texts of one reading (64 KiB of a real script take ~10 ms).
 MAX_PARSE_SECONDS = 0.25
+#: Files sourced one in another (``source a.sh`` in ``source b.sh`` …), and the characters of all files one reading
+#: sources together (a file sourced in a loop is read each time).
+MAX_SOURCE_DEPTH = 4
+MAX_SOURCED_CHARS = 256 * 1024
 #: Branch choices enumerated by ``alternatives``.
 MAX_ALTERNATIVES = 8
 

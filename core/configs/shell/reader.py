@@ -35,32 +35,52 @@ class Reading:
     unknown: frozenset[str]
 
 
+@dataclass(frozen=True)
+class Sources:
+    """The sources ``source FILE`` may read (name → text), and the name of the script read among them."""
+
+    files: Mapping[str, str]
+    name: str = ""
+
+
 def read_script(
-    text: str, environment: Mapping[str, str] | None = None, arguments: Sequence[str] | None = None
+    text: str,
+    environment: Mapping[str, str] | None = None,
+    arguments: Sequence[str] | None = None,
+    sources: Sources | None = None,
 ) -> Script:
     """Assignments and commands of ``text``, in order, with every expansion that can be resolved resolved;
     ``environment``: variables it starts with (exported by a script that runs it); ``arguments``: its ``$1`` …
-    (``bash train.sh 2 8`` in a script that runs it; None: only the run knows them)."""
-    return _as_written(parse(text), environment, arguments).script
+    (``bash train.sh 2 8`` in a script that runs it; None: only the run knows them); ``sources``: the files its
+    ``source FILE`` lines may read (None: none is followed)."""
+    return _as_written(parse(text), environment, arguments, sources).script
 
 
-def reading(text: str, environment: Mapping[str, str] | None = None, arguments: Sequence[str] | None = None) -> Reading:
+def reading(
+    text: str,
+    environment: Mapping[str, str] | None = None,
+    arguments: Sequence[str] | None = None,
+    sources: Sources | None = None,
+) -> Reading:
     """``read_script``'s ``Script`` with the variables it leaves unknown named."""
-    run = _as_written(parse(text), environment, arguments)
+    run = _as_written(parse(text), environment, arguments, sources)
     return Reading(run.script, frozenset(run.unknown))
 
 
-def _as_written(root: Node, environment: Mapping[str, str] | None, arguments: Sequence[str] | None = None) -> Run:
+def _as_written(
+    root: Node, environment: Mapping[str, str] | None, arguments: Sequence[str] | None, sources: Sources | None
+) -> Run:
     """The first reading that does not end in a failing ``exit`` (a script that stops on its first choice –
     "started without arguments", "this branch" – was started otherwise by whoever ran it); the first reading
     when every one fails, or when the choices run out of their bounds."""
-    first = evaluate(root, (), environment, arguments)
+    files, name = (sources.files, sources.name) if sources is not None else (None, "")
+    first = evaluate(root, (), environment, arguments, files, name)
     if not _fails(first):
         return first
     pending, spent, tried = _next_choices(first, ()), first.steps, 1
     while pending and tried < MAX_ALTERNATIVES and spent <= MAX_ALTERNATIVE_STEPS:
         choices = pending.pop(0)
-        run = evaluate(root, choices, environment, arguments)
+        run = evaluate(root, choices, environment, arguments, files, name)
         spent, tried = spent + run.steps, tried + 1
         if not _fails(run):
             return run
@@ -82,8 +102,10 @@ def _next_choices(run: Run, choices: tuple[int, ...]) -> list[tuple[int, ...]]:
     ]
 
 
-def alternatives(text: str, limit: int = MAX_ALTERNATIVES) -> list[Alternative]:
-    """The script read once per feasible choice at its undecided conditions (the first is ``read_script``'s)."""
+def alternatives(text: str, limit: int = MAX_ALTERNATIVES, sources: Sources | None = None) -> list[Alternative]:
+    """The script read once per feasible choice at its undecided conditions (the first is ``read_script``'s), and
+    between the files an undecided ``source FILE`` may read."""
+    files, name = (sources.files, sources.name) if sources is not None else (None, "")
     root = parse(text)
     found: list[Alternative] = []
     failing: list[bool] = []
@@ -93,7 +115,7 @@ def alternatives(text: str, limit: int = MAX_ALTERNATIVES) -> list[Alternative]:
         if spent > MAX_ALTERNATIVE_STEPS:
             raise too_much("shell_work", MAX_ALTERNATIVE_STEPS, None)
         choices = pending.pop(0)
-        run = evaluate(root, choices)
+        run = evaluate(root, choices, files=files, name=name)
         spent += run.steps
         found.append(Alternative(_label(run.labels), run.script, frozenset(run.unknown)))
         failing.append(_fails(run))

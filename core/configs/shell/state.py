@@ -70,6 +70,12 @@ class State(Variables):
     defaulted: dict[str, str] = field(default_factory=dict)
     #: Words after a redirection's target that belong to a command inside a list (node id → those words).
     strays: dict[int, Sequence[Node]] = field(default_factory=dict)
+    #: The sources ``source FILE`` may read (name → text; None: none followed), and this script's name among them.
+    files: Mapping[str, str] | None = None
+    name: str = ""
+    #: Files being sourced, one in another, and the characters of all files sourced in this reading.
+    sourcing: int = 0
+    sourced_chars: int = 0
 
     def charge(self, characters: int) -> None:
         """Characters produced, against ``MAX_CHARS``."""
@@ -115,6 +121,10 @@ class State(Variables):
 
     def inline(self, text: str, env: dict[str, str], shell: bool) -> None:
         """The text of ``bash -c`` (``shell``: a process of its own) or ``eval`` (this shell) read (``commands``)."""
+        raise NotImplementedError
+
+    def source(self, words: Sequence[str], known: bool, env: dict[str, str]) -> bool:
+        """``source FILE``/``. FILE`` read where FILE is among the sources; whether it was (``sourcing``)."""
         raise NotImplementedError
 
     def assign(self, node: Node) -> None:

@@ -110,6 +110,8 @@ class Statements(State):
                 self.statement(node)
             except BashError:
                 self.code, skipped = 1, node.end_point.row
+            if self.jump == "return" and self.sourcing:
+                return  # ends the sourced file (``sourcing``)
             self.jump = None  # a return or break outside any function or loop
 
     def _arithmetic_command(self, node: Node) -> None:
