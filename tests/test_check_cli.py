@@ -337,9 +337,7 @@ def runner(kind: str, work: str) -> CheckPool | BoundedCheck:
     """The bot's check process, or this process under the same bounds (what ``effbatch check`` uses)."""
     stand_in = getattr(fake_checks, work)
     if kind == "check process":
-        return CheckPool(
-            processes=1, seconds=0.5, memory=256 * 1024 * 1024, wait=START_SECONDS, work=stand_in, wall=START_SECONDS
-        )
+        return CheckPool(processes=1, seconds=0.5, memory=256 * 1024 * 1024, wait=START_SECONDS, work=stand_in, wall=60)
     return BoundedCheck(seconds=0.5, memory=256 * 1024 * 1024, work=stand_in)
 
 
