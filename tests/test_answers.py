@@ -9,7 +9,7 @@ import pytest
 from effbatch.bot.document import Visibility
 from effbatch.bot.rendering.answers import answer_command
 from effbatch.bot.rendering.block_kit import message
-from effbatch.bot.rendering.formatting import number, rounded
+from effbatch.bot.rendering.formatting import number, rounded, seconds
 from effbatch.bot.texts.problems import NOT_UNDERSTOOD, POSITIVE_WHOLE
 from effbatch.core.parser import KEY_ALIASES
 
@@ -230,6 +230,25 @@ def test_many_problems_are_capped() -> None:
 def test_german_number_formats(value: int, plain: str, reading: str | None) -> None:
     """Babel's de_DE formats: thousands with dots, rounded readings with a decimal comma."""
     assert (number(value), rounded(value)) == (plain, reading)
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        # german-2.md row 29: every time in an answer to three significant digits, zeros kept as 1,0 · 10¹⁸ keeps them.
+        (13.64, "13,6\u00a0s"),
+        (19.18, "19,2\u00a0s"),
+        (121.04, "121\u00a0s"),
+        (6.9, "6,90\u00a0s"),
+        (0.996, "0,996\u00a0s"),
+        (0.0526, "0,0526\u00a0s"),  # a small part never reads as „0 s“
+        (0.0, "0\u00a0s"),
+        (1234.6, "1.235\u00a0s"),
+    ],
+)
+def test_seconds_have_three_significant_digits(value: float, shown: str) -> None:
+    """One rule for every step time and part in memory, scaling and plan answers."""
+    assert seconds(value) == shown
 
 
 def test_largest_setup_fits_slack_limits() -> None:

@@ -143,8 +143,8 @@ def test_why_the_obvious_choice_is_slower_is_said_part_by_part() -> None:
     shown = plain_text(plan_document(planned, Visibility.IN_CHANNEL, command="effbatch"), choices=False)
     assert "1. TP 8 · PP 1" in shown
     assert "Naheliegend wäre TP 1 · PP 1 · CP 1 · ZeRO 3" in shown
-    assert "3\u00a0s je Schritt, 200\u00a0% langsamer als Platz 1." in shown
-    assert "Mehr Zeit kostet dort: Datenparallel-Kommunikation +2\u00a0s." in shown
+    assert "3,00\u00a0s je Schritt, 200\u00a0% langsamer als Platz 1." in shown
+    assert "Mehr Zeit kostet dort: Datenparallel-Kommunikation +2,00\u00a0s." in shown
 
 
 @pytest.mark.parametrize(

@@ -139,6 +139,15 @@ def german(value: float, places: int, *, keep_zeros: bool = True) -> str:
     return shown
 
 
+def seconds(value: float) -> str:
+    """Seconds to three significant digits, as every time in an answer reads: 0,053 s, 13,6 s, 121 s;
+    a part never reads as „0 s“ unless it is zero."""
+    if value <= 0:
+        return "0\u00a0s"
+    places = max(0, 2 - math.floor(math.log10(value)))
+    return f"{german(value, places)}\u00a0s"
+
+
 def percent(share: float) -> str:
     """A share of 0–1 as a German percentage with at most one decimal: 0,573 → 57,3 %."""
     return f"{german(share * 100, 1, keep_zeros=False)}\u00a0%"

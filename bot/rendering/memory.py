@@ -7,7 +7,17 @@ terminal lay them out alike.
 from __future__ import annotations
 
 from effbatch.bot.document import Bullet, Document, Field, Fields, Formula, Line, Note, Part, Section, Visibility
-from effbatch.bot.rendering.formatting import GIB, german, launch_shown, number, percent, reading, scientific, size
+from effbatch.bot.rendering.formatting import (
+    GIB,
+    german,
+    launch_shown,
+    number,
+    percent,
+    reading,
+    scientific,
+    seconds,
+    size,
+)
 from effbatch.bot.rendering.formulas import degrees
 from effbatch.bot.rendering.plan import advice_lines
 from effbatch.bot.texts import memory as texts
@@ -25,19 +35,19 @@ def flops(value: float) -> str:
     return scientific(value, fixed=True)
 
 
-def step_duration(seconds: float) -> str:
+def step_duration(value: float) -> str:
     """A step's time to three significant digits: 0,42 s, 19,2 s; from a minute on with minutes: 121 s (≈ 2 min)."""
-    shown = german(float(f"{seconds:.3g}"), 2, keep_zeros=False)
-    if seconds < 60:
-        return texts.SECONDS.format(value=shown)
-    return texts.SECONDS_LONG.format(value=shown, minutes=number(round(seconds / 60)))
+    if value < 60:
+        return seconds(value)
+    shown = seconds(value).removesuffix("\u00a0s")
+    return texts.SECONDS_LONG.format(value=shown, minutes=number(round(value / 60)))
 
 
-def duration(seconds: float) -> str:
+def duration(value: float) -> str:
     """A training's time in the unit people think in: minutes or hours below a day, years from one on."""
-    minutes, hours, days = seconds / 60, seconds / 3600, seconds / 86_400
+    minutes, hours, days = value / 60, value / 3600, value / 86_400
     if minutes < 1:
-        return step_duration(seconds)
+        return step_duration(value)
     if hours < 1:
         return texts.MINUTES.format(value=number(round(minutes)))
     if days < 1:
@@ -358,28 +368,22 @@ def _step_lines(time: TimeEstimate, shown: dict[str, str]) -> list[Line]:
     if step is None or per_step is None:
         return lines
     if time.source is MfuSource.STEP_TIME:  # the time as typed
-        seconds, template = texts.SECONDS.format(value=german(step, 2, keep_zeros=False)), texts.STEP_TIME_GIVEN
+        shown_time, template = texts.SECONDS.format(value=german(step, 2, keep_zeros=False)), texts.STEP_TIME_GIVEN
     else:
-        seconds, template = step_duration(step), texts.STEP_TIME
-    lines.append(Formula(template.format(flops=flops(per_step), seconds=seconds, **shown)))
+        shown_time, template = step_duration(step), texts.STEP_TIME
+    lines.append(Formula(template.format(flops=flops(per_step), seconds=shown_time, **shown)))
     return lines
-
-
-def _seconds(value: float) -> str:
-    return f"{german(value, 3 if value < 0.1 else 2, keep_zeros=False)}\u00a0s"
 
 
 def _breakdown_lines(breakdown: Breakdown, per_step: float | None, shown: dict[str, str]) -> list[Line]:
     """The predicted step: its parts summed, a bullet each with its share, the MFU that follows, the bound."""
     costing = {part: s for part, s in breakdown.seconds.items() if s > 0}
-    step = _seconds(breakdown.step_seconds)
-    parts = " + ".join(
-        texts.STEP_PART.format(part=texts.STEP_PARTS[p], seconds=_seconds(s)) for p, s in costing.items()
-    )
+    step = seconds(breakdown.step_seconds)
+    parts = " + ".join(texts.STEP_PART.format(part=texts.STEP_PARTS[p], seconds=seconds(s)) for p, s in costing.items())
     lines: list[Line] = [Formula(texts.STEP_PREDICTED.format(parts=parts, seconds=step))]
     shares = breakdown.shares
     lines += [
-        Bullet(texts.STEP_PART_LINE.format(part=texts.STEP_PARTS[p], seconds=_seconds(s), share=percent(shares[p])))
+        Bullet(texts.STEP_PART_LINE.format(part=texts.STEP_PARTS[p], seconds=seconds(s), share=percent(shares[p])))
         for p, s in costing.items()
     ]
     if per_step is not None:

@@ -20,7 +20,7 @@ from effbatch.bot.document import (
     Section,
     Visibility,
 )
-from effbatch.bot.rendering.formatting import german, launch_shown, number, percent, reading, size
+from effbatch.bot.rendering.formatting import german, launch_shown, number, percent, reading, seconds, size
 from effbatch.bot.texts import memory as memory_texts
 from effbatch.bot.texts import plan as texts
 from effbatch.bot.texts.glossary import COMMAND
@@ -133,11 +133,6 @@ def layout_text(layout: Layout) -> str:
         zero=layout.zero,
         recompute=texts.RECOMPUTE[layout.recompute.value],
     )
-
-
-def seconds(value: float) -> str:
-    """Seconds to two places, a part below a tenth to three, so a small part never reads as „0 s“."""
-    return f"{german(value, 3 if value < 0.1 else 2, keep_zeros=False)}\u00a0s"
 
 
 def _entry(goal: Goal, rank: int, candidate: Candidate, command: str) -> Section:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from effbatch.bot.document import Answer, AnswerKind, Document, Field, Fields, Formula, Note, Part, Section, Visibility
-from effbatch.bot.rendering.formatting import german, launch_shown, number, percent, reading
+from effbatch.bot.rendering.formatting import german, launch_shown, number, percent, reading, seconds
 from effbatch.bot.rendering.formulas import degrees
 from effbatch.bot.texts import scaling as texts
 from effbatch.bot.texts.memory import DEVICE_WORDS, STEP_ASSUMED
@@ -149,7 +149,7 @@ def _stop_line(found: ScalingAnswer) -> str:
             **shown, tokens=reading(row.tokens_per_step), critical=reading(table.critical_tokens)
         )
     return texts.STOP_COMMUNICATION.format(
-        **shown, part=texts.PARTS[row.bound_by.value], step=_seconds(row.step_seconds), efficiency=_percent(row)
+        **shown, part=texts.PARTS[row.bound_by.value], step=seconds(row.step_seconds), efficiency=_percent(row)
     )
 
 
@@ -180,7 +180,7 @@ def text_chart(found: ScalingAnswer) -> tuple[Formula, ...]:
         mark = texts.SETUP_MARK if row.data_parallel == table.setup_replicas else ""
         mark = texts.STOP_MARK if row is table.stop else mark
         line = (
-            f"{number(row.gpus):>7} {number(row.accumulation):>5} {batch:>7} {_seconds(row.step_seconds):>10} "
+            f"{number(row.gpus):>7} {number(row.accumulation):>5} {batch:>7} {seconds(row.step_seconds):>10} "
             f"{reading(row.tokens_per_second):>11}  {bar(row.efficiency)} {_percent(row):>6} {mark}"
         )
         lines.append(Formula(line.rstrip()))
@@ -250,10 +250,6 @@ def scaling_chart(found: ScalingAnswer) -> Chart:
         right=Series(texts.CHART_EFFICIENCY, tuple(row.efficiency for row in rows)),
         marks=tuple(marks),
     )
-
-
-def _seconds(value: float) -> str:
-    return f"{german(value, 3 if value < 1 else 2 if value < 100 else 0)}\u00a0s"
 
 
 def _percent(row: ScalingRow) -> str:
