@@ -28,7 +28,7 @@ def scaling_milliseconds(answers: int = 200, charts: int = 10) -> dict[str, tupl
     from effbatch.bot.rendering.chart import png
     from effbatch.bot.rendering.scaling import scaling_reply
     from effbatch.core import parse_command
-    from effbatch.core.scaling import ScalingCommand
+    from effbatch.core.scaling_command import ScalingCommand
 
     found = {}
     for text in COMMANDS:

@@ -43,10 +43,9 @@ from effbatch.core.numbers import (
     parse_positive_decimal,
     parse_whole_number,
 )
-from effbatch.core.rules import missing_factors
+from effbatch.core.rules import memory_question, missing_factors
 from effbatch.core.runs import PublishedRun, filter_runs, find_run, run_names
-from effbatch.core.scaling import SCALING_WORDS, ScalingCommand, scaling_command
-from effbatch.core.training import memory_question, training_problems
+from effbatch.core.scaling_command import SCALING_WORDS, ScalingCommand, scaling_command
 from effbatch.core.training_keys import TRAINING_KEY_ALIASES, TrainingKey, names_a_model, read_value, training_key
 from effbatch.core.training_request import TrainingRequest, training_parts
 
@@ -444,7 +443,10 @@ def _request(
     try:
         data = {a.value: v for a, v in values.items()} | ({"training": asked} if asked else {})
         request = PlanRequest.model_validate(data)
-        found.extend(training_problems(request))
+        if request.training is not None:  # the memory and time model loads only for a question that asks it
+            from effbatch.core.training import training_problems
+
+            found.extend(training_problems(request))
     except ValidationError as error:
         found.extend(_bound_problems(error, raw))
     if found:

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Collection
+from typing import TYPE_CHECKING
 
 from effbatch.core.arguments import FACTORS, ROLLOUT, TARGETS, Argument
 from effbatch.core.errors import Problem, ProblemKind
+
+if TYPE_CHECKING:
+    from effbatch.core.model import PlanRequest
+    from effbatch.core.training_request import TrainingRequest
 
 
 def missing_factors(given: Collection[Argument]) -> Problem | None:
@@ -22,3 +27,14 @@ def missing_factors(given: Collection[Argument]) -> Problem | None:
             return Problem(ProblemKind.NOT_ENOUGH_FACTORS, ctx={"missing": missing})
         return None
     return Problem(ProblemKind.MISSING_VALUES, ctx={"missing": missing}) if missing else None
+
+
+def memory_question(given: Collection[Argument], training: TrainingRequest | None) -> bool:
+    """A memory question: memory or time keys, or ``params=`` without the factors of B."""
+    return training is not None or (Argument.PARAMS in given and missing_factors(given) is not None)
+
+
+def memory_only(request: PlanRequest) -> bool:
+    """Memory without B: the factors of B incomplete (then no batch answer, the memory alone)."""
+    given = [a for a in Argument if a is not Argument.LR and request.value(a) is not None]
+    return memory_question(given, request.training) and missing_factors(given) is not None

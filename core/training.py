@@ -10,7 +10,6 @@ A memory question needs no b, d, a: ``params=7B zero=3 gpus=8`` asks for the mod
 from __future__ import annotations
 
 import math
-from collections.abc import Collection
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -25,10 +24,10 @@ from effbatch.core.memory import (
     Offload,
     Rules,
     Setup,
-    estimate,
     estimate_params,
 )
 from effbatch.core.memory.capacity import usable
+from effbatch.core.memory.estimate import estimate
 from effbatch.core.memory.fit import Fit, fit
 from effbatch.core.memory.gpus import GpuSpec
 from effbatch.core.memory.report import memory_json
@@ -46,7 +45,7 @@ from effbatch.core.memory.time import (
 from effbatch.core.model import Outcome, PlanRequest
 from effbatch.core.planner import Planned
 from effbatch.core.planner.advice import advise
-from effbatch.core.rules import missing_factors
+from effbatch.core.rules import memory_only, memory_question
 from effbatch.core.training_keys import REQUIRED_SHAPE_KEYS, TIME_KEYS, TrainingKey
 from effbatch.core.training_request import TrainingRequest
 
@@ -55,17 +54,6 @@ from effbatch.core.training_request import TrainingRequest
 #: Megatron-LM's bare argument default (False) is what ``distributed_optimizer=nein`` asks for. The same recipes turn
 #: on Megatron's sequence parallelism wherever TP > 1 (``sequence_parallel=nein`` turns it off).
 MEGATRON_RECIPES_DISTRIBUTE = True
-
-
-def memory_question(given: Collection[Argument], training: TrainingRequest | None) -> bool:
-    """A memory question: memory or time keys, or ``params=`` without the factors of B."""
-    return training is not None or (Argument.PARAMS in given and missing_factors(given) is not None)
-
-
-def memory_only(request: PlanRequest) -> bool:
-    """Memory without B: the factors of B incomplete (then no batch answer, the memory alone)."""
-    given = [a for a in Argument if a is not Argument.LR and request.value(a) is not None]
-    return memory_question(given, request.training) and missing_factors(given) is not None
 
 
 def training_problems(request: PlanRequest) -> list[Problem]:

@@ -23,7 +23,8 @@ from pathlib import Path
 
 from effbatch.core import InputError, PlanCommand, parse_command, plan
 from effbatch.core.memory.step import predict
-from effbatch.core.training import assess, memory_only
+from effbatch.core.rules import memory_only
+from effbatch.core.training import assess
 
 MEASURED = Path(__file__).resolve().parent / "data" / "measured"
 REPORT = MEASURED / "THROUGHPUT_AGREEMENT.md"

@@ -26,12 +26,12 @@ from effbatch.core.memory import (
     Rules,
     Setup,
     deepspeed,
-    estimate,
     estimate_params,
     find_model,
     megatron,
 )
 from effbatch.core.memory.activations import effbatch_layer, korthikanti_layer
+from effbatch.core.memory.estimate import estimate
 from effbatch.core.memory.setup import Attention
 
 SELECTIVE_SP: dict[str, Any] = {"sequence_parallel": True, "recompute": Recompute.SELECTIVE, "rules": Rules.MEGATRON}

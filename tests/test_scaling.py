@@ -17,7 +17,8 @@ from effbatch.core.memory.gpus import GpuSpec
 from effbatch.core.memory.models import ModelSpec
 from effbatch.core.memory.scaling import Batch, Stop, replica_counts, scaling
 from effbatch.core.memory.step import Part, StepPrediction, tokens_per_step
-from effbatch.core.scaling import ScalingCommand, scale
+from effbatch.core.scaling import scale
+from effbatch.core.scaling_command import ScalingCommand
 
 H100 = GPUS["h100"]
 MODEL = MODELS["llama3.1-8b"]

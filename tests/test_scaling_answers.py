@@ -18,7 +18,7 @@ from effbatch.bot.rendering.scaling import bar, scaling_reply
 from effbatch.bot.serving.cli import json_answer
 from effbatch.bot.texts import scaling as texts
 from effbatch.core import parse_command
-from effbatch.core.scaling import ScalingCommand
+from effbatch.core.scaling_command import ScalingCommand
 
 COMMAND = "llama3.1-8b b=2 gpus=8 B=32 L=4k gpu=h100 budget=1T skalierung"
 

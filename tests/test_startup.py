@@ -26,7 +26,9 @@ heavy = (
     "subprocess", "logging", "socket", "sqlalchemy", "difflib",
 )
 configs = [name for name in sys.modules if name.startswith("effbatch.core.configs")]
-print(json.dumps({"code": code, "loaded": [name for name in heavy if name in sys.modules], "configs": configs}))
+model = [name for name in sys.modules if name.startswith(("effbatch.core.memory.", "effbatch.core.planner"))]
+print(json.dumps({"code": code, "loaded": [name for name in heavy if name in sys.modules], "configs": configs,
+                  "model": model}))
 """
 
 
@@ -66,6 +68,21 @@ def frameworks_and_readers(*args: str) -> tuple[set[str], set[str]]:
 def test_the_calculator_imports_no_config_reading() -> None:
     """``effbatch 8 64 4 4096`` loads nothing of ``core.configs``: no framework, no reader."""
     assert probe("8", "64", "4", "4096")["configs"] == []
+
+
+#: What the parser needs of ``core.memory`` to read a memory key: the set-up's enums, the GPU and model tables.
+MEMORY_NAMES = {"effbatch.core.memory.setup", "effbatch.core.memory.gpus", "effbatch.core.memory.models"}
+
+
+def test_the_calculator_loads_no_memory_or_time_model() -> None:
+    """``effbatch 8 64 4 4096`` asks no memory: neither the estimator, the step model nor the planner loads."""
+    assert set(probe("8", "64", "4", "4096")["model"]) <= MEMORY_NAMES
+
+
+def test_a_memory_question_loads_the_model_it_asks() -> None:
+    """The loading is by question, not lost: a model and a GPU load the estimator and the step model."""
+    model = set(probe("llama3.1-8b", "b=2", "gpus=64", "a=8", "L=8k", "gpu=h100")["model"])
+    assert {"effbatch.core.memory.estimate", "effbatch.core.memory.step"} <= model
 
 
 def test_a_deepspeed_json_imports_deepspeed_alone() -> None:

@@ -29,7 +29,6 @@ from effbatch.bot.rendering import formulas
 from effbatch.bot.rendering.formatting import byte_size, decimal, factor, number, readable, rounded, significant
 from effbatch.bot.rendering.guidance import guidance_parts, laws_answer, runs_answer, schedule
 from effbatch.bot.rendering.help import help_answer
-from effbatch.bot.rendering.memory import memory_document, memory_parts
 from effbatch.bot.rendering.problems import error_answer
 from effbatch.bot.rendering.whatif import comparison_choices, plan_choices
 from effbatch.bot.texts import answers as texts
@@ -57,9 +56,9 @@ from effbatch.core import (
 )
 from effbatch.core.memory import GPUS
 from effbatch.core.model import BinaryTarget, PlanRequest, Solution
+from effbatch.core.rules import memory_only
 from effbatch.core.runs import PublishedRun
-from effbatch.core.scaling import ScalingCommand
-from effbatch.core.training import assess, memory_only
+from effbatch.core.scaling_command import ScalingCommand
 
 
 def answer_command(text: str, default_visibility: Visibility, *, command: str = COMMAND) -> Answer:
@@ -113,8 +112,12 @@ def _scaling_answer(request: PlanRequest, visibility: Visibility) -> Answer:
 
 def _plan_answer(request: PlanRequest, visibility: Visibility, command: str) -> Answer:
     """One setup: the memory alone where B's factors are missing, else B (solved, or the nearest options)."""
-    if memory_only(request) and (found := assess(request, None)) is not None:
-        return Answer(AnswerKind.MEMORY, memory_document(request, found, visibility, command))
+    if memory_only(request):  # the memory and time model and its renderer load where memory is asked
+        from effbatch.bot.rendering.memory import memory_document
+        from effbatch.core.training import assess
+
+        if (found := assess(request, None)) is not None:
+            return Answer(AnswerKind.MEMORY, memory_document(request, found, visibility, command))
     result = plan(request)
     kind = AnswerKind.CALCULATION if result.solution is None else AnswerKind.SOLVE
     if not result.exact:
@@ -165,7 +168,12 @@ def plan_document(plan: Plan, visibility: Visibility, command: str = COMMAND) ->
 
 def _memory(plan: Plan, outcome: Outcome, command: str) -> tuple[Part, ...]:
     """„Speicher je GPU“ and „Trainingszeit“ where the model or a memory key is given."""
-    if plan.request.training is None or (found := assess(plan.request, outcome)) is None:
+    if plan.request.training is None:
+        return ()
+    from effbatch.bot.rendering.memory import memory_parts
+    from effbatch.core.training import assess
+
+    if (found := assess(plan.request, outcome)) is None:
         return ()
     if found.time is None:
         return memory_parts(found, command)

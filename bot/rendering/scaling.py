@@ -21,7 +21,8 @@ from effbatch.core.memory.step import predict
 from effbatch.core.memory.time import DEFAULT_MFU
 from effbatch.core.model import PlanRequest
 from effbatch.core.parser import command_text
-from effbatch.core.scaling import ScalingAnswer, missing_for_scaling, scale
+from effbatch.core.scaling import ScalingAnswer, scale
+from effbatch.core.scaling_command import missing_for_scaling
 
 #: Characters of the widest bar (efficiency 100 %), and the eighths a cell is drawn in.
 BAR_WIDTH = 10

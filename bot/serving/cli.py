@@ -109,7 +109,7 @@ def json_answer(text: str) -> dict[str, Any] | list[dict[str, Any]]:
     )
     from effbatch.core.guidance import batch_range, guidance
     from effbatch.core.runs import filter_runs
-    from effbatch.core.scaling import ScalingCommand
+    from effbatch.core.scaling_command import ScalingCommand
 
     match parse_command(text):
         case PlanCommand(request=request, planner=True):
@@ -137,7 +137,8 @@ def _plan_json(request: PlanRequest) -> dict[str, Any]:
     """One setup as JSON: the memory alone where B's factors are missing; else B with the laws and the memory."""
     from effbatch.core import plan
     from effbatch.core.guidance import plan_guidance
-    from effbatch.core.training import assess, memory_only
+    from effbatch.core.rules import memory_only
+    from effbatch.core.training import assess
 
     if memory_only(request):
         assessed = assess(request, None)

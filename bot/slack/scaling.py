@@ -30,7 +30,7 @@ from effbatch.bot.slack.listeners import Deliver, Layout
 from effbatch.bot.slack.web_api import SLACK_FAILURES, describe, failed
 from effbatch.bot.texts import answers as answer_texts
 from effbatch.core import InputError, parse_command
-from effbatch.core.scaling import ScalingCommand
+from effbatch.core.scaling_command import ScalingCommand
 
 log = logging.getLogger("effbatch")
 

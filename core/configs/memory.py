@@ -77,8 +77,9 @@ def with_memory(check: Check, gpu: GpuSpec | None = None) -> Check:
     facts = check.memory_facts
     if facts is None or check.world is None or not check.micro_batch or check.refused:
         return check
-    from effbatch.core.memory import estimate, find_gpu
+    from effbatch.core.memory import find_gpu
     from effbatch.core.memory.capacity import usable
+    from effbatch.core.memory.estimate import estimate
     from effbatch.core.memory.fit import fit
 
     resolved = _model(facts)
