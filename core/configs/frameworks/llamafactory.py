@@ -27,23 +27,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from effbatch.core.configs.base import (
-    Check,
-    Derivation,
-    Effect,
-    Format,
-    Nothing,
-    Parsed,
-    Pins,
-    Reading,
-    Rule,
-    World,
-    context,
-    fix,
-    lookup,
-    neighbours,
-    program_flags,
-)
+from effbatch.core.configs.base.results import Check, Derivation, World
+from effbatch.core.configs.base.rules import Effect, Nothing, Rule, context
+from effbatch.core.configs.base.source import Format, Parsed
+from effbatch.core.configs.base.values import Reading, fix, lookup, neighbours
+from effbatch.core.configs.base.versions import Pins
+from effbatch.core.configs.base.world import program_flags
 from effbatch.core.configs.frameworks._shared import hf_trainer, megatron_core, parser_fields
 
 ID = "llamafactory"

@@ -20,22 +20,12 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 
-from effbatch.core.configs.base import (
-    Check,
-    Command,
-    Derivation,
-    Effect,
-    Format,
-    ModelShape,
-    Parsed,
-    Pins,
-    Reading,
-    Rule,
-    World,
-    context,
-    fix,
-    lookup,
-)
+from effbatch.core.configs.base.results import Check, Derivation, ModelShape, World
+from effbatch.core.configs.base.rules import Effect, Rule, context
+from effbatch.core.configs.base.script import Command
+from effbatch.core.configs.base.source import Format, Parsed
+from effbatch.core.configs.base.values import Reading, fix, lookup
+from effbatch.core.configs.base.versions import Pins
 from effbatch.core.configs.frameworks._shared.hydra import (
     MISSING,
     Composed,

@@ -23,7 +23,8 @@ from enum import StrEnum
 from functools import cache
 from typing import TYPE_CHECKING
 
-from effbatch.core.configs.base import Parsed, Pins
+from effbatch.core.configs.base.source import Parsed
+from effbatch.core.configs.base.versions import Pins
 from effbatch.core.configs.frameworks._shared import fields_llamafactory, fields_transformers, fields_trl
 
 if TYPE_CHECKING:
