@@ -69,9 +69,24 @@ def impurities(tree: ast.AST) -> list[str]:
             found.append(f"l.{node.lineno}: os.{node.attr}")
         elif isinstance(node, ast.ImportFrom) and node.module == "os":
             found += [f"l.{node.lineno}: from os import {a.name}" for a in node.names if a.name in ENVIRONMENT]
-        elif isinstance(node, ast.Call) and _named(node.func) in FILE_CALLS:
+        elif isinstance(node, ast.Call) and _named(node.func) in FILE_CALLS and not _packaged(node, nodes):
             found.append(f"l.{node.lineno}: {_named(node.func)}()")
     return found
+
+
+def _packaged(call: ast.Call, nodes: list[ast.AST]) -> bool:
+    """A read of the package's own data, ``resources.files(package)…read_text()`` with ``from importlib import
+    resources``: a table shipped in the wheel beside the code (tests/test_packaging.py), not a file the user has."""
+    imported = any(
+        isinstance(n, ast.ImportFrom) and n.module == "importlib" and any(a.name == "resources" for a in n.names)
+        for n in nodes
+    )
+    link: ast.expr = call.func
+    while isinstance(link, ast.Attribute | ast.Call):
+        if isinstance(link, ast.Call) and ast.unparse(link.func) == "resources.files":
+            return imported
+        link = link.value if isinstance(link, ast.Attribute) else link.func
+    return False
 
 
 def _named(node: ast.expr) -> str:
@@ -90,12 +105,18 @@ IMPURE_CASES = [
     ("import io\ndata = io.open('ds.json').read()\n", ["l.2: open()"]),
     ("def size(context):\n    return context.environ.get('WORLD_SIZE')\n", []),  # passed in: pure
     ("from pathlib import PurePosixPath\nname = PurePosixPath('a/ds.json').name\n", []),
+    # the package's own data file, shipped in the wheel: part of the code, not the user's input
+    ("from importlib import resources\nt = resources.files('effbatch.core').joinpath('a.json').read_text()\n", []),
+    # ... but only through importlib.resources: a path beside the module is a file like any other
+    ("from pathlib import Path\nt = Path(__file__).with_name('a.json').read_text()\n", ["l.2: read_text()"]),
+    ("import resources\nt = resources.files('a').joinpath('a.json').read_text()\n", ["l.2: read_text()"]),
 ]
 
 
 @pytest.mark.parametrize(("text", "expected"), IMPURE_CASES)
 def test_the_purity_walk_catches_the_environment_and_files(text: str, expected: list[str]) -> None:
-    """Each way to read the environment or a file is found; a mapping passed in or a pure path is not."""
+    """Each way to read the environment or a file is found; a mapping passed in, a pure path or the package's own data
+    is not."""
     assert impurities(ast.parse(text)) == expected
 
 

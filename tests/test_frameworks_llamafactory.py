@@ -35,7 +35,7 @@ TOTAL = "huggingface/total-train-batch-size"
 PACKED = "llamafactory/packing-cutoff"
 #: No file pins LLaMA-Factory: trust_remote_code (a field from 0.9.2), overwrite_output_dir (LLaMA-Factory's own from
 #: 0.9.4, transformers' before 5.0.0) and neat_packing (from 0.8.3) are refused by some releases (the tables of
-#: core/configs/frameworks/_shared/fields_llamafactory.py).
+#: core/configs/frameworks/_shared/fields_llamafactory.json).
 BY_RELEASE = "llamafactory/key-by-release"
 ROWS = [
     # EXPECTED.md 01 (examples/train_lora/qwen3_lora_sft.yaml): NNODES 2 × NPROC_PER_NODE 8, B = 1 · 8 · 16 = 128.

@@ -58,6 +58,13 @@ def test_the_wheel_carries_the_migrations(wheel: zipfile.ZipFile) -> None:
     assert "effbatch/bot/storage/migrations/versions/r0001_installations_and_profiles.py" in names
 
 
+def test_the_wheel_carries_the_data_tables(wheel: zipfile.ZipFile) -> None:
+    """Every table core/ keeps as data beside its module (read with importlib.resources) ships in the wheel."""
+    tables = {f"effbatch/{path.relative_to(ROOT).as_posix()}" for path in (ROOT / "core").rglob("*.json")}
+    assert "effbatch/core/configs/frameworks/_shared/fields_transformers.json" in tables
+    assert tables <= set(wheel.namelist())
+
+
 def test_the_wheel_has_no_tests_or_deploy_files(wheel: zipfile.ZipFile) -> None:
     """Only effbatch's own name and its metadata: no top-level core or bot, no tests, fixtures, deploy or docs."""
     tops = {name.split("/", 1)[0] for name in wheel.namelist()}

@@ -186,7 +186,7 @@ def test_user_text_in_a_profile_cannot_mention_anyone(app: App) -> None:
         ("cluster nodes=4", [ProfileProblemKind.NODES_WITHOUT_PER_NODE]),
         ("cluster gpus=64 gpus=32", [ProfileProblemKind.DUPLICATE]),
         ("cluster tp", [ProfileProblemKind.NOT_A_SETTING]),
-        ("cluster gpu=h100;rm", [ProfileProblemKind.NOT_A_MODEL]),  # not one of core/memory/gpus.py's
+        ("cluster gpu=h100;rm", [ProfileProblemKind.NOT_A_MODEL]),  # not one of core/memory/gpus.json's
         ("cluster gpu=8", [ProfileProblemKind.NOT_A_MODEL]),  # gpu= is the model in a profile, gpus= the count
         ("cluster sp=5000", [ProfileProblemKind.NOT_A_COUNT]),  # above the calculator's 4.096
     ],

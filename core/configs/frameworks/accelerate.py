@@ -10,20 +10,12 @@ from __future__ import annotations
 
 import re
 
-from effbatch.core.configs.base import (
-    Check,
-    Derivation,
-    Effect,
-    Instance,
-    Parsed,
-    Pins,
-    Reading,
-    Rule,
-    World,
-    context,
-    via_of,
-    whole,
-)
+from effbatch.core.configs.base.pyscript import Instance, via_of
+from effbatch.core.configs.base.results import Check, Derivation, World
+from effbatch.core.configs.base.rules import Effect, Rule, context
+from effbatch.core.configs.base.source import Parsed
+from effbatch.core.configs.base.values import Reading, whole
+from effbatch.core.configs.base.versions import Pins
 from effbatch.core.configs.frameworks._shared.accelerate_launch import (
     FLOORED,
     MODEL_PARALLEL,

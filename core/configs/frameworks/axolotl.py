@@ -15,23 +15,13 @@
 
 from __future__ import annotations
 
-from effbatch.core.configs.base import (
-    Check,
-    Derivation,
-    Effect,
-    Format,
-    MemoryFacts,
-    Nothing,
-    Parsed,
-    Pins,
-    Reading,
-    Rule,
-    World,
-    context,
-    fix,
-    lookup,
-)
+from effbatch.core.configs.base.memory import MemoryFacts
+from effbatch.core.configs.base.results import Check, Derivation, World
+from effbatch.core.configs.base.rules import Effect, Nothing, Rule, context
+from effbatch.core.configs.base.source import Format, Parsed
 from effbatch.core.configs.base.tokens import finish_with_tokens
+from effbatch.core.configs.base.values import Reading, fix, lookup
+from effbatch.core.configs.base.versions import Pins
 from effbatch.core.configs.frameworks._shared.memory_facts import hf_facts
 
 ID = "axolotl"

@@ -24,31 +24,13 @@ from __future__ import annotations
 from pathlib import PurePosixPath
 from typing import NoReturn
 
-from effbatch.core.configs.base import (
-    Auto,
-    CallSite,
-    Check,
-    CheckError,
-    Derivation,
-    Effect,
-    Format,
-    Given,
-    Instance,
-    Nothing,
-    Parsed,
-    Pins,
-    ProblemKind,
-    PyScript,
-    Reading,
-    Rule,
-    Unknown,
-    World,
-    context,
-    fix,
-    neighbours,
-    via_of,
-    world_fix,
-)
+from effbatch.core.configs.base.errors import CheckError, ProblemKind
+from effbatch.core.configs.base.pyscript import CallSite, Given, Instance, PyScript, Unknown, via_of
+from effbatch.core.configs.base.results import Check, Derivation, World
+from effbatch.core.configs.base.rules import Effect, Nothing, Rule, context
+from effbatch.core.configs.base.source import Format, Parsed
+from effbatch.core.configs.base.values import Auto, Reading, fix, neighbours, world_fix
+from effbatch.core.configs.base.versions import Pins
 from effbatch.core.configs.frameworks._shared.deepspeed_config import (
     ACCUMULATION,
     AUTOTP,

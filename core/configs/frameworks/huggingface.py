@@ -9,18 +9,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from effbatch.core.configs.base import (
-    Check,
-    Effect,
-    Format,
-    Parsed,
-    Pins,
-    Reading,
-    Rule,
-    World,
-    context,
-    program_flags,
-)
+from effbatch.core.configs.base.results import Check, World
+from effbatch.core.configs.base.rules import Effect, Rule, context
+from effbatch.core.configs.base.source import Format, Parsed
+from effbatch.core.configs.base.values import Reading
+from effbatch.core.configs.base.versions import Pins
+from effbatch.core.configs.base.world import program_flags
 from effbatch.core.configs.frameworks._shared import parser_fields
 from effbatch.core.configs.frameworks._shared.hf_trainer import (
     AUTO_FILLED,

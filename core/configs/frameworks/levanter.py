@@ -21,28 +21,13 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from effbatch.core.configs.base import (
-    Check,
-    CheckError,
-    Derivation,
-    Effect,
-    Format,
-    Nothing,
-    Parsed,
-    Phase,
-    Pins,
-    ProblemKind,
-    Reading,
-    Rule,
-    World,
-    context,
-    fix,
-    lookup,
-    neighbours,
-    whole,
-    world_fix,
-)
+from effbatch.core.configs.base.errors import CheckError, ProblemKind
+from effbatch.core.configs.base.results import Check, Derivation, Phase, World
+from effbatch.core.configs.base.rules import Effect, Nothing, Rule, context
+from effbatch.core.configs.base.source import Format, Parsed
 from effbatch.core.configs.base.tokens import finish_with_tokens
+from effbatch.core.configs.base.values import Reading, fix, lookup, neighbours, whole, world_fix
+from effbatch.core.configs.base.versions import Pins
 
 ID = "levanter"
 DEFAULT_BATCH = 512  # trainer.py:694

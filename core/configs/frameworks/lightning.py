@@ -21,25 +21,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from effbatch.core.configs.base import (
-    Check,
-    Derivation,
-    Effect,
-    Format,
-    Instance,
-    Nothing,
-    Parsed,
-    Pins,
-    Reading,
-    Rule,
-    World,
-    context,
-    lookup,
-    via_of,
-    whole,
-    world_fix,
-)
+from effbatch.core.configs.base.pyscript import Instance, via_of
+from effbatch.core.configs.base.results import Check, Derivation, World
+from effbatch.core.configs.base.rules import Effect, Nothing, Rule, context
+from effbatch.core.configs.base.source import Format, Parsed
 from effbatch.core.configs.base.tokens import finish_with_tokens
+from effbatch.core.configs.base.values import Reading, lookup, whole, world_fix
+from effbatch.core.configs.base.versions import Pins
 from effbatch.core.configs.frameworks._shared.megatron_core import nemo_yaml
 from effbatch.core.configs.frameworks._shared.torch_loader import training_loader
 

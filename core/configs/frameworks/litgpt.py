@@ -21,26 +21,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from effbatch.core.configs.base import (
-    Check,
-    Derivation,
-    Effect,
-    Fix,
-    Format,
-    Parsed,
-    Pins,
-    Reading,
-    Rule,
-    Syntax,
-    World,
-    context,
-    fix,
-    flags,
-    lookup,
-    neighbours,
-    whole,
-)
+from effbatch.core.configs.base.results import Check, Derivation, World
+from effbatch.core.configs.base.rules import Effect, Fix, Rule, Syntax, context
+from effbatch.core.configs.base.source import Format, Parsed
 from effbatch.core.configs.base.tokens import finish_with_tokens
+from effbatch.core.configs.base.values import Reading, fix, lookup, neighbours, whole
+from effbatch.core.configs.base.versions import Pins
+from effbatch.core.configs.base.words import flags
 
 ID = "litgpt"
 GLOBAL = "train.global_batch_size"

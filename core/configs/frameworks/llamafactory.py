@@ -27,23 +27,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from effbatch.core.configs.base import (
-    Check,
-    Derivation,
-    Effect,
-    Format,
-    Nothing,
-    Parsed,
-    Pins,
-    Reading,
-    Rule,
-    World,
-    context,
-    fix,
-    lookup,
-    neighbours,
-    program_flags,
-)
+from effbatch.core.configs.base.results import Check, Derivation, World
+from effbatch.core.configs.base.rules import Effect, Nothing, Rule, context
+from effbatch.core.configs.base.source import Format, Parsed
+from effbatch.core.configs.base.tokens import finish_with_tokens
+from effbatch.core.configs.base.values import Reading, fix, lookup, neighbours
+from effbatch.core.configs.base.versions import Pins
+from effbatch.core.configs.base.world import program_flags
 from effbatch.core.configs.frameworks._shared import hf_trainer, megatron_core, parser_fields
 
 ID = "llamafactory"
@@ -323,14 +313,13 @@ def _bridge(reading: Reading, parsed: Parsed, world: World, seq_len: int | None)
     intended = micro * accumulation * data_parallel
     if steps is not None and gbs != intended:
         reading.add(DIVIDES_BY_EP(Expert(ep, accumulation, steps), fix=fixed))
-    if seq_len is not None and steps is not None:
-        reading.step(Derivation.T_PRODUCT, (gbs, seq_len), gbs * seq_len)
-    return reading.finish(
+    return finish_with_tokens(
+        reading,
         world,
         data_parallel=data_parallel,
         micro_batch=micro,
         accumulation=steps,
-        global_batch=gbs,
+        global_batch=gbs if steps is not None else None,  # refused: no batch, so no T = B · L either
         seq_len=seq_len,
         intended=intended if gbs != intended else None,
     )

@@ -27,24 +27,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from effbatch.core.configs.base import (
-    Auto,
-    Check,
-    Derivation,
-    Effect,
-    Format,
-    Parsed,
-    Pins,
-    Reading,
-    Rule,
-    World,
-    context,
-    fix,
-    lookup,
-    neighbours,
-    world_fix,
-)
+from effbatch.core.configs.base.results import Check, Derivation, World
+from effbatch.core.configs.base.rules import Effect, Rule, context
+from effbatch.core.configs.base.source import Format, Parsed
 from effbatch.core.configs.base.tokens import finish_with_tokens
+from effbatch.core.configs.base.values import Auto, Reading, fix, lookup, neighbours, world_fix
+from effbatch.core.configs.base.versions import Pins
 
 ID = "llmfoundry"
 GLOBAL = "global_train_batch_size"

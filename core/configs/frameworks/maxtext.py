@@ -29,26 +29,14 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from effbatch.core.configs.base import (
-    Check,
-    CheckError,
-    Effect,
-    Fix,
-    Format,
-    MemoryFacts,
-    Nothing,
-    Parsed,
-    Pins,
-    ProblemKind,
-    Reading,
-    Rule,
-    Syntax,
-    World,
-    context,
-    whole,
-    world_fix,
-)
+from effbatch.core.configs.base.errors import CheckError, ProblemKind
+from effbatch.core.configs.base.memory import MemoryFacts
+from effbatch.core.configs.base.results import Check, World
+from effbatch.core.configs.base.rules import Effect, Fix, Nothing, Rule, Syntax, context
+from effbatch.core.configs.base.source import Format, Parsed
 from effbatch.core.configs.base.tokens import finish_with_tokens
+from effbatch.core.configs.base.values import Reading, whole, world_fix
+from effbatch.core.configs.base.versions import Pins
 
 ID = "maxtext"
 PDB = "per_device_batch_size"

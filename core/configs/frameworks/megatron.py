@@ -30,25 +30,13 @@ import itertools
 import math
 import re
 
-from effbatch.core.configs.base import (
-    Check,
-    Effect,
-    Format,
-    ModelShape,
-    Nothing,
-    Parsed,
-    Phase,
-    Pins,
-    Reading,
-    Rule,
-    World,
-    context,
-    fix,
-    neighbours,
-    program_flags,
-    world_fix,
-)
+from effbatch.core.configs.base.results import Check, ModelShape, Phase, World
+from effbatch.core.configs.base.rules import Effect, Nothing, Rule, context
+from effbatch.core.configs.base.source import Format, Parsed
 from effbatch.core.configs.base.tokens import finish_with_tokens
+from effbatch.core.configs.base.values import Reading, fix, neighbours, world_fix
+from effbatch.core.configs.base.versions import Pins
+from effbatch.core.configs.base.world import program_flags
 from effbatch.core.configs.frameworks._shared.megatron_core import (
     DEFAULT_GBS,
     GBS_MESSAGE,

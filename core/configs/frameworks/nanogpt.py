@@ -14,27 +14,15 @@ import re
 from pathlib import PurePosixPath
 from typing import Any
 
-from effbatch.core.configs.base import (
-    Check,
-    CheckError,
-    Derivation,
-    Effect,
-    Fix,
-    Format,
-    Parsed,
-    Pins,
-    ProblemKind,
-    PyScript,
-    Reading,
-    Rule,
-    Syntax,
-    World,
-    context,
-    fix,
-    program_flags,
-    whole,
-)
+from effbatch.core.configs.base.errors import CheckError, ProblemKind
+from effbatch.core.configs.base.pyscript import PyScript
+from effbatch.core.configs.base.results import Check, Derivation, World
+from effbatch.core.configs.base.rules import Effect, Fix, Rule, Syntax, context
+from effbatch.core.configs.base.source import Format, Parsed
 from effbatch.core.configs.base.tokens import finish_with_tokens
+from effbatch.core.configs.base.values import Reading, fix, whole
+from effbatch.core.configs.base.versions import Pins
+from effbatch.core.configs.base.world import program_flags
 from effbatch.core.configs.frameworks._shared.deepspeed_config import initialize_call
 from effbatch.core.configs.read.bounds import hostile
 from effbatch.core.configs.read.python import read_python

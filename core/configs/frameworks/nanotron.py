@@ -18,22 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from effbatch.core.configs.base import (
-    Check,
-    Derivation,
-    Effect,
-    Format,
-    Parsed,
-    Pins,
-    Reading,
-    Rule,
-    World,
-    context,
-    fix,
-    lookup,
-    world_fix,
-)
+from effbatch.core.configs.base.results import Check, Derivation, World
+from effbatch.core.configs.base.rules import Effect, Rule, context
+from effbatch.core.configs.base.source import Format, Parsed
 from effbatch.core.configs.base.tokens import finish_with_tokens
+from effbatch.core.configs.base.values import Reading, fix, lookup, world_fix
+from effbatch.core.configs.base.versions import Pins
 
 ID = "nanotron"
 WORLD_FORMULA = "nanotron/world"  # GPUs = TP · PP · CP · DP

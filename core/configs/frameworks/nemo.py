@@ -20,22 +20,13 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 
-from effbatch.core.configs.base import (
-    Check,
-    Command,
-    Derivation,
-    Effect,
-    Format,
-    ModelShape,
-    Parsed,
-    Pins,
-    Reading,
-    Rule,
-    World,
-    context,
-    fix,
-    lookup,
-)
+from effbatch.core.configs.base.results import Check, Derivation, ModelShape, World
+from effbatch.core.configs.base.rules import Effect, Rule, context
+from effbatch.core.configs.base.script import Command
+from effbatch.core.configs.base.source import Format, Parsed
+from effbatch.core.configs.base.tokens import finish_with_tokens
+from effbatch.core.configs.base.values import Reading, fix, lookup
+from effbatch.core.configs.base.versions import Pins
 from effbatch.core.configs.frameworks._shared.hydra import (
     MISSING,
     Composed,
@@ -145,14 +136,13 @@ def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
         gbs = micro * data_parallel
         reading.add(DEFAULT_GBS(Default(gbs)))
     accumulation = microbatches(reading, parsed, gbs, micro, data_parallel, GBS, "model.global_batch_size")
-    if accumulation is not None and seq_len is not None:
-        reading.step(Derivation.T_PRODUCT, (gbs, seq_len), gbs * seq_len)
-    return reading.finish(
+    return finish_with_tokens(
+        reading,
         world,
         data_parallel=data_parallel,
         micro_batch=micro,
         accumulation=accumulation,
-        global_batch=gbs,
+        global_batch=gbs if accumulation is not None else None,  # refused: no batch, so no T = B · L either
         seq_len=seq_len,
         shape=_shape(reading, parsed),
         memory=megatron_facts(

@@ -10,20 +10,12 @@ the last one is smaller (42 in micro-batches of 4: ten of 4 and one of 2).
 
 from __future__ import annotations
 
-from effbatch.core.configs.base import (
-    Check,
-    Effect,
-    Format,
-    Parsed,
-    Pins,
-    Reading,
-    Rule,
-    World,
-    context,
-    fix,
-    neighbours,
-)
+from effbatch.core.configs.base.results import Check, World
+from effbatch.core.configs.base.rules import Effect, Rule, context
+from effbatch.core.configs.base.source import Format, Parsed
 from effbatch.core.configs.base.tokens import finish_with_tokens
+from effbatch.core.configs.base.values import Reading, fix, neighbours
+from effbatch.core.configs.base.versions import Pins
 
 ID = "olmo"
 DEFAULT_MICRO = 16  # olmo/config.py TrainConfig.device_train_microbatch_size

@@ -27,26 +27,13 @@ from __future__ import annotations
 import math
 import re
 
-from effbatch.core.configs.base import (
-    Check,
-    CheckError,
-    Derivation,
-    Effect,
-    Format,
-    MemoryFacts,
-    Nothing,
-    Parsed,
-    Phase,
-    Pins,
-    ProblemKind,
-    Reading,
-    Rule,
-    World,
-    context,
-    fix,
-    neighbours,
-    whole,
-)
+from effbatch.core.configs.base.errors import CheckError, ProblemKind
+from effbatch.core.configs.base.memory import MemoryFacts
+from effbatch.core.configs.base.results import Check, Derivation, Phase, World
+from effbatch.core.configs.base.rules import Effect, Nothing, Rule, context
+from effbatch.core.configs.base.source import Format, Parsed
+from effbatch.core.configs.base.values import Reading, fix, neighbours, whole
+from effbatch.core.configs.base.versions import Pins
 from effbatch.core.configs.read.python import sites
 from effbatch.core.configs.read.python.sites import Call, Script, Value
 

@@ -33,25 +33,12 @@ from __future__ import annotations
 
 from math import gcd
 
-from effbatch.core.configs.base import (
-    Check,
-    Derivation,
-    Effect,
-    Fix,
-    Format,
-    Parsed,
-    Pins,
-    Reading,
-    Rollout,
-    Rule,
-    Syntax,
-    World,
-    context,
-    main_command,
-    neighbours,
-    program_flags,
-    world_fix,
-)
+from effbatch.core.configs.base.results import Check, Derivation, Rollout, World
+from effbatch.core.configs.base.rules import Effect, Fix, Rule, Syntax, context
+from effbatch.core.configs.base.source import Format, Parsed
+from effbatch.core.configs.base.values import Reading, neighbours, world_fix
+from effbatch.core.configs.base.versions import Pins
+from effbatch.core.configs.base.world import main_command, program_flags
 from effbatch.core.configs.shell import read_script
 
 ID = "openrlhf"

@@ -19,25 +19,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from effbatch.core.configs.base import (
-    Check,
-    Derivation,
-    Effect,
-    Format,
-    MemoryFacts,
-    Nothing,
-    Parsed,
-    Pins,
-    Reading,
-    Rule,
-    World,
-    context,
-    fix,
-    lookup,
-    neighbours,
-    world_fix,
-)
+from effbatch.core.configs.base.memory import MemoryFacts
+from effbatch.core.configs.base.results import Check, Derivation, World
+from effbatch.core.configs.base.rules import Effect, Nothing, Rule, context
+from effbatch.core.configs.base.source import Format, Parsed
 from effbatch.core.configs.base.tokens import finish_with_tokens
+from effbatch.core.configs.base.values import Reading, fix, lookup, neighbours, world_fix
+from effbatch.core.configs.base.versions import Pins
 
 ID = "torchtitan"
 ACCUMULATION_TOKENS = "torchtitan/accumulation"  # a = T / (tokens per microbatch · PP microbatches · d)

@@ -24,26 +24,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from effbatch.core.configs.base import (
-    Check,
-    Derivation,
-    Effect,
-    Format,
-    Nothing,
-    Parsed,
-    Pins,
-    Reading,
-    Rule,
-    World,
-    context,
-    fix,
-    lookup,
-    neighbours,
-    split_words,
-    whole,
-    world_fix,
-)
+from effbatch.core.configs.base.results import Check, Derivation, World
+from effbatch.core.configs.base.rules import Effect, Nothing, Rule, context
+from effbatch.core.configs.base.source import Format, Parsed
 from effbatch.core.configs.base.tokens import finish_with_tokens
+from effbatch.core.configs.base.values import Reading, fix, lookup, neighbours, whole, world_fix
+from effbatch.core.configs.base.versions import Pins
+from effbatch.core.configs.base.words import split_words
 
 ID = "torchtune"
 DIMS_MESSAGE = "Invalid parallel dims: dp_replicate({replicate}) * dp_shard({shard}) * tp({tp}) != WORLD_SIZE({world})"

@@ -22,21 +22,11 @@ from __future__ import annotations
 
 from math import prod
 
-from effbatch.core.configs.base import (
-    Effect,
-    Format,
-    Nothing,
-    Parsed,
-    Reading,
-    Rule,
-    World,
-    context,
-    fix,
-    lookup,
-    main_command,
-    whole,
-    world_fix,
-)
+from effbatch.core.configs.base.results import World
+from effbatch.core.configs.base.rules import Effect, Nothing, Rule, context
+from effbatch.core.configs.base.source import Format, Parsed
+from effbatch.core.configs.base.values import Reading, fix, lookup, whole, world_fix
+from effbatch.core.configs.base.world import main_command
 
 NUM_PROCESSES_MESSAGE = "You need to manually pass in `--num_processes` using this config yaml."
 TOTAL_MESSAGE = (

@@ -3,7 +3,8 @@ know it: its batch keys, and how it is told from other JSON and YAML (``deepspee
 
 from __future__ import annotations
 
-from effbatch.core.configs.base import CallSite, Format, Parsed
+from effbatch.core.configs.base.pyscript import CallSite
+from effbatch.core.configs.base.source import Format, Parsed
 
 TRAIN = "train_batch_size"
 MICRO = "train_micro_batch_size_per_gpu"

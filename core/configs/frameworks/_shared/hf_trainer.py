@@ -17,30 +17,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from effbatch.core.configs.base import (
-    Auto,
-    Check,
-    Derivation,
-    Effect,
-    Fix,
-    Format,
-    Instance,
-    MemoryFacts,
-    Nothing,
-    Parsed,
-    Reading,
-    Rule,
-    Unknown,
-    Via,
-    World,
-    context,
-    fix,
-    lookup,
-    program_flags,
-    via_of,
-    whole,
-)
+from effbatch.core.configs.base.memory import MemoryFacts
+from effbatch.core.configs.base.pyscript import Instance, Unknown, Via, via_of
+from effbatch.core.configs.base.results import Check, Derivation, World
+from effbatch.core.configs.base.rules import Effect, Fix, Nothing, Rule, context
+from effbatch.core.configs.base.source import Format, Parsed
 from effbatch.core.configs.base.tokens import finish_with_tokens
+from effbatch.core.configs.base.values import Auto, Reading, fix, lookup, whole
+from effbatch.core.configs.base.world import program_flags
 from effbatch.core.configs.frameworks._shared import accelerate_launch, deepspeed_config
 from effbatch.core.configs.frameworks._shared.memory_facts import hf_facts
 

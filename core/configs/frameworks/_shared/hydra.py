@@ -34,7 +34,9 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
-from effbatch.core.configs.base import CheckError, Format, Parsed, ProblemKind, lookup
+from effbatch.core.configs.base.errors import CheckError, ProblemKind
+from effbatch.core.configs.base.source import Format, Parsed
+from effbatch.core.configs.base.values import lookup
 
 #: Hydra's (OmegaConf's) mandatory value: it must be filled by composition or an override before it is read.
 MISSING = "???"

@@ -14,18 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from effbatch.core.configs.base import (
-    Derivation,
-    Effect,
-    Fix,
-    Parsed,
-    Reading,
-    Rule,
-    context,
-    fix,
-    neighbours,
-    world_fix,
-)
+from effbatch.core.configs.base.results import Derivation
+from effbatch.core.configs.base.rules import Effect, Fix, Rule, context
+from effbatch.core.configs.base.source import Parsed
+from effbatch.core.configs.base.values import Reading, fix, neighbours, world_fix
 
 GLOBAL = "--global-batch-size"
 #: Phases of a ramp-up listed one by one; a longer ramp keeps its first ones and its end.

@@ -20,7 +20,11 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from effbatch.core.configs.base import Architecture, Fix, Format, MemoryFacts, Parsed, lookup, program_flags
+from effbatch.core.configs.base.memory import Architecture, MemoryFacts
+from effbatch.core.configs.base.rules import Fix
+from effbatch.core.configs.base.source import Format, Parsed
+from effbatch.core.configs.base.values import lookup
+from effbatch.core.configs.base.world import program_flags
 from effbatch.core.configs.frameworks._shared.deepspeed_config import is_deepspeed_config
 
 #: Vocabularies a Megatron tokenizer type fixes (``megatron/training/tokenizer``): GPT-2's BPE 50.257, Llama 2's

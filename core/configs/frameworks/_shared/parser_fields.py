@@ -7,8 +7,9 @@ their dataclasses takes.
 - a dict, YAML or JSON (``parse_dict``, ``parse_yaml_file``, ``parse_json_file``): ``Some keys are not used by the
   HfArgumentParser: [...]``, the keys sorted (unless ``allow_extra_keys=True``).
 
-The fields per release are tables generated from the packages' own source (``fields_transformers``, ``fields_trl``,
-``fields_llamafactory``; tests/tools/argument_fields.py says how). A key is judged against the releases the pins
+The fields per release are tables generated from the packages' own source (``fields_transformers.json``,
+``fields_trl.json``, ``fields_llamafactory.json`` beside this module, read where a key is first judged;
+tests/tools/argument_fields.py says how). A key is judged against the releases the pins
 allow (PEP 440 through ``packaging``): ``fine`` where no allowed release lacks the field, ``absent`` where no allowed
 release has it (the parser refuses it), ``mixed`` where some have it and some do not (the run's release decides).
 A release before the first sample, or between two samples around a change, is not known and never refused.
@@ -17,25 +18,37 @@ A release before the first sample, or between two samples around a change, is no
 from __future__ import annotations
 
 import ast
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import cache
+from importlib import resources
 from typing import TYPE_CHECKING
 
-from effbatch.core.configs.base import Parsed, Pins
-from effbatch.core.configs.frameworks._shared import fields_llamafactory, fields_transformers, fields_trl
+from effbatch.core.configs.base.source import Parsed
+from effbatch.core.configs.base.versions import Pins
 
 if TYPE_CHECKING:
     from packaging.ranges import VersionRange
 
-#: Per package: (its sampled releases, class → (the transformers class it extends, range → fields)).
+#: Per package: (its sampled releases, class → (the transformers class it extends, range → fields, by spaces)).
 Table = tuple[tuple[str, ...], Mapping[str, tuple[str, Mapping[str, str]]]]
-TABLES: dict[str, Table] = {
-    "transformers": (tuple(fields_transformers.SAMPLED.split()), fields_transformers.CLASSES),
-    "trl": (tuple(fields_trl.SAMPLED.split()), fields_trl.CLASSES),
-    "llamafactory": (tuple(fields_llamafactory.SAMPLED.split()), fields_llamafactory.CLASSES),
-}
+_HERE = "effbatch.core.configs.frameworks._shared"
+
+
+@cache
+def table(package: str) -> Table:
+    """One package's fields per release (``transformers``, ``trl``, ``llamafactory``), read once from
+    ``fields_<package>.json`` beside this module, the data file tests/tools/argument_fields.py writes."""
+    data = json.loads(resources.files(_HERE).joinpath(f"fields_{package}.json").read_text(encoding="utf-8"))
+    classes = {
+        name: (entry["extends"], {span: " ".join(fields) for span, fields in entry["fields"].items()})
+        for name, entry in data["classes"].items()
+    }
+    return tuple(data["sampled"]), classes
+
+
 #: transformers' own messages (``hf_argparser.py``, 4.30.0 to 5.25.0 alike).
 FLAGS_UNUSED = "Some specified arguments are not used by the HfArgumentParser: {remaining}"
 KEYS_UNUSED = "Some keys are not used by the HfArgumentParser: {keys}"
@@ -67,11 +80,11 @@ def judge(key: str, classes: Iterable[tuple[str, str]], pins: Pins) -> Verdict |
     fields too) at the releases ``pins`` allow; None where every allowed release takes it or the tables cannot say."""
     by_package: dict[str, list[str]] = {}
     for package, name in classes:
-        table = TABLES[package][1]
-        if name not in table:
+        classes_of = table(package)[1]
+        if name not in classes_of:
             return None  # a class the tables do not know: its fields neither
         by_package.setdefault(package, []).append(name)
-        if outer := table[name][0]:
+        if outer := classes_of[name][0]:
             by_package.setdefault("transformers", []).append(outer)
     if not by_package:
         return None
@@ -88,8 +101,8 @@ def _presence(package: str, names: list[str], key: str, pins: Pins) -> tuple[Pre
     """The key in one package's classes: its presence at the pinned releases, and the ranges that have it."""
     from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
-    sampled, table = TABLES[package]
-    spans = sorted({span for name in names for span, fields in table[name][1].items() if key in fields})
+    sampled, classes = table(package)
+    spans = sorted({span for name in names for span, fields in classes[name][1].items() if key in fields})
     prereleases = False
     allowed = SpecifierSet("", prereleases=False).to_range()
     if text := pins.get(package):
@@ -229,9 +242,9 @@ def _names(classes: tuple[tuple[str, str], ...]) -> frozenset[str]:
     """Every field any release of ``classes`` (and the transformers classes they extend) has."""
     names: set[str] = set()
     for package, cls in classes:
-        table = TABLES[package][1]
-        outer = table[cls][0] if cls in table else ""
-        for owner, grouped in ((cls, table.get(cls)), (outer, TABLES["transformers"][1].get(outer))):
+        classes_of = table(package)[1]
+        outer = classes_of[cls][0] if cls in classes_of else ""
+        for owner, grouped in ((cls, classes_of.get(cls)), (outer, table("transformers")[1].get(outer))):
             for text in grouped[1].values() if owner and grouped else ():
                 names.update(text.split())
     return frozenset(names)

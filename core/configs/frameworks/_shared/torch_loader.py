@@ -4,7 +4,7 @@ process unchanged (a ``DistributedSampler`` splits the samples, not the batch)."
 
 from __future__ import annotations
 
-from effbatch.core.configs.base import Given, PyScript
+from effbatch.core.configs.base.pyscript import Given, PyScript
 
 #: torch's ``DataLoader`` default: one sample a batch.
 LOADER_DEFAULT = 1

@@ -26,25 +26,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from effbatch.core.configs.base import (
-    Check,
-    CheckError,
-    Derivation,
-    Effect,
-    Format,
-    MemoryFacts,
-    Nothing,
-    Parsed,
-    Phase,
-    Pins,
-    ProblemKind,
-    Reading,
-    Rule,
-    World,
-    context,
-    fix,
-    neighbours,
-)
+from effbatch.core.configs.base.errors import CheckError, ProblemKind
+from effbatch.core.configs.base.memory import MemoryFacts
+from effbatch.core.configs.base.results import Check, Derivation, Phase, World
+from effbatch.core.configs.base.rules import Effect, Nothing, Rule, context
+from effbatch.core.configs.base.source import Format, Parsed
+from effbatch.core.configs.base.values import Reading, fix, neighbours
+from effbatch.core.configs.base.versions import Pins
 from effbatch.core.configs.frameworks._shared import megatron_core
 from effbatch.core.configs.frameworks._shared.megatron_core import Divisor, ModelParallel
 from effbatch.core.configs.frameworks.megatron_bridge import recipe_use

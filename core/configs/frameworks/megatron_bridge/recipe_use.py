@@ -22,7 +22,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from effbatch.core.configs.base import Parsed, Reading, whole
+from effbatch.core.configs.base.source import Parsed
+from effbatch.core.configs.base.values import Reading, whole
 from effbatch.core.configs.read.python import sites
 from effbatch.core.configs.read.python.sites import Call, Script, Value
 

@@ -42,7 +42,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from effbatch.core.configs.base import Check, Parsed, Pins, Rule, World
+from effbatch.core.configs.base.results import Check, World
+from effbatch.core.configs.base.rules import Rule
+from effbatch.core.configs.base.source import Parsed
+from effbatch.core.configs.base.versions import Pins
 from effbatch.core.configs.frameworks.trl.grpo import GRPO_RULES, ID, detect_grpo, grpo
 from effbatch.core.configs.frameworks.trl.preference import detect_preference, preference
 from effbatch.core.configs.frameworks.trl.rloo import RLOO_RULES, detect_rloo, rloo

@@ -7,29 +7,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from effbatch.core.configs.base import (
-    Check,
-    Derivation,
-    Effect,
-    Fix,
-    Format,
-    Nothing,
-    Parsed,
-    Pins,
-    Reading,
-    Rollout,
-    Rule,
-    Since,
-    Syntax,
-    World,
-    context,
-    fix,
-    holds,
-    neighbours,
-    program_flags,
-    split_launch,
-    whole,
-)
+from effbatch.core.configs.base.results import Check, Derivation, Rollout, World
+from effbatch.core.configs.base.rules import Effect, Fix, Nothing, Rule, Syntax, context
+from effbatch.core.configs.base.source import Format, Parsed
+from effbatch.core.configs.base.values import Reading, fix, neighbours, whole
+from effbatch.core.configs.base.versions import Pins, Since, holds
+from effbatch.core.configs.base.words import split_launch
+from effbatch.core.configs.base.world import program_flags
 from effbatch.core.configs.frameworks._shared import hf_trainer
 
 ID = "trl"

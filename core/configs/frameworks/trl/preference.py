@@ -10,7 +10,10 @@ A pair is two sequences of up to ``max_length`` tokens: the tokens per step are 
 
 from __future__ import annotations
 
-from effbatch.core.configs.base import Check, Format, Parsed, Pins, Reading, World
+from effbatch.core.configs.base.results import Check, World
+from effbatch.core.configs.base.source import Format, Parsed
+from effbatch.core.configs.base.values import Reading
+from effbatch.core.configs.base.versions import Pins
 from effbatch.core.configs.frameworks._shared import hf_trainer
 
 ID = "trl"

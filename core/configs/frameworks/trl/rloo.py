@@ -15,22 +15,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from effbatch.core.configs.base import (
-    Check,
-    Effect,
-    Format,
-    Parsed,
-    Pins,
-    Reading,
-    Rollout,
-    Rule,
-    Since,
-    World,
-    context,
-    holds,
-    program_flags,
-    split_launch,
-)
+from effbatch.core.configs.base.results import Check, Rollout, World
+from effbatch.core.configs.base.rules import Effect, Rule, context
+from effbatch.core.configs.base.source import Format, Parsed
+from effbatch.core.configs.base.values import Reading
+from effbatch.core.configs.base.versions import Pins, Since, holds
+from effbatch.core.configs.base.words import split_launch
+from effbatch.core.configs.base.world import program_flags
 from effbatch.core.configs.frameworks._shared import hf_trainer
 from effbatch.core.configs.frameworks.trl.grpo import DEFAULTS, ID, MARKERS, Flavour, _Values, grpo
 

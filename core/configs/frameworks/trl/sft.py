@@ -5,27 +5,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from effbatch.core.configs.base import (
-    Check,
-    Effect,
-    Fix,
-    Format,
-    Nothing,
-    Parsed,
-    Pins,
-    Reading,
-    Rule,
-    Since,
-    Syntax,
-    World,
-    context,
-    lookup,
-    main_command,
-    program_flags,
-    split_launch,
-    whole,
-)
-from effbatch.core.configs.base.versions import holds
+from effbatch.core.configs.base.results import Check, World
+from effbatch.core.configs.base.rules import Effect, Fix, Nothing, Rule, Syntax, context
+from effbatch.core.configs.base.source import Format, Parsed
+from effbatch.core.configs.base.values import Reading, lookup, whole
+from effbatch.core.configs.base.versions import Pins, Since, holds
+from effbatch.core.configs.base.words import split_launch
+from effbatch.core.configs.base.world import main_command, program_flags
 from effbatch.core.configs.frameworks._shared import accelerate_launch, hf_trainer, parser_fields
 from effbatch.core.configs.frameworks.trl.grpo import ID, where_key
 

@@ -33,19 +33,12 @@ by n (``actor``); without either, today's arithmetic is answered and verl 0.1's 
 
 from __future__ import annotations
 
-from effbatch.core.configs.base import (
-    Check,
-    Derivation,
-    Format,
-    Nothing,
-    Parsed,
-    Pins,
-    Reading,
-    Rollout,
-    World,
-    holds,
-    launched_world,
-)
+from effbatch.core.configs.base.results import Check, Derivation, Rollout, World
+from effbatch.core.configs.base.rules import Nothing
+from effbatch.core.configs.base.source import Format, Parsed
+from effbatch.core.configs.base.values import Reading
+from effbatch.core.configs.base.versions import Pins, holds
+from effbatch.core.configs.base.world import launched_world
 from effbatch.core.configs.frameworks.verl import actor as actor_rules
 from effbatch.core.configs.frameworks.verl.actor import Actor, refused
 from effbatch.core.configs.frameworks.verl.critic import critic, uses_critic

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from math import gcd
 
-from effbatch.core.configs.base import Effect, Finding, Nothing, Reading, context, neighbours
+from effbatch.core.configs.base.rules import Effect, Finding, Nothing, context
+from effbatch.core.configs.base.values import Reading, neighbours
 from effbatch.core.configs.frameworks.verl.keys import MICRO, MINI, OLD_MICRO, PROMPTS, SP
 from effbatch.core.configs.frameworks.verl.rules import (
     ABOVE_ROLLOUT_RULE,

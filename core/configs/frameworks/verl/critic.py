@@ -10,7 +10,8 @@ trainer/ppo/utils.py:86-97).
 
 from __future__ import annotations
 
-from effbatch.core.configs.base import Nothing, Reading
+from effbatch.core.configs.base.rules import Nothing
+from effbatch.core.configs.base.values import Reading
 from effbatch.core.configs.frameworks.verl.actor import Actor, refuses
 from effbatch.core.configs.frameworks.verl.keys import (
     CRITIC_DYNAMIC,

@@ -5,7 +5,8 @@ each holds for (``Since``: verl 0.1 normalised in the other order, #183; the che
 
 from __future__ import annotations
 
-from effbatch.core.configs.base import Effect, Nothing, Rule, Since, context
+from effbatch.core.configs.base.rules import Effect, Nothing, Rule, context
+from effbatch.core.configs.base.versions import Since
 
 #: verl 0.1 (and copies of it vendored before #183, 2025-02-02): mini and micro divided by d, then multiplied by n.
 BEFORE_0_2 = Since("verl", until="0.2.0", change="#183")

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from effbatch.core.configs.base import Fix, Format, Parsed, Reading, Syntax, lookup, whole
+from effbatch.core.configs.base.rules import Fix, Syntax
+from effbatch.core.configs.base.source import Format, Parsed
+from effbatch.core.configs.base.values import Reading, lookup, whole
 from effbatch.core.configs.frameworks.verl.keys import (
     ACTOR_ROLLOUT,
     CP,
