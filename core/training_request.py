@@ -41,6 +41,7 @@ class TrainingRequest(BaseModel):
     recompute: Recompute | None = None
     sequence_parallel: bool | None = None
     ep: int | None = None
+    etp: int | None = None
     vpp: int | None = None
     largest_layer: int | None = None
     zero_init: bool | None = None

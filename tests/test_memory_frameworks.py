@@ -204,6 +204,52 @@ def test_megatrons_last_pipeline_stage_is_weighed(keys: str, last_stage: bool) -
         assert memory["params_per_gpu"] > 50432 * 512 / tp  # the output weight's copy
 
 
+@pytest.mark.parametrize(
+    ("keys", "fuller"),
+    [
+        # the local spec's PP 4 with eager attention: the first stage's four micro-batches in flight, each with its
+        # s × s scores, outweigh the last stage's one micro-batch and logits – yet Megatron logs the last rank
+        ("framework=megatron pp=4 a=4 attention=eager", "first"),
+        ("framework=megatron tp=2 pp=2 a=4", "last"),  # TE's flash attention: the logits make the last one fuller
+        ("framework=megatron tp=2 a=4", None),  # one stage: nothing to say apart
+        ("framework=deepspeed zero=1 pp=2 a=4", None),  # DeepSpeed's schedule not read: the first stage alone
+    ],
+)
+def test_the_last_stage_is_said_apart(keys: str, fuller: str | None) -> None:
+    """Where Megatron's last stage is weighed, JSON says its allocated peak apart (the rank Megatron logs,
+    global_vars.py line 241): the total where it is the fuller stage, less where the first stage is."""
+    jsonschema.validate(json_answer(f"{TOY_GPT} {keys}"), SCHEMA)
+    memory = memory_of(f"{TOY_GPT} {keys}")
+    last = memory.get("last_stage_bytes_per_gpu")
+    said = None if last is None else "last" if last == memory["total_bytes_per_gpu"] else "first"
+    assert said == fuller
+
+
+TOY_MOE = f"{TOY_GPT} experts=8 topk=2 moe_ffn=2048 a=2 framework=megatron distributed_optimizer=true"
+
+
+@pytest.mark.parametrize(
+    ("keys", "etp"),
+    [
+        ("tp=2 ep=4", 2),  # no etp=: Megatron takes TP (parallel_state.py lines 871-872)
+        ("tp=2 ep=4 etp=1", 1),  # the CI's 8experts_etp1_ep4 layout: experts whole, 4 GPUs an expert grid
+        ("tp=4 ep=2 expert_tensor_parallel_size=2", 2),  # Megatron's own flag name
+    ],
+)
+def test_the_experts_split_over_etp_and_ep(keys: str, etp: int) -> None:
+    """The experts' weights split over ETP · EP (experts.py lines 210 and 1437: their linear layers over the
+    expert-TP group), their optimizer states over GPUs / (ETP · EP · PP) (parallel_state.py line 880); the dense
+    part stays over TP and d. Megatron's distributed optimizer keeps 12 bytes a parameter over its group."""
+    tp, ep = int(keys.split()[0].removeprefix("tp=")), int(keys.split()[1].removeprefix("ep="))
+    experts = 12 * 8 * 2 * 512 * 2048  # 12 layers of 8 experts, each fc1 and fc2 of 512 × 2048
+    memory = memory_of(f"{TOY_MOE} {keys}")
+    whole = memory_of(f"{TOY_MOE} tp={tp} ep={ep} etp={tp}")  # the same layout with the experts split as the dense
+    dense = whole["params_per_gpu"] - experts / (tp * ep)
+    assert memory["params_per_gpu"] == pytest.approx(dense + experts / (etp * ep), abs=2)
+    expert_dp, dp = 8 // (etp * ep), 8 // tp
+    assert memory["optimizer_bytes"] == pytest.approx(12 * (dense / dp + experts / (etp * ep) / expert_dp), rel=1e-6)
+
+
 def test_what_pytorchs_counters_miss_is_added_and_said() -> None:
     """The allocator's 5 % reserve, the CUDA context and one NCCL buffer set per communicator come on top of the
     allocated peak; the sum is held against what an H100 offers a process (81.559 MiB), and the answer names each

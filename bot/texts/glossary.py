@@ -63,6 +63,7 @@ SETTING_NAMES = {
     "recompute": "Neuberechnung der Aktivierungen",
     "sequence_parallel": "Sequenz-Parallelität von Megatron-LM",
     "ep": "Experten-Parallelität",
+    "etp": "Tensor-Parallelität der Experten (Megatron-LM, Standard: tp)",
     "vpp": "Virtuelle Pipeline-Stufen",
     "largest_layer": "Größte Schicht",
     "zero_init": "Modell direkt verteilt anlegen (DeepSpeed zero.Init)",

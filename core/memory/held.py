@@ -30,7 +30,7 @@ def states(params: int, dense: float, expert: float, unit: float, setup: Setup) 
     if setup.framework is Framework.DEEPSPEED and setup.tp > 1:
         policy = deepspeed.TP_POLICY  # DeepSpeed with TP trains a Megatron-style model: vocabulary-parallel loss
     dense_group = setup.data_parallel * setup.cp
-    shard = Shard(dense, expert, dense_group, max(1, dense_group // setup.ep), unit)
+    shard = Shard(dense, expert, dense_group, setup.expert_group, unit)
     return holder(shard, setup), policy
 
 

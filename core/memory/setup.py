@@ -99,6 +99,9 @@ class Setup:
     cp: int = 1
     sp: int = 1
     ep: int = 1
+    #: Megatron's ``--expert-tensor-parallel-size``: the experts' own TP degree; None takes TP (parallel_state.py
+    #: lines 871-872: ``expert_tensor_parallel_size = tensor_model_parallel_size`` where it is not given).
+    etp: int | None = None
     vpp: int | None = None
     micro_batch: int = 1
     accumulation: int | None = None
@@ -128,6 +131,18 @@ class Setup:
     def data_parallel(self) -> int:
         """d = GPUs / (TP · PP · CP · SP), at least 1."""
         return max(1, self.gpus // (self.tp * self.pp * self.cp * self.sp))
+
+    @property
+    def expert_tp(self) -> int:
+        """The TP degree the experts' weights split over: ``etp`` where given, else TP."""
+        return self.etp or self.tp
+
+    @property
+    def expert_group(self) -> int:
+        """The expert parameters' data-parallel group, at least 1: GPUs / (ETP · EP · PP) (parallel_state.py line 880
+        ``expert_data_parallel_size = world_size // expert_tensor_model_pipeline_parallel_size``), which with ETP = TP
+        is (d · CP) / EP."""
+        return max(1, self.data_parallel * self.cp * self.tp // (self.expert_tp * self.ep))
 
     @property
     def node_count(self) -> int:
