@@ -55,6 +55,7 @@ class TrainingKey(StrEnum):
     ZERO_INIT = "zero_init"
     COMPILE = "compile"
     USE_CACHE = "use_cache"
+    LOSS_FUSION = "loss_fusion"
     AUTOCAST = "autocast"
     NODES = "nodes"
     RULES = "rules"
@@ -135,6 +136,10 @@ TRAINING_KEY_ALIASES: Mapping[str, TrainingKey] = MappingProxyType(
         "zero_init": _K.ZERO_INIT,
         **dict.fromkeys(("compile", "torch_compile", "kompiliert"), _K.COMPILE),
         **dict.fromkeys(("use_cache", "kv_cache"), _K.USE_CACHE),
+        **dict.fromkeys(
+            ("loss_fusion", "cross_entropy_loss_fusion", "cross_entropy_fusion", "ce_fusion", "verlustfusion"),
+            _K.LOSS_FUSION,
+        ),
         **dict.fromkeys(("autocast", "amp"), _K.AUTOCAST),
         **dict.fromkeys(("nodes", "knoten", "nnodes", "num_nodes"), _K.NODES),
         **dict.fromkeys(("regeln", "rules", "konvention"), _K.RULES),
@@ -210,6 +215,7 @@ _BOOLEANS = frozenset(
         _K.ZERO_INIT,
         _K.COMPILE,
         _K.USE_CACHE,
+        _K.LOSS_FUSION,
         _K.AUTOCAST,
     }
 )

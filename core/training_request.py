@@ -47,6 +47,7 @@ class TrainingRequest(BaseModel):
     zero_init: bool | None = None
     compile: bool | None = None
     use_cache: bool | None = None
+    loss_fusion: bool | None = None
     autocast: bool | None = None
     nodes: int | None = None
     rules: Rules | None = None

@@ -227,6 +227,10 @@ MECHANISMS = (
     "Megatron's expert tensor parallelism (etp=, --expert-tensor-parallel-size; experts.py lines 210 and 1437 split "
     "the experts over ETP, parallel_state.py lines 871-884 their data-parallel group over GPUs / (ETP · EP · PP)): "
     "77 % → 80 %, 94 %, 9,6 %; ETP 1 · EP 4 −24 / −25 → −12 / −14 %, TP 4 · ETP 2 −24 → −15 %.",
+    "Megatron's fused cross-entropy (loss_fusion=ja, --cross-entropy-loss-fusion: the loss's steps under "
+    "torch.compile, jit.py line 21, whose functionalised graph computes the in-place updates of the fp32 logits into "
+    "a buffer of its own: 10 bytes a logit instead of 6; Liger-Kernel's benchmark of both measures 12 against 8 with "
+    "input and gradient): 80 % → 82 %, 94 % → 96 %, 9,6 % → 9,5 %; the two fusion runs −29 / −27 → −7 / −4 %.",
 )
 
 

@@ -163,6 +163,11 @@ def test_ddp_keeps_its_gradient_buckets_and_autocasts_copies() -> None:
         ("framework=fsdp2 zero=3", 10, 1),  # bf16 logits 2, .float() 4, softmax/gradient 4: transformers, FSDP
         ("framework=torchtitan zero=3 tp=2", 10, 2),  # torchtitan's loss_parallel splits the vocabulary over TP
         ("framework=megatron tp=2", 6, 2),  # cross_entropy.py: .float() in place of exp, softmax kept: 2 + 4
+        # --cross-entropy-loss-fusion: the same steps under torch.compile (jit.py line 21), whose functionalised graph
+        # writes its in-place updates to a buffer of its own: one more fp32 copy, 4 (Liger's benchmark: 12 vs 8)
+        ("framework=megatron tp=2 loss_fusion=ja", 10, 2),
+        ("framework=megatron tp=2 cross_entropy_loss_fusion=nein", 6, 2),  # Megatron's own flag name, off
+        ("framework=fsdp2 zero=3 loss_fusion=ja", 10, 1),  # a fused loss read only in Megatron's code
         # DeepSpeed with TP trains a Megatron-style model (atorch's cross_entropy.py): bf16 logits and their softmax
         ("framework=deepspeed zero=1 tp=2", 4, 2),
         # torchtitan compiles its loss under --training.compile (components/loss.py): bf16 logits and gradient

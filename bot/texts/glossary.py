@@ -69,6 +69,7 @@ SETTING_NAMES = {
     "zero_init": "Modell direkt verteilt anlegen (DeepSpeed zero.Init)",
     "compile": "torch.compile an",
     "use_cache": "KV-Cache des Modells im Training an (Hugging Face)",
+    "loss_fusion": "Fusionierte Cross-Entropy von Megatron-LM (--cross-entropy-loss-fusion)",
     "autocast": "FP32-Parameter unter torch.autocast, ohne MixedPrecision von FSDP",
     "nodes": "Knoten",
     "rules": "Regeln",

@@ -64,7 +64,8 @@ def logits(model: ModelSpec, setup: Setup, policy: Policy) -> float:
     tokens = (setup.seq_len or 0) / (setup.cp * setup.sp) * setup.micro_batch
     split = setup.tp if policy.vocab_parallel_loss else 1
     compiled = policy.compiled_logits_bytes if setup.compile else None
-    return (compiled or policy.logits_bytes) * tokens * model.vocab / split
+    fused = policy.fused_logits_bytes if setup.loss_fusion else None
+    return (compiled or fused or policy.logits_bytes) * tokens * model.vocab / split
 
 
 def autocast_copies(params_on_gpu: float, setup: Setup, policy: Policy) -> float:

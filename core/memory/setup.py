@@ -118,6 +118,8 @@ class Setup:
     compile: bool = False
     #: Hugging Face's ``use_cache`` left on in training (``use_cache=ja``): every layer's K and V returned.
     use_cache: bool = False
+    #: Megatron's ``--cross-entropy-loss-fusion`` (``loss_fusion=ja``): its fused vocabulary-parallel loss.
+    loss_fusion: bool = False
     #: fp32 parameters under ``torch.autocast`` without FSDP's MixedPrecision (``autocast=ja``): FSDP gathers fp32,
     #: and the residual stream stays fp32.
     autocast: bool = False

@@ -16,6 +16,14 @@ Activations: Transformer Engine's fused layers save what Korthikanti et al. coun
 (megatron/core/tensor_parallel/cross_entropy.py: each rank its V/t columns; line 25 ``vocab_parallel_logits.float()``
 beside the bf16 logits, lines 61-62 ``torch.exp(..., out=exp_logits)`` in place, line 77 ``exp_logits.div_`` the
 softmax kept for the backward, which turns it into the gradient in place: 2 + 4 = 6 bytes a logit).
+The fused loss (``--cross-entropy-loss-fusion``, ``loss_fusion=ja``; language_module.py lines 173-198, the native
+implementation, the only one arguments.py allows at d98e8a64) runs the same steps as functions under ``jit_fuser``,
+which is ``torch.compile`` from PyTorch 2.2 (megatron/core/jit.py line 21; fused_cross_entropy.py lines 12-64): the
+compiled graph is functionalised, so the in-place updates of its fp32 input (cross_entropy.py lines 42, 62 and 77
+forward, 111 and 114 backward) are computed into a buffer of its own and copied back – one more fp32 copy of the
+local logits alive at the peak: 6 + 4 = 10 bytes a logit. Liger-Kernel's benchmark of the two (benchmark/scripts/
+benchmark_megatron_cross_entropy.py at ead96b61, one forward and backward of bf16 logits, max_memory_allocated)
+measures the same 4 bytes: 12 against 8 bytes a logit with the input and its gradient, at every vocabulary and TP.
 Recomputation: none unless ``--recompute-granularity`` is given (arguments.py default None).
 """
 
@@ -29,6 +37,7 @@ POLICY = Policy(
     recompute=Recompute.NONE,
     vocab_parallel_loss=True,
     logits_bytes=6.0,
+    fused_logits_bytes=10.0,
     last_stage_weighed=True,
 )
 
