@@ -270,8 +270,9 @@ def _setup(request: PlanRequest, training: TrainingRequest, outcome: Outcome | N
         for key in (TrainingKey.DTYPE, TrainingKey.ZERO, TrainingKey.DISTRIBUTED_OPTIMIZER, TrainingKey.OFFLOAD,
                     TrainingKey.RECOMPUTE, TrainingKey.SEQUENCE_PARALLEL, TrainingKey.EP, TrainingKey.ETP,
                     TrainingKey.VPP, TrainingKey.LARGEST_LAYER, TrainingKey.ZERO_INIT, TrainingKey.COMPILE,
-                    TrainingKey.USE_CACHE, TrainingKey.LOSS_FUSION, TrainingKey.AUTOCAST, TrainingKey.NODES,
-                    TrainingKey.RULES, TrainingKey.FRAMEWORK, TrainingKey.ATTENTION, TrainingKey.NET_GBPS)
+                    TrainingKey.USE_CACHE, TrainingKey.LOSS_FUSION, TrainingKey.TP_COMM_OVERLAP,
+                    TrainingKey.AUTOCAST, TrainingKey.NODES, TrainingKey.RULES, TrainingKey.FRAMEWORK,
+                    TrainingKey.ATTENTION, TrainingKey.NET_GBPS)
         if (value := training.value(key)) is not None
     }  # fmt: skip
     if training.framework is Framework.MEGATRON and training.distributed_optimizer is None:

@@ -56,6 +56,7 @@ class TrainingKey(StrEnum):
     COMPILE = "compile"
     USE_CACHE = "use_cache"
     LOSS_FUSION = "loss_fusion"
+    TP_COMM_OVERLAP = "tp_comm_overlap"
     AUTOCAST = "autocast"
     NODES = "nodes"
     RULES = "rules"
@@ -140,6 +141,7 @@ TRAINING_KEY_ALIASES: Mapping[str, TrainingKey] = MappingProxyType(
             ("loss_fusion", "cross_entropy_loss_fusion", "cross_entropy_fusion", "ce_fusion", "verlustfusion"),
             _K.LOSS_FUSION,
         ),
+        **dict.fromkeys(("tp_comm_overlap", "tp_overlap", "ub_overlap"), _K.TP_COMM_OVERLAP),
         **dict.fromkeys(("autocast", "amp"), _K.AUTOCAST),
         **dict.fromkeys(("nodes", "knoten", "nnodes", "num_nodes"), _K.NODES),
         **dict.fromkeys(("regeln", "rules", "konvention"), _K.RULES),
@@ -216,6 +218,7 @@ _BOOLEANS = frozenset(
         _K.COMPILE,
         _K.USE_CACHE,
         _K.LOSS_FUSION,
+        _K.TP_COMM_OVERLAP,
         _K.AUTOCAST,
     }
 )

@@ -48,6 +48,7 @@ class TrainingRequest(BaseModel):
     compile: bool | None = None
     use_cache: bool | None = None
     loss_fusion: bool | None = None
+    tp_comm_overlap: bool | None = None
     autocast: bool | None = None
     nodes: int | None = None
     rules: Rules | None = None

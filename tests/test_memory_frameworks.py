@@ -255,6 +255,35 @@ def test_the_experts_split_over_etp_and_ep(keys: str, etp: int) -> None:
     assert memory["optimizer_bytes"] == pytest.approx(12 * (dense / dp + experts / (etp * ep) / expert_dp), rel=1e-6)
 
 
+#: Transformer Engine's cuBLAS workspace on Hopper, three streams of it for the userbuffer GEMMs (gemm.py lines 37-62).
+UB_WORKSPACE = 3 * (32 * MIB + 1024)
+
+
+@pytest.mark.parametrize(
+    ("keys", "workspace", "userbuffers"),
+    [
+        # twelve userbuffers of (s · b / CP) × h (module/base.py lines 336-346, 560-569): the eight all-gather ones
+        # in FP8 under FP8 (lines 472-476), the four reduce-scatter ones in bf16
+        ("tp=2 dtype=fp8 tp_comm_overlap=ja", UB_WORKSPACE, 4 * 1024 * 512 * (8 * 1 + 4 * 2)),
+        ("tp=2 tp-comm-overlap=ja", UB_WORKSPACE, 4 * 1024 * 512 * 12 * 2),  # bf16: all twelve in bf16
+        ("tp=2 cp=2 tp_overlap=ja", UB_WORKSPACE, 4 * 1024 // 2 * 512 * 12 * 2),  # initialize.py: s · b / CP
+        ("tp_comm_overlap=ja", 0, 0),  # TP 1: no overlap (it needs sequence parallelism, arguments.py line 1442)
+        ("tp=2", 0, 0),
+    ],
+)
+def test_tp_comm_overlap_costs_a_workspace_and_userbuffers(keys: str, workspace: int, userbuffers: int) -> None:
+    """Megatron's TP communication overlap adds Transformer Engine's workspaces for its GEMMs inside PyTorch's
+    counters and its userbuffers (cudaMalloc / cuMemCreate) outside them, on the device."""
+    memory = memory_of(f"{TOY_GPT} framework=megatron a=4 {keys}")
+    assert (memory.get("buffers_bytes", 0), memory.get("userbuffers_bytes", 0)) == (workspace, userbuffers)
+    outside = memory["reserved_bytes_per_gpu"] + memory["context_bytes"]
+    assert memory["device_bytes_per_gpu"] == outside + userbuffers
+    jsonschema.validate(json_answer(f"{TOY_GPT} framework=megatron a=4 {keys}"), SCHEMA)
+    assert ("Userbuffers von Transformer Engine" in text_of(f"{TOY_GPT} framework=megatron a=4 {keys}")) is (
+        userbuffers > 0
+    )
+
+
 def test_what_pytorchs_counters_miss_is_added_and_said() -> None:
     """The allocator's 5 % reserve, the CUDA context and one NCCL buffer set per communicator come on top of the
     allocated peak; the sum is held against what an H100 offers a process (81.559 MiB), and the answer names each

@@ -70,6 +70,7 @@ SETTING_NAMES = {
     "compile": "torch.compile an",
     "use_cache": "KV-Cache des Modells im Training an (Hugging Face)",
     "loss_fusion": "Fusionierte Cross-Entropy von Megatron-LM (--cross-entropy-loss-fusion)",
+    "tp_comm_overlap": "TP-Kommunikation überlappt mit den GEMMs (Megatron-LM --tp-comm-overlap, Userbuffers)",
     "autocast": "FP32-Parameter unter torch.autocast, ohne MixedPrecision von FSDP",
     "nodes": "Knoten",
     "rules": "Regeln",

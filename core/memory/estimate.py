@@ -80,6 +80,8 @@ class MemoryEstimate:
     #: What the last pipeline stage allocates at its peak, where it is weighed against the first (PP > 1,
     #: ``Policy.last_stage_weighed``): the rank Megatron logs (``_framework``), whichever stage is fuller.
     last_stage: int | None = None
+    #: Device memory the framework registers outside PyTorch's allocator (Transformer Engine's userbuffers).
+    userbuffers: int = 0
 
     @property
     def model_states(self) -> int:
@@ -100,8 +102,9 @@ class MemoryEstimate:
 
     @property
     def device_total(self) -> int:
-        """Everything on the GPU (nvidia-smi's figure): the reserved memory, the CUDA context, NCCL's buffers."""
-        return self.reserved + self.context
+        """Everything on the GPU (nvidia-smi's figure): the reserved memory, the CUDA context, NCCL's buffers and
+        the framework's own allocations outside PyTorch."""
+        return self.reserved + self.context + self.userbuffers
 
 
 def estimate(model: ModelSpec, setup: Setup) -> MemoryEstimate:
@@ -263,6 +266,7 @@ def _stage(model: ModelSpec, setup: Setup, shard: tuple[float, float], *, last: 
         activations_per_layer=round(layer),
         activations_per_sample=(total - copies) / setup.micro_batch,
         logits=round(logits) if loss else None,
+        userbuffers=round(held.userbuffers(model, setup)),
     )
 
 

@@ -11,7 +11,7 @@ Megatron's ``_VocabParallelCrossEntropy``), divided by TP where the loss is voca
 from __future__ import annotations
 
 from effbatch.core.memory import activations, saved
-from effbatch.core.memory.holders import HOLDERS, Held, Policy, Shard, deepspeed
+from effbatch.core.memory.holders import HOLDERS, Held, Policy, Shard, deepspeed, megatron
 from effbatch.core.memory.holders.base import mixed
 from effbatch.core.memory.models import ModelSpec
 from effbatch.core.memory.setup import Framework, Recompute, Setup
@@ -104,3 +104,9 @@ def kv_cache(model: ModelSpec, setup: Setup) -> float:
         return 0.0
     tokens = (setup.seq_len or 0) / (setup.cp * setup.sp) * setup.micro_batch
     return 2 * setup.dtype.bytes * tokens * model.kv_dim / setup.tp * model.layers / setup.pp
+
+
+def userbuffers(model: ModelSpec, setup: Setup) -> float:
+    """Device memory the framework registers outside PyTorch's allocator: Transformer Engine's userbuffers under
+    Megatron's TP communication overlap (``holders.megatron.userbuffers``)."""
+    return megatron.userbuffers(model.hidden, setup) if setup.framework is Framework.MEGATRON else 0.0

@@ -120,6 +120,9 @@ class Setup:
     use_cache: bool = False
     #: Megatron's ``--cross-entropy-loss-fusion`` (``loss_fusion=ja``): its fused vocabulary-parallel loss.
     loss_fusion: bool = False
+    #: Megatron's ``--tp-comm-overlap`` (``tp_comm_overlap=ja``): Transformer Engine's userbuffers overlap TP's
+    #: communication with the GEMMs.
+    tp_comm_overlap: bool = False
     #: fp32 parameters under ``torch.autocast`` without FSDP's MixedPrecision (``autocast=ja``): FSDP gathers fp32,
     #: and the residual stream stays fp32.
     autocast: bool = False
