@@ -74,6 +74,7 @@ class ProblemKind(StrEnum):
     LAYERS_NOT_DIVISIBLE = "layers_not_divisible"
     TOPK_ABOVE_EXPERTS = "topk_above_experts"
     EP_NOT_DIVIDING = "ep_not_dividing"
+    ETP_NOT_DIVIDING = "etp_not_dividing"
     KV_HEADS_NOT_DIVIDING = "kv_heads_not_dividing"
     HEADS_NOT_DIVIDING = "heads_not_dividing"
     OFFLOAD_NEEDS_ZERO = "offload_needs_zero"

@@ -78,7 +78,7 @@ def training_problems(request: PlanRequest) -> list[Problem]:
         problems.append(_problem(ProblemKind.STEP_TIME_NEEDS_TOKENS, TrainingKey.STEP_TIME))
     if training.offload is Offload.OPTIMIZER and zero == 0:
         problems.append(_problem(ProblemKind.OFFLOAD_NEEDS_ZERO, TrainingKey.OFFLOAD, offload=training.offload.value))
-    problems += _model_problems(_shape(training), request)
+    problems += _model_problems(_shape(training), request) + _expert_grid_problems(request, training)
     if memory_only(request) and request.gpus is not None:
         problems += split_problems(request)  # the batch answer says it itself where B is computed
     return problems
@@ -106,6 +106,19 @@ def _model_problems(model: ModelSpec | None, request: PlanRequest) -> list[Probl
     if model.mla is None and model.head_dim is None and model.hidden % model.heads:
         problems.append(_problem(ProblemKind.HEADS_NOT_DIVIDING, TrainingKey.HEADS, **_of(model)))
     return problems
+
+
+def _expert_grid_problems(request: PlanRequest, training: TrainingRequest) -> list[Problem]:
+    """Megatron's expert grid where ``etp=`` is given: ETP · EP must divide a pipeline stage's GPUs
+    (megatron/core/parallel_state.py lines 874-884: ``world_size % (etp · ep · pp)`` raises a RuntimeError)."""
+    etp, ep = training.etp, training.ep or 1
+    degrees = [request.value(a) or 1 for a in (Argument.TP, Argument.PP, Argument.CP, Argument.SP)]
+    gpus = request.gpus or (request.data_parallel and request.data_parallel * math.prod(degrees))
+    pp = degrees[1]
+    if etp is None or not gpus or gpus % (etp * ep * pp) == 0:
+        return []
+    ctx = {"etp": etp, "ep": ep, "product": etp * ep, "gpus": gpus, "pp": pp, "per_stage": gpus // pp}
+    return [_problem(ProblemKind.ETP_NOT_DIVIDING, TrainingKey.ETP, **ctx)]
 
 
 def _of(model: ModelSpec) -> dict[str, Any]:
@@ -243,8 +256,9 @@ def _setup(request: PlanRequest, training: TrainingRequest, outcome: Outcome | N
     options: dict[str, Any] = {
         key.value: value
         for key in (TrainingKey.DTYPE, TrainingKey.ZERO, TrainingKey.DISTRIBUTED_OPTIMIZER, TrainingKey.OFFLOAD,
-                    TrainingKey.RECOMPUTE, TrainingKey.SEQUENCE_PARALLEL, TrainingKey.EP, TrainingKey.VPP,
-                    TrainingKey.LARGEST_LAYER, TrainingKey.ZERO_INIT, TrainingKey.COMPILE, TrainingKey.USE_CACHE,
+                    TrainingKey.RECOMPUTE, TrainingKey.SEQUENCE_PARALLEL, TrainingKey.EP, TrainingKey.ETP,
+                    TrainingKey.VPP, TrainingKey.LARGEST_LAYER, TrainingKey.ZERO_INIT, TrainingKey.COMPILE,
+                    TrainingKey.USE_CACHE, TrainingKey.LOSS_FUSION, TrainingKey.TP_COMM_OVERLAP,
                     TrainingKey.AUTOCAST, TrainingKey.NODES, TrainingKey.RULES, TrainingKey.FRAMEWORK,
                     TrainingKey.ATTENTION, TrainingKey.NET_GBPS)
         if (value := training.value(key)) is not None

@@ -49,11 +49,14 @@ class TrainingKey(StrEnum):
     RECOMPUTE = "recompute"
     SEQUENCE_PARALLEL = "sequence_parallel"
     EP = "ep"
+    ETP = "etp"
     VPP = "vpp"
     LARGEST_LAYER = "largest_layer"
     ZERO_INIT = "zero_init"
     COMPILE = "compile"
     USE_CACHE = "use_cache"
+    LOSS_FUSION = "loss_fusion"
+    TP_COMM_OVERLAP = "tp_comm_overlap"
     AUTOCAST = "autocast"
     NODES = "nodes"
     RULES = "rules"
@@ -126,6 +129,7 @@ TRAINING_KEY_ALIASES: Mapping[str, TrainingKey] = MappingProxyType(
         ),
         **dict.fromkeys(("sequence_parallel", "megatron_sp"), _K.SEQUENCE_PARALLEL),
         **dict.fromkeys(("ep", "expert_parallel", "expert_model_parallel_size"), _K.EP),
+        **dict.fromkeys(("etp", "expert_tensor_parallel", "expert_tensor_parallel_size"), _K.ETP),
         **dict.fromkeys(("vpp", "virtual_pipeline_model_parallel_size", "virtual_pipeline"), _K.VPP),
         **dict.fromkeys(
             ("largest_layer", "größte_schicht", "groesste_schicht", "largest_layer_params"), _K.LARGEST_LAYER
@@ -133,6 +137,11 @@ TRAINING_KEY_ALIASES: Mapping[str, TrainingKey] = MappingProxyType(
         "zero_init": _K.ZERO_INIT,
         **dict.fromkeys(("compile", "torch_compile", "kompiliert"), _K.COMPILE),
         **dict.fromkeys(("use_cache", "kv_cache"), _K.USE_CACHE),
+        **dict.fromkeys(
+            ("loss_fusion", "cross_entropy_loss_fusion", "cross_entropy_fusion", "ce_fusion", "verlustfusion"),
+            _K.LOSS_FUSION,
+        ),
+        **dict.fromkeys(("tp_comm_overlap", "tp_overlap", "ub_overlap"), _K.TP_COMM_OVERLAP),
         **dict.fromkeys(("autocast", "amp"), _K.AUTOCAST),
         **dict.fromkeys(("nodes", "knoten", "nnodes", "num_nodes"), _K.NODES),
         **dict.fromkeys(("regeln", "rules", "konvention"), _K.RULES),
@@ -208,6 +217,8 @@ _BOOLEANS = frozenset(
         _K.ZERO_INIT,
         _K.COMPILE,
         _K.USE_CACHE,
+        _K.LOSS_FUSION,
+        _K.TP_COMM_OVERLAP,
         _K.AUTOCAST,
     }
 )
@@ -216,7 +227,7 @@ BOUNDS: Mapping[TrainingKey, int] = MappingProxyType(
     {
         _K.LAYERS: 2**12, _K.HIDDEN: 2**20, _K.HEADS: 2**14, _K.KV_HEADS: 2**14, _K.FFN: 2**22, _K.VOCAB: 2**24,
         _K.EXPERTS: 2**16, _K.TOPK: 2**10, _K.MOE_FFN: 2**22, _K.HEAD_DIM: 2**14, _K.EP: 2**12, _K.VPP: 2**10,
-        _K.NODES: 2**20,
+        _K.ETP: 2**12, _K.NODES: 2**20,
         _K.LARGEST_LAYER: 10**13, _K.GPU_MEM: 2**50,
     }
 )  # fmt: skip

@@ -41,11 +41,14 @@ class TrainingRequest(BaseModel):
     recompute: Recompute | None = None
     sequence_parallel: bool | None = None
     ep: int | None = None
+    etp: int | None = None
     vpp: int | None = None
     largest_layer: int | None = None
     zero_init: bool | None = None
     compile: bool | None = None
     use_cache: bool | None = None
+    loss_fusion: bool | None = None
+    tp_comm_overlap: bool | None = None
     autocast: bool | None = None
     nodes: int | None = None
     rules: Rules | None = None

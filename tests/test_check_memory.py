@@ -113,6 +113,28 @@ def test_megatron_configs_agree_with_megatrons_own_estimate(
     jsonschema.validate(check_json(check), SCHEMA)
 
 
+def test_megatrons_expert_tensor_parallelism_is_read() -> None:
+    """``--expert-tensor-parallel-size`` splits the experts apart from TP, as theoretical_memory_usage.py line 259
+    divides them (ETP · EP): NVIDIA's Mixtral 8x7B example at TP 2 with ETP 1 holds twice the experts' share of ETP 2,
+    32 layers × 8 experts × 3 × 4.096 × 14.336 routed parameters over PP 4 and EP 8."""
+    script = (MEMORY / "megatron_mixtral_8x7b.sh").read_text()
+    at_tp2 = script.replace("--tensor-model-parallel-size 1", "--tensor-model-parallel-size 2 --sequence-parallel")
+    shares = []
+    for etp in (1, 2):
+        given = [
+            Source(
+                "run.sh",
+                at_tp2.replace(
+                    "--expert-model-parallel-size 8",
+                    f"--expert-model-parallel-size 8 --expert-tensor-parallel-size {etp}",
+                ),
+            )
+        ]
+        shares.append(check_json(check_config(given, World(64, "gpus"), gpu="h100"))["memory"]["params_per_gpu"])
+    routed = 32 * 8 * 3 * 4096 * 14336 / 4
+    assert shares[0] - shares[1] == pytest.approx(routed / 8 - routed / 16, abs=2)
+
+
 @pytest.mark.parametrize(
     ("ds_config", "states", "cpu"),
     [

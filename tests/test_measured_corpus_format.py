@@ -84,7 +84,8 @@ def test_the_command_uses_known_values(name: str, row: dict[str, Any]) -> None:
 @pytest.mark.parametrize(("name", "row"), MEMORY, ids=_ids(MEMORY))
 def test_a_memory_reading_has_its_counter_and_value(name: str, row: dict[str, Any]) -> None:
     """A peak has a known counter, a positive number and a unit; an OOM or a run that ran has no peak but the
-    card's capacity."""
+    card's capacity; a ``stage`` says only ``last``, and only of an allocated peak (the figure the answer gives
+    for that stage)."""
     counter = row.get("counter")
     if counter in NO_PEAK:
         shape = ("measured" in row, "unit" in row, _positive(row.get("capacity_gib")))
@@ -93,6 +94,7 @@ def test_a_memory_reading_has_its_counter_and_value(name: str, row: dict[str, An
         shape = (counter in COUNTERS, _positive(row.get("measured")), row.get("unit") in UNITS)
         assert shape == (True, True, True), name
     assert ("metric" in row, "value" in row) == (False, False), name
+    assert (row.get("stage", "last"), "stage" not in row or counter == "max_allocated") == ("last", True), name
 
 
 @pytest.mark.parametrize(("name", "row"), THROUGHPUT, ids=_ids(THROUGHPUT))

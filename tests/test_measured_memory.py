@@ -48,12 +48,13 @@ REACHED = [
     ("max_reserved", 0.87, 0.96, 0.096),
     # Megatron-LM CI within 4 %; torchtune's pure bf16 runs within 2 % (the chunked loss of the compiled row is
     # not counted); LitGPT's bf16-true runs under Lightning Fabric within 16 %;
-    # DLRover's FSDP1 runs (autocast, KV cache kept) within 10 %; with batch d, Megatron-LM CI's toy GPT at TP2 · PP2
-    # with its last stage weighed (the logged rank): CP within 12 %, FP8 −25 %, the fused cross-entropy −27 … −29 %
-    ("max_allocated", 0.77, 0.93, 0.086),
+    # DLRover's FSDP1 runs (autocast, KV cache kept) within 10 %; with batch d, Megatron-LM CI's toy GPT held as the
+    # last stage it logs (stage = "last"), its experts over ETP · EP, its fused loss's fp32 copy, TP overlap's
+    # workspaces: within 15 % but TP 2 · CP 2 · EP 2 −16 %
+    ("max_allocated", 0.93, 1.0, 0.086),
     # FlagPerf's Megatron and DeepSpeed runs 17–36 % too low; BigScience's runs within 14 % (full recomputation)
     ("nvidia_smi", 0.52, 0.85, 0.141),
-    (None, 0.75, 0.92, 0.096),
+    (None, 0.82, 0.95, 0.096),
 ]
 
 

@@ -234,6 +234,9 @@ MOE = f"{SHAPE} experts=8 moe_ffn=1024"
         ("llama3.1-8b gpus=8 pp=2 vpp=100 gpu=h100 L=4k", "vpp=100 teilt die 32 Schichten nicht"),
         (f"{MOE} topk=16", "topk=16 wählt mehr Experten je Token aus, als es gibt: Das Modell hat 8 Experten"),
         (f"{MOE} topk=2 ep=3 gpus=24", "ep=3 verteilt die 8 Experten nicht gleichmäßig"),
+        # Megatron's expert grid: world_size % (etp · ep · pp) raises (parallel_state.py lines 874-884)
+        (f"{MOE} topk=2 ep=4 etp=4 pp=2", "etp=4 passt nicht zu den GPUs"),
+        (f"{MOE} topk=2 ep=8 expert_tensor_parallel_size=2", "etp · ep = 16 GPUs je Pipeline-Stufe"),
         (f"{SHAPE} kv_heads=16", "kv_heads=16 passt nicht zu heads=8"),
         (f"{SHAPE} kv_heads=3", "kv_heads=3 passt nicht zu heads=8"),
         (SHAPE.replace("heads=8", "heads=7"), "heads=7 teilt die Breite hidden = 1.024 nicht"),

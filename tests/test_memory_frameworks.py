@@ -163,6 +163,11 @@ def test_ddp_keeps_its_gradient_buckets_and_autocasts_copies() -> None:
         ("framework=fsdp2 zero=3", 10, 1),  # bf16 logits 2, .float() 4, softmax/gradient 4: transformers, FSDP
         ("framework=torchtitan zero=3 tp=2", 10, 2),  # torchtitan's loss_parallel splits the vocabulary over TP
         ("framework=megatron tp=2", 6, 2),  # cross_entropy.py: .float() in place of exp, softmax kept: 2 + 4
+        # --cross-entropy-loss-fusion: the same steps under torch.compile (jit.py line 21), whose functionalised graph
+        # writes its in-place updates to a buffer of its own: one more fp32 copy, 4 (Liger's benchmark: 12 vs 8)
+        ("framework=megatron tp=2 loss_fusion=ja", 10, 2),
+        ("framework=megatron tp=2 cross_entropy_loss_fusion=nein", 6, 2),  # Megatron's own flag name, off
+        ("framework=fsdp2 zero=3 loss_fusion=ja", 10, 1),  # a fused loss read only in Megatron's code
         # DeepSpeed with TP trains a Megatron-style model (atorch's cross_entropy.py): bf16 logits and their softmax
         ("framework=deepspeed zero=1 tp=2", 4, 2),
         # torchtitan compiles its loss under --training.compile (components/loss.py): bf16 logits and gradient
@@ -202,6 +207,81 @@ def test_megatrons_last_pipeline_stage_is_weighed(keys: str, last_stage: bool) -
         tp = 2 if "tp=2" in keys else 1
         assert memory["logits_bytes"] == round(6 * 4 * 1024 * 50432 / tp)
         assert memory["params_per_gpu"] > 50432 * 512 / tp  # the output weight's copy
+
+
+@pytest.mark.parametrize(
+    ("keys", "fuller"),
+    [
+        # the local spec's PP 4 with eager attention: the first stage's four micro-batches in flight, each with its
+        # s × s scores, outweigh the last stage's one micro-batch and logits – yet Megatron logs the last rank
+        ("framework=megatron pp=4 a=4 attention=eager", "first"),
+        ("framework=megatron tp=2 pp=2 a=4", "last"),  # TE's flash attention: the logits make the last one fuller
+        ("framework=megatron tp=2 a=4", None),  # one stage: nothing to say apart
+        ("framework=deepspeed zero=1 pp=2 a=4", None),  # DeepSpeed's schedule not read: the first stage alone
+    ],
+)
+def test_the_last_stage_is_said_apart(keys: str, fuller: str | None) -> None:
+    """Where Megatron's last stage is weighed, JSON says its allocated peak apart (the rank Megatron logs,
+    global_vars.py line 241): the total where it is the fuller stage, less where the first stage is."""
+    jsonschema.validate(json_answer(f"{TOY_GPT} {keys}"), SCHEMA)
+    memory = memory_of(f"{TOY_GPT} {keys}")
+    last = memory.get("last_stage_bytes_per_gpu")
+    said = None if last is None else "last" if last == memory["total_bytes_per_gpu"] else "first"
+    assert said == fuller
+
+
+TOY_MOE = f"{TOY_GPT} experts=8 topk=2 moe_ffn=2048 a=2 framework=megatron distributed_optimizer=true"
+
+
+@pytest.mark.parametrize(
+    ("keys", "etp"),
+    [
+        ("tp=2 ep=4", 2),  # no etp=: Megatron takes TP (parallel_state.py lines 871-872)
+        ("tp=2 ep=4 etp=1", 1),  # the CI's 8experts_etp1_ep4 layout: experts whole, 4 GPUs an expert grid
+        ("tp=4 ep=2 expert_tensor_parallel_size=2", 2),  # Megatron's own flag name
+    ],
+)
+def test_the_experts_split_over_etp_and_ep(keys: str, etp: int) -> None:
+    """The experts' weights split over ETP · EP (experts.py lines 210 and 1437: their linear layers over the
+    expert-TP group), their optimizer states over GPUs / (ETP · EP · PP) (parallel_state.py line 880); the dense
+    part stays over TP and d. Megatron's distributed optimizer keeps 12 bytes a parameter over its group."""
+    tp, ep = int(keys.split()[0].removeprefix("tp=")), int(keys.split()[1].removeprefix("ep="))
+    experts = 12 * 8 * 2 * 512 * 2048  # 12 layers of 8 experts, each fc1 and fc2 of 512 × 2048
+    memory = memory_of(f"{TOY_MOE} {keys}")
+    whole = memory_of(f"{TOY_MOE} tp={tp} ep={ep} etp={tp}")  # the same layout with the experts split as the dense
+    dense = whole["params_per_gpu"] - experts / (tp * ep)
+    assert memory["params_per_gpu"] == pytest.approx(dense + experts / (etp * ep), abs=2)
+    expert_dp, dp = 8 // (etp * ep), 8 // tp
+    assert memory["optimizer_bytes"] == pytest.approx(12 * (dense / dp + experts / (etp * ep) / expert_dp), rel=1e-6)
+
+
+#: Transformer Engine's cuBLAS workspace on Hopper, three streams of it for the userbuffer GEMMs (gemm.py lines 37-62).
+UB_WORKSPACE = 3 * (32 * MIB + 1024)
+
+
+@pytest.mark.parametrize(
+    ("keys", "workspace", "userbuffers"),
+    [
+        # twelve userbuffers of (s · b / CP) × h (module/base.py lines 336-346, 560-569): the eight all-gather ones
+        # in FP8 under FP8 (lines 472-476), the four reduce-scatter ones in bf16
+        ("tp=2 dtype=fp8 tp_comm_overlap=ja", UB_WORKSPACE, 4 * 1024 * 512 * (8 * 1 + 4 * 2)),
+        ("tp=2 tp-comm-overlap=ja", UB_WORKSPACE, 4 * 1024 * 512 * 12 * 2),  # bf16: all twelve in bf16
+        ("tp=2 cp=2 tp_overlap=ja", UB_WORKSPACE, 4 * 1024 // 2 * 512 * 12 * 2),  # initialize.py: s · b / CP
+        ("tp_comm_overlap=ja", 0, 0),  # TP 1: no overlap (it needs sequence parallelism, arguments.py line 1442)
+        ("tp=2", 0, 0),
+    ],
+)
+def test_tp_comm_overlap_costs_a_workspace_and_userbuffers(keys: str, workspace: int, userbuffers: int) -> None:
+    """Megatron's TP communication overlap adds Transformer Engine's workspaces for its GEMMs inside PyTorch's
+    counters and its userbuffers (cudaMalloc / cuMemCreate) outside them, on the device."""
+    memory = memory_of(f"{TOY_GPT} framework=megatron a=4 {keys}")
+    assert (memory.get("buffers_bytes", 0), memory.get("userbuffers_bytes", 0)) == (workspace, userbuffers)
+    outside = memory["reserved_bytes_per_gpu"] + memory["context_bytes"]
+    assert memory["device_bytes_per_gpu"] == outside + userbuffers
+    jsonschema.validate(json_answer(f"{TOY_GPT} framework=megatron a=4 {keys}"), SCHEMA)
+    assert ("Userbuffers von Transformer Engine" in text_of(f"{TOY_GPT} framework=megatron a=4 {keys}")) is (
+        userbuffers > 0
+    )
 
 
 def test_what_pytorchs_counters_miss_is_added_and_said() -> None:

@@ -243,3 +243,27 @@ def test_vs_a_run_refused(text: str, kind: ProblemKind) -> None:
     with pytest.raises(InputError) as raised:
         parse_command(text)
     assert kind in [p.kind for p in raised.value.problems]
+
+
+@pytest.mark.parametrize(
+    ("text", "etp"),
+    [
+        ("mixtral-8x7b gpus=16 tp=4 ep=8 etp=1", 1),
+        ("mixtral-8x7b gpus=16 tp=4 ep=8 expert_tensor_parallel_size=2", 2),  # Megatron-LM's flag
+        ("mixtral-8x7b gpus=16 tp=4 ep=8 expert-tensor-parallel=1", 1),
+        ("mixtral-8x7b gpus=16 tp=4 ep=8", None),  # not given: the memory model takes TP, as Megatron does
+    ],
+)
+def test_expert_tensor_parallelism_is_read(text: str, etp: int | None) -> None:
+    """``etp=`` (Megatron's ``--expert-tensor-parallel-size``) is read with its spellings as the experts' TP."""
+    command = parse_command(text)
+    assert isinstance(command, PlanCommand)
+    assert command.request.training is not None
+    assert command.request.training.etp == etp
+
+
+def test_etp_has_a_bound() -> None:
+    """An extra digit in ``etp=`` is caught like every degree's."""
+    with pytest.raises(InputError) as raised:
+        parse_command("mixtral-8x7b gpus=16 ep=8 etp=40960")
+    assert raised.value.problems[0].ctx == {"le": 4096}

@@ -181,6 +181,7 @@ def total_lines(
         base=size(base),
         per_group=size(per_group),
         groups=number(capacity.communicators(setup)),
+        userbuffers=texts.USERBUFFERS.format(value=size(memory.userbuffers)) if memory.userbuffers else "",
         device=size(memory.device_total),
     )
     lines.append(Formula(on_device))

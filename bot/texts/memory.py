@@ -94,8 +94,10 @@ TOTAL = "Summe: {total}"
 #: The allocated peak and what PyTorch's counters miss, each assumed number said where it stands.
 ON_DEVICE = (
     "{on} = belegt {total} + Reserve des Allokators {reserve} (angenommen {share}) + {context_name} "
-    "{context} (angenommen {base} + {per_group} je Kommunikator × {groups}) = {device}"
+    "{context} (angenommen {base} + {per_group} je Kommunikator × {groups}){userbuffers} = {device}"
 )
+#: Transformer Engine's userbuffers under TP communication overlap: outside PyTorch's allocator, on the device.
+USERBUFFERS = " + Userbuffers von Transformer Engine {value} (TP-Überlappung)"
 TOTAL_ON_GPU = "Summe {on_lower}: {total} von {capacity} nutzbar ({gpu})"
 #: The memory typed as ``gpu_mem=``: named as the key, in GB converted to GiB.
 GPU_MEM = "gpu_mem"

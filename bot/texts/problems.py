@@ -224,6 +224,11 @@ TEMPLATES: Mapping[ProblemKind, str] = {
         "`ep={ep}` verteilt die {experts} Experten nicht gleichmäßig: Expert-Parallelität braucht einen Teiler der "
         "Expertenzahl."
     ),
+    ProblemKind.ETP_NOT_DIVIDING: (
+        "`etp={etp}` passt nicht zu den GPUs: Megatron-LM legt die Experten auf ein Gitter aus etp · ep = {product} "
+        "GPUs je Pipeline-Stufe, das muss die {per_stage} GPUs einer Stufe ({gpus} GPUs bei `pp={pp}`) teilen. "
+        "Wähle etp und ep so, dass etp · ep ein Teiler von {per_stage} ist."
+    ),
     ProblemKind.KV_HEADS_NOT_DIVIDING: (
         "`kv_heads={kv_heads}` passt nicht zu `heads={heads}`: Bei Grouped-Query-Attention teilen sich gleich viele "
         "Query-Köpfe einen KV-Kopf, kv_heads muss also heads teilen."
@@ -294,6 +299,7 @@ CONFLICT_KINDS = frozenset(
         ProblemKind.LAYERS_NOT_DIVISIBLE,
         ProblemKind.TOPK_ABOVE_EXPERTS,
         ProblemKind.EP_NOT_DIVIDING,
+        ProblemKind.ETP_NOT_DIVIDING,
         ProblemKind.KV_HEADS_NOT_DIVIDING,
         ProblemKind.HEADS_NOT_DIVIDING,
         ProblemKind.OFFLOAD_NEEDS_ZERO,

@@ -77,6 +77,11 @@ class MemoryEstimate:
     activations_fixed: int = 0
     #: Gradients and activations never held in full at once (``core.memory.held.overlap``): counted once, not twice.
     overlap: int = 0
+    #: What the last pipeline stage allocates at its peak, where it is weighed against the first (PP > 1,
+    #: ``Policy.last_stage_weighed``): the rank Megatron logs (``_framework``), whichever stage is fuller.
+    last_stage: int | None = None
+    #: Device memory the framework registers outside PyTorch's allocator (Transformer Engine's userbuffers).
+    userbuffers: int = 0
 
     @property
     def model_states(self) -> int:
@@ -97,8 +102,9 @@ class MemoryEstimate:
 
     @property
     def device_total(self) -> int:
-        """Everything on the GPU (nvidia-smi's figure): the reserved memory, the CUDA context, NCCL's buffers."""
-        return self.reserved + self.context
+        """Everything on the GPU (nvidia-smi's figure): the reserved memory, the CUDA context, NCCL's buffers and
+        the framework's own allocations outside PyTorch."""
+        return self.reserved + self.context + self.userbuffers
 
 
 def estimate(model: ModelSpec, setup: Setup) -> MemoryEstimate:
@@ -147,12 +153,14 @@ def estimate_params(params: int, setup: Setup) -> MemoryEstimate:
 
 
 def _shard(model: ModelSpec, setup: Setup) -> tuple[float, float]:
-    """(dense, expert) parameters on the first pipeline stage's GPU, after TP, PP and EP."""
+    """(dense, expert) parameters on the first pipeline stage's GPU, after TP, PP and EP; the experts split over
+    ETP · EP (megatron/core/transformer/moe/experts.py lines 210 and 1437: the experts' linear layers split over
+    ``pg_collection.expt_tp``, the expert-TP group of ``--expert-tensor-parallel-size``)."""
     expert = model.expert_params_per_layer * model.moe_layers
     layers = (model.layer_params - expert) / setup.pp / setup.tp
     embeddings = model.embedding_params * (2 if not model.tied and setup.pp == 1 else 1) / setup.tp
     dense = layers + embeddings + model.positions * model.hidden
-    return dense, expert / setup.pp / (setup.tp * setup.ep)
+    return dense, expert / setup.pp / (setup.expert_tp * setup.ep)
 
 
 def _state_bytes(dtype: Dtype) -> tuple[int, int, int]:
@@ -164,7 +172,7 @@ def _zero_states(params: int, shard: tuple[float, float], setup: Setup, model: M
     """The ZeRO paper's model states for the shard, split by the stage over the data-parallel group."""
     w, g, o = _state_bytes(setup.dtype)
     dense_group = setup.data_parallel * setup.cp
-    groups = ((shard[0], dense_group), (shard[1], max(1, dense_group // setup.ep)))
+    groups = ((shard[0], dense_group), (shard[1], setup.expert_group))
     zero = max(setup.zero, 1 if setup.distributed_optimizer else 0)
     weights = sum(w * n / (group if zero >= 3 else 1) for n, group in groups)
     grads = sum(g * n / (group if zero >= 2 else 1) for n, group in groups)
@@ -217,7 +225,7 @@ def _framework(model: ModelSpec, setup: Setup) -> MemoryEstimate:
     if setup.pp == 1 or not setup.seq_len or not policy.last_stage_weighed:
         return first
     last = _stage(model, setup, _last_shard(model, setup), last=True)
-    return last if last.total > first.total else first
+    return replace(last if last.total > first.total else first, last_stage=last.total)
 
 
 def _last_shard(model: ModelSpec, setup: Setup) -> tuple[float, float]:
@@ -230,7 +238,7 @@ def _last_shard(model: ModelSpec, setup: Setup) -> tuple[float, float]:
     """
     expert = model.expert_params_per_layer * model.moe_layers
     layers = (model.layer_params - expert) / setup.pp / setup.tp
-    return layers + model.embedding_params / setup.tp, expert / setup.pp / (setup.tp * setup.ep)
+    return layers + model.embedding_params / setup.tp, expert / setup.pp / (setup.expert_tp * setup.ep)
 
 
 def _stage(model: ModelSpec, setup: Setup, shard: tuple[float, float], *, last: bool) -> MemoryEstimate:
@@ -258,6 +266,7 @@ def _stage(model: ModelSpec, setup: Setup, shard: tuple[float, float], *, last: 
         activations_per_layer=round(layer),
         activations_per_sample=(total - copies) / setup.micro_batch,
         logits=round(logits) if loss else None,
+        userbuffers=round(held.userbuffers(model, setup)),
     )
 
 

@@ -11,7 +11,7 @@ Megatron's ``_VocabParallelCrossEntropy``), divided by TP where the loss is voca
 from __future__ import annotations
 
 from effbatch.core.memory import activations, saved
-from effbatch.core.memory.holders import HOLDERS, Held, Policy, Shard, deepspeed
+from effbatch.core.memory.holders import HOLDERS, Held, Policy, Shard, deepspeed, megatron
 from effbatch.core.memory.holders.base import mixed
 from effbatch.core.memory.models import ModelSpec
 from effbatch.core.memory.setup import Framework, Recompute, Setup
@@ -30,7 +30,7 @@ def states(params: int, dense: float, expert: float, unit: float, setup: Setup) 
     if setup.framework is Framework.DEEPSPEED and setup.tp > 1:
         policy = deepspeed.TP_POLICY  # DeepSpeed with TP trains a Megatron-style model: vocabulary-parallel loss
     dense_group = setup.data_parallel * setup.cp
-    shard = Shard(dense, expert, dense_group, max(1, dense_group // setup.ep), unit)
+    shard = Shard(dense, expert, dense_group, setup.expert_group, unit)
     return holder(shard, setup), policy
 
 
@@ -64,7 +64,8 @@ def logits(model: ModelSpec, setup: Setup, policy: Policy) -> float:
     tokens = (setup.seq_len or 0) / (setup.cp * setup.sp) * setup.micro_batch
     split = setup.tp if policy.vocab_parallel_loss else 1
     compiled = policy.compiled_logits_bytes if setup.compile else None
-    return (compiled or policy.logits_bytes) * tokens * model.vocab / split
+    fused = policy.fused_logits_bytes if setup.loss_fusion else None
+    return (compiled or fused or policy.logits_bytes) * tokens * model.vocab / split
 
 
 def autocast_copies(params_on_gpu: float, setup: Setup, policy: Policy) -> float:
@@ -103,3 +104,9 @@ def kv_cache(model: ModelSpec, setup: Setup) -> float:
         return 0.0
     tokens = (setup.seq_len or 0) / (setup.cp * setup.sp) * setup.micro_batch
     return 2 * setup.dtype.bytes * tokens * model.kv_dim / setup.tp * model.layers / setup.pp
+
+
+def userbuffers(model: ModelSpec, setup: Setup) -> float:
+    """Device memory the framework registers outside PyTorch's allocator: Transformer Engine's userbuffers under
+    Megatron's TP communication overlap (``holders.megatron.userbuffers``)."""
+    return megatron.userbuffers(model.hidden, setup) if setup.framework is Framework.MEGATRON else 0.0

@@ -78,7 +78,7 @@ def weight_and_optimizer(model: ModelSpec, setup: Setup) -> tuple[float, float]:
     tp_sharded = (attention + dense_mlp) * dense_layers + (attention + shared) * moe_layers
     replicated = layernorm * dense_layers + (layernorm + router) * moe_layers + norm * h
     expert_sharded = routed * moe_layers
-    ep, etp = setup.ep, tp
+    ep, etp = setup.ep, setup.expert_tp  # theoretical_memory_usage.py line 205: args.expert_tensor_parallel_size
     tp_on_shard = (tp_sharded / pp + embedding) / tp
     replicated_on_shard = replicated / pp
     expert_on_shard = expert_sharded / pp / (etp * ep)

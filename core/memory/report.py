@@ -77,4 +77,8 @@ def _on_device(memory: MemoryEstimate) -> dict[str, Any]:
         data["overlap_bytes"] = memory.overlap
     if memory.kv_cache:
         data["kv_cache_bytes"] = memory.kv_cache
+    if memory.userbuffers:
+        data["userbuffers_bytes"] = memory.userbuffers
+    if memory.last_stage is not None:
+        data["last_stage_bytes_per_gpu"] = memory.last_stage
     return data

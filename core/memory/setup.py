@@ -99,6 +99,9 @@ class Setup:
     cp: int = 1
     sp: int = 1
     ep: int = 1
+    #: Megatron's ``--expert-tensor-parallel-size``: the experts' own TP degree; None takes TP (parallel_state.py
+    #: lines 871-872: ``expert_tensor_parallel_size = tensor_model_parallel_size`` where it is not given).
+    etp: int | None = None
     vpp: int | None = None
     micro_batch: int = 1
     accumulation: int | None = None
@@ -115,6 +118,11 @@ class Setup:
     compile: bool = False
     #: Hugging Face's ``use_cache`` left on in training (``use_cache=ja``): every layer's K and V returned.
     use_cache: bool = False
+    #: Megatron's ``--cross-entropy-loss-fusion`` (``loss_fusion=ja``): its fused vocabulary-parallel loss.
+    loss_fusion: bool = False
+    #: Megatron's ``--tp-comm-overlap`` (``tp_comm_overlap=ja``): Transformer Engine's userbuffers overlap TP's
+    #: communication with the GEMMs.
+    tp_comm_overlap: bool = False
     #: fp32 parameters under ``torch.autocast`` without FSDP's MixedPrecision (``autocast=ja``): FSDP gathers fp32,
     #: and the residual stream stays fp32.
     autocast: bool = False
@@ -128,6 +136,18 @@ class Setup:
     def data_parallel(self) -> int:
         """d = GPUs / (TP · PP · CP · SP), at least 1."""
         return max(1, self.gpus // (self.tp * self.pp * self.cp * self.sp))
+
+    @property
+    def expert_tp(self) -> int:
+        """The TP degree the experts' weights split over: ``etp`` where given, else TP."""
+        return self.etp or self.tp
+
+    @property
+    def expert_group(self) -> int:
+        """The expert parameters' data-parallel group, at least 1: GPUs / (ETP · EP · PP) (parallel_state.py line 880
+        ``expert_data_parallel_size = world_size // expert_tensor_model_pipeline_parallel_size``), which with ETP = TP
+        is (d · CP) / EP."""
+        return max(1, self.data_parallel * self.cp * self.tp // (self.expert_tp * self.ep))
 
     @property
     def node_count(self) -> int:

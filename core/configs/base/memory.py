@@ -65,6 +65,8 @@ class MemoryFacts:
     cp: int = 1
     sp: int = 1
     ep: int = 1
+    #: The experts' own TP degree (Megatron's ``--expert-tensor-parallel-size``); None: TP, as Megatron takes it.
+    etp: int | None = None
     vpp: int | None = None
     dtype: str | None = None
     zero: int = 0

@@ -66,6 +66,8 @@ class Policy:
     autocast_copies: bool = False
     #: Bytes a logit costs where the framework compiles its loss under ``compile=ja`` (None: it does not).
     compiled_logits_bytes: float | None = None
+    #: Bytes a logit costs with the framework's fused loss (``loss_fusion=ja``; None: it has none modelled).
+    fused_logits_bytes: float | None = None
     #: Whether the gradients are tensors of their own that the step frees (``optimizer.zero_grad()``), rather than
     #: a buffer kept for the whole run (Megatron's grad buffer, DeepSpeed's partitions): see ``held.overlap``.
     grads_freed: bool = False

@@ -16,19 +16,51 @@ Activations: Transformer Engine's fused layers save what Korthikanti et al. coun
 (megatron/core/tensor_parallel/cross_entropy.py: each rank its V/t columns; line 25 ``vocab_parallel_logits.float()``
 beside the bf16 logits, lines 61-62 ``torch.exp(..., out=exp_logits)`` in place, line 77 ``exp_logits.div_`` the
 softmax kept for the backward, which turns it into the gradient in place: 2 + 4 = 6 bytes a logit).
+The fused loss (``--cross-entropy-loss-fusion``, ``loss_fusion=ja``; language_module.py lines 173-198, the native
+implementation, the only one arguments.py allows at d98e8a64) runs the same steps as functions under ``jit_fuser``,
+which is ``torch.compile`` from PyTorch 2.2 (megatron/core/jit.py line 21; fused_cross_entropy.py lines 12-64): the
+compiled graph is functionalised, so the in-place updates of its fp32 input (cross_entropy.py lines 42, 62 and 77
+forward, 111 and 114 backward) are computed into a buffer of its own and copied back – one more fp32 copy of the
+local logits alive at the peak: 6 + 4 = 10 bytes a logit. Liger-Kernel's benchmark of the two (benchmark/scripts/
+benchmark_megatron_cross_entropy.py at ead96b61, one forward and backward of bf16 logits, max_memory_allocated)
+measures the same 4 bytes: 12 against 8 bytes a logit with the input and its gradient, at every vocabulary and TP.
 Recomputation: none unless ``--recompute-granularity`` is given (arguments.py default None).
+
+TP communication overlap (``--tp-comm-overlap``, ``tp_comm_overlap=ja``; megatron/training/initialize.py lines 218-250
+call Transformer Engine's ``initialize_ub`` with the shape (s · b / CP, h)) costs twice:
+
+- inside PyTorch's counters, the cuBLAS workspace of the GEMMs that run with userbuffers: three streams' worth,
+  3 × (32 MiB + 1 KiB), beside the one workspace every other GEMM uses (transformer_engine/pytorch/cpp_extensions/
+  gemm.py lines 37-62, ``get_cublas_workspace(device, ub=True, …)`` cached apart; Hopper's size – the overlap needs
+  CUDA multicast, module/base.py line 220, so it runs on Hopper and later unless ``UB_SKIPMC`` is set);
+- outside them, the userbuffers themselves: ``initialize_ub`` registers one per GEMM of the default set (module/base.py
+  lines 336-346 and 560-569: twelve, ``qkv``/``proj``/``fc1``/``fc2`` × fprop, dgrad, wgrad), each of the whole shape
+  (common/comm_gemm_overlap/comm_gemm_overlap.cpp line 419; a ring-exchange reduce-scatter (2 TP − 1)/TP of it, line
+  819, which the default set has none of), allocated by ``cudaMalloc`` or ``cuMemCreate``
+  (userbuffers/userbuffers-host.cpp ``register_user_buffer_collective``), not by PyTorch; the eight all-gather
+  buffers in FP8 (one byte) under FP8 training, the four reduce-scatter ones in bf16 (module/base.py lines 472-476).
+  A ``--tp-comm-overlap-cfg`` that changes the methods changes this; the default set is counted.
+(read at NVIDIA/TransformerEngine@d0067d0d)
 """
 
 from __future__ import annotations
 
 from effbatch.core.memory.holders.base import Held, Kernels, Policy, Shard, mixed
-from effbatch.core.memory.setup import Recompute, Setup
+from effbatch.core.memory.setup import Dtype, Recompute, Setup
+
+#: Transformer Engine's cuBLAS workspace on Hopper and later: 32 MiB + 1.024 bytes (gemm.py line 44).
+CUBLAS_WORKSPACE_BYTES = 32 * 1024 * 1024 + 1024
+#: The streams the userbuffer GEMMs get a workspace each (gemm.py line 37, ``_NUM_MAX_UB_STREAMS``).
+UB_STREAMS = 3
+#: The default userbuffers: eight all-gather and four reduce-scatter GEMMs (module/base.py lines 336-346).
+UB_ALL_GATHER, UB_REDUCE_SCATTER = 8, 4
 
 POLICY = Policy(
     kernels=Kernels.FUSED,
     recompute=Recompute.NONE,
     vocab_parallel_loss=True,
     logits_bytes=6.0,
+    fused_logits_bytes=10.0,
     last_stage_weighed=True,
 )
 
@@ -42,4 +74,20 @@ def held(shard: Shard, setup: Setup) -> Held:
     states = 12 if mixed(setup) else 8  # fp32 training: no separate main parameters, Adam's two moments
     distributed = setup.distributed_optimizer or setup.zero >= 1
     optimizer = shard.sharded(states) if distributed else states * n
-    return Held(weights, grads, optimizer)
+    return Held(weights, grads, optimizer, buffers=UB_STREAMS * CUBLAS_WORKSPACE_BYTES if _overlapped(setup) else 0.0)
+
+
+def userbuffers(hidden: int, setup: Setup) -> float:
+    """Bytes Transformer Engine's userbuffers take outside PyTorch's allocator, with TP communication overlap: twelve
+    buffers of (s · b / CP) × h, the all-gather ones in FP8 under FP8 training."""
+    if not _overlapped(setup):
+        return 0.0
+    elements = (setup.seq_len or 0) * setup.micro_batch // setup.cp * hidden
+    gathered = 1 if setup.dtype is Dtype.FP8 else 2
+    return elements * (UB_ALL_GATHER * gathered + UB_REDUCE_SCATTER * 2)
+
+
+def _overlapped(setup: Setup) -> bool:
+    """The overlap runs where it is asked for and TP splits the layers (megatron/training/arguments.py line 1442: it
+    needs sequence parallelism, which TP 1 turns off)."""
+    return setup.tp_comm_overlap and setup.tp > 1

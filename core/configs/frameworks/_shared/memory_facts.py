@@ -127,6 +127,7 @@ def megatron_facts(args: Mapping[str, Any], where: str, micro_setting: Fix | Non
         pp=pp,
         cp=cp,
         ep=ep,
+        etp=number(args.get("expert_tensor_parallel_size")),
         vpp=vpp if vpp and vpp > 1 else None,
         dtype="bf16" if switch(args.get("bf16")) else "fp16" if switch(args.get("fp16")) else "fp32",
         # Megatron-LLaMA's overlapped optimizer shards the states over d as the distributed optimizer does
@@ -165,6 +166,7 @@ SAME_AS_MEGATRON = (
     "pipeline_model_parallel_size",
     "context_parallel_size",
     "expert_model_parallel_size",
+    "expert_tensor_parallel_size",
     "virtual_pipeline_model_parallel_size",
     "sequence_parallel",
     "moe_router_topk",
