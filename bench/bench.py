@@ -268,9 +268,8 @@ def shell_milliseconds() -> tuple[list[tuple[str, float, str, str]], dict[str, t
     for _ in range(30):  # interleaved, so a busy machine slows both alike
         readings["after read"].append(timed(lambda: read_script(source.text), 1)[0])
         readings["after check"].append(timed(check, 1)[0])
-        if old is not None:
+        if old is not None:  # the old reader alone: today's check links sourced files it cannot read
             readings["before read"].append(timed(lambda: old(source.text), 1)[0])
-            readings["before check"].append(_with_reader(old, lambda: timed(check, 1)[0]))
     median = {key: statistics.median(values) if values else None for key, values in readings.items()}
     after_read, after_check = median["after read"] or 0.0, median["after check"] or 0.0
     return hostile, {
@@ -311,19 +310,6 @@ def _old_shell_reader() -> Callable[[str], object] | None:
     return read
 
 
-def _with_reader(reader: Callable[[str], object], measure: Callable[[], float]) -> float:
-    """``measure()`` with the check reading shell through ``reader`` (the benchmark's before column only)."""
-    from effbatch.core.configs.read import reader as read_module
-
-    namespace = vars(read_module)
-    today = namespace["read_script"]
-    namespace["read_script"] = reader
-    try:
-        return measure()
-    finally:
-        namespace["read_script"] = today
-
-
 def print_shell_table() -> None:
     hostile, large = shell_milliseconds()
     print("\nBash launch scripts (tree-sitter-bash + the bounded evaluator; median of 5 runs):\n")
@@ -333,7 +319,7 @@ def print_shell_table() -> None:
         print(f"| {name} | {milliseconds:.1f} ms | {outcome} | {before or '–'} |")
     print(f"\n64 KiB Megatron launch script (median of 30), before ({SHELL_BEFORE}, regex reader) → after:")
     for step, (before_ms, after_ms) in large.items():
-        shown = f"{before_ms:.1f} ms" if before_ms is not None else "n/a (no git)"
+        shown = f"{before_ms:.1f} ms" if before_ms is not None else "n/a"
         print(f"- {step}: {shown} → {after_ms:.1f} ms")
 
 

@@ -226,6 +226,11 @@ ROUTES = [
     ("hilfe", False),
     ("b=8 a=4 L=4096", True),  # d missing: the channel's GPUs may fill it
     ("cluster gpus=64 tp=8", True),  # the profile itself
+    # The memory and time model (a plan of a set-up that does not fit searches layouts): never on the loop
+    ("llama3.1-8b b=2 gpus=64 a=8 L=8k gpu=h100", True),
+    ("plane llama3.1-8b gpus=64 gpu=h100 B=512 L=8k", True),
+    ("llama3.1-8b b=2 gpus=64 a=8 L=8k gpu=h100 skalierung", True),
+    ("b=0 d=64 a=4", False),  # an error answer computes nothing
 ]
 
 
@@ -233,8 +238,9 @@ ROUTES = [
 def test_http_answers_on_the_loop_what_cannot_wait_on_the_database(
     text: str, may_wait: bool, slack_api: FakeWebAPI, tmp_path: Path
 ) -> None:
-    """With channel profiles in a real SQLite: a command no profile could change is answered on the event loop (no
-    thread hop); one that may read a profile goes to a dispatch thread. Either way the answer is the bot's own."""
+    """With channel profiles in a real SQLite: a command no profile could change and that runs no memory and time
+    model is answered on the event loop (no thread hop); one that may read a profile or runs the model goes to a
+    dispatch thread. Either way the answer is the bot's own."""
     engine = engine_for(f"sqlite:///{tmp_path / 'effbatch.sqlite3'}")
     migrate(engine)
     settings = Settings(slack_signing_secret=SecretStr(SIGNING_SECRET), slack_api_url=slack_api.url)

@@ -4,7 +4,7 @@ The event loop reads and writes: a body is read here, bounded in size and time, 
 by the request guard; only a signed, well-formed request goes to Bolt. A slash command with
 text is answered without Bolt's dispatch (text capped, parsing linear: well under a millisecond):
 on the event loop where nothing waits, on a dispatch thread where it may read the channel's profile or the
-installation from the database; a config check
+installation from the database, or runs the memory and time model (up to a second for a plan); a config check
 (``/effbatch prüfe …``) waits on a check process (``bot.check_runner``) on threads of its own;
 whatever may wait on Slack's Web API (the form, button clicks, submissions, events) runs on a
 bounded thread pool. An idle or slow client therefore holds a socket, never a thread.
@@ -168,7 +168,8 @@ class SlackHTTP:
 
     async def _answered(self, body: bytes, commands: PlainCommand) -> bytes:
         """A plain command's answer: on a thread where it may wait on the database (the channel's profile, the
-        installation), else here on the loop, where a thread hop would cost more than the answer."""
+        installation) or runs the memory and time model, else here on the loop, where a thread hop would cost more
+        than the answer."""
         fields = _answer_fields(body)
         if commands.waits(fields):
             return await asyncio.get_running_loop().run_in_executor(self._pool, _plain_command, fields, commands)

@@ -41,7 +41,8 @@ BOLT_LOGGER = "effbatch.bolt"
 @dataclass(frozen=True)
 class PlainCommand:
     """A plain ``/effbatch …`` with text (not ``prüfe``): the form fields Slack sends → its answer; and whether
-    answering them may wait on the database (then on a thread, else where the request arrived)."""
+    answering them may wait on the database or run the memory and time model (then on a thread, else where the
+    request arrived)."""
 
     answer: Callable[[Mapping[str, str]], Rendered]
     waits: Callable[[Mapping[str, str]], bool]
@@ -112,7 +113,7 @@ def create_bot(settings: Settings, parts: BotParts | None = None) -> tuple[App, 
     )
     _wire(app, deps)
     _wire_links_and_workspaces(app, deps, settings.effbatch_github_raw_url, storage)
-    return app, PlainCommand(partial(listeners.answer_text_command, deps), partial(listeners.waits_on_storage, deps))
+    return app, PlainCommand(partial(listeners.answer_text_command, deps), partial(listeners.answers_on_a_thread, deps))
 
 
 def _wire_links_and_workspaces(app: App, deps: Dependencies, github: str, storage: Storage | None) -> None:

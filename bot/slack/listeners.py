@@ -35,6 +35,7 @@ from effbatch.bot.storage.profiles import ProfileStore
 from effbatch.bot.texts import answers as texts
 from effbatch.bot.texts import scaling as scaling_texts
 from effbatch.core import InputError, PlanCommand, parse_command
+from effbatch.core.answer_cost import asks_the_model
 from effbatch.core.configs import check_config
 from effbatch.core.parser import MAX_COMMAND_TEXT
 from effbatch.core.profile import is_profile_command, may_take_a_profile
@@ -130,6 +131,12 @@ def answer_text_command(deps: Dependencies, command: Mapping[str, Any]) -> Rende
         rendered = deps.rendered(text)
     answered(rendered.kind, command.get("team_id"), command.get("channel_id"), text if deps.log_text else None)
     return rendered
+
+
+def answers_on_a_thread(deps: Dependencies, command: Mapping[str, Any]) -> bool:
+    """Whether ``answer_text_command`` belongs on a thread: it may wait on the database, or it runs the memory and
+    time model (milliseconds to a second of CPU: on the event loop it would hold every other request meanwhile)."""
+    return waits_on_storage(deps, command) or asks_the_model(str(command.get("text", "")))
 
 
 def waits_on_storage(deps: Dependencies, command: Mapping[str, Any]) -> bool:
