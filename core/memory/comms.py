@@ -101,15 +101,22 @@ def data_parallel(model: ModelSpec | None, params: int, setup: Setup, lk: Links,
     layers = max(1, (model.layers if model else 1) // setup.pp)
     ring = (d - 1) / d * (dense + experts) / bandwidth
     if setup.zero >= 3:
-        per_micro = ring * (2 * WEIGHT_BYTES + GRAD_BYTES)
-        total, exposed = micro_batches * per_micro, micro_batches * max(per_micro - micro, per_micro / layers)
-    elif setup.zero or setup.distributed_optimizer:
+        return overlapped(ring * (2 * WEIGHT_BYTES + GRAD_BYTES), micro, micro_batches, layers, lk)
+    if setup.zero or setup.distributed_optimizer:
         reduce, gather = ring * GRAD_BYTES, ring * WEIGHT_BYTES
         total = reduce + gather
         exposed = max(reduce - micro * 2 / 3, reduce / layers) + max(gather - micro / 3, gather / layers)
     else:
         total = 2 * ring * GRAD_BYTES
         exposed = max(total - micro * 2 / 3, total / layers)
+    return exposed + (total - exposed) * lk.contention
+
+
+def overlapped(per_micro: float, micro: float, micro_batches: int, layers: int, lk: Links) -> float:
+    """ZeRO-3's and FSDP's traffic of ``per_micro`` seconds a micro-batch, each hidden behind that micro-batch's
+    ``micro`` seconds of compute but one layer's share, the hidden part at ``Links.contention`` of its time."""
+    total = micro_batches * per_micro
+    exposed = micro_batches * max(per_micro - micro, per_micro / layers)
     return exposed + (total - exposed) * lk.contention
 
 
@@ -146,12 +153,15 @@ def expert_parallel(model: ModelSpec | None, setup: Setup, lk: Links) -> float:
     return (setup.accumulation or 1) * model.moe_layers / setup.pp * seconds
 
 
-def optimizer(model: ModelSpec | None, params: int, setup: Setup, gpu: GpuSpec) -> float:
-    """Seconds of the optimizer step: Adam over the GPU's shard at memory speed, or on the CPU when offloaded."""
+def optimizer(
+    model: ModelSpec | None, params: int, setup: Setup, gpu: GpuSpec, per_param: float = OPTIMIZER_BYTES
+) -> float:
+    """Seconds of the optimizer step: Adam over the GPU's shard at memory speed (``per_param`` bytes a parameter),
+    or on the CPU when offloaded."""
     dense, experts = local_params(model, params, setup)
     shard = dense + experts
     if setup.zero or setup.distributed_optimizer:
         shard /= setup.data_parallel
     if setup.offload is not Offload.NONE:
         return shard / CPU_ADAM_PER_GPU + shard * (GRAD_BYTES + WEIGHT_BYTES) / PCIE
-    return shard * OPTIMIZER_BYTES / (gpu.hbm * 0.8) if gpu.hbm else 0.0
+    return shard * per_param / (gpu.hbm * 0.8) if gpu.hbm else 0.0

@@ -105,7 +105,7 @@ def predict(model: ModelSpec | None, params: int, setup: Setup, gpu: GpuSpec) ->
     seconds = {
         Part.COMPUTE: work.compute,
         Part.RECOMPUTE: work.recompute,
-        Part.DATA_PARALLEL: zero_step.data_parallel(model, params, setup, lk)
+        Part.DATA_PARALLEL: zero_step.data_parallel(model, params, setup, lk, work)
         if zero_step.applies(setup)
         else comms.data_parallel(model, params, setup, lk, work),
         Part.TENSOR_PARALLEL: tp,
@@ -113,7 +113,7 @@ def predict(model: ModelSpec | None, params: int, setup: Setup, gpu: GpuSpec) ->
         Part.CONTEXT_PARALLEL: comms.context_parallel(model, setup, lk, work),
         Part.EXPERT_PARALLEL: comms.expert_parallel(model, setup, lk),
         Part.MOE_ROUTING: moe_step.moe_routing(model, setup, gpu),
-        Part.OPTIMIZER: comms.optimizer(model, params, setup, gpu),
+        Part.OPTIMIZER: comms.optimizer(model, params, setup, gpu, zero_step.step_bytes(setup)),
     }
     return StepPrediction(
         seconds=MappingProxyType(seconds),
