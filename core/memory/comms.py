@@ -14,7 +14,8 @@ NCCL's ``PERFORMANCE.md``: bus bandwidth), at ``COMM_EFFICIENCY`` of the link.
   reduce-scatters the gradients every micro-batch, each hidden behind that micro-batch's compute. Hidden is not
   free: each NCCL channel runs as one thread block on an SM of its own (NCCL's documentation of
   ``NCCL_MAX_NCHANNELS``/``NCCL_MIN_NCHANNELS``), up to ``NCCL_CHANNELS`` on NVLink, so while it runs the
-  matrix products have that many SMs fewer: the hidden seconds cost channels / SMs of compute.
+  matrix products have that many SMs fewer: the hidden seconds cost channels / SMs of compute. DeepSpeed's ZeRO
+  moves other bytes at other times (all-reduced buckets, nothing overlapped below ZeRO-3): ``core.memory.zero_step``.
 - Tensor parallel: four collectives a layer and micro-batch on b · s · h activations (two forward, two
   backward: all-reduce, or all-gather and reduce-scatter with sequence parallelism, the same bytes; Korthikanti
   et al. 2022, §4.2.2), six with full recomputation; not overlapped (frameworks' default).
@@ -38,7 +39,8 @@ from effbatch.core.memory.setup import Offload, Recompute, Setup
 COMM_EFFICIENCY = 0.8
 GRAD_BYTES, WEIGHT_BYTES, ACTIVATION_BYTES = 4, 2, 2
 #: Adam on the GPU reads FP32 weights, gradients, both moments (16 bytes) and writes weights, moments and the
-#: BF16 copy (14): a memory-bound pass, 32 bytes a parameter with the gradient norm.
+#: BF16 copy (14): a memory-bound pass, 32 bytes a parameter with the gradient norm (DeepSpeed's ZeRO step makes more
+#: passes: ``zero_step.step_bytes``).
 OPTIMIZER_BYTES = 32
 #: ZeRO-Offload's CPU Adam (Ren et al. 2021, §5: about a billion parameters a second on a server's cores),
 #: shared by the 8 GPUs of a node, and the PCIe Gen5 link the gradients and weights cross (64 GB/s a way, half
