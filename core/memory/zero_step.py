@@ -12,9 +12,9 @@ Read from DeepSpeed (deepspeedai/DeepSpeed, commit edaa722; ``config.py`` is ``d
   (``config.py`` 119, since 2023-11, PR #4695), and ``average_tensor`` then files every slice under
   ``("allreduce", group)`` (``stage_1_and_2.py`` 1443-1446), which ``allreduce_and_scatter`` →
   ``allreduce_bucket`` runs as ``dist.all_reduce`` of the whole bucket (1314-1348, 1833-1858) and each rank keeps
-  its slice: 2 (d − 1)/d of the gradient bytes, twice what a reduce-scatter moves. (Before PR #4695 the slices
-  went as one ``dist.reduce`` each to their owner – d reduces of 1/d of the bucket, about the bytes of one
-  reduce-scatter more than an all-reduce's at d = 2 and less at larger d; the code pinned here is modelled.)
+  its slice: 2 (d − 1)/d of the gradient bytes, twice what a reduce-scatter moves. (Before PR #4695 each slice went
+  to its owner by ``dist.reduce``: d reduces of 1/d of the bucket, which NCCL's rings move in about the bucket's
+  time – an all-reduce's at d = 2, less at larger d; the code pinned here is modelled.)
 - When the reduction runs: ZeRO-2 partitions the gradients and reduces each bucket as the backward fills it, every
   micro-batch; ZeRO-1 only at the gradient-accumulation boundary (``stage_1_and_2.py`` 1764-1769: the hook reduces
   only ``if self.partition_gradients or self.overlap_comm``; the engine calls ``reduce_gradients`` at the boundary,
@@ -28,7 +28,7 @@ Read from DeepSpeed (deepspeedai/DeepSpeed, commit edaa722; ``config.py`` is ``d
   comes back after the weights of every later layer have passed twice, so the last 5e8 elements' worth stay
   gathered and are not gathered again. Its collectives overlap the compute (``overlap_comm`` on), as
   ``comms.overlapped`` counts them.
-- The optimizer step (``stage_1_and_2.py`` 2279-2410, ``stage3.py`` 2604-2640) passes over the GPU's share of the
+- The optimizer step (``stage_1_and_2.py`` 2279-2411, ``stage3.py`` 2604-2666) passes over the GPU's share of the
   gradients and FP32 state several times: the gradient norm reads the 2-byte gradients (``scaled_global_norm``,
   ``_get_norm_groups``), ``flatten`` copies them, ``.to(float32)`` widens them, ``unscale_and_clip_grads`` scales
   them in place unconditionally (``mul_(1. / combined_scale)``, 2434-2449; ``stage3.py`` 2696-2703), Adam reads
