@@ -9,7 +9,7 @@ import pytest
 
 from effbatch.core.memory import GPUS, MODELS
 from effbatch.core.memory.comms import links
-from effbatch.core.memory.kernels import MEMORY_EFFICIENCY, shape_efficiency
+from effbatch.core.memory.kernels import MEMORY_EFFICIENCY, Kernels, shape_efficiency
 from effbatch.core.memory.moe_step import LAUNCH_SECONDS, moe_routing
 from effbatch.core.memory.setup import Dtype, Framework, Setup
 from effbatch.core.memory.step import Part, predict
@@ -54,20 +54,22 @@ def test_an_expert_runs_its_own_small_product() -> None:
     [
         (Framework.DEEPSPEED, 1, True),  # overlap_comm off unless ZeRO-3
         (Framework.DEEPSPEED, 2, True),
-        (Framework.DEEPSPEED, 3, False),  # ZeRO-3 overlaps: the common data-parallel model
+        (Framework.DEEPSPEED, 3, True),  # ZeRO-3 overlaps, but with DeepSpeed's dtype and reuse distance
+        (Framework.DEEPSPEED, 0, False),  # no ZeRO: the engine's plain data parallelism
         (Framework.FSDP, 2, False),
     ],
 )
 def test_deepspeeds_default_decides(framework: Framework, zero: int, expected: bool) -> None:
-    """Only DeepSpeed's ZeRO-1/2 run their collectives on the compute stream by default."""
+    """DeepSpeed's ZeRO stages take DeepSpeed's own data-parallel model; everything else the common one."""
     assert applies(Setup(gpus=8, micro_batch=1, seq_len=2048, framework=framework, zero=zero)) is expected
 
 
 @pytest.mark.parametrize(("zero", "reductions"), [(1, 1), (2, 8)])
 def test_zero_2_reduces_every_micro_batch(zero: int, reductions: int) -> None:
-    """ZeRO-1 reduces the gradients once a step, ZeRO-2 once a micro-batch; the weights are gathered once, all in
-    2-byte BF16, none of it hidden."""
+    """ZeRO-1 reduces the gradients once a step, ZeRO-2 once a micro-batch, each an all-reduce (twice a ring's
+    (d − 1)/d); the weights are gathered once, all in 2-byte BF16, none of it hidden."""
     setup = Setup(gpus=8, micro_batch=1, accumulation=8, seq_len=2048, framework=Framework.DEEPSPEED, zero=zero)
     setup = replace(setup, dtype=Dtype.BF16)
     ring = 7 / 8 * LLAMA_8B.total_params / links(setup, H100).nvlink
-    assert data_parallel(LLAMA_8B, 0, setup, links(setup, H100)) == pytest.approx(ring * 2 * (reductions + 1))
+    idle = Kernels(0.0, 0.0, 0.0, 0.0, 1.0)
+    assert data_parallel(LLAMA_8B, 0, setup, links(setup, H100), idle) == pytest.approx(ring * 2 * (2 * reductions + 1))

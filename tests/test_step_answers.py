@@ -107,6 +107,23 @@ def test_the_moe_host_time_is_named_as_assumed(command: str, named: bool) -> Non
     assert ("kernel_launch" in time_of(command)["breakdown"]["assumed"]) is named
 
 
+@pytest.mark.parametrize(
+    ("command", "named"),
+    [
+        ("llama2-7b b=1 a=4 gpus=8 L=4k gpu=a100-80 framework=deepspeed zero=2", True),  # overlap_comm off
+        ("llama2-7b b=1 a=1 gpus=8 L=4k gpu=a100-80 framework=deepspeed zero=3", True),  # on, and the reuse distance
+        ("llama2-7b b=1 a=1 gpus=8 L=4k gpu=a100-80 framework=fsdp zero=3", False),  # FSDP: no DeepSpeed defaults
+        ("llama2-7b b=1 a=4 gpus=1 L=4k gpu=a100-80 framework=deepspeed zero=2", False),  # one replica: no traffic
+    ],
+)
+def test_deepspeeds_defaults_are_named_as_assumed(command: str, named: bool) -> None:
+    """DeepSpeed's data-parallel time rests on its config's defaults (overlap_comm, max_reuse_distance), which a
+    user's config may change: the answer says which it took, and only where DeepSpeed's ZeRO traffic is counted."""
+    said = "Angenommen: DeepSpeeds Voreinstellungen – unter ZeRO-1/2 kein overlap_comm"
+    assert (said in text_of(command)) is named
+    assert ("deepspeed_defaults" in time_of(command)["breakdown"]["assumed"]) is named
+
+
 def test_fp8_is_faster_in_the_answer() -> None:
     """The same run in FP8 on H100 answers more tokens per second than in BF16."""
     command = "llama3.1-8b b=1 a=4 gpus=8 L=8k gpu=h100"

@@ -267,6 +267,12 @@ STEP_ASSUMED: Mapping[str, str] = {
         "{kernels} Kernel startet, je {launch} µs (eine Schätzung aus NVIDIAs „few microseconds“ je Start, nicht "
         "gemessen)."
     ),
+    "deepspeed_defaults": (
+        "Angenommen: DeepSpeeds Voreinstellungen – unter ZeRO-1/2 kein `overlap_comm` (die Gradienten-Buckets werden "
+        "per All-Reduce gemittelt, während das Rechnen wartet), unter ZeRO-3 `overlap_comm` und "
+        "`stage3_max_reuse_distance` 1e9; setzt dein DeepSpeed-JSON anderes, braucht die Datenparallelität eine "
+        "andere Zeit."
+    ),
     "mfu": "MFU {mfu} angenommen.",
 }
 PEAK_SOURCE = "Peak: {peak} je {device} (BF16, dense, ohne Sparsity; Quelle: {source})."

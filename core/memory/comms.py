@@ -14,7 +14,8 @@ NCCL's ``PERFORMANCE.md``: bus bandwidth), at ``COMM_EFFICIENCY`` of the link.
   reduce-scatters the gradients every micro-batch, each hidden behind that micro-batch's compute. Hidden is not
   free: each NCCL channel runs as one thread block on an SM of its own (NCCL's documentation of
   ``NCCL_MAX_NCHANNELS``/``NCCL_MIN_NCHANNELS``), up to ``NCCL_CHANNELS`` on NVLink, so while it runs the
-  matrix products have that many SMs fewer: the hidden seconds cost channels / SMs of compute.
+  matrix products have that many SMs fewer: the hidden seconds cost channels / SMs of compute. DeepSpeed's ZeRO
+  moves other bytes at other times (all-reduced buckets, nothing overlapped below ZeRO-3): ``core.memory.zero_step``.
 - Tensor parallel: four collectives a layer and micro-batch on b · s · h activations (two forward, two
   backward: all-reduce, or all-gather and reduce-scatter with sequence parallelism, the same bytes; Korthikanti
   et al. 2022, §4.2.2), six with full recomputation; not overlapped (frameworks' default).
@@ -38,7 +39,8 @@ from effbatch.core.memory.setup import Offload, Recompute, Setup
 COMM_EFFICIENCY = 0.8
 GRAD_BYTES, WEIGHT_BYTES, ACTIVATION_BYTES = 4, 2, 2
 #: Adam on the GPU reads FP32 weights, gradients, both moments (16 bytes) and writes weights, moments and the
-#: BF16 copy (14): a memory-bound pass, 32 bytes a parameter with the gradient norm.
+#: BF16 copy (14): a memory-bound pass, 32 bytes a parameter with the gradient norm (DeepSpeed's ZeRO step makes more
+#: passes: ``zero_step.step_bytes``).
 OPTIMIZER_BYTES = 32
 #: ZeRO-Offload's CPU Adam (Ren et al. 2021, §5: about a billion parameters a second on a server's cores),
 #: shared by the 8 GPUs of a node, and the PCIe Gen5 link the gradients and weights cross (64 GB/s a way, half
@@ -101,15 +103,22 @@ def data_parallel(model: ModelSpec | None, params: int, setup: Setup, lk: Links,
     layers = max(1, (model.layers if model else 1) // setup.pp)
     ring = (d - 1) / d * (dense + experts) / bandwidth
     if setup.zero >= 3:
-        per_micro = ring * (2 * WEIGHT_BYTES + GRAD_BYTES)
-        total, exposed = micro_batches * per_micro, micro_batches * max(per_micro - micro, per_micro / layers)
-    elif setup.zero or setup.distributed_optimizer:
+        return overlapped(ring * (2 * WEIGHT_BYTES + GRAD_BYTES), micro, micro_batches, layers, lk)
+    if setup.zero or setup.distributed_optimizer:
         reduce, gather = ring * GRAD_BYTES, ring * WEIGHT_BYTES
         total = reduce + gather
         exposed = max(reduce - micro * 2 / 3, reduce / layers) + max(gather - micro / 3, gather / layers)
     else:
         total = 2 * ring * GRAD_BYTES
         exposed = max(total - micro * 2 / 3, total / layers)
+    return exposed + (total - exposed) * lk.contention
+
+
+def overlapped(per_micro: float, micro: float, micro_batches: int, layers: int, lk: Links) -> float:
+    """ZeRO-3's and FSDP's traffic of ``per_micro`` seconds a micro-batch, each hidden behind that micro-batch's
+    ``micro`` seconds of compute but one layer's share, the hidden part at ``Links.contention`` of its time."""
+    total = micro_batches * per_micro
+    exposed = micro_batches * max(per_micro - micro, per_micro / layers)
     return exposed + (total - exposed) * lk.contention
 
 
@@ -146,12 +155,15 @@ def expert_parallel(model: ModelSpec | None, setup: Setup, lk: Links) -> float:
     return (setup.accumulation or 1) * model.moe_layers / setup.pp * seconds
 
 
-def optimizer(model: ModelSpec | None, params: int, setup: Setup, gpu: GpuSpec) -> float:
-    """Seconds of the optimizer step: Adam over the GPU's shard at memory speed, or on the CPU when offloaded."""
+def optimizer(
+    model: ModelSpec | None, params: int, setup: Setup, gpu: GpuSpec, per_param: float = OPTIMIZER_BYTES
+) -> float:
+    """Seconds of the optimizer step: Adam over the GPU's shard at memory speed (``per_param`` bytes a parameter),
+    or on the CPU when offloaded."""
     dense, experts = local_params(model, params, setup)
     shard = dense + experts
     if setup.zero or setup.distributed_optimizer:
         shard /= setup.data_parallel
     if setup.offload is not Offload.NONE:
         return shard / CPU_ADAM_PER_GPU + shard * (GRAD_BYTES + WEIGHT_BYTES) / PCIE
-    return shard * OPTIMIZER_BYTES / (gpu.hbm * 0.8) if gpu.hbm else 0.0
+    return shard * per_param / (gpu.hbm * 0.8) if gpu.hbm else 0.0

@@ -50,6 +50,7 @@ class Assumed(StrEnum):
     KERNEL_EFFICIENCY = "kernel_efficiency"  # the share of the peak a layer's matrix products reach
     NO_FP8 = "no_fp8"  # dtype=fp8 on a card without FP8 matrix units: the products run at BF16 speed
     KERNEL_LAUNCH = "kernel_launch"  # an MoE layer's host time: a fixed time to launch each expert's kernels
+    DEEPSPEED_DEFAULTS = "deepspeed_defaults"  # ZeRO's traffic by DeepSpeed's defaults (overlap_comm, buckets, reuse)
 
 
 @dataclass(frozen=True)
@@ -105,7 +106,7 @@ def predict(model: ModelSpec | None, params: int, setup: Setup, gpu: GpuSpec) ->
     seconds = {
         Part.COMPUTE: work.compute,
         Part.RECOMPUTE: work.recompute,
-        Part.DATA_PARALLEL: zero_step.data_parallel(model, params, setup, lk)
+        Part.DATA_PARALLEL: zero_step.data_parallel(model, params, setup, lk, work)
         if zero_step.applies(setup)
         else comms.data_parallel(model, params, setup, lk, work),
         Part.TENSOR_PARALLEL: tp,
@@ -113,7 +114,7 @@ def predict(model: ModelSpec | None, params: int, setup: Setup, gpu: GpuSpec) ->
         Part.CONTEXT_PARALLEL: comms.context_parallel(model, setup, lk, work),
         Part.EXPERT_PARALLEL: comms.expert_parallel(model, setup, lk),
         Part.MOE_ROUTING: moe_step.moe_routing(model, setup, gpu),
-        Part.OPTIMIZER: comms.optimizer(model, params, setup, gpu),
+        Part.OPTIMIZER: comms.optimizer(model, params, setup, gpu, zero_step.step_bytes(setup)),
     }
     return StepPrediction(
         seconds=MappingProxyType(seconds),
@@ -121,7 +122,9 @@ def predict(model: ModelSpec | None, params: int, setup: Setup, gpu: GpuSpec) ->
         flops_per_token=per_token,
         gpus=setup.gpus,
         peak_flops=gpu.peak_flops,
-        assumed=_assumed(setup, gpu) + ((Assumed.KERNEL_LAUNCH,) if seconds[Part.MOE_ROUTING] else ()),
+        assumed=_assumed(setup, gpu)
+        + ((Assumed.KERNEL_LAUNCH,) if seconds[Part.MOE_ROUTING] else ())
+        + ((Assumed.DEEPSPEED_DEFAULTS,) if zero_step.applies(setup) else ()),
         matmul_efficiency=work.matmul_efficiency,
         net_gbps=setup.net_gbps or gpu.net_gbps or None,
     )
