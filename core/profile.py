@@ -18,6 +18,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
 from effbatch.core.arguments import MODEL_PARALLEL, Argument
 from effbatch.core.check_command import PROFILE_GPUS, check_request, is_check
@@ -216,9 +217,11 @@ def _same_question(text: str, merged: str) -> bool:
     return asked is None or question(merged) is asked
 
 
+@lru_cache(maxsize=1024)
 def may_take_a_profile(text: str) -> bool:
     """Whether some channel profile could add a value to ``text`` – else no profile need be looked up (the plain
-    ``8 64 4 4096`` names d: no profile changes it). A check may always take one (its GPUs as the world size)."""
+    ``8 64 4 4096`` names d: no profile changes it). A check may always take one (its GPUs as the world size).
+    Cached: every plain command asks it, and parsing a text costs more than the rest of its answer."""
     return is_check(text) or bool(_calculator_additions(text, _EVERY_SETTING))
 
 

@@ -30,7 +30,7 @@ from effbatch.bot.slack.listeners import Deliver, Layout
 from effbatch.bot.slack.web_api import SLACK_FAILURES, describe, failed
 from effbatch.bot.texts import answers as answer_texts
 from effbatch.core import InputError, parse_command
-from effbatch.core.scaling_command import ScalingCommand
+from effbatch.core.scaling_command import SCALING_WORDS, ScalingCommand
 
 log = logging.getLogger("effbatch")
 
@@ -55,9 +55,11 @@ class ChartPoster:
     def take(self, command: Mapping[str, Any]) -> bool:
         """Whether the answer to ``command`` is posted with its chart by a worker (then the acknowledgement only
         says it is coming): a public scaling question in a channel, with a worker free or a place in the queue."""
-        channel = command.get("channel_id")
+        channel, text = command.get("channel_id"), str(command.get("text", ""))
+        if not any(word in text.casefold() for word in SCALING_WORDS):
+            return False  # no scaling word anywhere: not parsed again for every plain command
         try:
-            parsed = parse_command(str(command.get("text", "")))
+            parsed = parse_command(text)
         except InputError:
             return False
         public = self._visibility is Visibility.IN_CHANNEL and isinstance(parsed, ScalingCommand) and not parsed.private
