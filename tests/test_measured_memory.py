@@ -15,10 +15,13 @@ from measured_memory import Agreement, Reading, agreement, page, readings
 from effbatch.core.errors import InputError
 
 FOUND: list[Reading] = readings()
+#: The batches the held bounds are reached on; memory_e is held out (counted on arrival in MEMORY_AGREEMENT.md),
+#: so it sets no bound until the model has been developed against it.
+HELD: list[Reading] = readings(measured_memory.BATCHES[:4])
 
 
-def _agreement(counter: str | None) -> Agreement:
-    found = agreement(FOUND, counter)
+def _agreement(counter: str | None, found_in: list[Reading] = FOUND) -> Agreement:
+    found = agreement(found_in, counter)
     assert found is not None
     return found
 
@@ -61,8 +64,8 @@ REACHED = [
 @pytest.mark.parametrize(("counter", "within_15", "within_25", "median"), REACHED)
 def test_agreement_reached(counter: str | None, within_15: float, within_25: float, median: float) -> None:
     """The share of readings within ±15 % and ±25 % and the median error, per counter, at least as good as
-    recorded in MEMORY_AGREEMENT.md."""
-    found = _agreement(counter)
+    recorded in MEMORY_AGREEMENT.md, over batches a-d (memory_e is held out)."""
+    found = _agreement(counter, HELD)
     assert found.within_15 >= within_15
     assert found.within_25 >= within_25
     assert found.median_error <= median
@@ -80,6 +83,14 @@ KNOWN_OOM_PASST = [
 KNOWN_RAN_PASST_NICHT = [
     "nemo2407-llama2-70b-sft-16xh100-tp4-pp4",
     "llmfoundry-mpt-3b-8xh100-l8192-mbs3-fp8",
+    # memory_e on arrival: s1's Qwen2.5-32B read at its 32.768-token cap (the samples are shorter); NeMo 24.05 under
+    # Apex's DistributedFusedAdam with bf16 gradient sync (GPT-3 20B at TP 2, Llama 2 70B SFT at DP 1 with FP8 weights);
+    # OLMo-core's compiled 1B at b = 8, L = 4.096 without recomputation
+    "s1-issue13-qwen2.5-32b-fsdp-16xh100-l32768-ran",
+    "nemo-launcher-2405-gpt3-20b-fp8-64xh100-ran",
+    "nemo-launcher-2405-llama2-70b-sft-fp8-16xh100-ran",
+    "olmo-core-olmo2-1b-bf16-8xh100-ran",
+    "olmo-core-olmo2-1b-fp8-8xh100-ran",
 ]
 
 

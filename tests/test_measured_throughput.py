@@ -19,9 +19,9 @@ def test_every_reading_is_predicted_or_skipped_with_a_reason() -> None:
     """A reading goes through the parser and the assessment, or the report says why it could not."""
     for found in FOUND:
         assert (found.predicted is not None) != bool(found.skipped), found.id
-    assert AGREED.count >= 264  # of 298: 24 of a and b name no heads, vocab, ffn or a vpp without its schedule; 2 of
+    assert AGREED.count >= 297  # of 323: 24 of a and b name no heads, vocab, ffn or a vpp without its schedule; 2 of
     # c a vpp that does not divide the layers per stage (405B's 126 over PP 8, Qwen3-235B's 94 over PP 8); 6 of d
-    # Grok-1's MoE shape (moe_ffn without ffn)
+    # Grok-1's MoE shape (moe_ffn without ffn); all 25 of e
 
 
 @pytest.mark.parametrize(
@@ -29,12 +29,14 @@ def test_every_reading_is_predicted_or_skipped_with_a_reason() -> None:
     [
         (("throughput_a.toml", "throughput_b.toml"), 0.67, 0.105),  # the batches the model was built and checked on
         (BATCHES[:3], 0.50, 0.147),  # with batch c, held out: BigScience's 2022 runs and MoE are predicted far too fast
-        (BATCHES, 0.55, 0.126),  # with batch d, held out: NVIDIA's Nemotron-4 recipes agree, GPT-3 175B BF16 +21 %
+        (BATCHES[:4], 0.55, 0.126),  # with batch d, held out: NVIDIA's Nemotron-4 recipes agree, GPT-3 175B BF16 +21 %
+        (BATCHES, 0.56, 0.126),  # with batch e, held out: NeMo 24.05 and OLMo-core agree, FlagPerf DeepSpeed +39-106 %
     ],
 )
 def test_the_bounds_reached(batches: tuple[str, ...], share: float, median: float) -> None:
     """What the model reaches today, held so it cannot slip: on a and b within ±15 % on at least 67 %, median error
-    ≤ 10,5 %; with the held-out batch c at least 50 %, median ≤ 14,7 %; with batch d at least 55 %, median ≤ 12,6 %."""
+    ≤ 10,5 %; with the held-out batch c at least 50 %, median ≤ 14,7 %; with batch d at least 55 %, median ≤ 12,6 %;
+    with batch e at least 57 %, median ≤ 12,6 %."""
     agreed = agreement([r for r in FOUND if r.batch in batches])
     assert agreed.share >= share
     assert agreed.median_error <= median
