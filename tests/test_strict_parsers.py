@@ -153,6 +153,10 @@ TRL_ROWS = [
     ("max_length: 1024\n", "trl==0.15.0\n", {"trl/sft-key-not-taken"}, "unrecognized arguments: --max_length"),
     ("max_length: 1024\n", "trl==1.16.0\n", set(), ""),
     ("max_length: 1024\n", "trl>=0.14\n", {"trl/sft-key-by-release"}, "trl >=0.16.0"),
+    # use_liger: an SFTConfig field 0.10.1 to 0.17.x, use_liger_kernel from 0.29.0; a key is matched as a whole name
+    # (set_defaults_with_config compares action.dest), never as a piece of a longer one
+    ("use_liger: true\n", "trl==0.29.0\n", {"trl/sft-key-not-taken"}, "trl >=0.10.1,<0.18.0"),
+    ("use_liger: true\n", "trl==0.15.0\n", set(), ""),
     # no TRL pin: not judged (before 0.9 there is no SFTConfig at all)
     ("max_length: 1024\n", "", set(), ""),
     # a repository's own SFTConfig subclass (open-r1's chat_template) run by its own sft.py, not `trl sft`: its

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from packaging.ranges import VersionRange
 
 #: Per package: (its sampled releases, class → (the transformers class it extends, range → fields, by spaces)).
-Table = tuple[tuple[str, ...], Mapping[str, tuple[str, Mapping[str, str]]]]
+Table = tuple[tuple[str, ...], Mapping[str, tuple[str, Mapping[str, frozenset[str]]]]]
 _HERE = "effbatch.core.configs.frameworks._shared"
 
 
@@ -43,7 +43,7 @@ def table(package: str) -> Table:
     ``fields_<package>.json`` beside this module, the data file tests/tools/argument_fields.py writes."""
     data = json.loads(resources.files(_HERE).joinpath(f"fields_{package}.json").read_text(encoding="utf-8"))
     classes = {
-        name: (entry["extends"], {span: " ".join(fields) for span, fields in entry["fields"].items()})
+        name: (entry["extends"], {span: frozenset(fields) for span, fields in entry["fields"].items()})
         for name, entry in data["classes"].items()
     }
     return tuple(data["sampled"]), classes
@@ -245,6 +245,6 @@ def _names(classes: tuple[tuple[str, str], ...]) -> frozenset[str]:
         classes_of = table(package)[1]
         outer = classes_of[cls][0] if cls in classes_of else ""
         for owner, grouped in ((cls, classes_of.get(cls)), (outer, table("transformers")[1].get(outer))):
-            for text in grouped[1].values() if owner and grouped else ():
-                names.update(text.split())
+            for fields in grouped[1].values() if owner and grouped else ():
+                names.update(fields)
     return frozenset(names)
