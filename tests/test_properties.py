@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import decimal
 import re
 import shlex
 import unicodedata
 
+from babel.numbers import format_decimal
 from examples_budget import examples
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -116,3 +118,10 @@ def _shlex_words(text: str, punctuation: bool) -> list[str]:
 def test_launch_lines_split_into_words_as_shlex_does(text: str, punctuation: bool) -> None:
     """Quotes, escapes and ; && | in launch scripts give the words Python's shlex gives."""
     assert split_words(text, punctuation) == _shlex_words(text, punctuation)
+
+
+@given(st.integers(min_value=-(10**30), max_value=10**30))
+def test_whole_numbers_read_as_babel_writes_them(value: int) -> None:
+    """``number`` writes a whole number without Babel exactly as Babel's de_DE pattern does (2.048, -1.000.000)."""
+    with decimal.localcontext(prec=64):
+        assert number(value) == format_decimal(value, locale="de_DE")

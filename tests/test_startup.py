@@ -23,7 +23,7 @@ with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.St
         code = leaving.code
 heavy = (
     "slack_bolt", "slack_sdk", "pydantic", "yaml", "tomllib", "importlib.metadata", "effbatch.bot.rendering.block_kit",
-    "subprocess", "logging", "socket", "sqlalchemy", "difflib",
+    "subprocess", "logging", "socket", "sqlalchemy", "difflib", "babel",
 )
 configs = [name for name in sys.modules if name.startswith("effbatch.core.configs")]
 model = [name for name in sys.modules if name.startswith(("effbatch.core.memory.", "effbatch.core.planner"))]
@@ -105,13 +105,16 @@ def test_a_launch_script_imports_the_shell_reader_and_the_frameworks_that_read_s
         # A check of a JSON file reads neither YAML nor TOML (their readers load with their format); it builds no
         # pydantic model and knows no Slack. It runs in this process: no check process to start (subprocess,
         # socket) and nothing to log.
-        (("check", str(CONFIG), "--world-size", "8"), set()),  # and no command-word guessing (difflib)
+        # and no command-word guessing (difflib), and no Babel: every number a check shows here is whole
+        (("check", str(CONFIG), "--world-size", "8"), set()),
         (("check", "--help"), set()),  # its --framework choices come from core.configs, no reader needed
-        (("check", str(YAML_CONFIG), "--world-size", "8"), {"yaml"}),  # YAML's reader, TOML's not
+        # YAML's reader, TOML's not; Babel for its T over a million (a compact reading)
+        (("check", str(YAML_CONFIG), "--world-size", "8"), {"yaml", "babel"}),
         # The calculator validates with pydantic's models (whose plugin loader imports importlib.metadata, and with
         # it the socket module); it reads no configs, knows no Slack, starts no process and logs nothing.
-        (("8", "64", "4", "4096"), {"pydantic", "importlib.metadata", "socket", "difflib"}),  # the parser suggests
-        (("hilfe",), {"pydantic", "importlib.metadata", "socket", "difflib"}),
+        # T = 8.388.608 is read as „8,4 Mio.“ by Babel's compact format
+        (("8", "64", "4", "4096"), {"pydantic", "importlib.metadata", "socket", "difflib", "babel"}),
+        (("hilfe",), {"pydantic", "importlib.metadata", "socket", "difflib", "babel"}),
     ],
     ids=["check", "check --help", "check yaml", "calculator", "hilfe"],
 )

@@ -1,4 +1,4 @@
-"""German number formats (through Babel) and quoting of user text."""
+"""German number formats (through Babel, loaded where a format needs its locale data) and quoting of user text."""
 
 from __future__ import annotations
 
@@ -9,8 +9,6 @@ from contextlib import AbstractContextManager
 from fractions import Fraction
 from functools import lru_cache
 
-from babel.numbers import format_compact_decimal, format_decimal
-
 LOCALE = "de_DE"
 #: From here on a rounded reading ("8,4 Mio.") says more than the digits.
 ROUNDED_FROM = 1_000_000
@@ -18,11 +16,11 @@ ROUNDED_FROM = 1_000_000
 MAX_QUOTE = 40
 
 
-@lru_cache(maxsize=4096)
 def number(value: int) -> str:
-    """2048 → '2.048'. Cached: the same few values recur in every answer, and Babel takes ~20 µs a call."""
-    with _precise(value):
-        return format_decimal(value, locale=LOCALE)
+    """2048 → '2.048': a whole number as Babel's de_DE pattern writes it (groups of three, a dot between them;
+    tests/test_properties.py holds the two equal). Without Babel, whose locale data costs a check's start-up ~10 ms
+    where every number shown is whole."""
+    return f"{value:,}".replace(",", ".")
 
 
 @lru_cache(maxsize=4096)
@@ -30,6 +28,8 @@ def rounded(value: int) -> str | None:
     """8388608 → '8,4 Mio.'; None below a million, where the digits read fine."""
     if value < ROUNDED_FROM:
         return None
+    from babel.numbers import format_compact_decimal  # Babel's locale data loads where a reading is shown
+
     with _precise(value):
         return format_compact_decimal(value, format_type="short", locale=LOCALE, fraction_digits=1)
 
@@ -41,6 +41,8 @@ def _precise(value: int) -> AbstractContextManager[_decimal.Context]:
 
 def decimal(value: float, pattern: str = "#,##0.##") -> str:
     """A non-integer in German notation: 2,83; the pattern is Babel's (CLDR) number pattern."""
+    from babel.numbers import format_decimal
+
     return format_decimal(value, format=pattern, locale=LOCALE)
 
 
@@ -48,6 +50,8 @@ def significant(value: float) -> str:
     """Up to three significant digits, for learning rates: 0,000849; from 1.000 on grouped: 2.670."""
     if abs(value) >= 1000:
         return number(int(float(f"{value:.3g}")))
+    from babel.numbers import format_decimal
+
     return format_decimal(value, format="@##", locale=LOCALE)
 
 
