@@ -150,7 +150,7 @@ def verdicts() -> dict[str, int]:
 
 
 def arrivals() -> list[dict[str, Any]]:
-    """The batches as they arrived, before any fix: ``arrivals.toml``, then each later part's ``arrivals-<part>.toml``."""
+    """The batches as they arrived, before any fix: ``arrivals.toml``, then each part's ``arrivals-<part>.toml``."""
     paths = sorted(CORPUS.glob("arrivals*.toml"), key=lambda path: (path.stem != "arrivals", path.stem))
     return [batch for path in paths for batch in tomllib.loads(path.read_text(encoding="utf-8")).get("batch", [])]
 
