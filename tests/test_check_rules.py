@@ -208,6 +208,11 @@ SAMPLES: dict[str, tuple[tuple[tuple[str, str], ...], int | None]] = {
         (("args.yaml", "per_device_train_batch_size: 4\n"), (DS, '{"train_micro_batch_size_per_gpu": 8}')),
         8,
     ),
+    # transformers' trainer.py (4.28.1:439, 5.17.0:461): --fsdp together with --deepspeed raises in Trainer.__init__
+    "huggingface/fsdp-with-deepspeed": (
+        (("args.yaml", "per_device_train_batch_size: 4\nfsdp: full_shard auto_wrap\ndeepspeed: ds.json\n"),),
+        8,
+    ),
     # transformers' training_args.py: evaluation_strategy gone in 4.51.0, warmup_ratio in 5.15.0
     "huggingface/argument-not-taken": (
         (("args.yaml", "per_device_train_batch_size: 4\nevaluation_strategy: steps\n"), (REQ, "transformers==4.51.0")),

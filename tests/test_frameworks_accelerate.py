@@ -130,3 +130,24 @@ def test_the_launch_flag_floors_like_the_yaml() -> None:
     line = "accelerate launch --num_processes 10 --num_machines 4 train.py --per_device_train_batch_size 4"
     check = check_config([Source("run.sh", line)])
     assert numbers(check)[:5] == (8, 8, 4, 1, 32)
+
+
+DS_YAML = (
+    "compute_environment: LOCAL_MACHINE\ndeepspeed_config:\n deepspeed_config_file: ./configs/zero2.json\n"
+    "distributed_type: DEEPSPEED\nnum_machines: 1\nnum_processes: 2\n"
+)
+LOOP = (
+    "from accelerate import Accelerator\nfrom torch.utils.data import DataLoader\n"
+    "loader = DataLoader(data, batch_size=1)\naccelerator = Accelerator()\n"
+    "loader = accelerator.prepare(loader)\n"
+)
+
+
+@pytest.mark.parametrize(("accumulation", "expected"), [("64", (2, 2, 1, 64, 128)), ('"auto"', (2, 2, 1, 1, 2))])
+def test_a_deepspeed_config_files_accumulation_is_the_runs(accumulation: str, expected: tuple[int, ...]) -> None:
+    """``deepspeed_config_file`` naming a JSON with gradient_accumulation_steps 64: accelerate 1.16.0's
+    ``_prepare_deepspeed`` (accelerator.py:2170-2196, run here on PTE's files) keeps the file's 64 over the
+    Accelerator's 1 and builds train_batch_size 1 · 64 · 2 = 128; "auto" is filled with the Accelerator's 1."""
+    json = f'{{"gradient_accumulation_steps": {accumulation}, "train_micro_batch_size_per_gpu": "auto"}}'
+    sources = [Source("accelerate.yaml", DS_YAML), Source("zero2.json", json), Source("train.py", LOOP)]
+    assert numbers(check_config(sources))[:5] == expected

@@ -15,6 +15,9 @@ from check_numbers import numbers, shown
 
 from effbatch.bot.rendering.checks import problem_text
 from effbatch.core.configs import Check, CheckError, ProblemKind, Source, World, check_config
+from effbatch.core.configs.base import Format
+from effbatch.core.configs.read.formats import format_by_content
+from effbatch.core.configs.read.reader import parse
 
 SCRIPTS = Path(__file__).parent / "data" / "scripts"
 
@@ -155,6 +158,52 @@ def test_the_launch_context_decides_the_world(launch: str, world: int) -> None:
     if "train.sh" in launch:
         sources.append(Source("train.sh", f"torchrun --nproc_per_node $N_GPUS {MEGATRON}\n"))
     check = check_config(sources)
+    assert check.world is not None
+    assert check.world.size == world
+
+
+HOSTFILE = "# two nodes\nworker-0 slots=4\nworker-1 slots=4\n"
+# (the DeepSpeed launch with --hostfile hosts, the world it starts): deepspeed 0.14.4 launcher/runner.py run here
+# outside the repository (_parse_hostfile, parse_inclusion_exclusion, then main()'s --num_nodes and --num_gpus
+# filters) on HOSTFILE with these options
+HOSTFILE_LAUNCHES = [
+    ("deepspeed --hostfile hosts train.py --deepspeed ds.json", 8),
+    ("deepspeed --hostfile hosts --num_nodes 1 train.py --deepspeed ds.json", 4),
+    ("deepspeed --hostfile hosts --num_gpus 2 train.py --deepspeed ds.json", 4),
+    ("deepspeed --exclude=worker-1:0@worker-0:0 --hostfile hosts train.py --deepspeed ds.json", 6),
+    ("deepspeed -H hosts --exclude worker-1 train.py --deepspeed ds.json", 4),
+    ("deepspeed --hostfile hosts --include worker-1:0,1 train.py --deepspeed ds.json", 2),
+    ("deepspeed --hostfile hosts --include worker-0 train.py --deepspeed ds.json", 4),
+]
+
+
+@pytest.mark.parametrize(("launch", "world"), HOSTFILE_LAUNCHES, ids=[str(i) for i in range(len(HOSTFILE_LAUNCHES))])
+def test_a_hostfile_among_the_files_gives_the_deepspeed_launchers_world(launch: str, world: int) -> None:
+    """``deepspeed --hostfile F`` with F among the files: its hosts' slots, as the launcher filters them."""
+    check = check_config([Source("run.sh", launch), Source("ds.json", DS_32), Source("hosts", HOSTFILE)])
+    assert check.world is not None
+    assert check.world.size == world
+
+
+def test_a_hostfile_is_read_as_one() -> None:
+    """A file of ``host slots=N`` lines is a hostfile, not an unknown format; a bad line makes it none."""
+    parsed = parse(Source("hostfile", HOSTFILE))
+    assert (parsed.format, parsed.data["hosts"]) == (Format.HOSTFILE, {"worker-0": 4, "worker-1": 4})
+    assert format_by_content("worker-0 slots=4\nworker-0 slots=2\n") is None  # runner.py: multiple entries
+
+
+# torch 2.13 torch/distributed/run.py's parser (allow_abbrev) run here: --nnode=2 is --nnodes 2, --nproc_per=4 is
+# --nproc_per_node 4 (the only option starting so), --nproc=4 is ambiguous (argparse exits 2)
+TORCHRUN_ABBREVIATIONS = [
+    (f"torchrun --nnode=2 --nproc_per_node=7 {MEGATRON}", 14),
+    (f"python -m torch.distributed.run --nnodes 2 --nproc_per=4 {MEGATRON}", 8),
+]
+
+
+@pytest.mark.parametrize(("launch", "world"), TORCHRUN_ABBREVIATIONS, ids=["nnode", "nproc_per"])
+def test_torchrun_takes_an_unambiguous_prefix_of_its_options(launch: str, world: int) -> None:
+    """argparse's allow_abbrev in torchrun's parser: a prefix of exactly one option is that option."""
+    check = check_config([Source("run.sh", launch)])
     assert check.world is not None
     assert check.world.size == world
 

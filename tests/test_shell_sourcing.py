@@ -77,6 +77,13 @@ CASES: list[tuple[str, dict[str, str], str, Value, Value | None]] = [
     ("f() { source lib.sh; Y=2; }\nf", {"lib.sh": "return\nX=1\n"}, "Y", ("S", "2"), ("S", "2")),
     # in a subshell what it sets stays there
     ("MB=4\n( source lib.sh )\nX=$MB", {"lib.sh": "MB=2\n"}, "X", ("S", "4"), ("S", "4")),
+    # X=1 source FILE: the file sees X=1 (its other assignments stay); after it, X is what it was before
+    ("X=1 source lib.sh\nA=$Y", {"lib.sh": "Y=$((X * 2))\n"}, "A", ("S", "2"), ("S", "2")),
+    ("X=1 source lib.sh", {"lib.sh": "Y=$((X * 2))\n"}, "X", ("U",), ("U",)),
+    ("X=7 source lib.sh\nC=$Z", {"lib.sh": "Z=$X\nX=5\n"}, "C", ("S", "7"), ("S", "7")),
+    ("X=7 source lib.sh", {"lib.sh": "Z=$X\nX=5\n"}, "X", ("U",), ("U",)),  # the file's own X=5 undone too
+    ("X=2\nX=9 . ./lib.sh\nE=$X", {"lib.sh": "F=$((X * 2))\n"}, "E", ("S", "2"), ("S", "2")),
+    ("X=2\nX=9 . ./lib.sh", {"lib.sh": "F=$((X * 2))\n"}, "F", ("S", "18"), ("S", "18")),
 ]
 
 

@@ -17,6 +17,9 @@ FINDINGS: dict[str, str] = {
     "huggingface/deepspeed-mismatch": (
         "Der Trainer bricht ab: DeepSpeed-Konfiguration und TrainingArguments widersprechen sich."
     ),
+    "huggingface/fsdp-with-deepspeed": (
+        "Der Trainer bricht ab: `--fsdp` und `--deepspeed` schließen einander aus. Streiche eines von beiden."
+    ),
     "huggingface/argument-not-taken": (
         "Der Start bricht ab: {argument} gibt es in TrainingArguments bei `{pinned}` nicht (nur in `{known}`). "
         "Streiche es oder schreibe den Namen dieser Version."

@@ -21,6 +21,8 @@ class Format(StrEnum):
     SHELL = "shell"
     #: ``requirements*.txt``: the versions a repository pins (``data["pins"]``).
     PINS = "pins"
+    #: A DeepSpeed launcher's hostfile (``worker-1 slots=8`` a line): the hosts and their slots (``data["hosts"]``).
+    HOSTFILE = "hostfile"
 
 
 @dataclass(frozen=True)

@@ -169,6 +169,7 @@ def fix(parsed: Parsed, setting: str, *values: int | None) -> Fix | None:
         Format.PYTHON: Syntax.PYTHON,
         Format.SHELL: Syntax.FLAG,
         Format.PINS: Syntax.FLAG,
+        Format.HOSTFILE: Syntax.FLAG,
     }[parsed.format]
     return Fix(setting, given, syntax)
 

@@ -13,6 +13,68 @@ from dataclasses import dataclass
 
 #: Processes launched by these programs, and how each names nodes and processes per node.
 LAUNCHERS = ("torchrun", "deepspeed", "accelerate", "torch.distributed.run", "torch.distributed.launch")
+#: torchrun's long options (torch 2.13 ``torch/distributed/run.py`` get_args_parser, an ``ArgumentParser`` with
+#: argparse's default ``allow_abbrev=True``): a launch line may name one by an unambiguous prefix (``--nnode=2``).
+TORCHRUN_OPTIONS = frozenset(
+    {
+        "--duplicate-stderr-filters",
+        "--duplicate-stdout-filters",
+        "--duplicate_stderr_filters",
+        "--duplicate_stdout_filters",
+        "--event-log-handler",
+        "--event_log_handler",
+        "--help",
+        "--local-addr",
+        "--local-ranks-filter",
+        "--local_addr",
+        "--local_ranks_filter",
+        "--log-dir",
+        "--log_dir",
+        "--logs-specs",
+        "--logs_specs",
+        "--master-addr",
+        "--master-port",
+        "--master_addr",
+        "--master_port",
+        "--max-restarts",
+        "--max_restarts",
+        "--module",
+        "--monitor-interval",
+        "--monitor_interval",
+        "--nnodes",
+        "--no-python",
+        "--no_python",
+        "--node-rank",
+        "--node_rank",
+        "--nproc-per-node",
+        "--nproc_per_node",
+        "--numa-binding",
+        "--numa_binding",
+        "--rdzv-backend",
+        "--rdzv-conf",
+        "--rdzv-endpoint",
+        "--rdzv-id",
+        "--rdzv_backend",
+        "--rdzv_conf",
+        "--rdzv_endpoint",
+        "--rdzv_id",
+        "--redirects",
+        "--role",
+        "--run-path",
+        "--run_path",
+        "--shutdown-timeout",
+        "--shutdown_timeout",
+        "--signals-to-handle",
+        "--signals_to_handle",
+        "--standalone",
+        "--start-method",
+        "--start_method",
+        "--tee",
+        "--virtual-local-rank",
+        "--virtual_local_rank",
+    }
+)
+_TORCHRUN = ("torchrun", "torch.distributed.run")
 
 _ASSIGNMENT = re.compile(r"^\s*(?:export\s+|local\s+|readonly\s+|declare\s+(?:-\w+\s+)*)?([A-Za-z_]\w*)(\+?)=(.*)$")
 _SPECIAL = re.compile(r"""[#'"\\]""")
@@ -75,6 +137,7 @@ def split_launch(words: tuple[str, ...]) -> Launch:
                 index += 1
                 break
             key, has_value, value = words[index].partition("=")
+            key = _unabbreviated(key) if launcher in _TORCHRUN else key
             following = words[index + 1] if not has_value and index + 1 < len(words) else "-"
             takes = not _looks_like_program(following) or key in ("--nproc_per_node", "--nproc-per-node")
             if not following.startswith("-") and takes:
@@ -89,6 +152,15 @@ def split_launch(words: tuple[str, ...]) -> Launch:
             index += 1
         program, index = words[index], index + 1
     return Launch(launcher, options, program, tuple(words[index:]))
+
+
+def _unabbreviated(key: str) -> str:
+    """argparse's ``allow_abbrev``: a long option that is no option of torchrun's but the start of exactly one is
+    that one (two or more: argparse refuses it as ambiguous, and it stays as written)."""
+    if not key.startswith("--") or key in TORCHRUN_OPTIONS:
+        return key
+    matches = [option for option in TORCHRUN_OPTIONS if option.startswith(key)]
+    return matches[0] if len(matches) == 1 else key
 
 
 def _launcher(words: tuple[str, ...]) -> tuple[str | None, int]:

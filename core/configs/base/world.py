@@ -59,10 +59,14 @@ def program_flags(
 
 def launched_world(sources: Iterable[Parsed]) -> World | None:
     """The world size a launch line or script sets: launcher options, else WORLD_SIZE, else nodes × GPUs."""
+    sources = list(sources)
+    hostfiles = {_base(p.source.name): p.data.get("hosts", {}) for p in sources if p.format is Format.HOSTFILE}
     for parsed in sources:
         if parsed.format is not Format.SHELL or parsed.script is None:
             continue
         found = main_command(parsed)
+        if found is not None and (world := _from_hostfile(parsed, *found, hostfiles)) is not None:
+            return world
         if found is not None and (world := _from_launcher(parsed, *found)) is not None:
             return world
         variables, lines = _environment(parsed.script, found)
@@ -187,6 +191,60 @@ def _from_launcher(parsed: Parsed, command: Command, launch: Launch) -> World | 
     if nodes is None or per_node is None:
         return None
     return World(nodes * per_node, where)
+
+
+def _base(name: str) -> str:
+    return name.replace("\\", "/").rsplit("/", 1)[-1]
+
+
+def _from_hostfile(
+    parsed: Parsed, command: Command, launch: Launch, hostfiles: Mapping[str, dict[str, int]]
+) -> World | None:
+    """``deepspeed --hostfile F`` with F among the sources, as deepspeed/launcher/runner.py main() takes it: the
+    hosts' slots, filtered by --include/--exclude (parse_resource_filter), then the first --num_nodes hosts, then
+    --num_gpus slots on each; None where F is not among the sources or an option is not a number."""
+    options = launch.launcher_options
+    name = options.get("--hostfile", options.get("-H"))
+    if launch.launcher != "deepspeed" or name is None or (pool := hostfiles.get(_base(name))) is None:
+        return None
+    slots = _filtered({host: list(range(count)) for host, count in pool.items()}, options)
+    nodes, gpus = (options.get(o, options.get(o.replace("_", "-"), "-1")) for o in ("--num_nodes", "--num_gpus"))
+    if slots is None or not all(re.fullmatch(r"-?\d+", text) for text in (nodes, gpus)):
+        return None
+    if int(nodes) > 0:
+        slots = dict(list(slots.items())[: int(nodes)])
+    if int(gpus) > 0:
+        slots = {host: list(range(int(gpus))) for host in slots}
+    total = sum(len(ranks) for ranks in slots.values())
+    where = f"deepspeed --hostfile {name} ({_base(name)}), {parsed.source.name}:{command.line}"
+    return World(total, where) if total else None
+
+
+def _filtered(pool: dict[str, list[int]], options: Mapping[str, str]) -> dict[str, list[int]] | None:
+    """runner.py parse_resource_filter: --include keeps the hosts (and slots) it names, --exclude drops them; a host
+    or slot the pool lacks makes the launcher refuse (None)."""
+    include, exclude = options.get("--include", options.get("-i")), options.get("--exclude", options.get("-e"))
+    if include is not None:
+        kept: dict[str, list[int]] = {}
+        for host, spec in (_host_slots(part) for part in include.split("@")):
+            if host not in pool or any(slot not in pool[host] for slot in spec or []):
+                return None
+            kept[host] = spec if spec is not None else pool[host]
+        return kept
+    for host, spec in (_host_slots(part) for part in (exclude.split("@") if exclude else [])):
+        if host not in pool or any(slot not in pool[host] for slot in spec or []):
+            return None
+        pool = {h: [s for s in ranks if h != host or (spec is not None and s not in spec)] for h, ranks in pool.items()}
+        pool = {h: ranks for h, ranks in pool.items() if ranks}
+    return pool
+
+
+def _host_slots(part: str) -> tuple[str, list[int] | None]:
+    """``worker-0:0,2`` (host and slots) or ``worker-1`` (every slot)."""
+    host, has_slots, slots = part.partition(":")
+    if not has_slots:
+        return host, None
+    return host, [int(slot) for slot in slots.split(",") if slot.strip().isdigit()]
 
 
 def _included(spec: str) -> int | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from effbatch.core.configs.base.results import Check, World
-from effbatch.core.configs.base.rules import Effect, Rule, context
+from effbatch.core.configs.base.rules import Effect, Nothing, Rule, context
 from effbatch.core.configs.base.source import Format, Parsed
 from effbatch.core.configs.base.values import Reading
 from effbatch.core.configs.base.versions import Pins
@@ -49,7 +49,11 @@ class Argument:
 NOT_TAKEN = Rule("huggingface/argument-not-taken", Effect.REFUSED, Argument)
 #: ... in some of the releases the pins allow, not in others: the run's release decides.
 BY_RELEASE = Rule("huggingface/argument-by-release", Effect.PITFALL, Argument)
-RULES = (TOTAL, AUTO_FILLED, MISMATCH_RULE, NOT_TAKEN, BY_RELEASE)
+#: ``--fsdp`` with ``--deepspeed``: ``Trainer.__init__`` raises "Using --fsdp xxx together with --deepspeed is not
+#: possible, deactivate one of those flags." (transformers trainer.py, 4.28.1 line 439 to 5.17.0 line 461).
+FSDP_WITH_DEEPSPEED = Rule("huggingface/fsdp-with-deepspeed", Effect.REFUSED, Nothing)
+FSDP_DEEPSPEED_MESSAGE = "Using --fsdp xxx together with --deepspeed is not possible, deactivate one of those flags."
+RULES = (TOTAL, AUTO_FILLED, MISMATCH_RULE, NOT_TAKEN, BY_RELEASE, FSDP_WITH_DEEPSPEED)
 
 
 def detect(parsed: Parsed) -> bool:
@@ -75,8 +79,18 @@ def check(sources: list[Parsed], world: World | None, pins: Pins) -> Check:
     reading = Reading(ID, pins)
     strict_arguments(reading, sources, pins)
     batch = trainer_batch(reading, sources, world)
+    if _given(batch.arguments.values.get("fsdp")) and _given(batch.arguments.values.get("deepspeed")):
+        reading.add(FSDP_WITH_DEEPSPEED(Nothing(), message=FSDP_DEEPSPEED_MESSAGE))
     seq_len = next((v for key in SEQ_LEN_KEYS if (v := batch.number(reading, key, default=0))), None)
     return batch.finish(reading, seq_len)
+
+
+def _given(value: object) -> bool:
+    """Whether an argument is set as the Trainer tests it: ``args.fsdp`` (options as a string or a list, ``True``
+    in 5.x; ``False``/``"false"`` none) and ``args.deepspeed`` (a path or a dict)."""
+    if isinstance(value, str):
+        return value.strip().lower() not in ("", "false", "none")
+    return bool(value)
 
 
 def strict_arguments(reading: Reading, sources: list[Parsed], pins: Pins) -> None:

@@ -59,6 +59,8 @@ def format_by_content(text: str) -> Format | None:
         return Format.PYTHON if "python" in stripped.split("\n", 1)[0] else Format.SHELL
     if _python_by_content(text):
         return Format.PYTHON
+    if hostfile_lines(text) is not None:
+        return Format.HOSTFILE
     seen: set[str] = set()
     for raw in text.split("\n"):
         line = raw.lstrip()
@@ -76,6 +78,26 @@ def format_by_content(text: str) -> Format | None:
     if "key" in seen:
         return Format.YAML
     return None
+
+
+#: deepspeed/launcher/runner.py ``_parse_hostfile``: ``^(\S+)\s+slots=(\d+)`` on each stripped line; ``#`` lines
+#: and empty lines are skipped.
+_HOST_LINE = re.compile(r"(\S+)\s+slots=(\d+)")
+
+
+def hostfile_lines(text: str) -> dict[str, int] | None:
+    """The hosts and slots of a DeepSpeed hostfile, in its order; None where a line is none of a hostfile's (the
+    launcher refuses such a file, and a host named twice: ``Hostfile contains multiple entries``)."""
+    hosts: dict[str, int] = {}
+    for raw in text.split("\n"):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        match = _HOST_LINE.match(line)
+        if match is None or match[1] in hosts:
+            return None
+        hosts[match[1]] = int(match[2])
+    return hosts or None
 
 
 _LINE_SHAPES = (

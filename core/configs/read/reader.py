@@ -21,7 +21,7 @@ from effbatch.core.configs.read.bounds import (
     too_deep,
     unreadable,
 )
-from effbatch.core.configs.read.formats import format_by_content, format_by_name
+from effbatch.core.configs.read.formats import format_by_content, format_by_name, hostfile_lines
 from effbatch.core.configs.read.structured import parse_json, parse_toml
 
 # The YAML, Python and shell readers are imported when a source of theirs is read: a check of a JSON file loads
@@ -77,6 +77,11 @@ def parse_pins(source: Source) -> Parsed:
     return Parsed(source, Format.PINS, {"pins": requirements(source.text.splitlines())})
 
 
+def parse_hostfile(source: Source) -> Parsed:
+    """A DeepSpeed hostfile: its hosts and their slots."""
+    return Parsed(source, Format.HOSTFILE, {"hosts": hostfile_lines(source.text) or {}})
+
+
 _PARSERS: Mapping[Format, Callable[[Source], Parsed]] = {
     Format.JSON: parse_json,
     Format.YAML: parse_yaml,
@@ -84,4 +89,5 @@ _PARSERS: Mapping[Format, Callable[[Source], Parsed]] = {
     Format.PYTHON: parse_python,
     Format.SHELL: parse_shell,
     Format.PINS: parse_pins,
+    Format.HOSTFILE: parse_hostfile,
 }

@@ -66,7 +66,7 @@ class Commands(State):
             self.call(words[0], env, own, words[1:] if known else None)
         elif (inner := _inline_script(words)) is not None:
             self.inline(inner, env, shell=words[0] != "eval")
-        elif not (words[0] in SOURCE and not own and self.source(words, known, env)):
+        elif not (words[0] in SOURCE and self.source(words, known, env, own)):
             self._program(words, env, node)
 
     def _program(self, words: list[str], env: dict[str, str], node: Node) -> None:

@@ -15,7 +15,7 @@ command is recorded and not followed (what the file would set stays unknown or u
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from effbatch.core.configs.base import Command, Undecided
 from effbatch.core.configs.shell.limits import MAX_SOURCE_DEPTH, MAX_SOURCED_CHARS, MAX_UNDECIDED, too_much
@@ -59,9 +59,12 @@ def _common_tail(name: Sequence[str], tail: Sequence[str]) -> int:
 class Sourcing(State):
     """``source FILE [WORDS]`` followed into the file among the sources it names."""
 
-    def source(self, words: Sequence[str], known: bool, env: dict[str, str]) -> bool:
+    def source(
+        self, words: Sequence[str], known: bool, env: dict[str, str], prefixes: Mapping[str, tuple[str, bool]]
+    ) -> bool:
         """Whether ``source``/``.`` ``words`` named a source it read, the command recorded before what it runs (else
-        the caller records the command)."""
+        the caller records the command). ``X=1 source FILE``: bash (not in POSIX mode) gives the file ``X`` for its
+        duration, exported, and puts back what ``X`` was after it – what the file assigns to ``X`` included."""
         if self.files is None or len(words) < 2:
             return False
         found = resolve(words[1], self.name, self.files)
@@ -74,7 +77,16 @@ class Sourcing(State):
             index = self.pick(len(found), lambda i: f"{words[0]} {words[1]}: {found[i]} (line {self.at})")
             self.undecided.append(Undecided(f"{words[0]} {words[1]}", (), self.at))
             found = [found[index]]
-        self._read_sourced(self.files[found[0]], words[2:] if known and len(words) > 2 else None, len(words) > 2)
+        saved = {key: self.save(key) for key in prefixes}
+        outer, self.env = self.env, env
+        try:
+            for key, (text, value_known) in prefixes.items():
+                self.set(key, text, value_known)
+            self._read_sourced(self.files[found[0]], words[2:] if known and len(words) > 2 else None, len(words) > 2)
+        finally:
+            self.env = outer
+            for key, value in saved.items() if not self.stopped else ():
+                self.put_back(key, value)
         return True
 
     def _read_sourced(self, text: str, arguments: Sequence[str] | None, given: bool) -> None:

@@ -123,7 +123,9 @@ class State(Variables):
         """The text of ``bash -c`` (``shell``: a process of its own) or ``eval`` (this shell) read (``commands``)."""
         raise NotImplementedError
 
-    def source(self, words: Sequence[str], known: bool, env: dict[str, str]) -> bool:
+    def source(
+        self, words: Sequence[str], known: bool, env: dict[str, str], prefixes: Mapping[str, tuple[str, bool]]
+    ) -> bool:
         """``source FILE``/``. FILE`` read where FILE is among the sources; whether it was (``sourcing``)."""
         raise NotImplementedError
 

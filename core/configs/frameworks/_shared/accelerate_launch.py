@@ -157,7 +157,8 @@ def layout(reading: Reading, sources: list[Parsed], world: World | None) -> Layo
     if processes is not None:
         world = processes_world(reading, processes, machines, world, line or config_name(config))
     world = reading.world(world)
-    return Layout(world, _data_parallel(reading, config, world.size), _accumulation(reading, config, options, line))
+    accumulation = _accumulation(reading, config, options, line, sources)
+    return Layout(world, _data_parallel(reading, config, world.size), accumulation)
 
 
 def processes_world(reading: Reading, processes: int, machines: int, world: World | None, where: str) -> World:
@@ -224,13 +225,32 @@ def _data_parallel(reading: Reading, config: Parsed | None, world: int) -> int |
     return data_parallel
 
 
-def _accumulation(reading: Reading, config: Parsed | None, options: dict[str, str], line: str) -> int:
-    """DeepSpeed's accumulation from the YAML (or the flag); accelerate's own default of 1 otherwise."""
+def _accumulation(
+    reading: Reading, config: Parsed | None, options: dict[str, str], line: str, sources: list[Parsed]
+) -> int:
+    """DeepSpeed's accumulation from the YAML (or the flag), or from the JSON its ``deepspeed_config_file`` names
+    where that is among the sources and says a number; accelerate's own default of 1 otherwise."""
     if "gradient_accumulation_steps" in options:
         return _setting(reading, config, options, line, "gradient_accumulation_steps") or 1
     if config is None or config.data.get("distributed_type") != "DEEPSPEED":
         return 1
+    if (from_file := _config_file_accumulation(reading, config, sources)) is not None:
+        return from_file
     return reading.value(config, "deepspeed_config.gradient_accumulation_steps") or 1
+
+
+def _config_file_accumulation(reading: Reading, config: Parsed, sources: list[Parsed]) -> int | None:
+    """``deepspeed_config_file: ds.json`` with ds.json among the sources: its ``gradient_accumulation_steps`` where a
+    whole number – DeepSpeedPlugin takes the file's value, and ``_prepare_deepspeed`` (1.16.0 accelerator.py:
+    2170-2183) keeps it over the Accelerator's ("Using DeepSpeed's value"); "auto" or absent: None."""
+    named = lookup(config.data, "deepspeed_config.deepspeed_config_file")
+    if not isinstance(named, str):
+        return None
+    base = named.replace("\\", "/").rsplit("/", 1)[-1]
+    found = next((p for p in sources if p.format is Format.JSON and p.source.name.rsplit("/", 1)[-1] == base), None)
+    if found is None or not isinstance(found.data.get("gradient_accumulation_steps"), int):
+        return None
+    return reading.value(found, "gradient_accumulation_steps") or None
 
 
 def split_batches(reading: Reading, parsed: Parsed, loader: int, data_parallel: int, reported: int) -> int | None:

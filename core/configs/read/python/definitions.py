@@ -7,9 +7,11 @@ import ast
 import contextlib
 from pathlib import PurePosixPath
 
-from effbatch.core.configs.base import Given, Instance, Unknown
+from effbatch.core.configs.base import Given, Instance, Origin, Unknown
+from effbatch.core.configs.read.python.fire_line import fire_keywords
 from effbatch.core.configs.read.python.grammar import parse_module
 from effbatch.core.configs.read.python.limits import MAX_CALL_DEPTH
+from effbatch.core.configs.read.python.objects import FunctionRef
 from effbatch.core.configs.read.python.segments import Segments
 from effbatch.core.configs.read.python.state import Frame, Leave, State
 
@@ -84,6 +86,8 @@ class Definitions(State):
         module, _, function = path.rpartition(".")
         file = f"{module.rsplit('.', 1)[-1]}.py"
         text = self.includes.get(file) if module else None
+        if path == "fire.Fire" and (bound := self.fired(args, keywords)) is not None:
+            return self.follow(bound[0], [], bound[1], frame, node)
         if text is None or file in self.calling or len(self.calling) >= MAX_CALL_DEPTH:
             return self.library(path, args, keywords, node)
         other = type(self)(Segments(text), argv=self.argv, environ=self.environ, includes=self.includes, file=file)
@@ -98,6 +102,18 @@ class Definitions(State):
         finally:
             self.steps = other.steps
         return self.unknown(node) if result is None or isinstance(result, Unknown) else result
+
+    def fired(self, args: list[Given], keywords: dict[str, Given]) -> tuple[str, dict[str, Given]] | None:
+        """``fire.Fire(train)`` on a known command line: the function and the keywords fire calls it with (None
+        where the line is not known, the component is no function of the script, or fire would not consume it)."""
+        component = args[0].value if args else keywords["component"].value if "component" in keywords else None
+        definition = self.functions.get(component.name) if isinstance(component, FunctionRef) else None
+        if self.argv is None or definition is None or "command" in keywords:
+            return None
+        bound = fire_keywords(definition.args, self.argv)
+        if bound is None:
+            return None
+        return definition.name, {key: Given(value, 0, f"--{key}", origin=Origin.LAUNCH) for key, value in bound.items()}
 
     def bind_parameters(
         self, parameters: ast.arguments, args: list[Given], keywords: dict[str, Given], local: Frame
