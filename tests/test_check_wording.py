@@ -234,7 +234,7 @@ def test_old_trl_counting_shows_its_symbols(tmp_path: Path, capsys: pytest.Captu
 
 
 def test_an_unknown_gpu_lists_every_known_one(capsys: pytest.CaptureFixture[str]) -> None:
-    """`--gpu h999`: all eleven known GPUs named, not „und 8 weitere“."""
+    """`--gpu h999`: all twelve known GPUs named, not „und 8 weitere“."""
     text = " ".join(run(capsys, str(MEMORY / "megatron_llama3_8b_h100_fp8.sh"), "--gpu", "h999").split())
-    assert "h100, h200, b200, a100-40, a100-80, l40s, mi300x, tpu-v5e, tpu-v5p, a800 und h800" in text
+    assert "h100, h200, b200, a100-40, a100-80, l40s, mi300x, tpu-v5e, tpu-v5p, h100-96, a800 und h800" in text
     assert "weitere" not in text

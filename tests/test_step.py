@@ -8,9 +8,10 @@ from dataclasses import replace
 import pytest
 
 from effbatch.core.memory import GPUS, MODELS
-from effbatch.core.memory.kernels import attention_rate
+from effbatch.core.memory.kernels import attention_rate, kernels
 from effbatch.core.memory.setup import Attention, Dtype, Framework, Recompute, Setup
 from effbatch.core.memory.step import Assumed, Part, StepPrediction, predict
+from effbatch.core.memory.time import flops_per_token
 from effbatch.core.training_keys import TrainingKey, read_value
 
 H100, A100 = GPUS["h100"], GPUS["a100-80"]
@@ -105,6 +106,27 @@ def test_an_export_card_computes_as_its_base_but_talks_slower(export: str, base:
     assert GPUS[export].nvlink == 200e9
     assert slow.seconds[Part.COMPUTE] == fast.seconds[Part.COMPUTE]
     assert slow.seconds[Part.TENSOR_PARALLEL] > fast.seconds[Part.TENSOR_PARALLEL]
+
+
+@pytest.mark.parametrize(
+    ("card", "hbm", "memory_gib"),
+    [
+        ("h100", 3.35e12, 80),  # H100 whitepaper: HBM3 3.35 TB/s
+        # torchtitan benchmarks/llama3_h100_202412_torchtitan.md line 13 (Grand Teton):
+        # "Each H100 GPU is equipped with 96GB HBM2e with 2.4 TB/sec peak memory bandwidth."
+        ("h100-96", 2.4e12, 96),
+    ],
+)
+def test_the_96gb_hbm2e_h100_is_the_h100_chip_with_slower_memory(card: str, hbm: float, memory_gib: int) -> None:
+    """Meta's H100 with 96 GB HBM2e has the SXM chip's peak and products, but its memory-bound kernels run at
+    its own 2,4 TB/s: an eager (unfused) step takes longer on it, its matrix products do not."""
+    gpu = GPUS[card]
+    assert (gpu.hbm, gpu.memory, gpu.peak_flops) == (hbm, memory_gib * 1024**3, GPUS["h100"].peak_flops)
+    setup = Setup(gpus=8, micro_batch=1, seq_len=8192, zero=3, framework=Framework.TORCHTITAN)
+    per_token = flops_per_token(LLAMA_8B, 0, 8192, setup.rules)
+    work, reference = kernels(LLAMA_8B, per_token, setup, gpu), kernels(LLAMA_8B, per_token, setup, GPUS["h100"])
+    assert work.matmul == reference.matmul
+    assert work.memory == pytest.approx(reference.memory * 3.35e12 / hbm)
 
 
 def test_expert_all_to_all_and_context_ring() -> None:

@@ -36,6 +36,7 @@ NCCL_BYTES_PER_GROUP = 512 * MIB
 USABLE: Mapping[str, int] = MappingProxyType(
     {
         "h100": 81_559 * MIB,  # nvidia-smi on H100 SXM5 80GB HBM3: 81559MiB
+        "h100-96": round(49.66 / 0.5228 * 1024) * MIB,  # torchtitan PR 1287's log: 'memory: 49.66GiB(52.28%)'
         "h200": 143_771 * MIB,  # nvidia-smi on H200 SXM 141GB: 143771MiB
         "b200": 183_359 * MIB,  # nvidia-smi on B200: 183359MiB
         "a100-80": 81_251 * MIB,  # torch.cuda.get_device_properties on A100-SXM4-80GB: total_memory 81251MiB

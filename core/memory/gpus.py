@@ -9,7 +9,7 @@ twice as high, with an asterisk.
 For the step time (``core.memory.step``) each row also has:
 
 - ``hbm``: memory bandwidth in bytes/s (data sheet), what memory-bound kernels (norms, activations, the
-  optimizer) run at;
+  optimizer) run at (``h100-96``: the H100 chip with 96 GB HBM2e at 2,4 TB/s that torchtitan's benchmarks state);
 - ``nvlink``: the bandwidth one card sends to the others of its node, one direction, in bytes/s (NVLink 4:
   900 GB/s both directions, 450 each; a card without NVLink: its PCIe link);
 - ``net_gbps``: the inter-node bandwidth per GPU in Gbit/s that the vendor's reference node has (DGX H100:

@@ -76,8 +76,11 @@ ATTENTION_TFLOPS: dict[tuple[Attention, str, int], tuple[float, ...]] = {
 }
 #: The sequence lengths of those bars: 512 to 16k; longer sequences run at the 16k rate, shorter at the 512 one.
 ATTENTION_SEQ_LENS = (512, 1024, 2048, 4096, 8192, 16384)
-#: The cards whose bars those are (an H200 is an H100 chip with more memory).
-ATTENTION_CARDS = {"h100": "h100", "h200": "h100", "h800": "h100", "a100-40": "a100", "a100-80": "a100", "a800": "a100"}
+#: The cards whose bars those are (an H200, and the 96 GB HBM2e H100, is an H100 chip with other memory).
+ATTENTION_CARDS = {
+    **{"h100": "h100", "h100-96": "h100", "h200": "h100", "h800": "h100"},
+    **{"a100-40": "a100", "a100-80": "a100", "a800": "a100"},
+}
 #: Causal FlashAttention's real work over the model FLOPs' 12 · s · d: (1 + 2,5) · 4 · s · d / 2.
 CAUSAL_ATTENTION_WORK = 7 / 12
 #: TF32 (what fp32 training's products run in) is half the BF16 rate on A100 and H100.
