@@ -284,6 +284,35 @@ def test_tp_comm_overlap_costs_a_workspace_and_userbuffers(keys: str, workspace:
     )
 
 
+@pytest.mark.parametrize(
+    ("keys", "weights", "grads", "optimizer"),
+    [
+        # bytes a parameter; d = 8. Megatron-core's distributed optimizer: bf16 params 2, fp32 grad buffer 4, 12/d
+        ("gpus=8", 2, 4, 12 / 8),
+        # Apex's DistributedFusedAdam (apex distributed_fused_adam.py at f3f04924): the whole grad buffer and its
+        # reduced shard in grad_sync_dtype, which defaults to the optimizer's fp32 (lines 586-587, 1103-1123,
+        # 1856-1859); Adam's two fp32 moments (lines 466-477) and the int16 remainders NeMo asks for a bf16 model
+        # under an fp32 optimizer (megatron_base_model.py lines 787-790, apex lines 459-464): 8 + 2, 1/d
+        ("gpus=8 optimizer=distributed_fused_adam", 2, 4 + 4 / 8, 10 / 8),
+        ("gpus=8 optimizer=dfa grad_sync=bf16", 2, 2 + 2 / 8, 10 / 8),  # NeMo's optim.grad_sync_dtype: bf16
+        ("gpus=8 optimizer=dfa dtype=fp32", 4, 4 + 4 / 8, 8 / 8),  # optimizer and model both fp32: no copy
+        # d = 1: the bucket is its own shard (line 1852); optim.dtype bf16: moments 2 + 2; fp8_params: store_params
+        # in the optimizer's dtype (megatron_base_model.py lines 783-784); FP8 weights still counted at bf16 width
+        ("gpus=1 optimizer=dfa optim_dtype=bf16 grad_sync=bf16 fp8_params=ja dtype=fp8", 2, 2, 6),
+        ("gpus=1 optimizer=dfa optim_dtype=bf16", 2, 2, 4),  # grad sync in the optimizer's bf16; dtypes agree: no copy
+    ],
+)
+def test_distributed_fused_adam_keeps_its_own_buffers(
+    keys: str, weights: float, grads: float, optimizer: float
+) -> None:
+    """With Apex's DistributedFusedAdam (NeMo's optim.name) Megatron holds no fp32 grad buffer: the gradients in their
+    sync dtype, Adam's moments and the master copy (or its remainders) in the optimizer's dtype, split over d."""
+    memory = memory_of(f"{TOY_GPT.replace('gpus=8 ', '')} framework=megatron {keys}")
+    n = memory["params_per_gpu"]
+    found = (memory["weights_bytes"] / n, memory["grads_bytes"] / n, memory["optimizer_bytes"] / n)
+    assert found == pytest.approx((weights, grads, optimizer))
+
+
 def test_what_pytorchs_counters_miss_is_added_and_said() -> None:
     """The allocator's 5 % reserve, the CUDA context and one NCCL buffer set per communicator come on top of the
     allocated peak; the sum is held against what an H100 offers a process (81.559 MiB), and the answer names each

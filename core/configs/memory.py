@@ -132,7 +132,7 @@ def holder(check: Check, facts: MemoryFacts) -> Framework | None:
 def _setup(facts: MemoryFacts, gpus: int, micro: int, accumulation: int | None, seq_len: int | None) -> Setup:
     """The set-up the files fix, with the world, b, a and L the check found."""
     from effbatch.core.memory import Setup
-    from effbatch.core.memory.setup import Dtype, Offload, Recompute, Rules
+    from effbatch.core.memory.setup import Dtype, Offload, Optimizer, Recompute, Rules
 
     return Setup(
         gpus=gpus,
@@ -149,6 +149,10 @@ def _setup(facts: MemoryFacts, gpus: int, micro: int, accumulation: int | None, 
         dtype=Dtype(facts.dtype) if facts.dtype else Dtype.BF16,
         zero=facts.zero,
         distributed_optimizer=facts.distributed_optimizer,
+        optimizer=Optimizer(facts.optimizer),
+        grad_sync=Dtype(facts.grad_sync) if facts.grad_sync else None,
+        optim_dtype=Dtype(facts.optim_dtype) if facts.optim_dtype else None,
+        fp8_params=facts.fp8_params,
         offload=Offload(facts.offload),
         recompute=Recompute(facts.recompute) if facts.recompute else None,
         sequence_parallel=facts.sequence_parallel,
