@@ -256,7 +256,7 @@ def test_olmo_core_factories_with_their_tokenizer(
     assert (memory["params"], memory["recompute"], memory["fits"]) == (params, recompute, True)
     assert check.memory is not None
     assert (check.memory.setup.data_parallel, check.memory.facts.caveat) == (shard, caveat)
-    assert memory["framework"] == "fsdp2"
+    assert memory["framework"] == "olmo_core"  # its train module, holding FSDP2's states
     expected = _fsdp2_states(check.memory.model, memory["params_per_gpu"], shard, check.memory.setup.tp)
     assert memory["model_states_bytes_per_gpu"] == pytest.approx(expected, abs=4)
 

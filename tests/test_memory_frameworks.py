@@ -173,6 +173,10 @@ def test_ddp_keeps_its_gradient_buckets_and_autocasts_copies() -> None:
         # torchtitan compiles its loss under --training.compile (components/loss.py): bf16 logits and gradient
         ("framework=torchtitan zero=3 compile=ja", 4, 1),
         ("framework=fsdp2 zero=3 compile=ja", 10, 1),  # a plain FSDP2 loop's loss is not compiled with the model
+        # OLMo-core's compile_model compiles the LM head, w_out and its loss in one graph (model.py lines 571-586 at
+        # allenai/OLMo-core@7e58d128): bf16 logits and gradient, as torchtitan's compiled loss
+        ("framework=olmo_core zero=3 compile=ja", 4, 1),
+        ("framework=olmo-core zero=3", 10, 1),  # without compile_model: the eager loss's .float() and softmax
         # LitGPT's chunked_cross_entropy: bf16 logits, reshape's copy of the shifted view, each chunk's log-softmax
         ("framework=lightning zero=3 dtype=bf16-true", 6, 1),
     ],

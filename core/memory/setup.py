@@ -52,6 +52,7 @@ class Framework(StrEnum):
     DDP = "ddp"
     HUGGINGFACE = "huggingface"
     LIGHTNING = "lightning"  # Lightning Fabric (LitGPT): FSDP1 with no_backward_sync, bf16-true
+    OLMO_CORE = "olmo_core"  # OLMo-core's train module: FSDP2, the LM head and its loss compiled with the model
 
 
 class Attention(StrEnum):
