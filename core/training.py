@@ -259,7 +259,8 @@ def _setup(request: PlanRequest, training: TrainingRequest, outcome: Outcome | N
                     TrainingKey.RECOMPUTE, TrainingKey.SEQUENCE_PARALLEL, TrainingKey.EP, TrainingKey.ETP,
                     TrainingKey.VPP, TrainingKey.LARGEST_LAYER, TrainingKey.ZERO_INIT, TrainingKey.COMPILE,
                     TrainingKey.USE_CACHE, TrainingKey.LOSS_FUSION, TrainingKey.TP_COMM_OVERLAP,
-                    TrainingKey.AUTOCAST, TrainingKey.NODES, TrainingKey.RULES, TrainingKey.FRAMEWORK,
+                    TrainingKey.AUTOCAST, TrainingKey.OPTIMIZER, TrainingKey.GRAD_SYNC, TrainingKey.NODES,
+                    TrainingKey.OPTIM_DTYPE, TrainingKey.FP8_PARAMS, TrainingKey.RULES, TrainingKey.FRAMEWORK,
                     TrainingKey.ATTENTION, TrainingKey.NET_GBPS)
         if (value := training.value(key)) is not None
     }  # fmt: skip

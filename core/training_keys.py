@@ -20,7 +20,7 @@ from typing import Any
 from effbatch.core.errors import ProblemKind
 from effbatch.core.memory.gpus import find_gpu, gpu_names
 from effbatch.core.memory.models import find_model, model_names
-from effbatch.core.memory.setup import Attention, Dtype, Framework, Offload, Recompute, Rules
+from effbatch.core.memory.setup import Attention, Dtype, Framework, Offload, Optimizer, Recompute, Rules
 from effbatch.core.numbers import BYTE_SUFFIXES, COUNT_SUFFIXES, TOKEN_SUFFIXES, NumberError, parse_whole_number
 
 
@@ -58,6 +58,10 @@ class TrainingKey(StrEnum):
     LOSS_FUSION = "loss_fusion"
     TP_COMM_OVERLAP = "tp_comm_overlap"
     AUTOCAST = "autocast"
+    OPTIMIZER = "optimizer"
+    GRAD_SYNC = "grad_sync"
+    OPTIM_DTYPE = "optim_dtype"
+    FP8_PARAMS = "fp8_params"
     NODES = "nodes"
     RULES = "rules"
     FRAMEWORK = "framework"
@@ -143,6 +147,10 @@ TRAINING_KEY_ALIASES: Mapping[str, TrainingKey] = MappingProxyType(
         ),
         **dict.fromkeys(("tp_comm_overlap", "tp_overlap", "ub_overlap"), _K.TP_COMM_OVERLAP),
         **dict.fromkeys(("autocast", "amp"), _K.AUTOCAST),
+        **dict.fromkeys(("optimizer", "optimierer", "optim", "optim_name"), _K.OPTIMIZER),
+        **dict.fromkeys(("grad_sync", "grad_sync_dtype"), _K.GRAD_SYNC),
+        **dict.fromkeys(("optim_dtype", "optimizer_dtype"), _K.OPTIM_DTYPE),
+        **dict.fromkeys(("fp8_params", "fp8_weights"), _K.FP8_PARAMS),
         **dict.fromkeys(("nodes", "knoten", "nnodes", "num_nodes"), _K.NODES),
         **dict.fromkeys(("regeln", "rules", "konvention"), _K.RULES),
         **dict.fromkeys(("framework", "rahmenwerk", "trainer"), _K.FRAMEWORK),
@@ -198,12 +206,18 @@ _CHOICES: Mapping[TrainingKey, Mapping[str, Any]] = MappingProxyType(
                        "ddp": Framework.DDP, "pytorch": Framework.DDP, "huggingface": Framework.HUGGINGFACE,
                        "hf": Framework.HUGGINGFACE, "transformers": Framework.HUGGINGFACE,
                        "trainer": Framework.HUGGINGFACE, "lightning": Framework.LIGHTNING,
-                       "litgpt": Framework.LIGHTNING, "fabric": Framework.LIGHTNING},
+                       "litgpt": Framework.LIGHTNING, "fabric": Framework.LIGHTNING,
+                       "olmo_core": Framework.OLMO_CORE, "olmo-core": Framework.OLMO_CORE},
         _K.ATTENTION: {"flash": Attention.FLASH, "flash_attention_2": Attention.FLASH,
                        "flash_attention": Attention.FLASH, "fa2": Attention.FLASH, "fa3": Attention.FLASH,
                        "sdpa": Attention.FLASH, "te": Attention.FLASH,
                        "eager": Attention.EAGER, "math": Attention.EAGER, "naiv": Attention.EAGER,
                        "triton": Attention.TRITON},
+        _K.OPTIMIZER: {"own": Optimizer.OWN, "eigener": Optimizer.OWN, "adam": Optimizer.OWN,
+                       "distributed_fused_adam": Optimizer.DISTRIBUTED_FUSED_ADAM,
+                       "apex": Optimizer.DISTRIBUTED_FUSED_ADAM, "dfa": Optimizer.DISTRIBUTED_FUSED_ADAM},
+        _K.GRAD_SYNC: {"bf16": Dtype.BF16, "bfloat16": Dtype.BF16, "fp32": Dtype.FP32, "float32": Dtype.FP32},
+        _K.OPTIM_DTYPE: {"bf16": Dtype.BF16, "bfloat16": Dtype.BF16, "fp32": Dtype.FP32, "float32": Dtype.FP32},
         _K.RULES: {"effbatch": Rules.EFFBATCH, "standard": Rules.EFFBATCH, "megatron": Rules.MEGATRON,
                    "deepspeed": Rules.DEEPSPEED, "korthikanti": Rules.KORTHIKANTI},
     }
@@ -220,6 +234,7 @@ _BOOLEANS = frozenset(
         _K.LOSS_FUSION,
         _K.TP_COMM_OVERLAP,
         _K.AUTOCAST,
+        _K.FP8_PARAMS,
     }
 )
 #: Upper bounds of the whole-number keys: sanity limits that catch an extra digit.

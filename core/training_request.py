@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from effbatch.core.memory.setup import Attention, Dtype, Framework, Offload, Recompute, Rules
+from effbatch.core.memory.setup import Attention, Dtype, Framework, Offload, Optimizer, Recompute, Rules
 from effbatch.core.training_keys import SHAPE_KEYS, TrainingKey, canonical_value
 
 
@@ -50,6 +50,10 @@ class TrainingRequest(BaseModel):
     loss_fusion: bool | None = None
     tp_comm_overlap: bool | None = None
     autocast: bool | None = None
+    optimizer: Optimizer | None = None
+    grad_sync: Dtype | None = None
+    optim_dtype: Dtype | None = None
+    fp8_params: bool | None = None
     nodes: int | None = None
     rules: Rules | None = None
     framework: Framework | None = None

@@ -243,6 +243,17 @@ MECHANISMS = (
     "cuMemCreate), counted on the device only, twelve of (s · b / CP) × h; inside PyTorch's counters its GEMMs' "
     "three-stream cuBLAS workspace, 3 × 32 MiB (gemm.py lines 37-62): 82 % → 83 %, 96 %, 9,5 %; the FP8 overlap "
     "run −25 → −13 %.",
+    "Apex's DistributedFusedAdam as NeMo runs it (optimizer=distributed_fused_adam, optim.name: no Megatron-core "
+    "DDP, so no fp32 grad buffer; megatron_gpt_model.py lines 519-549 at NeMo v2.0.0rc0): one whole gradient buffer "
+    "and its reduced 1/d in grad_sync_dtype (grad_sync=), Adam's moments in optim.dtype (optim_dtype=) and the "
+    "master copy as megatron_base_model.py lines 778-792 ask (int16 remainders for bf16 under fp32, a copy with "
+    "fp8_params), 1/d (apex distributed_fused_adam.py at f3f04924): no peak reading changes (±15 %, ±25 % and the "
+    "median unchanged); NeMo 24.05's GPT-3 20B (TP 2, grad_sync bf16) 80,0 → 60,7 GiB, Llama 2 70B SFT at DP 1 "
+    "(optim.dtype bf16, fp8_params) 98,1 → 64,7 GiB under 24.05's and 24.07's recipe: no longer „passt nicht“.",
+    "OLMo-core's train module (framework=olmo_core): compile_model compiles the LM head, w_out with its loss and "
+    "z-loss, as one graph (model.py lines 571-586 at allenai/OLMo-core@7e58d128): 4 bytes a logit under compile=ja, "
+    "as torchtitan's compiled loss; no peak reading changes; the compiled 1B at b = 8, L = 4.096 (BF16 and FP8) "
+    "87,9 → 68,6 GiB, no longer „passt nicht“ (the compiled blocks still counted as eager modules).",
 )
 
 

@@ -256,7 +256,7 @@ def test_olmo_core_factories_with_their_tokenizer(
     assert (memory["params"], memory["recompute"], memory["fits"]) == (params, recompute, True)
     assert check.memory is not None
     assert (check.memory.setup.data_parallel, check.memory.facts.caveat) == (shard, caveat)
-    assert memory["framework"] == "fsdp2"
+    assert memory["framework"] == "olmo_core"  # its train module, holding FSDP2's states
     expected = _fsdp2_states(check.memory.model, memory["params_per_gpu"], shard, check.memory.setup.tp)
     assert memory["model_states_bytes_per_gpu"] == pytest.approx(expected, abs=4)
 
@@ -326,3 +326,25 @@ def test_the_gpu_named_in_slack_reaches_the_check_process() -> None:
         pool.close()
     assert check.memory is not None
     assert check_json(check)["memory"]["gpu"] == "h100"
+
+
+@pytest.mark.parametrize(
+    ("optim", "said"),
+    [
+        # NeMo's megatron_base_model.py line 152: optim.name distributed_fused_adam is Apex's optimizer (no
+        # Megatron-core DDP, megatron_gpt_model.py lines 519-549); its grad_sync_dtype and dtype as the YAML writes them
+        ("name: distributed_fused_adam\n    grad_sync_dtype: bf16", ("distributed_fused_adam", "bf16", None)),
+        ("name: distributed_fused_adam\n    dtype: bf16", ("distributed_fused_adam", None, "bf16")),
+        ("name: distributed_fused_adam", ("distributed_fused_adam", None, None)),
+        ("name: fused_adam", ("own", None, None)),  # Megatron-core's optimizer: nothing of Apex's passed
+    ],
+)
+def test_nemo_yaml_passes_its_optimizer(optim: str, said: tuple[str, str | None, str | None]) -> None:
+    """A NeMo YAML's ``optim.name`` (with its ``grad_sync_dtype`` and ``dtype``) reaches the set-up the check
+    estimates."""
+    path = MEMORY / "nemo_megatron_gpt_config.yaml"
+    text = path.read_text().replace("    name: fused_adam", f"    {optim}", 1)
+    check = check_config([Source(path.name, text)], None, gpu="h100")
+    assert check.memory is not None
+    setup = check.memory.setup
+    assert (str(setup.optimizer), setup.grad_sync, setup.optim_dtype) == said

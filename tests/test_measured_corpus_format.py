@@ -21,7 +21,9 @@ COUNTERS = frozenset({"max_allocated", "max_reserved", "nvidia_smi", "oom", "ran
 NO_PEAK = frozenset({"oom", "ran"})
 UNITS = frozenset({"GiB", "GB"})
 METRICS = frozenset({"tokens_per_second", "tokens_per_second_per_gpu", "tflops_per_gpu", "mfu", "step_seconds"})
-FRAMEWORKS = frozenset({"megatron", "deepspeed", "fsdp", "fsdp2", "torchtitan", "ddp", "huggingface", "lightning"})
+FRAMEWORKS = frozenset(
+    {"megatron", "deepspeed", "fsdp", "fsdp2", "torchtitan", "ddp", "huggingface", "lightning", "olmo_core"}
+)
 COMMON = ("id", "command", "source", "date", "read")
 ID = re.compile(r"[a-z0-9][a-z0-9.\-]*")
 DATE = re.compile(r"\d{4}-\d{2}(-\d{2})?")

@@ -173,6 +173,10 @@ def test_ddp_keeps_its_gradient_buckets_and_autocasts_copies() -> None:
         # torchtitan compiles its loss under --training.compile (components/loss.py): bf16 logits and gradient
         ("framework=torchtitan zero=3 compile=ja", 4, 1),
         ("framework=fsdp2 zero=3 compile=ja", 10, 1),  # a plain FSDP2 loop's loss is not compiled with the model
+        # OLMo-core's compile_model compiles the LM head, w_out and its loss in one graph (model.py lines 571-586 at
+        # allenai/OLMo-core@7e58d128): bf16 logits and gradient, as torchtitan's compiled loss
+        ("framework=olmo_core zero=3 compile=ja", 4, 1),
+        ("framework=olmo-core zero=3", 10, 1),  # without compile_model: the eager loss's .float() and softmax
         # LitGPT's chunked_cross_entropy: bf16 logits, reshape's copy of the shifted view, each chunk's log-softmax
         ("framework=lightning zero=3 dtype=bf16-true", 6, 1),
     ],
@@ -282,6 +286,35 @@ def test_tp_comm_overlap_costs_a_workspace_and_userbuffers(keys: str, workspace:
     assert ("Userbuffers von Transformer Engine" in text_of(f"{TOY_GPT} framework=megatron a=4 {keys}")) is (
         userbuffers > 0
     )
+
+
+@pytest.mark.parametrize(
+    ("keys", "weights", "grads", "optimizer"),
+    [
+        # bytes a parameter; d = 8. Megatron-core's distributed optimizer: bf16 params 2, fp32 grad buffer 4, 12/d
+        ("gpus=8", 2, 4, 12 / 8),
+        # Apex's DistributedFusedAdam (apex distributed_fused_adam.py at f3f04924): the whole grad buffer and its
+        # reduced shard in grad_sync_dtype, which defaults to the optimizer's fp32 (lines 586-587, 1103-1123,
+        # 1856-1859); Adam's two fp32 moments (lines 466-477) and the int16 remainders NeMo asks for a bf16 model
+        # under an fp32 optimizer (megatron_base_model.py lines 787-790, apex lines 459-464): 8 + 2, 1/d
+        ("gpus=8 optimizer=distributed_fused_adam", 2, 4 + 4 / 8, 10 / 8),
+        ("gpus=8 optimizer=dfa grad_sync=bf16", 2, 2 + 2 / 8, 10 / 8),  # NeMo's optim.grad_sync_dtype: bf16
+        ("gpus=8 optimizer=dfa dtype=fp32", 4, 4 + 4 / 8, 8 / 8),  # optimizer and model both fp32: no copy
+        # d = 1: the bucket is its own shard (line 1852); optim.dtype bf16: moments 2 + 2; fp8_params: store_params
+        # in the optimizer's dtype (megatron_base_model.py lines 783-784); FP8 weights still counted at bf16 width
+        ("gpus=1 optimizer=dfa optim_dtype=bf16 grad_sync=bf16 fp8_params=ja dtype=fp8", 2, 2, 6),
+        ("gpus=1 optimizer=dfa optim_dtype=bf16", 2, 2, 4),  # grad sync in the optimizer's bf16; dtypes agree: no copy
+    ],
+)
+def test_distributed_fused_adam_keeps_its_own_buffers(
+    keys: str, weights: float, grads: float, optimizer: float
+) -> None:
+    """With Apex's DistributedFusedAdam (NeMo's optim.name) Megatron holds no fp32 grad buffer: the gradients in their
+    sync dtype, Adam's moments and the master copy (or its remainders) in the optimizer's dtype, split over d."""
+    memory = memory_of(f"{TOY_GPT.replace('gpus=8 ', '')} framework=megatron {keys}")
+    n = memory["params_per_gpu"]
+    found = (memory["weights_bytes"] / n, memory["grads_bytes"] / n, memory["optimizer_bytes"] / n)
+    assert found == pytest.approx((weights, grads, optimizer))
 
 
 def test_what_pytorchs_counters_miss_is_added_and_said() -> None:

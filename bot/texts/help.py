@@ -320,7 +320,7 @@ TRAINING_KEY_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "Speicher je GPU und Trainingszeit",
         ("gpu", "gpu_mem", "dtype", "zero", "distributed_optimizer", "offload", "recompute", "sequence_parallel", "ep",
          "etp", "vpp", "largest_layer", "zero_init", "compile", "use_cache", "loss_fusion", "tp_comm_overlap",
-         "autocast", "nodes", "rules", "framework", "attention", "net_gbps", "mfu", "peak", "step_time",
-         "tokens_per_second"),
+         "autocast", "optimizer", "grad_sync", "optim_dtype", "fp8_params", "nodes", "rules", "framework", "attention",
+         "net_gbps", "mfu", "peak", "step_time", "tokens_per_second"),
     ),
 )  # fmt: skip

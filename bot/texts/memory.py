@@ -50,6 +50,7 @@ FRAMEWORK_NAMES: Mapping[str, str] = {
     "ddp": "PyTorch DDP",
     "huggingface": "Hugging Face (Trainer)",
     "lightning": "Lightning Fabric (LitGPT)",
+    "olmo_core": "OLMo-core",
 }
 #: How each framework holds its states, as its source code allocates them (core/memory/holders/).
 FRAMEWORK_STATES: Mapping[str, str] = {
@@ -87,6 +88,10 @@ FRAMEWORK_STATES: Mapping[str, str] = {
         "auf einer GPU das Modell allein, sonst FSDP mit `no_backward_sync`: bei Akkumulation bleiben die "
         "Gradienten ganz; mit `dtype=bf16-true` (LitGPTs Vorgabe) Gewichte, Gradienten und Adam in BF16; Loss in "
         "Stücken von 128 Token (6 Byte je Logit)."
+    ),
+    "olmo_core": (
+        "FSDP2 (16 Byte ÷ d, zwei gesammelte BF16-Blöcke), ohne Angabe keine Neuberechnung; mit `compile=ja` "
+        "ist der Loss mit der Ausgabeschicht kompiliert (4 Byte je Logit)."
     ),
 }
 FRAMEWORK_LINE = "Gehalten wie von {framework}: {states}"

@@ -102,7 +102,7 @@ def with_memory(check: Check, gpu: GpuSpec | None = None) -> Check:
 
 #: The checked frameworks whose training state one of ``core.memory.holders`` models, by their check's id; the
 #: Trainer family (transformers, Accelerate, Axolotl, LLaMA-Factory …) by what its files shard with.
-_HOLDERS = {"torchtitan": "torchtitan", "olmo_core": "fsdp2"}
+_HOLDERS = {"torchtitan": "torchtitan", "olmo_core": "olmo_core"}
 _JAX = frozenset({"maxtext", "levanter"})
 
 
@@ -113,8 +113,8 @@ _DEEPSPEED_KEYS = frozenset({"train_micro_batch_size_per_gpu", "train_batch_size
 def holder(check: Check, facts: MemoryFacts) -> Framework | None:
     """Who holds the checked run's training state: Megatron's family and DeepSpeed configs by the estimate's rules
     (or DeepSpeed's keys among those read: stage 0 and 1 run through its engine too), torchtitan and OLMo-core
-    (FSDP2) by the check's id, the Trainer's family as the Trainer (FSDP through Accelerate, or DDP); None for JAX
-    frameworks."""
+    (its FSDP2 train module) by the check's id, the Trainer's family as the Trainer (FSDP through Accelerate, or
+    DDP); None for JAX frameworks."""
     from effbatch.core.memory.setup import Framework
 
     framework = check.framework
@@ -132,7 +132,7 @@ def holder(check: Check, facts: MemoryFacts) -> Framework | None:
 def _setup(facts: MemoryFacts, gpus: int, micro: int, accumulation: int | None, seq_len: int | None) -> Setup:
     """The set-up the files fix, with the world, b, a and L the check found."""
     from effbatch.core.memory import Setup
-    from effbatch.core.memory.setup import Dtype, Offload, Recompute, Rules
+    from effbatch.core.memory.setup import Dtype, Offload, Optimizer, Recompute, Rules
 
     return Setup(
         gpus=gpus,
@@ -149,6 +149,10 @@ def _setup(facts: MemoryFacts, gpus: int, micro: int, accumulation: int | None, 
         dtype=Dtype(facts.dtype) if facts.dtype else Dtype.BF16,
         zero=facts.zero,
         distributed_optimizer=facts.distributed_optimizer,
+        optimizer=Optimizer(facts.optimizer),
+        grad_sync=Dtype(facts.grad_sync) if facts.grad_sync else None,
+        optim_dtype=Dtype(facts.optim_dtype) if facts.optim_dtype else None,
+        fp8_params=facts.fp8_params,
         offload=Offload(facts.offload),
         recompute=Recompute(facts.recompute) if facts.recompute else None,
         sequence_parallel=facts.sequence_parallel,

@@ -19,7 +19,14 @@ from effbatch.core.memory.setup import Framework, Recompute, Setup
 #: FSDP's and torchtitan's wrapping unit is a transformer block (``fully_shard`` per block, Accelerate's
 #: ``TRANSFORMER_BASED_WRAP``); the embedding and output layer sit in the root unit.
 BLOCK_WRAPPED = frozenset(
-    {Framework.FSDP, Framework.FSDP2, Framework.TORCHTITAN, Framework.HUGGINGFACE, Framework.LIGHTNING}
+    {
+        Framework.FSDP,
+        Framework.FSDP2,
+        Framework.TORCHTITAN,
+        Framework.HUGGINGFACE,
+        Framework.LIGHTNING,
+        Framework.OLMO_CORE,
+    }
 )
 
 

@@ -52,6 +52,7 @@ class Framework(StrEnum):
     DDP = "ddp"
     HUGGINGFACE = "huggingface"
     LIGHTNING = "lightning"  # Lightning Fabric (LitGPT): FSDP1 with no_backward_sync, bf16-true
+    OLMO_CORE = "olmo_core"  # OLMo-core's train module: FSDP2, the LM head and its loss compiled with the model
 
 
 class Attention(StrEnum):
@@ -76,6 +77,14 @@ class Offload(StrEnum):
     NONE = "none"
     OPTIMIZER = "optimizer"
     PARAMS = "params"
+
+
+class Optimizer(StrEnum):
+    """Who keeps the optimizer's state: the framework's own (Megatron-core's distributed optimizer, torch's AdamW,
+    DeepSpeed's ZeRO), or Apex's DistributedFusedAdam as NeMo runs it (``optim.name: distributed_fused_adam``)."""
+
+    OWN = "own"
+    DISTRIBUTED_FUSED_ADAM = "distributed_fused_adam"
 
 
 #: GPUs a node when ``nodes=`` is not given: the 8 of an HGX/DGX board.
@@ -126,6 +135,17 @@ class Setup:
     #: fp32 parameters under ``torch.autocast`` without FSDP's MixedPrecision (``autocast=ja``): FSDP gathers fp32,
     #: and the residual stream stays fp32.
     autocast: bool = False
+    #: Apex's DistributedFusedAdam (``optimizer=distributed_fused_adam``) in place of the framework's own optimizer.
+    optimizer: Optimizer = Optimizer.OWN
+    #: The dtype DistributedFusedAdam keeps and reduces the gradients in (NeMo's ``optim.grad_sync_dtype``,
+    #: ``grad_sync=``); None: the optimizer's dtype, fp32 (apex distributed_fused_adam.py lines 586-587).
+    grad_sync: Dtype | None = None
+    #: The dtype DistributedFusedAdam keeps Adam's moments in (NeMo's ``optim.dtype``, ``optim_dtype=``); None: fp32
+    #: (megatron_base_model.py line 774).
+    optim_dtype: Dtype | None = None
+    #: NeMo's ``fp8_params``: Transformer Engine's weights held as FP8, so DistributedFusedAdam keeps a copy of the
+    #: parameters in its dtype (``store_params``, megatron_base_model.py lines 783-784).
+    fp8_params: bool = False
     nodes: int | None = None
     rules: Rules = Rules.EFFBATCH
     framework: Framework | None = None

@@ -169,6 +169,7 @@ _FRAMEWORKS = {
     Framework.DDP: _Splits((0,), model_parallel=False),
     Framework.HUGGINGFACE: _Splits((0, 1, 2, 3), model_parallel=False),
     Framework.LIGHTNING: _Splits((0, 2, 3), model_parallel=False),
+    Framework.OLMO_CORE: _Splits((2, 3), model_parallel=False),
 }
 
 

@@ -71,6 +71,12 @@ class MemoryFacts:
     dtype: str | None = None
     zero: int = 0
     distributed_optimizer: bool = False
+    #: Apex's DistributedFusedAdam as NeMo's ``optim.name`` asks (``distributed_fused_adam``), else ``own``; its
+    #: ``optim.grad_sync_dtype`` and ``optim.dtype`` (bf16/fp32, None: unset) and the model's ``fp8_params``.
+    optimizer: str = "own"
+    grad_sync: str | None = None
+    optim_dtype: str | None = None
+    fp8_params: bool = False
     offload: str = "none"
     recompute: str | None = None
     sequence_parallel: bool = False

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
-from effbatch.core.memory.holders import ddp, deepspeed, fsdp, lightning, megatron, torchtitan
+from effbatch.core.memory.holders import ddp, deepspeed, fsdp, lightning, megatron, olmo_core, torchtitan
 from effbatch.core.memory.holders.base import Held, Kernels, Policy, Shard
 from effbatch.core.memory.setup import Framework, Setup
 
@@ -37,6 +37,7 @@ HOLDERS: Mapping[Framework, tuple[Holder, Policy]] = MappingProxyType(
         Framework.DDP: (ddp.held, ddp.POLICY),
         Framework.HUGGINGFACE: (_huggingface, ddp.POLICY),
         Framework.LIGHTNING: (lightning.held, lightning.POLICY),
+        Framework.OLMO_CORE: (torchtitan.held, olmo_core.POLICY),
     }
 )
 

@@ -41,12 +41,32 @@ call Transformer Engine's ``initialize_ub`` with the shape (s · b / CP, h)) cos
   buffers in FP8 (one byte) under FP8 training, the four reduce-scatter ones in bf16 (module/base.py lines 472-476).
   A ``--tp-comm-overlap-cfg`` that changes the methods changes this; the default set is counted.
 (read at NVIDIA/TransformerEngine@d0067d0d)
+
+Apex's DistributedFusedAdam (``optimizer=distributed_fused_adam``: NeMo's recipes' ``optim.name``; then NeMo wraps the
+model in no Megatron-core ``DistributedDataParallel``, megatron_gpt_model.py lines 519-549 at NVIDIA/NeMo@v2.0.0rc0,
+the 24.05 container's NeMo, so there is no fp32 grad buffer) keeps, read in apex/contrib/optimizers/
+distributed_fused_adam.py at NVIDIA/apex@f3f04924:
+
+- the parameters whole, bf16 under NeMo's ``megatron_amp_O2`` (the contiguous param buffer is them, lines 1022-1095);
+- one contiguous gradient buffer over all parameters, whole, in ``grad_sync_dtype`` (``_init_grad_buffer`` lines
+  1103-1123; NeMo sets ``contiguous_grad_buffer`` True, megatron_base_model.py line 766), which defaults to the
+  optimizer's dtype, fp32 (lines 586-587), and NeMo's ``optim.grad_sync_dtype: bf16`` (``grad_sync=bf16``) halves;
+- the reduce-scattered shard of it, ``sync_grads_shard``, 1/d in the same dtype (lines 1856-1859, kept as
+  ``grads_shard`` until the step, line 1918; with d = 1 the bucket is its own shard, line 1852);
+- Adam's ``exp_avg`` and ``exp_avg_sq`` in the optimizer's dtype (NeMo's ``optim.dtype``, ``optim_dtype=``, fp32
+  unless set: megatron_base_model.py line 774), 1/d each (``StateBucket`` lines 466-477), and a master copy as NeMo
+  asks (megatron_base_model.py lines 778-792): for a bf16 model under an fp32 optimizer not an fp32 copy but the
+  int16 remainders that complete the bf16 parameters to fp32 (``store_param_remainders``, lines 459-464), none where
+  the two dtypes agree, the parameters in the optimizer's dtype (``store_params``, lines 451-457) with FP8 weights
+  (``fp8_params=ja``) or otherwise. d is the data-parallel group with CP (NeMo's distributed_adam.py line 72).
+  FP8 weights are still counted at the bf16 width: Transformer Engine's Float8Tensor (its data and any cached
+  transpose) not read.
 """
 
 from __future__ import annotations
 
 from effbatch.core.memory.holders.base import Held, Kernels, Policy, Shard, mixed
-from effbatch.core.memory.setup import Dtype, Recompute, Setup
+from effbatch.core.memory.setup import Dtype, Optimizer, Recompute, Setup
 
 #: Transformer Engine's cuBLAS workspace on Hopper and later: 32 MiB + 1.024 bytes (gemm.py line 44).
 CUBLAS_WORKSPACE_BYTES = 32 * 1024 * 1024 + 1024
@@ -70,11 +90,37 @@ def held(shard: Shard, setup: Setup) -> Held:
     optimizer, or ZeRO-1 asked)."""
     n = shard.params
     weights = setup.dtype.bytes * n
+    if setup.optimizer is Optimizer.DISTRIBUTED_FUSED_ADAM:
+        return _distributed_fused_adam(shard, setup)
     grads = 4 * n
     states = 12 if mixed(setup) else 8  # fp32 training: no separate main parameters, Adam's two moments
     distributed = setup.distributed_optimizer or setup.zero >= 1
     optimizer = shard.sharded(states) if distributed else states * n
     return Held(weights, grads, optimizer, buffers=UB_STREAMS * CUBLAS_WORKSPACE_BYTES if _overlapped(setup) else 0.0)
+
+
+def _distributed_fused_adam(shard: Shard, setup: Setup) -> Held:
+    """Apex's DistributedFusedAdam: the parameters, the whole gradient buffer and its reduced 1/d in the grad-sync
+    dtype, Adam's two moments and the master copy (or its remainders) in the optimizer's dtype, 1/d."""
+    n = shard.params
+    state = setup.optim_dtype or Dtype.FP32
+    sync = (setup.grad_sync or state).bytes  # grad_sync_dtype None: the optimizer's dtype (lines 586-587)
+    reduced = shard.sharded(sync) if shard.dense_group > 1 else 0.0  # d = 1: the bucket is its shard (line 1852)
+    buffers = UB_STREAMS * CUBLAS_WORKSPACE_BYTES if _overlapped(setup) else 0.0
+    optimizer = shard.sharded(2 * state.bytes + _master_bytes(setup, state))
+    return Held(setup.dtype.bytes * n, sync * n + reduced, optimizer, buffers=buffers)
+
+
+def _master_bytes(setup: Setup, state: Dtype) -> int:
+    """Bytes a parameter of the master copy NeMo has DistributedFusedAdam keep (megatron_base_model.py lines
+    778-792): all of it with FP8 weights or where the dtypes differ otherwise, none where the optimizer's dtype is
+    the model's, the int16 remainders where an fp32 optimizer completes bf16 parameters."""
+    model = Dtype.FP32 if setup.dtype is Dtype.FP32 else Dtype.FP16 if setup.dtype is Dtype.FP16 else Dtype.BF16
+    if setup.fp8_params:
+        return state.bytes
+    if state is model:
+        return 0
+    return 2 if state is Dtype.FP32 and model is Dtype.BF16 else state.bytes
 
 
 def userbuffers(hidden: int, setup: Setup) -> float:

@@ -137,7 +137,22 @@ def megatron_facts(args: Mapping[str, Any], where: str, micro_setting: Fix | Non
         recompute=_recompute(args),
         sequence_parallel=switch(args.get("sequence_parallel")) and tp > 1,
         micro_setting=micro_setting,
+        **_apex_optimizer(args),
     )
+
+
+def _apex_optimizer(args: Mapping[str, Any]) -> dict[str, Any]:
+    """NeMo's Apex DistributedFusedAdam (``nemo_arguments``' ``apex_optimizer``): its grad-sync and state dtypes as
+    the YAML writes them (``bf16``, ``fp32``; others left to the optimizer's default) and ``fp8_params``."""
+    if not switch(args.get("apex_optimizer")):
+        return {}
+    dtypes = {"bf16": "bf16", "bfloat16": "bf16", "fp32": "fp32", "float32": "fp32", "32": "fp32"}
+    return {
+        "optimizer": "distributed_fused_adam",
+        "grad_sync": dtypes.get(str(args.get("grad_sync_dtype")).casefold()),
+        "optim_dtype": dtypes.get(str(args.get("optim_dtype")).casefold()),
+        "fp8_params": switch(args.get("fp8_params")),
+    }
 
 
 def _recompute(args: Mapping[str, Any]) -> str | None:
@@ -191,6 +206,11 @@ def nemo_arguments(data: Mapping[str, Any]) -> dict[str, Any]:
     args["num_experts"] = model.get("num_moe_experts")
     args["tokenizer_type"] = lookup(model, "tokenizer.type")
     args["use_distributed_optimizer"] = lookup(model, "optim.name") == "distributed_fused_adam"
+    # NeMo then trains without Megatron-core's DDP and its fp32 grad buffer (megatron_gpt_model.py lines 519-549)
+    args["apex_optimizer"] = args["use_distributed_optimizer"]
+    args["grad_sync_dtype"] = lookup(model, "optim.grad_sync_dtype")
+    args["optim_dtype"] = lookup(model, "optim.dtype")
+    args["fp8_params"] = model.get("fp8_params", False)
     args["recompute_granularity"] = model.get("activations_checkpoint_granularity")
     precision = str(lookup(data, "trainer.precision") or "32").casefold()
     args["bf16"], args["fp16"] = precision.startswith("bf16"), precision.startswith("16")
