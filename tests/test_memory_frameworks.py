@@ -448,3 +448,14 @@ def test_autocast_without_fsdp_mixed_precision_gathers_and_streams_fp32() -> Non
     plain, autocast = memory_of(command), memory_of(f"{command} autocast=ja")
     assert autocast["buffers_bytes"] * 10 == pytest.approx(plain["buffers_bytes"] * 12, rel=1e-6)
     assert autocast["activations_bytes_per_layer"] == 2 * plain["activations_bytes_per_layer"]
+
+
+def test_distributed_fused_adams_states_are_said_as_held() -> None:
+    """With Apex's DistributedFusedAdam the answer says how that optimizer holds the states (no Megatron-core FP32
+    gradient buffer), not Megatron's own 2 + 4 + 12 bytes a parameter."""
+    command = "llama2-70b gpus=16 tp=4 pp=4 b=1 a=8 L=4k gpu=h100 framework=megatron"
+    own, apex = text_of(command), text_of(f"{command} optimizer=distributed_fused_adam")
+    assert "FP32-Gradienten 4" in own
+    assert "DistributedFusedAdam" not in own
+    assert "mit Apex' DistributedFusedAdam statt des eigenen Optimierers" in apex
+    assert "FP32-Gradienten 4" not in apex

@@ -26,7 +26,7 @@ from effbatch.core import Argument, PlanRequest
 from effbatch.core.memory import capacity
 from effbatch.core.memory.estimate import MemoryEstimate
 from effbatch.core.memory.fit import Fit
-from effbatch.core.memory.setup import Offload, Recompute, Rules, Setup
+from effbatch.core.memory.setup import Offload, Optimizer, Recompute, Rules, Setup
 from effbatch.core.memory.time import Breakdown, MfuSource, TimeEstimate
 from effbatch.core.training import Assessment, missing_for_batch
 
@@ -200,7 +200,9 @@ def estimate_bullets(memory: MemoryEstimate, setup: Setup, *, offload: bool, rec
     framework = memory.framework.value if memory.framework else None
     if framework is not None and memory.rules is Rules.EFFBATCH:
         name = texts.FRAMEWORK_NAMES[framework]
-        lines.append(texts.FRAMEWORK_LINE.format(framework=name, states=texts.FRAMEWORK_STATES[framework]))
+        dfa = setup.optimizer is Optimizer.DISTRIBUTED_FUSED_ADAM
+        states = texts.DISTRIBUTED_FUSED_ADAM_STATES if dfa else texts.FRAMEWORK_STATES[framework]
+        lines.append(texts.FRAMEWORK_LINE.format(framework=name, states=states))
     lines += [
         Bullet(texts.WEIGHTS.format(value=state_size(memory.weights, offload=offload))),
         Bullet(texts.GRADIENTS.format(value=state_size(memory.grads, offload=offload))),

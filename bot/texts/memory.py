@@ -52,6 +52,14 @@ FRAMEWORK_NAMES: Mapping[str, str] = {
     "lightning": "Lightning Fabric (LitGPT)",
     "olmo_core": "OLMo-core",
 }
+#: How the states are held with Apex's DistributedFusedAdam in place of the framework's optimizer (NeMo's
+#: ``optim.name: distributed_fused_adam``; core/memory/holders/megatron.py).
+DISTRIBUTED_FUSED_ADAM_STATES = (
+    "mit Apex' DistributedFusedAdam statt des eigenen Optimierers: BF16-Gewichte 2 Byte je Parameter, ein ganzer "
+    "Gradientenpuffer im Datentyp der Synchronisation (`grad_sync=`) und sein Anteil ÷ d, Adam im Datentyp des "
+    "Optimierers (`optim_dtype=`) ÷ d, dazu die Master-Kopie oder ihre 16-Bit-Reste ÷ d; kein FP32-Gradientenpuffer "
+    "von Megatron-core."
+)
 #: How each framework holds its states, as its source code allocates them (core/memory/holders/).
 FRAMEWORK_STATES: Mapping[str, str] = {
     "megatron": (
